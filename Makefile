@@ -1,6 +1,7 @@
 # buddylab — the two commands a newcomer needs are `make start` and `make test`.
 # Each build area adds its targets in mk/<area>.mk and appends to TEST_SUITES / BENCH_SUITES.
 SHELL := /bin/bash
+, := ,
 .DEFAULT_GOAL := help
 
 # Debian's emscripten optimiser needs Debian's acorn.
