@@ -33,7 +33,7 @@ static int fail(struct ctx *c, const char *fmt, ...)
 	return BLAB_ECHECK;
 }
 
-static int cover(struct ctx *c, uint32_t idx, unsigned order, const char *where)
+static int cover_fail(struct ctx *c, uint32_t idx, unsigned order, const char *where)
 {
 	const struct blab_zone *z = c->z;
 	uint64_t pfn = idx_to_pfn(z, idx);
@@ -44,13 +44,29 @@ static int cover(struct ctx *c, uint32_t idx, unsigned order, const char *where)
 	if ((uint64_t)idx + (1u << order) > z->pages)
 		return fail(c, "%s block pfn=0x%llx order %u runs past the zone end", where,
 			    (unsigned long long)pfn, order);
-	for (uint32_t i = idx; i < idx + (1u << order); i++) {
+	for (uint32_t i = idx; i < idx + (1u << order); i++)
 		if (c->seen[i] & COVERED)
 			return fail(c, "pfn=0x%llx is in two places (second: %s block pfn=0x%llx order %u)",
 				    (unsigned long long)idx_to_pfn(z, i), where,
 				    (unsigned long long)pfn, order);
+	return fail(c, "%s block pfn=0x%llx: bad block", where, (unsigned long long)pfn);
+}
+
+/* mark the pages of a block as placed; each page may be placed once */
+static inline int cover(struct ctx *c, uint32_t idx, unsigned order, const char *where)
+{
+	const struct blab_zone *z = c->z;
+	uint32_t n = 1u << order;
+	uint8_t acc = 0;
+
+	if (((z->start_pfn + idx) & (n - 1)) || (uint64_t)idx + n > z->pages)
+		return cover_fail(c, idx, order, where);
+	for (uint32_t i = idx; i < idx + n; i++) {
+		acc |= c->seen[i];
 		c->seen[i] |= COVERED;
 	}
+	if (acc & COVERED)
+		return cover_fail(c, idx, order, where);
 	return 0;
 }
 
@@ -209,27 +225,31 @@ static int check(struct ctx *c)
 
 	for (uint32_t i = 0; i < z->pages; i++) {
 		const struct page *p = &z->mem_map[i];
-		if ((p->flags & (PG_buddy | PG_pcp)) && !(c->seen[i] & LISTED))
-			return fail(c, "pfn=0x%llx is flagged free (0x%x) but on no list",
-				    (unsigned long long)idx_to_pfn(z, i), p->flags);
 		if (p->flags & (PG_alloc | PG_picked)) {
+			uint32_t n = 1u << p->order;
 			if (p->order > z->top_order)
 				return fail(c, "pfn=0x%llx has order %u", (unsigned long long)idx_to_pfn(z, i),
 					    p->order);
 			err = cover(c, i, p->order, p->flags & PG_alloc ? "allocated" : "in-flight");
 			if (err)
 				return err;
-			for (uint32_t t = i + 1; t < i + (1u << p->order); t++)
-				if ((p->flags & PG_alloc) && z->mem_map[t].flags != PG_tail)
-					return fail(c, "pfn=0x%llx inside allocated block pfn=0x%llx is not a tail page",
+			for (uint32_t t = i + 1; t < i + n; t++)
+				if ((p->flags & PG_alloc) ? z->mem_map[t].flags != PG_tail :
+							    z->mem_map[t].flags != 0)
+					return fail(c, "pfn=0x%llx inside block pfn=0x%llx has flags 0x%x",
 						    (unsigned long long)idx_to_pfn(z, t),
-						    (unsigned long long)idx_to_pfn(z, i));
+						    (unsigned long long)idx_to_pfn(z, i),
+						    z->mem_map[t].flags);
+			i += n - 1;
+			continue;
 		}
-	}
-	for (uint32_t i = 0; i < z->pages; i++)
+		if ((p->flags & (PG_buddy | PG_pcp)) && !(c->seen[i] & LISTED))
+			return fail(c, "pfn=0x%llx is flagged free (0x%x) but on no list",
+				    (unsigned long long)idx_to_pfn(z, i), p->flags);
 		if (!(c->seen[i] & COVERED))
 			return fail(c, "pfn=0x%llx is in no place (flags 0x%x)",
-				    (unsigned long long)idx_to_pfn(z, i), z->mem_map[i].flags);
+				    (unsigned long long)idx_to_pfn(z, i), p->flags);
+	}
 	for (uint32_t b = 0; b < z->nr_pageblocks; b++)
 		if (z->pageblock_mt[b] >= BLAB_MT_TYPES)
 			return fail(c, "pageblock %u has migratetype %u", b, z->pageblock_mt[b]);
