@@ -245,6 +245,10 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		cfg.log_capacity = (uint32_t)v;
 	if (unknown_keys(s, "zone", kv, n))
 		return 1;
+	if (cfg.pageblock_order != 0xff &&
+	    cfg.pageblock_order > (cfg.top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg.top_order))
+		return bad(s, "zone: pageblock_order=%u is larger than top_order=%u", cfg.pageblock_order,
+			   cfg.top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg.top_order);
 	err = blab_zone_create(&cfg, &z);
 	if (err)
 		return bad(s, "zone: %s", blab_strerror(err));
