@@ -216,6 +216,7 @@ int blab_log_full(const struct blab_zone *z);
 void blab_log_clear(struct blab_zone *z);
 const char *blab_event_name(unsigned type);   /* NULL for an unknown type */
 unsigned blab_event_class(unsigned type);     /* 0 for an unknown type */
+const char *blab_path_name(unsigned path);    /* "ALLOC_FAST", ...; NULL past the end */
 /* A workload marker (MARK event). */
 void blab_mark(struct blab_zone *z, unsigned cpu, uint32_t id, uint32_t value);
 

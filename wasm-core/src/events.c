@@ -24,6 +24,16 @@ unsigned blab_event_class(unsigned type)
 	return type <= BLAB_EV_MAX_CORE ? ev_table[type].cls : 0;
 }
 
+const char *blab_path_name(unsigned path)
+{
+	static const char *const names[BLAB_PATH_COUNT] = {
+#define BLAB_X(name, num, desc) [num] = #name,
+		BLAB_PATHS(BLAB_X)
+#undef BLAB_X
+	};
+	return path < BLAB_PATH_COUNT ? names[path] : NULL;
+}
+
 unsigned _blab_event_class_bit(unsigned type)
 {
 	return blab_event_class(type);

@@ -197,7 +197,8 @@ static void doc_matches_header(void)
 	const char *f = __FILE__;
 	const char *cut = strstr(f, "wasm-core/tests/");
 	FILE *fp;
-	int seen[BLAB_EV_MAX_CORE + 1] = {0};
+	int seen[BLAB_EV_MAX_CORE + 1] = {0}, seen_path[BLAB_PATH_COUNT] = {0};
+	int in_paths = 0;
 	if (!cut) {
 		printf("  (docs/events.md not located from %s; skipped)\n", f);
 		return;
@@ -211,7 +212,15 @@ static void doc_matches_header(void)
 	while (fgets(line, sizeof(line), fp)) {
 		unsigned num;
 		char name[64];
-		if (sscanf(line, "| %u | `%63[A-Z_]` |", &num, name) == 2) {
+		if (strncmp(line, "## ", 3) == 0)
+			in_paths = strstr(line, "Code paths") != NULL;
+		if (in_paths && sscanf(line, "| %u | `%63[A-Z_]` |", &num, name) == 2) {
+			CHECK(num < BLAB_PATH_COUNT);
+			if (num < BLAB_PATH_COUNT) {
+				CHECK(strcmp(blab_path_name(num), name) == 0);
+				seen_path[num] = 1;
+			}
+		} else if (sscanf(line, "| %u | `%63[A-Z_]` |", &num, name) == 2) {
 			CHECK(num <= BLAB_EV_MAX_CORE);
 			if (num <= BLAB_EV_MAX_CORE && blab_event_name(num)) {
 				if (strcmp(blab_event_name(num), name) != 0)
@@ -228,6 +237,9 @@ static void doc_matches_header(void)
 	for (unsigned t = 0; t <= BLAB_EV_MAX_CORE; t++)
 		if (blab_event_name(t))
 			CHECK(seen[t]);
+	for (unsigned t = 0; t < BLAB_PATH_COUNT; t++)
+		CHECK(seen_path[t]);
+	CHECK(blab_path_name(BLAB_PATH_COUNT) == NULL);
 }
 
 int main(void)
