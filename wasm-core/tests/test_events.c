@@ -81,8 +81,15 @@ static void replay_rebuilds_state(void)
 		loc = calloc(ev[0].arg0, sizeof(*loc));
 		for (uint32_t i = 1; i < n; i++) {
 			const struct blab_event *e = &ev[i];
-			struct loc *l = &loc[e->pfn - start];
+			struct loc *l;
 			CHECK(blab_event_class(e->type) == BLAB_EVC_STATE);
+			if (e->type == BLAB_EV_PAGEBLOCK_MT)
+				continue; /* pfn = the pageblock's start, may lie before the zone */
+			if (e->pfn < start || e->pfn - start >= 333) {
+				bad++;
+				continue;
+			}
+			l = &loc[e->pfn - start];
 			switch (e->type) {
 			case BLAB_EV_BUDDY_ADD:
 				bad += l->kind != L_NONE;
