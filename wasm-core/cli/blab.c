@@ -1,0 +1,142 @@
+/*
+ * blab - the buddylab command-line tool.
+ *
+ * Commands are a table: add a row (sim, run, import, calibrate come later) with its
+ * function and its help text.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "blab.h"
+
+static int replay_help(FILE *f)
+{
+	fprintf(f,
+"usage: blab replay FILE|-\n"
+"\n"
+"Runs an op script against a simulated zone and prints what the kernel would show.\n"
+"One op per line; '#' starts a comment; blank lines are fine. Numbers are decimal or\n"
+"0x hex. The first op must create the zone.\n"
+"\n"
+"  zone pages=N [start_pfn=P] [cpus=C] [preset=NAME] [batch=B] [high=H]\n"
+"       [top_order=K] [pageblock_order=K] [pcp=none|hotcold|lifo] [pcp_per_mt=0|1]\n"
+"       [pcp_max_order=0..3] [merge_tail=0|1] [watermarks=0|1] [log=EVENTS]\n"
+"       [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]\n"
+"      A zone of N pages starting at pfn P, with C cpus (1..256). The preset (default\n"
+"      %s) sets the strategy; the other keys change single switches. batch and high\n"
+"      default to the kernel's zone_batchsize() and 6*batch or zone_highsize().\n"
+"      top_order is MAX_PAGE_ORDER (default 10); pageblock_order defaults to 9.\n"
+"  alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=1]\n"
+"      Allocates 2^K pages and prints  pfn=0x... order=K migratetype=M  (as the\n"
+"      kmem:mm_page_alloc tracepoint does), or 'alloc order=K failed: ...'.\n"
+"  free pfn=P order=K [cpu=C] [cold=1]\n"
+"      Frees the block of 2^K pages at pfn P (it must be what an alloc returned).\n"
+"  drain cpu=C|all\n"
+"      Gives cpu C's per-cpu pages back to the buddy lists (drain_pages()).\n"
+"  buddyinfo   one line in /proc/buddyinfo format: free blocks per order 0..top_order\n"
+"  pcp         count/high/batch of every cpu's list, in /proc/zoneinfo wording\n"
+"  zoneinfo    free pages, watermarks min/low/high, and the pagesets\n"
+"  check       runs the invariant checker; prints 'check: ok'\n"
+"\n"
+"A bad line (unknown op or key, bad number, pfn outside the zone, order out of range,\n"
+"double free, wrong order, freeing a tail page or a page on a pcp list, ...) stops the\n"
+"run with 'line N: why' on stderr and exit status 1. An allocation that finds no memory\n"
+"is not an error: it prints 'failed' and the script goes on.\n"
+"\n"
+"example:\n"
+"  printf 'zone pages=1000 preset=v4.16\\nalloc order=3\\nbuddyinfo\\n' | blab replay -\n",
+		BLAB_DEFAULT_PRESET);
+	return 0;
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+	char line[BLAB_SCRIPT_MAX_LINE + 2];
+	struct blab_script *s;
+	unsigned lineno = 0;
+	FILE *in;
+	int ret = 0;
+
+	if (argc != 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		replay_help(argc == 2 ? stdout : stderr);
+		return argc == 2 ? 0 : 2;
+	}
+	in = strcmp(argv[1], "-") == 0 ? stdin : fopen(argv[1], "r");
+	if (!in) {
+		fprintf(stderr, "blab replay: cannot open %s\n", argv[1]);
+		return 2;
+	}
+	s = blab_script_new(stdout, stderr);
+	if (!s) {
+		fprintf(stderr, "blab replay: out of memory\n");
+		return 2;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		size_t len = strlen(line);
+		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+			fflush(stdout);
+			fprintf(stderr, "line %u: line longer than %u characters\n", lineno,
+				BLAB_SCRIPT_MAX_LINE);
+			ret = 1;
+			break;
+		}
+		if (len && line[len - 1] == '\n')
+			line[--len] = 0;
+		if (blab_script_line(s, line, lineno)) {
+			ret = 1;
+			break;
+		}
+	}
+	fflush(stdout);
+	blab_script_free(s);
+	if (in != stdin)
+		fclose(in);
+	return ret;
+}
+
+static int cmd_presets(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	for (unsigned i = 0; i < blab_preset_count(); i++)
+		printf("%-15s %s\n", blab_preset_name(i), blab_preset_describe(i));
+	return 0;
+}
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{"replay", cmd_replay, "run an op script (zone, alloc, free, drain, buddyinfo, ...)"},
+	{"presets", cmd_presets, "list the strategy presets, named after kernels"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: blab COMMAND [ARGS]    (blab COMMAND --help for more)\n"
+		"\n"
+		"buddylab simulates how Linux hands out physical pages: the buddy allocator\n"
+		"(free_area[order], expand, __free_one_page) and the per-cpu page lists in front\n"
+		"of it (rmqueue_bulk, free_pcppages_bulk), as they were in several kernels.\n"
+		"\n"
+		"commands:\n");
+	for (unsigned i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	for (unsigned i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "blab: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

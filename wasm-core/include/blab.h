@@ -1,0 +1,242 @@
+/*
+ * blab.h - the public API of the buddylab allocator core.
+ *
+ * A zone (struct blab_zone) owns everything: its struct page array, free_area[], the
+ * per-CPU page lists, the event log and the machine state.  There is no global mutable
+ * state, so zones with different strategies live side by side in one process.
+ *
+ * Every entry point validates its arguments and returns 0 or a negative BLAB_E* code;
+ * blab_strerror() names it.  Nothing reachable from input asserts or invokes UB.
+ */
+#ifndef BLAB_H
+#define BLAB_H
+
+#include <stdint.h>
+#include "blab_events.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- limits (docs/limits.md) ---- */
+#define BLAB_MAX_PAGES (1u << 24)        /* pages per zone */
+#define BLAB_MAX_CPUS 256u
+#define BLAB_MAX_ORDER_LIMIT 10u         /* highest top order (MAX_PAGE_ORDER) */
+#define BLAB_DEFAULT_TOP_ORDER 10u
+#define BLAB_DEFAULT_PAGEBLOCK_ORDER 9u
+#define BLAB_MAX_START_PFN (1ull << 40)  /* start_pfn + pages must stay below this */
+#define BLAB_MAX_LOG_EVENTS (1u << 26)   /* event records per run */
+
+/* ---- errors ---- */
+enum blab_error {
+	BLAB_OK = 0,
+	BLAB_EINVAL = -1,      /* NULL pointer or malformed argument */
+	BLAB_ECPU = -2,        /* cpu out of range */
+	BLAB_EPFN = -3,        /* pfn outside the zone */
+	BLAB_EORDER = -4,      /* order out of range */
+	BLAB_EALIGN = -5,      /* pfn not aligned to 1 << order */
+	BLAB_EDOUBLEFREE = -6, /* the block is already free (on a buddy list) */
+	BLAB_EWRONGORDER = -7, /* freeing an allocated block with another order */
+	BLAB_ETAIL = -8,       /* pfn is a tail page of an allocated block */
+	BLAB_EONPCP = -9,      /* pfn sits on a per-CPU list (it is free already) */
+	BLAB_ENOTALLOC = -10,  /* pfn lies inside a free block, never handed out */
+	BLAB_ENOMEM = -11,     /* no free block of that order */
+	BLAB_EWMARK = -12,     /* the allocation would go below the low watermark */
+	BLAB_EMT = -13,        /* migratetype not allocatable */
+	BLAB_ELIMIT = -14,     /* a hard limit (docs/limits.md) */
+	BLAB_EPRESET = -15,    /* unknown preset name */
+	BLAB_ESTRATEGY = -16,  /* inconsistent strategy switches */
+	BLAB_ECHECK = -17,     /* the invariant checker found a violation */
+	BLAB_EBUSY = -18,      /* this cpu has an op in flight, or the page is being freed */
+	BLAB_ELOCKED = -19,    /* the lock is held by another cpu: call again later */
+	BLAB_ENOMEMHOST = -20, /* the host could not allocate memory for the zone */
+	BLAB_ELOGFULL = -21,   /* the event log reached its bound */
+};
+const char *blab_strerror(int err);
+
+/* ---- migratetypes (values as in the kernel's enum migratetype) ---- */
+enum blab_migratetype {
+	BLAB_MT_UNMOVABLE = 0,
+	BLAB_MT_MOVABLE = 1,
+	BLAB_MT_RECLAIMABLE = 2,
+	BLAB_MT_PCPTYPES = 3, /* also the number of allocatable types */
+	BLAB_MT_HIGHATOMIC = 3,
+	BLAB_MT_CMA = 4,
+	BLAB_MT_ISOLATE = 5,
+	BLAB_MT_TYPES = 6,
+};
+const char *blab_mt_name(unsigned mt);
+
+/* gfp-like flags for alloc/free */
+#define BLAB_GFP_COLD 0x1u /* __GFP_COLD (<= 4.14): the cold list / the cold end */
+
+/* ---- strategy: the kernel's history as switches ---- */
+enum blab_pcp_mode {
+	BLAB_PCP_NONE = 0,    /* v2.5.44: every page takes zone->lock */
+	BLAB_PCP_HOTCOLD = 1, /* v2.5.45: a hot and a cold list per cpu, low/high marks */
+	BLAB_PCP_LIFO = 2,    /* v2.6.25+: one LIFO list (or one per migratetype / order) */
+};
+enum blab_bulk_free {
+	BLAB_BULK_ONE_PASS = 0,             /* <= 4.16: pick and merge under zone->lock */
+	BLAB_BULK_TWO_PASS = 1,             /* 4.17 0a5f4e5b4562: pick outside the lock */
+	BLAB_BULK_TWO_PASS_PREFETCH = 2,    /* 4.17 97334162e4d7: + prefetch_buddy(), <= batch */
+	BLAB_BULK_SINGLE_PASS_PREFETCH = 3, /* 5.18 8b10b465d0e1: lock first, prefetch under it */
+	BLAB_BULK_SINGLE_PASS = 4,          /* 5.18 2a791f4412cb: no prefetch */
+};
+enum blab_high_mode {
+	BLAB_HIGH_6BATCH = 0,   /* high = 6 * batch (<= 5.13) */
+	BLAB_HIGH_ZONE = 1,     /* zone_highsize() (5.14+) */
+};
+struct blab_strategy {
+	uint8_t pcp;           /* enum blab_pcp_mode */
+	uint8_t pcp_per_mt;    /* 1: one pcp list per migratetype; 0: one list searched by mt */
+	uint8_t pcp_max_order; /* highest order kept on pcp lists: 0, or 3 (5.14+) */
+	uint8_t bulk_free;     /* enum blab_bulk_free */
+	uint8_t merge_tail;    /* buddy_merge_likely(): add to the tail when a merge is likely */
+	uint8_t high_mode;     /* enum blab_high_mode, used when high == 0 */
+	uint8_t batch_era;     /* 0: 2002 (256 KB cap, no 2^n-1), 1: 512 KB cap, 2: 1 MB cap (4.18+) */
+	uint8_t watermarks;    /* 1: refuse allocations below the low watermark (default 0) */
+	uint32_t batch;        /* 0: zone_batchsize() */
+	uint32_t high;         /* 0: computed by high_mode */
+};
+
+/* Presets named after kernels; see blab_preset_describe(). */
+int blab_preset(const char *name, struct blab_strategy *out);
+unsigned blab_preset_count(void);
+const char *blab_preset_name(unsigned i);        /* NULL past the end */
+const char *blab_preset_describe(unsigned i);    /* one line, cites the commit */
+#define BLAB_DEFAULT_PRESET "v5.18"
+
+/* ---- machines ---- */
+enum blab_machine_kind {
+	BLAB_MACHINE_PLAIN = 0, /* single-threaded, no costs, the clock counts ops */
+	BLAB_MACHINE_MODEL = 1, /* later: deterministic virtual CPUs (model/) */
+	BLAB_MACHINE_REAL = 2,  /* later: real threads and clock (real/) */
+};
+
+/* ---- zone ---- */
+struct blab_zone;
+
+struct blab_zone_config {
+	uint64_t start_pfn;
+	uint32_t pages;           /* 1 .. BLAB_MAX_PAGES, any count */
+	uint16_t cpus;            /* 1 .. BLAB_MAX_CPUS (0 = 1) */
+	uint8_t top_order;        /* MAX_PAGE_ORDER, 0 .. 10 (0xff = default 10) */
+	uint8_t pageblock_order;  /* <= top_order (0xff = default min(9, top_order)) */
+	uint8_t machine;          /* enum blab_machine_kind; only PLAIN for now */
+	uint8_t log_mask;         /* OR of enum blab_event_class */
+	uint32_t log_capacity;    /* records; 0 = no log */
+	struct blab_strategy strategy;
+};
+/* A config with defaults: 0 pages, start 0, 1 cpu, orders 10/9, preset v5.18, no log. */
+void blab_zone_config_init(struct blab_zone_config *cfg);
+
+int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out);
+void blab_zone_destroy(struct blab_zone *z);
+
+struct blab_zone_info {
+	uint64_t start_pfn;
+	uint32_t pages, managed_pages, free_pages, pcp_pages;
+	uint16_t cpus;
+	uint8_t top_order, pageblock_order;
+	uint32_t nr_pageblocks;
+	uint32_t min_free_kbytes;
+	uint32_t wmark_min, wmark_low, wmark_high;
+	uint32_t nr_free[BLAB_MAX_ORDER_LIMIT + 1];
+	struct blab_strategy strategy; /* with batch and high resolved */
+};
+int blab_zone_info(const struct blab_zone *z, struct blab_zone_info *out);
+
+/* per_cpu_pages of one cpu; which = 0 (the list set in LIFO mode, or hot), 1 (cold) */
+struct blab_pcp_info {
+	uint32_t count, low, high, batch;
+	uint8_t present; /* 0 when this cpu/which has no such list set */
+};
+int blab_pcp_info(const struct blab_zone *z, unsigned cpu, unsigned which,
+		  struct blab_pcp_info *out);
+
+/* Pure functions of the kernel formulas, also used by zone creation. */
+uint32_t blab_zone_batchsize(uint64_t managed_pages, unsigned batch_era);
+uint32_t blab_min_free_kbytes(uint64_t managed_pages);
+uint32_t blab_zone_highsize(uint32_t low_wmark, uint32_t batch, unsigned cpus);
+
+/* ---- resumable ops ---- */
+enum blab_step {
+	BLAB_STEP_DONE = 0,
+	BLAB_STEP_LOCK = 1, /* stopped just before taking a lock; the next step takes it */
+};
+enum blab_op_kind { BLAB_OP_ALLOC = 1, BLAB_OP_FREE = 2, BLAB_OP_DRAIN = 3 };
+
+/* Caller-owned; fields below the line are private to the core. */
+struct blab_op {
+	uint8_t kind;        /* enum blab_op_kind */
+	uint8_t order;
+	uint8_t mt;
+	uint8_t gfp;
+	uint16_t cpu;
+	uint16_t lock;       /* the lock the next step takes (BLAB_LOCK_*) when LOCK was returned */
+	uint64_t pfn;        /* FREE: input; ALLOC: the result once DONE */
+	/* ---- private ---- */
+	uint8_t state;
+	uint8_t which;       /* pcp set (hot 0 / cold 1) being drained */
+	uint8_t drain_next;  /* DRAIN: next pcp set to look at */
+	uint8_t pindex;      /* free_pcppages_bulk round-robin cursor */
+	uint8_t have_list;   /* free_pcppages_bulk: the current list is still being emptied */
+	uint8_t add_after;   /* 2002 hot/cold free: add the page after the bulk free */
+	uint8_t pad;
+	uint32_t batch_free; /* free_pcppages_bulk: pages still to take from this list */
+	uint32_t to_free;    /* free_pcppages_bulk pages left */
+	uint32_t prefetch_nr;
+	uint32_t picked_head, picked_tail; /* two-pass: the local list of picked pages */
+	uint32_t bulk_asked;
+	int32_t err;
+};
+int blab_op_alloc(struct blab_op *op, unsigned cpu, unsigned order, unsigned mt, unsigned gfp);
+int blab_op_free(struct blab_op *op, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp);
+int blab_op_drain(struct blab_op *op, unsigned cpu);
+/* Returns BLAB_STEP_DONE, BLAB_STEP_LOCK, BLAB_ELOCKED (nothing done, retry) or an error. */
+int blab_op_step(struct blab_zone *z, struct blab_op *op);
+
+/* Synchronous wrappers: loop blab_op_step() until done (plain and real machines). */
+int blab_alloc(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, uint64_t *pfn);
+int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt,
+		   unsigned gfp, uint64_t *pfn);
+int blab_free(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order);
+int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp);
+int blab_drain(struct blab_zone *z, unsigned cpu);
+int blab_drain_all(struct blab_zone *z);
+
+/* ---- invariant checker ---- */
+/* 0, or BLAB_ECHECK with a human message in msg (may be NULL). */
+int blab_check(const struct blab_zone *z, char *msg, unsigned msglen);
+
+/* ---- event log ---- */
+const struct blab_event *blab_log(const struct blab_zone *z, uint32_t *count);
+int blab_log_full(const struct blab_zone *z);
+void blab_log_clear(struct blab_zone *z);
+const char *blab_event_name(unsigned type);   /* NULL for an unknown type */
+unsigned blab_event_class(unsigned type);     /* 0 for an unknown type */
+const char *blab_path_name(unsigned path);    /* "ALLOC_FAST", ...; NULL past the end */
+/* A workload marker (MARK event). */
+void blab_mark(struct blab_zone *z, unsigned cpu, uint32_t id, uint32_t value);
+
+/* ---- seeded PRNG (xoshiro256**, seeded by splitmix64) ---- */
+struct blab_rng { uint64_t s[4]; };
+void blab_rng_seed(struct blab_rng *r, uint64_t seed);
+uint64_t blab_rng_next(struct blab_rng *r);
+uint32_t blab_rng_below(struct blab_rng *r, uint32_t n); /* uniform in [0, n), n > 0 */
+
+/* ---- op scripts (blab replay) ---- */
+struct blab_script;
+/* out/err are FILE * (void * keeps stdio out of this header). */
+struct blab_script *blab_script_new(void *out, void *err);
+void blab_script_free(struct blab_script *s);
+/* Runs one line (no newline). 0 ok; otherwise nonzero and "line N: why" was written to err. */
+int blab_script_line(struct blab_script *s, const char *line, unsigned lineno);
+struct blab_zone *blab_script_zone(struct blab_script *s);
+#define BLAB_SCRIPT_MAX_LINE 1024u
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,118 @@
+/*
+ * blab_events.h - the event log record (32 bytes) and the list of event types.
+ *
+ * docs/events.md describes the same table for humans and for the TypeScript decoder;
+ * change both together.  Records are written in host byte order, which is little-endian on
+ * every target we build for (x86-64, arm64, wasm32).
+ */
+#ifndef BLAB_EVENTS_H
+#define BLAB_EVENTS_H
+
+#include <stdint.h>
+
+struct blab_event {
+	uint64_t time;   /* op number (plain), virtual cycles (model), ns (real) */
+	uint64_t pfn;    /* absolute pfn of the block, or a kernel virtual address */
+	uint8_t type;    /* enum blab_event_type */
+	uint8_t order;
+	uint16_t cpu;    /* BLAB_CPU_NONE for zone set-up */
+	uint8_t mt;      /* migratetype; lock id for lock events */
+	uint8_t path;    /* enum blab_path */
+	uint16_t flags;
+	uint32_t arg0;
+	uint32_t arg1;
+};
+
+#define BLAB_CPU_NONE 0xffffu
+
+/* X(name, number, class) -- the single source of truth for type numbers. */
+#define BLAB_EVENT_TYPES(X)          \
+	X(ZONE_INIT, 1, STATE)       \
+	X(PAGEBLOCK_MT, 2, STATE)    \
+	X(BUDDY_ADD, 3, STATE)       \
+	X(BUDDY_DEL, 4, STATE)       \
+	X(PCP_ADD, 5, STATE)         \
+	X(PCP_DEL, 6, STATE)         \
+	X(ALLOC, 7, STATE)           \
+	X(FREE, 8, STATE)            \
+	X(SPLIT, 9, EXPLAIN)         \
+	X(MERGE, 10, EXPLAIN)        \
+	X(RMQUEUE_BULK, 11, EXPLAIN) \
+	X(PCP_DRAIN, 12, EXPLAIN)    \
+	X(LOCK_ACQUIRE, 13, LOCK)    \
+	X(LOCK_RELEASE, 14, LOCK)    \
+	X(ACCESS, 15, CACHE)         \
+	X(PREFETCH, 16, CACHE)       \
+	X(PREFETCH_WASTED, 17, CACHE) \
+	X(FALLBACK, 18, EXPLAIN)     \
+	X(ALLOC_FAIL, 19, EXPLAIN)   \
+	X(MARK, 20, EXPLAIN)         \
+	X(LOG_FULL, 21, EXPLAIN)
+
+enum blab_event_type {
+#define BLAB_X(name, num, cls) BLAB_EV_##name = num,
+	BLAB_EVENT_TYPES(BLAB_X)
+#undef BLAB_X
+	BLAB_EV_MAX_CORE = 31
+};
+
+/* Event classes: the log mask is an OR of these bits. */
+enum blab_event_class {
+	BLAB_EVC_STATE = 1u << 0,
+	BLAB_EVC_EXPLAIN = 1u << 1,
+	BLAB_EVC_LOCK = 1u << 2,
+	BLAB_EVC_CACHE = 1u << 3,
+	BLAB_EVC_ALL = 0xfu,
+};
+
+/* flags bits */
+#define BLAB_EVF_TAIL 0x1u        /* BUDDY_ADD / PCP_ADD: added at the list tail */
+#define BLAB_EVF_MERGE_SKIPPED 0x2u /* BUDDY_ADD (skip-merge mode, later) */
+#define BLAB_EVF_COLD 0x2u        /* PCP_ADD / PCP_DEL: the 2002 cold list */
+#define BLAB_EVF_END 0x1u         /* RMQUEUE_BULK / PCP_DRAIN end record */
+#define BLAB_EVF_WRITE 0x10u      /* ACCESS: a write */
+#define BLAB_EVF_SLAB 0x8000u     /* ACCESS / PREFETCH: pfn holds a slab object address */
+
+/* ACCESS outcome, flags bits 0..3 */
+enum blab_access_outcome {
+	BLAB_ACC_L1 = 0,
+	BLAB_ACC_L2 = 1,
+	BLAB_ACC_LLC = 2,
+	BLAB_ACC_REMOTE = 3,
+	BLAB_ACC_MEMORY = 4,
+	BLAB_ACC_PREFETCH_HIT = 5,
+	BLAB_ACC_PREFETCH_LATE = 6,
+	BLAB_ACC_PLAIN = 7, /* plain machine: no cache model, outcome not known */
+};
+
+/* Code path ids (the path field): where in the allocator an event happened. */
+#define BLAB_PATHS(X)                                                              \
+	X(NONE, 0, "none")                                                         \
+	X(ZONE_INIT, 1, "zone set-up (memblock freeing)")                          \
+	X(ALLOC_FAST, 2, "pcp alloc fast path (__rmqueue_pcplist)")                \
+	X(RMQUEUE_BULK, 3, "rmqueue_bulk")                                         \
+	X(FREE_FAST, 4, "pcp free fast path (free_unref_page_commit)")             \
+	X(BULK_PICK, 5, "free_pcppages_bulk: pick pages")                          \
+	X(BULK_MERGE, 6, "free_pcppages_bulk: merge under zone->lock")             \
+	X(FREE_ONE_PAGE, 7, "__free_one_page")                                     \
+	X(EXPAND, 8, "expand")                                                     \
+	X(RMQUEUE, 9, "rmqueue without pcp (__rmqueue under zone->lock)")          \
+	X(FALLBACK, 10, "__rmqueue_fallback")                                      \
+	X(FREE_DIRECT, 11, "free_one_page without pcp")                            \
+	X(DRAIN, 12, "drain_pages")
+
+enum blab_path {
+#define BLAB_X(name, num, desc) BLAB_PATH_##name = num,
+	BLAB_PATHS(BLAB_X)
+#undef BLAB_X
+	BLAB_PATH_COUNT
+};
+
+/* Lock ids (the mt field of lock events). */
+enum blab_lock_id {
+	BLAB_LOCK_ZONE = 0,
+	BLAB_LOCK_LRU = 1,
+	BLAB_LOCK_SLAB_LIST = 2,
+};
+
+#endif

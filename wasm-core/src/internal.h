@@ -1,0 +1,179 @@
+/*
+ * internal.h - the core's own types: struct page, free_area, per_cpu_pages, struct blab_zone.
+ * Prefixes: blab_ public (include/blab.h), _blab_ shared between core files, static local.
+ * A "__" prefix on an allocator function means, as in mm/page_alloc.c, "caller holds
+ * zone->lock".
+ */
+#ifndef BLAB_INTERNAL_H
+#define BLAB_INTERNAL_H
+
+#include <stdint.h>
+#include "blab.h"
+
+#define NIL 0xffffffffu          /* end of a page-index list */
+#define PAGE_SHIFT 12
+#define VMEMMAP_START 0xffffea0000000000ull
+#define PAGE_OFFSET 0xffff888000000000ull
+
+/* page->flags */
+#define PG_buddy 0x01u        /* head of a free block on free_area[order] (PageBuddy) */
+#define PG_pcp 0x02u          /* head of a block on a per-cpu list */
+#define PG_alloc 0x04u        /* head of a block handed to a caller */
+#define PG_tail 0x08u         /* tail page of an allocated block */
+#define PG_picked 0x10u       /* taken off a pcp list, on a bulk-free op's local list */
+#define PG_merge_skipped 0x20u /* reserved: skip-merge mode (Aaron Lu's RFC) */
+#define PG_cold 0x40u         /* on the cold list of the 2002 hot/cold pcp */
+
+/*
+ * One per pfn, 64 bytes like the kernel's, so a model of the cache sees the same lines.
+ * Links are zone-relative page indices, never pointers (JS reads this array directly).
+ */
+struct page {
+	uint32_t flags;
+	uint8_t order;      /* buddy_order / allocation order / pcp order */
+	uint8_t mt;         /* migratetype of the list the block sits on */
+	uint16_t cpu;       /* owning cpu while on a pcp list */
+	uint32_t next, prev;/* list links (page indices) */
+	uint8_t reserved[48]; /* later: slab, clusters */
+};
+_Static_assert(sizeof(struct page) == 64, "struct page is 64 bytes, one cache line");
+
+struct blab_list {
+	uint32_t head, tail;
+};
+
+struct free_area {
+	struct blab_list free_list[BLAB_MT_TYPES];
+	uint32_t nr_free;
+};
+
+/* lists: order_to_pindex(mt, order) = order * 3 + mt when pcp_per_mt, else order */
+#define NR_PCP_LISTS ((BLAB_PCP_MAX_ORDER + 1) * BLAB_MT_PCPTYPES)
+#define BLAB_PCP_MAX_ORDER 3
+
+struct per_cpu_pages {
+	uint32_t count; /* pages (not blocks) on all lists */
+	uint32_t low;   /* hot/cold only: refill when count <= low */
+	uint32_t high;
+	uint32_t batch;
+	struct blab_list lists[NR_PCP_LISTS];
+};
+
+/* per_cpu_pageset: pcp[0] = the list set (LIFO) or hot list, pcp[1] = cold (2002). */
+struct per_cpu_pageset {
+	struct per_cpu_pages pcp[2];
+	uint8_t busy; /* an op of this cpu is in flight */
+};
+
+struct blab_machine {
+	uint8_t kind;           /* enum blab_machine_kind */
+	uint16_t lock_owner[3]; /* BLAB_CPU_NONE when free, per BLAB_LOCK_* */
+	uint64_t lock_taken_at[3];
+};
+
+struct blab_zone {
+	uint64_t start_pfn;
+	uint32_t pages;
+	uint16_t cpus;
+	uint8_t top_order;
+	uint8_t pageblock_order;
+	struct blab_strategy s;      /* batch and high resolved */
+
+	struct page *mem_map;        /* pages entries */
+	uint8_t *pageblock_mt;       /* one per pageblock touched by the zone */
+	uint32_t nr_pageblocks;
+	uint64_t first_pageblock;    /* start_pfn >> pageblock_order */
+
+	struct free_area free_area[BLAB_MAX_ORDER_LIMIT + 1];
+	uint32_t free_pages;         /* sum of nr_free[o] << o */
+	uint32_t pcp_pages;          /* sum of pcp counts */
+	struct per_cpu_pageset *pageset;
+
+	uint32_t managed_pages;
+	uint32_t min_free_kbytes;
+	uint32_t wmark[3];           /* WMARK_MIN, WMARK_LOW, WMARK_HIGH */
+
+	struct blab_machine machine;
+	uint64_t now;                /* plain machine: op number */
+
+	struct blab_event *log;
+	uint32_t log_len, log_cap;
+	uint8_t log_mask;
+	uint8_t log_full;
+
+
+};
+
+enum { WMARK_MIN, WMARK_LOW, WMARK_HIGH };
+
+static inline uint32_t pfn_to_idx(const struct blab_zone *z, uint64_t pfn)
+{
+	return (uint32_t)(pfn - z->start_pfn);
+}
+static inline uint64_t idx_to_pfn(const struct blab_zone *z, uint32_t idx)
+{
+	return z->start_pfn + idx;
+}
+static inline uint64_t page_vaddr(uint64_t pfn)
+{
+	return VMEMMAP_START + pfn * 64u;
+}
+static inline uint64_t frame_vaddr(uint64_t pfn)
+{
+	return PAGE_OFFSET + (pfn << PAGE_SHIFT);
+}
+
+/* lists (list.c) */
+void _blab_list_init(struct blab_list *l);
+void _blab_list_add(struct blab_zone *z, struct blab_list *l, uint32_t idx);
+void _blab_list_add_tail(struct blab_zone *z, struct blab_list *l, uint32_t idx);
+void _blab_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx);
+static inline int list_empty(const struct blab_list *l) { return l->head == NIL; }
+
+/* events (events.c) */
+void _blab_emit(struct blab_zone *z, unsigned type, uint64_t pfn, unsigned order, unsigned cpu,
+		unsigned mt, unsigned path, unsigned flags, uint32_t arg0, uint32_t arg1);
+unsigned _blab_event_class_bit(unsigned type);
+static inline int ev_on(const struct blab_zone *z, unsigned cls)
+{
+	return (z->log_mask & cls) && !z->log_full && z->log_cap;
+}
+#define EMIT(z, cls, type, pfn, order, cpu, mt, path, flags, a0, a1)                       \
+	do {                                                                               \
+		if (ev_on((z), (cls)))                                                     \
+			_blab_emit((z), (type), (pfn), (order), (cpu), (mt), (path), (flags), \
+				   (a0), (a1));                                            \
+	} while (0)
+
+/* zone.c */
+unsigned _blab_pageblock_mt(const struct blab_zone *z, uint64_t pfn);
+void _blab_set_pageblock_mt(struct blab_zone *z, uint64_t pfn, unsigned mt, unsigned cpu);
+
+/* buddy.c (caller holds zone->lock for the __ ones) */
+void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, unsigned mt,
+			    int tail, unsigned cpu, unsigned path);
+void _blab_del_from_free_list(struct blab_zone *z, uint32_t idx, unsigned cpu, unsigned path);
+void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order,
+		     unsigned mt, unsigned path);
+int __rmqueue(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned path,
+	      uint32_t *idx);
+void _blab_mark_allocated(struct blab_zone *z, uint32_t idx, unsigned order);
+void _blab_clear_allocated(struct blab_zone *z, uint32_t idx, unsigned order);
+
+/* pcp.c */
+void _blab_pcp_setup(struct blab_zone *z);
+int _blab_pcp_list_index(const struct blab_zone *z, unsigned mt, unsigned order);
+unsigned _blab_pcp_nr_lists(const struct blab_zone *z);
+void _blab_pcp_add(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t idx,
+		   unsigned order, unsigned mt, int tail, unsigned path);
+void _blab_pcp_del(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t idx, unsigned path);
+uint32_t _blab_pcp_peek(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
+			unsigned mt, int cold);
+uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
+		      uint32_t count, unsigned mt);
+uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path);
+
+/* op.c */
+int _blab_sync(struct blab_zone *z, struct blab_op *op);
+
+#endif

@@ -1,0 +1,562 @@
+/*
+ * op.c - resumable operations: alloc, free and drain as small state machines.
+ *
+ * blab_op_step() runs an op until just before it would take a lock and returns
+ * BLAB_STEP_LOCK; the next call takes that lock first thing. A scheduler of virtual cpus
+ * (the model machine) can so grant zone->lock in arrival order; the plain machine simply
+ * loops (blab_alloc, blab_free, blab_drain). Pages between two steps of a bulk free sit on
+ * the op's own list, flagged PG_picked, exactly as the 4.17 kernel keeps them on a local
+ * list between picking (outside the lock) and merging (under it).
+ */
+#include <string.h>
+#include "internal.h"
+#include "machine.h"
+
+enum op_state {
+	S_START = 0,
+	S_REFILL,      /* alloc: lock taken, rmqueue_bulk() */
+	S_RMQUEUE,     /* alloc without pcp: lock taken, __rmqueue() */
+	S_FREE_DIRECT, /* free without pcp: lock taken, __free_one_page() */
+	S_BULK_BEGIN,  /* free_pcppages_bulk() starts */
+	S_BULK_LOCKED, /* one pass / single pass: lock taken, pick and merge */
+	S_BULK_MERGE,  /* two pass: pages picked, lock taken, merge */
+	S_AFTER_BULK,  /* bulk free done: what the op does next */
+	S_DONE,
+};
+
+static int needs_lock(unsigned state)
+{
+	return state == S_REFILL || state == S_RMQUEUE || state == S_FREE_DIRECT ||
+	       state == S_BULK_LOCKED || state == S_BULK_MERGE;
+}
+
+int blab_op_alloc(struct blab_op *op, unsigned cpu, unsigned order, unsigned mt, unsigned gfp)
+{
+	if (!op)
+		return BLAB_EINVAL;
+	memset(op, 0, sizeof(*op));
+	op->kind = BLAB_OP_ALLOC;
+	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
+	op->order = (uint8_t)(order > 0xff ? 0xff : order);
+	op->mt = (uint8_t)(mt > 0xff ? 0xff : mt);
+	op->gfp = (uint8_t)gfp;
+	return 0;
+}
+
+int blab_op_free(struct blab_op *op, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp)
+{
+	if (!op)
+		return BLAB_EINVAL;
+	memset(op, 0, sizeof(*op));
+	op->kind = BLAB_OP_FREE;
+	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
+	op->order = (uint8_t)(order > 0xff ? 0xff : order);
+	op->pfn = pfn;
+	op->gfp = (uint8_t)gfp;
+	return 0;
+}
+
+int blab_op_drain(struct blab_op *op, unsigned cpu)
+{
+	if (!op)
+		return BLAB_EINVAL;
+	memset(op, 0, sizeof(*op));
+	op->kind = BLAB_OP_DRAIN;
+	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
+	return 0;
+}
+
+static int pcp_handles(const struct blab_zone *z, unsigned order)
+{
+	return z->s.pcp != BLAB_PCP_NONE && order <= z->s.pcp_max_order;
+}
+
+static int finish(struct blab_zone *z, struct blab_op *op, int ret)
+{
+	z->pageset[op->cpu].busy = 0;
+	op->state = S_DONE;
+	op->err = ret;
+	return ret;
+}
+
+static int alloc_fail(struct blab_zone *z, struct blab_op *op, int err)
+{
+	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_ALLOC_FAIL, 0, op->order, op->cpu, op->mt,
+	     pcp_handles(z, op->order) ? BLAB_PATH_ALLOC_FAST : BLAB_PATH_RMQUEUE, 0,
+	     (uint32_t)-err, 0);
+	return finish(z, op, err);
+}
+
+static int hand_out(struct blab_zone *z, struct blab_op *op, uint32_t idx, unsigned path)
+{
+	_blab_mark_allocated(z, idx, op->order);
+	op->pfn = idx_to_pfn(z, idx);
+	EMIT(z, BLAB_EVC_STATE, BLAB_EV_ALLOC, op->pfn, op->order, op->cpu, op->mt, path, 0,
+	     op->gfp, 0);
+	return finish(z, op, BLAB_STEP_DONE);
+}
+
+/* take a block off cpu's pcp list for this alloc; 0 when there is none */
+static int take_from_pcp(struct blab_zone *z, struct blab_op *op)
+{
+	int cold = (op->gfp & BLAB_GFP_COLD) != 0;
+	unsigned which = z->s.pcp == BLAB_PCP_HOTCOLD && cold ? 1 : 0;
+	uint32_t idx = _blab_pcp_peek(z, op->cpu, which, op->order, op->mt,
+				      z->s.pcp == BLAB_PCP_LIFO && cold);
+	if (idx == NIL)
+		return 0;
+	mach_touch_page(z, op->cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_ALLOC_FAST);
+	_blab_pcp_del(z, op->cpu, which, idx, BLAB_PATH_ALLOC_FAST);
+	hand_out(z, op, idx, BLAB_PATH_ALLOC_FAST);
+	return 1;
+}
+
+static int alloc_start(struct blab_zone *z, struct blab_op *op)
+{
+	if (op->order > z->top_order)
+		return BLAB_EORDER;
+	if (op->mt >= BLAB_MT_PCPTYPES)
+		return BLAB_EMT;
+	z->pageset[op->cpu].busy = 1;
+	if (z->s.watermarks &&
+	    z->free_pages < z->wmark[WMARK_LOW] + (1u << op->order))
+		return alloc_fail(z, op, BLAB_EWMARK);
+	if (!pcp_handles(z, op->order)) {
+		op->state = S_RMQUEUE;
+		return BLAB_STEP_LOCK;
+	}
+	if (z->s.pcp == BLAB_PCP_HOTCOLD) {
+		unsigned which = (op->gfp & BLAB_GFP_COLD) ? 1 : 0;
+		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
+		if (pcp->count > pcp->low && take_from_pcp(z, op))
+			return BLAB_STEP_DONE;
+	} else if (take_from_pcp(z, op)) {
+		return BLAB_STEP_DONE;
+	}
+	op->state = S_REFILL;
+	return BLAB_STEP_LOCK;
+}
+
+static int alloc_refill(struct blab_zone *z, struct blab_op *op)
+{
+	unsigned which = z->s.pcp == BLAB_PCP_HOTCOLD && (op->gfp & BLAB_GFP_COLD) ? 1 : 0;
+	struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
+	uint32_t count = pcp->batch >> op->order;
+
+	rmqueue_bulk(z, op->cpu, which, op->order, count ? count : 1, op->mt);
+	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+	if (take_from_pcp(z, op))
+		return BLAB_STEP_DONE;
+	return alloc_fail(z, op, BLAB_ENOMEM);
+}
+
+static int alloc_rmqueue(struct blab_zone *z, struct blab_op *op)
+{
+	uint32_t idx;
+	int err = __rmqueue(z, op->cpu, op->order, op->mt, BLAB_PATH_RMQUEUE, &idx);
+
+	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+	if (err)
+		return alloc_fail(z, op, err);
+	return hand_out(z, op, idx, BLAB_PATH_RMQUEUE);
+}
+
+/* ---- free_pcppages_bulk() ---- */
+
+static void bulk_setup(struct blab_zone *z, struct blab_op *op, unsigned which, uint32_t count,
+		       unsigned path)
+{
+	struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
+
+	op->which = (uint8_t)which;
+	op->to_free = count < pcp->count ? count : pcp->count;
+	op->pindex = 0;
+	op->batch_free = 0;
+	op->have_list = 0;
+	op->prefetch_nr = 0;
+	op->picked_head = NIL;
+	op->picked_tail = NIL;
+	op->bulk_asked = op->to_free;
+	op->state = S_BULK_BEGIN;
+	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->cpu, 0, path, 0, op->to_free,
+	     pcp->count);
+}
+
+static void prefetch_buddy(struct blab_zone *z, struct blab_op *op, uint32_t idx, unsigned path)
+{
+	uint64_t pfn = idx_to_pfn(z, idx);
+	uint64_t buddy_pfn = pfn ^ (1ull << z->mem_map[idx].order);
+
+	if (op->prefetch_nr++ >= z->pageset[op->cpu].pcp[op->which].batch)
+		return; /* 97334162e4d7: at most batch prefetches, bounding the work */
+	if (buddy_pfn >= z->start_pfn && buddy_pfn - z->start_pfn < z->pages)
+		mach_prefetch(z, op->cpu, page_vaddr(buddy_pfn), path);
+}
+
+static int bulk_begin(struct blab_zone *z, struct blab_op *op)
+{
+	unsigned mode = z->s.bulk_free;
+
+	if (z->s.pcp == BLAB_PCP_HOTCOLD)
+		mode = BLAB_BULK_ONE_PASS;
+	if (mode == BLAB_BULK_TWO_PASS || mode == BLAB_BULK_TWO_PASS_PREFETCH) {
+		/* 4.17: pick the pages onto a local list without zone->lock */
+		uint32_t idx;
+		while ((idx = _blab_pcp_pick(z, op, BLAB_PATH_BULK_PICK)) != NIL) {
+			struct page *p = &z->mem_map[idx];
+			p->flags = PG_picked;
+			p->next = NIL;
+			p->prev = op->picked_tail;
+			if (op->picked_tail != NIL)
+				z->mem_map[op->picked_tail].next = idx;
+			else
+				op->picked_head = idx;
+			op->picked_tail = idx;
+			if (mode == BLAB_BULK_TWO_PASS_PREFETCH)
+				prefetch_buddy(z, op, idx, BLAB_PATH_BULK_PICK);
+		}
+		op->state = S_BULK_MERGE;
+	} else {
+		op->state = S_BULK_LOCKED;
+	}
+	op->lock = BLAB_LOCK_ZONE;
+	return BLAB_STEP_LOCK;
+}
+
+static void bulk_end(struct blab_zone *z, struct blab_op *op)
+{
+	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->cpu, 0, BLAB_PATH_BULK_MERGE,
+	     BLAB_EVF_END, op->bulk_asked, z->pageset[op->cpu].pcp[op->which].count);
+	op->state = S_AFTER_BULK;
+}
+
+/* <= 4.16 and 5.18: select and merge in one pass, zone->lock held throughout */
+static void bulk_locked(struct blab_zone *z, struct blab_op *op)
+{
+	int prefetch = z->s.pcp != BLAB_PCP_HOTCOLD &&
+		       z->s.bulk_free == BLAB_BULK_SINGLE_PASS_PREFETCH;
+	uint32_t idx;
+
+	while ((idx = _blab_pcp_pick(z, op, BLAB_PATH_BULK_MERGE)) != NIL) {
+		struct page *p = &z->mem_map[idx];
+		unsigned order = p->order, mt = p->mt;
+		if (prefetch)
+			prefetch_buddy(z, op, idx, BLAB_PATH_BULK_MERGE);
+		p->flags = 0;
+		__free_one_page(z, op->cpu, idx_to_pfn(z, idx), order, mt, BLAB_PATH_BULK_MERGE);
+	}
+	bulk_end(z, op);
+}
+
+/* 4.17 second pass: merge the picked pages under zone->lock */
+static void bulk_merge(struct blab_zone *z, struct blab_op *op)
+{
+	uint32_t idx = op->picked_head;
+
+	while (idx != NIL) {
+		struct page *p = &z->mem_map[idx];
+		uint32_t next = p->next;
+		unsigned order = p->order, mt = p->mt;
+		p->flags = 0;
+		p->next = NIL;
+		p->prev = NIL;
+		__free_one_page(z, op->cpu, idx_to_pfn(z, idx), order, mt, BLAB_PATH_BULK_MERGE);
+		idx = next;
+	}
+	op->picked_head = op->picked_tail = NIL;
+	bulk_end(z, op);
+}
+
+/* ---- free ---- */
+
+static int free_validate(struct blab_zone *z, struct blab_op *op)
+{
+	const struct page *p;
+	uint32_t idx;
+
+	if (op->order > z->top_order)
+		return BLAB_EORDER;
+	if (op->pfn < z->start_pfn || op->pfn - z->start_pfn >= z->pages)
+		return BLAB_EPFN;
+	if (op->pfn & ((1ull << op->order) - 1))
+		return BLAB_EALIGN;
+	idx = pfn_to_idx(z, op->pfn);
+	p = &z->mem_map[idx];
+	if (p->flags & PG_picked)
+		return BLAB_EBUSY;
+	if (p->flags & PG_buddy)
+		return BLAB_EDOUBLEFREE;
+	if (p->flags & PG_pcp)
+		return BLAB_EONPCP;
+	if (p->flags & PG_tail)
+		return BLAB_ETAIL;
+	if (!(p->flags & PG_alloc))
+		return BLAB_ENOTALLOC;
+	if (p->order != op->order)
+		return BLAB_EWRONGORDER;
+	return 0;
+}
+
+/* the page goes on the list: head (hot), or tail for a cold free in LIFO mode */
+static void free_to_pcp(struct blab_zone *z, struct blab_op *op)
+{
+	uint32_t idx = pfn_to_idx(z, op->pfn);
+	int cold = (op->gfp & BLAB_GFP_COLD) != 0;
+	unsigned which = z->s.pcp == BLAB_PCP_HOTCOLD && cold ? 1 : 0;
+
+	_blab_pcp_add(z, op->cpu, which, idx, op->order, op->mt,
+		      z->s.pcp == BLAB_PCP_LIFO && cold, BLAB_PATH_FREE_FAST);
+}
+
+static int free_start(struct blab_zone *z, struct blab_op *op)
+{
+	int err = free_validate(z, op);
+	uint32_t idx;
+
+	if (err)
+		return err;
+	z->pageset[op->cpu].busy = 1;
+	idx = pfn_to_idx(z, op->pfn);
+	op->mt = (uint8_t)_blab_pageblock_mt(z, op->pfn);
+	EMIT(z, BLAB_EVC_STATE, BLAB_EV_FREE, op->pfn, op->order, op->cpu, op->mt,
+	     pcp_handles(z, op->order) ? BLAB_PATH_FREE_FAST : BLAB_PATH_FREE_DIRECT, 0, op->gfp,
+	     0);
+	_blab_clear_allocated(z, idx, op->order);
+	mach_touch_page(z, op->cpu, op->pfn, 1, BLAB_PATH_FREE_FAST);
+
+	if (!pcp_handles(z, op->order)) {
+		/* in flight until zone->lock is ours */
+		z->mem_map[idx].flags = PG_picked;
+		z->mem_map[idx].order = op->order;
+		op->state = S_FREE_DIRECT;
+		op->lock = BLAB_LOCK_ZONE;
+		return BLAB_STEP_LOCK;
+	}
+	if (z->s.pcp == BLAB_PCP_HOTCOLD) {
+		/* 2.5.45: make room first, then add */
+		unsigned which = (op->gfp & BLAB_GFP_COLD) ? 1 : 0;
+		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
+		if (pcp->count >= pcp->high && pcp->count) {
+			z->mem_map[idx].flags = PG_picked;
+			z->mem_map[idx].order = op->order;
+			op->add_after = 1;
+			bulk_setup(z, op, which, pcp->batch, BLAB_PATH_FREE_FAST);
+			return bulk_begin(z, op);
+		}
+		free_to_pcp(z, op);
+		return finish(z, op, BLAB_STEP_DONE);
+	}
+	free_to_pcp(z, op);
+	{
+		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[0];
+		if (pcp->count >= pcp->high) {
+			bulk_setup(z, op, 0, pcp->batch, BLAB_PATH_FREE_FAST);
+			return bulk_begin(z, op);
+		}
+	}
+	return finish(z, op, BLAB_STEP_DONE);
+}
+
+static int free_direct(struct blab_zone *z, struct blab_op *op)
+{
+	uint32_t idx = pfn_to_idx(z, op->pfn);
+	z->mem_map[idx].flags = 0;
+	__free_one_page(z, op->cpu, op->pfn, op->order, op->mt, BLAB_PATH_FREE_DIRECT);
+	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+	return finish(z, op, BLAB_STEP_DONE);
+}
+
+/* ---- drain ---- */
+
+static int drain_next(struct blab_zone *z, struct blab_op *op)
+{
+	unsigned nsets = z->s.pcp == BLAB_PCP_HOTCOLD ? 2 : 1;
+
+	if (z->s.pcp == BLAB_PCP_NONE)
+		return finish(z, op, BLAB_STEP_DONE);
+	while (op->drain_next < nsets) {
+		unsigned which = op->drain_next++;
+		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
+		if (pcp->count) {
+			bulk_setup(z, op, which, pcp->count, BLAB_PATH_DRAIN);
+			return bulk_begin(z, op);
+		}
+	}
+	return finish(z, op, BLAB_STEP_DONE);
+}
+
+static int after_bulk(struct blab_zone *z, struct blab_op *op)
+{
+	if (op->kind == BLAB_OP_DRAIN)
+		return drain_next(z, op);
+	if (op->add_after) {
+		op->add_after = 0;
+		z->mem_map[pfn_to_idx(z, op->pfn)].flags = 0;
+		free_to_pcp(z, op);
+	}
+	return finish(z, op, BLAB_STEP_DONE);
+}
+
+int blab_op_step(struct blab_zone *z, struct blab_op *op)
+{
+	int ret;
+
+	if (!z || !op)
+		return BLAB_EINVAL;
+	if (op->state == S_DONE)
+		return BLAB_EINVAL;
+	if (op->cpu >= z->cpus)
+		return BLAB_ECPU;
+	if (op->kind < BLAB_OP_ALLOC || op->kind > BLAB_OP_DRAIN || op->state > S_DONE)
+		return BLAB_EINVAL;
+
+	if (op->state == S_START) {
+		if (z->pageset[op->cpu].busy)
+			return BLAB_EBUSY;
+		z->now++;
+		switch (op->kind) {
+		case BLAB_OP_ALLOC:
+			ret = alloc_start(z, op);
+			break;
+		case BLAB_OP_FREE:
+			ret = free_start(z, op);
+			break;
+		default:
+			z->pageset[op->cpu].busy = 1;
+			ret = drain_next(z, op);
+			break;
+		}
+		if (ret < 0 && op->state == S_START) {
+			/* rejected before anything changed */
+			z->pageset[op->cpu].busy = 0;
+			op->state = S_DONE;
+			op->err = ret;
+		}
+		if (ret == BLAB_STEP_LOCK)
+			op->lock = BLAB_LOCK_ZONE;
+		return ret;
+	}
+
+	if (needs_lock(op->state)) {
+		if (mach_lock_busy(z, op->cpu, BLAB_LOCK_ZONE))
+			return BLAB_ELOCKED;
+		mach_lock(z, op->cpu, BLAB_LOCK_ZONE);
+	}
+	switch (op->state) {
+	case S_REFILL:
+		return alloc_refill(z, op);
+	case S_RMQUEUE:
+		return alloc_rmqueue(z, op);
+	case S_FREE_DIRECT:
+		return free_direct(z, op);
+	case S_BULK_BEGIN:
+		return bulk_begin(z, op);
+	case S_BULK_LOCKED:
+		bulk_locked(z, op);
+		return after_bulk(z, op);
+	case S_BULK_MERGE:
+		bulk_merge(z, op);
+		return after_bulk(z, op);
+	case S_AFTER_BULK:
+		return after_bulk(z, op);
+	default:
+		return BLAB_EINVAL;
+	}
+}
+
+/* ---- synchronous wrappers ---- */
+
+#ifdef BLAB_DEBUG_CHECK
+#include <stdio.h>
+#include <stdlib.h>
+static void debug_check(const struct blab_zone *z, const char *what)
+{
+	char msg[256];
+	if (blab_check(z, msg, sizeof(msg))) {
+		fprintf(stderr, "blab: invariant violated after %s: %s\n", what, msg);
+		abort();
+	}
+}
+#else
+#define debug_check(z, what) ((void)0)
+#endif
+
+int _blab_sync(struct blab_zone *z, struct blab_op *op)
+{
+	int ret;
+	do {
+		ret = blab_op_step(z, op);
+	} while (ret == BLAB_STEP_LOCK);
+	return ret;
+}
+
+int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned gfp,
+		   uint64_t *pfn)
+{
+	struct blab_op op;
+	int ret;
+
+	if (!z || !pfn)
+		return BLAB_EINVAL;
+	if (cpu >= z->cpus)
+		return BLAB_ECPU;
+	blab_op_alloc(&op, cpu, order, mt, gfp);
+	ret = _blab_sync(z, &op);
+	if (ret == 0)
+		*pfn = op.pfn;
+	debug_check(z, "alloc");
+	return ret;
+}
+
+int blab_alloc(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, uint64_t *pfn)
+{
+	return blab_alloc_gfp(z, cpu, order, mt, 0, pfn);
+}
+
+int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp)
+{
+	struct blab_op op;
+	int ret;
+
+	if (!z)
+		return BLAB_EINVAL;
+	if (cpu >= z->cpus)
+		return BLAB_ECPU;
+	blab_op_free(&op, cpu, pfn, order, gfp);
+	ret = _blab_sync(z, &op);
+	debug_check(z, "free");
+	return ret;
+}
+
+int blab_free(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order)
+{
+	return blab_free_gfp(z, cpu, pfn, order, 0);
+}
+
+int blab_drain(struct blab_zone *z, unsigned cpu)
+{
+	struct blab_op op;
+	int ret;
+
+	if (!z)
+		return BLAB_EINVAL;
+	if (cpu >= z->cpus)
+		return BLAB_ECPU;
+	blab_op_drain(&op, cpu);
+	ret = _blab_sync(z, &op);
+	debug_check(z, "drain");
+	return ret;
+}
+
+int blab_drain_all(struct blab_zone *z)
+{
+	if (!z)
+		return BLAB_EINVAL;
+	for (unsigned cpu = 0; cpu < z->cpus; cpu++) {
+		int ret = blab_drain(z, cpu);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

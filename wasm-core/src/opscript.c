@@ -1,0 +1,496 @@
+/*
+ * opscript.c - the op-script language of `blab replay`: one op per line, `#` comments.
+ *
+ *   zone pages=N [start_pfn=P] [cpus=C] [preset=NAME] [batch=B] [high=H] [top_order=K]
+ *        [pageblock_order=K] [pcp=none|hotcold|lifo] [pcp_per_mt=0|1] [pcp_max_order=0..3]
+ *        [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]
+ *        [merge_tail=0|1] [watermarks=0|1]
+ *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1]
+ *   free pfn=P order=K [cpu=C] [cold=0|1]
+ *   drain cpu=C|all
+ *   buddyinfo | pcp | zoneinfo | check
+ *
+ * A bad line makes blab_script_line() return nonzero after writing "line N: why" to err
+ * (stdout is flushed first, so nothing printed before is lost). Numbers are decimal or 0x
+ * hex and bounded; lines are bounded by BLAB_SCRIPT_MAX_LINE.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define MAX_TOKENS 32
+
+struct blab_script {
+	FILE *out, *err;
+	struct blab_zone *z;
+	unsigned lineno;
+};
+
+struct kv {
+	char *key, *val;
+	int used;
+};
+
+struct blab_script *blab_script_new(void *out, void *err)
+{
+	struct blab_script *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->out = out ? out : stdout;
+	s->err = err ? err : stderr;
+	return s;
+}
+
+void blab_script_free(struct blab_script *s)
+{
+	if (!s)
+		return;
+	blab_zone_destroy(s->z);
+	free(s);
+}
+
+struct blab_zone *blab_script_zone(struct blab_script *s)
+{
+	return s ? s->z : NULL;
+}
+
+static int bad(struct blab_script *s, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(s->out);
+	fprintf(s->err, "line %u: ", s->lineno);
+	va_start(ap, fmt);
+	vfprintf(s->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->err);
+	fflush(s->err);
+	return 1;
+}
+
+/* decimal or 0x hex, no sign, no trailing junk, <= max */
+static int parse_u64(const char *str, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned base = 10;
+	const char *p = str;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	if (!*p)
+		return -1;
+	for (; *p; p++) {
+		unsigned d;
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			return -1;
+		if (v > (max - d) / base)
+			return -2;
+		v = v * base + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static struct kv *find(struct kv *kv, int n, const char *key)
+{
+	for (int i = n - 1; i >= 0; i--)
+		if (strcmp(kv[i].key, key) == 0) {
+			kv[i].used = 1;
+			return &kv[i];
+		}
+	return NULL;
+}
+
+/* a numeric key; 0 when absent (value untouched), 1 when set, -1 after reporting an error */
+static int num(struct blab_script *s, const char *cmd, struct kv *kv, int n, const char *key,
+	       uint64_t max, uint64_t *out)
+{
+	struct kv *k = find(kv, n, key);
+	int r;
+	if (!k)
+		return 0;
+	r = parse_u64(k->val, max, out);
+	if (r == -1) {
+		bad(s, "%s: %s=%s is not a number (decimal or 0x hex)", cmd, key, k->val);
+		return -1;
+	}
+	if (r == -2) {
+		bad(s, "%s: %s=%s is too large (at most %llu)", cmd, key, k->val,
+		    (unsigned long long)max);
+		return -1;
+	}
+	return 1;
+}
+
+static int flag01(struct blab_script *s, const char *cmd, struct kv *kv, int n, const char *key,
+		  uint8_t *out)
+{
+	uint64_t v;
+	int r = num(s, cmd, kv, n, key, 1, &v);
+	if (r == 1)
+		*out = (uint8_t)v;
+	return r;
+}
+
+static int unknown_keys(struct blab_script *s, const char *cmd, struct kv *kv, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!kv[i].used)
+			return bad(s, "%s: unknown key '%s' (see blab replay --help)", cmd, kv[i].key);
+	return 0;
+}
+
+static int need_zone(struct blab_script *s, const char *cmd)
+{
+	if (s->z)
+		return 0;
+	return bad(s, "%s: no zone yet: the script must start with 'zone pages=N'", cmd);
+}
+
+static const char *const bulk_names[] = {"one_pass", "two_pass", "two_pass_prefetch",
+					 "single_pass_prefetch", "single_pass"};
+static const char *const pcp_names[] = {"none", "hotcold", "lifo"};
+
+static int pick_name(const char *val, const char *const *names, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (strcmp(val, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
+{
+	struct blab_zone_config cfg;
+	struct blab_zone *z;
+	struct kv *k;
+	uint64_t v;
+	int r, err;
+
+	blab_zone_config_init(&cfg);
+	k = find(kv, n, "preset");
+	if (k && blab_preset(k->val, &cfg.strategy)) {
+		fflush(s->out);
+		fprintf(s->err, "line %u: zone: unknown preset '%s'; presets:", s->lineno, k->val);
+		for (unsigned i = 0; i < blab_preset_count(); i++)
+			fprintf(s->err, " %s", blab_preset_name(i));
+		fputc('\n', s->err);
+		return 1;
+	}
+	if ((r = num(s, "zone", kv, n, "pages", BLAB_MAX_PAGES, &v)) < 0)
+		return 1;
+	if (r == 0)
+		return bad(s, "zone: pages=N is required");
+	cfg.pages = (uint32_t)v;
+	if ((r = num(s, "zone", kv, n, "start_pfn", BLAB_MAX_START_PFN - 1, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.start_pfn = v;
+	if ((r = num(s, "zone", kv, n, "cpus", BLAB_MAX_CPUS, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.cpus = (uint16_t)v;
+	if ((r = num(s, "zone", kv, n, "top_order", BLAB_MAX_ORDER_LIMIT, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.top_order = (uint8_t)v;
+	if ((r = num(s, "zone", kv, n, "pageblock_order", BLAB_MAX_ORDER_LIMIT, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.pageblock_order = (uint8_t)v;
+	if ((r = num(s, "zone", kv, n, "batch", 1u << 20, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.strategy.batch = (uint32_t)v;
+	if ((r = num(s, "zone", kv, n, "high", 1u << 24, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.strategy.high = (uint32_t)v;
+	if ((r = num(s, "zone", kv, n, "pcp_max_order", BLAB_PCP_MAX_ORDER, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.strategy.pcp_max_order = (uint8_t)v;
+	if (flag01(s, "zone", kv, n, "pcp_per_mt", &cfg.strategy.pcp_per_mt) < 0 ||
+	    flag01(s, "zone", kv, n, "merge_tail", &cfg.strategy.merge_tail) < 0 ||
+	    flag01(s, "zone", kv, n, "watermarks", &cfg.strategy.watermarks) < 0)
+		return 1;
+	if ((k = find(kv, n, "pcp"))) {
+		int i = pick_name(k->val, pcp_names, 3);
+		if (i < 0)
+			return bad(s, "zone: pcp=%s: expected none, hotcold or lifo", k->val);
+		cfg.strategy.pcp = (uint8_t)i;
+		if (i == BLAB_PCP_HOTCOLD)
+			cfg.strategy.pcp_max_order = 0;
+	}
+	if ((k = find(kv, n, "bulk_free"))) {
+		int i = pick_name(k->val, bulk_names, 5);
+		if (i < 0)
+			return bad(s,
+				   "zone: bulk_free=%s: expected one_pass, two_pass, two_pass_prefetch, single_pass_prefetch or single_pass",
+				   k->val);
+		cfg.strategy.bulk_free = (uint8_t)i;
+	}
+	if ((r = num(s, "zone", kv, n, "log", BLAB_MAX_LOG_EVENTS, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.log_capacity = (uint32_t)v;
+	if (unknown_keys(s, "zone", kv, n))
+		return 1;
+	if (cfg.pageblock_order != 0xff &&
+	    cfg.pageblock_order > (cfg.top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg.top_order))
+		return bad(s, "zone: pageblock_order=%u is larger than top_order=%u", cfg.pageblock_order,
+			   cfg.top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg.top_order);
+	err = blab_zone_create(&cfg, &z);
+	if (err)
+		return bad(s, "zone: %s", blab_strerror(err));
+	blab_zone_destroy(s->z);
+	s->z = z;
+	return 0;
+}
+
+static int get_cpu(struct blab_script *s, const char *cmd, struct kv *kv, int n, unsigned *cpu)
+{
+	uint64_t v = 0;
+	if (num(s, cmd, kv, n, "cpu", 0xffff, &v) < 0)
+		return 1;
+	if (v >= s->z->cpus)
+		return bad(s, "%s: cpu=%llu out of range (the zone has %u cpus: 0..%u)", cmd,
+			   (unsigned long long)v, s->z->cpus, s->z->cpus - 1u);
+	*cpu = (unsigned)v;
+	return 0;
+}
+
+static int cmd_alloc(struct blab_script *s, struct kv *kv, int n)
+{
+	uint64_t order, pfn;
+	unsigned cpu = 0, mt = BLAB_MT_MOVABLE;
+	uint8_t cold = 0;
+	struct kv *k;
+	int r, err;
+
+	if (need_zone(s, "alloc"))
+		return 1;
+	if ((r = num(s, "alloc", kv, n, "order", 255, &order)) < 0)
+		return 1;
+	if (r == 0)
+		return bad(s, "alloc: order=K is required");
+	if (get_cpu(s, "alloc", kv, n, &cpu) || flag01(s, "alloc", kv, n, "cold", &cold) < 0)
+		return 1;
+	if ((k = find(kv, n, "mt"))) {
+		static const char *const mts[] = {"unmovable", "movable", "reclaimable"};
+		int i = pick_name(k->val, mts, 3);
+		if (i < 0)
+			return bad(s, "alloc: mt=%s: expected movable, unmovable or reclaimable", k->val);
+		mt = (unsigned)i;
+	}
+	if (unknown_keys(s, "alloc", kv, n))
+		return 1;
+	if (order > s->z->top_order)
+		return bad(s, "alloc: order=%llu: %s (0..%u)", (unsigned long long)order,
+			   blab_strerror(BLAB_EORDER), s->z->top_order);
+	err = blab_alloc_gfp(s->z, cpu, (unsigned)order, mt, cold ? BLAB_GFP_COLD : 0, &pfn);
+	if (err == BLAB_ENOMEM || err == BLAB_EWMARK) {
+		/* an observed outcome, not a bad line */
+		fprintf(s->out, "alloc order=%llu failed: %s\n", (unsigned long long)order,
+			blab_strerror(err));
+		return 0;
+	}
+	if (err)
+		return bad(s, "alloc: %s", blab_strerror(err));
+	fprintf(s->out, "pfn=0x%llx order=%llu migratetype=%u\n", (unsigned long long)pfn,
+		(unsigned long long)order, mt);
+	return 0;
+}
+
+static int cmd_free(struct blab_script *s, struct kv *kv, int n)
+{
+	uint64_t order, pfn;
+	unsigned cpu = 0;
+	uint8_t cold = 0;
+	int r, err;
+
+	if (need_zone(s, "free"))
+		return 1;
+	if ((r = num(s, "free", kv, n, "pfn", UINT64_MAX, &pfn)) < 0)
+		return 1;
+	if (r == 0)
+		return bad(s, "free: pfn=P is required");
+	if ((r = num(s, "free", kv, n, "order", 255, &order)) < 0)
+		return 1;
+	if (r == 0)
+		return bad(s, "free: order=K is required");
+	if (get_cpu(s, "free", kv, n, &cpu) || flag01(s, "free", kv, n, "cold", &cold) < 0)
+		return 1;
+	if (unknown_keys(s, "free", kv, n))
+		return 1;
+	err = blab_free_gfp(s->z, cpu, pfn, (unsigned)order, cold ? BLAB_GFP_COLD : 0);
+	if (err)
+		return bad(s, "free pfn=0x%llx order=%llu: %s", (unsigned long long)pfn,
+			   (unsigned long long)order, blab_strerror(err));
+	return 0;
+}
+
+static int cmd_drain(struct blab_script *s, struct kv *kv, int n)
+{
+	struct kv *k;
+	int err;
+
+	if (need_zone(s, "drain"))
+		return 1;
+	k = find(kv, n, "cpu");
+	if (!k)
+		return bad(s, "drain: cpu=C or cpu=all is required");
+	if (strcmp(k->val, "all") == 0) {
+		if (unknown_keys(s, "drain", kv, n))
+			return 1;
+		err = blab_drain_all(s->z);
+	} else {
+		unsigned cpu = 0;
+		k->used = 0;
+		if (get_cpu(s, "drain", kv, n, &cpu) || unknown_keys(s, "drain", kv, n))
+			return 1;
+		err = blab_drain(s->z, cpu);
+	}
+	if (err)
+		return bad(s, "drain: %s", blab_strerror(err));
+	return 0;
+}
+
+/* mm/vmstat.c frag_show_print(): "Node %d, zone %8s " then "%6lu " per order */
+static void print_buddyinfo(struct blab_script *s)
+{
+	fprintf(s->out, "Node 0, zone %8s ", "Normal");
+	for (unsigned o = 0; o <= s->z->top_order; o++)
+		fprintf(s->out, "%6lu ", (unsigned long)s->z->free_area[o].nr_free);
+	fputc('\n', s->out);
+}
+
+/* the pagesets part of mm/vmstat.c zoneinfo_show_print() */
+static void print_pcp(struct blab_script *s)
+{
+	struct blab_zone *z = s->z;
+	fprintf(s->out, "  pagesets\n");
+	if (z->s.pcp == BLAB_PCP_NONE) {
+		fprintf(s->out, "    (none: every page takes zone->lock)\n");
+		return;
+	}
+	for (unsigned cpu = 0; cpu < z->cpus; cpu++) {
+		for (unsigned w = 0; w < (z->s.pcp == BLAB_PCP_HOTCOLD ? 2u : 1u); w++) {
+			const struct per_cpu_pages *pcp = &z->pageset[cpu].pcp[w];
+			if (z->s.pcp == BLAB_PCP_HOTCOLD)
+				fprintf(s->out, "    cpu: %u pcp: %u\n", cpu, w);
+			else
+				fprintf(s->out, "    cpu: %u\n", cpu);
+			fprintf(s->out,
+				"              count: %u\n"
+				"              high:  %u\n"
+				"              batch: %u\n",
+				pcp->count, pcp->high, pcp->batch);
+		}
+	}
+}
+
+static void print_zoneinfo(struct blab_script *s)
+{
+	struct blab_zone *z = s->z;
+	fprintf(s->out,
+		"Node 0, zone %8s\n"
+		"  pages free     %u\n"
+		"        min      %u\n"
+		"        low      %u\n"
+		"        high     %u\n"
+		"        spanned  %u\n"
+		"        present  %u\n"
+		"        managed  %u\n",
+		"Normal", z->free_pages, z->wmark[WMARK_MIN], z->wmark[WMARK_LOW],
+		z->wmark[WMARK_HIGH], z->pages, z->pages, z->managed_pages);
+	print_pcp(s);
+	fprintf(s->out, "  start_pfn:           %llu\n", (unsigned long long)z->start_pfn);
+}
+
+static int simple(struct blab_script *s, const char *cmd, struct kv *kv, int n)
+{
+	char msg[256];
+	int err;
+
+	if (need_zone(s, cmd) || unknown_keys(s, cmd, kv, n))
+		return 1;
+	if (strcmp(cmd, "buddyinfo") == 0) {
+		print_buddyinfo(s);
+	} else if (strcmp(cmd, "pcp") == 0) {
+		print_pcp(s);
+	} else if (strcmp(cmd, "zoneinfo") == 0) {
+		print_zoneinfo(s);
+	} else {
+		err = blab_check(s->z, msg, sizeof(msg));
+		if (err)
+			return bad(s, "check: %s: %s", blab_strerror(err), msg);
+		fprintf(s->out, "check: ok\n");
+	}
+	return 0;
+}
+
+int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
+{
+	char buf[BLAB_SCRIPT_MAX_LINE + 1];
+	char *tok[MAX_TOKENS];
+	struct kv kv[MAX_TOKENS];
+	int ntok = 0, n = 0;
+	size_t len;
+	char *p;
+
+	if (!s || !line)
+		return 1;
+	s->lineno = lineno;
+	len = strlen(line);
+	if (len > BLAB_SCRIPT_MAX_LINE)
+		return bad(s, "line longer than %u characters", BLAB_SCRIPT_MAX_LINE);
+	memcpy(buf, line, len + 1);
+	if ((p = strchr(buf, '#')))
+		*p = 0;
+	for (p = buf; *p;) {
+		while (*p && strchr(" \t\r\n\v\f", *p))
+			*p++ = 0;
+		if (!*p)
+			break;
+		if (ntok == MAX_TOKENS)
+			return bad(s, "more than %d words", MAX_TOKENS);
+		tok[ntok++] = p;
+		while (*p && !strchr(" \t\r\n\v\f", *p))
+			p++;
+	}
+	if (ntok == 0)
+		return 0;
+	for (int i = 1; i < ntok; i++) {
+		char *eq = strchr(tok[i], '=');
+		if (!eq || eq == tok[i] || !eq[1])
+			return bad(s, "%s: '%s' is not key=value", tok[0], tok[i]);
+		*eq = 0;
+		kv[n].key = tok[i];
+		kv[n].val = eq + 1;
+		kv[n].used = 0;
+		n++;
+	}
+	if (strcmp(tok[0], "zone") == 0)
+		return cmd_zone(s, kv, n);
+	if (strcmp(tok[0], "alloc") == 0)
+		return cmd_alloc(s, kv, n);
+	if (strcmp(tok[0], "free") == 0)
+		return cmd_free(s, kv, n);
+	if (strcmp(tok[0], "drain") == 0)
+		return cmd_drain(s, kv, n);
+	if (strcmp(tok[0], "buddyinfo") == 0 || strcmp(tok[0], "pcp") == 0 ||
+	    strcmp(tok[0], "zoneinfo") == 0 || strcmp(tok[0], "check") == 0)
+		return simple(s, tok[0], kv, n);
+	return bad(s, "unknown op '%s' (expected zone, alloc, free, drain, buddyinfo, pcp, zoneinfo or check)",
+		   tok[0]);
+}

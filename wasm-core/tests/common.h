@@ -1,0 +1,34 @@
+/* common.h - helpers shared by the unit tests */
+#ifndef BLAB_TEST_COMMON_H
+#define BLAB_TEST_COMMON_H
+#include <string.h>
+#include "harness.h"
+#include "internal.h"
+
+static inline struct blab_zone *mkzone(const char *preset, uint32_t pages, uint64_t start,
+				       unsigned cpus, unsigned top, unsigned pbo)
+{
+	struct blab_zone_config cfg;
+	struct blab_zone *z = NULL;
+	blab_zone_config_init(&cfg);
+	if (preset && blab_preset(preset, &cfg.strategy))
+		return NULL;
+	cfg.pages = pages;
+	cfg.start_pfn = start;
+	cfg.cpus = (uint16_t)cpus;
+	cfg.top_order = (uint8_t)top;
+	cfg.pageblock_order = (uint8_t)pbo;
+	if (blab_zone_create(&cfg, &z))
+		return NULL;
+	return z;
+}
+
+static inline int zone_ok(const struct blab_zone *z)
+{
+	char msg[256];
+	int err = blab_check(z, msg, sizeof(msg));
+	if (err)
+		fprintf(stderr, "  check: %s\n", msg);
+	return err == 0;
+}
+#endif

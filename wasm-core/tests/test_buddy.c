@@ -1,0 +1,197 @@
+/* test_buddy.c - the buddy allocator: boot layout, expand, merge, tail placement, fallback */
+#include "common.h"
+
+static void boot_layout(void)
+{
+	/* 1000 pages at pfn 0: 512+256+128+64+32+8 */
+	struct blab_zone *z = mkzone("v2.5.44", 1000, 0, 1, 10, 9);
+	static const uint32_t want[11] = {0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0};
+	CHECK(z);
+	for (int o = 0; o <= 10; o++)
+		CHECK_EQ(z->free_area[o].nr_free, want[o]);
+	CHECK(zone_ok(z));
+	blab_zone_destroy(z);
+
+	/* an odd start: pfn 5..20 -> 5(0) 6(1) 8(3) 16(2) 20(0) */
+	z = mkzone("v2.5.44", 16, 5, 1, 10, 9);
+	CHECK(z);
+	CHECK_EQ(z->free_area[0].nr_free, 2);
+	CHECK_EQ(z->free_area[1].nr_free, 1);
+	CHECK_EQ(z->free_area[2].nr_free, 1);
+	CHECK_EQ(z->free_area[3].nr_free, 1);
+	CHECK(zone_ok(z));
+	blab_zone_destroy(z);
+}
+
+static void expand_and_merge(void)
+{
+	/* 16 pages, no pcp: an order-0 alloc splits 16 -> 8+4+2+1+1 */
+	struct blab_zone *z = mkzone("v2.5.44", 16, 0, 1, 4, 4);
+	uint64_t pfn, pfn2;
+	CHECK(z);
+	CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn), 0);
+	CHECK_EQ(pfn, 0);
+	for (int o = 0; o < 4; o++)
+		CHECK_EQ(z->free_area[o].nr_free, 1);
+	CHECK_EQ(z->free_area[4].nr_free, 0);
+	/* upper halves: 8 (order 3), 4 (2), 2 (1), 1 (0) */
+	CHECK_EQ(z->free_area[3].free_list[BLAB_MT_MOVABLE].head, 8);
+	CHECK_EQ(z->free_area[2].free_list[BLAB_MT_MOVABLE].head, 4);
+	CHECK_EQ(z->free_area[1].free_list[BLAB_MT_MOVABLE].head, 2);
+	CHECK_EQ(z->free_area[0].free_list[BLAB_MT_MOVABLE].head, 1);
+	/* the next order-0 alloc takes pfn 1, its buddy */
+	CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn2), 0);
+	CHECK_EQ(pfn2, 1);
+	CHECK(zone_ok(z));
+	/* freeing both merges all the way back up */
+	CHECK_EQ(blab_free(z, 0, 0, 0), 0);
+	CHECK_EQ(z->free_area[0].nr_free, 1);
+	CHECK_EQ(blab_free(z, 0, 1, 0), 0);
+	CHECK_EQ(z->free_area[4].nr_free, 1);
+	CHECK_EQ(z->free_pages, 16);
+	CHECK(zone_ok(z));
+	blab_zone_destroy(z);
+}
+
+static void buddy_outside_zone(void)
+{
+	/* pages 1..3: pfn 1 (order 0) has its buddy pfn 0 outside: never merges */
+	struct blab_zone *z = mkzone("v2.5.44", 3, 1, 1, 10, 9);
+	uint64_t pfn;
+	CHECK(z);
+	CHECK_EQ(z->free_area[0].nr_free, 1);
+	CHECK_EQ(z->free_area[1].nr_free, 1);
+	CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn), 0);
+	CHECK_EQ(pfn, 1);
+	CHECK_EQ(blab_free(z, 0, 1, 0), 0);
+	CHECK_EQ(z->free_area[0].nr_free, 1);
+	CHECK(zone_ok(z));
+	blab_zone_destroy(z);
+}
+
+static void tail_placement(void)
+{
+	/*
+	 * 8 pages, orders 0..3. Allocate all eight at order 0 (pfn 0..7 in turn), then free
+	 * 2 and 3 (they merge into order 1 at 2), then 5 (its buddy 4 is allocated, and so is
+	 * the order-1 block 6..7 one order up: head), then 1 (its buddy 0 is allocated, but
+	 * one order up 2..3 is free: a merge is likely soon, so buddy_merge_likely() puts it
+	 * at the tail).
+	 */
+	for (int mt = 0; mt < 2; mt++) {
+		struct blab_zone_config cfg;
+		struct blab_zone *z;
+		uint64_t pfn;
+		blab_zone_config_init(&cfg);
+		blab_preset("v2.5.44", &cfg.strategy);
+		cfg.strategy.merge_tail = (uint8_t)mt;
+		cfg.pages = 8;
+		cfg.top_order = 3;
+		cfg.pageblock_order = 3;
+		CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+		for (uint64_t i = 0; i < 8; i++) {
+			CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn), 0);
+			CHECK_EQ(pfn, i);
+		}
+		CHECK_EQ(blab_free(z, 0, 2, 0), 0);
+		CHECK_EQ(blab_free(z, 0, 3, 0), 0);
+		CHECK_EQ(z->free_area[1].nr_free, 1);
+		CHECK_EQ(blab_free(z, 0, 5, 0), 0);
+		CHECK_EQ(blab_free(z, 0, 1, 0), 0);
+		CHECK_EQ(z->free_area[0].nr_free, 2);
+		if (mt) {
+			CHECK_EQ(z->free_area[0].free_list[BLAB_MT_MOVABLE].head, 5);
+			CHECK_EQ(z->free_area[0].free_list[BLAB_MT_MOVABLE].tail, 1);
+		} else {
+			CHECK_EQ(z->free_area[0].free_list[BLAB_MT_MOVABLE].head, 1);
+		}
+		CHECK(zone_ok(z));
+		blab_zone_destroy(z);
+	}
+}
+
+static void fallback_steals(void)
+{
+	/* all pageblocks start MOVABLE: an UNMOVABLE request must steal */
+	struct blab_zone *z = mkzone("v4.16", 64, 0, 1, 6, 3);
+	uint64_t pfn;
+	CHECK(z);
+	z->s.pcp = BLAB_PCP_NONE; /* direct buddy path, keeps the arithmetic simple */
+	CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_UNMOVABLE, &pfn), 0);
+	/* the largest movable block (order 6, whole zone) is claimed: every pageblock flips */
+	for (uint32_t b = 0; b < z->nr_pageblocks; b++)
+		CHECK_EQ(z->pageblock_mt[b], BLAB_MT_UNMOVABLE);
+	CHECK(zone_ok(z));
+	/* a movable request now steals back the largest block (order 5 at 32: >= pbo) */
+	{
+		uint64_t p2;
+		CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &p2), 0);
+		CHECK_EQ(p2, 32);
+		CHECK_EQ(z->pageblock_mt[p2 >> 3], BLAB_MT_MOVABLE);
+		CHECK_EQ(z->pageblock_mt[0], BLAB_MT_UNMOVABLE);
+	}
+	CHECK(zone_ok(z));
+	blab_zone_destroy(z);
+}
+
+static void enomem(void)
+{
+	struct blab_zone *z = mkzone("v2.5.44", 5, 0, 1, 10, 9);
+	uint64_t pfn;
+	CHECK(z);
+	CHECK_EQ(blab_alloc(z, 0, 3, BLAB_MT_MOVABLE, &pfn), BLAB_ENOMEM);
+	CHECK_EQ(blab_alloc(z, 0, 2, BLAB_MT_MOVABLE, &pfn), 0);
+	CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn), 0);
+	CHECK_EQ(pfn, 4);
+	CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn), BLAB_ENOMEM);
+	CHECK(zone_ok(z));
+	blab_zone_destroy(z);
+}
+
+static void watermarks(void)
+{
+	struct blab_zone_info info;
+	struct blab_zone *z = mkzone("v5.18", 1000, 0, 1, 10, 9);
+	CHECK(z);
+	CHECK_EQ(blab_zone_info(z, &info), 0);
+	/* min_free_kbytes = sqrt(4000 * 16) = 252 -> min 63; gap max(15, 1) */
+	CHECK_EQ(info.min_free_kbytes, 252);
+	CHECK_EQ(info.wmark_min, 63);
+	CHECK_EQ(info.wmark_low, 78);
+	CHECK_EQ(info.wmark_high, 93);
+	blab_zone_destroy(z);
+	CHECK_EQ(blab_min_free_kbytes(6291456), 20066); /* 24 GB: int_sqrt(25165824 * 16) */
+	CHECK_EQ(blab_min_free_kbytes(10), 128);
+	CHECK_EQ(blab_min_free_kbytes(1ull << 40), 262144);
+}
+
+static void watermark_enforced(void)
+{
+	struct blab_zone_config cfg;
+	struct blab_zone *z;
+	uint64_t pfn;
+	int n = 0, err;
+	blab_zone_config_init(&cfg);
+	blab_preset("v2.5.44", &cfg.strategy);
+	cfg.strategy.watermarks = 1;
+	cfg.pages = 1000;
+	CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+	while ((err = blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn)) == 0)
+		n++;
+	CHECK_EQ(err, BLAB_EWMARK);
+	CHECK_EQ(n, 1000 - 78);
+	blab_zone_destroy(z);
+}
+
+int main(void)
+{
+	boot_layout();
+	expand_and_merge();
+	buddy_outside_zone();
+	tail_placement();
+	fallback_steals();
+	enomem();
+	watermarks();
+	watermark_enforced();
+	return harness_report("test_buddy");
+}
