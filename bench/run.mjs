@@ -1,0 +1,36 @@
+// Runs the benchmarks, keeps every repetition, and writes bench/results.json plus a
+// readable table. Each figure is reported as min / median / max over its repetitions.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { cpus } from 'node:os';
+
+const nproc = cpus().length;
+const spread = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0], median: s[Math.floor(s.length / 2)], max: s[s.length - 1], runs: s.length };
+};
+const run = (cmd, args) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+
+const results = { machine: { nproc, cpu: cpus()[0]?.model ?? 'unknown', node: process.version }, date: new Date().toISOString(), figures: [] };
+
+// 1. The allocator core's order-0 alloc+free pair, plain machine, one thread.
+for (const line of run('build/bench/core_fastpath', []).trim().split('\n')) {
+  const r = JSON.parse(line);
+  results.figures.push({ name: `core alloc+free pair, ${r.preset}, plain machine`, unit: 'ns', ...spread(r.ns_per_pair) });
+}
+
+// 2. The real kernel's page_fault1 at 1..nproc tasks: the reference for the model.
+const csv = run('build/bench/kernel_page_fault1', ['--tasks', `1..${nproc}`, '--samples', '5', '--warmup', '2', '--interval', '1']);
+for (const row of csv.trim().split('\n').slice(1)) {
+  const [tasks, score, perTask, linear] = row.split(',').map(Number);
+  results.figures.push({ name: `kernel page_fault1, ${tasks} task(s)`, unit: 'pages/s', median: score, per_task: perTask, linear, note: 'mean of 5 one-second samples after 2 warm-up samples' });
+}
+
+mkdirSync('bench', { recursive: true });
+writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
+console.log(`machine: ${results.machine.cpu}, ${nproc} CPUs`);
+for (const f of results.figures) {
+  const range = f.min !== undefined ? `  (min ${f.min}, max ${f.max}, ${f.runs} runs)` : '';
+  console.log(`${f.name.padEnd(52)} ${String(f.median).padStart(10)} ${f.unit}${range}`);
+}
+console.log('wrote bench/results.json');
