@@ -36,6 +36,7 @@ int blab_op_alloc(struct blab_op *op, unsigned cpu, unsigned order, unsigned mt,
 		return BLAB_EINVAL;
 	memset(op, 0, sizeof(*op));
 	op->kind = BLAB_OP_ALLOC;
+	op->picked_head = op->picked_tail = NIL;
 	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
 	op->order = (uint8_t)(order > 0xff ? 0xff : order);
 	op->mt = (uint8_t)(mt > 0xff ? 0xff : mt);
@@ -49,6 +50,7 @@ int blab_op_free(struct blab_op *op, unsigned cpu, uint64_t pfn, unsigned order,
 		return BLAB_EINVAL;
 	memset(op, 0, sizeof(*op));
 	op->kind = BLAB_OP_FREE;
+	op->picked_head = op->picked_tail = NIL;
 	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
 	op->order = (uint8_t)(order > 0xff ? 0xff : order);
 	op->pfn = pfn;
@@ -62,6 +64,7 @@ int blab_op_drain(struct blab_op *op, unsigned cpu)
 		return BLAB_EINVAL;
 	memset(op, 0, sizeof(*op));
 	op->kind = BLAB_OP_DRAIN;
+	op->picked_head = op->picked_tail = NIL;
 	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
 	return 0;
 }
@@ -437,6 +440,19 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 			op->lock = BLAB_LOCK_ZONE;
 		return ret;
 	}
+
+	/*
+	 * Resuming: the op is caller memory, so make sure it is one this zone started (its cpu
+	 * has an op in flight) and that the indices it carries are ours.
+	 */
+	if (!z->pageset[op->cpu].busy)
+		return BLAB_EINVAL;
+	if ((op->picked_head != NIL && op->picked_head >= z->pages) ||
+	    (op->picked_tail != NIL && op->picked_tail >= z->pages) || op->which > 1 ||
+	    op->order > z->top_order ||
+	    (op->kind == BLAB_OP_FREE &&
+	     (op->pfn < z->start_pfn || op->pfn - z->start_pfn >= z->pages)))
+		return BLAB_EINVAL;
 
 	if (needs_lock(op->state)) {
 		if (mach_lock_busy(z, op->cpu, BLAB_LOCK_ZONE))

@@ -92,7 +92,7 @@ static int parse_u64(const char *str, uint64_t max, uint64_t *out)
 			d = (unsigned)(*p - 'A' + 10);
 		else
 			return -1;
-		if (v > (max - d) / base)
+		if (d > max || v > (max - d) / base)
 			return -2;
 		v = v * base + d;
 	}
