@@ -166,14 +166,19 @@ static int alloc_rmqueue(struct blab_zone *z, struct blab_op *op)
 
 /* ---- free_pcppages_bulk() ---- */
 
+/* first_list: the list to drain first (5.18); the batch_free round-robin starts after 0 */
 static void bulk_setup(struct blab_zone *z, struct blab_op *op, unsigned which, uint32_t count,
-		       unsigned path)
+		       unsigned first_list, unsigned path)
 {
 	struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
+	unsigned nlists = _blab_pcp_nr_lists(z);
 
 	op->which = (uint8_t)which;
 	op->to_free = count < pcp->count ? count : pcp->count;
-	op->pindex = 0;
+	if (z->s.bulk_rr == BLAB_RR_LIST)
+		op->pindex = (uint8_t)((first_list + nlists - 1) % nlists);
+	else
+		op->pindex = 0;
 	op->batch_free = 0;
 	op->have_list = 0;
 	op->prefetch_nr = 0;
@@ -344,7 +349,7 @@ static int free_start(struct blab_zone *z, struct blab_op *op)
 			z->mem_map[idx].flags = PG_picked;
 			z->mem_map[idx].order = op->order;
 			op->add_after = 1;
-			bulk_setup(z, op, which, pcp->batch, BLAB_PATH_FREE_FAST);
+			bulk_setup(z, op, which, pcp->batch, 0, BLAB_PATH_FREE_FAST);
 			return bulk_begin(z, op);
 		}
 		free_to_pcp(z, op);
@@ -354,7 +359,9 @@ static int free_start(struct blab_zone *z, struct blab_op *op)
 	{
 		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[0];
 		if (pcp->count >= pcp->high) {
-			bulk_setup(z, op, 0, pcp->batch, BLAB_PATH_FREE_FAST);
+			bulk_setup(z, op, 0, pcp->batch,
+				   (unsigned)_blab_pcp_list_index(z, op->mt, op->order),
+				   BLAB_PATH_FREE_FAST);
 			return bulk_begin(z, op);
 		}
 	}
@@ -382,7 +389,7 @@ static int drain_next(struct blab_zone *z, struct blab_op *op)
 		unsigned which = op->drain_next++;
 		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
 		if (pcp->count) {
-			bulk_setup(z, op, which, pcp->count, BLAB_PATH_DRAIN);
+			bulk_setup(z, op, which, pcp->count, 0, BLAB_PATH_DRAIN);
 			return bulk_begin(z, op);
 		}
 	}

@@ -4,7 +4,7 @@
  *   zone pages=N [start_pfn=P] [cpus=C] [preset=NAME] [batch=B] [high=H] [top_order=K]
  *        [pageblock_order=K] [pcp=none|hotcold|lifo] [pcp_per_mt=0|1] [pcp_max_order=0..3]
  *        [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]
- *        [merge_tail=0|1] [watermarks=0|1]
+ *        [bulk_rr=batch_free|list] [merge_tail=0|1] [watermarks=0|1] [log=EVENTS]
  *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1]
  *   free pfn=P order=K [cpu=C] [cold=0|1]
  *   drain cpu=C|all
@@ -230,6 +230,13 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		cfg.strategy.pcp = (uint8_t)i;
 		if (i == BLAB_PCP_HOTCOLD)
 			cfg.strategy.pcp_max_order = 0;
+	}
+	if ((k = find(kv, n, "bulk_rr"))) {
+		static const char *const rr[] = {"batch_free", "list"};
+		int i = pick_name(k->val, rr, 2);
+		if (i < 0)
+			return bad(s, "zone: bulk_rr=%s: expected batch_free or list", k->val);
+		cfg.strategy.bulk_rr = (uint8_t)i;
 	}
 	if ((k = find(kv, n, "bulk_free"))) {
 		int i = pick_name(k->val, bulk_names, 5);

@@ -179,8 +179,10 @@ uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigne
 
 /*
  * The next block free_pcppages_bulk() takes: from the tail (cold end) of the lists in turn.
- * batch_free counts the lists passed over, so fuller lists give more pages and the loop
- * does not spin around empty ones; when only one list has pages it gives all of them.
+ * Up to 5.17, batch_free counts the lists passed over, so fuller lists give more pages and
+ * the loop does not spin around empty ones; when only one list has pages it gives all of
+ * them. From 5.18 (BLAB_RR_LIST) the list the freed page went to is drained first, and each
+ * list is emptied before the next.
  * Returns NIL when op->to_free is spent.
  */
 uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path)
@@ -193,13 +195,22 @@ uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path)
 	if (op->to_free == 0 || pcp->count == 0)
 		return NIL;
 	if (!op->have_list) {
-		do {
-			op->batch_free++;
-			if (++op->pindex == nlists)
-				op->pindex = 0;
-		} while (list_empty(&pcp->lists[op->pindex]));
-		if (op->batch_free == nlists)
-			op->batch_free = op->to_free; /* the only list with pages: take them all */
+		if (z->s.bulk_rr == BLAB_RR_LIST) {
+			/* 5.18: next non-empty list, emptied before moving on */
+			do {
+				if (++op->pindex >= nlists)
+					op->pindex = 0;
+			} while (list_empty(&pcp->lists[op->pindex]));
+			op->batch_free = op->to_free;
+		} else {
+			do {
+				op->batch_free++;
+				if (++op->pindex == nlists)
+					op->pindex = 0;
+			} while (list_empty(&pcp->lists[op->pindex]));
+			if (op->batch_free == nlists)
+				op->batch_free = op->to_free; /* the only list with pages: all */
+		}
 		op->have_list = 1;
 	}
 	l = &pcp->lists[op->pindex];

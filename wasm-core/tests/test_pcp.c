@@ -268,8 +268,46 @@ static void no_pcp(void)
 	blab_zone_destroy(z);
 }
 
+/* which lists free_pcppages_bulk() visits, in order: 4.16 round-robin vs 5.18 list by list */
+static void drain_order(void)
+{
+	static const struct {
+		const char *preset;
+		const char *want;
+	} cases[] = {{"v4.16", "MUUMUM"}, {"v5.18", "UUUMMM"}};
+	for (int c = 0; c < 2; c++) {
+		struct blab_zone *z = zone_bh(cases[c].preset, 4096, 2, 4, 1000);
+		uint64_t u[3], m[3];
+		uint32_t before, n;
+		const struct blab_event *ev;
+		char got[16];
+		int k = 0;
+		for (int i = 0; i < 3; i++)
+			CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_UNMOVABLE, &u[i]), 0);
+		for (int i = 0; i < 3; i++)
+			CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &m[i]), 0);
+		for (int i = 0; i < 3; i++) {
+			CHECK_EQ(blab_free(z, 1, u[i], 0), 0);
+			CHECK_EQ(blab_free(z, 1, m[i], 0), 0);
+		}
+		blab_log(z, &before);
+		CHECK_EQ(blab_drain(z, 1), 0);
+		ev = blab_log(z, &n);
+		for (uint32_t i = before; i < n && k < 15; i++)
+			if (ev[i].type == BLAB_EV_PCP_DEL)
+				got[k++] = ev[i].mt == BLAB_MT_UNMOVABLE ? 'U' : 'M';
+		got[k] = 0;
+		if (strcmp(got, cases[c].want))
+			fprintf(stderr, "  %s drained %s, want %s\n", cases[c].preset, got, cases[c].want);
+		CHECK(strcmp(got, cases[c].want) == 0);
+		CHECK(zone_ok(z));
+		blab_zone_destroy(z);
+	}
+}
+
 int main(void)
 {
+	drain_order();
 	formulas();
 	defaults();
 	refill_and_drain();
