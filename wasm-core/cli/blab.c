@@ -20,7 +20,7 @@ static int replay_help(FILE *f)
 "  zone pages=N [start_pfn=P] [cpus=C] [preset=NAME] [batch=B] [high=H]\n"
 "       [top_order=K] [pageblock_order=K] [pcp=none|hotcold|lifo] [pcp_per_mt=0|1]\n"
 "       [pcp_max_order=0..3] [merge_tail=0|1] [watermarks=0|1] [log=EVENTS]\n"
-"       [bulk_rr=batch_free|list]\n"
+"       [bulk_rr=batch_free|list] [free_factor=0|1]\n"
 "       [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]\n"
 "      A zone of N pages starting at pfn P, with C cpus (1..256). The preset (default\n"
 "      %s) sets the strategy; the other keys change single switches. batch and high\n"

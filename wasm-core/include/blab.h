@@ -101,6 +101,7 @@ struct blab_strategy {
 	uint8_t batch_era;     /* 0: 2002 (256 KB cap, no 2^n-1), 1: 512 KB cap, 2: 1 MB cap (4.18+) */
 	uint8_t watermarks;    /* 1: refuse allocations below the low watermark (default 0) */
 	uint8_t bulk_rr;       /* free_pcppages_bulk list order: enum blab_bulk_rr */
+	uint8_t free_factor;   /* 5.14+ nr_pcp_free(): free batch << free_factor, clamped */
 	uint32_t batch;        /* 0: zone_batchsize() */
 	uint32_t high;         /* 0: computed by high_mode */
 };

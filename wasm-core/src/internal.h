@@ -56,6 +56,7 @@ struct per_cpu_pages {
 	uint32_t low;   /* hot/cold only: refill when count <= low */
 	uint32_t high;
 	uint32_t batch;
+	uint32_t free_factor; /* 5.14+: doubles the bulk free on consecutive frees */
 	struct blab_list lists[NR_PCP_LISTS];
 };
 

@@ -133,8 +133,10 @@ static int alloc_start(struct blab_zone *z, struct blab_op *op)
 		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
 		if (pcp->count > pcp->low && take_from_pcp(z, op))
 			return BLAB_STEP_DONE;
-	} else if (take_from_pcp(z, op)) {
-		return BLAB_STEP_DONE;
+	} else {
+		z->pageset[op->cpu].pcp[0].free_factor >>= 1; /* an allocation: free less next time */
+		if (take_from_pcp(z, op))
+			return BLAB_STEP_DONE;
 	}
 	op->state = S_REFILL;
 	return BLAB_STEP_LOCK;
@@ -306,6 +308,32 @@ static int free_validate(struct blab_zone *z, struct blab_op *op)
 	return 0;
 }
 
+/*
+ * How many pages a free that reached `high` gives back. Up to 5.13: batch. 5.14+
+ * (nr_pcp_free): batch << free_factor, the factor growing while frees follow frees and
+ * halved by each allocation, clamped to [batch, high - batch] so batch pages stay; 1 when
+ * high < batch.
+ */
+static uint32_t nr_pcp_free(struct blab_zone *z, struct per_cpu_pages *pcp)
+{
+	uint32_t batch = pcp->batch, high = pcp->high, max_nr_free;
+	uint64_t nr;
+
+	if (!z->s.free_factor)
+		return batch;
+	if (high < batch)
+		return 1;
+	max_nr_free = high - batch;
+	nr = (uint64_t)batch << pcp->free_factor;
+	if (nr < max_nr_free)
+		pcp->free_factor++;
+	if (nr > max_nr_free)
+		nr = max_nr_free;
+	if (nr < batch)
+		nr = batch;
+	return (uint32_t)nr;
+}
+
 /* the page goes on the list: head (hot), or tail for a cold free in LIFO mode */
 static void free_to_pcp(struct blab_zone *z, struct blab_op *op)
 {
@@ -359,7 +387,7 @@ static int free_start(struct blab_zone *z, struct blab_op *op)
 	{
 		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[0];
 		if (pcp->count >= pcp->high) {
-			bulk_setup(z, op, 0, pcp->batch,
+			bulk_setup(z, op, 0, nr_pcp_free(z, pcp),
 				   (unsigned)_blab_pcp_list_index(z, op->mt, op->order),
 				   BLAB_PATH_FREE_FAST);
 			return bulk_begin(z, op);

@@ -4,7 +4,8 @@
  *   zone pages=N [start_pfn=P] [cpus=C] [preset=NAME] [batch=B] [high=H] [top_order=K]
  *        [pageblock_order=K] [pcp=none|hotcold|lifo] [pcp_per_mt=0|1] [pcp_max_order=0..3]
  *        [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]
- *        [bulk_rr=batch_free|list] [merge_tail=0|1] [watermarks=0|1] [log=EVENTS]
+ *        [bulk_rr=batch_free|list] [free_factor=0|1] [merge_tail=0|1] [watermarks=0|1]
+ *        [log=EVENTS]
  *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1]
  *   free pfn=P order=K [cpu=C] [cold=0|1]
  *   drain cpu=C|all
@@ -221,7 +222,8 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		cfg.strategy.pcp_max_order = (uint8_t)v;
 	if (flag01(s, "zone", kv, n, "pcp_per_mt", &cfg.strategy.pcp_per_mt) < 0 ||
 	    flag01(s, "zone", kv, n, "merge_tail", &cfg.strategy.merge_tail) < 0 ||
-	    flag01(s, "zone", kv, n, "watermarks", &cfg.strategy.watermarks) < 0)
+	    flag01(s, "zone", kv, n, "watermarks", &cfg.strategy.watermarks) < 0 ||
+	    flag01(s, "zone", kv, n, "free_factor", &cfg.strategy.free_factor) < 0)
 		return 1;
 	if ((k = find(kv, n, "pcp"))) {
 		int i = pick_name(k->val, pcp_names, 3);

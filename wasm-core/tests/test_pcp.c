@@ -305,8 +305,39 @@ static void drain_order(void)
 	}
 }
 
+/* 5.14+ nr_pcp_free(): consecutive frees give back more each time, up to high - batch */
+static void free_factor(void)
+{
+	static const struct {
+		const char *preset;
+		uint32_t want[5];
+	} cases[] = {{"v4.16", {8, 8, 8, 8, 8}}, {"v5.18", {8, 16, 32, 56, 56}}};
+	for (int c = 0; c < 2; c++) {
+		struct blab_zone *z = zone_bh(cases[c].preset, 4096, 2, 8, 64);
+		static uint64_t pfn[200];
+		uint32_t before, n, k = 0;
+		const struct blab_event *ev;
+		for (int i = 0; i < 200; i++)
+			CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn[i]), 0);
+		blab_log(z, &before);
+		for (int i = 0; i < 176; i++)
+			CHECK_EQ(blab_free(z, 1, pfn[i], 0), 0);
+		ev = blab_log(z, &n);
+		for (uint32_t i = before; i < n; i++)
+			if (ev[i].type == BLAB_EV_PCP_DRAIN && !(ev[i].flags & BLAB_EVF_END)) {
+				if (k < 5)
+					CHECK_EQ(ev[i].arg0, cases[c].want[k]);
+				k++;
+			}
+		CHECK_EQ(k, c == 0 ? 15 : 5); /* 4.16: 64, then every 8 frees */
+		CHECK(zone_ok(z));
+		blab_zone_destroy(z);
+	}
+}
+
 int main(void)
 {
+	free_factor();
 	drain_order();
 	formulas();
 	defaults();
