@@ -129,6 +129,7 @@ void _blab_list_init(struct blab_list *l);
 void _blab_list_add(struct blab_zone *z, struct blab_list *l, uint32_t idx);
 void _blab_list_add_tail(struct blab_zone *z, struct blab_list *l, uint32_t idx);
 void _blab_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx);
+void _blab_list_add_after(struct blab_zone *z, struct blab_list *l, uint32_t after, uint32_t idx);
 static inline int list_empty(const struct blab_list *l) { return l->head == NIL; }
 
 /* events (events.c) */

@@ -230,6 +230,18 @@ static void single_list_by_mt(void)
 	/* no unmovable page on the list: refill 4 unmovable ones, take one */
 	CHECK_EQ(z->pageset[0].pcp[0].count, 6);
 	CHECK_EQ(z->mem_map[b].flags, PG_alloc);
+	/* the new run went in front of the movable pages, in the order taken */
+	{
+		const struct blab_list *l = &z->pageset[0].pcp[0].lists[0];
+		uint32_t i = l->head;
+		for (int k = 0; k < 3; k++) {
+			CHECK_EQ(z->mem_map[i].mt, BLAB_MT_UNMOVABLE);
+			if (k)
+				CHECK(i > z->mem_map[i].prev);
+			i = z->mem_map[i].next;
+		}
+		CHECK_EQ(z->mem_map[i].mt, BLAB_MT_MOVABLE);
+	}
 	CHECK(zone_ok(z));
 	blab_zone_destroy(z);
 }
