@@ -68,6 +68,7 @@ struct per_cpu_pageset {
 
 struct blab_machine {
 	uint8_t kind;           /* enum blab_machine_kind */
+	void *impl;             /* model/ or real/ state, owned by that layer; NULL for plain */
 	uint16_t lock_owner[3]; /* BLAB_CPU_NONE when free, per BLAB_LOCK_* */
 	uint64_t lock_taken_at[3];
 };
