@@ -5,7 +5,9 @@
  * function and its help text.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "blab.h"
 
 static int replay_help(FILE *f)
@@ -19,7 +21,9 @@ static int replay_help(FILE *f)
 "\n"
 "  zone pages=N [start_pfn=P] [cpus=C] [preset=NAME] [batch=B] [high=H]\n"
 "       [top_order=K] [pageblock_order=K] [pcp=none|hotcold|lifo] [pcp_per_mt=0|1]\n"
-"       [pcp_max_order=0..3] [merge_tail=0|1] [watermarks=0|1] [log=EVENTS]\n"
+"       [pcp_max_order=0..3] [merge_tail=0|1] [watermarks=0|1]\n"
+"       [log=RECORDS] [events=state,explain,lock,cache|all]\n"
+"       [bulk_rr=batch_free|list] [free_factor=0|1]\n"
 "       [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]\n"
 "      A zone of N pages starting at pfn P, with C cpus (1..256). The preset (default\n"
 "      %s) sets the strategy; the other keys change single switches. batch and high\n"
@@ -35,6 +39,9 @@ static int replay_help(FILE *f)
 "  buddyinfo   one line in /proc/buddyinfo format: free blocks per order 0..top_order\n"
 "  pcp         count/high/batch of every cpu's list, in /proc/zoneinfo wording\n"
 "  zoneinfo    free pages, watermarks min/low/high, and the pagesets\n"
+"  events      the event records logged since the last 'events' (docs/events.md);\n"
+"              the zone logs state, explain and lock events, 65536 records, unless\n"
+"              events=... / log=N say otherwise\n"
 "  check       runs the invariant checker; prints 'check: ok'\n"
 "\n"
 "A bad line (unknown op or key, bad number, pfn outside the zone, order out of range,\n"
@@ -103,6 +110,69 @@ static int cmd_presets(int argc, char **argv)
 	return 0;
 }
 
+/* host time, for measuring only: it never decides allocator state */
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	unsigned long ops = 2000000;
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		printf("usage: blab bench [OPS]\n\n"
+		       "Plain machine, one cpu, 262144-page zone, no event log. For every preset:\n"
+		       "  pair   alloc order 0 + free, OPS times (the pcp fast path, mostly)\n"
+		       "  churn  allocate 4096 pages, free them, OPS / 4096 rounds (refills, drains,\n"
+		       "         merges)\n"
+		       "and prints nanoseconds per page operation (alloc or free).\n");
+		return 0;
+	}
+	if (argc == 2)
+		ops = strtoul(argv[1], NULL, 10);
+	if (argc > 2 || ops == 0 || ops > 1000000000ul) {
+		fprintf(stderr, "usage: blab bench [OPS]   (1 .. 10^9)\n");
+		return 2;
+	}
+	printf("%-15s %12s %12s\n", "preset", "pair ns/op", "churn ns/op");
+	for (unsigned p = 0; p < blab_preset_count(); p++) {
+		struct blab_zone_config cfg;
+		struct blab_zone *z;
+		static uint64_t pfns[4096];
+		double t0, pair, churn;
+		unsigned long i, rounds = ops / 4096 ? ops / 4096 : 1;
+
+		blab_zone_config_init(&cfg);
+		blab_preset(blab_preset_name(p), &cfg.strategy);
+		cfg.pages = 262144;
+		cfg.log_capacity = 0;
+		if (blab_zone_create(&cfg, &z)) {
+			fprintf(stderr, "blab bench: cannot create the zone\n");
+			return 1;
+		}
+		t0 = now_ns();
+		for (i = 0; i < ops; i++) {
+			uint64_t pfn;
+			if (blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn) || blab_free(z, 0, pfn, 0))
+				break;
+		}
+		pair = (now_ns() - t0) / (2.0 * (double)ops);
+		t0 = now_ns();
+		for (unsigned long r = 0; r < rounds; r++) {
+			for (i = 0; i < 4096; i++)
+				blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfns[i]);
+			for (i = 0; i < 4096; i++)
+				blab_free(z, 0, pfns[i], 0);
+		}
+		churn = (now_ns() - t0) / (2.0 * 4096.0 * (double)rounds);
+		printf("%-15s %12.1f %12.1f\n", blab_preset_name(p), pair, churn);
+		blab_zone_destroy(z);
+	}
+	return 0;
+}
+
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -110,6 +180,7 @@ static const struct command {
 } commands[] = {
 	{"replay", cmd_replay, "run an op script (zone, alloc, free, drain, buddyinfo, ...)"},
 	{"presets", cmd_presets, "list the strategy presets, named after kernels"},
+	{"bench", cmd_bench, "time alloc/free on the plain machine, per preset"},
 };
 
 static void usage(FILE *f)

@@ -83,6 +83,10 @@ enum blab_bulk_free {
 	BLAB_BULK_SINGLE_PASS_PREFETCH = 3, /* 5.18 8b10b465d0e1: lock first, prefetch under it */
 	BLAB_BULK_SINGLE_PASS = 4,          /* 5.18 2a791f4412cb: no prefetch */
 };
+enum blab_bulk_rr {
+	BLAB_RR_BATCH_FREE = 0, /* 2.6.31..5.17: round-robin, batch_free pages per list visit */
+	BLAB_RR_LIST = 1,       /* 5.18: the freed page's list first, each list emptied in turn */
+};
 enum blab_high_mode {
 	BLAB_HIGH_6BATCH = 0,   /* high = 6 * batch (<= 5.13) */
 	BLAB_HIGH_ZONE = 1,     /* zone_highsize() (5.14+) */
@@ -96,6 +100,8 @@ struct blab_strategy {
 	uint8_t high_mode;     /* enum blab_high_mode, used when high == 0 */
 	uint8_t batch_era;     /* 0: 2002 (256 KB cap, no 2^n-1), 1: 512 KB cap, 2: 1 MB cap (4.18+) */
 	uint8_t watermarks;    /* 1: refuse allocations below the low watermark (default 0) */
+	uint8_t bulk_rr;       /* free_pcppages_bulk list order: enum blab_bulk_rr */
+	uint8_t free_factor;   /* 5.14+ nr_pcp_free(): free batch << free_factor, clamped */
 	uint32_t batch;        /* 0: zone_batchsize() */
 	uint32_t high;         /* 0: computed by high_mode */
 };

@@ -69,6 +69,7 @@ enum blab_event_class {
 #define BLAB_EVF_TAIL 0x1u        /* BUDDY_ADD / PCP_ADD: added at the list tail */
 #define BLAB_EVF_MERGE_SKIPPED 0x2u /* BUDDY_ADD (skip-merge mode, later) */
 #define BLAB_EVF_COLD 0x2u        /* PCP_ADD / PCP_DEL: the 2002 cold list */
+#define BLAB_EVF_AFTER 0x4u       /* PCP_ADD: inserted right after the block at arg0 (pfn - start) */
 #define BLAB_EVF_END 0x1u         /* RMQUEUE_BULK / PCP_DRAIN end record */
 #define BLAB_EVF_WRITE 0x10u      /* ACCESS: a write */
 #define BLAB_EVF_SLAB 0x8000u     /* ACCESS / PREFETCH: pfn holds a slab object address */

@@ -56,6 +56,7 @@ struct per_cpu_pages {
 	uint32_t low;   /* hot/cold only: refill when count <= low */
 	uint32_t high;
 	uint32_t batch;
+	uint32_t free_factor; /* 5.14+: doubles the bulk free on consecutive frees */
 	struct blab_list lists[NR_PCP_LISTS];
 };
 
@@ -67,6 +68,7 @@ struct per_cpu_pageset {
 
 struct blab_machine {
 	uint8_t kind;           /* enum blab_machine_kind */
+	void *impl;             /* model/ or real/ state, owned by that layer; NULL for plain */
 	uint16_t lock_owner[3]; /* BLAB_CPU_NONE when free, per BLAB_LOCK_* */
 	uint64_t lock_taken_at[3];
 };
@@ -128,6 +130,7 @@ void _blab_list_init(struct blab_list *l);
 void _blab_list_add(struct blab_zone *z, struct blab_list *l, uint32_t idx);
 void _blab_list_add_tail(struct blab_zone *z, struct blab_list *l, uint32_t idx);
 void _blab_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx);
+void _blab_list_add_after(struct blab_zone *z, struct blab_list *l, uint32_t after, uint32_t idx);
 static inline int list_empty(const struct blab_list *l) { return l->head == NIL; }
 
 /* events (events.c) */

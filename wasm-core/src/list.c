@@ -48,3 +48,17 @@ void _blab_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 	p->next = NIL;
 	p->prev = NIL;
 }
+
+/* insert idx right after `after` (a page already on l) */
+void _blab_list_add_after(struct blab_zone *z, struct blab_list *l, uint32_t after, uint32_t idx)
+{
+	struct page *p = &z->mem_map[idx];
+	struct page *a = &z->mem_map[after];
+	p->prev = after;
+	p->next = a->next;
+	if (a->next != NIL)
+		z->mem_map[a->next].prev = idx;
+	else
+		l->tail = idx;
+	a->next = idx;
+}

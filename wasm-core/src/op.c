@@ -36,6 +36,7 @@ int blab_op_alloc(struct blab_op *op, unsigned cpu, unsigned order, unsigned mt,
 		return BLAB_EINVAL;
 	memset(op, 0, sizeof(*op));
 	op->kind = BLAB_OP_ALLOC;
+	op->picked_head = op->picked_tail = NIL;
 	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
 	op->order = (uint8_t)(order > 0xff ? 0xff : order);
 	op->mt = (uint8_t)(mt > 0xff ? 0xff : mt);
@@ -49,6 +50,7 @@ int blab_op_free(struct blab_op *op, unsigned cpu, uint64_t pfn, unsigned order,
 		return BLAB_EINVAL;
 	memset(op, 0, sizeof(*op));
 	op->kind = BLAB_OP_FREE;
+	op->picked_head = op->picked_tail = NIL;
 	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
 	op->order = (uint8_t)(order > 0xff ? 0xff : order);
 	op->pfn = pfn;
@@ -62,6 +64,7 @@ int blab_op_drain(struct blab_op *op, unsigned cpu)
 		return BLAB_EINVAL;
 	memset(op, 0, sizeof(*op));
 	op->kind = BLAB_OP_DRAIN;
+	op->picked_head = op->picked_tail = NIL;
 	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
 	return 0;
 }
@@ -130,8 +133,10 @@ static int alloc_start(struct blab_zone *z, struct blab_op *op)
 		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
 		if (pcp->count > pcp->low && take_from_pcp(z, op))
 			return BLAB_STEP_DONE;
-	} else if (take_from_pcp(z, op)) {
-		return BLAB_STEP_DONE;
+	} else {
+		z->pageset[op->cpu].pcp[0].free_factor >>= 1; /* an allocation: free less next time */
+		if (take_from_pcp(z, op))
+			return BLAB_STEP_DONE;
 	}
 	op->state = S_REFILL;
 	return BLAB_STEP_LOCK;
@@ -163,14 +168,19 @@ static int alloc_rmqueue(struct blab_zone *z, struct blab_op *op)
 
 /* ---- free_pcppages_bulk() ---- */
 
+/* first_list: the list to drain first (5.18); the batch_free round-robin starts after 0 */
 static void bulk_setup(struct blab_zone *z, struct blab_op *op, unsigned which, uint32_t count,
-		       unsigned path)
+		       unsigned first_list, unsigned path)
 {
 	struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
+	unsigned nlists = _blab_pcp_nr_lists(z);
 
 	op->which = (uint8_t)which;
 	op->to_free = count < pcp->count ? count : pcp->count;
-	op->pindex = 0;
+	if (z->s.bulk_rr == BLAB_RR_LIST)
+		op->pindex = (uint8_t)((first_list + nlists - 1) % nlists);
+	else
+		op->pindex = 0;
 	op->batch_free = 0;
 	op->have_list = 0;
 	op->prefetch_nr = 0;
@@ -298,6 +308,32 @@ static int free_validate(struct blab_zone *z, struct blab_op *op)
 	return 0;
 }
 
+/*
+ * How many pages a free that reached `high` gives back. Up to 5.13: batch. 5.14+
+ * (nr_pcp_free): batch << free_factor, the factor growing while frees follow frees and
+ * halved by each allocation, clamped to [batch, high - batch] so batch pages stay; 1 when
+ * high < batch.
+ */
+static uint32_t nr_pcp_free(struct blab_zone *z, struct per_cpu_pages *pcp)
+{
+	uint32_t batch = pcp->batch, high = pcp->high, max_nr_free;
+	uint64_t nr;
+
+	if (!z->s.free_factor)
+		return batch;
+	if (high < batch)
+		return 1;
+	max_nr_free = high - batch;
+	nr = (uint64_t)batch << pcp->free_factor;
+	if (nr < max_nr_free)
+		pcp->free_factor++;
+	if (nr > max_nr_free)
+		nr = max_nr_free;
+	if (nr < batch)
+		nr = batch;
+	return (uint32_t)nr;
+}
+
 /* the page goes on the list: head (hot), or tail for a cold free in LIFO mode */
 static void free_to_pcp(struct blab_zone *z, struct blab_op *op)
 {
@@ -341,7 +377,7 @@ static int free_start(struct blab_zone *z, struct blab_op *op)
 			z->mem_map[idx].flags = PG_picked;
 			z->mem_map[idx].order = op->order;
 			op->add_after = 1;
-			bulk_setup(z, op, which, pcp->batch, BLAB_PATH_FREE_FAST);
+			bulk_setup(z, op, which, pcp->batch, 0, BLAB_PATH_FREE_FAST);
 			return bulk_begin(z, op);
 		}
 		free_to_pcp(z, op);
@@ -351,7 +387,9 @@ static int free_start(struct blab_zone *z, struct blab_op *op)
 	{
 		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[0];
 		if (pcp->count >= pcp->high) {
-			bulk_setup(z, op, 0, pcp->batch, BLAB_PATH_FREE_FAST);
+			bulk_setup(z, op, 0, nr_pcp_free(z, pcp),
+				   (unsigned)_blab_pcp_list_index(z, op->mt, op->order),
+				   BLAB_PATH_FREE_FAST);
 			return bulk_begin(z, op);
 		}
 	}
@@ -379,7 +417,7 @@ static int drain_next(struct blab_zone *z, struct blab_op *op)
 		unsigned which = op->drain_next++;
 		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
 		if (pcp->count) {
-			bulk_setup(z, op, which, pcp->count, BLAB_PATH_DRAIN);
+			bulk_setup(z, op, which, pcp->count, 0, BLAB_PATH_DRAIN);
 			return bulk_begin(z, op);
 		}
 	}
@@ -437,6 +475,19 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 			op->lock = BLAB_LOCK_ZONE;
 		return ret;
 	}
+
+	/*
+	 * Resuming: the op is caller memory, so make sure it is one this zone started (its cpu
+	 * has an op in flight) and that the indices it carries are ours.
+	 */
+	if (!z->pageset[op->cpu].busy)
+		return BLAB_EINVAL;
+	if ((op->picked_head != NIL && op->picked_head >= z->pages) ||
+	    (op->picked_tail != NIL && op->picked_tail >= z->pages) || op->which > 1 ||
+	    op->order > z->top_order ||
+	    (op->kind == BLAB_OP_FREE &&
+	     (op->pfn < z->start_pfn || op->pfn - z->start_pfn >= z->pages)))
+		return BLAB_EINVAL;
 
 	if (needs_lock(op->state)) {
 		if (mach_lock_busy(z, op->cpu, BLAB_LOCK_ZONE))

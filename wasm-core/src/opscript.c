@@ -4,11 +4,12 @@
  *   zone pages=N [start_pfn=P] [cpus=C] [preset=NAME] [batch=B] [high=H] [top_order=K]
  *        [pageblock_order=K] [pcp=none|hotcold|lifo] [pcp_per_mt=0|1] [pcp_max_order=0..3]
  *        [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]
- *        [merge_tail=0|1] [watermarks=0|1]
+ *        [bulk_rr=batch_free|list] [free_factor=0|1] [merge_tail=0|1] [watermarks=0|1]
+ *        [log=RECORDS] [events=state,explain,lock,cache|all]
  *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1]
  *   free pfn=P order=K [cpu=C] [cold=0|1]
  *   drain cpu=C|all
- *   buddyinfo | pcp | zoneinfo | check
+ *   buddyinfo | pcp | zoneinfo | events | check
  *
  * A bad line makes blab_script_line() return nonzero after writing "line N: why" to err
  * (stdout is flushed first, so nothing printed before is lost). Numbers are decimal or 0x
@@ -26,6 +27,7 @@ struct blab_script {
 	FILE *out, *err;
 	struct blab_zone *z;
 	unsigned lineno;
+	uint32_t events_shown; /* log records already printed by `events` */
 };
 
 struct kv {
@@ -92,7 +94,7 @@ static int parse_u64(const char *str, uint64_t max, uint64_t *out)
 			d = (unsigned)(*p - 'A' + 10);
 		else
 			return -1;
-		if (v > (max - d) / base)
+		if (d > max || v > (max - d) / base)
 			return -2;
 		v = v * base + d;
 	}
@@ -221,7 +223,8 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		cfg.strategy.pcp_max_order = (uint8_t)v;
 	if (flag01(s, "zone", kv, n, "pcp_per_mt", &cfg.strategy.pcp_per_mt) < 0 ||
 	    flag01(s, "zone", kv, n, "merge_tail", &cfg.strategy.merge_tail) < 0 ||
-	    flag01(s, "zone", kv, n, "watermarks", &cfg.strategy.watermarks) < 0)
+	    flag01(s, "zone", kv, n, "watermarks", &cfg.strategy.watermarks) < 0 ||
+	    flag01(s, "zone", kv, n, "free_factor", &cfg.strategy.free_factor) < 0)
 		return 1;
 	if ((k = find(kv, n, "pcp"))) {
 		int i = pick_name(k->val, pcp_names, 3);
@@ -231,6 +234,13 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		if (i == BLAB_PCP_HOTCOLD)
 			cfg.strategy.pcp_max_order = 0;
 	}
+	if ((k = find(kv, n, "bulk_rr"))) {
+		static const char *const rr[] = {"batch_free", "list"};
+		int i = pick_name(k->val, rr, 2);
+		if (i < 0)
+			return bad(s, "zone: bulk_rr=%s: expected batch_free or list", k->val);
+		cfg.strategy.bulk_rr = (uint8_t)i;
+	}
 	if ((k = find(kv, n, "bulk_free"))) {
 		int i = pick_name(k->val, bulk_names, 5);
 		if (i < 0)
@@ -239,10 +249,36 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 				   k->val);
 		cfg.strategy.bulk_free = (uint8_t)i;
 	}
+	cfg.log_capacity = 65536; /* enough for `events` in a teaching script */
 	if ((r = num(s, "zone", kv, n, "log", BLAB_MAX_LOG_EVENTS, &v)) < 0)
 		return 1;
 	if (r)
 		cfg.log_capacity = (uint32_t)v;
+	if ((k = find(kv, n, "events"))) {
+		/* which classes to record: state,explain,lock,cache or all */
+		static const char *const cls[] = {"state", "explain", "lock", "cache"};
+		char buf[64];
+		char *p, *q;
+		if (strlen(k->val) >= sizeof(buf))
+			return bad(s, "zone: events=%s: too long", k->val);
+		strcpy(buf, k->val);
+		cfg.log_mask = 0;
+		for (p = buf; p && *p; p = q) {
+			int i;
+			q = strchr(p, ',');
+			if (q)
+				*q++ = 0;
+			if (strcmp(p, "all") == 0) {
+				cfg.log_mask = BLAB_EVC_ALL;
+				continue;
+			}
+			i = pick_name(p, cls, 4);
+			if (i < 0)
+				return bad(s, "zone: events=%s: expected a list of state, explain, lock, cache, or all",
+					   k->val);
+			cfg.log_mask |= (uint8_t)(1u << i);
+		}
+	}
 	if (unknown_keys(s, "zone", kv, n))
 		return 1;
 	if (cfg.pageblock_order != 0xff &&
@@ -254,6 +290,7 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		return bad(s, "zone: %s", blab_strerror(err));
 	blab_zone_destroy(s->z);
 	s->z = z;
+	s->events_shown = 0;
 	return 0;
 }
 
@@ -417,6 +454,31 @@ static void print_zoneinfo(struct blab_script *s)
 	fprintf(s->out, "  start_pfn:           %llu\n", (unsigned long long)z->start_pfn);
 }
 
+/* the log records not yet shown, one per line, fields named as in docs/events.md */
+static void print_events(struct blab_script *s)
+{
+	uint32_t n;
+	const struct blab_event *ev = blab_log(s->z, &n);
+
+	for (uint32_t i = s->events_shown; i < n; i++) {
+		const struct blab_event *e = &ev[i];
+		const char *name = blab_event_name(e->type);
+		const char *path = blab_path_name(e->path);
+		fprintf(s->out, "%6u t=%llu %-14s pfn=0x%llx order=%u cpu=", i,
+			(unsigned long long)e->time, name ? name : "?", (unsigned long long)e->pfn,
+			e->order);
+		if (e->cpu == BLAB_CPU_NONE)
+			fprintf(s->out, "-");
+		else
+			fprintf(s->out, "%u", e->cpu);
+		fprintf(s->out, " mt=%u path=%s flags=0x%x arg0=%u arg1=%u\n", e->mt,
+			path ? path : "?", e->flags, e->arg0, e->arg1);
+	}
+	s->events_shown = n;
+	if (blab_log_full(s->z))
+		fprintf(s->out, "events: the log is full (raise log=N on the zone line)\n");
+}
+
 static int simple(struct blab_script *s, const char *cmd, struct kv *kv, int n)
 {
 	char msg[256];
@@ -430,6 +492,8 @@ static int simple(struct blab_script *s, const char *cmd, struct kv *kv, int n)
 		print_pcp(s);
 	} else if (strcmp(cmd, "zoneinfo") == 0) {
 		print_zoneinfo(s);
+	} else if (strcmp(cmd, "events") == 0) {
+		print_events(s);
 	} else {
 		err = blab_check(s->z, msg, sizeof(msg));
 		if (err)
@@ -489,8 +553,9 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 	if (strcmp(tok[0], "drain") == 0)
 		return cmd_drain(s, kv, n);
 	if (strcmp(tok[0], "buddyinfo") == 0 || strcmp(tok[0], "pcp") == 0 ||
-	    strcmp(tok[0], "zoneinfo") == 0 || strcmp(tok[0], "check") == 0)
+	    strcmp(tok[0], "zoneinfo") == 0 || strcmp(tok[0], "check") == 0 ||
+	    strcmp(tok[0], "events") == 0)
 		return simple(s, tok[0], kv, n);
-	return bad(s, "unknown op '%s' (expected zone, alloc, free, drain, buddyinfo, pcp, zoneinfo or check)",
+	return bad(s, "unknown op '%s' (expected zone, alloc, free, drain, buddyinfo, pcp, zoneinfo, events or check)",
 		   tok[0]);
 }

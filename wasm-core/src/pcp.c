@@ -128,6 +128,29 @@ void _blab_pcp_del(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t i
 	     which ? BLAB_EVF_COLD : 0, 0, 0);
 }
 
+/* 2.6.24/25 refill: at the head for the first block, then each after the previous one */
+static void pcp_add_after(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t idx,
+			  unsigned order, unsigned mt, uint32_t prev)
+{
+	struct per_cpu_pages *pcp = &z->pageset[cpu].pcp[which];
+	struct blab_list *l = &pcp->lists[_blab_pcp_list_index(z, mt, order)];
+	struct page *p = &z->mem_map[idx];
+
+	if (prev == NIL) {
+		_blab_pcp_add(z, cpu, which, idx, order, mt, 0, BLAB_PATH_RMQUEUE_BULK);
+		return;
+	}
+	p->flags = PG_pcp | (which ? PG_cold : 0);
+	p->order = (uint8_t)order;
+	p->mt = (uint8_t)mt;
+	p->cpu = (uint16_t)cpu;
+	_blab_list_add_after(z, l, prev, idx);
+	pcp->count += 1u << order;
+	z->pcp_pages += 1u << order;
+	EMIT(z, BLAB_EVC_STATE, BLAB_EV_PCP_ADD, idx_to_pfn(z, idx), order, cpu, mt,
+	     BLAB_PATH_RMQUEUE_BULK, BLAB_EVF_AFTER | (which ? BLAB_EVF_COLD : 0), prev, 0);
+}
+
 /*
  * The page an allocation would take from cpu's list, or NIL. Per-migratetype lists: the
  * head (the tail for a cold request, <= 4.14). One shared list (2.6.24/25): the first page
@@ -155,13 +178,16 @@ uint32_t _blab_pcp_peek(struct blab_zone *z, unsigned cpu, unsigned which, unsig
 
 /*
  * Refill cpu's list with up to `count` blocks of `order` under one zone->lock hold (the
- * caller holds it). Blocks go to the tail in the order taken, so the list stays ascending
- * and the first one taken is handed out first.
+ * caller holds it). The blocks keep the order they were taken in (ascending pfns after a
+ * split), the first one nearest the head, so it is handed out first. Per-migratetype and
+ * hot/cold lists are empty when refilled, so that is an append; the 2.6.24/25 shared list
+ * may hold pages of other types, and the kernel then put the new run in front of them.
  */
 uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
 		      uint32_t count, unsigned mt)
 {
-	uint32_t got = 0;
+	int shared = z->s.pcp == BLAB_PCP_LIFO && !z->s.pcp_per_mt;
+	uint32_t got = 0, prev = NIL;
 
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_RMQUEUE_BULK, 0, order, cpu, mt, BLAB_PATH_RMQUEUE_BULK,
 	     0, count, 0);
@@ -170,7 +196,12 @@ uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigne
 		if (__rmqueue(z, cpu, order, mt, BLAB_PATH_RMQUEUE_BULK, &idx))
 			break;
 		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_RMQUEUE_BULK);
-		_blab_pcp_add(z, cpu, which, idx, order, mt, 1, BLAB_PATH_RMQUEUE_BULK);
+		if (!shared) {
+			_blab_pcp_add(z, cpu, which, idx, order, mt, 1, BLAB_PATH_RMQUEUE_BULK);
+		} else {
+			pcp_add_after(z, cpu, which, idx, order, mt, prev);
+			prev = idx;
+		}
 	}
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_RMQUEUE_BULK, 0, order, cpu, mt, BLAB_PATH_RMQUEUE_BULK,
 	     BLAB_EVF_END, count, got);
@@ -179,8 +210,10 @@ uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigne
 
 /*
  * The next block free_pcppages_bulk() takes: from the tail (cold end) of the lists in turn.
- * batch_free counts the lists passed over, so fuller lists give more pages and the loop
- * does not spin around empty ones; when only one list has pages it gives all of them.
+ * Up to 5.17, batch_free counts the lists passed over, so fuller lists give more pages and
+ * the loop does not spin around empty ones; when only one list has pages it gives all of
+ * them. From 5.18 (BLAB_RR_LIST) the list the freed page went to is drained first, and each
+ * list is emptied before the next.
  * Returns NIL when op->to_free is spent.
  */
 uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path)
@@ -193,13 +226,22 @@ uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path)
 	if (op->to_free == 0 || pcp->count == 0)
 		return NIL;
 	if (!op->have_list) {
-		do {
-			op->batch_free++;
-			if (++op->pindex == nlists)
-				op->pindex = 0;
-		} while (list_empty(&pcp->lists[op->pindex]));
-		if (op->batch_free == nlists)
-			op->batch_free = op->to_free; /* the only list with pages: take them all */
+		if (z->s.bulk_rr == BLAB_RR_LIST) {
+			/* 5.18: next non-empty list, emptied before moving on */
+			do {
+				if (++op->pindex >= nlists)
+					op->pindex = 0;
+			} while (list_empty(&pcp->lists[op->pindex]));
+			op->batch_free = op->to_free;
+		} else {
+			do {
+				op->batch_free++;
+				if (++op->pindex == nlists)
+					op->pindex = 0;
+			} while (list_empty(&pcp->lists[op->pindex]));
+			if (op->batch_free == nlists)
+				op->batch_free = op->to_free; /* the only list with pages: all */
+		}
 		op->have_list = 1;
 	}
 	l = &pcp->lists[op->pindex];

@@ -230,6 +230,18 @@ static void single_list_by_mt(void)
 	/* no unmovable page on the list: refill 4 unmovable ones, take one */
 	CHECK_EQ(z->pageset[0].pcp[0].count, 6);
 	CHECK_EQ(z->mem_map[b].flags, PG_alloc);
+	/* the new run went in front of the movable pages, in the order taken */
+	{
+		const struct blab_list *l = &z->pageset[0].pcp[0].lists[0];
+		uint32_t i = l->head;
+		for (int k = 0; k < 3; k++) {
+			CHECK_EQ(z->mem_map[i].mt, BLAB_MT_UNMOVABLE);
+			if (k)
+				CHECK(i > z->mem_map[i].prev);
+			i = z->mem_map[i].next;
+		}
+		CHECK_EQ(z->mem_map[i].mt, BLAB_MT_MOVABLE);
+	}
 	CHECK(zone_ok(z));
 	blab_zone_destroy(z);
 }
@@ -268,8 +280,77 @@ static void no_pcp(void)
 	blab_zone_destroy(z);
 }
 
+/* which lists free_pcppages_bulk() visits, in order: 4.16 round-robin vs 5.18 list by list */
+static void drain_order(void)
+{
+	static const struct {
+		const char *preset;
+		const char *want;
+	} cases[] = {{"v4.16", "MUUMUM"}, {"v5.18", "UUUMMM"}};
+	for (int c = 0; c < 2; c++) {
+		struct blab_zone *z = zone_bh(cases[c].preset, 4096, 2, 4, 1000);
+		uint64_t u[3], m[3];
+		uint32_t before, n;
+		const struct blab_event *ev;
+		char got[16];
+		int k = 0;
+		for (int i = 0; i < 3; i++)
+			CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_UNMOVABLE, &u[i]), 0);
+		for (int i = 0; i < 3; i++)
+			CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &m[i]), 0);
+		for (int i = 0; i < 3; i++) {
+			CHECK_EQ(blab_free(z, 1, u[i], 0), 0);
+			CHECK_EQ(blab_free(z, 1, m[i], 0), 0);
+		}
+		blab_log(z, &before);
+		CHECK_EQ(blab_drain(z, 1), 0);
+		ev = blab_log(z, &n);
+		for (uint32_t i = before; i < n && k < 15; i++)
+			if (ev[i].type == BLAB_EV_PCP_DEL)
+				got[k++] = ev[i].mt == BLAB_MT_UNMOVABLE ? 'U' : 'M';
+		got[k] = 0;
+		if (strcmp(got, cases[c].want))
+			fprintf(stderr, "  %s drained %s, want %s\n", cases[c].preset, got, cases[c].want);
+		CHECK(strcmp(got, cases[c].want) == 0);
+		CHECK(zone_ok(z));
+		blab_zone_destroy(z);
+	}
+}
+
+/* 5.14+ nr_pcp_free(): consecutive frees give back more each time, up to high - batch */
+static void free_factor(void)
+{
+	static const struct {
+		const char *preset;
+		uint32_t want[5];
+	} cases[] = {{"v4.16", {8, 8, 8, 8, 8}}, {"v5.18", {8, 16, 32, 56, 56}}};
+	for (int c = 0; c < 2; c++) {
+		struct blab_zone *z = zone_bh(cases[c].preset, 4096, 2, 8, 64);
+		static uint64_t pfn[200];
+		uint32_t before, n, k = 0;
+		const struct blab_event *ev;
+		for (int i = 0; i < 200; i++)
+			CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn[i]), 0);
+		blab_log(z, &before);
+		for (int i = 0; i < 176; i++)
+			CHECK_EQ(blab_free(z, 1, pfn[i], 0), 0);
+		ev = blab_log(z, &n);
+		for (uint32_t i = before; i < n; i++)
+			if (ev[i].type == BLAB_EV_PCP_DRAIN && !(ev[i].flags & BLAB_EVF_END)) {
+				if (k < 5)
+					CHECK_EQ(ev[i].arg0, cases[c].want[k]);
+				k++;
+			}
+		CHECK_EQ(k, c == 0 ? 15 : 5); /* 4.16: 64, then every 8 frees */
+		CHECK(zone_ok(z));
+		blab_zone_destroy(z);
+	}
+}
+
 int main(void)
 {
+	free_factor();
+	drain_order();
 	formulas();
 	defaults();
 	refill_and_drain();
