@@ -1,0 +1,69 @@
+// The typed face of the Emscripten module (wasm-core/wasm/api.c), shared by the engine
+// worker in the browser and by Vitest in Node, so both call the core the same way.
+
+/** What emscripten's MODULARIZE factory resolves to, narrowed to what we use. */
+export interface BlabModule {
+  HEAPU8: Uint8Array;
+  _malloc(bytes: number): number;
+  _free(ptr: number): void;
+  _blab_js_replay(text: number, len: number): number;
+  _blab_js_status(run: number): number;
+  _blab_js_out(run: number): number;
+  _blab_js_err(run: number): number;
+  _blab_js_events(run: number): number;
+  _blab_js_event_count(run: number): number;
+  _blab_js_run_free(run: number): void;
+  _blab_js_event_size(): number;
+  _blab_event_name(type: number): number;
+  _blab_event_class(type: number): number;
+  UTF8ToString(ptr: number): string;
+}
+
+export type BlabFactory = (options: Record<string, unknown>) => Promise<BlabModule>;
+
+/** The result of one op script, as `blab replay` would print it, plus its event log. */
+export interface ReplayResult {
+  /** 0: every line ran; 1: a line failed (stderr says which and why); 2: could not run. */
+  status: number;
+  stdout: string;
+  stderr: string;
+  /** 32-byte records (docs/events.md), copied out of the WASM heap: safe to transfer. */
+  events: ArrayBuffer;
+}
+
+/** Bounded like the C side (BLAB_JS_MAX_SCRIPT): checked here too, for a clear message early. */
+export const MAX_SCRIPT_BYTES = 1 << 20;
+
+export function replayScript(m: BlabModule, text: string): ReplayResult {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length > MAX_SCRIPT_BYTES) {
+    return {
+      status: 2,
+      stdout: '',
+      stderr: `the script is ${bytes.length} bytes; the limit is ${MAX_SCRIPT_BYTES}\n`,
+      events: new ArrayBuffer(0),
+    };
+  }
+  const textPtr = m._malloc(Math.max(1, bytes.length));
+  if (!textPtr) throw new Error('the core is out of memory (malloc of the script failed)');
+  let run = 0;
+  try {
+    m.HEAPU8.set(bytes, textPtr);
+    run = m._blab_js_replay(textPtr, bytes.length);
+    if (!run) throw new Error('the core is out of memory (no run record)');
+    const size = m._blab_js_event_size();
+    const count = m._blab_js_event_count(run);
+    const at = m._blab_js_events(run);
+    // slice() copies into a fresh, non-shared ArrayBuffer that can be transferred.
+    const events = count && at ? m.HEAPU8.slice(at, at + count * size).buffer : new ArrayBuffer(0);
+    return {
+      status: m._blab_js_status(run),
+      stdout: m.UTF8ToString(m._blab_js_out(run)),
+      stderr: m.UTF8ToString(m._blab_js_err(run)),
+      events,
+    };
+  } finally {
+    if (run) m._blab_js_run_free(run);
+    m._free(textPtr);
+  }
+}

@@ -1,0 +1,63 @@
+// The page's side of the engine: sends an op script to the worker, gets back the result.
+// If the worker dies, every pending request fails with a plain message and the next
+// request starts a new worker, so the app recovers without a reload.
+import type { ReplayResult } from './blab-module';
+import type { EngineReply, EngineRequest } from './protocol';
+
+type Pending = { resolve: (r: ReplayResult) => void; reject: (e: Error) => void };
+
+export class EngineClient {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+
+  /** Why the browser cannot run the core, or null when it can. */
+  static unsupported(): string | null {
+    if (typeof Worker === 'undefined') return 'this browser has no Web Workers';
+    if (typeof SharedArrayBuffer === 'undefined' || !globalThis.crossOriginIsolated)
+      return 'the page is not cross-origin isolated, so the WebAssembly core (which uses a SharedArrayBuffer) cannot start; serve it with `make start` or reload once so coi-serviceworker can install';
+    return null;
+  }
+
+  replay(script: string): Promise<ReplayResult> {
+    const why = EngineClient.unsupported();
+    if (why) return Promise.reject(new Error(why));
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      const req: EngineRequest = { id, kind: 'replay', script };
+      worker.postMessage(req);
+    });
+  }
+
+  dispose(): void {
+    this.fail('the engine was stopped');
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const w = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'classic', name: 'buddylab-engine' });
+    w.onmessage = (e: MessageEvent<EngineReply>) => {
+      const reply = e.data;
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) p.resolve(reply.result);
+      else p.reject(new Error(reply.error));
+    };
+    w.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      this.fail(`the engine worker crashed: ${e.message || 'no message'}; it will restart on the next run`);
+    };
+    this.worker = w;
+    return w;
+  }
+
+  private fail(message: string): void {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const p of this.pending.values()) p.reject(new Error(message));
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,107 @@
+// The contract between the C core and the web app, checked on the real WASM module:
+// every golden op script run through blab_js_replay() prints what the native CLI printed
+// (tests/golden/*.out), and its event log decodes and replays through the validating
+// player without a single rejected transition, ending with the buddyinfo the core printed.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Player } from '../player/player';
+import { replayScript, type BlabFactory, type BlabModule } from './blab-module';
+import { decodeEvents, EVENT_TYPES, RECORD_SIZE } from './events';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
+const goldenDir = join(root, 'wasm-core', 'tests', 'golden');
+
+let m: BlabModule;
+beforeAll(async () => {
+  if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
+  const factory = createRequire(import.meta.url)(modulePath) as BlabFactory;
+  m = await factory({ noInitialRun: true });
+});
+
+/** Splits a golden .out file into what `blab replay` printed on stdout, stderr, and its status. */
+function parseGolden(text: string): { stdout: string; stderr: string; status: number } {
+  const e = text.lastIndexOf('--- exit ');
+  const s = text.lastIndexOf('--- stderr\n', e);
+  if (e < 0 || s < 0) throw new Error('golden file without --- stderr / --- exit sections');
+  return {
+    stdout: text.slice(0, s),
+    stderr: text.slice(s + '--- stderr\n'.length, e),
+    status: Number(text.slice(e + '--- exit '.length).trim()),
+  };
+}
+
+/** nr_free per order from the last `Node 0, zone   Normal ...` line printed. */
+function lastBuddyinfo(stdout: string): number[] | null {
+  const lines = stdout.split('\n').filter((l) => l.startsWith('Node 0, zone   Normal') && /\d\s*$/.test(l));
+  const last = lines.at(-1);
+  return last ? last.slice('Node 0, zone   Normal'.length).trim().split(/\s+/).map(Number) : null;
+}
+
+const goldens = readdirSync(goldenDir).filter((f) => f.endsWith('.ops')).sort();
+
+describe('WASM core through the JS API', () => {
+  it('has golden scripts to check', () => {
+    expect(goldens.length).toBeGreaterThan(10);
+  });
+
+  it('uses the record size of docs/events.md', () => {
+    expect(m._blab_js_event_size()).toBe(RECORD_SIZE);
+  });
+
+  for (const name of goldens) {
+    it(`${name}: prints what the native CLI printed, and its log replays`, () => {
+      const script = readFileSync(join(goldenDir, name), 'utf8');
+      const want = parseGolden(readFileSync(join(goldenDir, name.replace(/\.ops$/, '.out')), 'utf8'));
+      const got = replayScript(m, script);
+      expect(got.stdout).toBe(want.stdout);
+      expect(got.stderr).toBe(want.stderr);
+      // The CLI exits 1 on a bad line, like the API's status; 2 is reserved for can't-run.
+      expect(got.status).toBe(want.status);
+
+      if (got.events.byteLength === 0) return; // scripts that fail before any zone exists
+      const log = decodeEvents(got.events);
+      const player = new Player(log); // replays every record, validating each transition
+      expect(player.length).toBe(got.events.byteLength / RECORD_SIZE);
+
+      // A script that ends on `buddyinfo` must leave the player with the same nr_free.
+      const tail = script.trim().split('\n').at(-1)?.trim();
+      const printed = lastBuddyinfo(got.stdout);
+      if (tail === 'buddyinfo' && printed && !log.full) {
+        const s = player.seek(player.length);
+        const nrFree = printed.map((_, order) => {
+          let n = 0;
+          for (let mt = 0; mt < 6; mt++) n += s.nrFree[order * 6 + mt]!;
+          return n;
+        });
+        expect(nrFree).toEqual(printed);
+      }
+    });
+  }
+
+  it('rejects an oversized script with a message, before touching the core', () => {
+    const r = replayScript(m, '#'.repeat((1 << 20) + 1));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/limit is 1048576/);
+  });
+
+  it('reports a bad line as `line N: why` with status 1', () => {
+    const r = replayScript(m, 'zone pages=16\nalloc order=11\n');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^line 2: /);
+  });
+
+  it('names every event type exactly as the C core does (blab_events.h)', () => {
+    const classBits: Record<string, number> = { state: 1, explain: 2, lock: 4, cache: 8 };
+    const fromC: { id: number; name: string; cls: number }[] = [];
+    for (let id = 1; id < 96; id++) {
+      const p = m._blab_event_name(id);
+      if (p) fromC.push({ id, name: m.UTF8ToString(p), cls: m._blab_event_class(id) });
+    }
+    expect(fromC.length).toBeGreaterThan(0);
+    expect(EVENT_TYPES.map((t) => ({ id: t.id, name: t.name, cls: classBits[t.cls] }))).toEqual(fromC);
+  });
+});
