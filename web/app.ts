@@ -165,11 +165,11 @@ export class App {
       this.controls.push(b);
       return b;
     };
-    const first = btn('⏮', 'First step (Home)', () => this.seek(0));
-    const back = btn('◀', 'Step back (←)', () => this.seek(this.step() - 1));
+    const first = btn('|◀◀', 'First step (Home)', () => this.seek(0));
+    const back = btn('◀ step', 'step back (←)', () => this.seek(this.step() - 1));
     this.playBtn = btn('▶ play', 'Play (Space)', () => this.togglePlay(), 'play');
-    const fwd = btn('▶|', 'Step forward (→)', () => this.seek(this.step() + 1));
-    const last = btn('⏭', 'Last step (End)', () => this.seek(this.player?.length ?? 0));
+    const fwd = btn('step ▶', 'step forward (→)', () => this.seek(this.step() + 1));
+    const last = btn('▶▶|', 'Last step (End)', () => this.seek(this.player?.length ?? 0));
     this.scrub = el('input', { type: 'range', min: 0, max: 0, step: 1, value: 0, id: 'scrub', 'aria-label': 'Scrub: step' });
     this.scrub.addEventListener('input', () => this.seek(Number(this.scrub.value)));
     this.stepOut = el('output', { class: 'stepout', for: 'scrub', 'aria-live': 'off' });
@@ -201,16 +201,20 @@ export class App {
     this.views = el('div', { class: 'views', id: 'views', tabindex: -1 });
     const wide = el('div', { class: 'views-wide' });
     const grid = el('div', { class: 'views-grid' });
-    this.views.append(wide, grid);
+    this.views.append(wide);
     this.freeAreas = createFreeAreasView(
       panel(wide, 'free-areas', 'Free areas: free_area[order]', 'Each row one order; each mark a free block at its pfn; nr_free at the right.'),
     );
     createLegend(panel(wide, 'legend', 'Legend'));
+    this.buddyinfo = createTextView(
+      panel(this.views, 'buddyinfo', '/proc/buddyinfo', 'nr_free per order, 0 to MAX_PAGE_ORDER: the rows above, as the kernel prints them'),
+      '/proc/buddyinfo',
+    );
+    this.views.append(grid);
     this.memMap = createMemMapView(panel(grid, 'mem-map', 'mem_map', 'Every pfn one cell; white lines are pageblock borders.'));
     const right = el('div', { class: 'views-col' });
     grid.append(right);
     this.pcpView = createPcpView(panel(right, 'pcp', 'pcp lists: per_cpu_pages {count, high, batch}'));
-    this.buddyinfo = createTextView(panel(right, 'buddyinfo', '/proc/buddyinfo'), '/proc/buddyinfo');
     this.pagetype = createTextView(panel(right, 'pagetypeinfo', 'Free pages per migratetype and order'), 'free pages per migratetype');
     const lower = el('div', { class: 'views-wide views-text' });
     this.views.append(lower);

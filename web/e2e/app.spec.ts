@@ -152,6 +152,20 @@ test('a 262,144-page zone with 16 CPUs renders and plays; screenshots for review
   await frame(page);
   await page.screenshot({ path: 'test-results/buddylab-4096.png', fullPage: true });
 
+  // mem_map: zoom in, hover a cell: its struct page fields appear in words
+  await page.getByRole('button', { name: 'Zoom in on mem_map' }).click();
+  await page.getByRole('button', { name: 'Zoom in on mem_map' }).click();
+  await page.locator('.mm-canvas').scrollIntoViewIfNeeded();
+  const box = (await page.locator('.mm-canvas').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2 - 20, box.y + box.height / 2 - 20);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 3 });
+  await expect(page.locator('.mm-hover')).toContainText(/pfn 0x[0-9a-f]+ \(\d+\)/);
+  await expect(page.locator('.mm-hover')).toContainText('pageblock');
+  await page.locator('#mem-map').screenshot({ path: 'test-results/buddylab-memmap-zoom.png' });
+  await page.locator('#mm-pfn').fill('0x10');
+  await page.locator('#mm-pfn').press('Enter');
+  await expect(page.locator('.mm-hover')).toContainText('pfn 0x10 (16)');
+
   const big = synthLog({ pages: 262144, cpus: 16, batch: 63, high: 378, seed: 5, rounds: 1, perRound: 400 });
   const res = await loadLog(page, big, '262,144 pages, 16 CPUs (fixture)');
   expect(res.ok).toBe(true);

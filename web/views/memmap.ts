@@ -176,7 +176,9 @@ export function createMemMapView(body: HTMLElement) {
       ctx.stroke();
     }
     const pbPages = 2 ** g.pageblockOrder;
-    if (cell * Math.sqrt(pbPages) >= 8) {
+    // borders only when a pageblock's narrow side is at least 6 px, or they drown the colours
+    const pbNarrow = pbPages >= cols ? (pbPages / cols) * cell : Math.min(pbPages * cell, cell * 1e9);
+    if (pbNarrow >= 6 && cell >= 1.5) {
       // a border wherever the pageblock changes between neighbouring cells
       ctx.strokeStyle = '#e6edf3';
       ctx.lineWidth = cell >= 12 ? 2 : 1;

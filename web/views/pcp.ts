@@ -7,7 +7,7 @@ import type { Player, CpuLockState } from '../player/player';
 import { COLORS } from './palette';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const COL_W = 64;
+const LEFT = 44; // room for the high / batch labels
 const H = 230;
 const TOP = 26;
 const BOTTOM = 48;
@@ -17,6 +17,8 @@ export interface PcpParams {
   batch: number | undefined;
   source: string;
 }
+
+const LOCK_SHORT: Record<CpuLockState, string> = { running: 'run', spinning: 'spin', holding: 'hold' };
 
 const LOCK_COLOR: Record<CpuLockState, string> = {
   running: COLORS.running,
@@ -43,7 +45,11 @@ export function createPcpView(body: HTMLElement) {
     const y = scaleLinear()
       .domain([0, maxCount * 1.1])
       .range([H - BOTTOM, TOP]);
-    const width = Math.max(cpus.length * COL_W, 200);
+    // columns shrink to fit up to ~24 CPUs; beyond that the panel scrolls sideways
+    const avail = Math.max(200, scroller.clientWidth - LEFT - 4);
+    const COL_W = Math.max(30, Math.min(72, Math.floor(avail / cpus.length)));
+    const narrow = COL_W < 54;
+    const width = LEFT + cpus.length * COL_W;
     svg.setAttribute('viewBox', `0 0 ${width} ${H}`);
     svg.setAttribute('width', String(width));
     svg.setAttribute('height', String(H));
@@ -70,10 +76,10 @@ export function createPcpView(body: HTMLElement) {
         g.append('text').attr('class', 'pcp-lock');
         return g;
       })
-      .attr('transform', (c) => `translate(${c * COL_W},0)`);
+      .attr('transform', (c) => `translate(${LEFT + c * COL_W},0)`);
 
-    const bx = 14;
-    const bw = COL_W - 28;
+    const bx = Math.round(COL_W * 0.18);
+    const bw = COL_W - 2 * bx;
     cols
       .select('rect.pcp-track')
       .attr('x', bx)
@@ -113,13 +119,13 @@ export function createPcpView(body: HTMLElement) {
       .select('text.pcp-cpu')
       .attr('x', COL_W / 2)
       .attr('y', H - BOTTOM + 18)
-      .text((c) => `cpu ${c}`);
+      .text((c) => (narrow ? String(c) : `cpu ${c}`));
     cols
       .select('text.pcp-lock')
       .attr('x', COL_W / 2)
       .attr('y', H - BOTTOM + 38)
       .attr('fill', (c) => LOCK_COLOR[p.lockState(c)])
-      .text((c) => p.lockState(c));
+      .text((c) => (narrow ? LOCK_SHORT[p.lockState(c)] : p.lockState(c)));
 
     // mark labels, once, at the left
     select(svg)

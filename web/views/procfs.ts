@@ -68,11 +68,12 @@ export function cpuStatsText(p: Player, maxCpus = 32): string {
     );
   }
   if (s.geo.cpus > shown) lines.push(`... ${s.geo.cpus - shown} more CPUs`);
-  lines.push('', 'cpu  struct page accesses: L1 / L2 / LLC / remote / memory / prefetch hit / late   prefetch issued / wasted');
+  const heads = ['L1', 'L2', 'LLC', 'remote', 'memory', 'pf hit', 'pf late'];
+  lines.push('', 'struct page accesses by outcome, and prefetches', `cpu  ${heads.map((h) => pad(h, 7)).join(' ')}   ${pad('issued', 7)} ${pad('wasted', 7)}`);
   for (let c = 0; c < shown; c++) {
     const b = c * (NR_OUTCOMES + 2);
     const o = Array.from(s.cache.subarray(b, b + NR_OUTCOMES)).map((v) => pad(v, 7));
-    lines.push(`${pad(c, 3)}  ${o.join(' ')}   ${pad(s.cache[b + NR_OUTCOMES]!, 9)} ${pad(s.cache[b + NR_OUTCOMES + 1]!, 7)}`);
+    lines.push(`${pad(c, 3)}  ${o.join(' ')}   ${pad(s.cache[b + NR_OUTCOMES]!, 7)} ${pad(s.cache[b + NR_OUTCOMES + 1]!, 7)}`);
   }
   return lines.join('\n');
 }
