@@ -31,10 +31,37 @@ function coiServiceWorker(): Plugin {
   };
 }
 
+// Content-Security-Policy for built pages (issue 9): only what the app needs. Scripts from our
+// own origin, WebAssembly compilation, workers (Emscripten pthreads may start them from blobs);
+// no inline script, no eval, no remote anything. Styles set through the CSSOM by d3 are allowed
+// by CSP; 'unsafe-inline' for style-src covers style attributes only, not scripts.
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "img-src 'self' data: blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'buddylab-csp',
+    apply: 'build', // the dev server injects inline HMR code; the built page has none
+    transformIndexHtml() {
+      return [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP }, injectTo: 'head-prepend' }];
+    },
+  };
+}
+
 const port = Number(process.env['BUDDYLAB_PORT'] ?? 5173);
 
 export default defineConfig({
-  plugins: [coiServiceWorker()],
+  plugins: [coiServiceWorker(), contentSecurityPolicy()],
   server: { headers: isolation, port, strictPort: true },
   preview: { headers: isolation, port, strictPort: true },
   build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, sourcemap: true },

@@ -22,6 +22,7 @@ import { createMemMapView } from './views/memmap';
 import { createPcpView, type PcpParams } from './views/pcp';
 import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './views/procfs';
 import { createLegend } from './views/legend';
+import { createLockTimelineView } from './views/locktimeline';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] as const;
 /** events per second at 1x */
@@ -75,6 +76,7 @@ export class App {
   private readonly pagetype;
   private readonly zoneinfo;
   private readonly cpuStats;
+  private readonly lockTimeline;
 
   constructor(root: HTMLElement) {
     // ---- sidebar: scenario, event log, keys
@@ -216,6 +218,9 @@ export class App {
     grid.append(right);
     this.pcpView = createPcpView(panel(right, 'pcp', 'pcp lists: per_cpu_pages {count, high, batch}'));
     this.pagetype = createTextView(panel(right, 'pagetypeinfo', 'Free pages per migratetype and order'), 'free pages per migratetype');
+    this.lockTimeline = createLockTimelineView(
+      panel(this.views, 'lock-timeline', 'zone->lock timeline', 'one lane per CPU: spinning (vermillion), holding (blue); white line = now'),
+    );
     const lower = el('div', { class: 'views-wide views-text' });
     this.views.append(lower);
     this.zoneinfo = createTextView(panel(lower, 'zoneinfo', '/proc/zoneinfo (excerpt)'), '/proc/zoneinfo excerpt');
@@ -484,6 +489,7 @@ export class App {
     this.pagetype.set(pagetypeText(p));
     this.zoneinfo.set(zoneinfoText(p, this.pcp));
     this.cpuStats.set(cpuStatsText(p));
+    this.lockTimeline.update(p);
     this.writeHash();
   }
 }

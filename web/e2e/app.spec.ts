@@ -39,6 +39,8 @@ test('loads cross-origin isolated, without console errors, and says the engine i
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'buddylab' })).toBeVisible();
   expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+  const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
   await expect(page.locator('#isolation')).toHaveText(/cross-origin isolated/);
   await expect(page.locator('.loglabel')).toHaveText('No event log loaded.');
   await page.getByRole('button', { name: 'Run scenario' }).click();

@@ -13,6 +13,8 @@ export function createLegend(body: HTMLElement, maxOrder = 10) {
     [COLORS.transit, 'in transit (held by the allocator)'],
     [COLORS.mergeSkipped, 'merge skipped'],
     [COLORS.unknown, 'not in the log yet'],
+    [COLORS.spinning, 'zone->lock: spinning'],
+    [COLORS.holding, 'zone->lock: holding'],
     [COLORS.highlight, 'outline: current event'],
     [COLORS.buddy, 'outline: buddy / upper half'],
   ];

@@ -228,16 +228,24 @@ export function createMemMapView(body: HTMLElement) {
       const order = p.log.order[cur]!;
       const i0 = pfn - g.startPfn;
       if (i0 >= 0 && i0 < g.pages) {
+        const n = Math.min(2 ** order, g.pages - i0);
+        ctx.strokeStyle = '#000000';
+        ctx.lineWidth = 4;
+        outlineRun(ctx, i0, n, cell);
         ctx.strokeStyle = COLORS.highlight;
         ctx.lineWidth = 2;
-        outlineRun(ctx, i0, Math.min(2 ** order, g.pages - i0), cell);
+        outlineRun(ctx, i0, n, cell);
       }
     }
     const focus = pinnedPfn ?? hoverPfn;
     if (focus !== undefined) {
       const i = focus - g.startPfn;
       if (i >= 0 && i < g.pages) {
-        ctx.strokeStyle = COLORS.buddy;
+        // black under white: visible on every state colour, yellow included
+        ctx.strokeStyle = '#000000';
+        ctx.lineWidth = 4;
+        outlineRun(ctx, i, 1, cell);
+        ctx.strokeStyle = COLORS.highlight;
         ctx.lineWidth = 2;
         outlineRun(ctx, i, 1, cell);
       }
