@@ -28,12 +28,39 @@ export function panel(parent: HTMLElement, id: string, title: string, note?: str
   return body;
 }
 
+// Element sizes, kept up to date by one ResizeObserver, so that drawing never reads layout
+// (a getBoundingClientRect after a DOM write forces a synchronous layout: several per frame
+// cost more than the drawing itself).
+const sizes = new WeakMap<Element, { w: number; h: number }>();
+let observer: ResizeObserver | undefined;
+
+/** The CSS size of an element, from the ResizeObserver cache (measured once on first use). */
+export function sizeOf(e: Element): { w: number; h: number } {
+  let s = sizes.get(e);
+  if (!s) {
+    const r = e.getBoundingClientRect();
+    s = { w: r.width, h: r.height };
+    sizes.set(e, s);
+    observer ??= new ResizeObserver((entries) => {
+      for (const en of entries) {
+        const box = en.borderBoxSize?.[0];
+        const v = sizes.get(en.target);
+        if (!v) continue;
+        v.w = box ? box.inlineSize : en.contentRect.width;
+        v.h = box ? box.blockSize : en.contentRect.height;
+      }
+    });
+    observer.observe(e);
+  }
+  return s;
+}
+
 /** Resizes a canvas's backing store to its CSS size times devicePixelRatio; returns the ratio. */
 export function fitCanvas(c: HTMLCanvasElement): { w: number; h: number; dpr: number } {
   const dpr = Math.min(window.devicePixelRatio || 1, 2);
-  const r = c.getBoundingClientRect();
-  const w = Math.max(1, Math.round(r.width));
-  const h = Math.max(1, Math.round(r.height));
+  const r = sizeOf(c);
+  const w = Math.max(1, Math.round(r.w));
+  const h = Math.max(1, Math.round(r.h));
   if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
     c.width = Math.round(w * dpr);
     c.height = Math.round(h * dpr);

@@ -69,7 +69,7 @@ export function createFreeAreasView(body: HTMLElement) {
     const g = s.geo;
     const orders = Array.from({ length: s.nrOrders }, (_, k) => s.nrOrders - 1 - k); // top order first
     const height = orders.length * (ROW_H + ROW_GAP) + AXIS_H;
-    wrap.style.height = `${height}px`;
+    if (wrap.style.height !== `${height}px`) wrap.style.height = `${height}px`;
     const nr = orders.map((o) => s.nrFreeOrder(o));
 
     select(labels)

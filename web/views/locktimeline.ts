@@ -28,7 +28,8 @@ export function createLockTimelineView(body: HTMLElement) {
     const iv = cache.iv;
     const lanes = Math.min(cpus, MAX_LANES);
     const laneH = lanes <= 8 ? 22 : lanes <= 16 ? 14 : 9;
-    canvas.style.height = `${lanes * laneH + 26}px`;
+    const cssH = `${lanes * laneH + 26}px`;
+    if (canvas.style.height !== cssH) canvas.style.height = cssH;
     const { w, h, dpr } = fitCanvas(canvas);
     const ctx = canvas.getContext('2d');
     if (!ctx) return;

@@ -7,7 +7,7 @@ import { CPU_NONE, MIGRATETYPES } from '../engine/events';
 import { PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, cssRgb, orderRgb } from './palette';
-import { el, fitCanvas } from './dom';
+import { el, fitCanvas, sizeOf } from './dom';
 import { hexPfn } from './describe';
 
 /** Columns of the grid: a power of two near sqrt(pages), so aligned blocks stay rectangles. */
@@ -99,8 +99,8 @@ export function createMemMapView(body: HTMLElement) {
   let geoKey = '';
 
   const baseCell = () => {
-    const r = canvas.getBoundingClientRect();
-    return Math.min(r.width / cols, r.height / rows);
+    const r = sizeOf(canvas);
+    return Math.min(r.w / cols, r.h / rows);
   };
 
   function setup(s: ZoneState) {
@@ -299,12 +299,12 @@ export function createMemMapView(body: HTMLElement) {
   }
 
   function clampPan() {
-    const r = canvas.getBoundingClientRect();
+    const r = sizeOf(canvas);
     const cell = baseCell() * zoom;
     const gw = cols * cell;
     const gh = rows * cell;
-    panX = gw <= r.width ? (r.width - gw) / 2 : Math.min(0, Math.max(r.width - gw, panX));
-    panY = gh <= r.height ? (r.height - gh) / 2 : Math.min(0, Math.max(r.height - gh, panY));
+    panX = gw <= r.w ? (r.w - gw) / 2 : Math.min(0, Math.max(r.w - gw, panX));
+    panY = gh <= r.h ? (r.h - gh) / 2 : Math.min(0, Math.max(r.h - gh, panY));
   }
 
   canvas.addEventListener(
@@ -350,8 +350,8 @@ export function createMemMapView(body: HTMLElement) {
     draw();
   });
   const centre = () => {
-    const r = canvas.getBoundingClientRect();
-    return [r.width / 2, r.height / 2] as const;
+    const r = sizeOf(canvas);
+    return [r.w / 2, r.h / 2] as const;
   };
   zoomIn.addEventListener('click', () => zoomAt(2, ...centre()));
   zoomOut.addEventListener('click', () => zoomAt(0.5, ...centre()));

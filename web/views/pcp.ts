@@ -5,6 +5,7 @@ import { select } from 'd3-selection';
 import { scaleLinear } from 'd3-scale';
 import type { Player, CpuLockState } from '../player/player';
 import { COLORS } from './palette';
+import { sizeOf } from './dom';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const LEFT = 44; // room for the high / batch labels
@@ -46,7 +47,7 @@ export function createPcpView(body: HTMLElement) {
       .domain([0, maxCount * 1.1])
       .range([H - BOTTOM, TOP]);
     // columns shrink to fit up to ~24 CPUs; beyond that the panel scrolls sideways
-    const avail = Math.max(200, scroller.clientWidth - LEFT - 4);
+    const avail = Math.max(200, sizeOf(scroller).w - LEFT - 4);
     const COL_W = Math.max(30, Math.min(72, Math.floor(avail / cpus.length)));
     const narrow = COL_W < 54;
     const width = LEFT + cpus.length * COL_W;
