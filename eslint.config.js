@@ -1,0 +1,33 @@
+// Lint: typescript-eslint's recommended rules, plus the project's safety rule: no HTML string
+// ever reaches the DOM. Views build nodes with d3-selection and set textContent only.
+// (web/lint.test.ts checks that the rule still fires.)
+import tseslint from 'typescript-eslint';
+
+const noHtml = 'build DOM nodes and set textContent instead (no unsanitised HTML anywhere)';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'public/**', 'build/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: 'innerHTML', message: `innerHTML is forbidden: ${noHtml}.` },
+        { property: 'outerHTML', message: `outerHTML is forbidden: ${noHtml}.` },
+        { property: 'insertAdjacentHTML', message: `insertAdjacentHTML is forbidden: ${noHtml}.` },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='html']",
+          message: `selection.html() sets innerHTML: use .text() or ${noHtml}.`,
+        },
+        {
+          selector: "CallExpression[callee.object.name='document'][callee.property.name=/^write(ln)?$/]",
+          message: 'document.write is forbidden.',
+        },
+      ],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

@@ -1,0 +1,32 @@
+# The web app (TypeScript, Vite, Vitest, Playwright on Debian's Chromium).
+#   test-web   typecheck + lint + Vitest
+#   test-e2e   vite build, vite preview on a free localhost port, Playwright, server stopped
+#   web-build  dist/ (static; coi-serviceworker.js included for hosts without COOP/COEP)
+#   serve      vite preview on 0.0.0.0:5173 with the isolation headers (what `make start` runs)
+NPX := npx --no-install
+WEB_SRC := $(shell find web -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json
+
+.PHONY: test-web test-e2e web-build serve start
+
+test-web:
+	$(NPX) tsc -p .
+	$(NPX) eslint .
+	$(NPX) vitest run
+
+dist/.built: $(WEB_SRC)
+	$(NPX) vite build --logLevel warn
+	@touch $@
+
+web-build: dist/.built
+
+test-e2e: dist/.built
+	node web/e2e/run.mjs
+
+serve: web-build
+	$(NPX) vite preview --host 0.0.0.0 --port 5173 --strictPort
+
+# `make start`: install what is missing, build the core and the app, serve it.
+start: setup native web-build
+	@$(MAKE) --no-print-directory serve
+
+TEST_SUITES += test-web test-e2e

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['web/**/*.test.ts'],
+    environment: 'node',
+    // Emscripten pthread pools keep a worker thread alive; forks are torn down cleanly.
+    pool: 'forks',
+  },
+});

@@ -1,0 +1,418 @@
+// The zone state the views draw, and the reducer that moves it forward one record at a time.
+//
+// Everything here is derived from state events only (docs/events.md: "every change of where a
+// page sits is an event"); the player never guesses. A transition the contract forbids (taking
+// a block off a list it is not on, freeing a page nobody holds) is a LogError naming the record.
+//
+// All state lives in typed arrays so that a keyframe is a handful of memcpy's.
+
+import {
+  CPU_NONE,
+  EV,
+  FLAG,
+  LogError,
+  MIGRATETYPES,
+  NR_MIGRATETYPES,
+  NR_OUTCOMES,
+  eventName,
+  type EventLog,
+} from '../engine/events';
+
+/** Where one page is. */
+export const PAGE = {
+  /** never mentioned by the log (a hole, or before set-up) */
+  UNKNOWN: 0,
+  /** on free_area[order].free_list[mt] */
+  BUDDY: 1,
+  /** on CPU cpu's pcp list */
+  PCP: 2,
+  /** handed to a caller */
+  ALLOCATED: 3,
+  /** taken off a list or given back, and not yet put anywhere: the allocator holds it */
+  TRANSIT: 4,
+} as const;
+export type PageState = (typeof PAGE)[keyof typeof PAGE];
+export const PAGE_STATE_NAMES = ['unknown', 'free (buddy)', 'pcp list', 'allocated', 'in transit'] as const;
+
+/** Per-page flag bits. */
+export const PF = {
+  HEAD: 1, // first page of its block
+  MERGE_SKIPPED: 2, // BUDDY_ADD with merge skipped
+  COLD: 4, // on the cold pcp list
+  TAIL: 8, // added at the tail of its list
+} as const;
+
+export const LOCK = { RUNNING: 0, HOLDING: 1 } as const;
+export const MAX_LOCKS = 3;
+
+/** Zone geometry, from the ZONE_INIT record. */
+export interface ZoneGeometry {
+  readonly startPfn: number;
+  readonly pages: number;
+  readonly cpus: number;
+  readonly maxOrder: number;
+  readonly pageblockOrder: number;
+}
+
+/** Hard limits (docs/limits.md); a ZONE_INIT beyond them is rejected. */
+export const LIMITS = {
+  maxPages: 1 << 22,
+  maxCpus: 256,
+  maxOrder: 20,
+} as const;
+
+export function geometryFromLog(log: EventLog): ZoneGeometry {
+  if (log.length === 0 || log.type[0] !== EV.ZONE_INIT) {
+    throw new LogError(0, 'the first record must be ZONE_INIT');
+  }
+  const g: ZoneGeometry = {
+    startPfn: log.pfn[0]!,
+    pages: log.arg0[0]!,
+    cpus: log.arg1[0]!,
+    maxOrder: log.order[0]!,
+    pageblockOrder: log.flags[0]!,
+  };
+  if (g.pages < 1 || g.pages > LIMITS.maxPages) {
+    throw new LogError(0, `ZONE_INIT: ${g.pages} pages is outside 1..${LIMITS.maxPages}`);
+  }
+  if (g.cpus < 1 || g.cpus > LIMITS.maxCpus) {
+    throw new LogError(0, `ZONE_INIT: ${g.cpus} CPUs is outside 1..${LIMITS.maxCpus}`);
+  }
+  if (g.maxOrder > LIMITS.maxOrder) {
+    throw new LogError(0, `ZONE_INIT: top order ${g.maxOrder} is above ${LIMITS.maxOrder}`);
+  }
+  if (g.pageblockOrder > g.maxOrder) {
+    throw new LogError(0, `ZONE_INIT: pageblock_order ${g.pageblockOrder} is above the top order ${g.maxOrder}`);
+  }
+  return g;
+}
+
+/** The whole replayable state. Every field is a typed array or a number: cheap to snapshot. */
+export class ZoneState {
+  readonly geo: ZoneGeometry;
+  readonly nrOrders: number;
+  readonly nrPageblocks: number;
+  /** events applied so far (the step) */
+  step = 0;
+  /** time of the last applied record */
+  time = 0;
+
+  // per page (index = pfn - startPfn)
+  readonly pageState: Uint8Array;
+  readonly pageOrder: Uint8Array;
+  readonly pageMt: Uint8Array;
+  readonly pageCpu: Uint16Array;
+  readonly pageFlags: Uint8Array;
+  // per pageblock
+  readonly pageblockMt: Uint8Array;
+  // free_area[order].nr_free per migratetype: index order * NR_MIGRATETYPES + mt
+  readonly nrFree: Int32Array;
+  // per CPU: pcp count in pages, and the cold part of it
+  readonly pcpCount: Int32Array;
+  readonly pcpCold: Int32Array;
+  // per CPU per lock: held?
+  readonly lockHeld: Uint8Array;
+  // per CPU: acquisitions, contended acquisitions, cycles spun, cycles held (zone->lock only)
+  readonly lockStats: Float64Array;
+  // per CPU: access outcomes (NR_OUTCOMES), then prefetches issued, prefetches wasted
+  readonly cache: Float64Array;
+
+  constructor(geo: ZoneGeometry) {
+    this.geo = geo;
+    this.nrOrders = geo.maxOrder + 1;
+    const pb = 2 ** geo.pageblockOrder;
+    this.nrPageblocks = Math.floor((geo.startPfn + geo.pages - 1) / pb) - Math.floor(geo.startPfn / pb) + 1;
+    const n = geo.pages;
+    this.pageState = new Uint8Array(n);
+    this.pageOrder = new Uint8Array(n);
+    this.pageMt = new Uint8Array(n);
+    this.pageCpu = new Uint16Array(n).fill(CPU_NONE);
+    this.pageFlags = new Uint8Array(n);
+    this.pageblockMt = new Uint8Array(this.nrPageblocks);
+    this.nrFree = new Int32Array(this.nrOrders * NR_MIGRATETYPES);
+    this.pcpCount = new Int32Array(geo.cpus);
+    this.pcpCold = new Int32Array(geo.cpus);
+    this.lockHeld = new Uint8Array(geo.cpus * MAX_LOCKS);
+    this.lockStats = new Float64Array(geo.cpus * 4);
+    this.cache = new Float64Array(geo.cpus * (NR_OUTCOMES + 2));
+  }
+
+  /** The typed arrays, in a fixed order: what a keyframe copies. */
+  arrays(): (Uint8Array | Uint16Array | Int32Array | Float64Array)[] {
+    return [
+      this.pageState,
+      this.pageOrder,
+      this.pageMt,
+      this.pageCpu,
+      this.pageFlags,
+      this.pageblockMt,
+      this.nrFree,
+      this.pcpCount,
+      this.pcpCold,
+      this.lockHeld,
+      this.lockStats,
+      this.cache,
+    ];
+  }
+
+  /** Bytes one snapshot of this state takes. */
+  snapshotBytes(): number {
+    return this.arrays().reduce((s, a) => s + a.byteLength, 0);
+  }
+
+  clone(): ZoneState {
+    const c = new ZoneState(this.geo);
+    c.copyFrom(this);
+    return c;
+  }
+
+  copyFrom(o: ZoneState): void {
+    const dst = this.arrays();
+    const src = o.arrays();
+    for (let i = 0; i < dst.length; i++) (dst[i] as Uint8Array).set(src[i] as Uint8Array);
+    this.step = o.step;
+    this.time = o.time;
+  }
+
+  /** nr_free of one order, all migratetypes together (what /proc/buddyinfo prints). */
+  nrFreeOrder(order: number): number {
+    let s = 0;
+    for (let mt = 0; mt < NR_MIGRATETYPES; mt++) s += this.nrFree[order * NR_MIGRATETYPES + mt]!;
+    return s;
+  }
+
+  /** Free pages in the buddy lists. */
+  freePages(): number {
+    let s = 0;
+    for (let o = 0; o < this.nrOrders; o++) s += this.nrFreeOrder(o) * 2 ** o;
+    return s;
+  }
+
+  pageblockIndex(pfn: number): number {
+    const pb = 2 ** this.geo.pageblockOrder;
+    return Math.floor(pfn / pb) - Math.floor(this.geo.startPfn / pb);
+  }
+
+  /** Fields of one page, for hover panels and tests. */
+  page(pfn: number) {
+    const i = pfn - this.geo.startPfn;
+    if (!Number.isInteger(i) || i < 0 || i >= this.geo.pages) return undefined;
+    const state = this.pageState[i]! as PageState;
+    return {
+      pfn,
+      state,
+      stateName: PAGE_STATE_NAMES[state],
+      order: this.pageOrder[i]!,
+      mt: this.pageMt[i]!,
+      cpu: this.pageCpu[i]!,
+      flags: this.pageFlags[i]!,
+      pageblock: this.pageblockIndex(pfn),
+      pageblockMt: this.pageblockMt[this.pageblockIndex(pfn)]!,
+    };
+  }
+}
+
+const STAT_ACQ = 0;
+const STAT_CONTENDED = 1;
+const STAT_SPIN = 2;
+const STAT_HOLD = 3;
+export const LOCK_STAT = { ACQ: STAT_ACQ, CONTENDED: STAT_CONTENDED, SPIN: STAT_SPIN, HOLD: STAT_HOLD } as const;
+
+function fail(i: number, log: EventLog, detail: string): never {
+  throw new LogError(i, `${eventName(log.type[i]!)} pfn ${log.pfn[i]} order ${log.order[i]}: ${detail}`);
+}
+
+/** Checks a block's bounds and alignment; returns its first page index. */
+function blockIndex(s: ZoneState, log: EventLog, i: number): number {
+  const pfn = log.pfn[i]!;
+  const order = log.order[i]!;
+  const g = s.geo;
+  if (order > g.maxOrder) fail(i, log, `order is above the top order ${g.maxOrder}`);
+  const size = 2 ** order;
+  if (pfn % size !== 0) fail(i, log, `pfn is not aligned to ${size} pages`);
+  const first = pfn - g.startPfn;
+  if (first < 0 || first + size > g.pages) {
+    fail(i, log, `block is outside the zone (pfn ${g.startPfn}..${g.startPfn + g.pages - 1})`);
+  }
+  return first;
+}
+
+function checkCpu(s: ZoneState, log: EventLog, i: number): number {
+  const cpu = log.cpu[i]!;
+  if (cpu >= s.geo.cpus) fail(i, log, `cpu ${cpu} is not one of the zone's ${s.geo.cpus} CPUs`);
+  return cpu;
+}
+
+function checkMt(log: EventLog, i: number): number {
+  const mt = log.mt[i]!;
+  if (mt >= NR_MIGRATETYPES) fail(i, log, `migratetype ${mt} is not one of 0..${NR_MIGRATETYPES - 1}`);
+  return mt;
+}
+
+function setBlock(
+  s: ZoneState,
+  first: number,
+  order: number,
+  state: PageState,
+  mt: number,
+  cpu: number,
+  flags: number,
+): void {
+  const end = first + 2 ** order;
+  s.pageState.fill(state, first, end);
+  s.pageOrder.fill(order, first, end);
+  s.pageMt.fill(mt, first, end);
+  s.pageCpu.fill(cpu, first, end);
+  s.pageFlags.fill(flags & ~PF.HEAD, first, end);
+  s.pageFlags[first] = flags | PF.HEAD;
+}
+
+/** Every page of the block must be in one of `allowed` states; names the first that is not. */
+function requireAll(s: ZoneState, log: EventLog, i: number, first: number, allowed: number[], what: string): void {
+  const end = first + 2 ** log.order[i]!;
+  for (let p = first; p < end; p++) {
+    const st = s.pageState[p]!;
+    if (!allowed.includes(st)) {
+      fail(i, log, `page pfn ${p + s.geo.startPfn} is ${PAGE_STATE_NAMES[st as PageState]}, expected ${what}`);
+    }
+  }
+}
+
+/** Applies record i of the log to s (s.step must equal i). */
+export function applyEvent(s: ZoneState, log: EventLog, i: number): void {
+  const type = log.type[i]!;
+  switch (type) {
+    case EV.ZONE_INIT:
+      if (i !== 0) fail(i, log, 'ZONE_INIT may only be the first record');
+      break;
+    case EV.PAGEBLOCK_MT: {
+      const pfn = log.pfn[i]!;
+      const mt = checkMt(log, i);
+      if (pfn < s.geo.startPfn || pfn >= s.geo.startPfn + s.geo.pages) fail(i, log, 'pageblock is outside the zone');
+      s.pageblockMt[s.pageblockIndex(pfn)] = mt;
+      break;
+    }
+    case EV.BUDDY_ADD: {
+      const first = blockIndex(s, log, i);
+      const mt = checkMt(log, i);
+      requireAll(s, log, i, first, [PAGE.UNKNOWN, PAGE.TRANSIT], 'in transit (off every list)');
+      const f = log.flags[i]!;
+      const flags = (f & FLAG.TAIL ? PF.TAIL : 0) | (f & FLAG.MERGE_SKIPPED ? PF.MERGE_SKIPPED : 0);
+      setBlock(s, first, log.order[i]!, PAGE.BUDDY, mt, CPU_NONE, flags);
+      s.nrFree[log.order[i]! * NR_MIGRATETYPES + mt]! += 1;
+      break;
+    }
+    case EV.BUDDY_DEL: {
+      const first = blockIndex(s, log, i);
+      const mt = checkMt(log, i);
+      const order = log.order[i]!;
+      if (
+        s.pageState[first] !== PAGE.BUDDY ||
+        !(s.pageFlags[first]! & PF.HEAD) ||
+        s.pageOrder[first] !== order ||
+        s.pageMt[first] !== mt
+      ) {
+        fail(
+          i,
+          log,
+          `block is not on free_area[${order}].free_list[${MIGRATETYPES[mt]}]` +
+            (s.pageState[first] === PAGE.BUDDY
+              ? ` (pfn is in a free block of order ${s.pageOrder[first]}, ${MIGRATETYPES[s.pageMt[first]!] ?? '?'})`
+              : ` (pfn is ${PAGE_STATE_NAMES[s.pageState[first] as PageState]})`),
+        );
+      }
+      setBlock(s, first, order, PAGE.TRANSIT, mt, CPU_NONE, 0);
+      s.nrFree[order * NR_MIGRATETYPES + mt]! -= 1;
+      break;
+    }
+    case EV.PCP_ADD: {
+      const first = blockIndex(s, log, i);
+      const cpu = checkCpu(s, log, i);
+      const mt = checkMt(log, i);
+      requireAll(s, log, i, first, [PAGE.TRANSIT], 'in transit (off every list)');
+      const f = log.flags[i]!;
+      const cold = (f & FLAG.COLD) !== 0;
+      setBlock(s, first, log.order[i]!, PAGE.PCP, mt, cpu, (cold ? PF.COLD : 0) | (f & FLAG.TAIL ? PF.TAIL : 0));
+      const n = 2 ** log.order[i]!;
+      s.pcpCount[cpu]! += n;
+      if (cold) s.pcpCold[cpu]! += n;
+      break;
+    }
+    case EV.PCP_DEL: {
+      const first = blockIndex(s, log, i);
+      const cpu = checkCpu(s, log, i);
+      const order = log.order[i]!;
+      if (
+        s.pageState[first] !== PAGE.PCP ||
+        !(s.pageFlags[first]! & PF.HEAD) ||
+        s.pageOrder[first] !== order ||
+        s.pageCpu[first] !== cpu
+      ) {
+        fail(i, log, `block is not on cpu ${cpu}'s pcp list`);
+      }
+      const n = 2 ** order;
+      s.pcpCount[cpu]! -= n;
+      if (s.pageFlags[first]! & PF.COLD) s.pcpCold[cpu]! -= n;
+      setBlock(s, first, order, PAGE.TRANSIT, s.pageMt[first]!, CPU_NONE, 0);
+      break;
+    }
+    case EV.ALLOC: {
+      const first = blockIndex(s, log, i);
+      // Set-up may hand out reserved pages that never were on a list (cpu = none).
+      const allowed: number[] = log.cpu[i] === CPU_NONE ? [PAGE.TRANSIT, PAGE.UNKNOWN] : [PAGE.TRANSIT];
+      requireAll(s, log, i, first, allowed, 'just taken off a buddy or pcp list');
+      setBlock(s, first, log.order[i]!, PAGE.ALLOCATED, s.pageMt[first]!, log.cpu[i]!, 0);
+      break;
+    }
+    case EV.FREE: {
+      const first = blockIndex(s, log, i);
+      requireAll(s, log, i, first, [PAGE.ALLOCATED], 'allocated');
+      setBlock(s, first, log.order[i]!, PAGE.TRANSIT, s.pageMt[first]!, CPU_NONE, 0);
+      break;
+    }
+    case EV.LOCK_ACQUIRE:
+    case EV.LOCK_RELEASE: {
+      const cpu = checkCpu(s, log, i);
+      const lock = log.mt[i]!;
+      if (lock >= MAX_LOCKS) fail(i, log, `lock id ${lock} is not one of 0..${MAX_LOCKS - 1}`);
+      const k = cpu * MAX_LOCKS + lock;
+      if (type === EV.LOCK_ACQUIRE) {
+        if (s.lockHeld[k]) fail(i, log, `cpu ${cpu} already holds lock ${lock}`);
+        for (let c = 0; c < s.geo.cpus; c++) {
+          if (s.lockHeld[c * MAX_LOCKS + lock]) fail(i, log, `lock ${lock} is already held by cpu ${c}`);
+        }
+        s.lockHeld[k] = 1;
+        if (lock === 0) {
+          const spun = log.arg0[i]!;
+          s.lockStats[cpu * 4 + STAT_ACQ]! += 1;
+          if (spun > 0) s.lockStats[cpu * 4 + STAT_CONTENDED]! += 1;
+          s.lockStats[cpu * 4 + STAT_SPIN]! += spun;
+        }
+      } else {
+        if (!s.lockHeld[k]) fail(i, log, `cpu ${cpu} releases lock ${lock} it does not hold`);
+        s.lockHeld[k] = 0;
+        if (lock === 0) s.lockStats[cpu * 4 + STAT_HOLD]! += log.arg0[i]!;
+      }
+      break;
+    }
+    case EV.ACCESS:
+    case EV.PREFETCH:
+    case EV.PREFETCH_WASTED: {
+      const cpu = checkCpu(s, log, i);
+      const base = cpu * (NR_OUTCOMES + 2);
+      if (type === EV.ACCESS) {
+        const outcome = log.flags[i]! & FLAG.OUTCOME_MASK;
+        if (outcome >= NR_OUTCOMES) fail(i, log, `access outcome ${outcome} is not one of 0..${NR_OUTCOMES - 1}`);
+        s.cache[base + outcome]! += 1;
+      } else {
+        s.cache[base + NR_OUTCOMES + (type === EV.PREFETCH ? 0 : 1)]! += 1;
+      }
+      break;
+    }
+    default:
+      // Explanatory events change nothing: they say why the state events around them happen.
+      break;
+  }
+  s.time = log.time[i]!;
+  s.step = i + 1;
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCENARIO, formatHash, parseHash } from './url';
+
+describe('URL hash state', () => {
+  it('gives the defaults for an empty hash', () => {
+    expect(parseHash('')).toEqual({ scenario: DEFAULT_SCENARIO, step: 0 });
+    expect(parseHash('#')).toEqual({ scenario: DEFAULT_SCENARIO, step: 0 });
+  });
+
+  it('round-trips', () => {
+    const u = { scenario: { pages: 262144, cpus: 16, preset: 'skip-merge-rfc' as const, workload: 'trunc' as const, seed: 42 }, step: 12345 };
+    expect(parseHash(formatHash(u))).toEqual(u);
+  });
+
+  it.each([
+    ['#pages=1099511627776', /pages=1099511627776: must be between 16 and 4194304/],
+    ['#pages=1000', /pages=1000: must be a power of two/],
+    ['#cpus=0', /cpus=0: must be between 1 and 256/],
+    ['#cpus=-1', /cpus=-1: expected a whole number/],
+    ['#cpus=1e3', /expected a whole number/],
+    ['#seed=99999999999999999', /expected a whole number/],
+    ['#step=2147483648', /step=2147483648: must be between/],
+    ['#preset=evil', /preset=evil: unknown; one of buddy-only/],
+    ['#preset=__proto__', /unknown/],
+    ['#workload=constructor', /workload=constructor: unknown/],
+    ['#color=red', /unknown key "color"/],
+    ['#cpus=2&cpus=3', /cpus appears twice/],
+    ['#cpus', /"cpus": expected key=value/],
+    ['#seed=%E0%A4%A', /seed: the value is not valid URL encoding/],
+    ['#' + 'a'.repeat(600), /600 characters; the limit is 512/],
+  ])('rejects %s', (hash, msg) => {
+    expect(() => parseHash(hash)).toThrow(msg);
+  });
+});

@@ -1,0 +1,136 @@
+// URL hash state: scenario + step, so any moment can be shared and reloaded exactly.
+//
+//   #pages=4096&cpus=4&preset=pcp-2002&workload=page_fault1&seed=1&step=120
+//
+// The hash is user input: it is bounded in length, every key is known, every number is an
+// integer in range, and each problem gets its own message (a hash asking for 2^40 pages gets
+// an error, never a frozen tab).
+
+export const PRESETS = {
+  'buddy-only': 'buddy only (no pcp lists)',
+  'pcp-2002': 'pcp + rmqueue_bulk (2002, 2.5.45)',
+  'pick-outside-2018': 'pick outside the lock (4.17, 0a5f4e5b4562)',
+  'prefetch-buddy-2018': 'prefetch_buddy() (4.17)',
+  'single-pass-2022': 'single pass (5.18, 8b10b465d0e1)',
+  'skip-merge-rfc': 'skip merge + clusters (Aaron Lu RFC v2, 2018)',
+} as const;
+export type Preset = keyof typeof PRESETS;
+
+export const WORKLOADS = {
+  page_fault1: 'will-it-scale page_fault1',
+  trunc: 'mmtests trunc (mass free)',
+  'stress-highalloc': 'stress-highalloc (order-9)',
+  hackbench: 'hackbench (remote frees)',
+} as const;
+export type Workload = keyof typeof WORKLOADS;
+
+export interface Scenario {
+  pages: number;
+  cpus: number;
+  preset: Preset;
+  workload: Workload;
+  seed: number;
+}
+
+export interface UrlState {
+  scenario: Scenario;
+  step: number;
+}
+
+export const URL_LIMITS = {
+  maxHashLength: 512,
+  minPages: 16,
+  maxPages: 1 << 22,
+  maxCpus: 256,
+  maxSeed: 0xffffffff,
+  maxStep: 2 ** 31 - 1,
+} as const;
+
+export const DEFAULT_SCENARIO: Scenario = {
+  pages: 4096,
+  cpus: 4,
+  preset: 'pcp-2002',
+  workload: 'page_fault1',
+  seed: 1,
+};
+
+export class UrlStateError extends Error {
+  override name = 'UrlStateError';
+}
+
+function int(key: string, raw: string, min: number, max: number): number {
+  if (!/^[0-9]{1,16}$/.test(raw)) {
+    throw new UrlStateError(`${key}=${raw.slice(0, 32)}: expected a whole number`);
+  }
+  const v = Number(raw);
+  if (v < min || v > max) throw new UrlStateError(`${key}=${raw}: must be between ${min} and ${max}`);
+  return v;
+}
+
+/** Parses a location hash (with or without the leading '#'). An empty hash gives the defaults. */
+export function parseHash(hash: string): UrlState {
+  const h = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (h.length > URL_LIMITS.maxHashLength) {
+    throw new UrlStateError(`the URL state is ${h.length} characters; the limit is ${URL_LIMITS.maxHashLength}`);
+  }
+  const scenario: Scenario = { ...DEFAULT_SCENARIO };
+  let step = 0;
+  if (h === '') return { scenario, step };
+  const seen = new Set<string>();
+  for (const part of h.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new UrlStateError(`"${part.slice(0, 32)}": expected key=value`);
+    const key = part.slice(0, eq);
+    let raw: string;
+    try {
+      raw = decodeURIComponent(part.slice(eq + 1));
+    } catch {
+      throw new UrlStateError(`${key}: the value is not valid URL encoding`);
+    }
+    if (seen.has(key)) throw new UrlStateError(`${key} appears twice`);
+    seen.add(key);
+    switch (key) {
+      case 'pages': {
+        scenario.pages = int(key, raw, URL_LIMITS.minPages, URL_LIMITS.maxPages);
+        if ((scenario.pages & (scenario.pages - 1)) !== 0) {
+          throw new UrlStateError(`pages=${raw}: must be a power of two`);
+        }
+        break;
+      }
+      case 'cpus':
+        scenario.cpus = int(key, raw, 1, URL_LIMITS.maxCpus);
+        break;
+      case 'seed':
+        scenario.seed = int(key, raw, 0, URL_LIMITS.maxSeed);
+        break;
+      case 'step':
+        step = int(key, raw, 0, URL_LIMITS.maxStep);
+        break;
+      case 'preset':
+        if (!Object.hasOwn(PRESETS, raw)) {
+          throw new UrlStateError(`preset=${raw.slice(0, 32)}: unknown; one of ${Object.keys(PRESETS).join(', ')}`);
+        }
+        scenario.preset = raw as Preset;
+        break;
+      case 'workload':
+        if (!Object.hasOwn(WORKLOADS, raw)) {
+          throw new UrlStateError(
+            `workload=${raw.slice(0, 32)}: unknown; one of ${Object.keys(WORKLOADS).join(', ')}`,
+          );
+        }
+        scenario.workload = raw as Workload;
+        break;
+      default:
+        throw new UrlStateError(`unknown key "${key.slice(0, 32)}"`);
+    }
+  }
+  return { scenario, step };
+}
+
+export function formatHash(u: UrlState): string {
+  const s = u.scenario;
+  return (
+    `#pages=${s.pages}&cpus=${s.cpus}&preset=${encodeURIComponent(s.preset)}` +
+    `&workload=${encodeURIComponent(s.workload)}&seed=${s.seed}&step=${u.step}`
+  );
+}

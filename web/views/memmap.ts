@@ -1,0 +1,392 @@
+// mem_map: every pfn one cell, coloured by where the page is. One pixel per page goes into an
+// ImageData (cols x rows), which is scaled up onto the visible canvas with smoothing off, so a
+// 262,144-page zone costs one 256K-pixel fill per frame, never a DOM node per page.
+// Zoom with the wheel or the +/- buttons, pan by dragging; hover shows the struct page fields.
+
+import { CPU_NONE, MIGRATETYPES } from '../engine/events';
+import { PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../player/state';
+import type { Player } from '../player/player';
+import { COLORS, cssRgb, orderRgb } from './palette';
+import { el, fitCanvas, sizeOf } from './dom';
+import { hexPfn } from './describe';
+
+/** Columns of the grid: a power of two near sqrt(pages), so aligned blocks stay rectangles. */
+export function gridColumns(pages: number): number {
+  return 2 ** Math.ceil(Math.log2(Math.sqrt(Math.max(1, pages))));
+}
+
+function packRgb([r, g, b]: [number, number, number]): number {
+  return (255 << 24) | (b << 16) | (g << 8) | r; // little-endian ABGR in a Uint32 view
+}
+
+/**
+ * Colour lookup table, index (state << 7) | (order << 2) | (merge-skipped) | (cold << 1):
+ * the flag bits are PF.MERGE_SKIPPED (2) and PF.COLD (4) shifted right by one.
+ */
+function colorTable(maxOrder: number): Uint32Array {
+  const lut = new Uint32Array(8 << 7).fill(packRgb(cssRgb(COLORS.unknown)));
+  for (let order = 0; order < 32; order++) {
+    for (let f = 0; f < 4; f++) {
+      const at = (st: number) => (st << 7) | (order << 2) | f;
+      const o = Math.min(order, maxOrder);
+      lut[at(PAGE.BUDDY)] = f & 1 ? packRgb(cssRgb(COLORS.mergeSkipped)) : packRgb(orderRgb(o, maxOrder));
+      lut[at(PAGE.PCP)] = packRgb(cssRgb(f & 2 ? COLORS.pcpCold : COLORS.pcpHot));
+      lut[at(PAGE.ALLOCATED)] = packRgb(cssRgb(COLORS.allocated));
+      lut[at(PAGE.TRANSIT)] = packRgb(cssRgb(COLORS.transit));
+    }
+  }
+  return lut;
+}
+
+export function pageDescription(s: ZoneState, pfn: number): string[] {
+  const pg = s.page(pfn);
+  if (!pg) return [`pfn ${hexPfn(pfn)} is outside the zone`];
+  const lines = [`pfn ${hexPfn(pfn)} (${pfn})`, `state: ${PAGE_STATE_NAMES[pg.state as PageState]}`];
+  if (pg.state === PAGE.BUDDY) {
+    lines.push(`order ${pg.order}, free_list[${MIGRATETYPES[pg.mt] ?? pg.mt}]`);
+    if (pg.flags & PF.MERGE_SKIPPED) lines.push('merge skipped');
+    const head = pfn - ((pfn - 0) % 2 ** pg.order);
+    lines.push(`block head pfn ${hexPfn(head)}; buddy pfn ${hexPfn(head ^ (2 ** pg.order))}`);
+  } else if (pg.state === PAGE.PCP) {
+    lines.push(`cpu ${pg.cpu}'s pcp list, order ${pg.order}${pg.flags & PF.COLD ? ', cold' : ''}`);
+  } else if (pg.state === PAGE.ALLOCATED) {
+    lines.push(`order ${pg.order}` + (pg.cpu !== CPU_NONE ? `, allocated by cpu ${pg.cpu}` : ', reserved at set-up'));
+  }
+  lines.push(`pageblock ${pg.pageblock}: ${MIGRATETYPES[pg.pageblockMt] ?? pg.pageblockMt}`);
+  return lines;
+}
+
+export function createMemMapView(body: HTMLElement) {
+  const tools = el('div', { class: 'mm-tools' });
+  const zoomIn = el('button', { type: 'button', text: '+', 'aria-label': 'Zoom in on mem_map' });
+  const zoomOut = el('button', { type: 'button', text: '−', 'aria-label': 'Zoom out of mem_map' });
+  const zoomReset = el('button', { type: 'button', text: 'fit', 'aria-label': 'fit: show the whole zone' });
+  const pfnInput = el('input', {
+    type: 'text',
+    id: 'mm-pfn',
+    inputmode: 'numeric',
+    placeholder: 'e.g. 0x1a0',
+    size: 10,
+    autocomplete: 'off',
+  });
+  const pfnLabel = el('label', { for: 'mm-pfn', text: 'inspect pfn' });
+  const zoomLabel = el('span', { class: 'mm-zoom', 'aria-live': 'off' });
+  tools.append(zoomOut, zoomIn, zoomReset, zoomLabel, pfnLabel, pfnInput);
+
+  const stage = el('div', { class: 'mm-stage' });
+  const canvas = el('canvas', {
+    class: 'mm-canvas',
+    tabindex: 0,
+    role: 'img',
+    'aria-label': 'mem_map: one cell per pfn, coloured by state, with pageblock borders. Use inspect pfn for a text description.',
+  });
+  const hover = el('div', { class: 'mm-hover', 'aria-live': 'polite' });
+  stage.append(canvas);
+  body.append(tools, stage, hover);
+
+  let player: Player | undefined;
+  let zoom = 1;
+  let panX = 0; // grid offset in CSS px
+  let panY = 0;
+  let hoverPfn: number | undefined;
+  let pinnedPfn: number | undefined;
+  let table: Uint32Array | undefined;
+  let image: ImageData | undefined;
+  let pixels: Uint32Array | undefined;
+  let off: HTMLCanvasElement | undefined;
+  let cols = 1;
+  let rows = 1;
+  let geoKey = '';
+
+  const baseCell = () => {
+    const r = sizeOf(canvas);
+    return Math.min(r.w / cols, r.h / rows);
+  };
+
+  function setup(s: ZoneState) {
+    const key = `${s.geo.startPfn}/${s.geo.pages}/${s.geo.maxOrder}`;
+    if (key === geoKey) return;
+    geoKey = key;
+    cols = gridColumns(s.geo.pages);
+    rows = Math.ceil(s.geo.pages / cols);
+    table = colorTable(s.geo.maxOrder);
+    off = document.createElement('canvas');
+    off.width = cols;
+    off.height = rows;
+    image = new ImageData(cols, rows);
+    pixels = new Uint32Array(image.data.buffer);
+    zoom = 1;
+    panX = 0;
+    panY = 0;
+    paintedStep = -1;
+  }
+
+  let paintedStep = -1;
+  let paintedState: ZoneState | undefined;
+  function paintPixels(s: ZoneState) {
+    // hover and pan redraw often; the pixels only change with the step
+    if (s === paintedState && s.step === paintedStep) return;
+    paintedState = s;
+    paintedStep = s.step;
+    const lut = table!;
+    const px = pixels!;
+    const st = s.pageState;
+    const ord = s.pageOrder;
+    const fl = s.pageFlags;
+    const n = s.geo.pages;
+    // one table lookup per page: (state, order, merge-skipped, cold) -> colour
+    for (let i = 0; i < n; i++) px[i] = lut[(st[i]! << 7) | (ord[i]! << 2) | ((fl[i]! >> 1) & 3)]!;
+    for (let i = n; i < px.length; i++) px[i] = 0;
+    off!.getContext('2d')!.putImageData(image!, 0, 0);
+  }
+
+  function draw() {
+    const p = player;
+    if (!p) return;
+    const s = p.state;
+    setup(s);
+    paintPixels(s);
+    const { w, h, dpr } = fitCanvas(canvas);
+    const ctx = canvas.getContext('2d')!;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = COLORS.background;
+    ctx.fillRect(0, 0, w, h);
+    const cell = baseCell() * zoom;
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(off!, panX, panY, cols * cell, rows * cell);
+
+    // cell gaps and pageblock borders once cells are big enough to see them
+    const g = s.geo;
+    const c0 = Math.max(0, Math.floor(-panX / cell));
+    const c1 = Math.min(cols, Math.ceil((w - panX) / cell));
+    const r0 = Math.max(0, Math.floor(-panY / cell));
+    const r1 = Math.min(rows, Math.ceil((h - panY) / cell));
+    if (cell >= 6) {
+      ctx.strokeStyle = 'rgba(16,20,28,0.85)';
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let c = c0; c <= c1; c++) {
+        ctx.moveTo(panX + c * cell + 0.5, panY + r0 * cell);
+        ctx.lineTo(panX + c * cell + 0.5, panY + r1 * cell);
+      }
+      for (let r = r0; r <= r1; r++) {
+        ctx.moveTo(panX + c0 * cell, panY + r * cell + 0.5);
+        ctx.lineTo(panX + c1 * cell, panY + r * cell + 0.5);
+      }
+      ctx.stroke();
+    }
+    const pbPages = 2 ** g.pageblockOrder;
+    // borders only when a pageblock's narrow side is at least 6 px, or they drown the colours
+    const pbNarrow = pbPages >= cols ? (pbPages / cols) * cell : Math.min(pbPages * cell, cell * 1e9);
+    if (pbNarrow >= 6 && cell >= 1.5) {
+      // a border wherever the pageblock changes between neighbouring cells
+      ctx.strokeStyle = '#e6edf3';
+      ctx.lineWidth = cell >= 12 ? 2 : 1;
+      ctx.beginPath();
+      const pb = (i: number) => Math.floor((g.startPfn + i) / pbPages);
+      const wholeRows = g.startPfn % cols === 0 && pbPages % cols === 0;
+      for (let r = r0; r < r1; r++) {
+        if (wholeRows) {
+          // pageblocks are whole rows (the usual case): one line per boundary row
+          if ((g.startPfn / cols + r + 1) % (pbPages / cols) === 0 && (r + 1) * cols < g.pages) {
+            ctx.moveTo(panX + c0 * cell, panY + (r + 1) * cell);
+            ctx.lineTo(panX + c1 * cell, panY + (r + 1) * cell);
+          }
+          continue;
+        }
+        // horizontal borders under this row, merged into runs: one segment per run, not per cell
+        let run = -1;
+        for (let c = c0; c <= c1; c++) {
+          const i = r * cols + c;
+          const border = c < c1 && i + cols < g.pages && pb(i + cols) !== pb(i);
+          if (border && run < 0) run = c;
+          if (!border && run >= 0) {
+            ctx.moveTo(panX + run * cell, panY + (r + 1) * cell);
+            ctx.lineTo(panX + c * cell, panY + (r + 1) * cell);
+            run = -1;
+          }
+        }
+        // vertical borders inside this row: only where a pageblock ends mid-row
+        const rowFirst = r * cols;
+        const firstBoundary = pbPages - ((g.startPfn + rowFirst) % pbPages);
+        let c = firstBoundary - 1; // the last cell of a pageblock in this row
+        if (c < c0) c += Math.ceil((c0 - c) / pbPages) * pbPages;
+        for (; c < c1 && c + 1 < cols; c += pbPages) {
+          const i = rowFirst + c;
+          if (i + 1 >= g.pages) break;
+          ctx.moveTo(panX + (c + 1) * cell, panY + r * cell);
+          ctx.lineTo(panX + (c + 1) * cell, panY + (r + 1) * cell);
+        }
+      }
+      ctx.stroke();
+    }
+
+    // the current event's block, and the hovered / inspected page
+    const cur = p.currentIndex();
+    if (cur !== undefined && cur > 0) {
+      const pfn = p.log.pfn[cur]!;
+      const order = p.log.order[cur]!;
+      const i0 = pfn - g.startPfn;
+      if (i0 >= 0 && i0 < g.pages) {
+        const n = Math.min(2 ** order, g.pages - i0);
+        ctx.strokeStyle = '#000000';
+        ctx.lineWidth = 4;
+        outlineRun(ctx, i0, n, cell);
+        ctx.strokeStyle = COLORS.highlight;
+        ctx.lineWidth = 2;
+        outlineRun(ctx, i0, n, cell);
+      }
+    }
+    const focus = pinnedPfn ?? hoverPfn;
+    if (focus !== undefined) {
+      const i = focus - g.startPfn;
+      if (i >= 0 && i < g.pages) {
+        // black under white: visible on every state colour, yellow included
+        ctx.strokeStyle = '#000000';
+        ctx.lineWidth = 4;
+        outlineRun(ctx, i, 1, cell);
+        ctx.strokeStyle = COLORS.highlight;
+        ctx.lineWidth = 2;
+        outlineRun(ctx, i, 1, cell);
+      }
+    }
+    zoomLabel.textContent = `zoom ${zoom >= 10 ? Math.round(zoom) : zoom.toFixed(1)}x · ${cols}×${rows} cells`;
+  }
+
+  /** Outlines `count` consecutive cells from index i0 (one rectangle per grid row). */
+  function outlineRun(ctx: CanvasRenderingContext2D, i0: number, count: number, cell: number) {
+    let i = i0;
+    const end = i0 + count;
+    while (i < end) {
+      const r = Math.floor(i / cols);
+      const c = i % cols;
+      const n = Math.min(end - i, cols - c);
+      ctx.strokeRect(panX + c * cell - 1, panY + r * cell - 1, Math.max(n * cell, 2) + 2, Math.max(cell, 2) + 2);
+      i += n;
+    }
+  }
+
+  function showPage(pfn: number | undefined) {
+    hover.replaceChildren();
+    if (pfn === undefined || !player) {
+      hover.append(el('p', { class: 'muted', text: 'Hover a cell, or type a pfn, to see its struct page fields.' }));
+      return;
+    }
+    const lines = pageDescription(player.state, pfn);
+    hover.append(el('p', { class: 'mm-hover-title', text: lines[0]! }), ...lines.slice(1).map((l) => el('p', { text: l })));
+  }
+
+  function pfnAt(ev: MouseEvent): number | undefined {
+    if (!player) return undefined;
+    const r = canvas.getBoundingClientRect();
+    const cell = baseCell() * zoom;
+    const c = Math.floor((ev.clientX - r.left - panX) / cell);
+    const row = Math.floor((ev.clientY - r.top - panY) / cell);
+    if (c < 0 || c >= cols || row < 0 || row >= rows) return undefined;
+    const i = row * cols + c;
+    return i < player.state.geo.pages ? player.state.geo.startPfn + i : undefined;
+  }
+
+  function zoomAt(factor: number, cx: number, cy: number) {
+    const maxZoom = Math.max(1, 48 / baseCell());
+    const z = Math.max(1, Math.min(maxZoom, zoom * factor));
+    const k = z / zoom;
+    panX = cx - (cx - panX) * k;
+    panY = cy - (cy - panY) * k;
+    zoom = z;
+    clampPan();
+    draw();
+  }
+
+  function clampPan() {
+    const r = sizeOf(canvas);
+    const cell = baseCell() * zoom;
+    const gw = cols * cell;
+    const gh = rows * cell;
+    panX = gw <= r.w ? (r.w - gw) / 2 : Math.min(0, Math.max(r.w - gw, panX));
+    panY = gh <= r.h ? (r.h - gh) / 2 : Math.min(0, Math.max(r.h - gh, panY));
+  }
+
+  canvas.addEventListener(
+    'wheel',
+    (ev) => {
+      ev.preventDefault();
+      const r = canvas.getBoundingClientRect();
+      zoomAt(ev.deltaY < 0 ? 1.25 : 0.8, ev.clientX - r.left, ev.clientY - r.top);
+    },
+    { passive: false },
+  );
+  let drag: { x: number; y: number; px: number; py: number } | undefined;
+  canvas.addEventListener('pointerdown', (ev) => {
+    drag = { x: ev.clientX, y: ev.clientY, px: panX, py: panY };
+    canvas.setPointerCapture(ev.pointerId);
+  });
+  canvas.addEventListener('pointerup', (ev) => {
+    if (drag && Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) < 4) {
+      pinnedPfn = pfnAt(ev);
+      showPage(pinnedPfn);
+      draw();
+    }
+    drag = undefined;
+  });
+  canvas.addEventListener('pointermove', (ev) => {
+    if (drag) {
+      panX = drag.px + ev.clientX - drag.x;
+      panY = drag.py + ev.clientY - drag.y;
+      clampPan();
+      draw();
+      return;
+    }
+    const pfn = pfnAt(ev);
+    if (pfn !== hoverPfn) {
+      hoverPfn = pfn;
+      if (pinnedPfn === undefined) showPage(pfn);
+      draw();
+    }
+  });
+  canvas.addEventListener('pointerleave', () => {
+    hoverPfn = undefined;
+    if (pinnedPfn === undefined) showPage(undefined);
+    draw();
+  });
+  const centre = () => {
+    const r = sizeOf(canvas);
+    return [r.w / 2, r.h / 2] as const;
+  };
+  zoomIn.addEventListener('click', () => zoomAt(2, ...centre()));
+  zoomOut.addEventListener('click', () => zoomAt(0.5, ...centre()));
+  zoomReset.addEventListener('click', () => {
+    zoom = 1;
+    clampPan();
+    draw();
+  });
+  pfnInput.addEventListener('change', () => {
+    const raw = pfnInput.value.trim();
+    const v = /^0x[0-9a-f]{1,13}$/i.test(raw) ? parseInt(raw, 16) : /^[0-9]{1,15}$/.test(raw) ? Number(raw) : NaN;
+    if (!player || Number.isNaN(v)) {
+      pinnedPfn = undefined;
+      hover.replaceChildren(el('p', { text: raw === '' ? '' : `"${raw.slice(0, 20)}" is not a pfn (decimal or 0x hex)` }));
+      draw();
+      return;
+    }
+    pinnedPfn = v;
+    showPage(v);
+    draw();
+  });
+  new ResizeObserver(() => {
+    clampPan();
+    draw();
+  }).observe(stage);
+
+  showPage(undefined);
+
+  return {
+    update(p: Player) {
+      player = p;
+      setup(p.state);
+      clampPan();
+      draw();
+      if (pinnedPfn !== undefined) showPage(pinnedPfn);
+    },
+  };
+}

@@ -1,0 +1,148 @@
+// pcp lists: one column per CPU, its count against the high and batch marks, the cold part of
+// the list darker, and the CPU's zone->lock state (running / spinning / holding) in words.
+
+import { select } from 'd3-selection';
+import { scaleLinear } from 'd3-scale';
+import type { Player, CpuLockState } from '../player/player';
+import { COLORS } from './palette';
+import { sizeOf } from './dom';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const LEFT = 44; // room for the high / batch labels
+const H = 230;
+const TOP = 26;
+const BOTTOM = 48;
+
+export interface PcpParams {
+  high: number | undefined;
+  batch: number | undefined;
+  source: string;
+}
+
+const LOCK_SHORT: Record<CpuLockState, string> = { running: 'run', spinning: 'spin', holding: 'hold' };
+
+const LOCK_COLOR: Record<CpuLockState, string> = {
+  running: COLORS.running,
+  spinning: COLORS.spinning,
+  holding: COLORS.holding,
+};
+
+export function createPcpView(body: HTMLElement) {
+  const note = document.createElement('p');
+  note.className = 'panel-note';
+  const scroller = document.createElement('div');
+  scroller.className = 'pcp-scroll';
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('class', 'pcp-svg');
+  svg.setAttribute('role', 'img');
+  scroller.append(svg);
+  body.append(note, scroller);
+
+  function update(p: Player, params: PcpParams) {
+    const s = p.state;
+    const cpus = Array.from({ length: s.geo.cpus }, (_, c) => c);
+    const counts = cpus.map((c) => s.pcpCount[c]!);
+    const maxCount = Math.max(1, params.high ?? 0, ...counts);
+    const y = scaleLinear()
+      .domain([0, maxCount * 1.1])
+      .range([H - BOTTOM, TOP]);
+    // columns shrink to fit up to ~24 CPUs; beyond that the panel scrolls sideways
+    const avail = Math.max(200, sizeOf(scroller).w - LEFT - 4);
+    const COL_W = Math.max(30, Math.min(72, Math.floor(avail / cpus.length)));
+    const narrow = COL_W < 54;
+    const width = LEFT + cpus.length * COL_W;
+    svg.setAttribute('viewBox', `0 0 ${width} ${H}`);
+    svg.setAttribute('width', String(width));
+    svg.setAttribute('height', String(H));
+    svg.setAttribute(
+      'aria-label',
+      cpus.map((c) => `cpu ${c}: count ${counts[c]}, ${p.lockState(c)}`).join('; ') || 'no CPUs',
+    );
+    note.textContent =
+      `count per CPU against high = ${params.high ?? '?'} and batch = ${params.batch ?? '?'} (${params.source}). ` +
+      'Light: hot pages; dark: cold list.';
+
+    const cols = select(svg)
+      .selectAll<SVGGElement, number>('g.pcp-col')
+      .data(cpus)
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'pcp-col');
+        g.append('rect').attr('class', 'pcp-track');
+        g.append('rect').attr('class', 'pcp-hot');
+        g.append('rect').attr('class', 'pcp-cold');
+        g.append('line').attr('class', 'pcp-high');
+        g.append('line').attr('class', 'pcp-batch');
+        g.append('text').attr('class', 'pcp-count');
+        g.append('text').attr('class', 'pcp-cpu');
+        g.append('text').attr('class', 'pcp-lock');
+        return g;
+      })
+      .attr('transform', (c) => `translate(${LEFT + c * COL_W},0)`);
+
+    const bx = Math.round(COL_W * 0.18);
+    const bw = COL_W - 2 * bx;
+    cols
+      .select('rect.pcp-track')
+      .attr('x', bx)
+      .attr('width', bw)
+      .attr('y', TOP)
+      .attr('height', H - BOTTOM - TOP);
+    cols
+      .select('rect.pcp-hot')
+      .attr('x', bx)
+      .attr('width', bw)
+      .attr('y', (c) => y(s.pcpCount[c]!))
+      .attr('height', (c) => y(0) - y(s.pcpCount[c]! - s.pcpCold[c]!))
+      .attr('fill', COLORS.pcpHot);
+    cols
+      .select('rect.pcp-cold')
+      .attr('x', bx)
+      .attr('width', bw)
+      .attr('y', (c) => y(s.pcpCold[c]!))
+      .attr('height', (c) => y(0) - y(s.pcpCold[c]!))
+      .attr('fill', COLORS.pcpCold);
+    const mark = (sel: string, v: number | undefined) =>
+      cols
+        .select(sel)
+        .attr('x1', bx - 6)
+        .attr('x2', bx + bw + 6)
+        .attr('y1', v === undefined ? -10 : y(v))
+        .attr('y2', v === undefined ? -10 : y(v))
+        .attr('visibility', v === undefined ? 'hidden' : 'visible');
+    mark('line.pcp-high', params.high);
+    mark('line.pcp-batch', params.batch);
+    cols
+      .select('text.pcp-count')
+      .attr('x', COL_W / 2)
+      .attr('y', (c) => y(s.pcpCount[c]!) - 6)
+      .text((c) => String(s.pcpCount[c]));
+    cols
+      .select('text.pcp-cpu')
+      .attr('x', COL_W / 2)
+      .attr('y', H - BOTTOM + 18)
+      .text((c) => (narrow ? String(c) : `cpu ${c}`));
+    cols
+      .select('text.pcp-lock')
+      .attr('x', COL_W / 2)
+      .attr('y', H - BOTTOM + 38)
+      .attr('fill', (c) => LOCK_COLOR[p.lockState(c)])
+      .text((c) => (narrow ? LOCK_SHORT[p.lockState(c)] : p.lockState(c)));
+
+    // mark labels, once, at the left
+    select(svg)
+      .selectAll<SVGTextElement, string>('text.pcp-mark-label')
+      .data(
+        [
+          ['high', params.high],
+          ['batch', params.batch],
+        ].filter((d): d is [string, number] => d[1] !== undefined),
+      )
+      .join('text')
+      .attr('class', 'pcp-mark-label')
+      .attr('x', 2)
+      .attr('y', (d) => y(d[1]) - 3)
+      .text((d) => d[0]);
+  }
+
+  return { update };
+}

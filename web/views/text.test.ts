@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { decodeEvents, encodeEvents, EV } from '../engine/events';
+import { Player } from '../player/player';
+import { expand, mergeBack, setup, withTimes } from '../testing/zone16';
+import { describeEvent } from './describe';
+import { buddyinfoText, cpuStatsText, pagetypeText, zoneinfoText } from './procfs';
+import { gridColumns } from './memmap';
+
+const log = decodeEvents(encodeEvents(withTimes([...setup, ...expand, ...mergeBack])));
+const p = new Player(log);
+
+describe('text panels', () => {
+  it('prints /proc/buddyinfo as the kernel does (%6lu per order)', () => {
+    p.seek(setup.length + expand.length);
+    expect(buddyinfoText(p)).toBe('Node 0, zone   Normal      1      1      1      1      0');
+    p.seek(log.length);
+    expect(buddyinfoText(p)).toBe('Node 0, zone   Normal      0      0      0      0      1');
+  });
+
+  it('prints free pages per migratetype, zoneinfo and per-CPU stats', () => {
+    p.seek(setup.length + expand.length);
+    expect(pagetypeText(p).split('\n')[2]).toBe('MOVABLE            1     1     1     1     0');
+    const zi = zoneinfoText(p, { high: 186, batch: 31, source: 'test' });
+    expect(zi).toContain('pages free     15');
+    expect(zi).toContain('start_pfn:           256 (0x100)');
+    expect(zi).toContain('              high:  186');
+    p.seek(log.length);
+    expect(cpuStatsText(p).split('\n')[2]).toMatch(/^ {2}1 {2}running +1 +0 +0 +40$/);
+  });
+});
+
+describe('event descriptions use the kernel words', () => {
+  const at = (type: number) => {
+    for (let i = 0; i < log.length; i++) if (log.type[i] === type) return describeEvent(log, i);
+    throw new Error('no such event');
+  };
+  it.each([
+    [EV.ZONE_INIT, 'zone set-up: 16 pages from pfn 0x100, 2 CPUs, MAX_PAGE_ORDER 4, pageblock_order 2'],
+    [EV.SPLIT, 'cpu 0: expand() halves the order-4 block at pfn 0x100; the upper half (pfn 0x108) goes to free_area[3]'],
+    [EV.MERGE, 'cpu 1: __free_one_page() merges pfn 0x100 with its buddy (pfn ^ (1 << 0)) into an order-1 block'],
+    [EV.BUDDY_DEL, 'cpu 0: block pfn 0x100 order 4 taken off free_area[4].free_list[MOVABLE]'],
+    [EV.LOCK_ACQUIRE, 'cpu 1 takes zone->lock (uncontended)'],
+    [EV.LOCK_RELEASE, 'cpu 1 drops zone->lock after holding it 40 cycles'],
+  ])('type %i', (type, text) => {
+    expect(at(type)).toBe(text);
+  });
+});
+
+describe('mem_map grid', () => {
+  it('uses a power-of-two column count near sqrt(pages)', () => {
+    expect(gridColumns(16)).toBe(4);
+    expect(gridColumns(4096)).toBe(64);
+    expect(gridColumns(262144)).toBe(512);
+    expect(gridColumns(1000)).toBe(32);
+  });
+});
