@@ -8,12 +8,13 @@ WEB_SRC := $(shell find web -type f 2>/dev/null) index.html vite.config.ts tscon
 
 .PHONY: test-web test-e2e web-build serve start
 
-test-web:
+# web/engine/wasm.test.ts runs the real core: the Node WASM build must exist first.
+test-web: build/wasm/node/blab.js
 	$(NPX) tsc -p .
 	$(NPX) eslint .
 	$(NPX) vitest run
 
-dist/.built: $(WEB_SRC)
+dist/.built: $(WEB_SRC) public/wasm/blab.js
 	$(NPX) vite build --logLevel warn
 	@touch $@
 

@@ -101,6 +101,7 @@ export const ACCESS_OUTCOMES = [
   'memory',
   'prefetch hit',
   'late prefetch',
+  'plain', // the plain machine: the access happened, there is no cache model to cost it
 ] as const;
 export const NR_OUTCOMES = ACCESS_OUTCOMES.length;
 export const CPU_NONE = 0xffff;

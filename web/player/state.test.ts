@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CPU_NONE, EV, FLAG, decodeEvents, encodeEvents, type EventRecord } from '../engine/events';
+import { CPU_NONE, EV, FLAG, NR_OUTCOMES, decodeEvents, encodeEvents, type EventRecord } from '../engine/events';
 import { Player } from './player';
 import { PAGE, PF } from './state';
 import { MOVABLE, START, expand, mergeBack, setup, withTimes } from '../testing/zone16';
@@ -85,7 +85,9 @@ describe('page-state reducer', () => {
       { type: EV.PREFETCH_WASTED, pfn: START, cpu: 1 },
     ]);
     p.seek(p.length);
-    expect(Array.from(p.state.cache.subarray(9, 18))).toEqual([0, 0, 0, 0, 1, 1, 0, 1, 1]);
+    // per CPU: one counter per access outcome (NR_OUTCOMES), then prefetches issued, wasted
+    const per = NR_OUTCOMES + 2;
+    expect(Array.from(p.state.cache.subarray(per, 2 * per))).toEqual([0, 0, 0, 0, 1, 1, 0, 0, 1, 1]);
   });
 });
 

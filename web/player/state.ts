@@ -288,7 +288,11 @@ export function applyEvent(s: ZoneState, log: EventLog, i: number): void {
     case EV.PAGEBLOCK_MT: {
       const pfn = log.pfn[i]!;
       const mt = checkMt(log, i);
-      if (pfn < s.geo.startPfn || pfn >= s.geo.startPfn + s.geo.pages) fail(i, log, 'pageblock is outside the zone');
+      // pfn is the pageblock's aligned start, which precedes the zone when the zone starts
+      // mid-pageblock: the block only has to overlap the zone.
+      const pbPages = 2 ** s.geo.pageblockOrder;
+      if (pfn % pbPages !== 0) fail(i, log, `pageblock pfn is not aligned to ${pbPages} pages`);
+      if (pfn + pbPages <= s.geo.startPfn || pfn >= s.geo.startPfn + s.geo.pages) fail(i, log, 'pageblock is outside the zone');
       s.pageblockMt[s.pageblockIndex(pfn)] = mt;
       break;
     }
