@@ -65,4 +65,7 @@ export default defineConfig({
   server: { headers: isolation, port, strictPort: true },
   preview: { headers: isolation, port, strictPort: true },
   build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  // The engine worker loads emscripten's classic loader with importScripts(), so it must be
+  // a classic worker: bundle workers as IIFE, not ES modules.
+  worker: { format: 'iife' },
 });

@@ -1,5 +1,7 @@
 import './styles.css';
 import { App } from './app';
+import { EngineClient } from './engine/engine-client';
+import { createOpScriptPanel } from './opscript';
 
 declare global {
   interface Window {
@@ -16,4 +18,9 @@ if (isolation) {
 }
 
 const root = document.getElementById('app');
-if (root) window.buddylab = new App(root);
+if (root) {
+  const app = new App(root);
+  window.buddylab = app;
+  // The op-script panel runs the real C core (WASM) in the engine worker.
+  root.querySelector('aside.sidebar')?.prepend(createOpScriptPanel(app, new EngineClient()));
+}
