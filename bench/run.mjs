@@ -1,7 +1,8 @@
 // Runs the benchmarks, keeps every repetition, and writes bench/results.json plus a
 // readable table. Each figure is reported as min / median / max over its repetitions.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { cpus } from 'node:os';
 
 const nproc = cpus().length;
@@ -25,6 +26,12 @@ for (const row of csv.trim().split('\n').slice(1)) {
   const [tasks, score, perTask, linear] = row.split(',').map(Number);
   results.figures.push({ name: `kernel page_fault1, ${tasks} task(s)`, unit: 'pages/s', median: score, per_task: perTask, linear, note: 'mean of 5 one-second samples after 2 warm-up samples' });
 }
+
+// 3. First load: everything the browser fetches to show the app and start the core, gzipped.
+const firstLoad = ['dist/index.html', 'dist/wasm/blab.js', 'dist/wasm/blab.wasm', 'dist/wasm/blab.worker.js',
+  ...readdirSync('dist/assets').filter((f) => /\.(js|css)$/.test(f)).map((f) => `dist/assets/${f}`)];
+const gz = firstLoad.reduce((n, f) => n + gzipSync(readFileSync(f), { level: 9 }).length, 0);
+results.figures.push({ name: 'first load (HTML+JS+CSS+WASM), gzip -9', unit: 'bytes', median: gz, budget: 300 * 1024, met: gz <= 300 * 1024, files: firstLoad.length });
 
 mkdirSync('bench', { recursive: true });
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');

@@ -11,7 +11,7 @@ build/bench/core_fastpath: bench/core_fastpath.c build/native/.built
 	@$(BENCH_CC) -Iwasm-core/include $< build/native/libblabcore.a -lpthread -o $@
 
 .PHONY: bench-run
-bench-run: build/bench/kernel_page_fault1 build/bench/core_fastpath
+bench-run: build/bench/kernel_page_fault1 build/bench/core_fastpath dist/.built
 	@node bench/run.mjs
 
 BENCH_SUITES += bench-run
