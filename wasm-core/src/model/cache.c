@@ -7,8 +7,9 @@
  *   - Per socket: the LLC, set-associative, true LRU, indexed by a hash of the line (real
  *     Skylake-SP hashes lines over LLC slices; the set count is not a power of two).
  *   - LLC fill policy: `llc_victim` = 1 fills the LLC with lines the L2 evicts (Skylake-SP's
- *     non-inclusive victim L3); 0 fills it on every miss (Broadwell's inclusive L3, though
- *     LLC evictions do not back-invalidate here).
+ *     non-inclusive victim L3) and with lines another core supplied (shared lines stay in
+ *     L3); 0 fills it on every miss (Broadwell's inclusive L3, though LLC evictions do not
+ *     back-invalidate here).
  *   - Coherence by versions: the directory holds, per line, a version and the CPU that holds
  *     it Modified. A write by a CPU that is not the owner gives the line a new version (from
  *     one global counter), which makes every other copy stale: a stale copy is a miss. A read
@@ -211,8 +212,9 @@ static uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
 			*outcome = CACHE_REMOTE;
 			*cycles = same ? m->p.xcore_cycles : m->p.xsocket_cycles;
 			d->owner = MODEL_NO_CPU; /* written back, now shared */
-			if (!m->p.llc_victim)
-				fill_llc(m, socket, line, ver);
+			/* Skylake-SP keeps lines shared by several cores in its L3: fill the
+			 * reader's LLC in both modes, so a third core there hits it */
+			fill_llc(m, socket, line, ver);
 			fill_l2(m, core, socket, line, ver);
 			return fill_l1(m, core, line, ver);
 		}
