@@ -62,34 +62,37 @@ static inline uint32_t set_of(const struct cache_level *c, uint64_t line)
 	return (uint32_t)(((uint64_t)h * c->nsets) >> 32);
 }
 
-/* Index (set * assoc + way) of the way holding `line`, valid or stale; -1 if none. */
-static inline int64_t find(const struct cache_level *c, uint64_t line)
+static inline uint64_t base_of(const struct cache_level *c, uint64_t line)
 {
-	uint64_t base = (uint64_t)set_of(c, line) * c->assoc;
-	const struct cache_way *w = c->ways + base;
-	for (uint32_t i = 0; i < c->assoc; i++)
-		if (w[i].line == line)
-			return (int64_t)(base + i);
-	return -1;
+	return (uint64_t)set_of(c, line) * c->assoc;
 }
 
-static inline void touch(struct cache_level *c, uint64_t idx)
+/* Index (set * assoc + way) of the way holding `line`, valid or stale; -1 if none. */
+static inline int64_t find(const struct cache_level *c, uint64_t base, uint64_t line)
 {
-	uint64_t base = idx - idx % c->assoc;
+	const struct cache_way *w = c->ways + base;
+	int64_t hit = -1;
+	/* no early exit: a branch-free scan beats a mispredicted loop exit (a line is in a set
+	 * at most once) */
+	for (uint32_t i = 0; i < c->assoc; i++)
+		hit = w[i].line == line ? (int64_t)(base + i) : hit;
+	return hit;
+}
+
+static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
+{
 	struct cache_way *w = c->ways + base;
 	uint8_t a = c->ways[idx].age;
 	if (a == 0)
 		return;
 	for (uint32_t i = 0; i < c->assoc; i++)
-		if (w[i].age < a)
-			w[i].age++;
+		w[i].age = (uint8_t)(w[i].age + (w[i].age < a));
 	c->ways[idx].age = 0;
 }
 
 /* The way `line` should go into: its own (stale) way if present, else the LRU way. */
-static inline uint64_t victim(const struct cache_level *c, uint64_t line)
+static inline uint64_t victim(const struct cache_level *c, uint64_t base, uint64_t line)
 {
-	uint64_t base = (uint64_t)set_of(c, line) * c->assoc;
 	const struct cache_way *w = c->ways + base;
 	uint32_t best = 0;
 	for (uint32_t i = 0; i < c->assoc; i++) {
@@ -103,7 +106,7 @@ static inline uint64_t victim(const struct cache_level *c, uint64_t line)
 
 static inline int valid_in(const struct cache_level *c, uint64_t line, uint32_t ver)
 {
-	int64_t i = find(c, line);
+	int64_t i = find(c, base_of(c, line), line);
 	return i >= 0 && c->ways[i].ver == ver;
 }
 
@@ -146,7 +149,8 @@ static inline void count_wasted(struct cache_model *m, struct cache_way *w)
 static inline uint64_t fill(struct cache_level *c, uint64_t line, uint32_t ver,
 			    struct cache_way *old)
 {
-	uint64_t i = victim(c, line);
+	uint64_t base = base_of(c, line);
+	uint64_t i = victim(c, base, line);
 	struct cache_way *w = &c->ways[i];
 	if (old)
 		*old = *w;
@@ -154,7 +158,7 @@ static inline uint64_t fill(struct cache_level *c, uint64_t line, uint32_t ver,
 		w->pf = 0;
 	w->line = line;
 	w->ver = ver;
-	touch(c, i);
+	touch(c, base, i);
 	return i;
 }
 
@@ -192,23 +196,24 @@ static inline uint64_t fill_l1(struct cache_model *m, uint32_t core, uint64_t li
 static uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
 		      struct cache_dir_entry *d, uint32_t *outcome, uint32_t *cycles)
 {
-	uint32_t core = model_cpu_core(&m->p, cpu);
-	uint32_t socket = core / m->p.cores_per_socket;
+	uint32_t core = m->core_of[cpu];
+	uint32_t socket = m->socket_of[cpu];
 	uint32_t ver = d->ver;
-	int64_t i2 = find(&m->l2[core], line);
+	uint64_t b2 = base_of(&m->l2[core], line);
+	int64_t i2 = find(&m->l2[core], b2, line);
 
 	if (i2 >= 0 && m->l2[core].ways[i2].ver == ver) {
-		touch(&m->l2[core], (uint64_t)i2);
+		touch(&m->l2[core], b2, (uint64_t)i2);
 		*outcome = CACHE_L2;
 		*cycles = m->p.l2_cycles;
 		return fill_l1(m, core, line, ver);
 	}
 	uint32_t owner = d->owner;
 	if (owner != MODEL_NO_CPU && owner != cpu) {
-		uint32_t ocore = model_cpu_core(&m->p, owner);
+		uint32_t ocore = m->core_of[owner];
 		if (ocore != core && (valid_in(&m->l1[ocore], line, ver) ||
 				      valid_in(&m->l2[ocore], line, ver))) {
-			int same = ocore / m->p.cores_per_socket == socket;
+			int same = m->socket_of[owner] == socket;
 			*outcome = CACHE_REMOTE;
 			*cycles = same ? m->p.xcore_cycles : m->p.xsocket_cycles;
 			d->owner = MODEL_NO_CPU; /* written back, now shared */
@@ -220,9 +225,10 @@ static uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
 		}
 		d->owner = MODEL_NO_CPU; /* the owner evicted it: written back below */
 	}
-	int64_t i3 = find(&m->llc[socket], line);
+	uint64_t b3 = base_of(&m->llc[socket], line);
+	int64_t i3 = find(&m->llc[socket], b3, line);
 	if (i3 >= 0 && m->llc[socket].ways[i3].ver == ver) {
-		touch(&m->llc[socket], (uint64_t)i3);
+		touch(&m->llc[socket], b3, (uint64_t)i3);
 		*outcome = CACHE_LLC;
 		*cycles = m->p.llc_cycles;
 	} else {
@@ -237,7 +243,7 @@ static uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
 
 static inline void set_ver(struct cache_level *c, uint64_t line, uint32_t ver)
 {
-	int64_t i = find(c, line);
+	int64_t i = find(c, base_of(c, line), line);
 	if (i >= 0)
 		c->ways[i].ver = ver;
 }
@@ -246,11 +252,12 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 				 int write, uint64_t now, uint8_t path)
 {
 	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
-	uint32_t core = model_cpu_core(&m->p, cpu);
+	uint32_t core = m->core_of[cpu];
 	struct cache_level *l1 = &m->l1[core];
 	struct cache_dir_entry *d = dir_get(m, line);
 	struct cache_result r;
-	int64_t i1 = find(l1, line);
+	uint64_t b1 = base_of(l1, line);
+	int64_t i1 = find(l1, b1, line);
 	uint64_t idx;
 
 	if (i1 >= 0 && l1->ways[i1].ver == d->ver) {
@@ -270,7 +277,7 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 					r.cycles = rest > 0xffffffffu ? 0xffffffffu : (uint32_t)rest;
 			}
 		}
-		touch(l1, idx);
+		touch(l1, b1, idx);
 	} else {
 		if (i1 >= 0 && l1->ways[i1].pf)
 			count_wasted(m, &l1->ways[i1]); /* someone wrote it before it was used */
@@ -278,7 +285,7 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 	}
 
 	if (write && d->owner != cpu) {
-		uint32_t socket = core / m->p.cores_per_socket;
+		uint32_t socket = m->socket_of[cpu];
 		uint32_t ver = ++m->ver_clock;
 		d->ver = ver;
 		d->owner = (uint16_t)cpu;
@@ -303,10 +310,10 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 			uint8_t path)
 {
 	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
-	uint32_t core = model_cpu_core(&m->p, cpu);
+	uint32_t core = m->core_of[cpu];
 	struct cache_level *l1 = &m->l1[core];
 	struct cache_dir_entry *d = dir_get(m, line);
-	int64_t i1 = find(l1, line);
+	int64_t i1 = find(l1, base_of(l1, line), line);
 
 	if (i1 >= 0 && l1->ways[i1].ver == d->ver) {
 		struct cache_way *w = &l1->ways[i1];
@@ -391,6 +398,10 @@ int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncp
 	/* CPUs 0..ncpus-1 use cores 0..min(ncpus, all_cores)-1 and the sockets those sit on */
 	m->ncores = ncpus < all_cores ? ncpus : all_cores;
 	m->nsockets = (m->ncores - 1) / p->cores_per_socket + 1;
+	for (uint32_t c = 0; c < ncpus; c++) {
+		m->core_of[c] = (uint16_t)model_cpu_core(p, c);
+		m->socket_of[c] = (uint8_t)model_cpu_socket(p, c);
+	}
 	m->l1 = calloc(m->ncores, sizeof(*m->l1));
 	m->l2 = calloc(m->ncores, sizeof(*m->l2));
 	m->llc = calloc(m->nsockets, sizeof(*m->llc));

@@ -149,6 +149,8 @@ struct cache_dir_entry {
 struct cache_model {
 	struct model_params p;
 	uint32_t ncpus, ncores, nsockets; /* what this run uses */
+	uint16_t core_of[MODEL_MAX_CPUS];  /* model_cpu_core(), precomputed: no division */
+	uint8_t socket_of[MODEL_MAX_CPUS];
 	struct cache_level *l1, *l2; /* per core */
 	struct cache_level *llc;     /* per socket */
 	/* directory: struct page lines indexed densely by pfn, everything else hashed into a
