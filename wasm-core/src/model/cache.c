@@ -193,8 +193,8 @@ static inline uint64_t fill_l1(struct cache_model *m, uint32_t core, uint64_t li
  * The line missed L1 (or was stale there): find it below, fill L2 and L1, and return the
  * L1 index. *outcome and *cycles say where it came from.
  */
-static uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
-		      struct cache_dir_entry *d, uint32_t *outcome, uint32_t *cycles)
+static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
+			   struct cache_dir_entry *d, uint32_t *outcome, uint32_t *cycles)
 {
 	uint32_t core = m->core_of[cpu];
 	uint32_t socket = m->socket_of[cpu];
@@ -241,6 +241,31 @@ static uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
 	return fill_l1(m, core, line, ver);
 }
 
+/*
+ * An L1 miss needs one of the core's line fill buffers (`fill_buffers`, 0 = unlimited). The
+ * buffers are a ring of completion times in issue order: a fill starts when the buffer it
+ * reuses is free, so a burst of prefetches lands `fill_buffers` at a time and a demand miss
+ * behind them waits too. *cycles grows by that wait.
+ */
+static inline uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
+			     struct cache_dir_entry *d, uint64_t now, uint32_t *outcome,
+			     uint32_t *cycles)
+{
+	uint64_t idx = fetch_line(m, cpu, line, d, outcome, cycles);
+	uint32_t n = m->p.fill_buffers;
+	if (n) {
+		uint32_t core = m->core_of[cpu];
+		uint64_t *slot = &m->fb[(uint64_t)core * n + m->fb_head[core]];
+		uint64_t start = *slot > now ? *slot : now;
+		uint64_t total = start - now + *cycles;
+		*cycles = total > 0xffffffffu ? 0xffffffffu : (uint32_t)total;
+		*slot = now + *cycles;
+		uint32_t next = m->fb_head[core] + 1u;
+		m->fb_head[core] = (uint8_t)(next == n ? 0 : next);
+	}
+	return idx;
+}
+
 static inline void set_ver(struct cache_level *c, uint64_t line, uint32_t ver)
 {
 	int64_t i = find(c, base_of(c, line), line);
@@ -281,7 +306,7 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 	} else {
 		if (i1 >= 0 && l1->ways[i1].pf)
 			count_wasted(m, &l1->ways[i1]); /* someone wrote it before it was used */
-		idx = fetch(m, cpu, line, d, &r.outcome, &r.cycles);
+		idx = fetch(m, cpu, line, d, now, &r.outcome, &r.cycles);
 	}
 
 	if (write && d->owner != cpu) {
@@ -329,7 +354,7 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 		count_wasted(m, &l1->ways[i1]);
 
 	uint32_t outcome, cycles;
-	uint64_t idx = fetch(m, cpu, line, d, &outcome, &cycles);
+	uint64_t idx = fetch(m, cpu, line, d, now, &outcome, &cycles);
 	struct cache_way *w = &l1->ways[idx];
 	w->pf = 1;
 	w->path = path;
@@ -382,6 +407,7 @@ void cache_free(struct cache_model *m)
 	free(m->llc);
 	free(m->dir_pages);
 	free(m->dir_hash);
+	free(m->fb);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -415,6 +441,11 @@ int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncp
 		if (level_init(&m->llc[s], (uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
 			       p->llc_ways, 0))
 			goto fail;
+	if (p->fill_buffers) {
+		m->fb = calloc((uint64_t)m->ncores * p->fill_buffers, sizeof(*m->fb));
+		if (!m->fb)
+			goto fail;
+	}
 	m->dir_npages = npages;
 	if (npages) {
 		m->dir_pages = calloc(npages, sizeof(*m->dir_pages));

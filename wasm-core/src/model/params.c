@@ -12,6 +12,8 @@
  *  [lat]       classic Intel figures (also in d2l.ai "CPU cache latencies"): a line shared or
  *              modified in another core of the same socket 25-29 ns; on the other socket
  *              100-300 cycles.
+ *  [intel-opt] Intel 64 and IA-32 Architectures Optimization Reference Manual, Skylake
+ *              microarchitecture: 12 L1D line fill buffers (10 on Haswell/Broadwell).
  *  [agner]     Agner Fog, instruction tables, Skylake: LOCK CMPXCHG ~18-20 cycles.
  *  [est]       our estimate, to be replaced by `blab calibrate`; see docs/model.md.
  */
@@ -45,6 +47,7 @@ static const struct param_desc params[] = {
 	P(xcore_cycles, 0, 100000),
 	P(xsocket_cycles, 0, 100000),
 	P(mem_cycles, 0, 100000),
+	P(fill_buffers, 0, 64),
 	P(lock_handoff_cycles, 0, 100000),
 	P(lock_handoff_remote_cycles, 0, 100000),
 	P(atomic_cycles, 0, 10000),
@@ -82,6 +85,7 @@ void model_params_default(struct model_params *p)
 	p->xcore_cycles = 70;    /* 25-29 ns [lat] */
 	p->xsocket_cycles = 300; /* upper end of 100-300 cycles [lat], ~120 ns over UPI */
 	p->mem_cycles = 240;     /* 96 ns [anandtech] */
+	p->fill_buffers = 12;    /* L1D line fill buffers, Skylake [intel-opt] */
 
 	p->lock_handoff_cycles = 70;         /* = xcore_cycles: the lock word moves core to core */
 	p->lock_handoff_remote_cycles = 300; /* = xsocket_cycles */

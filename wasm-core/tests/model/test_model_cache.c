@@ -197,6 +197,38 @@ static void test_prefetch(void)
 	cache_free(&m);
 }
 
+static void test_fill_buffers(void)
+{
+	struct model_params p;
+	struct cache_model m;
+	struct cache_result r;
+	tiny(&p, 8);
+	p.fill_buffers = 2;
+	CHECK_EQ(cache_init(&m, &p, 8, 64, 0), 0);
+	/* a burst of prefetches lands two at a time */
+	CHECK_EQ(cache_prefetch(&m, 0, PG(1), 0, 0), 240);
+	CHECK_EQ(cache_prefetch(&m, 0, PG(2), 0, 0), 240);
+	CHECK_EQ(cache_prefetch(&m, 0, PG(3), 1, 0), 479); /* waits for PG(1)'s buffer */
+	/* a demand miss waits behind them: PG(2)'s buffer frees at 240 */
+	r = cache_access(&m, 0, PG(4), 0, 10, 0);
+	CHECK_EQ(r.outcome, CACHE_MEM);
+	CHECK_EQ(r.cycles, 230 + 240);
+	/* the other core has its own buffers */
+	r = cache_access(&m, 1, PG(5), 0, 10, 0);
+	CHECK_EQ(r.cycles, 240);
+	/* PG(3) lands at 480: used at 300 it is late by 180 */
+	r = cache_access(&m, 0, PG(3), 0, 300, 0);
+	CHECK_EQ(r.outcome, CACHE_PF_LATE);
+	CHECK_EQ(r.cycles, 180);
+	cache_free(&m);
+
+	p.fill_buffers = 0; /* no limit */
+	CHECK_EQ(cache_init(&m, &p, 8, 64, 0), 0);
+	for (int i = 0; i < 8; i++)
+		CHECK_EQ(cache_prefetch(&m, 0, PG(i), 0, 0), 240);
+	cache_free(&m);
+}
+
 /* Same sequence, two models: identical counters and results. */
 static uint64_t run_random(struct cache_model *m, uint64_t seed)
 {
@@ -247,6 +279,7 @@ int main(void)
 	test_write_invalidate();
 	test_hashed_lines();
 	test_prefetch();
+	test_fill_buffers();
 	test_determinism();
 	return harness_summary("test_model_cache");
 }
