@@ -288,4 +288,80 @@ uint64_t model_rng_next(struct model_rng *r);
 /* Uniform in [0, n), n > 0, without modulo bias. */
 uint64_t model_rng_below(struct model_rng *r, uint64_t n);
 
+/* ---------------------------------------------------------------- the machine (model_machine.c) */
+
+/*
+ * The pieces put together, in the shape the core's machine hooks want: each CPU's running
+ * clock, advanced by touches, prefetches, locks and work; the scheduler's heap is told the
+ * new clock when the CPU's step ends (model_step_end), since only the running CPU moves.
+ */
+struct model_machine {
+	struct model_params p;
+	struct cache_model cache;
+	struct lock_model locks;
+	struct sched sched;
+	uint32_t ncpus;
+	uint64_t now[MODEL_MAX_CPUS];
+};
+
+/* p is copied. npages, dir_hash_lines: as cache_init. Returns 0 or -1. */
+int model_machine_init(struct model_machine *mm, const struct model_params *p, uint32_t ncpus,
+		       uint64_t npages, uint32_t dir_hash_lines, uint32_t nlocks);
+void model_machine_free(struct model_machine *mm);
+/* All CPUs' cycles so far (the denominator of contention %). */
+uint64_t model_machine_cycles(const struct model_machine *mm);
+
+static inline struct cache_result model_touch(struct model_machine *mm, uint32_t cpu,
+					      uint64_t vaddr, int write, uint8_t path)
+{
+	struct cache_result r = cache_access(&mm->cache, cpu, vaddr, write, mm->now[cpu], path);
+	mm->now[cpu] += r.cycles;
+	return r;
+}
+
+/* Returns the cycles until the line lands (for the PREFETCH event); the CPU pays only the
+ * issue cost. */
+static inline uint32_t model_prefetch(struct model_machine *mm, uint32_t cpu, uint64_t vaddr,
+				      uint8_t path)
+{
+	uint32_t land = cache_prefetch(&mm->cache, cpu, vaddr, mm->now[cpu], path);
+	mm->now[cpu] += mm->p.prefetch_issue_cycles;
+	return land;
+}
+
+static inline void model_work(struct model_machine *mm, uint32_t cpu, uint64_t cycles)
+{
+	mm->now[cpu] += cycles;
+}
+
+/* Take lock id. Returns 1 with the CPU's clock moved to when it holds the lock; or 0 when
+ * it queued behind a holder that is stopped inside its critical section: the CPU is parked,
+ * and once unparked it holds the lock (its clock then says when it got it). */
+static inline int model_lock(struct model_machine *mm, uint32_t cpu, uint32_t id)
+{
+	uint64_t t;
+	if (lock_acquire(&mm->locks, id, cpu, mm->now[cpu], &t)) {
+		mm->now[cpu] = t;
+		return 1;
+	}
+	sched_park(&mm->sched, cpu);
+	return 0;
+}
+
+static inline void model_unlock(struct model_machine *mm, uint32_t cpu, uint32_t id)
+{
+	uint64_t t;
+	uint32_t next = lock_release(&mm->locks, id, cpu, mm->now[cpu], &t);
+	if (next != MODEL_NO_CPU) {
+		mm->now[next] = t;
+		sched_unpark(&mm->sched, next, t);
+	}
+}
+
+/* The CPU's step is over: the scheduler learns its clock. */
+static inline void model_step_end(struct model_machine *mm, uint32_t cpu)
+{
+	sched_set_clock(&mm->sched, cpu, mm->now[cpu]);
+}
+
 #endif
