@@ -143,8 +143,49 @@ static int64_t gain_bp(struct result a, struct result b)
 	return (int64_t)(a.cycles * 10000 / b.cycles) - 10000;
 }
 
+/* A lock held across steps: later CPUs park, and get it in arrival order on release. */
+static void test_park_unpark(void)
+{
+	struct model_params p;
+	model_params_default(&p);
+	CHECK_EQ(model_machine_init(&mm, &p, 3, 64, 0, 2), 0);
+	/* CPU 0 (lowest) takes the lock at 0 and stops inside its critical section */
+	CHECK_EQ(sched_peek(&mm.sched), 0);
+	CHECK_EQ(model_lock(&mm, 0, LOCK_ZONE), 1);
+	CHECK_EQ(mm.now[0], 20);
+	model_work(&mm, 0, 1000);
+	model_step_end(&mm, 0);
+	/* CPUs 1 and 2 ask at 0 and 5: both park */
+	CHECK_EQ(sched_peek(&mm.sched), 1);
+	CHECK_EQ(model_lock(&mm, 1, LOCK_ZONE), 0);
+	model_work(&mm, 2, 5);
+	model_step_end(&mm, 2);
+	CHECK_EQ(sched_peek(&mm.sched), 2);
+	CHECK_EQ(model_lock(&mm, 2, LOCK_ZONE), 0);
+	CHECK_EQ(sched_peek(&mm.sched), 0);
+	/* CPU 0 releases at 1020: CPU 1 holds it at 1020 + 70 + 20 and runs next */
+	model_unlock(&mm, 0, LOCK_ZONE);
+	model_work(&mm, 0, 5000);
+	model_step_end(&mm, 0);
+	CHECK_EQ(sched_peek(&mm.sched), 1);
+	CHECK_EQ(mm.now[1], 1110);
+	model_work(&mm, 1, 100);
+	model_unlock(&mm, 1, LOCK_ZONE); /* at 1210: CPU 2 at 1300 */
+	model_step_end(&mm, 1);
+	CHECK_EQ(mm.now[2], 1300);
+	CHECK_EQ(sched_peek(&mm.sched), 1);
+	model_unlock(&mm, 2, LOCK_ZONE);
+	const struct lock_counters *c = &mm.locks.lock[LOCK_ZONE].c;
+	CHECK_EQ(c->acquisitions, 3);
+	CHECK_EQ(c->contended, 2);
+	CHECK_EQ(c->spin_cycles, (1020 - 0 + 70) + (1210 - 5 + 70));
+	CHECK_EQ(c->hold_cycles, 1000 + 100 + 0);
+	model_machine_free(&mm);
+}
+
 int main(void)
 {
+	test_park_unpark();
 	struct result a1 = run(1, 0), b1 = run(1, 1);
 	struct result a56 = run(56, 0), b56 = run(56, 1);
 
