@@ -137,11 +137,35 @@ static inline uint32_t dir_peek_ver(const struct cache_model *m, uint64_t line)
 	return m->dir_hash[h].line == line ? m->dir_hash[h].ver : 0;
 }
 
-static inline void count_wasted(struct cache_model *m, struct cache_way *w)
+static inline void account_wasted(struct cache_model *m, struct cache_way *w)
 {
 	m->cpu[w->pad].pf_wasted++;
 	m->path[w->path].pf_wasted++;
 	w->pf = 0;
+}
+
+static inline void count_wasted(struct cache_model *m, struct cache_way *w)
+{
+	account_wasted(m, w);
+	if (m->nwasted < MODEL_WASTED_MAX) {
+		struct cache_wasted *e = &m->wasted[m->nwasted++];
+		e->vaddr = w->line << MODEL_LINE_SHIFT;
+		e->cpu = w->pad;
+		e->path = w->path;
+	} else {
+		m->wasted_lost++;
+	}
+}
+
+uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint32_t max)
+{
+	uint32_t n = m->nwasted < max ? m->nwasted : max;
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = m->wasted[i];
+	for (uint32_t i = n; i < m->nwasted; i++)
+		m->wasted[i - n] = m->wasted[i];
+	m->nwasted -= n;
+	return n;
 }
 
 /* Put `line` at version `ver` into a level as most recent; returns its index. The evicted
@@ -365,18 +389,30 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 	return cycles;
 }
 
-uint64_t cache_finish(struct cache_model *m)
+uint64_t cache_finish_each(struct cache_model *m,
+			   void (*fn)(void *ctx, const struct cache_wasted *w), void *ctx)
 {
 	uint64_t n = 0;
 	for (uint32_t k = 0; k < m->ncores; k++) {
 		struct cache_level *c = &m->l1[k];
 		for (uint64_t i = 0; i < (uint64_t)c->nsets * c->assoc; i++)
 			if (c->ways[i].pf) {
-				count_wasted(m, &c->ways[i]);
+				struct cache_wasted w;
+				account_wasted(m, &c->ways[i]);
+				w.vaddr = c->ways[i].line << MODEL_LINE_SHIFT;
+				w.cpu = c->ways[i].pad;
+				w.path = c->ways[i].path;
+				if (fn)
+					fn(ctx, &w);
 				n++;
 			}
 	}
 	return n;
+}
+
+uint64_t cache_finish(struct cache_model *m)
+{
+	return cache_finish_each(m, NULL, NULL);
 }
 
 void cache_total(const struct cache_model *m, struct cache_counters *out)

@@ -124,6 +124,14 @@ struct cache_counters {
 	uint64_t pf_wasted;      /* prefetched lines evicted or invalidated before use */
 };
 
+/* A prefetched line that left L1 unused: the PREFETCH_WASTED event's content. */
+struct cache_wasted {
+	uint64_t vaddr; /* start of the line */
+	uint16_t cpu;   /* CPU that prefetched it */
+	uint8_t path;   /* code path that prefetched it */
+};
+#define MODEL_WASTED_MAX 16
+
 struct cache_way {
 	uint64_t line; /* vaddr >> 6; 0 = empty (no kernel address has line number 0) */
 	uint32_t ver;  /* directory version the copy was filled at; stale when different */
@@ -166,6 +174,11 @@ struct cache_model {
 	uint64_t dir_forgotten;
 	struct cache_counters cpu[MODEL_MAX_CPUS];
 	struct cache_counters path[256];
+	/* wasted prefetches not yet taken by cache_take_wasted(); one access or prefetch adds at
+	 * most two, so draining after each call never loses any */
+	struct cache_wasted wasted[MODEL_WASTED_MAX];
+	uint32_t nwasted;
+	uint64_t wasted_lost; /* not recorded because nobody drained the list */
 };
 
 /*
@@ -186,7 +199,13 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
  * flight. Returns the cycles until it lands (0 when it was already in L1). */
 uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint64_t now,
 			uint8_t path);
-/* End of run: prefetched lines still unused count as wasted. Returns how many. */
+/* Move up to max pending wasted prefetches (oldest first) to out; returns how many. The
+ * core drains this after each cache_access()/cache_prefetch() to emit PREFETCH_WASTED. */
+uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint32_t max);
+/* End of run: prefetched lines still unused count as wasted, each passed to fn (if not
+ * NULL). Returns how many. */
+uint64_t cache_finish_each(struct cache_model *m,
+			   void (*fn)(void *ctx, const struct cache_wasted *w), void *ctx);
 uint64_t cache_finish(struct cache_model *m);
 /* Sum of the per-CPU counters. */
 void cache_total(const struct cache_model *m, struct cache_counters *out);

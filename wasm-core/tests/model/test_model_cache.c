@@ -131,6 +131,11 @@ static void test_hashed_lines(void)
 	cache_free(&m);
 }
 
+static void remember(void *ctx, const struct cache_wasted *w)
+{
+	*(struct cache_wasted *)ctx = *w;
+}
+
 static void test_prefetch(void)
 {
 	struct model_params p;
@@ -172,15 +177,30 @@ static void test_prefetch(void)
 	CHECK_EQ(m.path[9].pf_wasted, 1);
 	CHECK_EQ(out(&m, 0, PG(4), 0, 4000), CACHE_L2); /* no prefetch credit any more */
 
+	struct cache_wasted wl[4];
+	CHECK_EQ(cache_take_wasted(&m, wl, 4), 1);
+	CHECK_EQ(wl[0].vaddr, PG(4));
+	CHECK_EQ(wl[0].cpu, 0);
+	CHECK_EQ(wl[0].path, 9);
+	CHECK_EQ(cache_take_wasted(&m, wl, 4), 0);
+
 	/* invalidated by another CPU's write before use: wasted */
 	CHECK_EQ(cache_prefetch(&m, 0, PG(8), 5000, 9), 240);
 	out(&m, 1, PG(8), 1, 5010);
 	CHECK_EQ(out(&m, 0, PG(8), 0, 6000), CACHE_REMOTE);
 	CHECK_EQ(m.cpu[0].pf_wasted, 2);
 
+	CHECK_EQ(cache_take_wasted(&m, wl, 4), 1);
+	CHECK_EQ(wl[0].vaddr, PG(8));
+
 	/* still unused when the run ends: wasted */
 	CHECK_EQ(cache_prefetch(&m, 5, PG(10), 7000, 11), 240); /* CPU 5 = core 1 */
-	CHECK_EQ(cache_finish(&m), 1);
+	struct cache_wasted last = { 0, 0, 0 };
+	CHECK_EQ(cache_finish_each(&m, remember, &last), 1);
+	CHECK_EQ(last.vaddr, PG(10));
+	CHECK_EQ(last.cpu, 5);
+	CHECK_EQ(last.path, 11);
+	CHECK_EQ(m.nwasted, 0);
 	CHECK_EQ(m.cpu[5].pf_wasted, 1);
 	CHECK_EQ(m.path[11].pf_wasted, 1);
 	CHECK_EQ(cache_finish(&m), 0);
@@ -194,6 +214,29 @@ static void test_prefetch(void)
 	CHECK_EQ(t.prefetches, 6);
 	CHECK_EQ(t.pf_wasted, 3);
 	CHECK_EQ(t.access[CACHE_PF_HIT] + t.access[CACHE_PF_LATE], 3);
+	cache_free(&m);
+}
+
+static void test_wasted_overflow(void)
+{
+	struct model_params p;
+	struct cache_model m;
+	struct cache_wasted wl[MODEL_WASTED_MAX];
+	tiny(&p, 2);
+	p.fill_buffers = 0;
+	CHECK_EQ(cache_init(&m, &p, 1, 64, 0), 0);
+	/* 2-way L1: every third prefetch evicts an unused one; nobody drains */
+	for (int i = 0; i < MODEL_WASTED_MAX + 5 + 2; i++)
+		cache_prefetch(&m, 0, PG(i), 0, 1);
+	CHECK_EQ(m.cpu[0].pf_wasted, MODEL_WASTED_MAX + 5);
+	CHECK_EQ(m.wasted_lost, 5);
+	CHECK_EQ(cache_take_wasted(&m, wl, 3), 3);
+	CHECK_EQ(wl[0].vaddr, PG(0)); /* oldest first */
+	CHECK_EQ(wl[2].vaddr, PG(2));
+	CHECK_EQ(cache_take_wasted(&m, wl, MODEL_WASTED_MAX), MODEL_WASTED_MAX - 3);
+	CHECK_EQ(wl[0].vaddr, PG(3));
+	CHECK_EQ(cache_finish(&m), 2);
+	CHECK_EQ(m.nwasted, 0);
 	cache_free(&m);
 }
 
@@ -280,6 +323,7 @@ int main(void)
 	test_hashed_lines();
 	test_prefetch();
 	test_fill_buffers();
+	test_wasted_overflow();
 	test_determinism();
 	return harness_summary("test_model_cache");
 }
