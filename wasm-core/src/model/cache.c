@@ -94,14 +94,14 @@ static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
 static inline uint64_t victim(const struct cache_level *c, uint64_t base, uint64_t line)
 {
 	const struct cache_way *w = c->ways + base;
-	uint32_t best = 0;
+	/* ranks are a permutation of 0..assoc-1, so the LRU way is the one ranked assoc-1;
+	 * branch-free, like find() */
+	uint32_t last = c->assoc - 1, own = UINT32_MAX, lru = 0;
 	for (uint32_t i = 0; i < c->assoc; i++) {
-		if (w[i].line == line)
-			return base + i;
-		if (w[i].age > w[best].age)
-			best = i;
+		own = w[i].line == line ? i : own;
+		lru = w[i].age == last ? i : lru;
 	}
-	return base + best;
+	return base + (own != UINT32_MAX ? own : lru);
 }
 
 static inline int valid_in(const struct cache_level *c, uint64_t line, uint32_t ver)
