@@ -107,8 +107,41 @@ static void test_write_roundtrip(void)
 	CHECK(strlen(small) < sizeof(small));
 }
 
+/* Every key is documented in docs/model.md (found from this file's path), with its default. */
+static void test_documented(void)
+{
+	char path[1024], doc[65536], buf[4096];
+	const char *me = __FILE__, *cut = strstr(me, "wasm-core/tests/model/");
+	CHECK(cut != NULL);
+	if (!cut)
+		return;
+	snprintf(path, sizeof(path), "%.*sdocs/model.md", (int)(cut - me), me);
+	FILE *f = fopen(path, "rb");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	size_t n = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[n] = 0;
+
+	struct model_params p;
+	model_params_default(&p);
+	model_params_write(&p, buf, sizeof(buf));
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char key[64], want[80];
+		unsigned value;
+		CHECK_EQ(sscanf(line, "%63s = %u", key, &value), 2);
+		snprintf(want, sizeof(want), "`%s`", key);
+		if (!strstr(doc, want)) {
+			fprintf(stderr, "docs/model.md does not mention %s\n", want);
+			CHECK(0);
+		}
+	}
+}
+
 int main(void)
 {
+	test_documented();
 	test_defaults();
 	test_parse_ok();
 	test_parse_errors();
