@@ -266,10 +266,12 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 }
 
 /*
- * An L1 miss needs one of the core's line fill buffers (`fill_buffers`, 0 = unlimited). The
+ * An L1 miss needs one of the CPU's line fill buffers (`fill_buffers`, 0 = unlimited). The
  * buffers are a ring of completion times in issue order: a fill starts when the buffer it
  * reuses is free, so a burst of prefetches lands `fill_buffers` at a time and a demand miss
  * behind them waits too. *cycles grows by that wait.
+ * Per CPU, not per core as in hardware: SMT siblings run different steps whose clocks may be
+ * far apart, and a sibling must not wait for fills that lie in its future.
  */
 static inline uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
 			     struct cache_dir_entry *d, uint64_t now, uint32_t *outcome,
@@ -278,14 +280,13 @@ static inline uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
 	uint64_t idx = fetch_line(m, cpu, line, d, outcome, cycles);
 	uint32_t n = m->p.fill_buffers;
 	if (n) {
-		uint32_t core = m->core_of[cpu];
-		uint64_t *slot = &m->fb[(uint64_t)core * n + m->fb_head[core]];
+		uint64_t *slot = &m->fb[(uint64_t)cpu * n + m->fb_head[cpu]];
 		uint64_t start = *slot > now ? *slot : now;
 		uint64_t total = start - now + *cycles;
 		*cycles = total > 0xffffffffu ? 0xffffffffu : (uint32_t)total;
 		*slot = now + *cycles;
-		uint32_t next = m->fb_head[core] + 1u;
-		m->fb_head[core] = (uint8_t)(next == n ? 0 : next);
+		uint32_t next = m->fb_head[cpu] + 1u;
+		m->fb_head[cpu] = (uint8_t)(next == n ? 0 : next);
 	}
 	return idx;
 }
@@ -478,7 +479,7 @@ int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncp
 			       p->llc_ways, 0))
 			goto fail;
 	if (p->fill_buffers) {
-		m->fb = calloc((uint64_t)m->ncores * p->fill_buffers, sizeof(*m->fb));
+		m->fb = calloc((uint64_t)ncpus * p->fill_buffers, sizeof(*m->fb));
 		if (!m->fb)
 			goto fail;
 	}

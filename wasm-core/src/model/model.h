@@ -55,7 +55,7 @@ struct model_params {
 	uint32_t xcore_cycles;
 	uint32_t xsocket_cycles;
 	uint32_t mem_cycles; /* local DRAM */
-	uint32_t fill_buffers; /* L1 misses in flight per core (prefetches included); 0 = no limit */
+	uint32_t fill_buffers; /* L1 misses in flight per CPU (prefetches included); 0 = no limit */
 
 	/* locks and plain work */
 	uint32_t lock_handoff_cycles;        /* lock word moves to a core on the same socket */
@@ -160,7 +160,7 @@ struct cache_model {
 	uint32_t ncpus, ncores, nsockets; /* what this run uses */
 	uint16_t core_of[MODEL_MAX_CPUS];  /* model_cpu_core(), precomputed: no division */
 	uint8_t socket_of[MODEL_MAX_CPUS];
-	uint64_t *fb;                      /* per core: fill_buffers completion times, a ring */
+	uint64_t *fb;                      /* per CPU: fill_buffers completion times, a ring */
 	uint8_t fb_head[MODEL_MAX_CPUS];
 	struct cache_level *l1, *l2; /* per core */
 	struct cache_level *llc;     /* per socket */

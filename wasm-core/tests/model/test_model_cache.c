@@ -256,8 +256,10 @@ static void test_fill_buffers(void)
 	r = cache_access(&m, 0, PG(4), 0, 10, 0);
 	CHECK_EQ(r.outcome, CACHE_MEM);
 	CHECK_EQ(r.cycles, 230 + 240);
-	/* the other core has its own buffers */
+	/* the other core has its own buffers, and so has the SMT sibling (CPU 4) */
 	r = cache_access(&m, 1, PG(5), 0, 10, 0);
+	CHECK_EQ(r.cycles, 240);
+	r = cache_access(&m, 4, PG(6), 0, 10, 0);
 	CHECK_EQ(r.cycles, 240);
 	/* PG(3) lands at 480: used at 300 it is late by 180 */
 	r = cache_access(&m, 0, PG(3), 0, 300, 0);
