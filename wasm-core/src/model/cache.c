@@ -21,6 +21,7 @@
  *
  * Nothing here allocates after cache_init().
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -504,4 +505,59 @@ int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncp
 fail:
 	cache_free(m);
 	return -1;
+}
+
+static int level_check(const struct cache_model *m, const struct cache_level *c, int is_l1,
+		       const char *name, uint32_t k, char *err, size_t errlen)
+{
+	for (uint64_t s = 0; s < c->nsets; s++) {
+		const struct cache_way *w = c->ways + s * c->assoc;
+		uint64_t seen = 0;
+		for (uint32_t i = 0; i < c->assoc; i++) {
+			const char *why = NULL;
+			if (w[i].age >= c->assoc || (seen & (1ull << w[i].age)))
+				why = "LRU ranks are not a permutation";
+			seen |= 1ull << (w[i].age < 64 ? w[i].age : 63);
+			for (uint32_t j = 0; j < i && !why; j++)
+				if (w[i].line && w[j].line == w[i].line)
+					why = "a line appears twice in a set";
+			if (!why && w[i].line && w[i].ver > m->ver_clock)
+				why = "a copy is newer than any version handed out";
+			if (!why && w[i].pf && (!is_l1 || !w[i].line))
+				why = "prefetch mark outside L1 or on an empty way";
+			if (why) {
+				if (err && errlen)
+					snprintf(err, errlen, "%s %u set %llu way %u: %s", name, k,
+						 (unsigned long long)s, i, why);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int cache_check(const struct cache_model *m, char *err, size_t errlen)
+{
+	for (uint32_t k = 0; k < m->ncores; k++)
+		if (level_check(m, &m->l1[k], 1, "L1", k, err, errlen) ||
+		    level_check(m, &m->l2[k], 0, "L2", k, err, errlen))
+			return -1;
+	for (uint32_t s = 0; s < m->nsockets; s++)
+		if (level_check(m, &m->llc[s], 0, "LLC", s, err, errlen))
+			return -1;
+	for (uint64_t i = 0; i < m->dir_npages; i++) {
+		const struct cache_dir_entry *d = &m->dir_pages[i];
+		if (d->ver > m->ver_clock || (d->owner != MODEL_NO_CPU && d->owner >= m->ncpus)) {
+			if (err && errlen)
+				snprintf(err, errlen, "directory pfn %llu: bad version or owner",
+					 (unsigned long long)i);
+			return -1;
+		}
+	}
+	if (m->nwasted > MODEL_WASTED_MAX) {
+		if (err && errlen)
+			snprintf(err, errlen, "wasted list overflows");
+		return -1;
+	}
+	return 0;
 }

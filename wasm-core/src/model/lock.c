@@ -19,6 +19,7 @@
  * spin_cycles, which contention % is made of (perf shows it as
  * native_queued_spin_lock_slowpath).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "model.h"
@@ -117,4 +118,38 @@ uint32_t lock_contention_bp(const struct lock_model *lm, uint32_t id, uint64_t t
 	if (spin > UINT64_MAX / 10000)
 		return (uint32_t)(spin / (total_cycles / 10000 ? total_cycles / 10000 : 1));
 	return (uint32_t)(spin * 10000 / total_cycles);
+}
+
+int lock_check(const struct lock_model *lm, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < lm->nlocks; i++) {
+		const struct model_lock *l = &lm->lock[i];
+		const char *why = NULL;
+		uint64_t acq = 0, hold = 0;
+		for (uint32_t c = 0; c < lm->ncpus; c++) {
+			acq += lm->cpu[c][i].acquisitions;
+			hold += lm->cpu[c][i].hold_cycles;
+		}
+		if (l->holder != MODEL_NO_CPU && l->holder >= lm->ncpus)
+			why = "holder is not a CPU";
+		else if (l->qlen && l->holder == MODEL_NO_CPU)
+			why = "CPUs queued on a free lock";
+		else if (l->qlen > lm->ncpus)
+			why = "queue longer than the CPUs";
+		else if (acq != l->c.acquisitions || hold != l->c.hold_cycles)
+			why = "per-CPU counters do not add up to the lock's";
+		else if (l->c.contended > l->c.acquisitions || l->c.spin_cycles > l->c.wait_cycles)
+			why = "contended or spin exceed their totals";
+		for (uint32_t q = 0; q < l->qlen && !why; q++) {
+			uint16_t cpu = l->queue[(l->qhead + q) % MODEL_MAX_CPUS];
+			if (cpu >= lm->ncpus || cpu == l->holder)
+				why = "queue holds a bad CPU";
+		}
+		if (why) {
+			if (err && errlen)
+				snprintf(err, errlen, "lock %u: %s", i, why);
+			return -1;
+		}
+	}
+	return 0;
 }

@@ -207,6 +207,10 @@ uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint
 uint64_t cache_finish_each(struct cache_model *m,
 			   void (*fn)(void *ctx, const struct cache_wasted *w), void *ctx);
 uint64_t cache_finish(struct cache_model *m);
+/* Invariant checker: in every set the LRU ranks are a permutation of 0..ways-1 and no line
+ * appears twice; no copy is newer than its directory entry; L1 prefetch marks only on
+ * non-empty ways. Returns 0, or -1 with the first violation in err. O(cache size). */
+int cache_check(const struct cache_model *m, char *err, size_t errlen);
 /* Sum of the per-CPU counters. */
 void cache_total(const struct cache_model *m, struct cache_counters *out);
 
@@ -265,6 +269,8 @@ int lock_acquire(struct lock_model *lm, uint32_t id, uint32_t cpu, uint64_t now,
  */
 uint32_t lock_release(struct lock_model *lm, uint32_t id, uint32_t cpu, uint64_t now,
 		      uint64_t *next_at);
+/* Invariant checker: holders, queues and counters are consistent. Returns 0 or -1. */
+int lock_check(const struct lock_model *lm, char *err, size_t errlen);
 /* spin cycles on lock id, in basis points (1/100 %) of total_cycles (all CPUs' cycles). */
 uint32_t lock_contention_bp(const struct lock_model *lm, uint32_t id, uint64_t total_cycles);
 
@@ -293,6 +299,9 @@ void sched_set_clock(struct sched *s, uint32_t cpu, uint64_t clock);
 void sched_park(struct sched *s, uint32_t cpu);
 void sched_unpark(struct sched *s, uint32_t cpu, uint64_t clock);
 void sched_finish(struct sched *s, uint32_t cpu);
+/* Invariant checker: the heap holds exactly the runnable CPUs, in heap order, with pos[]
+ * pointing back. Returns 0 or -1. */
+int sched_check(const struct sched *s, char *err, size_t errlen);
 /* The highest clock of all CPUs (the run's virtual duration). */
 uint64_t sched_max_clock(const struct sched *s);
 

@@ -2,6 +2,7 @@
  * The scheduler of virtual CPUs: always the runnable CPU with the lowest clock, ties to the
  * lowest CPU number, kept in a binary min-heap on (clock, cpu): O(log N) per step.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "model.h"
@@ -119,4 +120,27 @@ uint64_t sched_max_clock(const struct sched *s)
 		if (s->clock[c] > m)
 			m = s->clock[c];
 	return m;
+}
+
+int sched_check(const struct sched *s, char *err, size_t errlen)
+{
+	const char *why = NULL;
+	uint32_t runnable = 0;
+	for (uint32_t c = 0; c < s->ncpus; c++)
+		runnable += s->state[c] == SCHED_RUNNABLE;
+	if (runnable != s->heap_len)
+		why = "heap size differs from the runnable CPUs";
+	for (uint32_t i = 0; i < s->heap_len && !why; i++) {
+		uint16_t cpu = s->heap[i];
+		if (cpu >= s->ncpus || s->state[cpu] != SCHED_RUNNABLE || s->pos[cpu] != i)
+			why = "heap entry and pos[] disagree";
+		else if (i > 0 && before(s, cpu, s->heap[(i - 1) / 2]))
+			why = "heap order broken";
+	}
+	if (why) {
+		if (err && errlen)
+			snprintf(err, errlen, "sched: %s", why);
+		return -1;
+	}
+	return 0;
 }

@@ -65,6 +65,7 @@ static void two_passes(uint32_t n, uint32_t want, int victim)
 	for (uint32_t i = 0; i < n; i++)
 		out(&m, 0, PG(i), 0, n + i);
 	CHECK_EQ(m.cpu[0].access[want] - before[want], n);
+	CHECK_EQ(cache_check(&m, NULL, 0), 0);
 	cache_free(&m);
 }
 
@@ -295,6 +296,34 @@ static uint64_t run_random(struct cache_model *m, uint64_t seed)
 	return h;
 }
 
+/* The checker notices broken state. */
+static void test_checker(void)
+{
+	struct model_params p;
+	struct cache_model m;
+	char err[160] = "";
+	tiny(&p, 4);
+	CHECK_EQ(cache_init(&m, &p, 2, 64, 0), 0);
+	for (int i = 0; i < 6; i++)
+		out(&m, 0, PG(i), i & 1, 0);
+	CHECK_EQ(cache_check(&m, err, sizeof(err)), 0);
+	m.l1[0].ways[1].age = m.l1[0].ways[0].age;
+	CHECK_EQ(cache_check(&m, err, sizeof(err)), -1);
+	CHECK(strstr(err, "L1 0 set 0") && strstr(err, "not a permutation"));
+	m.l1[0].ways[1].age = (uint8_t)(m.l1[0].ways[0].age == 0 ? 1 : 0);
+	cache_free(&m);
+
+	CHECK_EQ(cache_init(&m, &p, 2, 64, 0), 0);
+	out(&m, 0, PG(1), 0, 0);
+	out(&m, 0, PG(2), 0, 0);
+	/* fills go to the LRU way: 15, then 14 */
+	CHECK(m.l2[0].ways[15].line && m.l2[0].ways[14].line);
+	m.l2[0].ways[14].line = m.l2[0].ways[15].line;
+	CHECK_EQ(cache_check(&m, err, sizeof(err)), -1);
+	CHECK(strstr(err, "twice") != NULL);
+	cache_free(&m);
+}
+
 static void test_determinism(void)
 {
 	struct model_params p;
@@ -305,6 +334,10 @@ static void test_determinism(void)
 	CHECK_EQ(cache_init(&b, &p, 8, 300, 64), 0);
 	uint64_t ha = run_random(&a, 42), hb = run_random(&b, 42);
 	CHECK_EQ(ha, hb);
+	char err[160] = "";
+	CHECK_EQ(cache_check(&a, err, sizeof(err)), 0);
+	if (err[0])
+		fprintf(stderr, "%s\n", err);
 	CHECK(memcmp(a.cpu, b.cpu, sizeof(a.cpu)) == 0);
 	CHECK(memcmp(a.path, b.path, sizeof(a.path)) == 0);
 	struct cache_counters t;
@@ -326,6 +359,7 @@ int main(void)
 	test_prefetch();
 	test_fill_buffers();
 	test_wasted_overflow();
+	test_checker();
 	test_determinism();
 	return harness_summary("test_model_cache");
 }

@@ -1,4 +1,6 @@
 /* The lock model: FIFO by arrival, computed waits, handoff costs, queueing, contention %. */
+#include <string.h>
+
 #include "harness.h"
 #include "model/model.h"
 
@@ -45,6 +47,15 @@ static void test_fifo_waits(void)
 
 	/* the other lock is independent */
 	CHECK_EQ(lm.lock[LOCK_LRU].c.acquisitions, 0);
+	CHECK_EQ(lock_check(&lm, NULL, 0), 0);
+	char err[80] = "";
+	lm.lock[LOCK_LRU].qlen = 1; /* queued on a free lock */
+	CHECK_EQ(lock_check(&lm, err, sizeof(err)), -1);
+	CHECK_EQ(strcmp(err, "lock 1: CPUs queued on a free lock"), 0);
+	lm.lock[LOCK_LRU].qlen = 0;
+	lm.cpu[3][LOCK_ZONE].acquisitions++;
+	CHECK_EQ(lock_check(&lm, err, sizeof(err)), -1);
+	CHECK_EQ(strcmp(err, "lock 0: per-CPU counters do not add up to the lock's"), 0);
 }
 
 static void test_handoff_costs(void)
@@ -81,6 +92,7 @@ static void test_queue_across_steps(void)
 	CHECK_EQ(t, 20);
 	CHECK_EQ(lock_acquire(&lm, 2, 1, 10, &t), 0); /* queued */
 	CHECK_EQ(lock_acquire(&lm, 2, 2, 15, &t), 0); /* queued behind CPU 1 */
+	CHECK_EQ(lock_check(&lm, NULL, 0), 0);
 	CHECK_EQ(lock_release(&lm, 2, 0, 100, &t), 1); /* FIFO: CPU 1 first */
 	CHECK_EQ(t, 190);
 	CHECK_EQ(lock_release(&lm, 2, 1, 200, &t), 2);

@@ -131,6 +131,9 @@ static struct result run(uint32_t ncpus, int shape)
 			sched_finish(&mm.sched, cpu);
 		}
 	cache_finish(&mm.cache);
+	CHECK_EQ(cache_check(&mm.cache, NULL, 0), 0);
+	CHECK_EQ(lock_check(&mm.locks, NULL, 0), 0);
+	CHECK_EQ(sched_check(&mm.sched, NULL, 0), 0);
 	const struct lock_counters *lc = &mm.locks.lock[LOCK_ZONE].c;
 	const struct cache_counters *merge = &mm.cache.path[PATH_MERGE];
 	res.pages = (uint64_t)ncpus * R * ITERS;
@@ -183,6 +186,8 @@ static void test_park_unpark(void)
 	CHECK_EQ(sched_peek(&mm.sched), 2);
 	CHECK_EQ(model_lock(&mm, 2, LOCK_ZONE), 0);
 	CHECK_EQ(sched_peek(&mm.sched), 0);
+	CHECK_EQ(lock_check(&mm.locks, NULL, 0), 0);
+	CHECK_EQ(sched_check(&mm.sched, NULL, 0), 0);
 	/* CPU 0 releases at 1020: CPU 1 holds it at 1020 + 70 + 20 and runs next */
 	model_unlock(&mm, 0, LOCK_ZONE);
 	model_work(&mm, 0, 5000);

@@ -1,4 +1,6 @@
 /* The scheduler: lowest clock first, ties by CPU number, park/unpark/finish, 256 CPUs. */
+#include <string.h>
+
 #include "harness.h"
 #include "model/model.h"
 
@@ -57,6 +59,8 @@ static void test_256_random(void)
 	for (int i = 0; i < 200000; i++) {
 		uint32_t cpu = sched_peek(&s);
 		CHECK_EQ(cpu, slow_peek(&s));
+		if (i % 997 == 0)
+			CHECK_EQ(sched_check(&s, NULL, 0), 0);
 		uint64_t x = model_rng_next(&r);
 		if (cpu != MODEL_NO_CPU) {
 			ran[cpu]++;
@@ -93,8 +97,28 @@ static void test_drain_order(void)
 	CHECK_EQ(last_clock, 63);
 }
 
+static void test_checker(void)
+{
+	struct sched s;
+	char err[80] = "";
+	CHECK_EQ(sched_init(&s, 8), 0);
+	for (uint32_t c = 0; c < 8; c++)
+		sched_set_clock(&s, c, 100 - c);
+	CHECK_EQ(sched_check(&s, err, sizeof(err)), 0);
+	uint16_t t = s.heap[0];
+	s.heap[0] = s.heap[1];
+	s.heap[1] = t;
+	CHECK_EQ(sched_check(&s, err, sizeof(err)), -1);
+	CHECK_EQ(strcmp(err, "sched: heap entry and pos[] disagree"), 0);
+	s.pos[s.heap[0]] = 0;
+	s.pos[s.heap[1]] = 1;
+	CHECK_EQ(sched_check(&s, err, sizeof(err)), -1);
+	CHECK_EQ(strcmp(err, "sched: heap order broken"), 0);
+}
+
 int main(void)
 {
+	test_checker();
 	test_order_and_ties();
 	test_256_random();
 	test_drain_order();
