@@ -196,7 +196,8 @@ void cache_free(struct cache_model *m);
 struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
 				 int write, uint64_t now, uint8_t path);
 /* prefetch() of the line holding vaddr at `now`: the line is put in the core's L1 as in
- * flight. Returns the cycles until it lands (0 when it was already in L1). */
+ * flight. Returns the cycles until it lands: 0 when the line was already in L1, the rest
+ * when an earlier prefetch of it is still in flight. */
 uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint64_t now,
 			uint8_t path);
 /* Move up to max pending wasted prefetches (oldest first) to out; returns how many. The
@@ -332,7 +333,9 @@ struct model_machine {
 	uint64_t now[MODEL_MAX_CPUS];
 };
 
-/* p is copied. npages, dir_hash_lines: as cache_init. Returns 0 or -1. */
+/* p is copied; the lock model points at that copy, so do not move or copy *mm after init
+ * (it is large: allocate it on the heap). npages, dir_hash_lines: as cache_init. nlocks: as
+ * lock_init. Returns 0 or -1. */
 int model_machine_init(struct model_machine *mm, const struct model_params *p, uint32_t ncpus,
 		       uint64_t npages, uint32_t dir_hash_lines, uint32_t nlocks);
 void model_machine_free(struct model_machine *mm);
