@@ -307,9 +307,19 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 	struct cache_level *l1 = &m->l1[core];
 	struct cache_dir_entry *d = dir_get(m, line);
 	struct cache_result r;
+	uint64_t idx = m->last_idx[cpu];
+	const struct cache_way *lw = &l1->ways[idx];
+
+	/* Fast path: the line this CPU touched last, still most recent in its L1, current and
+	 * not a prefetch. Same answer as the full path (touching the MRU way changes nothing),
+	 * without the set scan: allocator code touches one struct page several times running. */
+	if (lw->line == line && lw->age == 0 && lw->ver == d->ver && !lw->pf) {
+		r.outcome = CACHE_L1;
+		r.cycles = m->p.l1_cycles;
+		goto done;
+	}
 	uint64_t b1 = base_of(l1, line);
 	int64_t i1 = find(l1, b1, line);
-	uint64_t idx;
 
 	if (i1 >= 0 && l1->ways[i1].ver == d->ver) {
 		struct cache_way *w = &l1->ways[i1];
@@ -335,6 +345,8 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 		idx = fetch(m, cpu, line, d, now, &r.outcome, &r.cycles);
 	}
 
+	m->last_idx[cpu] = idx;
+done:
 	if (write && d->owner != cpu) {
 		uint32_t socket = m->socket_of[cpu];
 		uint32_t ver = ++m->ver_clock;

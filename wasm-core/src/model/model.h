@@ -162,6 +162,7 @@ struct cache_model {
 	uint8_t socket_of[MODEL_MAX_CPUS];
 	uint64_t *fb;                      /* per CPU: fill_buffers completion times, a ring */
 	uint8_t fb_head[MODEL_MAX_CPUS];
+	uint64_t last_idx[MODEL_MAX_CPUS]; /* L1 way (in its core) of the CPU's last access */
 	struct cache_level *l1, *l2; /* per core */
 	struct cache_level *llc;     /* per socket */
 	/* directory: struct page lines indexed densely by pfn, everything else hashed into a

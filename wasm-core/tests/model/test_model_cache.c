@@ -296,6 +296,33 @@ static uint64_t run_random(struct cache_model *m, uint64_t seed)
 	return h;
 }
 
+/* Touching the line touched last takes a shortcut; it must give the full path's answer. */
+static void test_repeat_touch(void)
+{
+	struct model_params p;
+	struct cache_model m;
+	tiny(&p, 2);
+	CHECK_EQ(cache_init(&m, &p, 8, 64, 0), 0);
+	CHECK_EQ(out(&m, 0, PG(1), 0, 0), CACHE_MEM);
+	CHECK_EQ(out(&m, 0, PG(1), 1, 0), CACHE_L1); /* repeat, and a write: CPU 0 owns it */
+	CHECK_EQ(out(&m, 0, PG(1), 0, 0), CACHE_L1);
+	CHECK_EQ(out(&m, 1, PG(1), 0, 0), CACHE_REMOTE); /* the write happened */
+	CHECK_EQ(out(&m, 1, PG(1), 1, 0), CACHE_L1);     /* CPU 1 takes it over */
+	CHECK_EQ(out(&m, 0, PG(1), 0, 0), CACHE_REMOTE); /* CPU 0's last line went stale */
+	/* the SMT sibling makes another line most recent in the shared L1, then evicts PG(1) */
+	CHECK_EQ(out(&m, 4, PG(2), 0, 0), CACHE_MEM);
+	CHECK_EQ(out(&m, 0, PG(1), 0, 0), CACHE_L1);
+	CHECK_EQ(out(&m, 4, PG(2), 0, 0), CACHE_L1);
+	CHECK_EQ(out(&m, 4, PG(3), 0, 0), CACHE_MEM); /* 2-way L1: PG(1) goes */
+	CHECK_EQ(out(&m, 0, PG(1), 0, 0), CACHE_L2);
+	/* a prefetched line is not taken for a plain repeat */
+	CHECK_EQ(cache_prefetch(&m, 0, PG(5), 100, 0), 240);
+	CHECK_EQ(cache_access(&m, 0, PG(5), 0, 200, 0).outcome, CACHE_PF_LATE);
+	CHECK_EQ(cache_access(&m, 0, PG(5), 0, 400, 0).outcome, CACHE_L1);
+	CHECK_EQ(cache_check(&m, NULL, 0), 0);
+	cache_free(&m);
+}
+
 /* The checker notices broken state. */
 static void test_checker(void)
 {
@@ -359,6 +386,7 @@ int main(void)
 	test_prefetch();
 	test_fill_buffers();
 	test_wasted_overflow();
+	test_repeat_touch();
 	test_checker();
 	test_determinism();
 	return harness_summary("test_model_cache");
