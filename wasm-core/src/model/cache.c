@@ -1,0 +1,575 @@
+/*
+ * The cache model: does touching a 64-byte line at a kernel virtual address hit, miss, meet
+ * another core's modified copy, or meet a prefetch that is still in flight?
+ *
+ * Structure
+ *   - Per core (shared by its SMT threads): L1d and L2, set-associative, true LRU.
+ *   - Per socket: the LLC, set-associative, true LRU, indexed by a hash of the line (real
+ *     Skylake-SP hashes lines over LLC slices; the set count is not a power of two).
+ *   - LLC fill policy: `llc_victim` = 1 fills the LLC with lines the L2 evicts (Skylake-SP's
+ *     non-inclusive victim L3) and with lines another core supplied (shared lines stay in
+ *     L3); 0 fills it on every miss (Broadwell's inclusive L3, though LLC evictions do not
+ *     back-invalidate here).
+ *   - Coherence by versions: the directory holds, per line, a version and the CPU that holds
+ *     it Modified. A write by a CPU that is not the owner gives the line a new version (from
+ *     one global counter), which makes every other copy stale: a stale copy is a miss. A read
+ *     of a line Modified in another core's private cache is a remote hit and leaves the line
+ *     shared (owner cleared).
+ *   - LRU: each way carries its rank in the set (0 = most recent). Touching rank a raises the
+ *     ranks below a by one; the victim is the highest rank. Exact LRU in O(ways), no counter
+ *     that can wrap. Empty ways always rank above used ones, so they fill first.
+ *
+ * Nothing here allocates after cache_init().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+#define VMEMMAP_LINE (MODEL_VMEMMAP_START >> MODEL_LINE_SHIFT)
+
+static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int with_ready)
+{
+	uint64_t nsets = bytes / 64u / assoc;
+	if (nsets == 0 || nsets > 0xffffffffu)
+		return -1;
+	c->nsets = (uint32_t)nsets;
+	c->assoc = assoc;
+	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
+	c->ways = calloc(nsets * assoc, sizeof(*c->ways));
+	c->ready = with_ready ? calloc(nsets * assoc, sizeof(*c->ready)) : NULL;
+	if (!c->ways || (with_ready && !c->ready))
+		return -1;
+	for (uint64_t s = 0; s < nsets; s++)
+		for (uint32_t w = 0; w < assoc; w++)
+			c->ways[s * assoc + w].age = (uint8_t)w;
+	return 0;
+}
+
+static void level_free(struct cache_level *c)
+{
+	free(c->ways);
+	free(c->ready);
+	c->ways = NULL;
+	c->ready = NULL;
+}
+
+static inline uint32_t set_of(const struct cache_level *c, uint64_t line)
+{
+	if (c->set_mask || c->nsets == 1)
+		return (uint32_t)line & c->set_mask;
+	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32);
+	return (uint32_t)(((uint64_t)h * c->nsets) >> 32);
+}
+
+static inline uint64_t base_of(const struct cache_level *c, uint64_t line)
+{
+	return (uint64_t)set_of(c, line) * c->assoc;
+}
+
+/* Index (set * assoc + way) of the way holding `line`, valid or stale; -1 if none. */
+static inline int64_t find(const struct cache_level *c, uint64_t base, uint64_t line)
+{
+	const struct cache_way *w = c->ways + base;
+	int64_t hit = -1;
+	/* no early exit: a branch-free scan beats a mispredicted loop exit (a line is in a set
+	 * at most once) */
+	for (uint32_t i = 0; i < c->assoc; i++)
+		hit = w[i].line == line ? (int64_t)(base + i) : hit;
+	return hit;
+}
+
+static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
+{
+	struct cache_way *w = c->ways + base;
+	uint8_t a = c->ways[idx].age;
+	if (a == 0)
+		return;
+	for (uint32_t i = 0; i < c->assoc; i++)
+		w[i].age = (uint8_t)(w[i].age + (w[i].age < a));
+	c->ways[idx].age = 0;
+}
+
+/* The way `line` should go into: its own (stale) way if present, else the LRU way. */
+static inline uint64_t victim(const struct cache_level *c, uint64_t base, uint64_t line)
+{
+	const struct cache_way *w = c->ways + base;
+	/* ranks are a permutation of 0..assoc-1, so the LRU way is the one ranked assoc-1;
+	 * branch-free, like find() */
+	uint32_t last = c->assoc - 1, own = UINT32_MAX, lru = 0;
+	for (uint32_t i = 0; i < c->assoc; i++) {
+		own = w[i].line == line ? i : own;
+		lru = w[i].age == last ? i : lru;
+	}
+	return base + (own != UINT32_MAX ? own : lru);
+}
+
+static inline int valid_in(const struct cache_level *c, uint64_t line, uint32_t ver)
+{
+	int64_t i = find(c, base_of(c, line), line);
+	return i >= 0 && c->ways[i].ver == ver;
+}
+
+static inline struct cache_dir_entry *dir_get(struct cache_model *m, uint64_t line)
+{
+	uint64_t i = line - VMEMMAP_LINE;
+	if (i < m->dir_npages)
+		return &m->dir_pages[i];
+	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
+	struct cache_dir_entry *e = &m->dir_hash[h];
+	if (e->line != line) {
+		if (e->line)
+			m->dir_forgotten++;
+		e->line = line;
+		e->ver = ++m->ver_clock;
+		e->owner = MODEL_NO_CPU;
+	}
+	return e;
+}
+
+/* The current version of a line, without creating or forgetting anything; 0 = unknown. */
+static inline uint32_t dir_peek_ver(const struct cache_model *m, uint64_t line)
+{
+	uint64_t i = line - VMEMMAP_LINE;
+	if (i < m->dir_npages)
+		return m->dir_pages[i].ver;
+	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
+	return m->dir_hash[h].line == line ? m->dir_hash[h].ver : 0;
+}
+
+static inline void account_wasted(struct cache_model *m, struct cache_way *w)
+{
+	m->cpu[w->pad].pf_wasted++;
+	m->path[w->path].pf_wasted++;
+	w->pf = 0;
+}
+
+static inline void count_wasted(struct cache_model *m, struct cache_way *w)
+{
+	account_wasted(m, w);
+	if (m->nwasted < MODEL_WASTED_MAX) {
+		struct cache_wasted *e = &m->wasted[m->nwasted++];
+		e->vaddr = w->line << MODEL_LINE_SHIFT;
+		e->cpu = w->pad;
+		e->path = w->path;
+	} else {
+		m->wasted_lost++;
+	}
+}
+
+uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint32_t max)
+{
+	uint32_t n = m->nwasted < max ? m->nwasted : max;
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = m->wasted[i];
+	for (uint32_t i = n; i < m->nwasted; i++)
+		m->wasted[i - n] = m->wasted[i];
+	m->nwasted -= n;
+	return n;
+}
+
+/* Put `line` at version `ver` into a level as most recent; returns its index. The evicted
+ * way's old content is copied to *old when old is not NULL. */
+static inline uint64_t fill(struct cache_level *c, uint64_t line, uint32_t ver,
+			    struct cache_way *old)
+{
+	uint64_t base = base_of(c, line);
+	uint64_t i = victim(c, base, line);
+	struct cache_way *w = &c->ways[i];
+	if (old)
+		*old = *w;
+	if (w->line != line)
+		w->pf = 0;
+	w->line = line;
+	w->ver = ver;
+	touch(c, base, i);
+	return i;
+}
+
+static inline void fill_llc(struct cache_model *m, uint32_t socket, uint64_t line, uint32_t ver)
+{
+	fill(&m->llc[socket], line, ver, NULL);
+}
+
+static inline void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket, uint64_t line,
+			   uint32_t ver)
+{
+	struct cache_way old;
+	fill(&m->l2[core], line, ver, &old);
+	if (m->p.llc_victim && old.line && old.line != line) {
+		/* a victim LLC takes what the L2 evicts, if it is still current (peek: the
+		 * caller holds a pointer into the directory that must stay valid) */
+		if (dir_peek_ver(m, old.line) == old.ver)
+			fill_llc(m, socket, old.line, old.ver);
+	}
+}
+
+static inline uint64_t fill_l1(struct cache_model *m, uint32_t core, uint64_t line, uint32_t ver)
+{
+	struct cache_way old;
+	uint64_t i = fill(&m->l1[core], line, ver, &old);
+	if (old.pf && old.line != line)
+		count_wasted(m, &old);
+	return i;
+}
+
+/*
+ * The line missed L1 (or was stale there): find it below, fill L2 and L1, and return the
+ * L1 index. *outcome and *cycles say where it came from.
+ */
+static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
+			   struct cache_dir_entry *d, uint32_t *outcome, uint32_t *cycles)
+{
+	uint32_t core = m->core_of[cpu];
+	uint32_t socket = m->socket_of[cpu];
+	uint32_t ver = d->ver;
+	uint64_t b2 = base_of(&m->l2[core], line);
+	int64_t i2 = find(&m->l2[core], b2, line);
+
+	if (i2 >= 0 && m->l2[core].ways[i2].ver == ver) {
+		touch(&m->l2[core], b2, (uint64_t)i2);
+		*outcome = CACHE_L2;
+		*cycles = m->p.l2_cycles;
+		return fill_l1(m, core, line, ver);
+	}
+	uint32_t owner = d->owner;
+	if (owner != MODEL_NO_CPU && owner != cpu) {
+		uint32_t ocore = m->core_of[owner];
+		if (ocore != core && (valid_in(&m->l1[ocore], line, ver) ||
+				      valid_in(&m->l2[ocore], line, ver))) {
+			int same = m->socket_of[owner] == socket;
+			*outcome = CACHE_REMOTE;
+			*cycles = same ? m->p.xcore_cycles : m->p.xsocket_cycles;
+			d->owner = MODEL_NO_CPU; /* written back, now shared */
+			/* Skylake-SP keeps lines shared by several cores in its L3: fill the
+			 * reader's LLC in both modes, so a third core there hits it */
+			fill_llc(m, socket, line, ver);
+			fill_l2(m, core, socket, line, ver);
+			return fill_l1(m, core, line, ver);
+		}
+		d->owner = MODEL_NO_CPU; /* the owner evicted it: written back below */
+	}
+	uint64_t b3 = base_of(&m->llc[socket], line);
+	int64_t i3 = find(&m->llc[socket], b3, line);
+	if (i3 >= 0 && m->llc[socket].ways[i3].ver == ver) {
+		touch(&m->llc[socket], b3, (uint64_t)i3);
+		*outcome = CACHE_LLC;
+		*cycles = m->p.llc_cycles;
+	} else {
+		*outcome = CACHE_MEM;
+		*cycles = m->p.mem_cycles;
+		if (!m->p.llc_victim)
+			fill_llc(m, socket, line, ver);
+	}
+	fill_l2(m, core, socket, line, ver);
+	return fill_l1(m, core, line, ver);
+}
+
+/*
+ * An L1 miss needs one of the CPU's line fill buffers (`fill_buffers`, 0 = unlimited). The
+ * buffers are a ring of completion times in issue order: a fill starts when the buffer it
+ * reuses is free, so a burst of prefetches lands `fill_buffers` at a time and a demand miss
+ * behind them waits too. *cycles grows by that wait.
+ * Per CPU, not per core as in hardware: SMT siblings run different steps whose clocks may be
+ * far apart, and a sibling must not wait for fills that lie in its future.
+ */
+static inline uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
+			     struct cache_dir_entry *d, uint64_t now, uint32_t *outcome,
+			     uint32_t *cycles)
+{
+	uint64_t idx = fetch_line(m, cpu, line, d, outcome, cycles);
+	uint32_t n = m->p.fill_buffers;
+	if (n) {
+		uint64_t *slot = &m->fb[(uint64_t)cpu * n + m->fb_head[cpu]];
+		uint64_t start = *slot > now ? *slot : now;
+		uint64_t total = start - now + *cycles;
+		*cycles = total > 0xffffffffu ? 0xffffffffu : (uint32_t)total;
+		*slot = now + *cycles;
+		uint32_t next = m->fb_head[cpu] + 1u;
+		m->fb_head[cpu] = (uint8_t)(next == n ? 0 : next);
+	}
+	return idx;
+}
+
+static inline void set_ver(struct cache_level *c, uint64_t line, uint32_t ver)
+{
+	int64_t i = find(c, base_of(c, line), line);
+	if (i >= 0)
+		c->ways[i].ver = ver;
+}
+
+struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
+				 int write, uint64_t now, uint8_t path)
+{
+	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
+	uint32_t core = m->core_of[cpu];
+	struct cache_level *l1 = &m->l1[core];
+	struct cache_dir_entry *d = dir_get(m, line);
+	struct cache_result r;
+	uint64_t idx = m->last_idx[cpu];
+	const struct cache_way *lw = &l1->ways[idx];
+
+	/* Fast path: the line this CPU touched last, still most recent in its L1, current and
+	 * not a prefetch. Same answer as the full path (touching the MRU way changes nothing),
+	 * without the set scan: allocator code touches one struct page several times running. */
+	if (lw->line == line && lw->age == 0 && lw->ver == d->ver && !lw->pf) {
+		r.outcome = CACHE_L1;
+		r.cycles = m->p.l1_cycles;
+		goto done;
+	}
+	uint64_t b1 = base_of(l1, line);
+	int64_t i1 = find(l1, b1, line);
+
+	if (i1 >= 0 && l1->ways[i1].ver == d->ver) {
+		struct cache_way *w = &l1->ways[i1];
+		idx = (uint64_t)i1;
+		r.outcome = CACHE_L1;
+		r.cycles = m->p.l1_cycles;
+		if (w->pf) {
+			uint64_t ready = l1->ready[idx];
+			w->pf = 0;
+			if (now >= ready) {
+				r.outcome = CACHE_PF_HIT;
+			} else {
+				uint64_t rest = ready - now;
+				r.outcome = CACHE_PF_LATE;
+				if (rest > r.cycles)
+					r.cycles = rest > 0xffffffffu ? 0xffffffffu : (uint32_t)rest;
+			}
+		}
+		touch(l1, b1, idx);
+	} else {
+		if (i1 >= 0 && l1->ways[i1].pf)
+			count_wasted(m, &l1->ways[i1]); /* someone wrote it before it was used */
+		idx = fetch(m, cpu, line, d, now, &r.outcome, &r.cycles);
+	}
+
+	m->last_idx[cpu] = idx;
+done:
+	if (write && d->owner != cpu) {
+		uint32_t socket = m->socket_of[cpu];
+		uint32_t ver = ++m->ver_clock;
+		d->ver = ver;
+		d->owner = (uint16_t)cpu;
+		l1->ways[idx].ver = ver;
+		set_ver(&m->l2[core], line, ver);
+		set_ver(&m->llc[socket], line, ver);
+	}
+
+	struct cache_counters *c = &m->cpu[cpu], *p = &m->path[path];
+	c->access[r.outcome]++;
+	p->access[r.outcome]++;
+	c->cycles += r.cycles;
+	p->cycles += r.cycles;
+	if (write) {
+		c->writes++;
+		p->writes++;
+	}
+	return r;
+}
+
+uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint64_t now,
+			uint8_t path)
+{
+	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
+	uint32_t core = m->core_of[cpu];
+	struct cache_level *l1 = &m->l1[core];
+	struct cache_dir_entry *d = dir_get(m, line);
+	int64_t i1 = find(l1, base_of(l1, line), line);
+
+	if (i1 >= 0 && l1->ways[i1].ver == d->ver) {
+		struct cache_way *w = &l1->ways[i1];
+		m->cpu[cpu].pf_redundant++;
+		m->path[path].pf_redundant++;
+		if (w->pf && l1->ready[i1] > now) {
+			uint64_t rest = l1->ready[i1] - now;
+			return rest > 0xffffffffu ? 0xffffffffu : (uint32_t)rest;
+		}
+		return 0;
+	}
+	if (i1 >= 0 && l1->ways[i1].pf)
+		count_wasted(m, &l1->ways[i1]);
+
+	uint32_t outcome, cycles;
+	uint64_t idx = fetch(m, cpu, line, d, now, &outcome, &cycles);
+	struct cache_way *w = &l1->ways[idx];
+	w->pf = 1;
+	w->path = path;
+	w->pad = (uint8_t)cpu;
+	l1->ready[idx] = now + cycles;
+	m->cpu[cpu].prefetches++;
+	m->path[path].prefetches++;
+	return cycles;
+}
+
+uint64_t cache_finish_each(struct cache_model *m,
+			   void (*fn)(void *ctx, const struct cache_wasted *w), void *ctx)
+{
+	uint64_t n = 0;
+	for (uint32_t k = 0; k < m->ncores; k++) {
+		struct cache_level *c = &m->l1[k];
+		for (uint64_t i = 0; i < (uint64_t)c->nsets * c->assoc; i++)
+			if (c->ways[i].pf) {
+				struct cache_wasted w;
+				account_wasted(m, &c->ways[i]);
+				w.vaddr = c->ways[i].line << MODEL_LINE_SHIFT;
+				w.cpu = c->ways[i].pad;
+				w.path = c->ways[i].path;
+				if (fn)
+					fn(ctx, &w);
+				n++;
+			}
+	}
+	return n;
+}
+
+uint64_t cache_finish(struct cache_model *m)
+{
+	return cache_finish_each(m, NULL, NULL);
+}
+
+void cache_total(const struct cache_model *m, struct cache_counters *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (uint32_t c = 0; c < m->ncpus; c++) {
+		const struct cache_counters *s = &m->cpu[c];
+		for (int o = 0; o < CACHE_NR_OUTCOMES; o++)
+			out->access[o] += s->access[o];
+		out->writes += s->writes;
+		out->cycles += s->cycles;
+		out->prefetches += s->prefetches;
+		out->pf_redundant += s->pf_redundant;
+		out->pf_wasted += s->pf_wasted;
+	}
+}
+
+void cache_free(struct cache_model *m)
+{
+	for (uint32_t k = 0; m->l1 && k < m->ncores; k++)
+		level_free(&m->l1[k]);
+	for (uint32_t k = 0; m->l2 && k < m->ncores; k++)
+		level_free(&m->l2[k]);
+	for (uint32_t s = 0; m->llc && s < m->nsockets; s++)
+		level_free(&m->llc[s]);
+	free(m->l1);
+	free(m->l2);
+	free(m->llc);
+	free(m->dir_pages);
+	free(m->dir_hash);
+	free(m->fb);
+	memset(m, 0, sizeof(*m));
+}
+
+int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncpus,
+	       uint64_t npages, uint32_t dir_hash_lines)
+{
+	memset(m, 0, sizeof(*m));
+	if (model_params_check(p, NULL, 0) || ncpus == 0 || ncpus > model_cpus_max(p) ||
+	    npages > (1ull << 40))
+		return -1;
+	m->p = *p;
+	m->ncpus = ncpus;
+	uint32_t all_cores = p->sockets * p->cores_per_socket;
+	/* CPUs 0..ncpus-1 use cores 0..min(ncpus, all_cores)-1 and the sockets those sit on */
+	m->ncores = ncpus < all_cores ? ncpus : all_cores;
+	m->nsockets = (m->ncores - 1) / p->cores_per_socket + 1;
+	for (uint32_t c = 0; c < ncpus; c++) {
+		m->core_of[c] = (uint16_t)model_cpu_core(p, c);
+		m->socket_of[c] = (uint8_t)model_cpu_socket(p, c);
+	}
+	m->l1 = calloc(m->ncores, sizeof(*m->l1));
+	m->l2 = calloc(m->ncores, sizeof(*m->l2));
+	m->llc = calloc(m->nsockets, sizeof(*m->llc));
+	if (!m->l1 || !m->l2 || !m->llc)
+		goto fail;
+	for (uint32_t k = 0; k < m->ncores; k++)
+		if (level_init(&m->l1[k], p->l1_bytes, p->l1_ways, 1) ||
+		    level_init(&m->l2[k], p->l2_bytes, p->l2_ways, 0))
+			goto fail;
+	for (uint32_t s = 0; s < m->nsockets; s++)
+		if (level_init(&m->llc[s], (uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
+			       p->llc_ways, 0))
+			goto fail;
+	if (p->fill_buffers) {
+		m->fb = calloc((uint64_t)ncpus * p->fill_buffers, sizeof(*m->fb));
+		if (!m->fb)
+			goto fail;
+	}
+	m->dir_npages = npages;
+	if (npages) {
+		m->dir_pages = calloc(npages, sizeof(*m->dir_pages));
+		if (!m->dir_pages)
+			goto fail;
+		for (uint64_t i = 0; i < npages; i++)
+			m->dir_pages[i].owner = MODEL_NO_CPU;
+	}
+	uint32_t cap = 1;
+	if (dir_hash_lines == 0)
+		dir_hash_lines = 65536;
+	while (cap < dir_hash_lines && cap < (1u << 30))
+		cap <<= 1;
+	m->dir_hash = calloc(cap, sizeof(*m->dir_hash));
+	if (!m->dir_hash)
+		goto fail;
+	m->dir_hash_mask = cap - 1;
+	return 0;
+fail:
+	cache_free(m);
+	return -1;
+}
+
+static int level_check(const struct cache_model *m, const struct cache_level *c, int is_l1,
+		       const char *name, uint32_t k, char *err, size_t errlen)
+{
+	for (uint64_t s = 0; s < c->nsets; s++) {
+		const struct cache_way *w = c->ways + s * c->assoc;
+		uint64_t seen = 0;
+		for (uint32_t i = 0; i < c->assoc; i++) {
+			const char *why = NULL;
+			if (w[i].age >= c->assoc || (seen & (1ull << w[i].age)))
+				why = "LRU ranks are not a permutation";
+			seen |= 1ull << (w[i].age < 64 ? w[i].age : 63);
+			for (uint32_t j = 0; j < i && !why; j++)
+				if (w[i].line && w[j].line == w[i].line)
+					why = "a line appears twice in a set";
+			if (!why && w[i].line && w[i].ver > m->ver_clock)
+				why = "a copy is newer than any version handed out";
+			if (!why && w[i].pf && (!is_l1 || !w[i].line))
+				why = "prefetch mark outside L1 or on an empty way";
+			if (why) {
+				if (err && errlen)
+					snprintf(err, errlen, "%s %u set %llu way %u: %s", name, k,
+						 (unsigned long long)s, i, why);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int cache_check(const struct cache_model *m, char *err, size_t errlen)
+{
+	for (uint32_t k = 0; k < m->ncores; k++)
+		if (level_check(m, &m->l1[k], 1, "L1", k, err, errlen) ||
+		    level_check(m, &m->l2[k], 0, "L2", k, err, errlen))
+			return -1;
+	for (uint32_t s = 0; s < m->nsockets; s++)
+		if (level_check(m, &m->llc[s], 0, "LLC", s, err, errlen))
+			return -1;
+	for (uint64_t i = 0; i < m->dir_npages; i++) {
+		const struct cache_dir_entry *d = &m->dir_pages[i];
+		if (d->ver > m->ver_clock || (d->owner != MODEL_NO_CPU && d->owner >= m->ncpus)) {
+			if (err && errlen)
+				snprintf(err, errlen, "directory pfn %llu: bad version or owner",
+					 (unsigned long long)i);
+			return -1;
+		}
+	}
+	if (m->nwasted > MODEL_WASTED_MAX) {
+		if (err && errlen)
+			snprintf(err, errlen, "wasted list overflows");
+		return -1;
+	}
+	return 0;
+}

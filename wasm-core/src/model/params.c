@@ -1,0 +1,270 @@
+/*
+ * Model parameters: one table of costs and sizes, its defaults, and the `key = value` file
+ * format that `blab calibrate` will write.
+ *
+ * Defaults describe a 2-socket Skylake-SP server like the Xeon Platinum 8180 used for the
+ * zone->lock RFC (seed 004): 2 sockets x 28 cores x 2 threads = 112 CPUs at 2.5 GHz.
+ * Sources (numbers rounded to whole cycles at 2.5 GHz):
+ *  [wikichip]  en.wikichip.org, intel/microarchitectures/skylake_(server): L1d 32 KiB 8-way,
+ *              L2 1 MiB 16-way, L3 1.375 MiB/core 11-way, non-inclusive.
+ *  [anandtech] AnandTech 11544, "Skylake-EP vs EPYC", lmbench random load latency:
+ *              L1 4 cycles, L2 14 cycles, L3 ~55 cycles, DRAM 96-98 ns.
+ *  [lat]       classic Intel figures (also in d2l.ai "CPU cache latencies"): a line shared or
+ *              modified in another core of the same socket 25-29 ns; on the other socket
+ *              100-300 cycles.
+ *  [intel-opt] Intel 64 and IA-32 Architectures Optimization Reference Manual, Skylake
+ *              microarchitecture: 12 L1D line fill buffers (10 on Haswell/Broadwell).
+ *  [agner]     Agner Fog, instruction tables, Skylake: LOCK CMPXCHG ~18-20 cycles.
+ *  [est]       our estimate, to be replaced by `blab calibrate`; see docs/model.md.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+
+struct param_desc {
+	const char *key;
+	size_t off;
+	uint32_t min, max;
+};
+
+#define P(k, lo, hi) { #k, offsetof(struct model_params, k), lo, hi }
+static const struct param_desc params[] = {
+	P(sockets, 1, 8),
+	P(cores_per_socket, 1, 128),
+	P(threads_per_core, 1, 8),
+	P(cpu_mhz, 1, 100000),
+	P(l1_bytes, 128, 1u << 24),
+	P(l1_ways, 1, 64),
+	P(l1_cycles, 0, 1000),
+	P(l2_bytes, 128, 1u << 28),
+	P(l2_ways, 1, 64),
+	P(l2_cycles, 0, 10000),
+	P(llc_bytes_per_core, 128, 1u << 28),
+	P(llc_ways, 1, 64),
+	P(llc_cycles, 0, 10000),
+	P(llc_victim, 0, 1),
+	P(xcore_cycles, 0, 100000),
+	P(xsocket_cycles, 0, 100000),
+	P(mem_cycles, 0, 100000),
+	P(fill_buffers, 0, 64),
+	P(lock_handoff_cycles, 0, 100000),
+	P(lock_handoff_remote_cycles, 0, 100000),
+	P(atomic_cycles, 0, 10000),
+	P(clear_page_cycles, 0, 1000000),
+	P(list_op_cycles, 0, 10000),
+	P(prefetch_issue_cycles, 0, 1000),
+};
+#undef P
+#define NPARAMS (sizeof(params) / sizeof(params[0]))
+
+static uint32_t *field(struct model_params *p, const struct param_desc *d)
+{
+	return (uint32_t *)((char *)p + d->off);
+}
+
+void model_params_default(struct model_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->sockets = 2;           /* 2S Skylake-SP, as in seeds 000 and 004 */
+	p->cores_per_socket = 28; /* Xeon Platinum 8180 [wikichip] */
+	p->threads_per_core = 2;  /* Hyper-Threading: 112 CPUs */
+	p->cpu_mhz = 2500;        /* 8180 base clock */
+
+	p->l1_bytes = 32 * 1024; /* [wikichip] */
+	p->l1_ways = 8;          /* [wikichip] */
+	p->l1_cycles = 4;        /* [anandtech] */
+	p->l2_bytes = 1024 * 1024; /* [wikichip] */
+	p->l2_ways = 16;           /* [wikichip] */
+	p->l2_cycles = 14;         /* [anandtech] */
+	p->llc_bytes_per_core = 1408 * 1024; /* 1.375 MiB [wikichip] */
+	p->llc_ways = 11;                    /* [wikichip] */
+	p->llc_cycles = 55;                  /* [anandtech] ~22 ns */
+	p->llc_victim = 1; /* Skylake-SP L3 is a non-inclusive victim cache [wikichip] */
+
+	p->xcore_cycles = 70;    /* 25-29 ns [lat] */
+	p->xsocket_cycles = 300; /* upper end of 100-300 cycles [lat], ~120 ns over UPI */
+	p->mem_cycles = 240;     /* 96 ns [anandtech] */
+	p->fill_buffers = 12;    /* L1D line fill buffers, Skylake [intel-opt] */
+
+	p->lock_handoff_cycles = 70;         /* = xcore_cycles: the lock word moves core to core */
+	p->lock_handoff_remote_cycles = 300; /* = xsocket_cycles */
+	p->atomic_cycles = 20;               /* [agner] */
+	p->clear_page_cycles = 1000; /* [est] 4 KB at ~10 GB/s single-core store bandwidth */
+	p->list_op_cycles = 4;       /* [est] a few dependent stores, lines already present */
+	p->prefetch_issue_cycles = 1; /* [est] one instruction, does not block */
+}
+
+static void put_err(char *err, size_t errlen, unsigned line, const char *why, const char *key)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "line %u: %s%s%s", line, why, key ? ": " : "",
+			 key ? key : "");
+}
+
+static int is_pow2(uint32_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+int model_params_check(const struct model_params *p, char *err, size_t errlen)
+{
+	const char *why = NULL;
+	uint64_t cpus = (uint64_t)p->sockets * p->cores_per_socket * p->threads_per_core;
+
+	for (size_t i = 0; i < NPARAMS && !why; i++) {
+		uint32_t v = *field((struct model_params *)p, &params[i]);
+		if (v < params[i].min || v > params[i].max)
+			why = params[i].key;
+	}
+	if (why) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s out of range", why);
+		return -1;
+	}
+	if (cpus > MODEL_MAX_CPUS)
+		why = "sockets * cores_per_socket * threads_per_core exceeds 256 CPUs";
+	else if (p->l1_bytes % (64u * p->l1_ways) || !is_pow2(p->l1_bytes / (64u * p->l1_ways)))
+		why = "l1_bytes must be 64 * l1_ways * a power of two sets";
+	else if (p->l2_bytes % (64u * p->l2_ways) || !is_pow2(p->l2_bytes / (64u * p->l2_ways)))
+		why = "l2_bytes must be 64 * l2_ways * a power of two sets";
+	else if ((uint64_t)p->llc_bytes_per_core * p->cores_per_socket >
+		 (uint64_t)64 * p->llc_ways * 0xffffffffu)
+		why = "llc too large";
+	else if ((uint64_t)p->llc_bytes_per_core * p->cores_per_socket <
+		 (uint64_t)64 * p->llc_ways)
+		why = "llc smaller than one set";
+	if (why) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+int model_params_parse(struct model_params *p, const char *text, size_t len, char *err,
+		       size_t errlen)
+{
+	struct model_params q = *p;
+	uint8_t seen[NPARAMS];
+	unsigned lineno = 0;
+	size_t i = 0;
+
+	memset(seen, 0, sizeof(seen));
+	while (i < len) {
+		size_t start = i, end;
+		lineno++;
+		while (i < len && text[i] != '\n')
+			i++;
+		end = i;
+		if (i < len)
+			i++; /* skip '\n' */
+		if (end - start > MODEL_PARAMS_LINE_MAX) {
+			put_err(err, errlen, lineno, "line longer than 256 bytes", NULL);
+			return -1;
+		}
+		char buf[MODEL_PARAMS_LINE_MAX + 1];
+		memcpy(buf, text + start, end - start);
+		buf[end - start] = 0;
+		for (size_t k = 0; k < end - start; k++)
+			if (buf[k] == 0) {
+				put_err(err, errlen, lineno, "NUL byte", NULL);
+				return -1;
+			}
+		char *hash = strchr(buf, '#');
+		if (hash)
+			*hash = 0;
+		char *s = buf;
+		while (is_space(*s))
+			s++;
+		if (!*s)
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			put_err(err, errlen, lineno, "expected key = value", NULL);
+			return -1;
+		}
+		char *kend = eq;
+		while (kend > s && is_space(kend[-1]))
+			kend--;
+		*kend = 0;
+		if (!*s) {
+			put_err(err, errlen, lineno, "missing key", NULL);
+			return -1;
+		}
+		size_t d;
+		for (d = 0; d < NPARAMS; d++)
+			if (!strcmp(params[d].key, s))
+				break;
+		if (d == NPARAMS) {
+			put_err(err, errlen, lineno, "unknown key", s);
+			return -1;
+		}
+		if (seen[d]) {
+			put_err(err, errlen, lineno, "duplicate key", s);
+			return -1;
+		}
+		seen[d] = 1;
+		char *v = eq + 1;
+		while (is_space(*v))
+			v++;
+		char *vend = v + strlen(v);
+		while (vend > v && is_space(vend[-1]))
+			vend--;
+		if (vend == v) {
+			put_err(err, errlen, lineno, "missing value for", s);
+			return -1;
+		}
+		uint64_t val = 0;
+		for (char *c = v; c < vend; c++) {
+			if (*c < '0' || *c > '9') {
+				put_err(err, errlen, lineno, "value is not a decimal integer for", s);
+				return -1;
+			}
+			val = val * 10 + (uint64_t)(*c - '0');
+			if (val > 0xffffffffull)
+				break;
+		}
+		if (val < params[d].min || val > params[d].max) {
+			char why[96];
+			snprintf(why, sizeof(why), "value out of range [%u, %u] for", params[d].min,
+				 params[d].max);
+			put_err(err, errlen, lineno, why, s);
+			return -1;
+		}
+		*field(&q, &params[d]) = (uint32_t)val;
+	}
+	char why[160];
+	if (model_params_check(&q, why, sizeof(why))) {
+		put_err(err, errlen, 0, why, NULL);
+		return -1;
+	}
+	*p = q;
+	return 0;
+}
+
+size_t model_params_write(const struct model_params *p, char *buf, size_t cap)
+{
+	size_t n = 0;
+	int full = 0;
+	for (size_t i = 0; i < NPARAMS; i++) {
+		char line[MODEL_PARAMS_LINE_MAX];
+		int k = snprintf(line, sizeof(line), "%s = %u\n", params[i].key,
+				 *field((struct model_params *)p, &params[i]));
+		if (k > 0) {
+			if (!full && n + (size_t)k < cap)
+				memcpy(buf + n, line, (size_t)k);
+			else
+				full = 1;
+			n += (size_t)k;
+		}
+	}
+	if (cap)
+		buf[n < cap ? n : cap - 1] = 0;
+	return n;
+}
