@@ -45,11 +45,3 @@ fuzz-smoke: build/fuzz/.built
 	  -rss_limit_mb=2048 corpus-opscript 2>&1 | tail -n 3
 
 TEST_SUITES += test-native test-clang test-asan fuzz-smoke
-
-# A small benchmark of the plain machine (host timing only; the model machine brings its own).
-.PHONY: bench-native
-bench-native: build/native/.built
-	@mkdir -p bench/out
-	build/native/blab bench | tee bench/out/native-plain.txt
-
-BENCH_SUITES += bench-native
