@@ -19,7 +19,6 @@ $(eval $(call native_variant,native,Release,-DCMAKE_C_COMPILER=gcc))
 $(eval $(call native_variant,debug,Debug,-DCMAKE_C_COMPILER=gcc -DBLAB_DEBUG_CHECK=ON))
 $(eval $(call native_variant,clang,Release,-DCMAKE_C_COMPILER=clang))
 $(eval $(call native_variant,asan,Debug,-DCMAKE_C_COMPILER=clang -DBLAB_DEBUG_CHECK=ON -DBLAB_SANITIZE=address$(,)undefined))
-$(eval $(call native_variant,fuzz,Debug,-DCMAKE_C_COMPILER=clang -DBLAB_FUZZ=ON -DBLAB_SANITIZE=address$(,)undefined))
 
 .PHONY: native test-native test-clang test-asan
 native: build/native/.built
@@ -35,13 +34,4 @@ test-clang: build/clang/.built
 test-asan: build/asan/.built
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 BLAB_PROP_OPS=100000 ctest --output-on-failure
 
-# Fuzz smoke: each libFuzzer target runs FUZZ_SECONDS from the golden scripts as seeds.
-FUZZ_SECONDS ?= 15
-.PHONY: fuzz-smoke
-fuzz-smoke: build/fuzz/.built
-	@mkdir -p build/fuzz/corpus-opscript
-	@cp $(filter-out %/all-pages-1000.ops,$(wildcard wasm-core/tests/golden/*.ops)) build/fuzz/corpus-opscript/
-	set -o pipefail; cd build/fuzz && ./fuzz_opscript -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 \
-	  -rss_limit_mb=2048 corpus-opscript 2>&1 | tail -n 3
-
-TEST_SUITES += test-native test-clang test-asan fuzz-smoke
+TEST_SUITES += test-native test-clang test-asan
