@@ -541,6 +541,8 @@ int _blab_sync(struct blab_zone *z, struct blab_op *op)
 	int ret;
 	do {
 		ret = blab_op_step(z, op);
+		if (ret == BLAB_STEP_LOCK)
+			debug_check(z, "a step"); /* in-flight states must be valid too */
 	} while (ret == BLAB_STEP_LOCK);
 	return ret;
 }
