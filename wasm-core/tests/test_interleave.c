@@ -116,8 +116,13 @@ static int run(const char *preset, uint32_t nsteps, uint64_t seed)
 
 int main(void)
 {
+#ifdef BLAB_DEBUG_CHECK
+	uint32_t steps = 10000; /* debug and sanitizer builds are slower */
+#else
+	uint32_t steps = 50000;
+#endif
 	for (unsigned p = 0; p < blab_preset_count(); p++)
-		if (run(blab_preset_name(p), 50000, 1000 + p))
+		if (run(blab_preset_name(p), steps, 1000 + p))
 			CHECK(!"interleaved run failed");
 	return harness_report("test_interleave");
 }
