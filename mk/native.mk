@@ -35,11 +35,3 @@ test-asan: build/asan/.built
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 BLAB_PROP_OPS=100000 ctest --output-on-failure
 
 TEST_SUITES += test-native test-clang test-asan
-
-# A small benchmark of the plain machine (host timing only; the model machine brings its own).
-.PHONY: bench-native
-bench-native: build/native/.built
-	@mkdir -p bench/out
-	build/native/blab bench | tee bench/out/native-plain.txt
-
-BENCH_SUITES += bench-native

@@ -50,7 +50,7 @@ enum blab_error {
 	BLAB_EBUSY = -18,      /* this cpu has an op in flight, or the page is being freed */
 	BLAB_ELOCKED = -19,    /* the lock is held by another cpu: call again later */
 	BLAB_ENOMEMHOST = -20, /* the host could not allocate memory for the zone */
-	BLAB_ELOGFULL = -21,   /* the event log reached its bound */
+	BLAB_ELOGFULL = -21,   /* the event log reached its bound (for run drivers: sim, lessons) */
 };
 const char *blab_strerror(int err);
 

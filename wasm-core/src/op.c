@@ -146,9 +146,12 @@ static int alloc_refill(struct blab_zone *z, struct blab_op *op)
 {
 	unsigned which = z->s.pcp == BLAB_PCP_HOTCOLD && (op->gfp & BLAB_GFP_COLD) ? 1 : 0;
 	struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
-	uint32_t count = pcp->batch >> op->order;
+	uint32_t count = pcp->batch;
 
-	rmqueue_bulk(z, op->cpu, which, op->order, count ? count : 1, op->mt);
+	/* 5.14+ high-order lists: scale the batch by order, at least 2 (unless batch is 1) */
+	if (op->order && count > 1)
+		count = (count >> op->order) > 2 ? count >> op->order : 2;
+	rmqueue_bulk(z, op->cpu, which, op->order, count, op->mt);
 	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
 	if (take_from_pcp(z, op))
 		return BLAB_STEP_DONE;
@@ -538,6 +541,8 @@ int _blab_sync(struct blab_zone *z, struct blab_op *op)
 	int ret;
 	do {
 		ret = blab_op_step(z, op);
+		if (ret == BLAB_STEP_LOCK)
+			debug_check(z, "a step"); /* in-flight states must be valid too */
 	} while (ret == BLAB_STEP_LOCK);
 	return ret;
 }

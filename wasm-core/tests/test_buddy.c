@@ -183,8 +183,44 @@ static void watermark_enforced(void)
 	blab_zone_destroy(z);
 }
 
+/* MERGE events name the buddy: pfn ^ (1 << order), relative to the zone start */
+static void buddy_pfn(void)
+{
+	struct blab_zone_config cfg;
+	struct blab_zone *z;
+	uint64_t pfn[16];
+	const struct blab_event *ev;
+	uint32_t n, merges = 0;
+
+	blab_zone_config_init(&cfg);
+	blab_preset("v2.5.44", &cfg.strategy);
+	cfg.pages = 16;
+	cfg.start_pfn = 0x40; /* aligned to 16: one order-4 block */
+	cfg.top_order = 4;
+	cfg.pageblock_order = 4;
+	cfg.log_capacity = 4096;
+	cfg.log_mask = BLAB_EVC_ALL;
+	CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+	for (int i = 0; i < 16; i++)
+		CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn[i]), 0);
+	blab_log_clear(z);
+	for (int i = 15; i >= 0; i--)
+		CHECK_EQ(blab_free(z, 0, pfn[i], 0), 0);
+	ev = blab_log(z, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (ev[i].type != BLAB_EV_MERGE)
+			continue;
+		merges++;
+		CHECK_EQ(ev[i].arg0 + 0x40, ev[i].pfn ^ (1ull << ev[i].order));
+	}
+	CHECK_EQ(merges, 15); /* 8 + 4 + 2 + 1 */
+	CHECK_EQ(z->free_area[4].nr_free, 1);
+	blab_zone_destroy(z);
+}
+
 int main(void)
 {
+	buddy_pfn();
 	boot_layout();
 	expand_and_merge();
 	buddy_outside_zone();
