@@ -103,6 +103,8 @@ static int cmd_presets(int argc, char **argv)
 	return 0;
 }
 
+int cmd_import(int argc, char **argv); /* cmd_import.c */
+
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -110,6 +112,7 @@ static const struct command {
 } commands[] = {
 	{"replay", cmd_replay, "run an op script (zone, alloc, free, drain, buddyinfo, ...)"},
 	{"presets", cmd_presets, "list the strategy presets, named after kernels"},
+	{"import", cmd_import, "summarise a real kernel trace (perf script / tracefs kmem: events)"},
 };
 
 static void usage(FILE *f)
