@@ -200,7 +200,7 @@ static int parse_num(const char *s, size_t n, uint64_t max, int hex_ok, uint64_t
 			d = (unsigned)(c - 'A' + 10);
 		else
 			return -1;
-		if (v > (max - d) / base)
+		if (d > max || v > (max - d) / base)
 			return -1;
 		v = v * base + d;
 	}
