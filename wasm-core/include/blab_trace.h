@@ -80,7 +80,8 @@ struct blab_trace_stats {
 	uint64_t alloc_failed;    /* mm_page_alloc with no page (page=(null)) */
 	uint64_t refills;         /* mm_page_alloc_zone_locked with percpu_refill=1 */
 	uint64_t unknown_pages;   /* mm_page_free of a pfn the trace never saw allocated */
-	uint64_t order[BLAB_TRACE_MAX_ORDER + 1];   /* alloc + free, by order */
+	uint64_t alloc_order[BLAB_TRACE_MAX_ORDER + 1]; /* mm_page_alloc by order */
+	uint64_t free_order[BLAB_TRACE_MAX_ORDER + 1];  /* mm_page_free by order */
 	uint64_t alloc_mt[BLAB_TRACE_MAX_MT + 1];   /* mm_page_alloc by migratetype */
 	uint64_t cpus;            /* highest CPU seen + 1 (0: none) */
 	uint64_t min_pfn, max_pfn;                  /* valid when events > alloc_failed */

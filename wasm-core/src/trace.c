@@ -514,7 +514,7 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 			     (unsigned)v[F_MT], BLAB_PATH_NONE, 0, 11, 0);
 			break;
 		}
-		st->order[order]++;
+		st->alloc_order[order]++;
 		st->alloc_mt[v[F_MT]]++;
 		rate_add(t, ns, 0);
 		slot = pfn_slot(t, pfn);
@@ -527,7 +527,7 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 		     BLAB_PATH_NONE, 0, 0, 0);
 		break;
 	case BLAB_TK_FREE:
-		st->order[order]++;
+		st->free_order[order]++;
 		rate_add(t, ns, 1);
 		slot = pfn_slot(t, pfn);
 		if (!slot) {
@@ -758,11 +758,17 @@ size_t blab_trace_summary(const struct blab_trace *t, char *buf, size_t cap)
 		put(&o, "\n");
 	}
 	for (unsigned i = 0; i <= BLAB_TRACE_MAX_ORDER; i++)
-		if (st->order[i])
-			put(&o, "order %u %llu\n", i, U(st->order[i]));
+		if (st->alloc_order[i] || st->free_order[i])
+			put(&o, "order %u allocs %llu frees %llu\n", i, U(st->alloc_order[i]),
+			    U(st->free_order[i]));
+	/* the kernel's numbering; 4 and up depend on CONFIG_CMA / CONFIG_MEMORY_ISOLATION */
+	static const char *const mt_names[BLAB_TRACE_MAX_MT + 1] = {
+		"unmovable", "movable", "reclaimable", "highatomic",
+		"cma_or_isolate", "cma_or_isolate", "other", "other",
+	};
 	for (unsigned i = 0; i <= BLAB_TRACE_MAX_MT; i++)
 		if (st->alloc_mt[i])
-			put(&o, "migratetype %u %llu\n", i, U(st->alloc_mt[i]));
+			put(&o, "migratetype %u %s %llu\n", i, mt_names[i], U(st->alloc_mt[i]));
 	put(&o, "refills %llu\n", U(st->refills));
 	put_batches(&o, "refill", &st->refill);
 	put_batches(&o, "drain", &st->drain);

@@ -366,7 +366,7 @@ static void bad_fields(void)
 	st = blab_trace_stats(r.t);
 	CHECK_EQ(st->skipped_lines, 4);
 	CHECK_EQ(st->events, 1);
-	CHECK_EQ(st->order[1], 1);
+	CHECK_EQ(st->alloc_order[1], 1);
 	CHECK_EQ(st->alloc_mt[2], 1);
 	done(&r);
 }
