@@ -98,6 +98,12 @@ struct blab_trace;
 
 struct blab_trace *blab_trace_new(unsigned flags);        /* NULL: out of memory */
 void blab_trace_free(struct blab_trace *t);
+/*
+ * Lowers the line and event bounds (0 keeps a bound; values above the BLAB_TRACE_MAX_*
+ * maxima are clamped to them).  Before the first feed only: BLAB_TRACE_EINVAL after.
+ * The browser uses it to stay inside its memory; tests use it to reach the bounds.
+ */
+int blab_trace_set_limits(struct blab_trace *t, uint64_t max_lines, uint64_t max_events);
 /* Feeds a chunk.  0, or <0 when a bound was hit (the rest is ignored; finish still works). */
 int blab_trace_feed(struct blab_trace *t, const void *data, size_t len);
 /* Ends the input (a last line without a newline counts).  0 or a BLAB_TRACE_E* code. */

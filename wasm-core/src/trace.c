@@ -40,6 +40,7 @@ struct blab_trace {
 	size_t nev, evcap;
 	int have_time;
 	uint64_t rate_origin; /* ns of the first event */
+	uint64_t max_lines, max_events;
 };
 
 static const char *const kind_names[BLAB_TK_COUNT] = {
@@ -67,7 +68,21 @@ struct blab_trace *blab_trace_new(unsigned flags)
 	t->st.min_pfn = UINT64_MAX;
 	t->st.refill.min = t->st.drain.min = UINT64_MAX;
 	t->st.rate_width_ns = 1000000; /* 1 ms, doubles as the trace grows */
+	t->max_lines = BLAB_TRACE_MAX_LINES;
+	t->max_events = BLAB_TRACE_MAX_EVENTS;
 	return t;
+}
+
+int blab_trace_set_limits(struct blab_trace *t, uint64_t max_lines, uint64_t max_events)
+{
+	if (!t || t->st.bytes || t->finished)
+		return BLAB_TRACE_EINVAL;
+	if (max_lines)
+		t->max_lines = max_lines < BLAB_TRACE_MAX_LINES ? max_lines : BLAB_TRACE_MAX_LINES;
+	if (max_events)
+		t->max_events = max_events < BLAB_TRACE_MAX_EVENTS ? max_events
+								    : BLAB_TRACE_MAX_EVENTS;
+	return 0;
 }
 
 void blab_trace_free(struct blab_trace *t)
@@ -471,10 +486,10 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 	}
 
 	/* a good event */
-	if (st->events >= BLAB_TRACE_MAX_EVENTS) {
+	if (st->events >= t->max_events) {
 		char m[96];
-		snprintf(m, sizeof(m), "line %llu: more than %u kmem page events",
-			 (unsigned long long)st->lines, BLAB_TRACE_MAX_EVENTS);
+		snprintf(m, sizeof(m), "line %llu: more than %llu kmem page events",
+			 (unsigned long long)st->lines, (unsigned long long)t->max_events);
 		fail(t, BLAB_TRACE_ELIMIT, m);
 		return;
 	}
@@ -577,9 +592,9 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 static int end_line(struct blab_trace *t)
 {
 	struct blab_trace_stats *st = &t->st;
-	if (st->lines >= BLAB_TRACE_MAX_LINES) {
+	if (st->lines >= t->max_lines) {
 		char m[64];
-		snprintf(m, sizeof(m), "more than %u lines", BLAB_TRACE_MAX_LINES);
+		snprintf(m, sizeof(m), "more than %llu lines", (unsigned long long)t->max_lines);
 		return fail(t, BLAB_TRACE_ELIMIT, m);
 	}
 	st->lines++;
@@ -795,8 +810,8 @@ size_t blab_trace_summary(const struct blab_trace *t, char *buf, size_t cap)
 				    U(st->rate_width_ns / 1000 * i), U(st->rate_alloc[i]),
 				    U(st->rate_free[i]));
 	}
-	put(&o, "limits line %u lines %u events %u\n", BLAB_TRACE_MAX_LINE, BLAB_TRACE_MAX_LINES,
-	    BLAB_TRACE_MAX_EVENTS);
+	put(&o, "limits line %u lines %llu events %llu\n", BLAB_TRACE_MAX_LINE,
+	    U(t->max_lines), U(t->max_events));
 	if (t->err)
 		put(&o, "stopped %s\n", t->errmsg);
 	return o.len;

@@ -32,5 +32,13 @@ for txt in *.txt missing-file; do
   fi
   if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
+# stdin gives the same as the file
+if [ "${BLESS:-0}" != 1 ]; then
+  if diff <("$blab" import - <pf1.tracefs.txt 2>&1) <("$blab" import pf1.tracefs.txt 2>&1) >/dev/null; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL import -: stdin differs from the file"
+  fi
+fi
 echo "import: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

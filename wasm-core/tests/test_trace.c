@@ -428,8 +428,48 @@ static void api_misuse(void)
 	blab_trace_free(NULL);
 }
 
+static void bounds(void)
+{
+	size_t len = 0;
+	char *text = fixture("pf1.perf.txt", &len);
+	if (!text)
+		return;
+	/* the event bound: stops at the 101st event, summary says so */
+	struct blab_trace *t = blab_trace_new(BLAB_TRACE_KEEP_EVENTS);
+	CHECK_EQ(blab_trace_set_limits(t, 0, 100), 0);
+	CHECK(blab_trace_feed(t, text, len) == BLAB_TRACE_ELIMIT);
+	CHECK(blab_trace_feed(t, text, 10) == BLAB_TRACE_ELIMIT);
+	CHECK_EQ(blab_trace_finish(t), BLAB_TRACE_ELIMIT);
+	CHECK_EQ(blab_trace_stats(t)->events, 100);
+	CHECK_EQ(blab_trace_stats(t)->lines, 101);
+	CHECK(strstr(blab_trace_error(t), "line 101: more than 100 kmem page events") != NULL);
+	char buf[4096];
+	blab_trace_summary(t, buf, sizeof(buf));
+	CHECK(strstr(buf, "stopped line 101: more than 100") != NULL);
+	CHECK(strstr(buf, "limits line 4096 lines 67108864 events 100\n") != NULL);
+	CHECK(blab_trace_replay(t, NULL, 0) > 100); /* what came before the bound replays */
+	blab_trace_free(t);
+	/* the line bound */
+	t = blab_trace_new(0);
+	CHECK_EQ(blab_trace_set_limits(t, 50, 0), 0);
+	CHECK(blab_trace_feed(t, text, len) == BLAB_TRACE_ELIMIT);
+	CHECK_EQ(blab_trace_finish(t), BLAB_TRACE_ELIMIT);
+	CHECK_EQ(blab_trace_stats(t)->lines, 50);
+	CHECK(strstr(blab_trace_error(t), "more than 50 lines") != NULL);
+	CHECK_EQ(blab_trace_set_limits(t, 1, 1), BLAB_TRACE_EINVAL); /* too late */
+	blab_trace_free(t);
+	/* above the maxima: clamped */
+	t = blab_trace_new(0);
+	CHECK_EQ(blab_trace_set_limits(t, UINT64_MAX, UINT64_MAX), 0);
+	blab_trace_summary(t, buf, sizeof(buf));
+	CHECK(strstr(buf, "limits line 4096 lines 67108864 events 2097152\n") != NULL);
+	blab_trace_free(t);
+	free(text);
+}
+
 int main(void)
 {
+	bounds();
 	fixture_counts("pf1.perf.txt", perf_grep, 2403, 0);
 	fixture_counts("pf1.tracefs.txt", tracefs_grep, 2334, 12);
 	empty_and_garbage();
