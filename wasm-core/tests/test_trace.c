@@ -467,8 +467,52 @@ static void bounds(void)
 	free(text);
 }
 
+/* docs/events.md "Imported traces": every row "| N | NAME |" matches BLAB_TRACE_EVENT_TYPES */
+static void doc_matches_header(void)
+{
+	static const struct {
+		unsigned num;
+		const char *name;
+	} types[] = {
+#define BLAB_X(name, num, cls) {num, #name},
+		BLAB_TRACE_EVENT_TYPES(BLAB_X)
+#undef BLAB_X
+	};
+	enum { NT = sizeof(types) / sizeof(types[0]) };
+	int seen[NT] = {0}, in_section = 0;
+	char path[4096], line[512];
+	const char *cut = strstr(__FILE__, "wasm-core/tests/");
+	if (!cut)
+		return;
+	snprintf(path, sizeof(path), "%.*sdocs/events.md", (int)(cut - __FILE__), __FILE__);
+	FILE *fp = fopen(path, "r");
+	CHECK(fp != NULL);
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned num;
+		char name[64];
+		if (strncmp(line, "## ", 3) == 0)
+			in_section = strstr(line, "Imported traces") != NULL;
+		if (!in_section || sscanf(line, "| %u | %63[A-Z_] |", &num, name) != 2)
+			continue;
+		CHECK(num >= 80 && num <= 95);
+		int found = 0;
+		for (unsigned i = 0; i < NT; i++)
+			if (types[i].num == num) {
+				CHECK(strcmp(types[i].name, name) == 0);
+				seen[i] = found = 1;
+			}
+		CHECK(found);
+	}
+	fclose(fp);
+	for (unsigned i = 0; i < NT; i++)
+		CHECK(seen[i]);
+}
+
 int main(void)
 {
+	doc_matches_header();
 	bounds();
 	fixture_counts("pf1.perf.txt", perf_grep, 2403, 0);
 	fixture_counts("pf1.tracefs.txt", tracefs_grep, 2334, 12);
