@@ -510,8 +510,70 @@ static void doc_matches_header(void)
 		CHECK(seen[i]);
 }
 
+/* Property test: mutated fixture windows never break the invariants, whatever the chunking. */
+static void mutations(void)
+{
+	size_t len = 0;
+	char *text = fixture("pf1.tracefs.txt", &len);
+	if (!text)
+		return;
+	unsigned iters = getenv("BLAB_TRACE_MUTATIONS") ? (unsigned)atoi(getenv("BLAB_TRACE_MUTATIONS")) : 2000;
+	uint32_t x = 12345;
+#define RND(n) (x = x * 1664525u + 1013904223u, (size_t)((x >> 8) % (n)))
+	char *buf = malloc(64 * 1024);
+	for (unsigned it = 0; it < iters; it++) {
+		size_t start = RND(len), n = 1 + RND(6000);
+		if (n > len - start)
+			n = len - start;
+		memcpy(buf, text + start, n);
+		unsigned muts = 1 + (unsigned)RND(8);
+		for (unsigned m = 0; m < muts && n > 0; m++) {
+			size_t at = RND(n);
+			switch (RND(6)) {
+			case 0: buf[at] = (char)RND(256); break;          /* any byte, NUL included */
+			case 1: { size_t k = RND(n - at) + 1;               /* delete */
+				memmove(buf + at, buf + at + k, n - at - k); n -= k; break; }
+			case 2: if (n + 40 < 64 * 1024) {                    /* huge number */
+				memmove(buf + at + 40, buf + at, n - at);
+				memset(buf + at, '9', 40); n += 40; } break;
+			case 3: buf[at] = '\n'; break;
+			case 4: if (n + 5000 < 64 * 1024) {                  /* over-long line */
+				memmove(buf + at + 5000, buf + at, n - at);
+				memset(buf + at, 'f', 5000); n += 5000; } break;
+			case 5: { const char *w = " order=0x"; size_t wl = strlen(w);
+				if (n + wl < 64 * 1024) {
+					memmove(buf + at + wl, buf + at, n - at);
+					memcpy(buf + at, w, wl); n += wl; } break; }
+			}
+		}
+		struct parsed a = parse_str(buf, n);
+		struct parsed b = parse_chunks(buf, n, 0, it + 1);
+		CHECK(strcmp(a.summary, b.summary) == 0);
+		CHECK_EQ(a.err, b.err);
+		const struct blab_trace_stats *st = blab_trace_stats(a.t);
+		CHECK_EQ(st->bytes, n);
+		CHECK_EQ(st->comment_lines + st->skipped_lines + st->malformed_lines + st->events,
+			 st->lines);
+		CHECK(st->reasons <= BLAB_TRACE_REASONS && st->reasons <= st->malformed_lines);
+		uint64_t sum = 0;
+		for (unsigned k = 0; k < BLAB_TK_COUNT; k++)
+			sum += st->kind[k];
+		CHECK_EQ(sum, st->events);
+		CHECK(a.err == 0 || a.err == BLAB_TRACE_EEMPTY || a.err == BLAB_TRACE_ENOEVENTS);
+		size_t need = blab_trace_replay(a.t, NULL, 0);
+		CHECK(need <= 2 * st->events + 1);
+		CHECK(blab_trace_parse_buffer((const uint8_t *)buf, n) == a.err);
+		done(&a);
+		done(&b);
+	}
+#undef RND
+	free(buf);
+	free(text);
+}
+
 int main(void)
 {
+	mutations();
 	doc_matches_header();
 	bounds();
 	fixture_counts("pf1.perf.txt", perf_grep, 2403, 0);
