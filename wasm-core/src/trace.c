@@ -375,16 +375,24 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 	while (ts > 0 && line[ts - 1] != ' ' && line[ts - 1] != '\t')
 		ts--;
 	const char *dot = memchr(line + ts, '.', ts_end - ts);
-	uint64_t sec, frac;
-	size_t fl = dot ? (size_t)(line + ts_end - dot - 1) : 0;
-	if (!dot || parse_num(line + ts, (size_t)(dot - line) - ts, 10000000000ull, 0, &sec) ||
-	    fl == 0 || fl > 9 || parse_num(dot + 1, fl, 999999999, 0, &frac)) {
-		malformed(t, "bad timestamp", line + ts, ts_end - ts);
-		return;
+	uint64_t sec, frac, ns;
+	if (!dot) {
+		/* trace_clock counter / x86-tsc: a plain count, taken as ns */
+		if (parse_num(line + ts, ts_end - ts, (1ull << 63) - 1, 0, &ns)) {
+			malformed(t, "bad timestamp", line + ts, ts_end - ts);
+			return;
+		}
+	} else {
+		size_t fl = (size_t)(line + ts_end - dot - 1);
+		if (parse_num(line + ts, (size_t)(dot - line) - ts, 10000000000ull, 0, &sec) ||
+		    fl == 0 || fl > 9 || parse_num(dot + 1, fl, 999999999, 0, &frac)) {
+			malformed(t, "bad timestamp", line + ts, ts_end - ts);
+			return;
+		}
+		for (size_t i = fl; i < 9; i++)
+			frac *= 10;
+		ns = sec * 1000000000ull + frac;
 	}
-	for (size_t i = fl; i < 9; i++)
-		frac *= 10;
-	uint64_t ns = sec * 1000000000ull + frac;
 
 	/* the CPU: the last "[digits]" before the timestamp */
 	uint64_t cpu = NO_CPU;
@@ -480,6 +488,13 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 	}
 	if (kind == BLAB_TK_ALLOC && v[F_PFN] == UINT64_MAX)
 		failed_alloc = 1;
+	/* perf prints a NULL page as a number: page=0 / 0x0 / 0000000000000000 with pfn=0 */
+	if (kind == BLAB_TK_ALLOC && fv[F_PAGE] && v[F_PFN] == 0) {
+		uint64_t page;
+		if (fn[F_PAGE] <= 24 && parse_u64(fv[F_PAGE], fn[F_PAGE], UINT64_MAX, &page) == 0 &&
+		    page == 0)
+			failed_alloc = 1;
+	}
 	if (!failed_alloc && v[F_PFN] > BLAB_TRACE_MAX_PFN) {
 		malformed(t, "pfn too large", fv[F_PFN], fn[F_PFN]);
 		return;

@@ -336,6 +336,8 @@ static void bad_fields(void)
 	one_line("pf1 1 [000] 12.5: mm_page_free: pfn=0x1 order=0\n", 0, NULL);
 	one_line("pf1 1 [000] mm_page_free: pfn=0x1 order=0\n", 1, "no timestamp");
 	one_line("pf1 1 [000] 1x.5: mm_page_free: pfn=0x1 order=0\n", 1, "bad timestamp");
+	one_line("pf1 1 [000] 123456789012: mm_page_free: pfn=0x1 order=0\n", 0, NULL); /* counter clock */
+	one_line("pf1 1 [000] 99999999999999999999: mm_page_free: pfn=0x1 order=0\n", 1, "bad timestamp");
 	one_line("pf1 1 [000] 12.: mm_page_free: pfn=0x1 order=0\n", 1, "bad timestamp");
 	one_line("pf1 1 [000] 12.1234567890: mm_page_free: pfn=0x1 order=0\n", 1, "bad timestamp");
 	one_line("pf1 1 [000] 99999999999999999999.1: mm_page_free: pfn=0x1 order=0\n", 1, "bad timestamp");
@@ -354,6 +356,14 @@ static void bad_fields(void)
 	CHECK_EQ(st->alloc_failed, 1);
 	CHECK_EQ(st->min_pfn, 5);
 	CHECK_EQ(st->unknown_pages, 1);
+	done(&r);
+	/* perf's NULL page: page=0x0 pfn=0x0 */
+	const char *nullpage = "x 1 [000] 1.0: kmem:mm_page_alloc: page=0x0 pfn=0x0 order=9 migratetype=1 gfp_flags=GFP_TRANSHUGE\n"
+			       "x 1 [000] 1.0: kmem:mm_page_alloc: page=0000000000000000 pfn=0x0 order=0 migratetype=1 gfp_flags=GFP_KERNEL\n"
+			       "x 1 [000] 1.0: kmem:mm_page_alloc: page=0x7 pfn=0x0 order=0 migratetype=1 gfp_flags=GFP_KERNEL\n";
+	r = parse_str(nullpage, strlen(nullpage));
+	CHECK_EQ(blab_trace_stats(r.t)->alloc_failed, 2);
+	CHECK_EQ(blab_trace_stats(r.t)->events, 3);
 	done(&r);
 
 	/* lines that are no kmem page events: skipped, counted */
