@@ -94,6 +94,8 @@ static int cmd_replay(int argc, char **argv)
 	return ret;
 }
 
+int cmd_import(int argc, char **argv); /* cmd_import.c */
+
 static int cmd_presets(int argc, char **argv)
 {
 	(void)argc;
@@ -103,16 +105,14 @@ static int cmd_presets(int argc, char **argv)
 	return 0;
 }
 
-int cmd_import(int argc, char **argv); /* cmd_import.c */
-
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *help;
 } commands[] = {
 	{"replay", cmd_replay, "run an op script (zone, alloc, free, drain, buddyinfo, ...)"},
-	{"presets", cmd_presets, "list the strategy presets, named after kernels"},
 	{"import", cmd_import, "summarise a real kernel trace (perf script / tracefs kmem: events)"},
+	{"presets", cmd_presets, "list the strategy presets, named after kernels"},
 };
 
 static void usage(FILE *f)
