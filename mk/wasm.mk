@@ -14,7 +14,9 @@ WASM_HDRS := $(shell find wasm-core/include wasm-core/src -name '*.h' 2>/dev/nul
 
 WASM_CFLAGS := -O2 -pthread -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
                -Iwasm-core/include -Iwasm-core/src
-WASM_EXPORTS := $(shell cat wasm-core/wasm/exports.txt 2>/dev/null | tr -d ' \n')
+# exports.txt, then each area's exports-NAME.txt (each starts with a comma)
+WASM_EXPORT_FILES := wasm-core/wasm/exports.txt $(sort $(wildcard wasm-core/wasm/exports-*.txt))
+WASM_EXPORTS := $(shell cat $(WASM_EXPORT_FILES) 2>/dev/null | tr -d ' \n')
 WASM_LDFLAGS := -O2 -pthread -sMODULARIZE=1 -sEXPORT_NAME=createBlab \
                 -sALLOW_MEMORY_GROWTH=0 -sTOTAL_STACK=1MB
 WASM_RUNTIME := "UTF8ToString","stringToUTF8","lengthBytesUTF8"
@@ -23,7 +25,7 @@ build/wasm/obj/%.o: wasm-core/%.c $(WASM_HDRS)
 	@mkdir -p $(dir $@)
 	@$(EMCC) $(WASM_CFLAGS) -c $< -o $@
 
-build/wasm/node/blab.js: $(WASM_OBJ) $(WASM_CLI_OBJ) wasm-core/wasm/node-pre.js wasm-core/wasm/exports.txt
+build/wasm/node/blab.js: $(WASM_OBJ) $(WASM_CLI_OBJ) wasm-core/wasm/node-pre.js $(WASM_EXPORT_FILES)
 	@mkdir -p $(dir $@)
 	@$(EMCC) $(WASM_LDFLAGS) -sENVIRONMENT=node,worker -sNODERAWFS=1 -sEXIT_RUNTIME=1 \
 	  -sINITIAL_MEMORY=1024MB -sPTHREAD_POOL_SIZE=4 -sINVOKE_RUN=0 \
@@ -33,7 +35,7 @@ build/wasm/node/blab.js: $(WASM_OBJ) $(WASM_CLI_OBJ) wasm-core/wasm/node-pre.js 
 	@echo '{ "type": "commonjs" }' > $(dir $@)package.json
 	@echo "built $@"
 
-public/wasm/blab.js: $(WASM_OBJ) wasm-core/wasm/exports.txt
+public/wasm/blab.js: $(WASM_OBJ) $(WASM_EXPORT_FILES)
 	@mkdir -p $(dir $@)
 	@$(EMCC) $(WASM_LDFLAGS) -sENVIRONMENT=web,worker -sINITIAL_MEMORY=512MB \
 	  -sPTHREAD_POOL_SIZE=0 -sINVOKE_RUN=0 -sFILESYSTEM=0 \

@@ -101,6 +101,8 @@ static int cmd_replay(int argc, char **argv)
 	return ret;
 }
 
+int cmd_import(int argc, char **argv); /* cmd_import.c */
+
 static int cmd_presets(int argc, char **argv)
 {
 	(void)argc;
@@ -179,6 +181,7 @@ static const struct command {
 	const char *help;
 } commands[] = {
 	{"replay", cmd_replay, "run an op script (zone, alloc, free, drain, buddyinfo, ...)"},
+	{"import", cmd_import, "summarise a real kernel trace (perf script / tracefs kmem: events)"},
 	{"presets", cmd_presets, "list the strategy presets, named after kernels"},
 	{"bench", cmd_bench, "time alloc/free on the plain machine, per preset"},
 };

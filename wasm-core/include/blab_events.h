@@ -56,6 +56,23 @@ enum blab_event_type {
 	BLAB_EV_MAX_CORE = 31
 };
 
+/*
+ * Imported traces (80..95): records that only blab_trace_replay() writes (blab_trace.h).
+ * Kept out of BLAB_EVENT_TYPES (the core's table stops at BLAB_EV_MAX_CORE); docs/events.md
+ * "Imported traces" has the fields.
+ */
+#define BLAB_TRACE_EVENT_TYPES(X)        \
+	X(TRACE_ZONE, 80, STATE)         \
+	X(TRACE_UNKNOWN, 81, STATE)      \
+	X(TRACE_FREE_BATCHED, 82, EXPLAIN) \
+	X(TRACE_EXTFRAG, 83, EXPLAIN)
+
+enum blab_trace_event_type {
+#define BLAB_X(name, num, cls) BLAB_EV_##name = num,
+	BLAB_TRACE_EVENT_TYPES(BLAB_X)
+#undef BLAB_X
+};
+
 /* Event classes: the log mask is an OR of these bits. */
 enum blab_event_class {
 	BLAB_EVC_STATE = 1u << 0,

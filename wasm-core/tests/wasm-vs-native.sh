@@ -16,5 +16,17 @@ for ops in "$dir"/*.ops; do
     diff <(echo "$a") <(echo "$b") | head -10
   fi
 done
+# blab import on the recorded traces (and the bad inputs beside them)
+for txt in "$(dirname "$0")"/traces/*.txt; do
+  a=$($native import "$txt" 2>&1; echo "exit $?")
+  b=$($wasm import "$txt" 2>&1; echo "exit $?")
+  if [ "$a" == "$b" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "DIFFERS: import $(basename "$txt")"
+    diff <(echo "$a") <(echo "$b") | head -10
+  fi
+done
 echo "wasm-vs-native: ${pass} passed, ${fail} failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,0 +1,886 @@
+/*
+ * trace.c - streaming parser for kmem: page tracepoint text (perf script, tracefs).
+ *
+ * A line is a kmem page event when it names one of the six tracepoints followed by ':'
+ * ("kmem:mm_page_alloc:" in perf script, "mm_page_alloc:" in tracefs).  Before the name
+ * sit the task, the CPU as "[NNN]" and the timestamp "SECONDS.FRACTION:"; after it the
+ * key=value fields of the tracepoint's TP_printk.  Everything else is skipped and counted.
+ * All arithmetic is on bounded, checked numbers: no input is undefined behaviour.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "blab_trace.h"
+
+#define NO_CPU 0xffffffffu
+
+struct cpu_run {
+	uint64_t refill; /* current run of percpu_refill=1 on this CPU */
+	uint64_t drain;  /* current run of mm_page_pcpu_drain on this CPU */
+};
+
+struct blab_trace {
+	unsigned flags;
+	int err;        /* sticky: first error */
+	int finished;
+	int overlong;   /* the current line passed BLAB_TRACE_MAX_LINE */
+	size_t len;     /* bytes in line[] */
+	char line[BLAB_TRACE_MAX_LINE + 1];
+	char errmsg[160];
+	struct blab_trace_stats st;
+	uint64_t (*cpu_kind)[BLAB_TK_COUNT]; /* [BLAB_TRACE_MAX_CPUS] */
+	struct cpu_run *runs;                /* [BLAB_TRACE_MAX_CPUS] */
+	/* pfns seen allocated: open addressing, key pfn + 1 (0 = empty), live flag */
+	uint64_t *keys;
+	uint8_t *live;
+	size_t hcap, hused;
+	/* kept events (BLAB_TRACE_KEEP_EVENTS) */
+	struct blab_event *ev;
+	size_t nev, evcap;
+	int have_time;
+	uint64_t rate_origin; /* ns of the first event */
+	uint64_t max_lines, max_events;
+};
+
+static const char *const kind_names[BLAB_TK_COUNT] = {
+	"mm_page_alloc", "mm_page_free", "mm_page_free_batched",
+	"mm_page_pcpu_drain", "mm_page_alloc_zone_locked", "mm_page_alloc_extfrag",
+};
+
+const char *blab_trace_kind_name(unsigned kind)
+{
+	return kind < BLAB_TK_COUNT ? kind_names[kind] : NULL;
+}
+
+struct blab_trace *blab_trace_new(unsigned flags)
+{
+	struct blab_trace *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->flags = flags;
+	t->cpu_kind = calloc(BLAB_TRACE_MAX_CPUS, sizeof(*t->cpu_kind));
+	t->runs = calloc(BLAB_TRACE_MAX_CPUS, sizeof(*t->runs));
+	if (!t->cpu_kind || !t->runs) {
+		blab_trace_free(t);
+		return NULL;
+	}
+	t->st.min_pfn = UINT64_MAX;
+	t->st.refill.min = t->st.drain.min = UINT64_MAX;
+	t->st.rate_width_ns = 1000000; /* 1 ms, doubles as the trace grows */
+	t->max_lines = BLAB_TRACE_MAX_LINES;
+	t->max_events = BLAB_TRACE_MAX_EVENTS;
+	return t;
+}
+
+int blab_trace_set_limits(struct blab_trace *t, uint64_t max_lines, uint64_t max_events)
+{
+	if (!t || t->st.bytes || t->finished)
+		return BLAB_TRACE_EINVAL;
+	if (max_lines)
+		t->max_lines = max_lines < BLAB_TRACE_MAX_LINES ? max_lines : BLAB_TRACE_MAX_LINES;
+	if (max_events)
+		t->max_events = max_events < BLAB_TRACE_MAX_EVENTS ? max_events
+								    : BLAB_TRACE_MAX_EVENTS;
+	return 0;
+}
+
+void blab_trace_free(struct blab_trace *t)
+{
+	if (!t)
+		return;
+	free(t->cpu_kind);
+	free(t->runs);
+	free(t->keys);
+	free(t->live);
+	free(t->ev);
+	free(t);
+}
+
+static int fail(struct blab_trace *t, int err, const char *msg)
+{
+	if (!t->err) {
+		t->err = err;
+		snprintf(t->errmsg, sizeof(t->errmsg), "%s", msg);
+	}
+	return err;
+}
+
+/* ---- pfn set ---- */
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+static int hash_grow(struct blab_trace *t)
+{
+	size_t ncap = t->hcap ? t->hcap * 2 : 1024;
+	uint64_t *nk = calloc(ncap, sizeof(*nk));
+	uint8_t *nl = calloc(ncap, 1);
+	if (!nk || !nl) {
+		free(nk);
+		free(nl);
+		return -1;
+	}
+	for (size_t i = 0; i < t->hcap; i++) {
+		if (!t->keys[i])
+			continue;
+		size_t j = mix(t->keys[i]) & (ncap - 1);
+		while (nk[j])
+			j = (j + 1) & (ncap - 1);
+		nk[j] = t->keys[i];
+		nl[j] = t->live[i];
+	}
+	free(t->keys);
+	free(t->live);
+	t->keys = nk;
+	t->live = nl;
+	t->hcap = ncap;
+	return 0;
+}
+
+/* Slot of pfn, inserted if absent; NULL when out of memory. */
+static uint8_t *pfn_slot(struct blab_trace *t, uint64_t pfn)
+{
+	if ((t->hused + 1) * 2 > t->hcap && hash_grow(t))
+		return NULL;
+	uint64_t key = pfn + 1;
+	size_t j = mix(key) & (t->hcap - 1);
+	while (t->keys[j] && t->keys[j] != key)
+		j = (j + 1) & (t->hcap - 1);
+	if (!t->keys[j]) {
+		t->keys[j] = key;
+		t->live[j] = 0;
+		t->hused++;
+	}
+	return &t->live[j];
+}
+
+/* ---- kept events ---- */
+
+static int keep(struct blab_trace *t, uint64_t time, uint64_t pfn, unsigned type, unsigned order,
+		unsigned cpu, unsigned mt, unsigned path, unsigned flags, uint32_t arg0, uint32_t arg1)
+{
+	if (!(t->flags & BLAB_TRACE_KEEP_EVENTS))
+		return 0;
+	if (t->nev == t->evcap) {
+		size_t ncap = t->evcap ? t->evcap * 2 : 1024;
+		struct blab_event *n = realloc(t->ev, ncap * sizeof(*n));
+		if (!n)
+			return fail(t, BLAB_TRACE_ENOMEM, "out of memory keeping the events");
+		t->ev = n;
+		t->evcap = ncap;
+	}
+	struct blab_event *e = &t->ev[t->nev++];
+	memset(e, 0, sizeof(*e));
+	e->time = time;
+	e->pfn = pfn;
+	e->type = (uint8_t)type;
+	e->order = (uint8_t)order;
+	e->cpu = (uint16_t)cpu;
+	e->mt = (uint8_t)mt;
+	e->path = (uint8_t)path;
+	e->flags = (uint16_t)flags;
+	e->arg0 = arg0;
+	e->arg1 = arg1;
+	return 0;
+}
+
+/* ---- number parsing ---- */
+
+/* Unsigned decimal or 0x hex of [s, s+n); -1 when empty, not a number or past max. */
+static int parse_num(const char *s, size_t n, uint64_t max, int hex_ok, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned base = 10;
+	size_t i = 0;
+	if (hex_ok && n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		i = 2;
+	}
+	if (i == n)
+		return -1;
+	for (; i < n; i++) {
+		unsigned d;
+		char c = s[i];
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+		if (d > max || v > (max - d) / base)
+			return -1;
+		v = v * base + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_u64(const char *s, size_t n, uint64_t max, uint64_t *out)
+{
+	return parse_num(s, n, max, 1, out);
+}
+
+/* ---- one line ---- */
+
+enum field {
+	F_PAGE, F_PFN, F_ORDER, F_MT, F_REFILL, F_ALLOC_ORDER, F_FALLBACK_ORDER,
+	F_ALLOC_MT, F_FALLBACK_MT, F_FRAGMENTING, F_CHANGE_OWNER, F_COUNT
+};
+static const char *const field_names[F_COUNT] = {
+	"page", "pfn", "order", "migratetype", "percpu_refill", "alloc_order",
+	"fallback_order", "alloc_migratetype", "fallback_migratetype", "fragmenting",
+	"change_ownership",
+};
+
+static void malformed(struct blab_trace *t, const char *why, const char *what, size_t wlen)
+{
+	struct blab_trace_stats *st = &t->st;
+	st->malformed_lines++;
+	if (st->reasons >= BLAB_TRACE_REASONS)
+		return;
+	char w[32];
+	size_t n = wlen < sizeof(w) - 4 ? wlen : sizeof(w) - 4;
+	for (size_t i = 0; i < n; i++) /* printable copy: reasons go to a terminal */
+		w[i] = (what[i] >= 0x20 && what[i] < 0x7f) ? what[i] : '?';
+	if (n < wlen) {
+		memcpy(w + n, "...", 3);
+		n += 3;
+	}
+	w[n] = 0;
+	st->reason_line[st->reasons] = st->lines;
+	snprintf(st->reason[st->reasons], BLAB_TRACE_REASON_LEN, "%s%s%s", why,
+		 wlen ? ": " : "", w);
+	st->reasons++;
+}
+
+static unsigned bucket_of(uint64_t n)
+{
+	unsigned b = 0;
+	while (n > 1 && b < BLAB_TRACE_BATCH_BUCKETS - 1) {
+		n >>= 1;
+		b++;
+	}
+	return b;
+}
+
+static void close_run(struct blab_trace_batches *b, uint64_t *run)
+{
+	if (!*run)
+		return;
+	b->count++;
+	b->events += *run;
+	if (*run < b->min)
+		b->min = *run;
+	if (*run > b->max)
+		b->max = *run;
+	b->hist[bucket_of(*run)]++;
+	*run = 0;
+}
+
+static void rate_add(struct blab_trace *t, uint64_t ns, int is_free)
+{
+	struct blab_trace_stats *st = &t->st;
+	uint64_t off = ns > t->rate_origin ? ns - t->rate_origin : 0;
+	while (off / st->rate_width_ns >= BLAB_TRACE_RATE_BUCKETS) {
+		for (unsigned i = 0; i < BLAB_TRACE_RATE_BUCKETS / 2; i++) {
+			st->rate_alloc[i] = st->rate_alloc[2 * i] + st->rate_alloc[2 * i + 1];
+			st->rate_free[i] = st->rate_free[2 * i] + st->rate_free[2 * i + 1];
+		}
+		for (unsigned i = BLAB_TRACE_RATE_BUCKETS / 2; i < BLAB_TRACE_RATE_BUCKETS; i++)
+			st->rate_alloc[i] = st->rate_free[i] = 0;
+		st->rate_width_ns *= 2;
+	}
+	if (is_free)
+		st->rate_free[off / st->rate_width_ns]++;
+	else
+		st->rate_alloc[off / st->rate_width_ns]++;
+}
+
+/* Is [p, p+n) a kmem page event name followed by ':'?  Sets *kind, *end (after ':'). */
+static int match_name(const char *line, size_t len, size_t p, unsigned *kind, size_t *end)
+{
+	for (unsigned k = 0; k < BLAB_TK_COUNT; k++) {
+		size_t n = strlen(kind_names[k]);
+		if (p + n < len && memcmp(line + p, kind_names[k], n) == 0 && line[p + n] == ':') {
+			*kind = k;
+			*end = p + n + 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void parse_line(struct blab_trace *t, char *line, size_t len)
+{
+	struct blab_trace_stats *st = &t->st;
+	size_t p, name = 0, after = 0;
+	unsigned kind = BLAB_TK_COUNT;
+	int found = 0;
+
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len == 0) {
+		st->skipped_lines++;
+		return;
+	}
+	if (line[0] == '#') {
+		st->comment_lines++;
+		return;
+	}
+	/* the last "mm_page_..." that names an event (a task name might contain one too) */
+	for (p = 0; p + 8 <= len; p++) {
+		unsigned k;
+		size_t e;
+		if (line[p] != 'm' || memcmp(line + p, "mm_page_", 8) != 0)
+			continue;
+		if (p > 0 && line[p - 1] != ' ' && line[p - 1] != ':' && line[p - 1] != '\t')
+			continue;
+		if (match_name(line, len, p, &k, &e)) {
+			found = 1;
+			kind = k;
+			name = p;
+			after = e;
+		}
+	}
+	if (!found) {
+		st->skipped_lines++;
+		return;
+	}
+	for (p = 0; p < len; p++)
+		if (line[p] == 0 || (unsigned char)line[p] >= 0x7f ||
+		    ((unsigned char)line[p] < 0x20 && line[p] != '\t')) {
+			malformed(t, "control or non-ASCII byte in the line", "", 0);
+			return;
+		}
+
+	/* header: ... [CPU] ... SECONDS.FRACTION: [kmem:]name: */
+	size_t h = name;
+	if (h >= 5 && memcmp(line + h - 5, "kmem:", 5) == 0)
+		h -= 5;
+	while (h > 0 && (line[h - 1] == ' ' || line[h - 1] == '\t'))
+		h--;
+	if (h == 0 || line[h - 1] != ':') {
+		malformed(t, "no timestamp before the event name", "", 0);
+		return;
+	}
+	size_t ts_end = h - 1, ts = ts_end;
+	while (ts > 0 && line[ts - 1] != ' ' && line[ts - 1] != '\t')
+		ts--;
+	const char *dot = memchr(line + ts, '.', ts_end - ts);
+	uint64_t sec, frac, ns;
+	if (!dot) {
+		/* trace_clock counter / x86-tsc: a plain count, taken as ns */
+		if (parse_num(line + ts, ts_end - ts, (1ull << 63) - 1, 0, &ns)) {
+			malformed(t, "bad timestamp", line + ts, ts_end - ts);
+			return;
+		}
+	} else {
+		size_t fl = (size_t)(line + ts_end - dot - 1);
+		if (parse_num(line + ts, (size_t)(dot - line) - ts, 10000000000ull, 0, &sec) ||
+		    fl == 0 || fl > 9 || parse_num(dot + 1, fl, 999999999, 0, &frac)) {
+			malformed(t, "bad timestamp", line + ts, ts_end - ts);
+			return;
+		}
+		for (size_t i = fl; i < 9; i++)
+			frac *= 10;
+		ns = sec * 1000000000ull + frac;
+	}
+
+	/* the CPU: the last "[digits]" before the timestamp */
+	uint64_t cpu = NO_CPU;
+	for (p = ts; p > 0; p--) {
+		if (line[p - 1] != ']')
+			continue;
+		size_t close = p - 1, open = close;
+		while (open > 0 && line[open - 1] >= '0' && line[open - 1] <= '9')
+			open--;
+		if (open > 0 && line[open - 1] == '[' && open < close) {
+			if (parse_u64(line + open, close - open, BLAB_TRACE_MAX_CPUS - 1, &cpu)) {
+				malformed(t, "CPU number too large", line + open - 1,
+					  close - open + 2);
+				return;
+			}
+			break;
+		}
+	}
+	if (cpu == NO_CPU) {
+		malformed(t, "no [CPU] before the timestamp", "", 0);
+		return;
+	}
+
+	/* fields */
+	const char *fv[F_COUNT] = {0};
+	size_t fn[F_COUNT] = {0};
+	p = after;
+	while (p < len) {
+		while (p < len && (line[p] == ' ' || line[p] == '\t'))
+			p++;
+		size_t tok = p;
+		while (p < len && line[p] != ' ' && line[p] != '\t')
+			p++;
+		if (tok == p)
+			break;
+		const char *eq = memchr(line + tok, '=', p - tok);
+		if (!eq)
+			continue;
+		size_t klen = (size_t)(eq - line) - tok;
+		for (unsigned f = 0; f < F_COUNT; f++)
+			if (strlen(field_names[f]) == klen &&
+			    memcmp(line + tok, field_names[f], klen) == 0) {
+				fv[f] = eq + 1;
+				fn[f] = (size_t)(line + p - eq - 1);
+			}
+	}
+	static const unsigned need[BLAB_TK_COUNT] = {
+		[BLAB_TK_ALLOC] = 1u << F_PFN | 1u << F_ORDER | 1u << F_MT,
+		[BLAB_TK_FREE] = 1u << F_PFN | 1u << F_ORDER,
+		[BLAB_TK_FREE_BATCHED] = 1u << F_PFN,
+		[BLAB_TK_PCPU_DRAIN] = 1u << F_PFN | 1u << F_ORDER | 1u << F_MT,
+		[BLAB_TK_ZONE_LOCKED] = 1u << F_PFN | 1u << F_ORDER | 1u << F_MT,
+		[BLAB_TK_EXTFRAG] = 1u << F_PFN | 1u << F_ALLOC_ORDER | 1u << F_FALLBACK_ORDER |
+				    1u << F_ALLOC_MT | 1u << F_FALLBACK_MT,
+	};
+	static const uint64_t fmax[F_COUNT] = {
+		[F_PAGE] = UINT64_MAX, [F_PFN] = UINT64_MAX,
+		[F_ORDER] = BLAB_TRACE_MAX_ORDER, [F_MT] = BLAB_TRACE_MAX_MT, [F_REFILL] = 1,
+		[F_ALLOC_ORDER] = BLAB_TRACE_MAX_ORDER, [F_FALLBACK_ORDER] = BLAB_TRACE_MAX_ORDER,
+		[F_ALLOC_MT] = BLAB_TRACE_MAX_MT, [F_FALLBACK_MT] = BLAB_TRACE_MAX_MT,
+		[F_FRAGMENTING] = 1, [F_CHANGE_OWNER] = 1,
+	};
+	uint64_t v[F_COUNT] = {0};
+	int failed_alloc = 0;
+	if (kind == BLAB_TK_ALLOC && fv[F_PAGE] &&
+	    ((fn[F_PAGE] == 6 && memcmp(fv[F_PAGE], "(null)", 6) == 0) ||
+	     (fn[F_PAGE] == 5 && memcmp(fv[F_PAGE], "(nil)", 5) == 0)))
+		failed_alloc = 1;
+	for (unsigned f = 0; f < F_COUNT; f++) {
+		if (!fv[f]) {
+			if (need[kind] & (1u << f)) {
+				char why[48];
+				snprintf(why, sizeof(why), "no %s= field", field_names[f]);
+				malformed(t, why, "", 0);
+				return;
+			}
+			continue;
+		}
+		if (f == F_PAGE)
+			continue; /* a pointer (hashed in tracefs): only its (null) matters */
+		if (fn[f] > 24) {
+			char why[48];
+			snprintf(why, sizeof(why), "%s= field too long", field_names[f]);
+			malformed(t, why, fv[f], fn[f]);
+			return;
+		}
+		if (parse_u64(fv[f], fn[f], fmax[f], &v[f])) {
+			char why[48];
+			snprintf(why, sizeof(why), "bad or too large %s=", field_names[f]);
+			malformed(t, why, fv[f], fn[f]);
+			return;
+		}
+	}
+	if (kind == BLAB_TK_ALLOC && v[F_PFN] == UINT64_MAX)
+		failed_alloc = 1;
+	/* perf prints a NULL page as a number: page=0 / 0x0 / 0000000000000000 with pfn=0 */
+	if (kind == BLAB_TK_ALLOC && fv[F_PAGE] && v[F_PFN] == 0) {
+		uint64_t page;
+		if (fn[F_PAGE] <= 24 && parse_u64(fv[F_PAGE], fn[F_PAGE], UINT64_MAX, &page) == 0 &&
+		    page == 0)
+			failed_alloc = 1;
+	}
+	if (!failed_alloc && v[F_PFN] > BLAB_TRACE_MAX_PFN) {
+		malformed(t, "pfn too large", fv[F_PFN], fn[F_PFN]);
+		return;
+	}
+
+	/* a good event */
+	if (st->events >= t->max_events) {
+		char m[96];
+		snprintf(m, sizeof(m), "line %llu: more than %llu kmem page events",
+			 (unsigned long long)st->lines, (unsigned long long)t->max_events);
+		fail(t, BLAB_TRACE_ELIMIT, m);
+		return;
+	}
+	uint64_t pfn = v[F_PFN], order = kind == BLAB_TK_EXTFRAG ? v[F_ALLOC_ORDER] : v[F_ORDER];
+	struct cpu_run *run = &t->runs[cpu];
+	st->events++;
+	st->kind[kind]++;
+	t->cpu_kind[cpu][kind]++;
+	if (cpu + 1 > st->cpus)
+		st->cpus = cpu + 1;
+	if (!t->have_time) {
+		t->have_time = 1;
+		st->first_ns = st->last_ns = t->rate_origin = ns;
+	}
+	if (ns < st->first_ns)
+		st->first_ns = ns;
+	if (ns > st->last_ns)
+		st->last_ns = ns;
+	if (!failed_alloc) {
+		if (pfn < st->min_pfn)
+			st->min_pfn = pfn;
+		if (pfn > st->max_pfn)
+			st->max_pfn = pfn;
+	}
+	int is_refill = kind == BLAB_TK_ZONE_LOCKED && v[F_REFILL];
+	if (!is_refill)
+		close_run(&st->refill, &run->refill);
+	if (kind != BLAB_TK_PCPU_DRAIN)
+		close_run(&st->drain, &run->drain);
+
+	uint8_t *slot;
+	switch (kind) {
+	case BLAB_TK_ALLOC:
+		if (failed_alloc) {
+			st->alloc_failed++;
+			keep(t, ns, 0, BLAB_EV_ALLOC_FAIL, (unsigned)order, (unsigned)cpu,
+			     (unsigned)v[F_MT], BLAB_PATH_NONE, 0, 11, 0);
+			break;
+		}
+		st->alloc_order[order]++;
+		st->alloc_mt[v[F_MT]]++;
+		rate_add(t, ns, 0);
+		slot = pfn_slot(t, pfn);
+		if (!slot) {
+			fail(t, BLAB_TRACE_ENOMEM, "out of memory tracking pfns");
+			return;
+		}
+		*slot = 1;
+		keep(t, ns, pfn, BLAB_EV_ALLOC, (unsigned)order, (unsigned)cpu, (unsigned)v[F_MT],
+		     BLAB_PATH_NONE, 0, 0, 0);
+		break;
+	case BLAB_TK_FREE:
+		st->free_order[order]++;
+		rate_add(t, ns, 1);
+		slot = pfn_slot(t, pfn);
+		if (!slot) {
+			fail(t, BLAB_TRACE_ENOMEM, "out of memory tracking pfns");
+			return;
+		}
+		if (!*slot) {
+			st->unknown_pages++;
+			keep(t, ns, pfn, BLAB_EV_TRACE_UNKNOWN, (unsigned)order, (unsigned)cpu, 0,
+			     BLAB_PATH_NONE, 0, 0, 0);
+		}
+		*slot = 0;
+		keep(t, ns, pfn, BLAB_EV_FREE, (unsigned)order, (unsigned)cpu, 0, BLAB_PATH_NONE,
+		     0, 0, 0);
+		break;
+	case BLAB_TK_FREE_BATCHED:
+		keep(t, ns, pfn, BLAB_EV_TRACE_FREE_BATCHED, (unsigned)v[F_ORDER], (unsigned)cpu, 0,
+		     BLAB_PATH_NONE, 0, 0, 0);
+		break;
+	case BLAB_TK_PCPU_DRAIN:
+		run->drain++;
+		keep(t, ns, pfn, BLAB_EV_PCP_DEL, (unsigned)order, (unsigned)cpu,
+		     (unsigned)v[F_MT], BLAB_PATH_BULK_MERGE, 0, 0, 0);
+		keep(t, ns, pfn, BLAB_EV_BUDDY_ADD, (unsigned)order, (unsigned)cpu,
+		     (unsigned)v[F_MT], BLAB_PATH_BULK_MERGE, 0, 0, 0);
+		break;
+	case BLAB_TK_ZONE_LOCKED:
+		keep(t, ns, pfn, BLAB_EV_BUDDY_DEL, (unsigned)order, (unsigned)cpu,
+		     (unsigned)v[F_MT], is_refill ? BLAB_PATH_RMQUEUE_BULK : BLAB_PATH_RMQUEUE, 0,
+		     0, 0);
+		if (is_refill) {
+			st->refills++;
+			run->refill++;
+			keep(t, ns, pfn, BLAB_EV_PCP_ADD, (unsigned)order, (unsigned)cpu,
+			     (unsigned)v[F_MT], BLAB_PATH_RMQUEUE_BULK, BLAB_EVF_TAIL, 0, 0);
+		}
+		break;
+	case BLAB_TK_EXTFRAG:
+		keep(t, ns, pfn, BLAB_EV_TRACE_EXTFRAG, (unsigned)order, (unsigned)cpu,
+		     (unsigned)v[F_FALLBACK_MT], BLAB_PATH_FALLBACK,
+		     (unsigned)(v[F_CHANGE_OWNER] | v[F_FRAGMENTING] << 1),
+		     (uint32_t)v[F_ALLOC_MT], (uint32_t)v[F_FALLBACK_ORDER]);
+		break;
+	}
+}
+
+static int end_line(struct blab_trace *t)
+{
+	struct blab_trace_stats *st = &t->st;
+	if (st->lines >= t->max_lines) {
+		char m[64];
+		snprintf(m, sizeof(m), "more than %llu lines", (unsigned long long)t->max_lines);
+		return fail(t, BLAB_TRACE_ELIMIT, m);
+	}
+	st->lines++;
+	if (t->overlong) {
+		char why[64];
+		snprintf(why, sizeof(why), "line longer than %u bytes", BLAB_TRACE_MAX_LINE);
+		malformed(t, why, "", 0);
+	} else {
+		parse_line(t, t->line, t->len);
+	}
+	t->len = 0;
+	t->overlong = 0;
+	return t->err;
+}
+
+int blab_trace_feed(struct blab_trace *t, const void *data, size_t len)
+{
+	const char *d = data;
+	if (!t || (!d && len))
+		return BLAB_TRACE_EINVAL;
+	if (t->err || t->finished)
+		return t->err ? t->err : BLAB_TRACE_EINVAL;
+	t->st.bytes += len;
+	while (len) {
+		const char *nl = memchr(d, '\n', len);
+		size_t n = nl ? (size_t)(nl - d) : len;
+		if (!t->overlong) {
+			if (t->len + n > BLAB_TRACE_MAX_LINE) {
+				t->overlong = 1;
+			} else {
+				memcpy(t->line + t->len, d, n);
+				t->len += n;
+			}
+		}
+		if (!nl)
+			break;
+		if (end_line(t))
+			return t->err;
+		d += n + 1;
+		len -= n + 1;
+	}
+	return 0;
+}
+
+int blab_trace_finish(struct blab_trace *t)
+{
+	if (!t)
+		return BLAB_TRACE_EINVAL;
+	if (t->finished)
+		return t->err;
+	if (!t->err && (t->len || t->overlong))
+		end_line(t);
+	t->finished = 1;
+	for (unsigned c = 0; c < BLAB_TRACE_MAX_CPUS; c++) {
+		close_run(&t->st.refill, &t->runs[c].refill);
+		close_run(&t->st.drain, &t->runs[c].drain);
+	}
+	if (t->err)
+		return t->err;
+	if (t->st.bytes == 0)
+		return fail(t, BLAB_TRACE_EEMPTY, "empty input");
+	if (t->st.events == 0) {
+		char m[160];
+		snprintf(m, sizeof(m),
+			 "no kmem page events found (%llu lines: %llu skipped, %llu malformed)",
+			 (unsigned long long)t->st.lines, (unsigned long long)t->st.skipped_lines,
+			 (unsigned long long)t->st.malformed_lines);
+		return fail(t, BLAB_TRACE_ENOEVENTS, m);
+	}
+	return 0;
+}
+
+const char *blab_trace_error(const struct blab_trace *t)
+{
+	return t ? t->errmsg : "";
+}
+
+const struct blab_trace_stats *blab_trace_stats(const struct blab_trace *t)
+{
+	return t ? &t->st : NULL;
+}
+
+uint64_t blab_trace_cpu_events(const struct blab_trace *t, unsigned cpu, unsigned kind)
+{
+	if (!t || cpu >= BLAB_TRACE_MAX_CPUS || kind >= BLAB_TK_COUNT)
+		return 0;
+	return t->cpu_kind[cpu][kind];
+}
+
+/* ---- summary ---- */
+
+struct out {
+	char *buf;
+	size_t cap, len;
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void put(struct out *o, const char *fmt, ...);
+
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	char tmp[512];
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	size_t m = (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1;
+	if (o->len < o->cap) {
+		size_t room = o->cap - o->len - 1 < m ? o->cap - o->len - 1 : m;
+		memcpy(o->buf + o->len, tmp, room);
+		o->buf[o->len + room] = 0;
+	}
+	o->len += m;
+}
+
+#define U(x) ((unsigned long long)(x))
+
+/* seconds.microseconds of a ns count, without floating point */
+static void put_secs(struct out *o, uint64_t ns)
+{
+	put(o, "%llu.%06llu", U(ns / 1000000000ull), U(ns % 1000000000ull / 1000));
+}
+
+static void put_batches(struct out *o, const char *name, const struct blab_trace_batches *b)
+{
+	static const char *const labels[BLAB_TRACE_BATCH_BUCKETS] = {
+		"1", "2-3", "4-7", "8-15", "16-31", "32-63", "64-127", "128-255", "256-511",
+		"512-1023", "1024+",
+	};
+	put(o, "%s_batches %llu", name, U(b->count));
+	if (b->count)
+		put(o, " events %llu min %llu max %llu mean %llu.%llu", U(b->events), U(b->min),
+		    U(b->max), U(b->events / b->count), U(b->events * 10 / b->count % 10));
+	put(o, "\n");
+	for (unsigned i = 0; i < BLAB_TRACE_BATCH_BUCKETS; i++)
+		if (b->hist[i])
+			put(o, "%s_size %-8s %llu\n", name, labels[i], U(b->hist[i]));
+}
+
+size_t blab_trace_summary(const struct blab_trace *t, char *buf, size_t cap)
+{
+	struct out o = {buf, cap, 0};
+	if (buf && cap)
+		buf[0] = 0;
+	if (!t)
+		return 0;
+	const struct blab_trace_stats *st = &t->st;
+	put(&o, "lines %llu bytes %llu\n", U(st->lines), U(st->bytes));
+	put(&o, "lines_comment %llu\n", U(st->comment_lines));
+	put(&o, "lines_skipped %llu\n", U(st->skipped_lines));
+	put(&o, "lines_malformed %llu\n", U(st->malformed_lines));
+	for (unsigned i = 0; i < st->reasons; i++)
+		put(&o, "malformed line %llu: %s\n", U(st->reason_line[i]), st->reason[i]);
+	put(&o, "events %llu\n", U(st->events));
+	for (unsigned k = 0; k < BLAB_TK_COUNT; k++)
+		put(&o, "event %-26s %llu\n", kind_names[k], U(st->kind[k]));
+	put(&o, "alloc_failed %llu\n", U(st->alloc_failed));
+	put(&o, "cpus %llu\n", U(st->cpus));
+	put(&o, "cpu_columns events");
+	for (unsigned k = 0; k < BLAB_TK_COUNT; k++)
+		put(&o, " %s", kind_names[k]);
+	put(&o, "\n");
+	for (unsigned c = 0; c < st->cpus && c < BLAB_TRACE_MAX_CPUS; c++) {
+		uint64_t sum = 0;
+		for (unsigned k = 0; k < BLAB_TK_COUNT; k++)
+			sum += t->cpu_kind[c][k];
+		if (!sum)
+			continue;
+		put(&o, "cpu %u events %llu", c, U(sum));
+		for (unsigned k = 0; k < BLAB_TK_COUNT; k++)
+			put(&o, " %llu", U(t->cpu_kind[c][k]));
+		put(&o, "\n");
+	}
+	for (unsigned i = 0; i <= BLAB_TRACE_MAX_ORDER; i++)
+		if (st->alloc_order[i] || st->free_order[i])
+			put(&o, "order %u allocs %llu frees %llu\n", i, U(st->alloc_order[i]),
+			    U(st->free_order[i]));
+	/* the kernel's numbering; 4 and up depend on CONFIG_CMA / CONFIG_MEMORY_ISOLATION */
+	static const char *const mt_names[BLAB_TRACE_MAX_MT + 1] = {
+		"unmovable", "movable", "reclaimable", "highatomic",
+		"cma_or_isolate", "cma_or_isolate", "other", "other",
+	};
+	for (unsigned i = 0; i <= BLAB_TRACE_MAX_MT; i++)
+		if (st->alloc_mt[i])
+			put(&o, "migratetype %u %s %llu\n", i, mt_names[i], U(st->alloc_mt[i]));
+	put(&o, "refills %llu\n", U(st->refills));
+	put_batches(&o, "refill", &st->refill);
+	put_batches(&o, "drain", &st->drain);
+	put(&o, "unknown_pages %llu\n", U(st->unknown_pages));
+	if (st->events > st->alloc_failed)
+		put(&o, "pfn_range 0x%llx 0x%llx pages %llu\n", U(st->min_pfn), U(st->max_pfn),
+		    U(st->max_pfn - st->min_pfn + 1));
+	if (st->events) {
+		put(&o, "time ");
+		put_secs(&o, st->first_ns);
+		put(&o, " ");
+		put_secs(&o, st->last_ns);
+		put(&o, " span ");
+		put_secs(&o, st->last_ns - st->first_ns);
+		put(&o, "\n");
+		unsigned last = 0;
+		for (unsigned i = 0; i < BLAB_TRACE_RATE_BUCKETS; i++)
+			if (st->rate_alloc[i] || st->rate_free[i])
+				last = i + 1;
+		put(&o, "rate_bucket_us %llu\n", U(st->rate_width_ns / 1000));
+		for (unsigned i = 0; i < last; i++)
+			if (st->rate_alloc[i] || st->rate_free[i])
+				put(&o, "rate_us +%llu allocs %llu frees %llu\n",
+				    U(st->rate_width_ns / 1000 * i), U(st->rate_alloc[i]),
+				    U(st->rate_free[i]));
+	}
+	put(&o, "limits line %u lines %llu events %llu\n", BLAB_TRACE_MAX_LINE,
+	    U(t->max_lines), U(t->max_events));
+	if (t->err)
+		put(&o, "stopped %s\n", t->errmsg);
+	return o.len;
+}
+
+/* ---- replay ---- */
+
+size_t blab_trace_replay(const struct blab_trace *t, struct blab_event *out, size_t cap)
+{
+	if (!t || !t->finished || !(t->flags & BLAB_TRACE_KEEP_EVENTS) ||
+	    t->st.events <= t->st.alloc_failed)
+		return 0;
+	size_t need = t->nev + 1;
+	if (out && cap) {
+		const struct blab_trace_stats *st = &t->st;
+		uint64_t span = st->max_pfn - st->min_pfn + 1;
+		struct blab_event *z = &out[0];
+		memset(z, 0, sizeof(*z));
+		z->time = st->first_ns;
+		z->pfn = st->min_pfn;
+		z->type = BLAB_EV_TRACE_ZONE;
+		z->order = BLAB_TRACE_MAX_ORDER;
+		z->cpu = BLAB_CPU_NONE;
+		z->arg0 = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
+		z->arg1 = (uint32_t)st->cpus;
+		size_t n = cap - 1 < t->nev ? cap - 1 : t->nev;
+		if (n)
+			memcpy(out + 1, t->ev, n * sizeof(*out));
+	}
+	return need;
+}
+
+int blab_trace_parse_buffer(const uint8_t *data, size_t len)
+{
+	struct blab_trace *t = blab_trace_new(BLAB_TRACE_KEEP_EVENTS);
+	char small[64];
+	if (!t)
+		return BLAB_TRACE_ENOMEM;
+	blab_trace_feed(t, data, len);
+	int err = blab_trace_finish(t);
+	size_t need = blab_trace_summary(t, small, sizeof(small));
+	char *big = malloc(need + 1);
+	if (big) {
+		blab_trace_summary(t, big, need + 1);
+		free(big);
+	}
+	size_t n = blab_trace_replay(t, NULL, 0);
+	if (n) {
+		struct blab_event *ev = malloc(n * sizeof(*ev));
+		if (ev) {
+			blab_trace_replay(t, ev, n);
+			free(ev);
+		}
+	}
+	blab_trace_free(t);
+	return err;
+}

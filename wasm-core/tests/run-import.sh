@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `blab import` on every tests/traces/NAME.txt must print exactly tests/traces/expected/NAME.out
+# (stdout, then stderr, then the exit status, laid out like run-golden.sh), and its
+# "event NAME N" lines must equal `grep -c 'NAME:'` on the file.
+# usage: run-import.sh BLAB      BLESS=1 rewrites the .out files instead.
+set -u
+blab=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+dir="$(cd "$(dirname "$0")/traces" && pwd)"
+cd "$dir"
+pass=0; fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+for txt in *.txt missing-file; do
+  name=${txt%.txt}
+  "$blab" import "$txt" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  { cat "$tmp/out"; echo "--- stderr"; cat "$tmp/err"; echo "--- exit $rc"; } >"$tmp/got"
+  if [ "${BLESS:-0}" = 1 ]; then
+    cp "$tmp/got" "expected/$name.out"; echo "blessed $name"; continue
+  fi
+  ok=1
+  if ! diff -u "expected/$name.out" "$tmp/got" >"$tmp/diff" 2>&1; then
+    ok=0; echo "FAIL import $name:"; head -40 "$tmp/diff"
+  fi
+  if [ -f "$txt" ] && [ "$rc" = 0 ]; then
+    for ev in mm_page_alloc mm_page_free mm_page_free_batched mm_page_pcpu_drain \
+              mm_page_alloc_zone_locked mm_page_alloc_extfrag; do
+      want=$(grep -c "$ev:" "$txt")
+      got=$(awk -v e="$ev" '$1 == "event" && $2 == e {print $3}' "$tmp/out")
+      if [ "$want" != "$got" ]; then
+        ok=0; echo "FAIL import $name: $ev: grep -c says $want, blab import says $got"
+      fi
+    done
+  fi
+  if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+# stdin gives the same as the file
+if [ "${BLESS:-0}" != 1 ]; then
+  if diff <("$blab" import - <pf1.tracefs.txt 2>&1) <("$blab" import pf1.tracefs.txt 2>&1) >/dev/null; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL import -: stdin differs from the file"
+  fi
+fi
+echo "import: $pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
