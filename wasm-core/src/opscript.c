@@ -92,8 +92,8 @@ static int parse_u64(const char *str, uint64_t max, uint64_t *out)
 			d = (unsigned)(*p - 'A' + 10);
 		else
 			return -1;
-		if (v > (max - d) / base)
-			return -2;
+		if (d > max || v > (max - d) / base)
+			return -2; /* d > max: max - d would wrap */
 		v = v * base + d;
 	}
 	*out = v;
