@@ -473,7 +473,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (blab_zone_info(r->z, &r->info) || r->info.pages != pages)
 		DIE("zone_info after create");
 	check(r->z, "create");
-	for (unsigned steps = 0; in.i < in.n && steps < 1024; steps++) {
+	for (unsigned steps = 0; in.i < in.n && steps < 256; steps++) {
 		do_step(r, &in);
 		check(r->z, "a step");
 	}
