@@ -77,22 +77,35 @@ static int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "blab replay: out of memory\n");
 		return 2;
 	}
-	while (fgets(line, sizeof(line), in)) {
-		size_t len = strlen(line);
+	for (;;) {
+		/* one line, bounded; a NUL byte is refused rather than silently ending the line
+		 * (with fgets the rest of the line would have run as a line of its own) */
+		size_t len = 0;
+		int c, nul = 0;
+		while ((c = getc(in)) != EOF && c != '\n' && len <= BLAB_SCRIPT_MAX_LINE) {
+			nul |= c == 0;
+			line[len++] = (char)c;
+		}
+		if (c == EOF && len == 0)
+			break;
+		line[len] = 0;
 		lineno++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+		if (len > BLAB_SCRIPT_MAX_LINE || nul) {
 			fflush(stdout);
-			fprintf(stderr, "line %u: line longer than %u characters\n", lineno,
-				BLAB_SCRIPT_MAX_LINE);
+			if (nul)
+				fprintf(stderr, "line %u: NUL byte in the line (not a text file?)\n", lineno);
+			else
+				fprintf(stderr, "line %u: line longer than %u characters\n", lineno,
+					BLAB_SCRIPT_MAX_LINE);
 			ret = 1;
 			break;
 		}
-		if (len && line[len - 1] == '\n')
-			line[--len] = 0;
 		if (blab_script_line(s, line, lineno)) {
 			ret = 1;
 			break;
 		}
+		if (c == EOF)
+			break;
 	}
 	fflush(stdout);
 	blab_script_free(s);

@@ -95,7 +95,7 @@ static int parse_u64(const char *str, uint64_t max, uint64_t *out)
 		else
 			return -1;
 		if (d > max || v > (max - d) / base)
-			return -2;
+			return -2; /* d > max: max - d would wrap */
 		v = v * base + d;
 	}
 	*out = v;
@@ -176,7 +176,7 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	struct blab_zone *z;
 	struct kv *k;
 	uint64_t v;
-	int r, err;
+	int r, err, pmo_given;
 
 	blab_zone_config_init(&cfg);
 	k = find(kv, n, "preset");
@@ -217,9 +217,9 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		return 1;
 	if (r)
 		cfg.strategy.high = (uint32_t)v;
-	if ((r = num(s, "zone", kv, n, "pcp_max_order", BLAB_PCP_MAX_ORDER, &v)) < 0)
+	if ((pmo_given = num(s, "zone", kv, n, "pcp_max_order", BLAB_PCP_MAX_ORDER, &v)) < 0)
 		return 1;
-	if (r)
+	if (pmo_given)
 		cfg.strategy.pcp_max_order = (uint8_t)v;
 	if (flag01(s, "zone", kv, n, "pcp_per_mt", &cfg.strategy.pcp_per_mt) < 0 ||
 	    flag01(s, "zone", kv, n, "merge_tail", &cfg.strategy.merge_tail) < 0 ||
@@ -231,8 +231,11 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		if (i < 0)
 			return bad(s, "zone: pcp=%s: expected none, hotcold or lifo", k->val);
 		cfg.strategy.pcp = (uint8_t)i;
+		if (i == BLAB_PCP_HOTCOLD && pmo_given && cfg.strategy.pcp_max_order)
+			return bad(s, "zone: pcp_max_order=%u needs pcp=lifo: the 2002 hot/cold lists held order-0 pages only",
+				   cfg.strategy.pcp_max_order);
 		if (i == BLAB_PCP_HOTCOLD)
-			cfg.strategy.pcp_max_order = 0;
+			cfg.strategy.pcp_max_order = 0; /* the preset's default, not the user's */
 	}
 	if ((k = find(kv, n, "bulk_rr"))) {
 		static const char *const rr[] = {"batch_free", "list"};
