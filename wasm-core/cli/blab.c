@@ -78,29 +78,16 @@ static int cmd_replay(int argc, char **argv)
 		return 2;
 	}
 	for (;;) {
-		/* one line, bounded; a NUL byte is refused rather than silently ending the line
-		 * (with fgets the rest of the line would have run as a line of its own) */
+		/* one line, bounded (one byte over the bound is enough to refuse it); NUL bytes are
+		 * kept and refused by blab_script_bytes() rather than silently ending the line */
 		size_t len = 0;
-		int c, nul = 0;
-		while ((c = getc(in)) != EOF && c != '\n' && len <= BLAB_SCRIPT_MAX_LINE) {
-			nul |= c == 0;
+		int c;
+		while ((c = getc(in)) != EOF && c != '\n' && len <= BLAB_SCRIPT_MAX_LINE)
 			line[len++] = (char)c;
-		}
 		if (c == EOF && len == 0)
 			break;
-		line[len] = 0;
 		lineno++;
-		if (len > BLAB_SCRIPT_MAX_LINE || nul) {
-			fflush(stdout);
-			if (nul)
-				fprintf(stderr, "line %u: NUL byte in the line (not a text file?)\n", lineno);
-			else
-				fprintf(stderr, "line %u: line longer than %u characters\n", lineno,
-					BLAB_SCRIPT_MAX_LINE);
-			ret = 1;
-			break;
-		}
-		if (blab_script_line(s, line, lineno)) {
+		if (blab_script_bytes(s, line, len, lineno)) {
 			ret = 1;
 			break;
 		}

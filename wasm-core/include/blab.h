@@ -11,6 +11,7 @@
 #ifndef BLAB_H
 #define BLAB_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "blab_events.h"
 
@@ -239,6 +240,8 @@ struct blab_script *blab_script_new(void *out, void *err);
 void blab_script_free(struct blab_script *s);
 /* Runs one line (no newline). 0 ok; otherwise nonzero and "line N: why" was written to err. */
 int blab_script_line(struct blab_script *s, const char *line, unsigned lineno);
+/* The same for a line given as raw bytes (no newline): a NUL byte is an error, not an end. */
+int blab_script_bytes(struct blab_script *s, const char *bytes, size_t len, unsigned lineno);
 struct blab_zone *blab_script_zone(struct blab_script *s);
 #define BLAB_SCRIPT_MAX_LINE 1024u
 

@@ -506,6 +506,27 @@ static int simple(struct blab_script *s, const char *cmd, struct kv *kv, int n)
 	return 0;
 }
 
+/*
+ * A line as raw bytes, the way a file or a browser hands it over: a NUL byte would cut the
+ * line short in C, so it is refused here, once, for the CLI and the JS API alike.
+ */
+int blab_script_bytes(struct blab_script *s, const char *bytes, size_t len, unsigned lineno)
+{
+	char buf[BLAB_SCRIPT_MAX_LINE + 1];
+
+	if (!s || (!bytes && len))
+		return 1;
+	s->lineno = lineno;
+	if (len > BLAB_SCRIPT_MAX_LINE)
+		return bad(s, "line longer than %u characters", BLAB_SCRIPT_MAX_LINE);
+	if (len && memchr(bytes, 0, len))
+		return bad(s, "NUL byte in the line (not a text file?)");
+	if (len)
+		memcpy(buf, bytes, len);
+	buf[len] = 0;
+	return blab_script_line(s, buf, lineno);
+}
+
 int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 {
 	char buf[BLAB_SCRIPT_MAX_LINE + 1];

@@ -25,32 +25,16 @@ struct blab_js_run {
 /* Op scripts from the browser are bounded like files given to the CLI (docs/limits.md). */
 #define BLAB_JS_MAX_SCRIPT (1u << 20)
 
-static int run_lines(struct blab_script *s, FILE *err, const char *text, uint32_t len)
+static int run_lines(struct blab_script *s, const char *text, uint32_t len)
 {
-	char line[BLAB_SCRIPT_MAX_LINE + 1];
 	unsigned lineno = 0;
 	uint32_t pos = 0;
 
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		uint32_t end = nl ? (uint32_t)(nl - text) : len;
-		uint32_t n = end - pos;
 
-		lineno++;
-		if (n > BLAB_SCRIPT_MAX_LINE) {
-			fprintf(err, "line %u: line longer than %u characters\n", lineno,
-				BLAB_SCRIPT_MAX_LINE);
-			return 1;
-		}
-		memcpy(line, text + pos, n);
-		line[n] = 0;
-		if (n && line[n - 1] == '\r')
-			line[n - 1] = 0;
-		if (memchr(line, 0, n)) {
-			fprintf(err, "line %u: NUL byte in the script\n", lineno);
-			return 1;
-		}
-		if (blab_script_line(s, line, lineno))
+		if (blab_script_bytes(s, text + pos, end - pos, ++lineno))
 			return 1;
 		pos = end + 1;
 	}
@@ -79,7 +63,7 @@ struct blab_js_run *blab_js_replay(const char *text, uint32_t len)
 		fprintf(err, "blab: the script is %u bytes; the limit is %u\n", len, BLAB_JS_MAX_SCRIPT);
 		r->status = 2;
 	} else {
-		r->status = run_lines(s, err, text, len);
+		r->status = run_lines(s, text, len);
 	}
 	if (blab_script_zone(s)) {
 		uint32_t count = 0;
