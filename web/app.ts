@@ -23,6 +23,7 @@ import { createPcpView, type PcpParams } from './views/pcp';
 import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './views/procfs';
 import { createLegend } from './views/legend';
 import { createLockTimelineView } from './views/locktimeline';
+import { createBuddyTreeView } from './views/buddytree';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] as const;
 /** events per second at 1x */
@@ -77,6 +78,8 @@ export class App {
   private readonly zoneinfo;
   private readonly cpuStats;
   private readonly lockTimeline;
+  private readonly buddyTree;
+  private readonly legend;
 
   constructor(root: HTMLElement) {
     // ---- sidebar: scenario, event log, keys
@@ -207,7 +210,7 @@ export class App {
     this.freeAreas = createFreeAreasView(
       panel(wide, 'free-areas', 'Free areas: free_area[order]', 'Each row one order; each mark a free block at its pfn; nr_free at the right.'),
     );
-    createLegend(panel(wide, 'legend', 'Legend'));
+    this.legend = createLegend(panel(wide, 'legend', 'Legend'));
     this.buddyinfo = createTextView(
       panel(this.views, 'buddyinfo', '/proc/buddyinfo', 'nr_free per order, 0 to MAX_PAGE_ORDER: the rows above, as the kernel prints them'),
       '/proc/buddyinfo',
@@ -218,6 +221,9 @@ export class App {
     grid.append(right);
     this.pcpView = createPcpView(panel(right, 'pcp', 'pcp lists: per_cpu_pages {count, high, batch}'));
     this.pagetype = createTextView(panel(right, 'pagetypeinfo', 'Free pages per migratetype and order'), 'free pages per migratetype');
+    this.buddyTree = createBuddyTreeView(
+      panel(this.views, 'buddy-tree', 'Buddy tree', 'buddy pfn = pfn ^ (1 << order): siblings in this tree'),
+    );
     this.lockTimeline = createLockTimelineView(
       panel(this.views, 'lock-timeline', 'zone->lock timeline', 'one lane per CPU: spinning (vermillion), holding (blue); white line = now'),
     );
@@ -482,6 +488,7 @@ export class App {
     const cur = p.currentIndex();
     this.eventLine.textContent =
       cur === undefined ? 'step 0: before the first record' : `#${cur} ${describeEvent(p.log, cur)}`;
+    this.legend.update(p.state.geo.maxOrder);
     this.freeAreas.update(p);
     this.memMap.update(p);
     this.pcpView.update(p, this.pcp);
@@ -490,6 +497,7 @@ export class App {
     this.zoneinfo.set(zoneinfoText(p, this.pcp));
     this.cpuStats.set(cpuStatsText(p));
     this.lockTimeline.update(p);
+    this.buddyTree.update(p);
     this.writeHash();
   }
 }

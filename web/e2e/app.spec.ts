@@ -131,6 +131,29 @@ test('bad input is refused with a message naming the problem', async ({ page }) 
   await expect(page.getByRole('alert')).toContainText('cannot be replayed: record 10');
 });
 
+test('a 16-page zone: expand() and a merge back, seen in the buddy tree and buddyinfo', async ({ page }) => {
+  const errors = watchConsole(page);
+  await page.goto('/');
+  const { encodeEvents } = await import('../engine/events');
+  const { setup, expand, mergeBack, withTimes } = await import('../testing/zone16');
+  const res = await loadLog(page, encodeEvents(withTimes([...setup, ...expand, ...mergeBack])), '16-page zone (fixture)');
+  expect(res).toEqual({ ok: true, events: setup.length + expand.length + mergeBack.length });
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('End');
+  await expect(page.locator('#buddyinfo pre')).toHaveText('Node 0, zone   Normal      0      0      0      0      1');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < setup.length + expand.length; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#buddyinfo pre')).toHaveText('Node 0, zone   Normal      1      1      1      1      0');
+  await page.keyboard.press(']'); // the first MERGE
+  await expect(page.locator('#event-line')).toContainText('merges pfn 0x100 with its buddy');
+  await page.keyboard.press(']');
+  await page.keyboard.press(']');
+  await page.keyboard.press(']'); // the last MERGE: orders 3 + 3 -> 4
+  await page.locator('#buddy-tree').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/buddylab-16.png', fullPage: true });
+  expect(errors).toEqual([]);
+});
+
 test('axe: no serious or critical accessibility violations', async ({ page }) => {
   await page.goto('/');
   await loadLog(page, small);
