@@ -41,12 +41,17 @@ function colorTable(maxOrder: number): Uint32Array {
 export function pageDescription(s: ZoneState, pfn: number): string[] {
   const pg = s.page(pfn);
   if (!pg) return [`pfn ${hexPfn(pfn)} is outside the zone`];
-  const lines = [`pfn ${hexPfn(pfn)} (${pfn})`, `state: ${PAGE_STATE_NAMES[pg.state as PageState]}`];
+  const lines = [
+    `pfn ${hexPfn(pfn)} (${pfn}) · struct page at vmemmap + ${hexPfn(pfn * 64)}`,
+    `state: ${PAGE_STATE_NAMES[pg.state as PageState]}`,
+  ];
   if (pg.state === PAGE.BUDDY) {
-    lines.push(`order ${pg.order}, free_list[${MIGRATETYPES[pg.mt] ?? pg.mt}]`);
-    if (pg.flags & PF.MERGE_SKIPPED) lines.push('merge skipped');
-    const head = pfn - ((pfn - 0) % 2 ** pg.order);
-    lines.push(`block head pfn ${hexPfn(head)}; buddy pfn ${hexPfn(head ^ (2 ** pg.order))}`);
+    const head = pfn - (pfn % 2 ** pg.order); // blocks are aligned on absolute pfn
+    const list = `free_area[${pg.order}].free_list[${MIGRATETYPES[pg.mt] ?? pg.mt}]`;
+    if (head === pfn) lines.push(`PageBuddy, buddy_order = ${pg.order}: on ${list}`);
+    else lines.push(`inside the free order-${pg.order} block at pfn ${hexPfn(head)} (PageBuddy is on its first page only)`);
+    if (pg.flags & PF.MERGE_SKIPPED) lines.push('merge skipped (buddy_merge_skipped)');
+    lines.push(`buddy of the block: pfn ${hexPfn(head ^ (2 ** pg.order))} (pfn ^ (1 << ${pg.order}))`);
   } else if (pg.state === PAGE.PCP) {
     lines.push(`cpu ${pg.cpu}'s pcp list, order ${pg.order}${pg.flags & PF.COLD ? ', cold' : ''}`);
   } else if (pg.state === PAGE.ALLOCATED) {
