@@ -5,6 +5,7 @@
 // records (docs/events.md). Everything else follows from the log.
 
 import { LogError, decodeEvents } from './engine/events';
+import { engine } from './engine/engine';
 import { JUMP_KINDS, Player, type JumpKind } from './player/player';
 import {
   DEFAULT_SCENARIO,
@@ -117,13 +118,26 @@ export class App {
     const runBtn = el('button', { type: 'submit', class: 'primary', text: 'Run scenario' });
     const runMsg = el('p', { class: 'run-msg', id: 'run-msg', role: 'status' });
     scen.append(runBtn, runMsg);
-    scen.addEventListener('submit', (ev) => {
+    scen.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       this.readScenario();
-      // Honest until the WASM engine lands: nothing is simulated in the page yet.
-      runMsg.textContent =
-        'The WASM engine is not connected yet, so this build cannot run a scenario. ' +
-        'Load an event log recorded by the core (blab sim) below to replay it.';
+      this.writeHash();
+      runMsg.textContent = engine.connected ? 'running…' : '';
+      runBtn.disabled = true;
+      try {
+        const run = await engine.runScenario(this.scenario);
+        const s = this.scenario;
+        const res = this.loadEventLog(run.log, {
+          label: `${s.workload}, ${s.cpus} CPUs, ${s.pages} pages, ${s.preset}, seed ${s.seed}`,
+          ...(run.pcp ? { pcp: run.pcp } : {}),
+        });
+        runMsg.textContent = res.ok ? '' : 'The engine returned a log the player rejected (see above).';
+      } catch (e) {
+        // Honest until the WASM engine lands: nothing is simulated in the page.
+        runMsg.textContent = e instanceof Error ? e.message : String(e);
+      } finally {
+        runBtn.disabled = false;
+      }
     });
     scen.addEventListener('change', () => {
       this.readScenario();
@@ -265,6 +279,9 @@ export class App {
       `${opts.label ?? 'event log'}: ${player.length.toLocaleString('en')} events, ` +
       `${g.pages.toLocaleString('en')} pages, ${g.cpus} CPU${g.cpus === 1 ? '' : 's'}`;
     this.scrub.max = String(player.length);
+    // reserve the widest readout this log can show, so the scrubber never shifts while playing
+    const widest = `step ${player.length.toLocaleString('en')} / ${player.length.toLocaleString('en')} · t = ${player.log.time[player.length - 1]!.toLocaleString('en')}`;
+    this.stepOut.style.minWidth = `${widest.length + 1}ch`;
     let step = this.pendingStep;
     if (step > player.length) {
       this.status.textContent = `step ${step} is past the end of this log (${player.length} events): showing the last step`;

@@ -154,6 +154,29 @@ test('a 16-page zone: expand() and a merge back, seen in the buddy tree and budd
   expect(errors).toEqual([]);
 });
 
+test('laptop screen, reduced motion: no sideways scroll, and nothing jumps while stepping', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/');
+  await loadLog(page, small);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  const top = async () => (await page.locator('#views').boundingBox())!.y;
+  const scrub = async () => (await page.locator('#scrub').boundingBox())!.width;
+  await page.keyboard.press('ArrowRight');
+  await frame(page);
+  const y0 = await top();
+  const w0 = await scrub();
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press(i % 7 === 0 ? ']' : 'ArrowRight');
+    await frame(page);
+    expect(await top()).toBe(y0);
+    expect(await scrub()).toBe(w0);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  expect(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(true);
+  await page.screenshot({ path: 'test-results/buddylab-laptop.png' });
+});
+
 test('axe: no serious or critical accessibility violations', async ({ page }) => {
   await page.goto('/');
   await loadLog(page, small);
