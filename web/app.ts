@@ -4,7 +4,7 @@
 // The engine connects here: call `app.loadEventLog(buffer)` with an ArrayBuffer of 32-byte
 // records (docs/events.md). Everything else follows from the log.
 
-import { LogError, decodeEvents } from './engine/events';
+import { LogError, decodeEvents, pathWhere } from './engine/events';
 import { engine } from './engine/engine';
 import { JUMP_KINDS, Player, type JumpKind } from './player/player';
 import {
@@ -503,8 +503,11 @@ export class App {
     this.scrub.setAttribute('aria-valuetext', `step ${p.step} of ${p.length}`);
     this.stepOut.textContent = `step ${p.step.toLocaleString('en')} / ${p.length.toLocaleString('en')} · t = ${p.state.time.toLocaleString('en')}`;
     const cur = p.currentIndex();
+    const where = cur === undefined ? undefined : pathWhere(p.log.path[cur]!);
     this.eventLine.textContent =
-      cur === undefined ? 'step 0: before the first record' : `#${cur} ${describeEvent(p.log, cur)}`;
+      cur === undefined
+        ? 'step 0: before the first record'
+        : `#${cur} ${describeEvent(p.log, cur)}${where ? `  [${where}]` : ''}`;
     this.legend.update(p.state.geo.maxOrder);
     this.freeAreas.update(p);
     this.memMap.update(p);

@@ -158,7 +158,10 @@ export class Player {
     let high: number | undefined;
     const l = this.log;
     for (let i = 0; i < l.length; i++) {
-      if (l.type[i] === EV.RMQUEUE_BULK && !(l.flags[i]! & FLAG.END) && batch === undefined) batch = l.arg0[i];
+      // arg0 of a refill is batch >> order: only an order-0 refill states batch itself
+      if (l.type[i] === EV.RMQUEUE_BULK && !(l.flags[i]! & FLAG.END) && l.order[i] === 0 && batch === undefined) {
+        batch = l.arg0[i];
+      }
       if (l.type[i] === EV.PCP_DRAIN && !(l.flags[i]! & FLAG.END)) high = Math.min(high ?? Infinity, l.arg1[i]!);
     }
     return { batch, high };
