@@ -10,7 +10,8 @@ const text = have ? readFileSync(HEADER, 'utf8') : '';
 
 describe.skipIf(!have)('events.ts follows blab_events.h', () => {
   it('has the same event types (X(name, number, class))', () => {
-    const block = text.slice(text.indexOf('#define BLAB_EVENT_TYPES'), text.indexOf('enum blab_event_type'));
+    const at = text.indexOf('#define BLAB_EVENT_TYPES');
+    const block = text.slice(at, text.indexOf('enum blab_event_type {', at));
     const fromC = [...block.matchAll(/X\((\w+),\s*(\d+),\s*(\w+)\)/g)].map((m) => ({
       id: Number(m[2]),
       name: m[1],
@@ -21,7 +22,8 @@ describe.skipIf(!have)('events.ts follows blab_events.h', () => {
   });
 
   it('has the same code paths (BLAB_PATHS)', () => {
-    const block = text.slice(text.indexOf('#define BLAB_PATHS'), text.indexOf('enum blab_path'));
+    const at = text.indexOf('#define BLAB_PATHS');
+    const block = text.slice(at, text.indexOf('enum blab_path {', at));
     const fromC = [...block.matchAll(/X\((\w+),\s*(\d+),\s*"([^"]*)"\)/g)].map((m) => ({
       id: Number(m[2]),
       name: m[1],
