@@ -107,7 +107,7 @@ test('keyboard shortcuts drive the player; back N then forward N gives the same 
 });
 
 test('the URL keeps scenario and step; a reload lands on the same step', async ({ page }) => {
-  await page.goto('/#pages=4096&cpus=4&preset=pcp-2002&workload=page_fault1&seed=3&step=0');
+  await page.goto('/#pages=4096&cpus=4&preset=v2.5.45&workload=page_fault1&seed=3&step=0');
   await loadLog(page, small);
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press(']');
