@@ -372,7 +372,10 @@ export class App {
   private onKey(ev: KeyboardEvent) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const t = ev.target as HTMLElement | null;
-    if (t && t.closest('input, select, textarea, button, [contenteditable]')) return;
+    // form fields keep their keys (the scrubber's arrows, typing a pfn); a focused button keeps
+    // Space and Enter (they press it) but the other shortcuts still work after a click
+    if (t && t.closest('input, select, textarea, [contenteditable]')) return;
+    if (t && t.closest('button') && (ev.key === ' ' || ev.key === 'Enter')) return;
     const n = ev.shiftKey ? 10 : 1;
     switch (ev.key) {
       case ' ':

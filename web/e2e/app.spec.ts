@@ -101,6 +101,10 @@ test('keyboard shortcuts drive the player; back N then forward N gives the same 
   expect(paused.step).toBeGreaterThan(atMerge.step);
   await page.keyboard.press('End');
   expect((await snap(page)).step).toBe(paused.length);
+  // after a click on a button the arrow keys still step (Space would press the button)
+  await page.getByRole('button', { name: 'step back (←)' }).click();
+  await page.keyboard.press('ArrowLeft');
+  expect((await snap(page)).step).toBe(paused.length - 2);
   await page.keyboard.press('Home');
   expect((await snap(page)).step).toBe(0);
   expect(errors).toEqual([]);
