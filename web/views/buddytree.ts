@@ -6,7 +6,7 @@ import { EV } from '../engine/events';
 import { PAGE, PF } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, orderRgb, rgbCss } from './palette';
-import { el, fitCanvas } from './dom';
+import { el, fitCanvas, onResize } from './dom';
 
 export const TREE_MAX_PAGES = 1024;
 const LABEL_W = 70;
@@ -21,7 +21,13 @@ export function createBuddyTreeView(body: HTMLElement) {
   const note = el('p', { class: 'panel-note' });
   body.append(canvas, note);
 
+  let last: Player | undefined;
+  onResize(canvas, () => {
+    if (last) update(last);
+  });
+
   function update(p: Player) {
+    last = p;
     const s = p.state;
     const g = s.geo;
     if (g.pages > TREE_MAX_PAGES) {

@@ -9,7 +9,7 @@ import { EV, type EventLog } from '../engine/events';
 import { PAGE, PF } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, orderRgb, rgbCss } from './palette';
-import { el, fitCanvas, reducedMotion } from './dom';
+import { el, fitCanvas, onResize, reducedMotion } from './dom';
 
 const ROW_H = 26;
 const ROW_GAP = 6;
@@ -96,6 +96,10 @@ export function createFreeAreasView(body: HTMLElement) {
       requestAnimationFrame(tick);
     }
   }
+
+  onResize(canvas, () => {
+    if (current) draw(current, false);
+  });
 
   function update(p: Player) {
     current = p;

@@ -7,7 +7,7 @@ import { CPU_NONE, MIGRATETYPES } from '../engine/events';
 import { PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, cssRgb, orderRgb } from './palette';
-import { el, fitCanvas, sizeOf } from './dom';
+import { el, fitCanvas, onResize, sizeOf } from './dom';
 import { hexPfn } from './describe';
 
 /** Columns of the grid: a power of two near sqrt(pages), so aligned blocks stay rectangles. */
@@ -386,10 +386,11 @@ export function createMemMapView(body: HTMLElement) {
     showPage(v);
     draw();
   });
-  new ResizeObserver(() => {
+  // redraw from the size cache's own observer, so the redraw never sees a stale size
+  onResize(canvas, () => {
     clampPan();
     draw();
-  }).observe(stage);
+  });
 
   showPage(undefined);
 
