@@ -55,6 +55,7 @@ export class App {
   private lastFrame = 0;
   private frameRequested = false;
   private hashTimer: number | undefined;
+  private lastTextUpdate = 0;
 
   // controls
   private readonly playBtn: HTMLButtonElement;
@@ -516,9 +517,16 @@ export class App {
     this.memMap.update(p);
     this.pcpView.update(p, this.pcp);
     this.buddyinfo.set(buddyinfoText(p));
-    this.pagetype.set(pagetypeText(p));
-    this.zoneinfo.set(zoneinfoText(p, this.pcp));
-    this.cpuStats.set(cpuStatsText(p));
+    // The long text panels cost more layout than all the canvases together; while playing they
+    // refresh four times a second (nobody reads numbers changing 60 times a second), and at
+    // once whenever the player stops or seeks.
+    const now = performance.now();
+    if (!this.playing || now - this.lastTextUpdate >= 250) {
+      this.lastTextUpdate = now;
+      this.pagetype.set(pagetypeText(p));
+      this.zoneinfo.set(zoneinfoText(p, this.pcp));
+      this.cpuStats.set(cpuStatsText(p));
+    }
     this.lockTimeline.update(p);
     this.buddyTree.update(p);
     this.writeHash();
