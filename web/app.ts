@@ -4,7 +4,8 @@
 // The engine connects here: call `app.loadEventLog(buffer)` with an ArrayBuffer of 32-byte
 // records (docs/events.md). Everything else follows from the log.
 
-import { LogError, decodeEvents } from './engine/events';
+import { LogError, decodeEvents, pathWhere } from './engine/events';
+import { engine } from './engine/engine';
 import { JUMP_KINDS, Player, type JumpKind } from './player/player';
 import {
   DEFAULT_SCENARIO,
@@ -23,6 +24,7 @@ import { createPcpView, type PcpParams } from './views/pcp';
 import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './views/procfs';
 import { createLegend } from './views/legend';
 import { createLockTimelineView } from './views/locktimeline';
+import { createBuddyTreeView } from './views/buddytree';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] as const;
 /** events per second at 1x */
@@ -53,6 +55,7 @@ export class App {
   private lastFrame = 0;
   private frameRequested = false;
   private hashTimer: number | undefined;
+  private lastTextUpdate = 0;
 
   // controls
   private readonly playBtn: HTMLButtonElement;
@@ -77,6 +80,8 @@ export class App {
   private readonly zoneinfo;
   private readonly cpuStats;
   private readonly lockTimeline;
+  private readonly buddyTree;
+  private readonly legend;
 
   constructor(root: HTMLElement) {
     // ---- sidebar: scenario, event log, keys
@@ -114,13 +119,26 @@ export class App {
     const runBtn = el('button', { type: 'submit', class: 'primary', text: 'Run scenario' });
     const runMsg = el('p', { class: 'run-msg', id: 'run-msg', role: 'status' });
     scen.append(runBtn, runMsg);
-    scen.addEventListener('submit', (ev) => {
+    scen.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       this.readScenario();
-      // Honest until the WASM engine lands: nothing is simulated in the page yet.
-      runMsg.textContent =
-        'The WASM engine is not connected yet, so this build cannot run a scenario. ' +
-        'Load an event log recorded by the core (blab sim) below to replay it.';
+      this.writeHash();
+      runMsg.textContent = engine.connected ? 'running…' : '';
+      runBtn.disabled = true;
+      try {
+        const run = await engine.runScenario(this.scenario);
+        const s = this.scenario;
+        const res = this.loadEventLog(run.log, {
+          label: `${s.workload}, ${s.cpus} CPUs, ${s.pages} pages, ${s.preset}, seed ${s.seed}`,
+          ...(run.pcp ? { pcp: run.pcp } : {}),
+        });
+        runMsg.textContent = res.ok ? '' : 'The engine returned a log the player rejected (see above).';
+      } catch (e) {
+        // Honest until the WASM engine lands: nothing is simulated in the page.
+        runMsg.textContent = e instanceof Error ? e.message : String(e);
+      } finally {
+        runBtn.disabled = false;
+      }
     });
     scen.addEventListener('change', () => {
       this.readScenario();
@@ -207,7 +225,7 @@ export class App {
     this.freeAreas = createFreeAreasView(
       panel(wide, 'free-areas', 'Free areas: free_area[order]', 'Each row one order; each mark a free block at its pfn; nr_free at the right.'),
     );
-    createLegend(panel(wide, 'legend', 'Legend'));
+    this.legend = createLegend(panel(wide, 'legend', 'Legend'));
     this.buddyinfo = createTextView(
       panel(this.views, 'buddyinfo', '/proc/buddyinfo', 'nr_free per order, 0 to MAX_PAGE_ORDER: the rows above, as the kernel prints them'),
       '/proc/buddyinfo',
@@ -218,6 +236,9 @@ export class App {
     grid.append(right);
     this.pcpView = createPcpView(panel(right, 'pcp', 'pcp lists: per_cpu_pages {count, high, batch}'));
     this.pagetype = createTextView(panel(right, 'pagetypeinfo', 'Free pages per migratetype and order'), 'free pages per migratetype');
+    this.buddyTree = createBuddyTreeView(
+      panel(this.views, 'buddy-tree', 'Buddy tree', 'buddy pfn = pfn ^ (1 << order): siblings in this tree'),
+    );
     this.lockTimeline = createLockTimelineView(
       panel(this.views, 'lock-timeline', 'zone->lock timeline', 'one lane per CPU: spinning (vermillion), holding (blue); white line = now'),
     );
@@ -259,6 +280,9 @@ export class App {
       `${opts.label ?? 'event log'}: ${player.length.toLocaleString('en')} events, ` +
       `${g.pages.toLocaleString('en')} pages, ${g.cpus} CPU${g.cpus === 1 ? '' : 's'}`;
     this.scrub.max = String(player.length);
+    // reserve the widest readout this log can show, so the scrubber never shifts while playing
+    const widest = `step ${player.length.toLocaleString('en')} / ${player.length.toLocaleString('en')} · t = ${player.log.time[player.length - 1]!.toLocaleString('en')}`;
+    this.stepOut.style.minWidth = `${widest.length + 1}ch`;
     let step = this.pendingStep;
     if (step > player.length) {
       this.status.textContent = `step ${step} is past the end of this log (${player.length} events): showing the last step`;
@@ -349,7 +373,10 @@ export class App {
   private onKey(ev: KeyboardEvent) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const t = ev.target as HTMLElement | null;
-    if (t && t.closest('input, select, textarea, button, [contenteditable]')) return;
+    // form fields keep their keys (the scrubber's arrows, typing a pfn); a focused button keeps
+    // Space and Enter (they press it) but the other shortcuts still work after a click
+    if (t && t.closest('input, select, textarea, [contenteditable]')) return;
+    if (t && t.closest('button') && (ev.key === ' ' || ev.key === 'Enter')) return;
     const n = ev.shiftKey ? 10 : 1;
     switch (ev.key) {
       case ' ':
@@ -480,16 +507,28 @@ export class App {
     this.scrub.setAttribute('aria-valuetext', `step ${p.step} of ${p.length}`);
     this.stepOut.textContent = `step ${p.step.toLocaleString('en')} / ${p.length.toLocaleString('en')} · t = ${p.state.time.toLocaleString('en')}`;
     const cur = p.currentIndex();
+    const where = cur === undefined ? undefined : pathWhere(p.log.path[cur]!);
     this.eventLine.textContent =
-      cur === undefined ? 'step 0: before the first record' : `#${cur} ${describeEvent(p.log, cur)}`;
+      cur === undefined
+        ? 'step 0: before the first record'
+        : `#${cur} ${describeEvent(p.log, cur)}${where ? `  [${where}]` : ''}`;
+    this.legend.update(p.state.geo.maxOrder);
     this.freeAreas.update(p);
     this.memMap.update(p);
     this.pcpView.update(p, this.pcp);
     this.buddyinfo.set(buddyinfoText(p));
-    this.pagetype.set(pagetypeText(p));
-    this.zoneinfo.set(zoneinfoText(p, this.pcp));
-    this.cpuStats.set(cpuStatsText(p));
+    // The long text panels cost more layout than all the canvases together; while playing they
+    // refresh four times a second (nobody reads numbers changing 60 times a second), and at
+    // once whenever the player stops or seeks.
+    const now = performance.now();
+    if (!this.playing || now - this.lastTextUpdate >= 250) {
+      this.lastTextUpdate = now;
+      this.pagetype.set(pagetypeText(p));
+      this.zoneinfo.set(zoneinfoText(p, this.pcp));
+      this.cpuStats.set(cpuStatsText(p));
+    }
     this.lockTimeline.update(p);
+    this.buddyTree.update(p);
     this.writeHash();
   }
 }

@@ -101,13 +101,17 @@ test('keyboard shortcuts drive the player; back N then forward N gives the same 
   expect(paused.step).toBeGreaterThan(atMerge.step);
   await page.keyboard.press('End');
   expect((await snap(page)).step).toBe(paused.length);
+  // after a click on a button the arrow keys still step (Space would press the button)
+  await page.getByRole('button', { name: 'step back (←)' }).click();
+  await page.keyboard.press('ArrowLeft');
+  expect((await snap(page)).step).toBe(paused.length - 2);
   await page.keyboard.press('Home');
   expect((await snap(page)).step).toBe(0);
   expect(errors).toEqual([]);
 });
 
 test('the URL keeps scenario and step; a reload lands on the same step', async ({ page }) => {
-  await page.goto('/#pages=4096&cpus=4&preset=pcp-2002&workload=page_fault1&seed=3&step=0');
+  await page.goto('/#pages=4096&cpus=4&preset=v2.5.45&workload=page_fault1&seed=3&step=0');
   await loadLog(page, small);
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press(']');
@@ -129,6 +133,52 @@ test('bad input is refused with a message naming the problem', async ({ page }) 
   const res = await loadLog(page, bad.buffer);
   expect(res).toEqual({ ok: false, error: expect.stringContaining('record 10') });
   await expect(page.getByRole('alert')).toContainText('cannot be replayed: record 10');
+});
+
+test('a 16-page zone: expand() and a merge back, seen in the buddy tree and buddyinfo', async ({ page }) => {
+  const errors = watchConsole(page);
+  await page.goto('/');
+  const { encodeEvents } = await import('../engine/events');
+  const { setup, expand, mergeBack, withTimes } = await import('../testing/zone16');
+  const res = await loadLog(page, encodeEvents(withTimes([...setup, ...expand, ...mergeBack])), '16-page zone (fixture)');
+  expect(res).toEqual({ ok: true, events: setup.length + expand.length + mergeBack.length });
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('End');
+  await expect(page.locator('#buddyinfo pre')).toHaveText('Node 0, zone   Normal      0      0      0      0      1');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < setup.length + expand.length; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#buddyinfo pre')).toHaveText('Node 0, zone   Normal      1      1      1      1      0');
+  await page.keyboard.press(']'); // the first MERGE
+  await expect(page.locator('#event-line')).toContainText('merges pfn 0x100 with its buddy');
+  await page.keyboard.press(']');
+  await page.keyboard.press(']');
+  await page.keyboard.press(']'); // the last MERGE: orders 3 + 3 -> 4
+  await page.locator('#buddy-tree').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/buddylab-16.png', fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('laptop screen, reduced motion: no sideways scroll, and nothing jumps while stepping', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/');
+  await loadLog(page, small);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  const top = async () => (await page.locator('#views').boundingBox())!.y;
+  const scrub = async () => (await page.locator('#scrub').boundingBox())!.width;
+  await page.keyboard.press('ArrowRight');
+  await frame(page);
+  const y0 = await top();
+  const w0 = await scrub();
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press(i % 7 === 0 ? ']' : 'ArrowRight');
+    await frame(page);
+    expect(await top()).toBe(y0);
+    expect(await scrub()).toBe(w0);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  expect(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(true);
+  await page.screenshot({ path: 'test-results/buddylab-laptop.png' });
 });
 
 test('axe: no serious or critical accessibility violations', async ({ page }) => {
@@ -195,7 +245,8 @@ test('a 262,144-page zone with 16 CPUs renders and plays; screenshots for review
   });
   const p95 = deltas[Math.floor(deltas.length * 0.95)]!;
   console.log(`262,144 pages, 16 CPUs, 64x: p95 frame ${p95.toFixed(1)} ms over ${deltas.length} frames`);
-  expect(p95).toBeLessThan(250);
+  // Not the 16.7 ms budget (make bench measures that on a quiet machine): only "the tab is not frozen".
+  expect(p95).toBeLessThan(1000);
   await frame(page);
   await page.screenshot({ path: 'test-results/buddylab-262144.png', fullPage: true });
   expect(errors).toEqual([]);

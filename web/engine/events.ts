@@ -106,6 +106,28 @@ export const ACCESS_OUTCOMES = [
 export const NR_OUTCOMES = ACCESS_OUTCOMES.length;
 export const CPU_NONE = 0xffff;
 
+/** Code paths (the `path` field), as BLAB_PATHS in blab_events.h names them. */
+export const PATHS: readonly { id: number; name: string; where: string }[] = [
+  { id: 0, name: 'NONE', where: 'none' },
+  { id: 1, name: 'ZONE_INIT', where: 'zone set-up (memblock freeing)' },
+  { id: 2, name: 'ALLOC_FAST', where: 'pcp alloc fast path (__rmqueue_pcplist)' },
+  { id: 3, name: 'RMQUEUE_BULK', where: 'rmqueue_bulk' },
+  { id: 4, name: 'FREE_FAST', where: 'pcp free fast path (free_unref_page_commit)' },
+  { id: 5, name: 'BULK_PICK', where: 'free_pcppages_bulk: pick pages' },
+  { id: 6, name: 'BULK_MERGE', where: 'free_pcppages_bulk: merge under zone->lock' },
+  { id: 7, name: 'FREE_ONE_PAGE', where: '__free_one_page' },
+  { id: 8, name: 'EXPAND', where: 'expand' },
+  { id: 9, name: 'RMQUEUE', where: 'rmqueue without pcp (__rmqueue under zone->lock)' },
+  { id: 10, name: 'FALLBACK', where: '__rmqueue_fallback' },
+  { id: 11, name: 'FREE_DIRECT', where: 'free_one_page without pcp' },
+  { id: 12, name: 'DRAIN', where: 'drain_pages' },
+];
+
+/** Where in the allocator a record was written, in words; undefined for NONE or unknown ids. */
+export function pathWhere(id: number): string | undefined {
+  return id > 0 ? PATHS[id]?.where : undefined;
+}
+
 /** Flag bits, per type (docs/events.md). */
 export const FLAG = {
   TAIL: 1, // BUDDY_ADD, PCP_ADD

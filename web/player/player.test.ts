@@ -77,3 +77,22 @@ describe('Player keyframes', () => {
     expect(new Player(log).observedPcp()).toEqual({ batch: 4, high: 12 });
   });
 });
+
+describe('observed pcp high', () => {
+  it('ignores drain_pages() (path DRAIN), which empties a list whatever its count', async () => {
+    const { encodeEvents, EV } = await import('../engine/events');
+    const { setup, withTimes } = await import('../testing/zone16');
+    const l = decodeEvents(
+      encodeEvents(
+        withTimes([
+          ...setup,
+          { type: EV.RMQUEUE_BULK, cpu: 0, order: 1, arg0: 2 }, // batch >> 1: not batch
+          { type: EV.RMQUEUE_BULK, cpu: 0, order: 0, arg0: 4 },
+          { type: EV.PCP_DRAIN, cpu: 0, path: 12, arg0: 1, arg1: 1 },
+          { type: EV.PCP_DRAIN, cpu: 0, path: 4, arg0: 4, arg1: 12 },
+        ]),
+      ),
+    );
+    expect(new Player(l).observedPcp()).toEqual({ batch: 4, high: 12 });
+  });
+});

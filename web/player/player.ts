@@ -6,6 +6,9 @@
 // so stepping back is exactly as correct as stepping forward.
 
 import { EV, FLAG, type EventLog } from '../engine/events';
+
+/** BLAB_PATH_DRAIN: drain_pages() */
+const PATH_DRAIN = 12;
 import { LOCK_STAT, MAX_LOCKS, ZoneState, applyEvent, geometryFromLog } from './state';
 
 export interface PlayerOptions {
@@ -158,8 +161,15 @@ export class Player {
     let high: number | undefined;
     const l = this.log;
     for (let i = 0; i < l.length; i++) {
-      if (l.type[i] === EV.RMQUEUE_BULK && !(l.flags[i]! & FLAG.END) && batch === undefined) batch = l.arg0[i];
-      if (l.type[i] === EV.PCP_DRAIN && !(l.flags[i]! & FLAG.END)) high = Math.min(high ?? Infinity, l.arg1[i]!);
+      // arg0 of a refill is batch >> order: only an order-0 refill states batch itself
+      if (l.type[i] === EV.RMQUEUE_BULK && !(l.flags[i]! & FLAG.END) && l.order[i] === 0 && batch === undefined) {
+        batch = l.arg0[i];
+      }
+      // a drain triggered by a free starts at count >= high; drain_pages() (path DRAIN) empties
+      // the list whatever its count, so it says nothing about high
+      if (l.type[i] === EV.PCP_DRAIN && !(l.flags[i]! & FLAG.END) && l.path[i] !== PATH_DRAIN) {
+        high = Math.min(high ?? Infinity, l.arg1[i]!);
+      }
     }
     return { batch, high };
   }

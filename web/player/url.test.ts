@@ -8,7 +8,7 @@ describe('URL hash state', () => {
   });
 
   it('round-trips', () => {
-    const u = { scenario: { pages: 262144, cpus: 16, preset: 'skip-merge-rfc' as const, workload: 'trunc' as const, seed: 42 }, step: 12345 };
+    const u = { scenario: { pages: 262144, cpus: 16, preset: 'v4.17-pick' as const, workload: 'trunc' as const, seed: 42 }, step: 12345 };
     expect(parseHash(formatHash(u))).toEqual(u);
   });
 
@@ -20,7 +20,7 @@ describe('URL hash state', () => {
     ['#cpus=1e3', /expected a whole number/],
     ['#seed=99999999999999999', /expected a whole number/],
     ['#step=2147483648', /step=2147483648: must be between/],
-    ['#preset=evil', /preset=evil: unknown; one of buddy-only/],
+    ['#preset=evil', /preset=evil: unknown; one of v2.5.44, v2.5.45/],
     ['#preset=__proto__', /unknown/],
     ['#workload=constructor', /workload=constructor: unknown/],
     ['#color=red', /unknown key "color"/],

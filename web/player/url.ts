@@ -1,18 +1,21 @@
 // URL hash state: scenario + step, so any moment can be shared and reloaded exactly.
 //
-//   #pages=4096&cpus=4&preset=pcp-2002&workload=page_fault1&seed=1&step=120
+//   #pages=4096&cpus=4&preset=v5.18&workload=page_fault1&seed=1&step=120
 //
 // The hash is user input: it is bounded in length, every key is known, every number is an
 // integer in range, and each problem gets its own message (a hash asking for 2^40 pages gets
 // an error, never a frozen tab).
 
+// The core's presets (wasm-core/src/preset.c), named after the kernel that behaves so.
 export const PRESETS = {
-  'buddy-only': 'buddy only (no pcp lists)',
-  'pcp-2002': 'pcp + rmqueue_bulk (2002, 2.5.45)',
-  'pick-outside-2018': 'pick outside the lock (4.17, 0a5f4e5b4562)',
-  'prefetch-buddy-2018': 'prefetch_buddy() (4.17)',
-  'single-pass-2022': 'single pass (5.18, 8b10b465d0e1)',
-  'skip-merge-rfc': 'skip merge + clusters (Aaron Lu RFC v2, 2018)',
+  'v2.5.44': 'v2.5.44: no pcp lists, every page takes zone->lock',
+  'v2.5.45': 'v2.5.45: hot/cold pcp, rmqueue_bulk (2002)',
+  'v2.6.25': 'v2.6.25: one LIFO pcp list per CPU',
+  'v4.16': 'v4.16: pcp per migratetype, one-pass bulk free',
+  'v4.17-pick': 'v4.17-pick: pick outside zone->lock',
+  'v4.17': 'v4.17: pick outside + prefetch_buddy()',
+  'v5.18-prefetch': 'v5.18-prefetch: single pass, prefetch kept',
+  'v5.18': 'v5.18: single pass, prefetch removed',
 } as const;
 export type Preset = keyof typeof PRESETS;
 
@@ -49,7 +52,7 @@ export const URL_LIMITS = {
 export const DEFAULT_SCENARIO: Scenario = {
   pages: 4096,
   cpus: 4,
-  preset: 'pcp-2002',
+  preset: 'v5.18', // BLAB_DEFAULT_PRESET
   workload: 'page_fault1',
   seed: 1,
 };

@@ -32,7 +32,14 @@ export function panel(parent: HTMLElement, id: string, title: string, note?: str
 // (a getBoundingClientRect after a DOM write forces a synchronous layout: several per frame
 // cost more than the drawing itself).
 const sizes = new WeakMap<Element, { w: number; h: number }>();
+const listeners = new WeakMap<Element, () => void>();
 let observer: ResizeObserver | undefined;
+
+/** Calls fn after the element's size changes, once the size cache holds the new size. */
+export function onResize(e: Element, fn: () => void): void {
+  sizeOf(e);
+  listeners.set(e, fn);
+}
 
 /** The CSS size of an element, from the ResizeObserver cache (measured once on first use). */
 export function sizeOf(e: Element): { w: number; h: number } {
@@ -46,8 +53,12 @@ export function sizeOf(e: Element): { w: number; h: number } {
         const box = en.borderBoxSize?.[0];
         const v = sizes.get(en.target);
         if (!v) continue;
-        v.w = box ? box.inlineSize : en.contentRect.width;
-        v.h = box ? box.blockSize : en.contentRect.height;
+        const w = box ? box.inlineSize : en.contentRect.width;
+        const h = box ? box.blockSize : en.contentRect.height;
+        if (w === v.w && h === v.h) continue;
+        v.w = w;
+        v.h = h;
+        listeners.get(en.target)?.();
       }
     });
     observer.observe(e);

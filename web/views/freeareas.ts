@@ -9,7 +9,7 @@ import { EV, type EventLog } from '../engine/events';
 import { PAGE, PF } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, orderRgb, rgbCss } from './palette';
-import { el, fitCanvas } from './dom';
+import { el, fitCanvas, onResize, reducedMotion } from './dom';
 
 const ROW_H = 26;
 const ROW_GAP = 6;
@@ -63,8 +63,53 @@ export function createFreeAreasView(body: HTMLElement) {
   wrap.append(labels, canvas, counts);
   body.append(wrap);
   let lastNr: number[] = [];
+  let lastStep = -1;
+  let current: Player | undefined;
+  // A one-step MERGE or SPLIT animates: the merged block rises a row, the upper half drops one.
+  // Only a transient overlay: the picture underneath is always the state at the step.
+  let anim: { pfn: number; pages: number; fromOrder: number; toOrder: number; t0: number } | undefined;
+  const ANIM_MS = 320;
+
+  function startAnimation(p: Player) {
+    const i = p.currentIndex();
+    anim = undefined;
+    if (i === undefined || p.step !== lastStep + 1 || reducedMotion()) return;
+    const t = p.log.type[i]!;
+    const o = p.log.order[i]!;
+    const pfn = p.log.pfn[i]!;
+    if (t === EV.MERGE) {
+      const buddy = p.log.pfn[0]! + p.log.arg0[i]!;
+      anim = { pfn: Math.min(pfn, buddy), pages: 2 ** (o + 1), fromOrder: o, toOrder: o + 1, t0: performance.now() };
+    } else if (t === EV.SPLIT) {
+      anim = { pfn: pfn + 2 ** o, pages: 2 ** o, fromOrder: o + 1, toOrder: o, t0: performance.now() };
+    }
+    if (anim) {
+      const tick = () => {
+        if (!anim || !current) return;
+        draw(current, false);
+        if (performance.now() - anim.t0 < ANIM_MS) requestAnimationFrame(tick);
+        else {
+          anim = undefined;
+          draw(current, false);
+        }
+      };
+      requestAnimationFrame(tick);
+    }
+  }
+
+  onResize(canvas, () => {
+    if (current) draw(current, false);
+  });
 
   function update(p: Player) {
+    current = p;
+    if (p.step !== lastStep) startAnimation(p);
+    lastStep = p.step;
+    draw(p, true);
+  }
+
+  /** fresh: a new step (labels and nr_free change marks); otherwise an animation frame */
+  function draw(p: Player, fresh: boolean) {
     const s = p.state;
     const g = s.geo;
     const orders = Array.from({ length: s.nrOrders }, (_, k) => s.nrOrders - 1 - k); // top order first
@@ -72,24 +117,26 @@ export function createFreeAreasView(body: HTMLElement) {
     if (wrap.style.height !== `${height}px`) wrap.style.height = `${height}px`;
     const nr = orders.map((o) => s.nrFreeOrder(o));
 
-    select(labels)
-      .selectAll<HTMLDivElement, number>('div')
-      .data(orders)
-      .join('div')
-      .attr('class', 'fa-label')
-      .style('height', `${ROW_H}px`)
-      .style('margin-bottom', `${ROW_GAP}px`)
-      .text((o) => `order ${o}`);
+    if (fresh) {
+      select(labels)
+        .selectAll<HTMLDivElement, number>('div')
+        .data(orders)
+        .join('div')
+        .attr('class', 'fa-label')
+        .style('height', `${ROW_H}px`)
+        .style('margin-bottom', `${ROW_GAP}px`)
+        .text((o) => `order ${o}`);
 
-    select(counts)
-      .selectAll<HTMLDivElement, number>('div')
-      .data(orders)
-      .join('div')
-      .attr('class', (o, k) => (lastNr.length && lastNr[k] !== nr[k] ? 'fa-count changed' : 'fa-count'))
-      .style('height', `${ROW_H}px`)
-      .style('margin-bottom', `${ROW_GAP}px`)
-      .text((_, k) => `nr_free ${fmt(nr[k]!)}`);
-    lastNr = nr;
+      select(counts)
+        .selectAll<HTMLDivElement, number>('div')
+        .data(orders)
+        .join('div')
+        .attr('class', (o, k) => (lastNr.length && lastNr[k] !== nr[k] ? 'fa-count changed' : 'fa-count'))
+        .style('height', `${ROW_H}px`)
+        .style('margin-bottom', `${ROW_GAP}px`)
+        .text((_, k) => `nr_free ${fmt(nr[k]!)}`);
+      lastNr = nr;
+    }
 
     const { w, h, dpr } = fitCanvas(canvas);
     const ctx = canvas.getContext('2d');
@@ -129,12 +176,30 @@ export function createFreeAreasView(body: HTMLElement) {
       ctx.strokeRect(x0 - 1, rowY(ol.order), bw + 1, ROW_H);
     }
 
+    if (anim && anim.toOrder < s.nrOrders) {
+      const k = Math.min(1, (performance.now() - anim.t0) / ANIM_MS);
+      const e = 1 - (1 - k) ** 3; // ease-out
+      const yy = rowY(anim.fromOrder) + (rowY(anim.toOrder) - rowY(anim.fromOrder)) * e;
+      const x0 = x(anim.pfn);
+      const bw = Math.max(x(anim.pfn + anim.pages) - x0, 3);
+      ctx.globalAlpha = 0.85 * (1 - k * 0.6);
+      ctx.fillStyle = colors[anim.toOrder]!;
+      ctx.fillRect(x0, yy + 2, bw, ROW_H - 4);
+      ctx.globalAlpha = 1;
+      ctx.strokeStyle = COLORS.highlight;
+      ctx.strokeRect(x0, yy + 1, bw, ROW_H - 2);
+    }
+
     // pfn axis
     const axisY = orders.length * (ROW_H + ROW_GAP) + 4;
     ctx.fillStyle = '#c9d1d9';
     ctx.font = '13px ui-monospace, SFMono-Regular, Menlo, monospace';
     ctx.textBaseline = 'top';
-    const ticks = x.ticks(Math.max(2, Math.floor(w / 120)));
+    // ticks on power-of-two pfn boundaries: the numbers a block's alignment is about
+    const want = Math.max(2, Math.floor(w / 120));
+    const tickStep = 2 ** Math.max(0, Math.ceil(Math.log2(g.pages / want)));
+    const ticks: number[] = [];
+    for (let t = Math.ceil(g.startPfn / tickStep) * tickStep; t <= g.startPfn + g.pages; t += tickStep) ticks.push(t);
     for (const t of ticks) {
       const tx = x(t);
       ctx.fillRect(tx, axisY - 4, 1, 4);

@@ -8,7 +8,7 @@ import type { EventLog } from '../engine/events';
 import type { Player } from '../player/player';
 import { firstEndingAfter, lockIntervals, type LockIntervals } from '../player/locks';
 import { COLORS } from './palette';
-import { el, fitCanvas } from './dom';
+import { el, fitCanvas, onResize } from './dom';
 
 const MAX_LANES = 32;
 const LABEL_W = 64;
@@ -22,7 +22,13 @@ export function createLockTimelineView(body: HTMLElement) {
   body.append(canvas, note);
   let cache: { log: EventLog; iv: LockIntervals } | undefined;
 
+  let last: Player | undefined;
+  onResize(canvas, () => {
+    if (last) update(last);
+  });
+
   function update(p: Player) {
+    last = p;
     const cpus = p.state.geo.cpus;
     if (!cache || cache.log !== p.log) cache = { log: p.log, iv: lockIntervals(p.log, cpus) };
     const iv = cache.iv;

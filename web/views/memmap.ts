@@ -7,7 +7,7 @@ import { CPU_NONE, MIGRATETYPES } from '../engine/events';
 import { PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, cssRgb, orderRgb } from './palette';
-import { el, fitCanvas, sizeOf } from './dom';
+import { el, fitCanvas, onResize, sizeOf } from './dom';
 import { hexPfn } from './describe';
 
 /** Columns of the grid: a power of two near sqrt(pages), so aligned blocks stay rectangles. */
@@ -41,12 +41,17 @@ function colorTable(maxOrder: number): Uint32Array {
 export function pageDescription(s: ZoneState, pfn: number): string[] {
   const pg = s.page(pfn);
   if (!pg) return [`pfn ${hexPfn(pfn)} is outside the zone`];
-  const lines = [`pfn ${hexPfn(pfn)} (${pfn})`, `state: ${PAGE_STATE_NAMES[pg.state as PageState]}`];
+  const lines = [
+    `pfn ${hexPfn(pfn)} (${pfn}) · struct page at vmemmap + ${hexPfn(pfn * 64)}`,
+    `state: ${PAGE_STATE_NAMES[pg.state as PageState]}`,
+  ];
   if (pg.state === PAGE.BUDDY) {
-    lines.push(`order ${pg.order}, free_list[${MIGRATETYPES[pg.mt] ?? pg.mt}]`);
-    if (pg.flags & PF.MERGE_SKIPPED) lines.push('merge skipped');
-    const head = pfn - ((pfn - 0) % 2 ** pg.order);
-    lines.push(`block head pfn ${hexPfn(head)}; buddy pfn ${hexPfn(head ^ (2 ** pg.order))}`);
+    const head = pfn - (pfn % 2 ** pg.order); // blocks are aligned on absolute pfn
+    const list = `free_area[${pg.order}].free_list[${MIGRATETYPES[pg.mt] ?? pg.mt}]`;
+    if (head === pfn) lines.push(`PageBuddy, buddy_order = ${pg.order}: on ${list}`);
+    else lines.push(`inside the free order-${pg.order} block at pfn ${hexPfn(head)} (PageBuddy is on its first page only)`);
+    if (pg.flags & PF.MERGE_SKIPPED) lines.push('merge skipped (buddy_merge_skipped)');
+    lines.push(`buddy of the block: pfn ${hexPfn(head ^ (2 ** pg.order))} (pfn ^ (1 << ${pg.order}))`);
   } else if (pg.state === PAGE.PCP) {
     lines.push(`cpu ${pg.cpu}'s pcp list, order ${pg.order}${pg.flags & PF.COLD ? ', cold' : ''}`);
   } else if (pg.state === PAGE.ALLOCATED) {
@@ -96,6 +101,8 @@ export function createMemMapView(body: HTMLElement) {
   let off: HTMLCanvasElement | undefined;
   let cols = 1;
   let rows = 1;
+  /** empty cells before the zone's first page, so that cell columns follow pfn % cols */
+  let lead = 0;
   let geoKey = '';
 
   const baseCell = () => {
@@ -108,7 +115,8 @@ export function createMemMapView(body: HTMLElement) {
     if (key === geoKey) return;
     geoKey = key;
     cols = gridColumns(s.geo.pages);
-    rows = Math.ceil(s.geo.pages / cols);
+    lead = s.geo.startPfn % cols;
+    rows = Math.ceil((s.geo.pages + lead) / cols);
     table = colorTable(s.geo.maxOrder);
     off = document.createElement('canvas');
     off.width = cols;
@@ -135,8 +143,9 @@ export function createMemMapView(body: HTMLElement) {
     const fl = s.pageFlags;
     const n = s.geo.pages;
     // one table lookup per page: (state, order, merge-skipped, cold) -> colour
-    for (let i = 0; i < n; i++) px[i] = lut[(st[i]! << 7) | (ord[i]! << 2) | ((fl[i]! >> 1) & 3)]!;
-    for (let i = n; i < px.length; i++) px[i] = 0;
+    px.fill(0, 0, lead);
+    for (let i = 0; i < n; i++) px[lead + i] = lut[(st[i]! << 7) | (ord[i]! << 2) | ((fl[i]! >> 1) & 3)]!;
+    px.fill(0, lead + n);
     off!.getContext('2d')!.putImageData(image!, 0, 0);
   }
 
@@ -183,12 +192,15 @@ export function createMemMapView(body: HTMLElement) {
       ctx.strokeStyle = '#e6edf3';
       ctx.lineWidth = cell >= 12 ? 2 : 1;
       ctx.beginPath();
-      const pb = (i: number) => Math.floor((g.startPfn + i) / pbPages);
-      const wholeRows = g.startPfn % cols === 0 && pbPages % cols === 0;
+      // j is a cell index; its pfn is base + j (base is aligned to cols)
+      const base = g.startPfn - lead;
+      const end = lead + g.pages;
+      const pb = (j: number) => Math.floor((base + j) / pbPages);
+      const wholeRows = pbPages % cols === 0;
       for (let r = r0; r < r1; r++) {
         if (wholeRows) {
           // pageblocks are whole rows (the usual case): one line per boundary row
-          if ((g.startPfn / cols + r + 1) % (pbPages / cols) === 0 && (r + 1) * cols < g.pages) {
+          if ((base / cols + r + 1) % (pbPages / cols) === 0 && (r + 1) * cols < end) {
             ctx.moveTo(panX + c0 * cell, panY + (r + 1) * cell);
             ctx.lineTo(panX + c1 * cell, panY + (r + 1) * cell);
           }
@@ -197,8 +209,8 @@ export function createMemMapView(body: HTMLElement) {
         // horizontal borders under this row, merged into runs: one segment per run, not per cell
         let run = -1;
         for (let c = c0; c <= c1; c++) {
-          const i = r * cols + c;
-          const border = c < c1 && i + cols < g.pages && pb(i + cols) !== pb(i);
+          const j = r * cols + c;
+          const border = c < c1 && j >= lead && j + cols < end && pb(j + cols) !== pb(j);
           if (border && run < 0) run = c;
           if (!border && run >= 0) {
             ctx.moveTo(panX + run * cell, panY + (r + 1) * cell);
@@ -208,12 +220,13 @@ export function createMemMapView(body: HTMLElement) {
         }
         // vertical borders inside this row: only where a pageblock ends mid-row
         const rowFirst = r * cols;
-        const firstBoundary = pbPages - ((g.startPfn + rowFirst) % pbPages);
+        const firstBoundary = pbPages - ((base + rowFirst) % pbPages);
         let c = firstBoundary - 1; // the last cell of a pageblock in this row
         if (c < c0) c += Math.ceil((c0 - c) / pbPages) * pbPages;
         for (; c < c1 && c + 1 < cols; c += pbPages) {
-          const i = rowFirst + c;
-          if (i + 1 >= g.pages) break;
+          const j = rowFirst + c;
+          if (j + 1 >= end) break;
+          if (j < lead) continue;
           ctx.moveTo(panX + (c + 1) * cell, panY + r * cell);
           ctx.lineTo(panX + (c + 1) * cell, panY + (r + 1) * cell);
         }
@@ -231,10 +244,10 @@ export function createMemMapView(body: HTMLElement) {
         const n = Math.min(2 ** order, g.pages - i0);
         ctx.strokeStyle = '#000000';
         ctx.lineWidth = 4;
-        outlineRun(ctx, i0, n, cell);
+        outlineRun(ctx, lead + i0, n, cell);
         ctx.strokeStyle = COLORS.highlight;
         ctx.lineWidth = 2;
-        outlineRun(ctx, i0, n, cell);
+        outlineRun(ctx, lead + i0, n, cell);
       }
     }
     const focus = pinnedPfn ?? hoverPfn;
@@ -244,10 +257,10 @@ export function createMemMapView(body: HTMLElement) {
         // black under white: visible on every state colour, yellow included
         ctx.strokeStyle = '#000000';
         ctx.lineWidth = 4;
-        outlineRun(ctx, i, 1, cell);
+        outlineRun(ctx, lead + i, 1, cell);
         ctx.strokeStyle = COLORS.highlight;
         ctx.lineWidth = 2;
-        outlineRun(ctx, i, 1, cell);
+        outlineRun(ctx, lead + i, 1, cell);
       }
     }
     zoomLabel.textContent = `zoom ${zoom >= 10 ? Math.round(zoom) : zoom.toFixed(1)}x · ${cols}×${rows} cells`;
@@ -283,8 +296,8 @@ export function createMemMapView(body: HTMLElement) {
     const c = Math.floor((ev.clientX - r.left - panX) / cell);
     const row = Math.floor((ev.clientY - r.top - panY) / cell);
     if (c < 0 || c >= cols || row < 0 || row >= rows) return undefined;
-    const i = row * cols + c;
-    return i < player.state.geo.pages ? player.state.geo.startPfn + i : undefined;
+    const i = row * cols + c - lead;
+    return i >= 0 && i < player.state.geo.pages ? player.state.geo.startPfn + i : undefined;
   }
 
   function zoomAt(factor: number, cx: number, cy: number) {
@@ -373,10 +386,11 @@ export function createMemMapView(body: HTMLElement) {
     showPage(v);
     draw();
   });
-  new ResizeObserver(() => {
+  // redraw from the size cache's own observer, so the redraw never sees a stale size
+  onResize(canvas, () => {
     clampPan();
     draw();
-  }).observe(stage);
+  });
 
   showPage(undefined);
 

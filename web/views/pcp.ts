@@ -27,6 +27,20 @@ const LOCK_COLOR: Record<CpuLockState, string> = {
   holding: COLORS.holding,
 };
 
+/** The high and batch labels; one label when the two marks would overlap. */
+function markLabels(params: PcpParams, y: (v: number) => number): [string, number][] {
+  const { high, batch } = params;
+  if (high !== undefined && batch !== undefined && Math.abs(y(high) - y(batch)) < 12) {
+    return [[high === batch ? 'high = batch' : 'high, batch', high]];
+  }
+  return (
+    [
+      ['high', high],
+      ['batch', batch],
+    ] as [string, number | undefined][]
+  ).filter((d): d is [string, number] => d[1] !== undefined);
+}
+
 export function createPcpView(body: HTMLElement) {
   const note = document.createElement('p');
   note.className = 'panel-note';
@@ -131,12 +145,7 @@ export function createPcpView(body: HTMLElement) {
     // mark labels, once, at the left
     select(svg)
       .selectAll<SVGTextElement, string>('text.pcp-mark-label')
-      .data(
-        [
-          ['high', params.high],
-          ['batch', params.batch],
-        ].filter((d): d is [string, number] => d[1] !== undefined),
-      )
+      .data(markLabels(params, y))
       .join('text')
       .attr('class', 'pcp-mark-label')
       .attr('x', 2)

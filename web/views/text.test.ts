@@ -54,3 +54,22 @@ describe('mem_map grid', () => {
     expect(gridColumns(1000)).toBe(32);
   });
 });
+
+describe('mem_map hover text', () => {
+  it('names PageBuddy on the head page only, and the buddy pfn', async () => {
+    const { pageDescription } = await import('./memmap');
+    p.seek(setup.length + expand.length);
+    expect(pageDescription(p.state, 0x108)).toEqual([
+      'pfn 0x108 (264) · struct page at vmemmap + 0x4200',
+      'state: free (buddy)',
+      'PageBuddy, buddy_order = 3: on free_area[3].free_list[MOVABLE]',
+      'buddy of the block: pfn 0x100 (pfn ^ (1 << 3))',
+      'pageblock 2: MOVABLE',
+    ]);
+    expect(pageDescription(p.state, 0x10a)[2]).toBe(
+      'inside the free order-3 block at pfn 0x108 (PageBuddy is on its first page only)',
+    );
+    expect(pageDescription(p.state, 0x100)[2]).toBe('order 0, allocated by cpu 0');
+    expect(pageDescription(p.state, 0x200)).toEqual(['pfn 0x200 is outside the zone']);
+  });
+});
