@@ -1,5 +1,5 @@
 # WebAssembly builds of wasm-core with Debian's emscripten 3.1.6.
-# One compile, two links (see /work/shared notes in docs/architecture.md):
+# One compile, two links (the Emscripten notes are in docs/architecture.md):
 #   build/wasm/node/blab.js   Node: the CLI twin (wasm-core/cli/blab.mjs) and Vitest's module
 #   public/wasm/blab.js       web: loaded with importScripts() by the engine worker
 # Both use pthreads over one SharedArrayBuffer and a fixed memory size (no growth), so
