@@ -159,6 +159,17 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 			model_step_end(mm, cpu);
 	}
 	cache_finish_each(&mm->cache, emit_wasted, z);
+	{
+		/* every page is back, and the allocator and the model are consistent */
+		char why[200];
+		if (z->free_pages + z->pcp_pages != z->pages)
+			FAIL(BLAB_ECHECK, "%u pages missing after the run",
+			     z->pages - z->free_pages - z->pcp_pages);
+		if (blab_check(z, why, sizeof(why)) || lock_check(&mm->locks, why, sizeof(why)) ||
+		    sched_check(&mm->sched, why, sizeof(why)) ||
+		    cache_check(&mm->cache, why, sizeof(why)))
+			FAIL(BLAB_ECHECK, "invariant violated after the run: %s", why);
+	}
 
 	/* score: pages / virtual seconds per task, outside the warm-up round */
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
