@@ -123,6 +123,7 @@ enum blab_machine_kind {
 
 /* ---- zone ---- */
 struct blab_zone;
+struct model_params; /* src/model/model.h */
 
 struct blab_zone_config {
 	uint64_t start_pfn;
@@ -130,10 +131,13 @@ struct blab_zone_config {
 	uint16_t cpus;            /* 1 .. BLAB_MAX_CPUS (0 = 1) */
 	uint8_t top_order;        /* MAX_PAGE_ORDER, 0 .. 10 (0xff = default 10) */
 	uint8_t pageblock_order;  /* <= top_order (0xff = default min(9, top_order)) */
-	uint8_t machine;          /* enum blab_machine_kind; only PLAIN for now */
+	uint8_t machine;          /* enum blab_machine_kind: PLAIN or MODEL */
 	uint8_t log_mask;         /* OR of enum blab_event_class */
 	uint32_t log_capacity;    /* records; 0 = no log */
 	struct blab_strategy strategy;
+	/* MODEL only: the machine's parameters (copied; NULL = model_params_default()) and the
+	 * virtual CPUs it runs (must be <= the parameters' CPUs; 0 = cpus) */
+	const struct model_params *model;
 };
 /* A config with defaults: 0 pages, start 0, 1 cpu, orders 10/9, preset v5.18, no log. */
 void blab_zone_config_init(struct blab_zone_config *cfg);
@@ -219,6 +223,10 @@ int blab_check(const struct blab_zone *z, char *msg, unsigned msglen);
 
 /* ---- event log ---- */
 const struct blab_event *blab_log(const struct blab_zone *z, uint32_t *count);
+/* Send every record to fn as it is made instead of keeping it (NULL: back to the log). The
+ * log mask still selects the classes; nothing is stored, so runs of any length fit. */
+typedef void (*blab_event_sink)(void *ctx, const struct blab_event *e);
+void blab_set_sink(struct blab_zone *z, blab_event_sink fn, void *ctx);
 int blab_log_full(const struct blab_zone *z);
 void blab_log_clear(struct blab_zone *z);
 const char *blab_event_name(unsigned type);   /* NULL for an unknown type */

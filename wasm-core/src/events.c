@@ -4,6 +4,7 @@
  */
 #include <string.h>
 #include "internal.h"
+#include "machine.h"
 
 static const struct {
 	const char *name;
@@ -42,13 +43,28 @@ unsigned _blab_event_class_bit(unsigned type)
 void _blab_emit(struct blab_zone *z, unsigned type, uint64_t pfn, unsigned order, unsigned cpu,
 		unsigned mt, unsigned path, unsigned flags, uint32_t arg0, uint32_t arg1)
 {
-	struct blab_event *e;
+	struct blab_event *e, one;
 
+	if (z->sink) {
+		memset(&one, 0, sizeof(one));
+		one.time = mach_now(z, cpu);
+		one.pfn = pfn;
+		one.type = (uint8_t)type;
+		one.order = (uint8_t)order;
+		one.cpu = (uint16_t)cpu;
+		one.mt = (uint8_t)mt;
+		one.path = (uint8_t)path;
+		one.flags = (uint16_t)flags;
+		one.arg0 = arg0;
+		one.arg1 = arg1;
+		z->sink(z->sink_ctx, &one);
+		return;
+	}
 	if (z->log_full || !z->log_cap)
 		return;
 	e = &z->log[z->log_len++];
 	memset(e, 0, sizeof(*e));
-	e->time = z->now;
+	e->time = mach_now(z, cpu);
 	if (z->log_len == z->log_cap) {
 		/* the reserved last slot: say where recording stopped */
 		e->type = BLAB_EV_LOG_FULL;
@@ -98,4 +114,12 @@ void blab_mark(struct blab_zone *z, unsigned cpu, uint32_t id, uint32_t value)
 	if (!z)
 		return;
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_MARK, 0, 0, cpu, 0, 0, 0, id, value);
+}
+
+void blab_set_sink(struct blab_zone *z, blab_event_sink fn, void *ctx)
+{
+	if (!z)
+		return;
+	z->sink = fn;
+	z->sink_ctx = fn ? ctx : NULL;
 }

@@ -71,6 +71,8 @@ struct blab_machine {
 	void *impl;             /* model/ or real/ state, owned by that layer; NULL for plain */
 	uint16_t lock_owner[3]; /* BLAB_CPU_NONE when free, per BLAB_LOCK_* */
 	uint64_t lock_taken_at[3];
+	uint64_t misses_zone_locked; /* model: cache misses while this zone's lock was held */
+	uint64_t parked;             /* model: lock requests that had to park (expected 0) */
 };
 
 struct blab_zone {
@@ -102,6 +104,8 @@ struct blab_zone {
 	uint32_t log_len, log_cap;
 	uint8_t log_mask;
 	uint8_t log_full;
+	blab_event_sink sink;        /* when set, records go here instead of the log */
+	void *sink_ctx;
 
 
 };
@@ -139,7 +143,7 @@ void _blab_emit(struct blab_zone *z, unsigned type, uint64_t pfn, unsigned order
 unsigned _blab_event_class_bit(unsigned type);
 static inline int ev_on(const struct blab_zone *z, unsigned cls)
 {
-	return (z->log_mask & cls) && !z->log_full && z->log_cap;
+	return (z->log_mask & cls) && (z->sink || (!z->log_full && z->log_cap));
 }
 #define EMIT(z, cls, type, pfn, order, cpu, mt, path, flags, a0, a1)                       \
 	do {                                                                               \

@@ -13,20 +13,130 @@
 #define BLAB_MACHINE_H
 
 #include "internal.h"
+#include "model/model.h"
+
+#define BLAB_HAVE_MODEL 1
 
 /* cost classes for mach_work() */
 enum blab_cost {
 	BLAB_COST_LIST_OP = 0, /* a list_add / list_del */
 	BLAB_COST_BUDDY_CALC = 1,
 	BLAB_COST_CALL = 2,
+	BLAB_COST_CLEAR_PAGE = 3, /* clear_page() of a 4 KB frame (its lines: mach_clear_page) */
+	BLAB_COST_FAULT = 4,      /* page fault entry + handle_mm_fault bookkeeping (sim workloads) */
+	BLAB_COST_UNMAP = 5,      /* zap_pte_range + release_pages work per page (sim workloads) */
 };
+
+/* ---- model machine glue: src/model/model.h's hooks, wrapped into event records ---- */
+
+static inline struct model_machine *zone_mm(const struct blab_zone *z)
+{
+	return (struct model_machine *)z->machine.impl;
+}
+
+/* a struct page line is reported by its pfn; any other line by its address */
+static inline uint64_t line_event_pfn(uint64_t vaddr)
+{
+	if (vaddr >= VMEMMAP_START && vaddr - VMEMMAP_START < BLAB_MAX_START_PFN * 64u)
+		return (vaddr - VMEMMAP_START) / 64u;
+	return vaddr;
+}
+
+static inline void model_drain_wasted(struct blab_zone *z, struct model_machine *mm)
+{
+	struct cache_wasted w[MODEL_WASTED_MAX];
+	uint32_t n;
+
+	if (!mm->cache.nwasted)
+		return;
+	n = cache_take_wasted(&mm->cache, w, MODEL_WASTED_MAX);
+	for (uint32_t i = 0; i < n; i++)
+		EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH_WASTED, line_event_pfn(w[i].vaddr), 0,
+		     w[i].cpu, 0, w[i].path, 0, 0, 0);
+}
+
+static inline void zmodel_touch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, int write,
+				unsigned path)
+{
+	struct model_machine *mm = zone_mm(z);
+	struct cache_result r;
+
+	if (cpu >= mm->ncpus)
+		return; /* zone set-up: no CPU pays */
+	r = model_touch(mm, cpu, vaddr, write, (uint8_t)path);
+	if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
+	    mm->locks.lock[LOCK_ZONE].holder == cpu)
+		z->machine.misses_zone_locked++;
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
+	     r.outcome | (write ? BLAB_EVF_WRITE : 0), r.cycles, 0);
+	model_drain_wasted(z, mm);
+}
+
+static inline void zmodel_prefetch(struct blab_zone *z, unsigned cpu, uint64_t vaddr,
+				   unsigned path)
+{
+	struct model_machine *mm = zone_mm(z);
+	uint32_t land;
+
+	if (cpu >= mm->ncpus)
+		return;
+	land = model_prefetch(mm, cpu, vaddr, (uint8_t)path);
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path, 0,
+	     land, 0);
+	model_drain_wasted(z, mm);
+}
+
+static inline uint64_t zmodel_cost(const struct model_params *p, unsigned cost)
+{
+	switch (cost) {
+	case BLAB_COST_CLEAR_PAGE:
+		return p->clear_page_cycles;
+	case BLAB_COST_FAULT:
+		return 250u * p->list_op_cycles; /* 1000 at defaults: [est], docs/sim.md */
+	case BLAB_COST_UNMAP:
+		return 25u * p->list_op_cycles; /* 100 at defaults: [est] */
+	default:
+		return p->list_op_cycles;
+	}
+}
+
+static inline void zmodel_lock(struct blab_zone *z, unsigned cpu, unsigned lockid)
+{
+	struct model_machine *mm = zone_mm(z);
+	const struct lock_counters *c;
+	uint64_t spin0, spun;
+
+	if (cpu >= mm->ncpus || lockid >= mm->locks.nlocks)
+		return;
+	c = &mm->locks.cpu[cpu][lockid];
+	spin0 = c->spin_cycles;
+	/* never parks: no op or workload stops while it holds a lock (docs/sim.md) */
+	if (!model_lock(mm, cpu, lockid))
+		z->machine.parked++;
+	spun = c->spin_cycles - spin0;
+	EMIT(z, BLAB_EVC_LOCK, BLAB_EV_LOCK_ACQUIRE, 0, 0, cpu, lockid, 0, 0,
+	     (uint32_t)(spun > 0xffffffffu ? 0xffffffffu : spun), 0);
+}
+
+static inline void zmodel_unlock(struct blab_zone *z, unsigned cpu, unsigned lockid)
+{
+	struct model_machine *mm = zone_mm(z);
+	uint64_t held;
+
+	if (cpu >= mm->ncpus || lockid >= mm->locks.nlocks)
+		return;
+	held = mm->now[cpu] - mm->locks.lock[lockid].held_since;
+	model_unlock(mm, cpu, lockid);
+	EMIT(z, BLAB_EVC_LOCK, BLAB_EV_LOCK_RELEASE, 0, 0, cpu, lockid, 0, 0,
+	     (uint32_t)(held > 0xffffffffu ? 0xffffffffu : held), 0);
+}
 
 static inline void mach_touch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, int write,
 			      unsigned path)
 {
 #ifdef BLAB_HAVE_MODEL
 	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		model_touch(z, cpu, vaddr, write, path);
+		zmodel_touch(z, cpu, vaddr, write, path);
 		return;
 	}
 #endif
@@ -52,7 +162,7 @@ static inline void mach_prefetch(struct blab_zone *z, unsigned cpu, uint64_t vad
 {
 #ifdef BLAB_HAVE_MODEL
 	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		model_prefetch(z, cpu, vaddr, path);
+		zmodel_prefetch(z, cpu, vaddr, path);
 		return;
 	}
 #endif
@@ -70,7 +180,7 @@ static inline uint64_t mach_now(struct blab_zone *z, unsigned cpu)
 {
 #ifdef BLAB_HAVE_MODEL
 	if (z->machine.kind == BLAB_MACHINE_MODEL)
-		return model_now(z, cpu);
+		return cpu < zone_mm(z)->ncpus ? zone_mm(z)->now[cpu] : 0;
 #endif
 #ifdef BLAB_HAVE_REAL
 	if (z->machine.kind == BLAB_MACHINE_REAL)
@@ -84,7 +194,8 @@ static inline void mach_work(struct blab_zone *z, unsigned cpu, unsigned cost)
 {
 #ifdef BLAB_HAVE_MODEL
 	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		model_work(z, cpu, cost);
+		if (cpu < zone_mm(z)->ncpus)
+			model_work(zone_mm(z), cpu, zmodel_cost(&zone_mm(z)->p, cost));
 		return;
 	}
 #endif
@@ -101,7 +212,7 @@ static inline void mach_lock(struct blab_zone *z, unsigned cpu, unsigned lockid)
 {
 #ifdef BLAB_HAVE_MODEL
 	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		model_lock(z, cpu, lockid);
+		zmodel_lock(z, cpu, lockid);
 		return;
 	}
 #endif
@@ -114,7 +225,7 @@ static inline void mach_unlock(struct blab_zone *z, unsigned cpu, unsigned locki
 {
 #ifdef BLAB_HAVE_MODEL
 	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		model_unlock(z, cpu, lockid);
+		zmodel_unlock(z, cpu, lockid);
 		return;
 	}
 #endif
@@ -126,8 +237,37 @@ static inline void mach_unlock(struct blab_zone *z, unsigned cpu, unsigned locki
 
 static inline int mach_lock_busy(const struct blab_zone *z, unsigned cpu, unsigned lockid)
 {
+	if (z->machine.kind == BLAB_MACHINE_MODEL) {
+		/* held across steps only when a step stopped inside a critical section */
+		uint16_t h = zone_mm(z)->locks.lock[lockid].holder;
+		return h != MODEL_NO_CPU && h != cpu;
+	}
 	uint16_t o = z->machine.lock_owner[lockid];
 	return o != BLAB_CPU_NONE && o != cpu;
+}
+
+/*
+ * clear_page() of pfn's frame: `lines` of its 64 lines (spread evenly) are written through
+ * the cache model, so they evict what the CPU had as rep stosb does, but the CPU pays
+ * clear_page_cycles rather than a miss per line: the stores stream.
+ */
+static inline void mach_clear_page(struct blab_zone *z, unsigned cpu, uint64_t pfn,
+				   unsigned lines, unsigned path)
+{
+	if (z->machine.kind == BLAB_MACHINE_MODEL) {
+		struct model_machine *mm = zone_mm(z);
+		uint64_t base = frame_vaddr(pfn);
+		unsigned stride = lines && lines <= 64u ? 64u / lines : 64u;
+		if (cpu >= mm->ncpus)
+			return;
+		for (unsigned l = 0; l < 64u; l += stride)
+			(void)cache_access(&mm->cache, cpu, base + (uint64_t)l * 64u, 1,
+					   mm->now[cpu], (uint8_t)path);
+		model_drain_wasted(z, mm);
+		mm->now[cpu] += mm->p.clear_page_cycles;
+		return;
+	}
+	mach_work(z, cpu, BLAB_COST_CLEAR_PAGE);
 }
 
 #endif

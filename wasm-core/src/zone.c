@@ -152,8 +152,21 @@ int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 		pbo = top < BLAB_DEFAULT_PAGEBLOCK_ORDER ? top : BLAB_DEFAULT_PAGEBLOCK_ORDER;
 	if (pbo > top)
 		return BLAB_EORDER;
-	if (cfg->machine != BLAB_MACHINE_PLAIN)
-		return BLAB_EINVAL; /* model/ and real/ plug in later */
+	if (cfg->machine != BLAB_MACHINE_PLAIN && cfg->machine != BLAB_MACHINE_MODEL)
+		return BLAB_EINVAL; /* real/ plugs in later */
+	if (cfg->machine == BLAB_MACHINE_MODEL) {
+		struct model_params def;
+		const struct model_params *mp = cfg->model;
+		char why[128];
+		if (!mp) {
+			model_params_default(&def);
+			mp = &def;
+		}
+		if (model_params_check(mp, why, sizeof(why)))
+			return BLAB_EINVAL;
+		if (cpus > model_cpus_max(mp))
+			return BLAB_ECPU;
+	}
 	if (cfg->log_capacity > BLAB_MAX_LOG_EVENTS)
 		return BLAB_ELIMIT;
 	if (cfg->log_capacity == 1)
@@ -187,7 +200,7 @@ int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 	}
 	z->log_cap = cfg->log_capacity;
 	z->log_mask = cfg->log_mask;
-	z->machine.kind = cfg->machine;
+	z->machine.kind = BLAB_MACHINE_PLAIN; /* the model starts once the zone is set up */
 	for (int i = 0; i < 3; i++)
 		z->machine.lock_owner[i] = BLAB_CPU_NONE;
 	for (uint32_t i = 0; i < z->pages; i++) {
@@ -226,6 +239,20 @@ int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 				       BLAB_CPU_NONE, BLAB_PATH_ZONE_INIT);
 		pfn += 1ull << order;
 	}
+	if (cfg->machine == BLAB_MACHINE_MODEL) {
+		struct model_params def;
+		struct model_machine *mm = malloc(sizeof(*mm));
+		if (!cfg->model)
+			model_params_default(&def);
+		if (!mm || model_machine_init(mm, cfg->model ? cfg->model : &def, cpus,
+					      z->start_pfn + z->pages, 0, 3)) {
+			free(mm);
+			blab_zone_destroy(z);
+			return BLAB_ENOMEMHOST;
+		}
+		z->machine.impl = mm;
+		z->machine.kind = BLAB_MACHINE_MODEL;
+	}
 	*out = z;
 	return 0;
 }
@@ -237,6 +264,10 @@ void blab_zone_destroy(struct blab_zone *z)
 	free(z->mem_map);
 	free(z->pageblock_mt);
 	free(z->pageset);
+	if (z->machine.impl) {
+		model_machine_free(z->machine.impl);
+		free(z->machine.impl);
+	}
 
 	free(z->log);
 	free(z);

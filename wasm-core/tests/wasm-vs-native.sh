@@ -1,32 +1,43 @@
 #!/usr/bin/env bash
-# Runs every golden op script through the native blab and its WASM twin and fails on the
-# first byte of difference in stdout, stderr or the exit status.
+# Runs the same blab commands through the native binary and its WASM twin and fails on any
+# byte of difference in stdout, stderr or the exit status: every golden op script, every
+# recorded kernel trace, and blab sim runs on the model machine (whose --hash digests every
+# event record, so equal output means equal event logs).
 set -u
 native=$1; wasm=$2
-dir=$(dirname "$0")/golden
+here=$(dirname "$0")
 pass=0; fail=0
-for ops in "$dir"/*.ops; do
-  a=$($native replay "$ops" 2>&1; echo "exit $?")
-  b=$($wasm replay "$ops" 2>&1; echo "exit $?")
+
+compare() { # compare LABEL ARGS...
+  local label=$1; shift
+  local a b
+  a=$($native "$@" 2>&1; echo "exit $?")
+  b=$($wasm "$@" 2>&1; echo "exit $?")
   if [ "$a" == "$b" ]; then
     pass=$((pass + 1))
   else
     fail=$((fail + 1))
-    echo "DIFFERS: $(basename "$ops")"
+    echo "DIFFERS: $label"
     diff <(echo "$a") <(echo "$b") | head -10
   fi
+}
+
+for ops in "$here"/golden/*.ops; do
+  compare "replay $(basename "$ops")" replay "$ops"
 done
 # blab import on the recorded traces (and the bad inputs beside them)
-for txt in "$(dirname "$0")"/traces/*.txt; do
-  a=$($native import "$txt" 2>&1; echo "exit $?")
-  b=$($wasm import "$txt" 2>&1; echo "exit $?")
-  if [ "$a" == "$b" ]; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "DIFFERS: import $(basename "$txt")"
-    diff <(echo "$a") <(echo "$b") | head -10
-  fi
+for txt in "$here"/traces/*.txt; do
+  compare "import $(basename "$txt")" import "$txt"
+done
+sims=(
+  "sim --workload page_fault1 --cpus 4 --preset v4.17 --pages 256 --hash"
+  "sim --workload page_fault1 --cpus 1,3 --preset v2.5.45,v5.18 --pages 200 --iterations 3 --seed 9 --hash --csv"
+  "sim --workload page_fault1 --cpus 2 --preset v4.16 --pages 128 --clear-lines 8 --json --hash"
+  "sim --workload page_fault1 --cpus 0"
+)
+for args in "${sims[@]}"; do
+  # shellcheck disable=SC2086 # the arguments are meant to split
+  compare "blab $args" $args
 done
 echo "wasm-vs-native: ${pass} passed, ${fail} failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -307,16 +307,8 @@ int sched_check(const struct sched *s, char *err, size_t errlen);
 /* The highest clock of all CPUs (the run's virtual duration). */
 uint64_t sched_max_clock(const struct sched *s);
 
-/* ---------------------------------------------------------------- PRNG (model_rng.c) */
-
-/* xoshiro256** seeded by splitmix64: same seed, same sequence, everywhere. */
-struct model_rng {
-	uint64_t s[4];
-};
-void model_rng_seed(struct model_rng *r, uint64_t seed);
-uint64_t model_rng_next(struct model_rng *r);
-/* Uniform in [0, n), n > 0, without modulo bias. */
-uint64_t model_rng_below(struct model_rng *r, uint64_t n);
+/* PRNG: the model has none of its own; a run's one seeded PRNG is the core's blab_rng
+ * (include/blab.h, src/rng.c). */
 
 /* ---------------------------------------------------------------- the machine (model_machine.c) */
 

@@ -4,6 +4,7 @@
 
 #include "harness.h"
 #include "model/model.h"
+#include "blab.h"
 
 #define PG(pfn) MODEL_PAGE_VADDR(pfn)
 
@@ -278,11 +279,11 @@ static void test_fill_buffers(void)
 /* Same sequence, two models: identical counters and results. */
 static uint64_t run_random(struct cache_model *m, uint64_t seed)
 {
-	struct model_rng r;
+	struct blab_rng r;
 	uint64_t h = 1469598103934665603ull;
-	model_rng_seed(&r, seed);
+	blab_rng_seed(&r, seed);
 	for (int i = 0; i < 200000; i++) {
-		uint64_t x = model_rng_next(&r);
+		uint64_t x = blab_rng_next(&r);
 		uint32_t cpu = (uint32_t)(x % 8);
 		uint64_t va = (x >> 8) % 3 ? PG((x >> 16) % 300) : MODEL_FRAME_VADDR((x >> 16) % 50);
 		uint64_t now = (uint64_t)i * 10;

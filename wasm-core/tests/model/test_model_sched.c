@@ -3,6 +3,7 @@
 
 #include "harness.h"
 #include "model/model.h"
+#include "blab.h"
 
 static void test_order_and_ties(void)
 {
@@ -52,16 +53,16 @@ static uint32_t slow_peek(const struct sched *s)
 static void test_256_random(void)
 {
 	struct sched s;
-	struct model_rng r;
+	struct blab_rng r;
 	uint32_t ran[256] = { 0 };
 	CHECK_EQ(sched_init(&s, 256), 0);
-	model_rng_seed(&r, 7);
+	blab_rng_seed(&r, 7);
 	for (int i = 0; i < 200000; i++) {
 		uint32_t cpu = sched_peek(&s);
 		CHECK_EQ(cpu, slow_peek(&s));
 		if (i % 997 == 0)
 			CHECK_EQ(sched_check(&s, NULL, 0), 0);
-		uint64_t x = model_rng_next(&r);
+		uint64_t x = blab_rng_next(&r);
 		if (cpu != MODEL_NO_CPU) {
 			ran[cpu]++;
 			/* small steps make many ties */

@@ -1,0 +1,7 @@
+/* cli.h - commands of the blab CLI that live in their own files. */
+#ifndef BLAB_CLI_H
+#define BLAB_CLI_H
+
+int cmd_sim(int argc, char **argv);
+
+#endif

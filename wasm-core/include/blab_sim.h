@@ -1,0 +1,62 @@
+/*
+ * blab_sim.h - workloads on the model machine: N virtual CPUs, one task each, run by a
+ * scheduler that always steps the CPU with the lowest clock (docs/sim.md).
+ */
+#ifndef BLAB_SIM_H
+#define BLAB_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "blab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* bounds (docs/limits.md) */
+#define BLAB_SIM_MAX_CPUS 256u
+#define BLAB_SIM_MAX_PAGES (1u << 20)          /* pages mapped per task */
+#define BLAB_SIM_MAX_ITERATIONS 1000u
+#define BLAB_SIM_MAX_MAPPED (1u << 22)         /* cpus * pages: the zone's size */
+#define BLAB_SIM_MAX_WORK (1ull << 26)         /* cpus * pages * iterations page faults */
+#define BLAB_SIM_PAGEVEC 15u                   /* PAGEVEC_SIZE - 1 pages per lru_lock */
+
+enum blab_workload { BLAB_WL_PAGE_FAULT1 = 1 };
+
+struct blab_sim_config {
+	uint32_t workload;   /* enum blab_workload */
+	uint32_t cpus;       /* 1 .. BLAB_SIM_MAX_CPUS, and <= the model's CPUs */
+	uint32_t pages;      /* pages each task maps per round (page_fault1: 32768 = 128 MB) */
+	uint32_t iterations; /* rounds; the first is a warm-up when there are two or more */
+	uint64_t seed;       /* the run's one PRNG (start jitter) */
+	uint32_t clear_lines; /* frame lines clear_page() writes through the cache model: 1..64 */
+	struct blab_strategy strategy;       /* batch/high 0: those of a 96 GB node */
+	const struct model_params *model;    /* NULL: model_params_default() */
+	uint8_t log_mask;                    /* event classes sent to sink */
+	blab_event_sink sink;                /* NULL: no events at all */
+	void *sink_ctx;
+};
+void blab_sim_config_init(struct blab_sim_config *c);
+
+struct blab_sim_result {
+	uint64_t score;          /* pages faulted per second of virtual time, summed over tasks */
+	uint64_t pages_scored;   /* pages faulted outside the warm-up round, all tasks */
+	uint64_t pages_total;    /* pages faulted, all rounds */
+	uint64_t cycles_max;     /* the run's virtual length (highest CPU clock) */
+	uint64_t cycles_total;   /* all CPUs' cycles */
+	uint64_t zone_acq, zone_contended, zone_spin, zone_hold;
+	uint64_t lru_acq, lru_spin, lru_hold;
+	uint32_t zone_contention_bp, lru_contention_bp; /* spin / all cycles, 1/100 % */
+	uint64_t misses_zone_locked; /* cache misses while holding zone->lock */
+	uint64_t prefetches, pf_hit, pf_late, pf_wasted;
+	uint32_t batch, high;    /* the pcp sizes the run used */
+};
+
+/* 0, or a negative BLAB_E* code with a reason in err. */
+int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
+		 size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,214 @@
+/*
+ * sim.c - the simulation loop of the model machine: one task per virtual CPU, always one
+ * step of the CPU whose clock is lowest (ties: the lower CPU number). A step runs until the
+ * task is about to take a lock (BLAB_STEP_LOCK from an op, or lru_lock in the workload), so
+ * every lock is taken at its arrival time, in arrival order. docs/sim.md explains it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blab_sim.h"
+#include "internal.h"
+#include "machine.h"
+#include "sim.h"
+
+void blab_sim_config_init(struct blab_sim_config *c)
+{
+	if (!c)
+		return;
+	memset(c, 0, sizeof(*c));
+	c->workload = BLAB_WL_PAGE_FAULT1;
+	c->cpus = 1;
+	c->pages = 32768;
+	c->iterations = 2;
+	c->seed = 1;
+	c->clear_lines = 64;
+	blab_preset(BLAB_DEFAULT_PRESET, &c->strategy);
+}
+
+/* Per-CPU pages batch and high as a 96 GB node with 56 CPUs would have them: the model's
+ * zone is only as large as the workload needs, and zone_batchsize() of that would be tiny. */
+#define NODE_PAGES (96ull << 18)
+#define NODE_CPUS 56u
+
+static void node_pcp_sizes(struct blab_strategy *s)
+{
+	if (!s->batch)
+		s->batch = blab_zone_batchsize(NODE_PAGES, s->batch_era);
+	if (!s->high && s->high_mode == BLAB_HIGH_ZONE) {
+		uint32_t min = blab_min_free_kbytes(NODE_PAGES) / 4;
+		uint32_t gap = (uint32_t)(NODE_PAGES * 10 / 10000);
+		if (min / 4 > gap)
+			gap = min / 4;
+		s->high = blab_zone_highsize(min + gap, s->batch, NODE_CPUS);
+	}
+}
+
+static void emit_wasted(void *ctx, const struct cache_wasted *w)
+{
+	struct blab_zone *z = ctx;
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH_WASTED, line_event_pfn(w->vaddr), 0, w->cpu, 0,
+	     w->path, 0, 0, 0);
+}
+
+int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
+		 size_t errlen)
+{
+	struct blab_zone_config zc;
+	struct blab_zone *z = NULL;
+	struct model_params def;
+	const struct model_params *mp;
+	struct sim_task *tasks = NULL;
+	uint32_t *pfns = NULL;
+	struct blab_rng rng;
+	struct model_machine *mm;
+	uint64_t zone_pages;
+	int ret;
+
+	if (!c || !r)
+		return BLAB_EINVAL;
+	memset(r, 0, sizeof(*r));
+	if (err && errlen)
+		err[0] = 0;
+#define FAIL(code, ...)                                                                    \
+	do {                                                                               \
+		if (err && errlen)                                                         \
+			snprintf(err, errlen, __VA_ARGS__);                                \
+		ret = (code);                                                              \
+		goto out;                                                                  \
+	} while (0)
+	if (c->workload != BLAB_WL_PAGE_FAULT1)
+		FAIL(BLAB_EINVAL, "unknown workload %u", c->workload);
+	mp = c->model;
+	if (!mp) {
+		model_params_default(&def);
+		mp = &def;
+	}
+	if (c->cpus < 1 || c->cpus > BLAB_SIM_MAX_CPUS)
+		FAIL(BLAB_ECPU, "cpus must be 1..%u", BLAB_SIM_MAX_CPUS);
+	if (c->cpus > model_cpus_max(mp))
+		FAIL(BLAB_ECPU, "%u cpus, but the modelled machine has %u", c->cpus,
+		     model_cpus_max(mp));
+	if (c->pages < 1 || c->pages > BLAB_SIM_MAX_PAGES)
+		FAIL(BLAB_ELIMIT, "pages must be 1..%u", BLAB_SIM_MAX_PAGES);
+	if (c->iterations < 1 || c->iterations > BLAB_SIM_MAX_ITERATIONS)
+		FAIL(BLAB_ELIMIT, "iterations must be 1..%u", BLAB_SIM_MAX_ITERATIONS);
+	if ((uint64_t)c->cpus * c->pages > BLAB_SIM_MAX_MAPPED)
+		FAIL(BLAB_ELIMIT, "cpus x pages = %llu is over %u",
+		     (unsigned long long)c->cpus * c->pages, BLAB_SIM_MAX_MAPPED);
+	if ((uint64_t)c->cpus * c->pages * c->iterations > BLAB_SIM_MAX_WORK)
+		FAIL(BLAB_ELIMIT, "cpus x pages x iterations = %llu is over %llu",
+		     (unsigned long long)c->cpus * c->pages * c->iterations,
+		     (unsigned long long)BLAB_SIM_MAX_WORK);
+	if (c->clear_lines < 1 || c->clear_lines > 64)
+		FAIL(BLAB_EINVAL, "clear_lines must be 1..64");
+
+	blab_zone_config_init(&zc);
+	zc.strategy = c->strategy;
+	node_pcp_sizes(&zc.strategy);
+	/* room for every task's mapping, plus what can sit on the pcp lists */
+	zone_pages = (uint64_t)c->cpus * (c->pages + zc.strategy.high + 2u * zc.strategy.batch +
+					  64u) + 4096u;
+	zone_pages = (zone_pages + 1023u) & ~1023ull;
+	if (zone_pages > BLAB_MAX_PAGES)
+		FAIL(BLAB_ELIMIT, "the zone would need %llu pages", (unsigned long long)zone_pages);
+	zc.pages = (uint32_t)zone_pages;
+	zc.start_pfn = 0x100000; /* 4 GB: ZONE_NORMAL starts above the DMA32 zone */
+	zc.cpus = (uint16_t)c->cpus;
+	zc.machine = BLAB_MACHINE_MODEL;
+	zc.model = mp;
+	zc.log_mask = c->sink ? c->log_mask : 0;
+	zc.log_capacity = 0;
+	ret = blab_zone_create(&zc, &z);
+	if (ret)
+		FAIL(ret, "cannot create the zone: %s", blab_strerror(ret));
+	if (c->sink)
+		blab_set_sink(z, c->sink, c->sink_ctx);
+	mm = zone_mm(z);
+	r->batch = z->pageset[0].pcp[0].batch;
+	r->high = z->pageset[0].pcp[0].high;
+
+	tasks = calloc(c->cpus, sizeof(*tasks));
+	pfns = malloc((size_t)c->cpus * c->pages * sizeof(*pfns));
+	if (!tasks || !pfns)
+		FAIL(BLAB_ENOMEMHOST, "out of host memory");
+	blab_rng_seed(&rng, c->seed);
+	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
+		struct sim_task *t = &tasks[cpu];
+		t->pfns = pfns + (size_t)cpu * c->pages;
+		t->pages = c->pages;
+		t->iterations = c->iterations;
+		t->clear_lines = c->clear_lines;
+		/* tasks start a little apart, as processes forked one after another do */
+		mm->now[cpu] = blab_rng_below(&rng, 1000);
+		sched_set_clock(&mm->sched, cpu, mm->now[cpu]);
+	}
+
+	for (uint32_t cpu = sched_peek(&mm->sched); cpu != MODEL_NO_CPU;
+	     cpu = sched_peek(&mm->sched)) {
+		int s = sim_page_fault1_step(z, cpu, &tasks[cpu]);
+		if (s < 0)
+			FAIL(s, "cpu %u: %s", cpu, blab_strerror(s));
+		if (z->machine.parked)
+			FAIL(BLAB_EINVAL, "cpu %u parked on a lock (a step stopped holding one)",
+			     cpu);
+		if (s == SIM_FINISHED)
+			sched_finish(&mm->sched, cpu);
+		else
+			model_step_end(mm, cpu);
+	}
+	cache_finish_each(&mm->cache, emit_wasted, z);
+	{
+		/* every page is back, and the allocator and the model are consistent */
+		char why[200];
+		if (z->free_pages + z->pcp_pages != z->pages)
+			FAIL(BLAB_ECHECK, "%u pages missing after the run",
+			     z->pages - z->free_pages - z->pcp_pages);
+		if (blab_check(z, why, sizeof(why)) || lock_check(&mm->locks, why, sizeof(why)) ||
+		    sched_check(&mm->sched, why, sizeof(why)) ||
+		    cache_check(&mm->cache, why, sizeof(why)))
+			FAIL(BLAB_ECHECK, "invariant violated after the run: %s", why);
+	}
+
+	/* score: pages / virtual seconds per task, outside the warm-up round */
+	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
+		const struct sim_task *t = &tasks[cpu];
+		uint64_t pages = t->pages_done - t->warm_pages;
+		uint64_t cyc = t->end - t->warm_end;
+		r->pages_total += t->pages_done;
+		r->pages_scored += pages;
+		if (cyc)
+			r->score += (uint64_t)((unsigned __int128)pages * mp->cpu_mhz * 1000000u /
+					       cyc);
+	}
+	r->cycles_max = sched_max_clock(&mm->sched);
+	r->cycles_total = model_machine_cycles(mm);
+	{
+		const struct lock_counters *zl = &mm->locks.lock[LOCK_ZONE].c;
+		const struct lock_counters *ll = &mm->locks.lock[LOCK_LRU].c;
+		struct cache_counters cc;
+		r->zone_acq = zl->acquisitions;
+		r->zone_contended = zl->contended;
+		r->zone_spin = zl->spin_cycles;
+		r->zone_hold = zl->hold_cycles;
+		r->lru_acq = ll->acquisitions;
+		r->lru_spin = ll->spin_cycles;
+		r->lru_hold = ll->hold_cycles;
+		r->zone_contention_bp = lock_contention_bp(&mm->locks, LOCK_ZONE, r->cycles_total);
+		r->lru_contention_bp = lock_contention_bp(&mm->locks, LOCK_LRU, r->cycles_total);
+		cache_total(&mm->cache, &cc);
+		r->prefetches = cc.prefetches;
+		r->pf_hit = cc.access[CACHE_PF_HIT];
+		r->pf_late = cc.access[CACHE_PF_LATE];
+		r->pf_wasted = cc.pf_wasted;
+	}
+	r->misses_zone_locked = z->machine.misses_zone_locked;
+	ret = 0;
+out:
+	free(tasks);
+	free(pfns);
+	blab_zone_destroy(z);
+	return ret;
+#undef FAIL
+}

@@ -1,0 +1,126 @@
+/*
+ * workload_page_fault1.c - will-it-scale's page_fault1 as a per-CPU state machine:
+ *
+ *   loop { mmap 128 MB anonymous; write one byte to each page; munmap }
+ *
+ * Each first write faults: fault entry work, an order-0 MOVABLE page from the pcp
+ * (alloc_pages via a resumable op), clear_page() of its frame, and the page goes into a
+ * per-CPU pagevec; every 15 pages lru_cache_add() takes lru_lock once and puts them on the
+ * LRU. munmap: zap_pte_range work per page, then per batch of 15 (release_pages) lru_lock
+ * once to take them off the LRU, and each page is freed to the pcp, where free_pcppages_bulk
+ * runs inside the resumable free op when the list reaches high.
+ *
+ * A step ends just before a lock: an op's BLAB_STEP_LOCK or the workload's lru_lock.
+ */
+#include "machine.h"
+#include "sim.h"
+
+enum { T_FAULT = 0, T_LRU_ADD, T_UNMAP, T_UNMAP_LRU, T_UNMAP_FREE, T_DONE };
+
+static void round_end(struct blab_zone *z, unsigned cpu, struct sim_task *t)
+{
+	t->round++;
+	if (t->round == 1 && t->iterations > 1) {
+		t->warm_pages = t->pages_done;
+		t->warm_end = mach_now(z, cpu);
+	}
+	blab_mark(z, cpu, 1, t->round);
+}
+
+int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
+{
+	int ret;
+
+	for (;;) {
+		switch (t->state) {
+		case T_FAULT:
+			if (t->i == t->pages) {
+				if (t->pv) { /* munmap's lru_add_drain() */
+					t->state = T_LRU_ADD;
+					return SIM_STEP;
+				}
+				t->i = 0;
+				t->state = T_UNMAP;
+				break;
+			}
+			if (!t->op_active) {
+				mach_work(z, cpu, BLAB_COST_FAULT);
+				blab_op_alloc(&t->op, cpu, 0, BLAB_MT_MOVABLE, 0);
+				t->op_active = 1;
+			}
+			ret = blab_op_step(z, &t->op);
+			if (ret == BLAB_STEP_LOCK)
+				return SIM_STEP;
+			if (ret != BLAB_STEP_DONE)
+				return ret < 0 ? ret : BLAB_EINVAL;
+			t->op_active = 0;
+			mach_clear_page(z, cpu, t->op.pfn, t->clear_lines, BLAB_PATH_NONE);
+			t->pfns[t->i++] = pfn_to_idx(z, t->op.pfn);
+			t->pages_done++;
+			if (++t->pv == BLAB_SIM_PAGEVEC) {
+				t->state = T_LRU_ADD;
+				return SIM_STEP;
+			}
+			break;
+		case T_LRU_ADD: /* __pagevec_lru_add() */
+			mach_lock(z, cpu, BLAB_LOCK_LRU);
+			for (uint32_t j = t->i - t->pv; j < t->i; j++) {
+				mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[j]), 1, BLAB_PATH_NONE);
+				mach_work(z, cpu, BLAB_COST_LIST_OP);
+			}
+			mach_unlock(z, cpu, BLAB_LOCK_LRU);
+			t->pv = 0;
+			t->state = T_FAULT;
+			break;
+		case T_UNMAP:
+			if (t->i == t->pages) {
+				round_end(z, cpu, t);
+				if (t->round >= t->iterations) {
+					t->end = mach_now(z, cpu);
+					t->state = T_DONE;
+					return SIM_FINISHED;
+				}
+				t->i = 0;
+				t->state = T_FAULT;
+				break;
+			}
+			t->pv = t->pages - t->i < BLAB_SIM_PAGEVEC ? t->pages - t->i
+								  : BLAB_SIM_PAGEVEC;
+			for (uint32_t j = 0; j < t->pv; j++)
+				mach_work(z, cpu, BLAB_COST_UNMAP); /* zap_pte_range */
+			t->state = T_UNMAP_LRU;
+			return SIM_STEP;
+		case T_UNMAP_LRU: /* release_pages(): off the LRU under lru_lock */
+			mach_lock(z, cpu, BLAB_LOCK_LRU);
+			for (uint32_t j = t->i; j < t->i + t->pv; j++) {
+				mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[j]), 1, BLAB_PATH_NONE);
+				mach_work(z, cpu, BLAB_COST_LIST_OP);
+			}
+			mach_unlock(z, cpu, BLAB_LOCK_LRU);
+			t->k = 0;
+			t->state = T_UNMAP_FREE;
+			break;
+		case T_UNMAP_FREE: /* free_unref_page_list() */
+			if (t->k == t->pv) {
+				t->i += t->pv;
+				t->pv = 0;
+				t->state = T_UNMAP;
+				break;
+			}
+			if (!t->op_active) {
+				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i + t->k]), 0, 0);
+				t->op_active = 1;
+			}
+			ret = blab_op_step(z, &t->op);
+			if (ret == BLAB_STEP_LOCK)
+				return SIM_STEP;
+			if (ret != BLAB_STEP_DONE)
+				return ret < 0 ? ret : BLAB_EINVAL;
+			t->op_active = 0;
+			t->k++;
+			break;
+		default:
+			return SIM_FINISHED;
+		}
+	}
+}

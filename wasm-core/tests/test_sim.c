@@ -1,0 +1,148 @@
+/*
+ * page_fault1 on the model machine: determinism, the 2002 pcp's batching of zone->lock,
+ * 4.17 neutral at one CPU, contention growing with CPUs, argument bounds. Small runs only.
+ */
+#include <string.h>
+
+#include "blab_sim.h"
+#include "harness.h"
+
+struct hsink {
+	uint64_t h, n;
+	uint32_t types[32];
+	uint64_t last_time[BLAB_SIM_MAX_CPUS];
+	int time_backwards;
+};
+
+static void sink(void *ctx, const struct blab_event *e)
+{
+	struct hsink *s = ctx;
+	const unsigned char *b = (const unsigned char *)e;
+	for (size_t i = 0; i < sizeof(*e); i++) {
+		s->h ^= b[i];
+		s->h *= 0x100000001b3ull;
+	}
+	s->n++;
+	if (e->type < 32)
+		s->types[e->type]++;
+	if (e->cpu < BLAB_SIM_MAX_CPUS) {
+		/* a CPU's own records never go back in time (wasted prefetches are reported
+		 * for the CPU that issued them, from another CPU's step: skip those) */
+		if (e->type != BLAB_EV_PREFETCH_WASTED && e->time < s->last_time[e->cpu])
+			s->time_backwards = 1;
+		if (e->type != BLAB_EV_PREFETCH_WASTED)
+			s->last_time[e->cpu] = e->time;
+	}
+}
+
+static int run(const char *preset, uint32_t cpus, uint32_t pages, uint64_t seed,
+	       struct hsink *hs, struct blab_sim_result *r)
+{
+	struct blab_sim_config c;
+	char err[160];
+	int ret;
+
+	blab_sim_config_init(&c);
+	c.cpus = cpus;
+	c.pages = pages;
+	c.iterations = 2;
+	c.seed = seed;
+	c.clear_lines = 4; /* fewer frame lines through the cache model: a faster test */
+	CHECK_EQ(blab_preset(preset, &c.strategy), 0);
+	if (hs) {
+		memset(hs, 0, sizeof(*hs));
+		hs->h = 0xcbf29ce484222325ull;
+		c.log_mask = BLAB_EVC_ALL;
+		c.sink = sink;
+		c.sink_ctx = hs;
+	}
+	ret = blab_sim_run(&c, r, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "blab_sim_run %s %u: %s\n", preset, cpus, err);
+	return ret;
+}
+
+int main(void)
+{
+	struct blab_sim_result r1, r2, a, b;
+	struct hsink h1, h2;
+
+	/* same arguments and seed: the same event stream, bit for bit */
+	CHECK_EQ(run("v4.17", 4, 256, 7, &h1, &r1), 0);
+	CHECK_EQ(run("v4.17", 4, 256, 7, &h2, &r2), 0);
+	CHECK(h1.n > 1000);
+	CHECK_EQ(h1.h == h2.h, 1);
+	CHECK_EQ(h1.n, h2.n);
+	CHECK_EQ(r1.score, r2.score);
+	CHECK_EQ(h1.time_backwards, 0);
+	CHECK(h1.types[BLAB_EV_ACCESS] > 0);
+	CHECK(h1.types[BLAB_EV_PREFETCH] > 0);
+	CHECK(h1.types[BLAB_EV_LOCK_ACQUIRE] == h1.types[BLAB_EV_LOCK_RELEASE]);
+	CHECK_EQ(h1.types[BLAB_EV_LOCK_ACQUIRE], r1.zone_acq + r1.lru_acq);
+	CHECK_EQ(r1.pages_total, 4 * 256 * 2);
+	CHECK_EQ(r1.pages_scored, 4 * 256);
+	/* logging does not change the run */
+	CHECK_EQ(run("v4.17", 4, 256, 7, NULL, &a), 0);
+	CHECK_EQ(a.score, r1.score);
+	CHECK_EQ(a.cycles_total, r1.cycles_total);
+	/* another seed, other start times */
+	CHECK_EQ(run("v4.17", 4, 256, 8, &h2, &r2), 0);
+	CHECK(h1.h != h2.h);
+
+	/* 2.5.45's pcp takes zone->lock once per batch where 2.5.44 took it per page */
+	CHECK_EQ(run("v2.5.44", 2, 256, 1, NULL, &a), 0);
+	CHECK_EQ(run("v2.5.45", 2, 256, 1, NULL, &b), 0);
+	CHECK_EQ(a.zone_acq, 2 * a.pages_total); /* one alloc + one free a page */
+	CHECK(b.batch >= 8);
+	{
+		uint64_t ratio_x10 = a.zone_acq * 10 / (b.zone_acq ? b.zone_acq : 1);
+		CHECK(ratio_x10 >= (uint64_t)b.batch * 10 / 2);
+		CHECK(ratio_x10 <= (uint64_t)b.batch * 10 * 2);
+	}
+
+	/* 4.17's pick outside + prefetch: about nothing at one CPU (seed 000: ~0) */
+	CHECK_EQ(run("v4.16", 1, 512, 1, NULL, &a), 0);
+	CHECK_EQ(run("v4.17", 1, 512, 1, NULL, &b), 0);
+	CHECK(a.score > 0);
+	CHECK(b.score * 100 >= a.score * 98 && b.score * 100 <= a.score * 102);
+	CHECK_EQ(a.zone_contention_bp, 0);
+
+	/* contention on zone->lock grows with CPUs */
+	{
+		uint32_t last = 0;
+		const uint32_t ncpu[] = {1, 2, 4, 8};
+		for (unsigned i = 0; i < 4; i++) {
+			CHECK_EQ(run("v4.16", ncpu[i], 128, 1, NULL, &a), 0);
+			if (i)
+				CHECK(a.zone_contention_bp > last);
+			last = a.zone_contention_bp;
+		}
+		CHECK(last > 0);
+	}
+
+	/* bounds */
+	{
+		struct blab_sim_config c;
+		char err[160];
+		blab_sim_config_init(&c);
+		c.pages = 64;
+		c.cpus = 0;
+		CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), BLAB_ECPU);
+		c.cpus = 113; /* the default machine has 112 */
+		CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), BLAB_ECPU);
+		c.cpus = 2;
+		c.pages = BLAB_SIM_MAX_PAGES + 1;
+		CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), BLAB_ELIMIT);
+		c.pages = 64;
+		c.iterations = 0;
+		CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), BLAB_ELIMIT);
+		c.iterations = 1;
+		c.clear_lines = 65;
+		CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), BLAB_EINVAL);
+		c.clear_lines = 64;
+		CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), 0);
+		CHECK_EQ(a.pages_scored, 2 * 64); /* one iteration: nothing is warm-up */
+		CHECK_EQ(blab_sim_run(NULL, &a, err, sizeof(err)), BLAB_EINVAL);
+	}
+	return harness_report("test_sim");
+}
