@@ -25,6 +25,20 @@ struct blab_event {
 
 #define BLAB_CPU_NONE 0xffffu
 
+/* One record from its fields, the narrowing casts in one place (the struct has no padding). */
+static inline struct blab_event blab_event_make(uint64_t time, uint64_t pfn, unsigned type,
+						unsigned order, unsigned cpu, unsigned mt,
+						unsigned path, unsigned flags, uint32_t arg0,
+						uint32_t arg1)
+{
+	struct blab_event e = {
+		.time = time, .pfn = pfn, .type = (uint8_t)type, .order = (uint8_t)order,
+		.cpu = (uint16_t)cpu, .mt = (uint8_t)mt, .path = (uint8_t)path,
+		.flags = (uint16_t)flags, .arg0 = arg0, .arg1 = arg1,
+	};
+	return e;
+}
+
 /* X(name, number, class) -- the single source of truth for type numbers. */
 #define BLAB_EVENT_TYPES(X)          \
 	X(ZONE_INIT, 1, STATE)       \

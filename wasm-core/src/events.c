@@ -43,45 +43,21 @@ unsigned _blab_event_class_bit(unsigned type)
 void _blab_emit(struct blab_zone *z, unsigned type, uint64_t pfn, unsigned order, unsigned cpu,
 		unsigned mt, unsigned path, unsigned flags, uint32_t arg0, uint32_t arg1)
 {
-	struct blab_event *e, one;
+	struct blab_event one;
 
+	if (!z->sink && (z->log_full || !z->log_cap))
+		return;
+	one = blab_event_make(mach_now(z, cpu), pfn, type, order, cpu, mt, path, flags, arg0, arg1);
 	if (z->sink) {
-		memset(&one, 0, sizeof(one));
-		one.time = mach_now(z, cpu);
-		one.pfn = pfn;
-		one.type = (uint8_t)type;
-		one.order = (uint8_t)order;
-		one.cpu = (uint16_t)cpu;
-		one.mt = (uint8_t)mt;
-		one.path = (uint8_t)path;
-		one.flags = (uint16_t)flags;
-		one.arg0 = arg0;
-		one.arg1 = arg1;
 		z->sink(z->sink_ctx, &one);
 		return;
 	}
-	if (z->log_full || !z->log_cap)
-		return;
-	e = &z->log[z->log_len++];
-	memset(e, 0, sizeof(*e));
-	e->time = mach_now(z, cpu);
-	if (z->log_len == z->log_cap) {
+	if (z->log_len + 1 == z->log_cap) {
 		/* the reserved last slot: say where recording stopped */
-		e->type = BLAB_EV_LOG_FULL;
-		e->cpu = (uint16_t)cpu;
-		e->pfn = pfn;
+		one = blab_event_make(one.time, pfn, BLAB_EV_LOG_FULL, 0, cpu, 0, 0, 0, 0, 0);
 		z->log_full = 1;
-		return;
 	}
-	e->pfn = pfn;
-	e->type = (uint8_t)type;
-	e->order = (uint8_t)order;
-	e->cpu = (uint16_t)cpu;
-	e->mt = (uint8_t)mt;
-	e->path = (uint8_t)path;
-	e->flags = (uint16_t)flags;
-	e->arg0 = arg0;
-	e->arg1 = arg1;
+	z->log[z->log_len++] = one;
 }
 
 const struct blab_event *blab_log(const struct blab_zone *z, uint32_t *count)

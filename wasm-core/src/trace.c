@@ -175,18 +175,7 @@ static int keep(struct blab_trace *t, uint64_t time, uint64_t pfn, unsigned type
 		t->ev = n;
 		t->evcap = ncap;
 	}
-	struct blab_event *e = &t->ev[t->nev++];
-	memset(e, 0, sizeof(*e));
-	e->time = time;
-	e->pfn = pfn;
-	e->type = (uint8_t)type;
-	e->order = (uint8_t)order;
-	e->cpu = (uint16_t)cpu;
-	e->mt = (uint8_t)mt;
-	e->path = (uint8_t)path;
-	e->flags = (uint16_t)flags;
-	e->arg0 = arg0;
-	e->arg1 = arg1;
+	t->ev[t->nev++] = blab_event_make(time, pfn, type, order, cpu, mt, path, flags, arg0, arg1);
 	return 0;
 }
 
