@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blab.h"
+#include "model/model.h"
 
 #define FUZZ_MAX_PAGES 4096u
 #define MAX_SHADOW 4096u
@@ -197,8 +198,15 @@ static int expected_create(const struct blab_zone_config *c)
 	pbo = c->pageblock_order == 0xff ? (top < 9 ? top : 9) : c->pageblock_order;
 	if (pbo > top)
 		return BLAB_EORDER;
-	if (c->machine != BLAB_MACHINE_PLAIN)
+	if (c->machine != BLAB_MACHINE_PLAIN && c->machine != BLAB_MACHINE_MODEL)
 		return BLAB_EINVAL;
+	if (c->machine == BLAB_MACHINE_MODEL) {
+		/* a model zone has at most the modelled machine's CPUs (default parameters) */
+		struct model_params def;
+		model_params_default(&def);
+		if ((c->cpus ? c->cpus : 1u) > model_cpus_max(&def))
+			return BLAB_ECPU;
+	}
 	if (c->log_capacity > BLAB_MAX_LOG_EVENTS)
 		return BLAB_ELIMIT;
 	if (c->log_capacity == 1)
