@@ -30,17 +30,27 @@ static int needs_lock(unsigned state)
 	       state == S_BULK_LOCKED || state == S_BULK_MERGE;
 }
 
+/*
+ * The fields every op starts with. Out-of-range values are clamped, not rejected, so that
+ * blab_op_step() reports them with the same errors as the synchronous calls.
+ */
+static void op_init(struct blab_op *op, unsigned kind, unsigned cpu, unsigned order,
+		    unsigned gfp)
+{
+	memset(op, 0, sizeof(*op));
+	op->kind = (uint8_t)kind;
+	op->picked_head = op->picked_tail = NIL;
+	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
+	op->order = (uint8_t)(order > 0xff ? 0xff : order);
+	op->gfp = (uint8_t)gfp;
+}
+
 int blab_op_alloc(struct blab_op *op, unsigned cpu, unsigned order, unsigned mt, unsigned gfp)
 {
 	if (!op)
 		return BLAB_EINVAL;
-	memset(op, 0, sizeof(*op));
-	op->kind = BLAB_OP_ALLOC;
-	op->picked_head = op->picked_tail = NIL;
-	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
-	op->order = (uint8_t)(order > 0xff ? 0xff : order);
+	op_init(op, BLAB_OP_ALLOC, cpu, order, gfp);
 	op->mt = (uint8_t)(mt > 0xff ? 0xff : mt);
-	op->gfp = (uint8_t)gfp;
 	return 0;
 }
 
@@ -48,13 +58,8 @@ int blab_op_free(struct blab_op *op, unsigned cpu, uint64_t pfn, unsigned order,
 {
 	if (!op)
 		return BLAB_EINVAL;
-	memset(op, 0, sizeof(*op));
-	op->kind = BLAB_OP_FREE;
-	op->picked_head = op->picked_tail = NIL;
-	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
-	op->order = (uint8_t)(order > 0xff ? 0xff : order);
+	op_init(op, BLAB_OP_FREE, cpu, order, gfp);
 	op->pfn = pfn;
-	op->gfp = (uint8_t)gfp;
 	return 0;
 }
 
@@ -62,10 +67,7 @@ int blab_op_drain(struct blab_op *op, unsigned cpu)
 {
 	if (!op)
 		return BLAB_EINVAL;
-	memset(op, 0, sizeof(*op));
-	op->kind = BLAB_OP_DRAIN;
-	op->picked_head = op->picked_tail = NIL;
-	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
+	op_init(op, BLAB_OP_DRAIN, cpu, 0, 0);
 	return 0;
 }
 
