@@ -132,9 +132,8 @@ export class App {
           label: `${s.workload}, ${s.cpus} CPUs, ${s.pages} pages, ${s.preset}, seed ${s.seed}`,
           ...(run.pcp ? { pcp: run.pcp } : {}),
         });
-        runMsg.textContent = res.ok ? '' : 'The engine returned a log the player rejected (see above).';
+        runMsg.textContent = res.ok ? run.summary : 'The engine returned a log the player rejected (see above).';
       } catch (e) {
-        // Honest until the WASM engine lands: nothing is simulated in the page.
         runMsg.textContent = e instanceof Error ? e.message : String(e);
       } finally {
         runBtn.disabled = false;

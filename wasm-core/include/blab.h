@@ -125,6 +125,9 @@ enum blab_machine_kind {
 struct blab_zone;
 struct model_params; /* src/model/model.h */
 
+/* Receives each event record as it is made (see blab_set_sink()). */
+typedef void (*blab_event_sink)(void *ctx, const struct blab_event *e);
+
 struct blab_zone_config {
 	uint64_t start_pfn;
 	uint32_t pages;           /* 1 .. BLAB_MAX_PAGES, any count */
@@ -138,6 +141,10 @@ struct blab_zone_config {
 	/* MODEL only: the machine's parameters (copied; NULL = model_params_default()) and the
 	 * virtual CPUs it runs (must be <= the parameters' CPUs; 0 = cpus) */
 	const struct model_params *model;
+	/* Where records go from the first one on (ZONE_INIT and the set-up included), instead
+	 * of the log; NULL = the log. blab_set_sink() changes it later. */
+	blab_event_sink sink;
+	void *sink_ctx;
 };
 /* A config with defaults: 0 pages, start 0, 1 cpu, orders 10/9, preset v5.18, no log. */
 void blab_zone_config_init(struct blab_zone_config *cfg);
@@ -225,7 +232,6 @@ int blab_check(const struct blab_zone *z, char *msg, unsigned msglen);
 const struct blab_event *blab_log(const struct blab_zone *z, uint32_t *count);
 /* Send every record to fn as it is made instead of keeping it (NULL: back to the log). The
  * log mask still selects the classes; nothing is stored, so runs of any length fit. */
-typedef void (*blab_event_sink)(void *ctx, const struct blab_event *e);
 void blab_set_sink(struct blab_zone *z, blab_event_sink fn, void *ctx);
 int blab_log_full(const struct blab_zone *z);
 void blab_log_clear(struct blab_zone *z);

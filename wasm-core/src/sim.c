@@ -120,11 +120,11 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	zc.model = mp;
 	zc.log_mask = c->sink ? c->log_mask : 0;
 	zc.log_capacity = 0;
+	zc.sink = c->sink; /* from ZONE_INIT on, so the log replays from nothing */
+	zc.sink_ctx = c->sink_ctx;
 	ret = blab_zone_create(&zc, &z);
 	if (ret)
 		FAIL(ret, "cannot create the zone: %s", blab_strerror(ret));
-	if (c->sink)
-		blab_set_sink(z, c->sink, c->sink_ctx);
 	mm = zone_mm(z);
 	r->batch = z->pageset[0].pcp[0].batch;
 	r->high = z->pageset[0].pcp[0].high;

@@ -200,6 +200,8 @@ int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 	}
 	z->log_cap = cfg->log_capacity;
 	z->log_mask = cfg->log_mask;
+	z->sink = cfg->sink;
+	z->sink_ctx = cfg->sink ? cfg->sink_ctx : NULL;
 	z->machine.kind = BLAB_MACHINE_PLAIN; /* the model starts once the zone is set up */
 	for (int i = 0; i < 3; i++)
 		z->machine.lock_owner[i] = BLAB_CPU_NONE;

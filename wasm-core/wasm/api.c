@@ -102,3 +102,109 @@ void blab_js_run_free(struct blab_js_run *r)
 
 /* The record size JavaScript must decode with; a test compares it with docs/events.md. */
 uint32_t blab_js_event_size(void) { return (uint32_t)sizeof(struct blab_event); }
+
+/* ---- blab sim for the browser: one run of a workload on the model machine ---- */
+
+#include "blab_sim.h"
+
+struct js_sink {
+	struct blab_event *ev;
+	uint32_t n, cap, max;
+	int full, nomem;
+};
+
+/* Keeps records up to the bound; past it the run goes on and the log ends with LOG_FULL. */
+static void js_sink(void *ctx, const struct blab_event *e)
+{
+	struct js_sink *s = ctx;
+
+	if (s->full || s->nomem)
+		return;
+	if (s->n + 1 == s->max) {
+		s->ev[s->n++] = blab_event_make(e->time, e->pfn, BLAB_EV_LOG_FULL, 0, e->cpu, 0, 0, 0, 0, 0);
+		s->full = 1;
+		return;
+	}
+	if (s->n == s->cap) {
+		uint32_t ncap = s->cap ? (s->cap > s->max / 2 ? s->max : s->cap * 2) : 4096;
+		struct blab_event *n = realloc(s->ev, (size_t)ncap * sizeof(*n));
+		if (!n) {
+			s->nomem = 1;
+			return;
+		}
+		s->ev = n;
+		s->cap = ncap;
+	}
+	s->ev[s->n++] = *e;
+}
+
+/*
+ * Runs `workload` (1 = page_fault1) on `cpus` model CPUs, each task mapping `pages` pages, with
+ * the strategy of `preset`; keeps at most `max_events` records (>= 2). The run's text result
+ * (score, contention, the error if any) is in out/err like a replay's, the log in events.
+ */
+struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages,
+				uint32_t iterations, uint32_t seed, const char *preset,
+				uint32_t max_events)
+{
+	struct blab_js_run *r = calloc(1, sizeof(*r));
+	struct js_sink sink = {0};
+	struct blab_sim_config cfg;
+	struct blab_sim_result res;
+	char why[256] = "";
+	FILE *out, *err;
+	int rc;
+
+	if (!r)
+		return NULL;
+	out = open_memstream(&r->out, &r->out_len);
+	err = open_memstream(&r->err, &r->err_len);
+	if (!out || !err) {
+		r->status = 2;
+		goto done;
+	}
+	blab_sim_config_init(&cfg);
+	cfg.workload = workload;
+	cfg.cpus = cpus;
+	cfg.pages = pages;
+	cfg.iterations = iterations;
+	cfg.seed = seed;
+	if (max_events < 2 || max_events > BLAB_MAX_LOG_EVENTS) {
+		fprintf(err, "blab sim: max_events=%u must be 2..%u\n", max_events, BLAB_MAX_LOG_EVENTS);
+		r->status = 2;
+		goto done;
+	}
+	if (!preset || (rc = blab_preset(preset, &cfg.strategy))) {
+		fprintf(err, "blab sim: unknown preset '%s' (blab presets lists them)\n", preset ? preset : "");
+		r->status = 2;
+		goto done;
+	}
+	sink.max = max_events;
+	cfg.log_mask = BLAB_EVC_ALL;
+	cfg.sink = js_sink;
+	cfg.sink_ctx = &sink;
+	rc = blab_sim_run(&cfg, &res, why, sizeof(why));
+	if (rc) {
+		fprintf(err, "blab sim: %s\n", why[0] ? why : blab_strerror(rc));
+		r->status = 2;
+		goto done;
+	}
+	if (sink.nomem) {
+		fprintf(err, "blab sim: out of memory keeping the event log (%u records kept)\n", sink.n);
+		r->status = 2;
+		goto done;
+	}
+	fprintf(out, "score %llu pages/s, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
+		(unsigned long long)res.score, res.zone_contention_bp / 100, res.zone_contention_bp % 100,
+		res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
+	r->events = sink.ev;
+	r->nevents = sink.n;
+	sink.ev = NULL;
+done:
+	free(sink.ev);
+	if (out)
+		fclose(out);
+	if (err)
+		fclose(err);
+	return r;
+}

@@ -34,7 +34,7 @@ const frame = (page: Page) => page.evaluate(() => new Promise((r) => requestAnim
 
 const small = synthLog({ pages: 4096, cpus: 4, maxOrder: 10, pageblockOrder: 9, batch: 31, high: 186, seed: 3, rounds: 2, perRound: 300 });
 
-test('loads cross-origin isolated, without console errors, and says the engine is not connected', async ({ page }) => {
+test('loads cross-origin isolated, without console errors, and runs the default page_fault1 scenario in the core', async ({ page }) => {
   const errors = watchConsole(page);
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'buddylab' })).toBeVisible();
@@ -44,7 +44,10 @@ test('loads cross-origin isolated, without console errors, and says the engine i
   await expect(page.locator('#isolation')).toHaveText(/cross-origin isolated/);
   await expect(page.locator('.loglabel')).toHaveText('No event log loaded.');
   await page.getByRole('button', { name: 'Run scenario' }).click();
-  await expect(page.locator('#run-msg')).toContainText('not connected yet');
+  // The default scenario: page_fault1 on 4 model CPUs, 4096 pages, run by the WASM core.
+  await expect(page.locator('#run-msg')).toContainText(/score \d+ pages\/s, zone->lock contention/, { timeout: 60_000 });
+  await expect(page.locator('.loglabel')).toContainText('page_fault1, 4 CPUs, 4096 pages');
+  await page.screenshot({ path: 'test-results/buddylab-scenario.png', fullPage: true });
   expect(errors).toEqual([]);
 });
 

@@ -7,6 +7,7 @@ export interface BlabModule {
   _malloc(bytes: number): number;
   _free(ptr: number): void;
   _blab_js_replay(text: number, len: number): number;
+  _blab_js_sim(workload: number, cpus: number, pages: number, iterations: number, seed: number, preset: number, maxEvents: number): number;
   _blab_js_status(run: number): number;
   _blab_js_out(run: number): number;
   _blab_js_err(run: number): number;
@@ -34,6 +35,53 @@ export interface ReplayResult {
 /** Bounded like the C side (BLAB_JS_MAX_SCRIPT): checked here too, for a clear message early. */
 export const MAX_SCRIPT_BYTES = 1 << 20;
 
+/** One workload run on the model machine (blab sim), as the scenario panel asks for it. */
+export interface SimRequest {
+  workload: 'page_fault1';
+  cpus: number;
+  /** pages each task maps (the zone holds cpus x pages) */
+  pages: number;
+  iterations: number;
+  seed: number;
+  preset: string;
+  /** the log keeps at most this many records, then ends with LOG_FULL */
+  maxEvents: number;
+}
+
+const WORKLOAD_IDS = { page_fault1: 1 } as const;
+
+export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
+  const name = new TextEncoder().encode(`${req.preset}\0`);
+  if (name.length > 64) throw new Error(`preset name too long: ${req.preset.slice(0, 64)}…`);
+  const namePtr = m._malloc(name.length);
+  if (!namePtr) throw new Error('the core is out of memory (malloc of the preset name failed)');
+  let run = 0;
+  try {
+    m.HEAPU8.set(name, namePtr);
+    run = m._blab_js_sim(WORKLOAD_IDS[req.workload], req.cpus, req.pages, req.iterations, req.seed >>> 0, namePtr, req.maxEvents);
+    if (!run) throw new Error('the core is out of memory (no run record)');
+    return takeRun(m, run);
+  } finally {
+    if (run) m._blab_js_run_free(run);
+    m._free(namePtr);
+  }
+}
+
+/** Copies a finished run's text and records out of the WASM heap. */
+function takeRun(m: BlabModule, run: number): ReplayResult {
+  const size = m._blab_js_event_size();
+  const count = m._blab_js_event_count(run);
+  const at = m._blab_js_events(run);
+  // slice() copies into a fresh, non-shared ArrayBuffer that can be transferred.
+  const events = count && at ? m.HEAPU8.slice(at, at + count * size).buffer : new ArrayBuffer(0);
+  return {
+    status: m._blab_js_status(run),
+    stdout: m.UTF8ToString(m._blab_js_out(run)),
+    stderr: m.UTF8ToString(m._blab_js_err(run)),
+    events,
+  };
+}
+
 export function replayScript(m: BlabModule, text: string): ReplayResult {
   const bytes = new TextEncoder().encode(text);
   if (bytes.length > MAX_SCRIPT_BYTES) {
@@ -51,17 +99,7 @@ export function replayScript(m: BlabModule, text: string): ReplayResult {
     m.HEAPU8.set(bytes, textPtr);
     run = m._blab_js_replay(textPtr, bytes.length);
     if (!run) throw new Error('the core is out of memory (no run record)');
-    const size = m._blab_js_event_size();
-    const count = m._blab_js_event_count(run);
-    const at = m._blab_js_events(run);
-    // slice() copies into a fresh, non-shared ArrayBuffer that can be transferred.
-    const events = count && at ? m.HEAPU8.slice(at, at + count * size).buffer : new ArrayBuffer(0);
-    return {
-      status: m._blab_js_status(run),
-      stdout: m.UTF8ToString(m._blab_js_out(run)),
-      stderr: m.UTF8ToString(m._blab_js_err(run)),
-      events,
-    };
+    return takeRun(m, run);
   } finally {
     if (run) m._blab_js_run_free(run);
     m._free(textPtr);

@@ -1,7 +1,7 @@
 // The page's side of the engine: sends an op script to the worker, gets back the result.
 // If the worker dies, every pending request fails with a plain message and the next
 // request starts a new worker, so the app recovers without a reload.
-import type { ReplayResult } from './blab-module';
+import type { ReplayResult, SimRequest } from './blab-module';
 import type { EngineReply, EngineRequest } from './protocol';
 
 type Pending = { resolve: (r: ReplayResult) => void; reject: (e: Error) => void };
@@ -20,14 +20,22 @@ export class EngineClient {
   }
 
   replay(script: string): Promise<ReplayResult> {
+    return this.request((id) => ({ id, kind: 'replay', script }));
+  }
+
+  /** One workload run on the model machine (blab sim). */
+  sim(sim: SimRequest): Promise<ReplayResult> {
+    return this.request((id) => ({ id, kind: 'sim', sim }));
+  }
+
+  private request(make: (id: number) => EngineRequest): Promise<ReplayResult> {
     const why = EngineClient.unsupported();
     if (why) return Promise.reject(new Error(why));
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      const req: EngineRequest = { id, kind: 'replay', script };
-      worker.postMessage(req);
+      worker.postMessage(make(id));
     });
   }
 

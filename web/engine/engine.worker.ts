@@ -1,7 +1,7 @@
 // The engine worker: a classic (non-module) dedicated worker that owns the WASM core.
 // Emscripten 3.1.6 with pthreads is only reliable loaded by importScripts() in a classic
 // worker (see docs/architecture.md), so this file is built as an IIFE (vite.config.ts).
-import { replayScript, type BlabFactory } from './blab-module';
+import { replayScript, simScenario, type BlabFactory } from './blab-module';
 import type { EngineReply, EngineRequest } from './protocol';
 
 declare function importScripts(...urls: string[]): void;
@@ -29,7 +29,7 @@ scope.onmessage = (e) => {
     try {
       core ??= loadCore();
       const m = await core;
-      const result = replayScript(m, req.script);
+      const result = req.kind === 'sim' ? simScenario(m, req.sim) : replayScript(m, req.script);
       scope.postMessage({ id: req.id, ok: true, result }, [result.events]);
     } catch (err) {
       // A trap in the core (or a failed load) leaves the module unusable: drop it, so the

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Player } from '../player/player';
-import { replayScript, type BlabFactory, type BlabModule } from './blab-module';
+import { replayScript, simScenario, type BlabFactory, type BlabModule } from './blab-module';
 import { decodeEvents, EV, EVENT_TYPES, RECORD_SIZE } from './events';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -82,6 +82,39 @@ describe('WASM core through the JS API', () => {
       }
     });
   }
+
+  it('runs page_fault1 on the model machine; the log replays and ends with every page free', () => {
+    const req = { workload: 'page_fault1', cpus: 2, pages: 64, iterations: 2, seed: 1, preset: 'v4.17', maxEvents: 1 << 20 } as const;
+    const a = simScenario(m, req);
+    expect(a.stderr).toBe('');
+    expect(a.status).toBe(0);
+    expect(a.stdout).toMatch(/^score \d+ pages\/s, zone->lock contention \d+\.\d\d %/);
+    const log = decodeEvents(a.events);
+    const player = new Player(log);
+    const s = player.seek(player.length);
+    // unmap freed every page and the pcp lists hold the rest: nothing is left allocated
+    let allocated = 0;
+    for (let i = 0; i < s.geo.pages; i++) if (s.pageState[i] === 3) allocated++;
+    expect(allocated).toBe(0);
+    expect(s.geo.cpus).toBe(2);
+    // deterministic: the same request gives the same bytes
+    const b = simScenario(m, req);
+    expect(new Uint8Array(b.events)).toEqual(new Uint8Array(a.events));
+  });
+
+  it('cuts a sim log at its bound with LOG_FULL, and refuses bad requests with a message', () => {
+    const cut = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 256, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 1000 });
+    expect(cut.events.byteLength).toBe(1000 * RECORD_SIZE);
+    const log = decodeEvents(cut.events);
+    expect(log.type[log.length - 1]).toBe(EV.LOG_FULL);
+    expect(cut.stdout).toMatch(/event log cut at its bound/);
+    const bad = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 256, iterations: 1, seed: 1, preset: 'v9.99', maxEvents: 1000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/unknown preset 'v9.99'/);
+    const tooMany = simScenario(m, { workload: 'page_fault1', cpus: 300, pages: 256, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 1000 });
+    expect(tooMany.status).toBe(2);
+    expect(tooMany.stderr).toMatch(/^blab sim: /);
+  });
 
   it('rejects an oversized script with a message, before touching the core', () => {
     const r = replayScript(m, '#'.repeat((1 << 20) + 1));
