@@ -113,27 +113,32 @@ struct js_sink {
 	int full, nomem;
 };
 
-/* Keeps records up to the bound; past it the run goes on and the log ends with LOG_FULL. */
+/* Keeps records up to the bound; past it the run goes on and the log ends with LOG_FULL.
+ * The buffer grows first (never past the bound), so the LOG_FULL slot always exists. */
 static void js_sink(void *ctx, const struct blab_event *e)
 {
 	struct js_sink *s = ctx;
 
 	if (s->full || s->nomem)
 		return;
-	if (s->n + 1 == s->max) {
-		s->ev[s->n++] = blab_event_make(e->time, e->pfn, BLAB_EV_LOG_FULL, 0, e->cpu, 0, 0, 0, 0, 0);
-		s->full = 1;
-		return;
-	}
 	if (s->n == s->cap) {
 		uint32_t ncap = s->cap ? (s->cap > s->max / 2 ? s->max : s->cap * 2) : 4096;
-		struct blab_event *n = realloc(s->ev, (size_t)ncap * sizeof(*n));
+		struct blab_event *n;
+
+		if (ncap > s->max)
+			ncap = s->max;
+		n = realloc(s->ev, (size_t)ncap * sizeof(*n));
 		if (!n) {
 			s->nomem = 1;
 			return;
 		}
 		s->ev = n;
 		s->cap = ncap;
+	}
+	if (s->n + 1 == s->max) {
+		s->ev[s->n++] = blab_event_make(e->time, e->pfn, BLAB_EV_LOG_FULL, 0, e->cpu, 0, 0, 0, 0, 0);
+		s->full = 1;
+		return;
 	}
 	s->ev[s->n++] = *e;
 }

@@ -108,6 +108,13 @@ describe('WASM core through the JS API', () => {
     const log = decodeEvents(cut.events);
     expect(log.type[log.length - 1]).toBe(EV.LOG_FULL);
     expect(cut.stdout).toMatch(/event log cut at its bound/);
+    // bounds just past a growth step of the buffer (4096, 8192) must still end with LOG_FULL
+    for (const maxEvents of [2, 4097, 8193]) {
+      const r = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 256, iterations: 1, seed: 1, preset: 'v4.16', maxEvents });
+      expect(r.events.byteLength).toBe(maxEvents * RECORD_SIZE);
+      const l = decodeEvents(r.events);
+      expect(l.type[l.length - 1]).toBe(EV.LOG_FULL);
+    }
     const bad = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 256, iterations: 1, seed: 1, preset: 'v9.99', maxEvents: 1000 });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/unknown preset 'v9.99'/);
