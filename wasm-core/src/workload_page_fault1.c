@@ -27,6 +27,33 @@ static void round_end(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 	blab_mark(z, cpu, 1, t->round);
 }
 
+/* One lru_lock hold over pages [first, first + n) of the mapping: each page's struct page
+ * is written as it goes on (lru_cache_add) or off (release_pages) the LRU list. */
+static void lru_batch(struct blab_zone *z, unsigned cpu, const struct sim_task *t,
+		      uint32_t first, uint32_t n)
+{
+	mach_lock(z, cpu, BLAB_LOCK_LRU);
+	for (uint32_t j = first; j < first + n; j++) {
+		mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[j]), 1, BLAB_PATH_NONE);
+		mach_work(z, cpu, BLAB_COST_LIST_OP);
+	}
+	mach_unlock(z, cpu, BLAB_LOCK_LRU);
+}
+
+/* Steps the task's op in flight: BLAB_STEP_DONE when it finished, BLAB_STEP_LOCK when the
+ * CPU's step must end before a lock, or a negative error. */
+static int step_op(struct blab_zone *z, struct sim_task *t)
+{
+	int ret = blab_op_step(z, &t->op);
+
+	if (ret == BLAB_STEP_LOCK)
+		return ret;
+	if (ret != BLAB_STEP_DONE)
+		return ret < 0 ? ret : BLAB_EINVAL;
+	t->op_active = 0;
+	return BLAB_STEP_DONE;
+}
+
 int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 {
 	int ret;
@@ -48,12 +75,8 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 				blab_op_alloc(&t->op, cpu, 0, BLAB_MT_MOVABLE, 0);
 				t->op_active = 1;
 			}
-			ret = blab_op_step(z, &t->op);
-			if (ret == BLAB_STEP_LOCK)
-				return SIM_STEP;
-			if (ret != BLAB_STEP_DONE)
-				return ret < 0 ? ret : BLAB_EINVAL;
-			t->op_active = 0;
+			if ((ret = step_op(z, t)) != BLAB_STEP_DONE)
+				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			mach_clear_page(z, cpu, t->op.pfn, t->clear_lines, BLAB_PATH_NONE);
 			t->pfns[t->i++] = pfn_to_idx(z, t->op.pfn);
 			t->pages_done++;
@@ -63,12 +86,7 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 			}
 			break;
 		case T_LRU_ADD: /* __pagevec_lru_add() */
-			mach_lock(z, cpu, BLAB_LOCK_LRU);
-			for (uint32_t j = t->i - t->pv; j < t->i; j++) {
-				mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[j]), 1, BLAB_PATH_NONE);
-				mach_work(z, cpu, BLAB_COST_LIST_OP);
-			}
-			mach_unlock(z, cpu, BLAB_LOCK_LRU);
+			lru_batch(z, cpu, t, t->i - t->pv, t->pv);
 			t->pv = 0;
 			t->state = T_FAULT;
 			break;
@@ -91,12 +109,7 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 			t->state = T_UNMAP_LRU;
 			return SIM_STEP;
 		case T_UNMAP_LRU: /* release_pages(): off the LRU under lru_lock */
-			mach_lock(z, cpu, BLAB_LOCK_LRU);
-			for (uint32_t j = t->i; j < t->i + t->pv; j++) {
-				mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[j]), 1, BLAB_PATH_NONE);
-				mach_work(z, cpu, BLAB_COST_LIST_OP);
-			}
-			mach_unlock(z, cpu, BLAB_LOCK_LRU);
+			lru_batch(z, cpu, t, t->i, t->pv);
 			t->k = 0;
 			t->state = T_UNMAP_FREE;
 			break;
@@ -111,12 +124,8 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i + t->k]), 0, 0);
 				t->op_active = 1;
 			}
-			ret = blab_op_step(z, &t->op);
-			if (ret == BLAB_STEP_LOCK)
-				return SIM_STEP;
-			if (ret != BLAB_STEP_DONE)
-				return ret < 0 ? ret : BLAB_EINVAL;
-			t->op_active = 0;
+			if ((ret = step_op(z, t)) != BLAB_STEP_DONE)
+				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			t->k++;
 			break;
 		default:
