@@ -6,7 +6,7 @@ import { EV } from '../engine/events';
 import { PAGE, PF } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, orderRgb, rgbCss } from './palette';
-import { el, fitCanvas, onResize } from './dom';
+import { beginCanvas, el, fitCanvas, onResize } from './dom';
 
 export const TREE_MAX_PAGES = 1024;
 const LABEL_W = 70;
@@ -45,10 +45,9 @@ export function createBuddyTreeView(body: HTMLElement) {
     const rows = g.maxOrder - lowest + 1;
     const cssH = `${rows * ROW_H + 4}px`;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
-    const { w, h, dpr } = fitCanvas(canvas);
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const drawing = beginCanvas(canvas);
+    if (!drawing) return;
+    const { ctx, w, h } = drawing;
     ctx.clearRect(0, 0, w, h);
     ctx.font = '13px ui-monospace, DejaVu Sans Mono, monospace';
     ctx.textBaseline = 'middle';

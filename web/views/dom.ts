@@ -79,5 +79,16 @@ export function fitCanvas(c: HTMLCanvasElement): { w: number; h: number; dpr: nu
   return { w, h, dpr };
 }
 
+/** fitCanvas, then the 2D context drawing in CSS pixels; null if the browser gives no context. */
+export function beginCanvas(
+  c: HTMLCanvasElement,
+): { ctx: CanvasRenderingContext2D; w: number; h: number; dpr: number } | null {
+  const { w, h, dpr } = fitCanvas(c);
+  const ctx = c.getContext('2d');
+  if (!ctx) return null;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return { ctx, w, h, dpr };
+}
+
 export const reducedMotion = (): boolean =>
   typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;

@@ -9,7 +9,7 @@ import { EV, type EventLog } from '../engine/events';
 import { PAGE, PF } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, orderRgb, rgbCss } from './palette';
-import { el, fitCanvas, onResize, reducedMotion } from './dom';
+import { beginCanvas, el, onResize, reducedMotion } from './dom';
 
 const ROW_H = 26;
 const ROW_GAP = 6;
@@ -138,10 +138,9 @@ export function createFreeAreasView(body: HTMLElement) {
       lastNr = nr;
     }
 
-    const { w, h, dpr } = fitCanvas(canvas);
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const drawing = beginCanvas(canvas);
+    if (!drawing) return;
+    const { ctx, w, h } = drawing;
     ctx.clearRect(0, 0, w, h);
     const x = scaleLinear().domain([g.startPfn, g.startPfn + g.pages]).range([0, w]);
     const rowY = (o: number) => (s.nrOrders - 1 - o) * (ROW_H + ROW_GAP);

@@ -8,7 +8,7 @@ import type { EventLog } from '../engine/events';
 import type { Player } from '../player/player';
 import { firstEndingAfter, lockIntervals, type LockIntervals } from '../player/locks';
 import { COLORS } from './palette';
-import { el, fitCanvas, onResize } from './dom';
+import { beginCanvas, el, onResize } from './dom';
 
 const MAX_LANES = 32;
 const LABEL_W = 64;
@@ -36,10 +36,9 @@ export function createLockTimelineView(body: HTMLElement) {
     const laneH = lanes <= 8 ? 22 : lanes <= 16 ? 14 : 9;
     const cssH = `${lanes * laneH + 26}px`;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
-    const { w, h, dpr } = fitCanvas(canvas);
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const drawing = beginCanvas(canvas);
+    if (!drawing) return;
+    const { ctx, w, h } = drawing;
     ctx.clearRect(0, 0, w, h);
 
     const now = p.state.time;

@@ -7,7 +7,7 @@ import { CPU_NONE, MIGRATETYPES } from '../engine/events';
 import { PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, cssRgb, orderRgb } from './palette';
-import { el, fitCanvas, onResize, sizeOf } from './dom';
+import { beginCanvas, el, onResize, sizeOf } from './dom';
 import { hexPfn } from './describe';
 
 /** Columns of the grid: a power of two near sqrt(pages), so aligned blocks stay rectangles. */
@@ -155,9 +155,9 @@ export function createMemMapView(body: HTMLElement) {
     const s = p.state;
     setup(s);
     paintPixels(s);
-    const { w, h, dpr } = fitCanvas(canvas);
-    const ctx = canvas.getContext('2d')!;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const drawing = beginCanvas(canvas);
+    if (!drawing) return;
+    const { ctx, w, h } = drawing;
     ctx.fillStyle = COLORS.background;
     ctx.fillRect(0, 0, w, h);
     const cell = baseCell() * zoom;
