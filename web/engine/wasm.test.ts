@@ -118,6 +118,9 @@ describe('WASM core through the JS API', () => {
     const bad = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 256, iterations: 1, seed: 1, preset: 'v9.99', maxEvents: 1000 });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/unknown preset 'v9.99'/);
+    const noRoom = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 256, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 1 });
+    expect(noRoom.status).toBe(2);
+    expect(noRoom.stderr).toMatch(/max_events=1 must be 2\.\./);
     const tooMany = simScenario(m, { workload: 'page_fault1', cpus: 300, pages: 256, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 1000 });
     expect(tooMany.status).toBe(2);
     expect(tooMany.stderr).toMatch(/^blab sim: /);
