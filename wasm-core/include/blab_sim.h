@@ -22,7 +22,15 @@ extern "C" {
 #define BLAB_SIM_PAGEVEC 15u                   /* PAGEVEC_SIZE - 1 pages per lru_lock */
 
 /* Workload ids; names and units come from the table in src/sim_workloads.c. */
-enum blab_workload { BLAB_WL_PAGE_FAULT1 = 1 };
+enum blab_workload {
+	BLAB_WL_PAGE_FAULT1 = 1,
+	/* reserved for the workloads being added (each becomes valid with its table entry) */
+	BLAB_WL_PARALLEL_FREE = 2,
+	BLAB_WL_TRUNC = 3,
+	BLAB_WL_HACKBENCH = 4,
+	BLAB_WL_STRESS_HIGHALLOC = 5,
+	BLAB_WL_MIXED = 6,
+};
 
 /* The workloads the model machine knows, by index 0 .. count-1 (name NULL past the end). */
 uint32_t blab_sim_workload_count(void);
