@@ -53,6 +53,17 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
   { id: 21, name: 'LOG_FULL', cls: 'explain' },
 ];
 
+/**
+ * Records only an imported kernel trace has (BLAB_TRACE_EVENT_TYPES, docs/events.md
+ * "Imported traces"): kept apart from the core's table, as the C header keeps them.
+ */
+export const TRACE_EVENT_TYPES: readonly EventTypeInfo[] = [
+  { id: 80, name: 'TRACE_ZONE', cls: 'state' },
+  { id: 81, name: 'TRACE_UNKNOWN', cls: 'state' },
+  { id: 82, name: 'TRACE_FREE_BATCHED', cls: 'explain' },
+  { id: 83, name: 'TRACE_EXTFRAG', cls: 'explain' },
+];
+
 export const EV = {
   ZONE_INIT: 1,
   PAGEBLOCK_MT: 2,
@@ -75,12 +86,16 @@ export const EV = {
   ALLOC_FAIL: 19,
   MARK: 20,
   LOG_FULL: 21,
+  TRACE_ZONE: 80,
+  TRACE_UNKNOWN: 81,
+  TRACE_FREE_BATCHED: 82,
+  TRACE_EXTFRAG: 83,
 } as const;
 
 export type EventTypeName = keyof typeof EV;
 
 const BY_ID: (EventTypeInfo | undefined)[] = [];
-for (const t of EVENT_TYPES) BY_ID[t.id] = t;
+for (const t of [...EVENT_TYPES, ...TRACE_EVENT_TYPES]) BY_ID[t.id] = t;
 
 export function eventType(id: number): EventTypeInfo | undefined {
   return BY_ID[id];
@@ -227,7 +242,7 @@ function readU64(view: DataView, at: number, index: number, field: string): numb
 
 /**
  * Decodes a whole log. Throws LogError when the length is not a multiple of 32, a record has an
- * unknown type, or the first record is not ZONE_INIT. State transitions are checked later, by
+ * unknown type, or the first record is neither ZONE_INIT nor (an imported trace) TRACE_ZONE. State transitions are checked later, by
  * the player (it knows where every page is).
  */
 export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
@@ -255,8 +270,8 @@ export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
     if (BY_ID[type] === undefined) {
       throw new LogError(i, `unknown event type ${type}`);
     }
-    if (i === 0 && type !== EV.ZONE_INIT) {
-      throw new LogError(0, `the first record must be ZONE_INIT, found ${eventName(type)}`);
+    if (i === 0 && type !== EV.ZONE_INIT && type !== EV.TRACE_ZONE) {
+      throw new LogError(0, `the first record must be ZONE_INIT (or TRACE_ZONE), found ${eventName(type)}`);
     }
     log.time[i] = readU64(view, at + OFF.time, i, 'time');
     log.pfn[i] = readU64(view, at + OFF.pfn, i, 'pfn');
