@@ -2,6 +2,7 @@ import './styles.css';
 import { App } from './app';
 import { EngineClient } from './engine/engine-client';
 import { createOpScriptPanel } from './opscript';
+import { createImportPanel } from './import/import-panel';
 
 declare global {
   interface Window {
@@ -23,4 +24,8 @@ if (root) {
   window.buddylab = app;
   // The op-script panel runs the real C core (WASM) in the engine worker.
   root.querySelector('aside.sidebar')?.prepend(createOpScriptPanel(app, new EngineClient()));
+  // Kernel trace import (issue 8): controls in the sidebar, its summary above the views.
+  const imp = createImportPanel(app);
+  root.querySelector('aside.sidebar')?.append(imp.controls);
+  root.querySelector('#views')?.before(imp.summary);
 }

@@ -2,6 +2,7 @@
 // C parser (the same code as `blab import`, compiled to WebAssembly), and reports progress after
 // every chunk. The page never touches the file's bytes, so a 40 MB trace never freezes it.
 // Cancelling terminates this worker: the page starts a fresh one for the next file.
+import { decodeEvents, type EventLogColumns } from '../engine/events';
 import { IMPORT_LIMITS } from '../limits';
 import type { ImportReply, ImportRequest } from './protocol';
 import { TraceImport, type TraceModule } from './trace-core';
@@ -60,7 +61,22 @@ async function importTrace(file: Blob): Promise<void> {
       if (!more || chunk.length === 0) break;
     }
     const result = t.finish();
-    scope.postMessage({ kind: 'done', result, bytes: at, elapsedMs: performance.now() - started }, [result.events]);
+    // Decode here, not on the page: the page gets typed arrays it only has to replay.
+    let columns: EventLogColumns | undefined;
+    let replayError: string | undefined;
+    if (result.events.byteLength > 0) {
+      try {
+        columns = decodeEvents(result.events).columns();
+      } catch (e) {
+        replayError = e instanceof Error ? e.message : String(e);
+      }
+    }
+    result.events = new ArrayBuffer(0);
+    const transfer = columns ? Object.values(columns).map((a: ArrayBufferView) => a.buffer as ArrayBuffer) : [];
+    scope.postMessage(
+      { kind: 'done', result, bytes: at, elapsedMs: performance.now() - started, ...(columns ? { columns } : {}), ...(replayError ? { replayError } : {}) },
+      transfer,
+    );
   } finally {
     t.dispose();
   }

@@ -290,6 +290,15 @@ function setBlock(
   cpu: number,
   flags: number,
 ): void {
+  if (order === 0) {
+    // one page: plain stores (fill() on a one-element range costs several times more)
+    s.pageState[first] = state;
+    s.pageOrder[first] = 0;
+    s.pageMt[first] = mt;
+    s.pageCpu[first] = cpu;
+    s.pageFlags[first] = flags | PF.HEAD;
+    return;
+  }
   const end = first + 2 ** order;
   s.pageState.fill(state, first, end);
   s.pageOrder.fill(order, first, end);
@@ -317,6 +326,8 @@ function requireAll(s: ZoneState, log: EventLog, i: number, first: number, allow
  */
 function forgetRange(s: ZoneState, first: number, end: number): void {
   for (let p = first; p < end; p++) {
+    // most trace records are order 0 on pages the replay has not placed: nothing to undo
+    if (s.pageState[p] !== PAGE.BUDDY && s.pageState[p] !== PAGE.PCP) continue;
     const st = s.pageState[p]!;
     if (st !== PAGE.BUDDY && st !== PAGE.PCP) continue;
     const size = 2 ** s.pageOrder[p]!;
