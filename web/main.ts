@@ -1,6 +1,8 @@
 import './styles.css';
 import { App } from './app';
 import { EngineClient } from './engine/engine-client';
+import { engine } from './engine/engine';
+import type { EngineFault } from './engine/protocol';
 import { createOpScriptPanel } from './opscript';
 import { createImportPanel } from './import/import-panel';
 
@@ -8,6 +10,9 @@ declare global {
   interface Window {
     /** The running app: `buddylab.loadEventLog(arrayBuffer)` replays a log (also the test hook). */
     buddylab?: App;
+    /** Set before load by end-to-end tests only (page.addInitScript): turns on buddylabTest. */
+    __buddylabTestHooks?: boolean;
+    buddylabTest?: { injectFault(fault: EngineFault): void };
   }
 }
 
@@ -22,6 +27,7 @@ const root = document.getElementById('app');
 if (root) {
   const app = new App(root);
   window.buddylab = app;
+  if (window.__buddylabTestHooks === true) window.buddylabTest = { injectFault: (f) => engine.injectFault(f) };
   // The op-script panel runs the real C core (WASM) in the engine worker.
   root.querySelector('aside.sidebar')?.prepend(createOpScriptPanel(app, new EngineClient()));
   // Kernel trace import (issue 8): controls in the sidebar, its summary above the views.
