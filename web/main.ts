@@ -5,6 +5,8 @@ import { engine } from './engine/engine';
 import type { EngineFault } from './engine/protocol';
 import { createOpScriptPanel } from './opscript';
 import { createImportPanel } from './import/import-panel';
+import { createScenariosPanel } from './storage/scenarios-panel';
+import { Store, browserStorage } from './storage/store';
 
 declare global {
   interface Window {
@@ -34,4 +36,6 @@ if (root) {
   const imp = createImportPanel(app);
   root.querySelector('aside.sidebar')?.append(imp.controls);
   root.querySelector('#views')?.before(imp.summary);
+  // Saved scenarios (issue 9: nothing a user made is lost), after the scenario form.
+  root.querySelector('#scenario-form')?.after(createScenariosPanel(new Store(browserStorage())));
 }

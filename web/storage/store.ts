@@ -218,3 +218,21 @@ export class Store {
 
 /** A scenario as the link that opens it. */
 export const scenarioHash = (s: Scenario) => formatHash({ scenario: s, step: 0 });
+
+/** localStorage, or (where the browser refuses it) a store that keeps nothing and says so. */
+export function browserStorage(): KeyValue {
+  try {
+    const ls = window.localStorage;
+    ls.getItem(STORAGE_KEY);
+    return ls;
+  } catch {
+    return {
+      getItem: () => {
+        throw new Error('no local storage');
+      },
+      setItem: () => {
+        throw new StoreError('this browser refuses local storage here: export your scenarios to a file to keep them');
+      },
+    };
+  }
+}
