@@ -2,6 +2,7 @@
 // bar and cancel, the summary panel, bad files, and a 300,000-line trace while the page stays
 // responsive. Fixtures: wasm-core/tests/traces/ (recorded on this project's machine).
 import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { repeatTrace } from '../testing/trace-repeat';
 
@@ -46,6 +47,12 @@ test('a perf script trace imports through the picker: summary panel, replay in t
   const after = await page.locator('#mem-map canvas').first().screenshot();
   expect(Buffer.compare(before, after)).not.toBe(0);
   await page.screenshot({ path: 'test-results/buddylab-import.png', fullPage: true });
+  // the summary tables and the open recording guide pass axe too
+  await page.locator('#recording-guide summary').click();
+  const axe = await new AxeBuilder({ page }).analyze();
+  const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length) console.log(JSON.stringify(bad.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) })), null, 1));
+  expect(bad.map((v) => v.id)).toEqual([]);
   expect(errors).toEqual([]);
 });
 

@@ -17,7 +17,7 @@ function table(caption: string, head: string[], rows: (string | number)[][], bar
       const td = el('td', { text: typeof c === 'number' ? fmt(c) : c });
       if (bar && k === bar.col && typeof c === 'number' && bar.max > 0) {
         const b = el('span', { class: 'isum-bar', 'aria-hidden': 'true' });
-        b.style.width = `${Math.max(1, Math.round((c / bar.max) * 100))}%`;
+        b.style.width = `${Math.max(0.1, (c / bar.max) * 8).toFixed(2)}rem`;
         td.append(b);
       }
       row.append(td);
