@@ -5,6 +5,7 @@ import { engine } from './engine/engine';
 import type { EngineFault } from './engine/protocol';
 import { createOpScriptPanel } from './opscript';
 import { createImportPanel } from './import/import-panel';
+import { createSnapshotPanel } from './import/snapshot-panel';
 import { createScenariosPanel } from './storage/scenarios-panel';
 import { Store, browserStorage } from './storage/store';
 
@@ -34,7 +35,7 @@ if (root) {
   root.querySelector('aside.sidebar')?.prepend(createOpScriptPanel(app, new EngineClient()));
   // Kernel trace import (issue 8): controls in the sidebar, its summary above the views.
   const imp = createImportPanel(app);
-  root.querySelector('aside.sidebar')?.append(imp.controls);
+  root.querySelector('aside.sidebar')?.append(imp.controls, createSnapshotPanel(app));
   root.querySelector('#views')?.before(imp.summary);
   // Saved scenarios (issue 9: nothing a user made is lost), after the scenario form.
   root.querySelector('#scenario-form')?.after(createScenariosPanel(new Store(browserStorage())));
