@@ -3,7 +3,7 @@
 // responsive. Fixtures: wasm-core/tests/traces/ (recorded on this project's machine).
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { repeatTrace } from '../testing/trace-repeat';
 
 const TRACES = 'wasm-core/tests/traces';
@@ -84,6 +84,13 @@ test('garbage, binary, empty and truncated files each say why, and the app stays
   await expect(alert).toContainText('this is a perf.data file (binary): run `perf script -i perf.data > trace.txt`');
   await pick(page, 'random.bin', Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256)));
   await expect(alert).toContainText('this is not a text file (a NUL byte at offset 0)');
+
+  // past the size limit: refused before a byte is read (a sparse file: nothing is written)
+  mkdirSync('test-results', { recursive: true });
+  writeFileSync('test-results/huge.txt', '');
+  truncateSync('test-results/huge.txt', 300 * 1024 * 1024);
+  await page.locator('#trace-file').setInputFiles('test-results/huge.txt');
+  await expect(alert).toContainText('huge.txt is 300.0 MB; the limit is 256.0 MB (trace file size, docs/limits.md)');
 
   await pick(page, 'empty.txt', '');
   await expect(alert).toHaveText('empty.txt is empty (0 bytes): nothing to import.');

@@ -3,7 +3,7 @@
 // every chunk. The page never touches the file's bytes, so a 40 MB trace never freezes it.
 // Cancelling terminates this worker: the page starts a fresh one for the next file.
 import { decodeEvents, type EventLogColumns } from '../engine/events';
-import { IMPORT_LIMITS } from '../limits';
+import { IMPORT_LIMITS, checkLimit } from '../limits';
 import type { ImportReply, ImportRequest } from './protocol';
 import { TraceImport, type TraceModule } from './trace-core';
 
@@ -38,12 +38,8 @@ function binaryReason(head: Uint8Array): string | null {
 
 async function importTrace(file: Blob): Promise<void> {
   const started = performance.now();
-  if (file.size > IMPORT_LIMITS.maxTraceBytes) {
-    throw new Error(
-      `the file is ${file.size.toLocaleString('en')} bytes; the limit is ${IMPORT_LIMITS.maxTraceBytes.toLocaleString('en')} ` +
-        '(trace file size, docs/limits.md): record a shorter run or cut the file',
-    );
-  }
+  // the page checks first; this is the worker's own guard
+  checkLimit('trace file size (bytes)', file.size, 'the file');
   core ??= loadCore();
   const m = await core;
   const t = new TraceImport(m);

@@ -4,7 +4,7 @@
 import './scenarios.css';
 import { parseHash } from '../player/url';
 import { el } from '../views/dom';
-import { IMPORT_LIMITS } from '../limits';
+import { checkLimit } from '../limits';
 import { Store, scenarioHash } from './store';
 
 export function createScenariosPanel(store: Store): HTMLElement {
@@ -71,8 +71,10 @@ export function createScenariosPanel(store: Store): HTMLElement {
     const f = importInput.files?.[0];
     importInput.value = '';
     if (!f) return;
-    if (f.size > IMPORT_LIMITS.maxScenarioFileBytes) {
-      msg.textContent = `${f.name} is ${f.size.toLocaleString('en')} bytes; the limit is ${IMPORT_LIMITS.maxScenarioFileBytes.toLocaleString('en')} (scenario file).`;
+    try {
+      checkLimit('scenario file (bytes)', f.size, f.name);
+    } catch (e) {
+      msg.textContent = `${(e as Error).message}.`;
       return;
     }
     const text = await f.text();
