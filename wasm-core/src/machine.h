@@ -42,6 +42,16 @@ static inline uint64_t line_event_pfn(uint64_t vaddr)
 	return vaddr;
 }
 
+/* BLAB_EVF_SLAB: a slab path touched a line that is not a struct page (an object or a
+ * kmem_cache_cpu), so the event's pfn field holds its address */
+static inline unsigned line_event_flags(uint64_t vaddr, unsigned path)
+{
+	return path >= BLAB_PATH_SLAB_ALLOC_FAST && path <= BLAB_PATH_SLAB_DEACTIVATE &&
+		       line_event_pfn(vaddr) == vaddr
+		       ? BLAB_EVF_SLAB
+		       : 0;
+}
+
 static inline void model_drain_wasted(struct blab_zone *z, struct model_machine *mm)
 {
 	struct cache_wasted w[MODEL_WASTED_MAX];
@@ -68,7 +78,7 @@ static inline void zmodel_touch(struct blab_zone *z, unsigned cpu, uint64_t vadd
 	    mm->locks.lock[LOCK_ZONE].holder == cpu)
 		z->machine.misses_zone_locked++;
 	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
-	     r.outcome | (write ? BLAB_EVF_WRITE : 0), r.cycles, 0);
+	     r.outcome | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr, path), r.cycles, 0);
 	model_drain_wasted(z, mm);
 }
 
@@ -81,8 +91,8 @@ static inline void zmodel_prefetch(struct blab_zone *z, unsigned cpu, uint64_t v
 	if (cpu >= mm->ncpus)
 		return;
 	land = model_prefetch(mm, cpu, vaddr, (uint8_t)path);
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path, 0,
-	     land, 0);
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path,
+	     line_event_flags(vaddr, path), land, 0);
 	model_drain_wasted(z, mm);
 }
 
@@ -147,8 +157,8 @@ static inline void mach_touch(struct blab_zone *z, unsigned cpu, uint64_t vaddr,
 	}
 #endif
 	/* plain: record the access; the outcome is not modelled */
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, (vaddr - VMEMMAP_START) / 64u, 0, cpu, 0, path,
-	     BLAB_ACC_PLAIN | (write ? BLAB_EVF_WRITE : 0), 0, 0);
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
+	     BLAB_ACC_PLAIN | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr, path), 0, 0);
 }
 
 /* the struct page line of pfn */
@@ -172,8 +182,8 @@ static inline void mach_prefetch(struct blab_zone *z, unsigned cpu, uint64_t vad
 		return;
 	}
 #endif
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, (vaddr - VMEMMAP_START) / 64u, 0, cpu, 0, path,
-	     0, 0, 0);
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path,
+	     line_event_flags(vaddr, path), 0, 0);
 }
 
 static inline uint64_t mach_now(struct blab_zone *z, unsigned cpu)

@@ -25,6 +25,9 @@ void blab_sim_config_init(struct blab_sim_config *c)
 	c->seed = 1;
 	c->clear_lines = 64;
 	blab_preset(BLAB_DEFAULT_PRESET, &c->strategy);
+	c->hackbench.groups = 4;
+	c->hackbench.loops = 1000;
+	c->hackbench.object_size = 256;
 }
 
 /* Per-CPU pages batch and high as a 96 GB node with 56 CPUs would have them: the model's
