@@ -113,7 +113,10 @@ enum blab_event_class {
 #define BLAB_EVF_AFTER 0x4u       /* PCP_ADD: inserted right after the block at arg0 (pfn - start) */
 #define BLAB_EVF_END 0x1u         /* RMQUEUE_BULK / PCP_DRAIN end record */
 #define BLAB_EVF_WRITE 0x10u      /* ACCESS: a write */
-#define BLAB_EVF_SLAB 0x8000u     /* ACCESS / PREFETCH: pfn holds a slab object address */
+#define BLAB_EVF_SLAB 0x8000u     /* ACCESS / PREFETCH / PREFETCH_WASTED: pfn holds a kernel
+				   * virtual address minus PAGE_OFFSET (a slab object, a frame,
+				   * a per-CPU line), not a pfn */
+#define BLAB_PAGE_OFFSET 0xffff888000000000ull /* what slab and address records subtract */
 #define BLAB_EVF_SLAB_SLOW 0x1u   /* SLAB_ALLOC: through the slow path */
 #define BLAB_EVF_SLAB_TO_PARTIAL 0x1u /* SLAB_REMOTE_FREE: the full slab went on the partial list */
 #define BLAB_EVF_SLAB_EMPTY 0x2u  /* SLAB_REMOTE_FREE: the slab is now empty */

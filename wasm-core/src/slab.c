@@ -270,7 +270,7 @@ static int load_freelist(struct blab_zone *z, struct blab_slab_op *op, struct km
 	s->state[obj] = OBJ_ALLOC;
 	c->inuse++;
 	op->addr = obj_addr(z, c, s, obj);
-	EMIT(z, BLAB_EVC_STATE, BLAB_EV_SLAB_ALLOC, op->addr, c->order, op->cpu, 0,
+	EMIT(z, BLAB_EVC_STATE, BLAB_EV_SLAB_ALLOC, op->addr - PAGE_OFFSET, c->order, op->cpu, 0,
 	     BLAB_PATH_SLAB_ALLOC_SLOW, BLAB_EVF_SLAB_SLOW, op->cache, (uint32_t)cc->tid);
 	return op_finish(z, op, BLAB_STEP_DONE);
 }
@@ -364,7 +364,7 @@ static int alloc_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 	c->inuse++;
 	c->st.alloc_fastpath++;
 	op->addr = obj_addr(z, c, s, obj);
-	EMIT(z, BLAB_EVC_STATE, BLAB_EV_SLAB_ALLOC, op->addr, c->order, op->cpu, 0,
+	EMIT(z, BLAB_EVC_STATE, BLAB_EV_SLAB_ALLOC, op->addr - PAGE_OFFSET, c->order, op->cpu, 0,
 	     BLAB_PATH_SLAB_ALLOC_FAST, 0, op->cache, (uint32_t)cc->tid);
 	if ((c->flags & BLAB_SLAB_PREFETCH) && next != FP_END) {
 		/* prefetch_freepointer(s, next_object): the line the next allocation reads */
@@ -372,7 +372,7 @@ static int alloc_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 		uint64_t t0 = mach_now(z, op->cpu);
 		mach_prefetch(z, op->cpu, a, BLAB_PATH_SLAB_ALLOC_FAST);
 		c->st.prefetch++;
-		EMIT(z, BLAB_EVC_CACHE, BLAB_EV_SLAB_FREELIST_PREFETCH, a - c->offset, c->order,
+		EMIT(z, BLAB_EVC_CACHE, BLAB_EV_SLAB_FREELIST_PREFETCH, a - c->offset - PAGE_OFFSET, c->order,
 		     op->cpu, 0, BLAB_PATH_SLAB_ALLOC_FAST, 0, op->cache,
 		     (uint32_t)(mach_now(z, op->cpu) - t0));
 	}
@@ -502,7 +502,7 @@ static void slab_push(struct blab_zone *z, struct blab_slab_op *op, struct kmem_
 		c->st.free_frozen++;
 	if (!s->inuse)
 		flags |= BLAB_EVF_SLAB_EMPTY;
-	EMIT(z, BLAB_EVC_STATE, BLAB_EV_SLAB_REMOTE_FREE, op->addr, c->order, op->cpu, 0,
+	EMIT(z, BLAB_EVC_STATE, BLAB_EV_SLAB_REMOTE_FREE, op->addr - PAGE_OFFSET, c->order, op->cpu, 0,
 	     BLAB_PATH_SLAB_FREE_SLOW, flags, op->cache, s->frozen ? s->cpu : BLAB_CPU_NONE);
 }
 
@@ -542,7 +542,7 @@ static int free_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem_
 		s->state[obj] = OBJ_CPU_FREE;
 		c->inuse--;
 		c->st.free_fastpath++;
-		EMIT(z, BLAB_EVC_STATE, BLAB_EV_SLAB_FREE, op->addr, c->order, op->cpu, 0,
+		EMIT(z, BLAB_EVC_STATE, BLAB_EV_SLAB_FREE, op->addr - PAGE_OFFSET, c->order, op->cpu, 0,
 		     BLAB_PATH_SLAB_FREE_FAST, 0, op->cache, (uint32_t)cc->tid);
 		return op_finish(z, op, BLAB_STEP_DONE);
 	}

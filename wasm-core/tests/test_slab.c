@@ -343,7 +343,7 @@ static void test_events(void)
 	CHECK(blab_path_name(BLAB_PATH_SLAB_ALLOC_FAST) != NULL);
 	for (uint32_t i = 0; i < n; i++)
 		if (ev[i].type == BLAB_EV_SLAB_REMOTE_FREE) {
-			CHECK_EQ(ev[i].pfn, a);
+			CHECK_EQ(ev[i].pfn, a - BLAB_PAGE_OFFSET);
 			CHECK_EQ(ev[i].cpu, 1);
 			CHECK_EQ(ev[i].arg1, 0); /* cpu 0's cpu slab */
 		}
