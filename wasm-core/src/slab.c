@@ -418,6 +418,8 @@ static int alloc_new(struct blab_zone *z, struct blab_slab_op *op, struct kmem_c
 		op->lock = op->page.lock;
 		return BLAB_STEP_LOCK;
 	}
+	if (ret == BLAB_ELOCKED)
+		return ret; /* zone->lock is another CPU's for now: call again */
 	if (ret != BLAB_STEP_DONE) {
 		slab_put_id(z->slab, sid);
 		op->discard_head = NO_SLAB;
@@ -605,6 +607,8 @@ static int discard_step(struct blab_zone *z, struct blab_slab_op *op, struct kme
 				op->lock = op->page.lock;
 				return BLAB_STEP_LOCK;
 			}
+			if (ret == BLAB_ELOCKED)
+				return ret; /* zone->lock is another CPU's for now: call again */
 			if (ret != BLAB_STEP_DONE)
 				return op_finish(z, op, ret < 0 ? ret : BLAB_EINVAL);
 			op->discard_pfn = 0;
