@@ -350,6 +350,135 @@ static void test_events(void)
 	blab_zone_destroy(z);
 }
 
+/*
+ * Several CPUs with slab ops in flight at once, stepped in random order (as the model's
+ * scheduler does): allocations, frees on random CPUs (mostly remote), shrinks, and now and
+ * then a second free of an object whose first free is still in flight, which must fail as a
+ * double free while the first succeeds. The checker runs after every step; at the end
+ * everything is freed and shrunk and every page is back.
+ */
+static void test_interleaved(uint64_t seed, uint32_t nsteps)
+{
+	enum { CPUS = 4, NCACHE = 3, MAXOBJ = 4096 };
+	static const uint32_t sizes[NCACHE] = {64, 192, 2048};
+	struct blab_zone *z = zone(CPUS);
+	struct blab_rng r;
+	struct blab_slab_op op[CPUS];
+	int busy[CPUS] = {0}, dup[CPUS] = {0};
+	uint32_t before = free_and_pcp(z), ids[NCACHE], n = 0, ok_frees = 0, double_frees = 0,
+		 dup_started = 0;
+	static uint64_t obj[MAXOBJ];
+	static uint32_t objc[MAXOBJ];
+	char why[256];
+
+	for (unsigned c = 0; c < NCACHE; c++)
+		CHECK_EQ(blab_kmem_cache_create(z, "mix", sizes[c], BLAB_SLAB_ORDER_AUTO,
+						c == 1 ? BLAB_SLAB_PREFETCH | BLAB_SLAB_FP_MIDDLE : 0,
+						&ids[c]),
+			 0);
+	blab_rng_seed(&r, seed);
+	for (uint32_t step = 0; step < nsteps; step++) {
+		unsigned cpu = blab_rng_below(&r, CPUS);
+		int ret;
+		if (!busy[cpu]) {
+			uint32_t x = blab_rng_below(&r, 20);
+			dup[cpu] = 0;
+			int pair = 0; /* a double-free pair in flight: no allocation may reuse
+				       * the object before both frees are done (that would be an ABA
+				       * no allocator can see) */
+			for (unsigned o = 0; o < CPUS; o++)
+				pair |= busy[o] && dup[o];
+			if (x < 10 && n < MAXOBJ && !pair) {
+				blab_slab_op_alloc(&op[cpu], ids[blab_rng_below(&r, NCACHE)], cpu);
+			} else if (x < 19 && n) {
+				uint32_t k = blab_rng_below(&r, n);
+				blab_slab_op_free(&op[cpu], objc[k], cpu, obj[k]);
+				/* sometimes the same object goes to a second CPU's free at once
+				 * (only while no allocation is in flight: one could get the
+				 * object back between the two frees) */
+				int allocating = 0;
+				for (unsigned o = 0; o < CPUS; o++)
+					allocating |= busy[o] && op[o].kind == BLAB_SLAB_OP_ALLOC;
+				for (unsigned o = 0; o < CPUS && !allocating; o++)
+					if (o != cpu && !busy[o] && blab_rng_below(&r, 20) == 0) {
+						blab_slab_op_free(&op[o], objc[k], o, obj[k]);
+						busy[o] = 1;
+						dup[o] = 1;
+						dup[cpu] = 1;
+						dup_started++;
+						break;
+					}
+				obj[k] = obj[n - 1];
+				objc[k] = objc[n - 1];
+				n--;
+			} else {
+				blab_slab_op_shrink(&op[cpu], ids[blab_rng_below(&r, NCACHE)], cpu);
+			}
+			busy[cpu] = 1;
+		}
+		ret = blab_slab_op_step(z, &op[cpu]);
+		if (blab_check(z, why, sizeof(why))) {
+			fprintf(stderr, "step %u: %s\n", step, why);
+			CHECK(!"checker");
+			break;
+		}
+		if (ret == BLAB_STEP_LOCK)
+			continue;
+		busy[cpu] = 0;
+		if (op[cpu].kind == BLAB_SLAB_OP_ALLOC) {
+			CHECK_EQ(ret, 0);
+			if (ret == 0 && n < MAXOBJ) {
+				for (uint32_t k = 0; k < n; k++)
+					CHECK(obj[k] != op[cpu].addr);
+				obj[n] = op[cpu].addr;
+				objc[n++] = op[cpu].cache;
+			}
+		} else if (op[cpu].kind == BLAB_SLAB_OP_FREE) {
+			/* the loser of a pair finds the object free, or its emptied slab given
+			 * back already (then it is no object of the cache at all) */
+			if (ret == 0)
+				ok_frees++;
+			else if (dup[cpu] && (ret == BLAB_EDOUBLEFREE || ret == BLAB_ESLABOBJ))
+				double_frees++;
+			else
+				CHECK_EQ(ret, 0);
+		} else {
+			CHECK_EQ(ret, 0);
+		}
+	}
+	/* let the ops in flight finish, then free the rest and shrink everything */
+	for (unsigned cpu = 0; cpu < CPUS; cpu++)
+		while (busy[cpu]) {
+			int ret = blab_slab_op_step(z, &op[cpu]);
+			if (ret == BLAB_STEP_LOCK)
+				continue;
+			busy[cpu] = 0;
+			if (op[cpu].kind == BLAB_SLAB_OP_FREE) {
+				if (ret == 0)
+					ok_frees++;
+				else if (dup[cpu] && (ret == BLAB_EDOUBLEFREE || ret == BLAB_ESLABOBJ))
+					double_frees++;
+				else
+					CHECK_EQ(ret, 0);
+			}
+		}
+	CHECK(dup_started > 0);
+	/* every duplicate free failed, every first free succeeded */
+	CHECK_EQ(double_frees, dup_started);
+	for (uint32_t k = 0; k < n; k++)
+		CHECK_EQ(blab_kmem_cache_free(z, objc[k], (unsigned)(k % CPUS), obj[k]), 0);
+	for (unsigned c = 0; c < NCACHE; c++) {
+		struct blab_kmem_cache_info ci;
+		CHECK_EQ(blab_kmem_cache_info(z, ids[c], &ci), 0);
+		CHECK_EQ(ci.inuse, 0);
+		CHECK_EQ(blab_kmem_cache_destroy(z, ids[c]), 0);
+	}
+	CHECK_EQ(free_and_pcp(z), before);
+	ok(z);
+	(void)ok_frees;
+	blab_zone_destroy(z);
+}
+
 int main(void)
 {
 	test_create();
@@ -358,5 +487,7 @@ int main(void)
 	test_bad_frees();
 	test_checker_fails();
 	test_events();
+	for (uint64_t seed = 1; seed <= 4; seed++)
+		test_interleaved(seed, 6000);
 	return harness_report("test_slab");
 }
