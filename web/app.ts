@@ -21,6 +21,7 @@ import { describeEvent } from './views/describe';
 import { createFreeAreasView } from './views/freeareas';
 import { createMemMapView } from './views/memmap';
 import { createPcpView, type PcpParams } from './views/pcp';
+import { createSlabView } from './views/slab';
 import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './views/procfs';
 import { createLegend } from './views/legend';
 import { createLockTimelineView } from './views/locktimeline';
@@ -82,6 +83,7 @@ export class App {
   private readonly lockTimeline;
   private readonly buddyTree;
   private readonly legend;
+  private readonly slabView;
 
   constructor(root: HTMLElement) {
     // ---- sidebar: scenario, event log, keys
@@ -240,6 +242,9 @@ export class App {
     );
     this.lockTimeline = createLockTimelineView(
       panel(this.views, 'lock-timeline', 'zone->lock timeline', 'one lane per CPU: spinning (vermillion), holding (blue); white line = now'),
+    );
+    this.slabView = createSlabView(
+      panel(this.views, 'slab', 'Slab: kmem_cache_cpu freelists', 'one row per CPU: its cpu slab, freelist order, remote frees, freelist prefetch'),
     );
     const lower = el('div', { class: 'views-wide views-text' });
     this.views.append(lower);
@@ -529,6 +534,7 @@ export class App {
     }
     this.lockTimeline.update(p);
     this.buddyTree.update(p);
+    this.slabView.update(p);
     this.writeHash();
   }
 }

@@ -37,10 +37,12 @@ export const MAX_SCRIPT_BYTES = 1 << 20;
 
 /** One workload run on the model machine (blab sim), as the scenario panel asks for it. */
 export interface SimRequest {
-  workload: 'page_fault1';
+  workload: 'page_fault1' | 'hackbench';
+  /** hackbench: groups, one CPU each */
   cpus: number;
-  /** pages each task maps (the zone holds cpus x pages) */
+  /** pages each task maps (the zone holds cpus x pages); hackbench: messages per sender */
   pages: number;
+  /** hackbench: flags, bit 0 = SLUB freelist prefetch, bit 1 = same-CPU control */
   iterations: number;
   seed: number;
   preset: string;
@@ -48,7 +50,7 @@ export interface SimRequest {
   maxEvents: number;
 }
 
-const WORKLOAD_IDS = { page_fault1: 1 } as const;
+const WORKLOAD_IDS = { page_fault1: 1, hackbench: 4 } as const;
 
 export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
   const name = new TextEncoder().encode(`${req.preset}\0`);

@@ -51,6 +51,15 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
   { id: 19, name: 'ALLOC_FAIL', cls: 'explain' },
   { id: 20, name: 'MARK', cls: 'explain' },
   { id: 21, name: 'LOG_FULL', cls: 'explain' },
+  { id: 30, name: 'SLAB_CACHE_CREATE', cls: 'state' },
+  { id: 31, name: 'SLAB_ALLOC', cls: 'state' },
+  { id: 32, name: 'SLAB_FREE', cls: 'state' },
+  { id: 33, name: 'SLAB_REMOTE_FREE', cls: 'state' },
+  { id: 34, name: 'SLAB_FREELIST_PREFETCH', cls: 'cache' },
+  { id: 35, name: 'SLAB_NEW', cls: 'state' },
+  { id: 36, name: 'SLAB_DISCARD', cls: 'state' },
+  { id: 37, name: 'SLAB_CPU_SLAB', cls: 'state' },
+  { id: 38, name: 'SLAB_PARTIAL', cls: 'state' },
 ];
 
 /**
@@ -90,6 +99,15 @@ export const EV = {
   TRACE_UNKNOWN: 81,
   TRACE_FREE_BATCHED: 82,
   TRACE_EXTFRAG: 83,
+  SLAB_CACHE_CREATE: 30,
+  SLAB_ALLOC: 31,
+  SLAB_FREE: 32,
+  SLAB_REMOTE_FREE: 33,
+  SLAB_FREELIST_PREFETCH: 34,
+  SLAB_NEW: 35,
+  SLAB_DISCARD: 36,
+  SLAB_CPU_SLAB: 37,
+  SLAB_PARTIAL: 38,
 } as const;
 
 export type EventTypeName = keyof typeof EV;
@@ -108,6 +126,8 @@ export function eventName(id: number): string {
 export const MIGRATETYPES = ['UNMOVABLE', 'MOVABLE', 'RECLAIMABLE', 'HIGHATOMIC', 'CMA', 'ISOLATE'] as const;
 export const NR_MIGRATETYPES = MIGRATETYPES.length;
 export const LOCK_NAMES = ['zone->lock', 'lru_lock', 'list_lock'] as const;
+/** SLAB_CPU_SLAB flags: how the cpu slab changed. */
+export const CPU_SLAB_HOW = ['new slab', 'from the partial list', 'refill (remote frees)', 'deactivate'] as const;
 export const ACCESS_OUTCOMES = [
   'L1 hit',
   'L2 hit',
@@ -136,11 +156,20 @@ export const PATHS: readonly { id: number; name: string; where: string }[] = [
   { id: 10, name: 'FALLBACK', where: '__rmqueue_fallback' },
   { id: 11, name: 'FREE_DIRECT', where: 'free_one_page without pcp' },
   { id: 12, name: 'DRAIN', where: 'drain_pages' },
+  { id: 30, name: 'SLAB_ALLOC_FAST', where: 'slab_alloc fast path (c->freelist)' },
+  { id: 31, name: 'SLAB_ALLOC_SLOW', where: '___slab_alloc slow path' },
+  { id: 32, name: 'SLAB_FREE_FAST', where: 'slab_free fast path (c->freelist)' },
+  { id: 33, name: 'SLAB_FREE_SLOW', where: "__slab_free to the slab's own freelist" },
+  { id: 34, name: 'SLAB_NEW', where: 'new_slab: build the freelist of a fresh slab' },
+  { id: 35, name: 'SLAB_DEACTIVATE', where: 'deactivate_slab / flush / discard_slab' },
 ];
+
+// Path ids have gaps (each layer has its own range), so look them up by id.
+const PATH_BY_ID = new Map(PATHS.map((p) => [p.id, p]));
 
 /** Where in the allocator a record was written, in words; undefined for NONE or unknown ids. */
 export function pathWhere(id: number): string | undefined {
-  return id > 0 ? PATHS[id]?.where : undefined;
+  return id > 0 ? PATH_BY_ID.get(id)?.where : undefined;
 }
 
 /** Flag bits, per type (docs/events.md). */
@@ -151,7 +180,11 @@ export const FLAG = {
   END: 1, // RMQUEUE_BULK, PCP_DRAIN
   OUTCOME_MASK: 0xf, // ACCESS
   WRITE: 0x10, // ACCESS
-  SLAB_OBJECT: 0x8000, // ACCESS, PREFETCH
+  SLAB_OBJECT: 0x8000, // ACCESS, PREFETCH, PREFETCH_WASTED: pfn = address - PAGE_OFFSET
+  SLAB_SLOW: 1, // SLAB_ALLOC
+  SLAB_TO_PARTIAL: 1, // SLAB_REMOTE_FREE
+  SLAB_EMPTY: 2, // SLAB_REMOTE_FREE
+  PARTIAL_DEL: 1, // SLAB_PARTIAL
 } as const;
 
 /** One record, as plain numbers. `time` and `pfn` are exact below 2^53. */

@@ -10,6 +10,7 @@ import { EV, FLAG, type EventLog } from '../engine/events';
 /** BLAB_PATH_DRAIN: drain_pages() */
 const PATH_DRAIN = 12;
 import { LOCK_STAT, MAX_LOCKS, ZoneState, applyEvent, geometryFromLog } from './state';
+import { SLAB_SLOTS, logHasSlab } from './slab';
 
 export interface PlayerOptions {
   /** events between keyframes; default chosen from the log size and a memory budget */
@@ -52,7 +53,7 @@ export class Player {
   constructor(log: EventLog, opts: PlayerOptions = {}) {
     this.log = log;
     const geo = geometryFromLog(log);
-    const s = new ZoneState(geo);
+    const s = new ZoneState(geo, logHasSlab(log) ? SLAB_SLOTS : 0);
     const budget = opts.keyframeBudget ?? 96 * 1024 * 1024;
     const maxFrames = Math.max(2, Math.floor(budget / s.snapshotBytes()));
     this.K = Math.max(1, opts.keyframeInterval ?? Math.max(256, Math.ceil(log.length / maxFrames)));

@@ -17,6 +17,7 @@ import {
   eventName,
   type EventLog,
 } from '../engine/events';
+import { SlabState, applySlabEvent } from './slab';
 
 /** Where one page is. */
 export const PAGE = {
@@ -148,8 +149,10 @@ export class ZoneState {
   readonly lockStats: Float64Array;
   // per CPU: access outcomes (NR_OUTCOMES), then prefetches issued, prefetches wasted
   readonly cache: Float64Array;
+  /** the slab layer (player/slab.ts); room for slabs only when the log has slab records */
+  readonly slab: SlabState;
 
-  constructor(geo: ZoneGeometry) {
+  constructor(geo: ZoneGeometry, slabSlots = 0) {
     this.geo = geo;
     this.nrOrders = geo.maxOrder + 1;
     const pb = 2 ** geo.pageblockOrder;
@@ -167,10 +170,11 @@ export class ZoneState {
     this.lockHeld = new Uint8Array(geo.cpus * MAX_LOCKS);
     this.lockStats = new Float64Array(geo.cpus * 4);
     this.cache = new Float64Array(geo.cpus * (NR_OUTCOMES + 2));
+    this.slab = new SlabState(geo.cpus, slabSlots);
   }
 
   /** The typed arrays, in a fixed order: what a keyframe copies. */
-  arrays(): (Uint8Array | Uint16Array | Int32Array | Float64Array)[] {
+  arrays(): (Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array)[] {
     return [
       this.pageState,
       this.pageOrder,
@@ -184,6 +188,7 @@ export class ZoneState {
       this.lockHeld,
       this.lockStats,
       this.cache,
+      ...this.slab.arrays(),
     ];
   }
 
@@ -193,7 +198,7 @@ export class ZoneState {
   }
 
   clone(): ZoneState {
-    const c = new ZoneState(this.geo);
+    const c = new ZoneState(this.geo, this.slab.slots);
     c.copyFrom(this);
     return c;
   }
@@ -542,8 +547,21 @@ export function applyEvent(s: ZoneState, log: EventLog, i: number): void {
       } else {
         s.cache[base + NR_OUTCOMES + (type === EV.PREFETCH ? 0 : 1)]! += 1;
       }
+      if (type === EV.ACCESS && s.slab.slots) applySlabEvent(s.slab, log, i);
       break;
     }
+    case EV.SLAB_CACHE_CREATE:
+    case EV.SLAB_ALLOC:
+    case EV.SLAB_FREE:
+    case EV.SLAB_REMOTE_FREE:
+    case EV.SLAB_FREELIST_PREFETCH:
+    case EV.SLAB_NEW:
+    case EV.SLAB_DISCARD:
+    case EV.SLAB_CPU_SLAB:
+    case EV.SLAB_PARTIAL:
+      if (!s.slab.slots) fail(i, log, 'a slab record in a state made without room for slabs');
+      applySlabEvent(s.slab, log, i);
+      break;
     default:
       // Explanatory events change nothing: they say why the state events around them happen.
       break;
