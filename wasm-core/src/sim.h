@@ -23,6 +23,10 @@ struct sim_task {
 	struct blab_op op;
 };
 
+/* batch and high left 0 in s become those of a 96 GB node with 56 CPUs (sim.c); the real
+ * machine (real/run.c) sizes its pcp lists the same way */
+void sim_node_pcp_sizes(struct blab_strategy *s);
+
 /* One step of page_fault1 on cpu: runs until the task is about to take a lock. Returns
  * SIM_STEP, SIM_FINISHED or a negative BLAB_E* code. */
 int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t);
