@@ -2,6 +2,7 @@ import './styles.css';
 import { App } from './app';
 import { EngineClient } from './engine/engine-client';
 import { createOpScriptPanel } from './opscript';
+import { createRealPanel } from './real/real-panel';
 
 declare global {
   interface Window {
@@ -23,4 +24,6 @@ if (root) {
   window.buddylab = app;
   // The op-script panel runs the real C core (WASM) in the engine worker.
   root.querySelector('aside.sidebar')?.prepend(createOpScriptPanel(app, new EngineClient()));
+  // The real machine: page_fault1 on N Web Workers, live scores (web/real/).
+  root.querySelector('aside.sidebar')?.append(createRealPanel());
 }

@@ -59,6 +59,23 @@ static inline int real_spin_is_mine(struct real_spinlock *l, uint32_t ticket)
  */
 #define REAL_SPIN_BEFORE_YIELD 4096u
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten/threading.h>
+/* Emscripten's sched_yield() returns at once: wait on the owner word instead (Atomics.wait,
+ * at most 50 us), which hands the core to another thread */
+static inline void real_spin_yield(struct real_spinlock *l)
+{
+	uint32_t seen = atomic_load_explicit(&l->owner, memory_order_relaxed);
+	emscripten_futex_wait((volatile void *)&l->owner, seen, 0.05);
+}
+#else
+static inline void real_spin_yield(struct real_spinlock *l)
+{
+	(void)l;
+	sched_yield();
+}
+#endif
+
 static inline void real_spin_wait(struct real_spinlock *l, uint32_t ticket)
 {
 	uint32_t spins = 0;
@@ -67,7 +84,7 @@ static inline void real_spin_wait(struct real_spinlock *l, uint32_t ticket)
 		if (++spins < REAL_SPIN_BEFORE_YIELD)
 			real_cpu_relax();
 		else
-			sched_yield();
+			real_spin_yield(l);
 	}
 }
 
