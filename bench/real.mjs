@@ -17,7 +17,7 @@ export function benchReal(run, spread, nproc) {
   };
   pairs('build/bench/real_fastpath', [], 'native');
   pairs('build/bench/real_fastpath', ['--timed'], 'native');
-  pairs('node', ['build/bench/real_fastpath.js'], 'WASM (Node)');
+  pairs('node', ['build/bench/wasm/blab.js'], 'WASM (Node)');
 
   const threads = `1..${nproc}`;
   const runs = (cmd, pre, where) => {

@@ -18,7 +18,8 @@ TEST_SUITES += test-tsan
 
 # ---- make bench: the real machine (bench/real.mjs, figures in docs/performance.md) ----
 #   build/bench/real_fastpath      native: alloc+free pair on the real machine, 1 thread
-#   build/bench/real_fastpath.js   the same source as WebAssembly, run by Node
+#   build/bench/wasm/blab.js      the same source as WebAssembly, run by Node (named
+#                                  blab.js: wasm-core/wasm/node-pre.js loads blab.wasm)
 REAL_BENCH_WASM_OBJ := $(patsubst wasm-core/%.c,build/wasm/obj/%.o,\
                        $(wildcard wasm-core/src/*.c wasm-core/src/model/*.c wasm-core/src/real/*.c))
 
@@ -26,7 +27,7 @@ build/bench/real_fastpath: bench/real_fastpath.c build/native/.built
 	@mkdir -p $(dir $@)
 	@$(BENCH_CC) -Iwasm-core/include $< build/native/libblabcore.a -lpthread -o $@
 
-build/bench/real_fastpath.js: bench/real_fastpath.c $(REAL_BENCH_WASM_OBJ) wasm-core/wasm/node-pre.js
+build/bench/wasm/blab.js: bench/real_fastpath.c $(REAL_BENCH_WASM_OBJ) wasm-core/wasm/node-pre.js
 	@mkdir -p $(dir $@)
 	@$(EMCC) -O2 -pthread -std=c11 -Wall -Wextra -Werror -Iwasm-core/include $< $(REAL_BENCH_WASM_OBJ) \
 	  -sENVIRONMENT=node,worker -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=0 \
@@ -34,4 +35,4 @@ build/bench/real_fastpath.js: bench/real_fastpath.c $(REAL_BENCH_WASM_OBJ) wasm-
 	@echo '{ "type": "commonjs" }' > $(dir $@)package.json
 
 # extra prerequisites of bench-run (mk/bench.mk): the programs bench/real.mjs runs
-bench-run: build/bench/real_fastpath build/bench/real_fastpath.js build/wasm/node/blab.js
+bench-run: build/bench/real_fastpath build/bench/wasm/blab.js build/wasm/node/blab.js
