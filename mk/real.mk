@@ -36,3 +36,15 @@ build/bench/wasm/blab.js: bench/real_fastpath.c $(REAL_BENCH_WASM_OBJ) wasm-core
 
 # extra prerequisites of bench-run (mk/bench.mk): the programs bench/real.mjs runs
 bench-run: build/bench/real_fastpath build/bench/wasm/blab.js build/wasm/node/blab.js
+
+# ---- the WASM twin of blab run: same argument checks, and a short run on 2 pthreads ----
+.PHONY: test-wasm-real
+test-wasm-real: build/wasm/node/blab.js
+	@wasm-core/tests/real/run-args.sh "node wasm-core/cli/blab.mjs"
+	@node wasm-core/cli/blab.mjs run --threads 2 --preset v4.16 --seconds 2 --warmup 0 \
+	  --pages 1024 >build/wasm/run.out
+	@grep -q '^prefetch: none (WebAssembly has no prefetch instruction)' build/wasm/run.out
+	@grep -q '^not pinned: WebAssembly threads have no CPU affinity' build/wasm/run.out
+	@grep -Eq '^2,[1-9][0-9]*,' build/wasm/run.out && echo "test-wasm-real: blab.mjs run ok"
+
+TEST_SUITES += test-wasm-real
