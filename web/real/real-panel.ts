@@ -132,6 +132,9 @@ export function createRealPanel(): HTMLElement {
         showReport(m.report);
         status.textContent = 'done: every page came back and the zone checks out';
         setRunning(false);
+      } else if (m.error === 'stopped') {
+        status.textContent = 'stopped before the end';
+        setRunning(false);
       } else {
         status.textContent = `the run failed: ${m.error}`;
         setRunning(false);
