@@ -31,6 +31,7 @@ test('real machine: 4 workers on real threads, each with a nonzero score', async
     expect(texts).toHaveLength(2);
     expect(Math.max(...texts.map((t) => Number(t.replace(/,/g, ''))))).toBeGreaterThan(0);
   }
+  await expect(page.locator('#real-live')).toContainText('second 2: zone->lock spin per worker'); // the live line
   await expect(page.locator('#real-locks')).toContainText('zone->lock:');
   await expect(page.locator('#real-locks')).toContainText('4 workers');
   await expect(page.locator('#real-locks')).toContainText('prefetch: none (WebAssembly has no prefetch instruction)');

@@ -55,6 +55,7 @@ export function createRealPanel(): HTMLElement {
   const stop = el('button', { type: 'button', id: 'real-stop', text: 'Stop', disabled: true });
   const status = el('p', { class: 'hint', id: 'real-status', role: 'status', 'aria-live': 'polite' });
   const table = el('table', { class: 'real-scores', id: 'real-scores' });
+  const live = el('p', { class: 'hint', id: 'real-live' });
   const locks = el('pre', { class: 'real-locks', id: 'real-locks', tabindex: 0 });
 
   sec.append(
@@ -73,6 +74,7 @@ export function createRealPanel(): HTMLElement {
     el('div', { class: 'real-buttons' }, run, stop),
     status,
     table,
+    live,
     locks,
   );
 
@@ -128,6 +130,8 @@ export function createRealPanel(): HTMLElement {
         row.append(el('td', { text: fmt(s.perWorker.reduce((a, b) => a + b, 0)) }));
         body.append(row);
         status.textContent = `second ${s.second} of ${secs + 1}`;
+        // live lock statistics: each worker's share of this second spent spinning on zone->lock
+        live.textContent = `second ${s.second}: zone->lock spin per worker ${m.spinPctPerWorker.map((p) => `${p.toFixed(1)}%`).join(', ')}`;
       } else if (m.kind === 'done') {
         showReport(m.report);
         status.textContent = 'done: every page came back and the zone checks out';
@@ -174,6 +178,7 @@ export function createRealPanel(): HTMLElement {
       return;
     }
     locks.textContent = '';
+    live.textContent = '';
     setRunning(true);
     if (machine === 'real') runReal(n, secs);
     else void runModel(n);
