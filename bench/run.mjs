@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus } from 'node:os';
+import { benchReal } from './real.mjs';
 
 const nproc = cpus().length;
 const spread = (xs) => {
@@ -26,6 +27,9 @@ for (const row of csv.trim().split('\n').slice(1)) {
   const [tasks, score, perTask, linear] = row.split(',').map(Number);
   results.figures.push({ name: `kernel page_fault1, ${tasks} task(s)`, unit: 'pages/s', median: score, per_task: perTask, linear, note: 'mean of 5 one-second samples after 2 warm-up samples' });
 }
+
+// 2b. The real machine: alloc+free pair and page_fault1 on real threads (bench/real.mjs).
+results.figures.push(...benchReal(run, spread, nproc));
 
 // 3. First load: everything the browser fetches to show the app and start the core, gzipped.
 const firstLoad = ['dist/index.html', 'dist/wasm/blab.js', 'dist/wasm/blab.wasm', 'dist/wasm/blab.worker.js',

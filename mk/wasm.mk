@@ -1,6 +1,8 @@
 # WebAssembly builds of wasm-core with Debian's emscripten 3.1.6.
 # One compile, two links (the Emscripten notes are in docs/architecture.md):
-#   build/wasm/node/blab.js   Node: the CLI twin (wasm-core/cli/blab.mjs) and Vitest's module
+#   build/wasm/node/blab.js   Node: the CLI twin (wasm-core/cli/blab.mjs) and Vitest's module;
+#                             its pthread pool is Module.blabPoolSize workers (default 4), so
+#                             `blab.mjs run --threads N` pre-starts N (docs/real.md)
 #   public/wasm/blab.js       web: loaded with importScripts() by the engine worker
 # Both use pthreads over one SharedArrayBuffer and a fixed memory size (no growth), so
 # typed-array views of the heap stay valid.
@@ -28,7 +30,7 @@ build/wasm/obj/%.o: wasm-core/%.c $(WASM_HDRS)
 build/wasm/node/blab.js: $(WASM_OBJ) $(WASM_CLI_OBJ) wasm-core/wasm/node-pre.js $(WASM_EXPORT_FILES)
 	@mkdir -p $(dir $@)
 	@$(EMCC) $(WASM_LDFLAGS) -sENVIRONMENT=node,worker -sNODERAWFS=1 -sEXIT_RUNTIME=1 \
-	  -sINITIAL_MEMORY=1024MB -sPTHREAD_POOL_SIZE=4 -sINVOKE_RUN=0 \
+	  -sINITIAL_MEMORY=1024MB -sPTHREAD_POOL_SIZE='(Module.blabPoolSize||4)' -sINVOKE_RUN=0 \
 	  -sEXPORTED_FUNCTIONS='["_main",$(WASM_EXPORTS)]' -sEXPORTED_RUNTIME_METHODS='["callMain",$(WASM_RUNTIME)]' \
 	  --pre-js wasm-core/wasm/node-pre.js $(WASM_OBJ) $(WASM_CLI_OBJ) -o $@
 	@# emscripten writes CommonJS; the repository's package.json says "type": "module".

@@ -8,6 +8,7 @@ import { createImportPanel } from './import/import-panel';
 import { createSnapshotPanel } from './import/snapshot-panel';
 import { createScenariosPanel } from './storage/scenarios-panel';
 import { Store, browserStorage } from './storage/store';
+import { createRealPanel } from './real/real-panel';
 
 declare global {
   interface Window {
@@ -39,4 +40,6 @@ if (root) {
   root.querySelector('#views')?.before(imp.summary);
   // Saved scenarios (issue 9: nothing a user made is lost), after the scenario form.
   root.querySelector('#scenario-form')?.after(createScenariosPanel(new Store(browserStorage())));
+  // The real machine: page_fault1 on N Web Workers, live scores (web/real/).
+  root.querySelector('aside.sidebar')?.append(createRealPanel());
 }

@@ -186,6 +186,7 @@ static const struct command {
 	{"presets", cmd_presets, "list the strategy presets, named after kernels"},
 	{"bench", cmd_bench, "time alloc/free on the plain machine, per preset"},
 	{"sim", cmd_sim, "run a benchmark (page_fault1, hackbench) on the deterministic model machine"},
+	{"run", cmd_run, "run a benchmark (page_fault1) on real threads: the real machine"},
 };
 
 static void usage(FILE *f)

@@ -14,7 +14,17 @@ if (!existsSync(modulePath)) {
   process.exit(2);
 }
 const createBlab = createRequire(import.meta.url)(modulePath);
-const blab = await createBlab({ noInitialRun: true, thisProgram: 'blab' });
+// `run` blocks main() while its threads work, so every thread it will start must be a
+// pre-loaded pool worker (a worker created later could not finish loading): size the pool
+// from the largest count in --threads. The C side validates the argument itself.
+const args = process.argv.slice(2);
+let blabPoolSize = 4;
+if (args[0] === 'run') {
+  const i = args.indexOf('--threads');
+  const counts = i >= 0 && args[i + 1] ? (args[i + 1].match(/\d+/g) ?? []).map(Number) : [1];
+  blabPoolSize = Math.min(64, Math.max(1, ...counts.filter((n) => n <= 64)));
+}
+const blab = await createBlab({ noInitialRun: true, thisProgram: 'blab', blabPoolSize });
 // callMain() ends the process itself (EXIT_RUNTIME) with main's exit status.
-const status = blab.callMain(process.argv.slice(2));
+const status = blab.callMain(args);
 process.exit(status);

@@ -4,5 +4,6 @@
 
 int cmd_sim(int argc, char **argv);
 int cmd_sim_hackbench(int argc, char **argv); /* cmd_sim_hackbench.c */
+int cmd_run(int argc, char **argv); /* cmd_run.c: the real machine */
 
 #endif

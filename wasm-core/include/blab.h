@@ -120,8 +120,8 @@ const char *blab_preset_describe(unsigned i);    /* one line, cites the commit *
 /* ---- machines ---- */
 enum blab_machine_kind {
 	BLAB_MACHINE_PLAIN = 0, /* single-threaded, no costs, the clock counts ops */
-	BLAB_MACHINE_MODEL = 1, /* later: deterministic virtual CPUs (model/) */
-	BLAB_MACHINE_REAL = 2,  /* later: real threads and clock (real/) */
+	BLAB_MACHINE_MODEL = 1, /* deterministic virtual CPUs (model/) */
+	BLAB_MACHINE_REAL = 2,  /* real threads, a real spinlock and clock (real/, blab_real.h) */
 };
 
 /* ---- zone ---- */
@@ -137,7 +137,8 @@ struct blab_zone_config {
 	uint16_t cpus;            /* 1 .. BLAB_MAX_CPUS (0 = 1) */
 	uint8_t top_order;        /* MAX_PAGE_ORDER, 0 .. 10 (0xff = default 10) */
 	uint8_t pageblock_order;  /* <= top_order (0xff = default min(9, top_order)) */
-	uint8_t machine;          /* enum blab_machine_kind: PLAIN or MODEL */
+	uint8_t machine;          /* enum blab_machine_kind. REAL: no log, no sink, no watermarks
+	                           * (one thread per cpu would race on them; docs/real.md) */
 	uint8_t log_mask;         /* OR of enum blab_event_class */
 	uint32_t log_capacity;    /* records; 0 = no log */
 	struct blab_strategy strategy;
@@ -148,6 +149,9 @@ struct blab_zone_config {
 	 * of the log; NULL = the log. blab_set_sink() changes it later. */
 	blab_event_sink sink;
 	void *sink_ctx;
+	/* REAL only: 1 = count lock acquisitions but do not time spins and holds (the timing
+	 * costs two clock reads per hold) */
+	uint8_t real_untimed;
 };
 /* A config with defaults: 0 pages, start 0, 1 cpu, orders 10/9, preset v5.18, no log. */
 void blab_zone_config_init(struct blab_zone_config *cfg);

@@ -19,6 +19,7 @@ void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, u
 	struct free_area *area = &z->free_area[order];
 
 	page->flags = PG_buddy;
+	page->buddy = (uint8_t)(order + 1);
 	page->order = (uint8_t)order;
 	page->mt = (uint8_t)mt;
 	page->cpu = BLAB_CPU_NONE;
@@ -40,6 +41,7 @@ void _blab_del_from_free_list(struct blab_zone *z, uint32_t idx, unsigned cpu, u
 
 	_blab_list_del(z, &area->free_list[mt], idx);
 	page->flags &= ~PG_buddy;
+	page->buddy = 0;
 	area->nr_free--;
 	z->free_pages -= 1u << order;
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_BUDDY_DEL, idx_to_pfn(z, idx), order, cpu, mt, path, 0, 0,
@@ -58,7 +60,7 @@ static int page_is_buddy(const struct blab_zone *z, uint64_t buddy_pfn, unsigned
 	if (!pfn_in_zone(z, buddy_pfn))
 		return 0;
 	b = &z->mem_map[pfn_to_idx(z, buddy_pfn)];
-	return (b->flags & PG_buddy) && b->order == order;
+	return b->buddy == order + 1; /* PG_buddy with this order; see struct page */
 }
 
 /*
@@ -189,8 +191,8 @@ static uint32_t move_freepages_block(struct blab_zone *z, unsigned cpu, uint32_t
 		end = z->start_pfn + z->pages;
 	for (uint32_t i = pfn_to_idx(z, start); i < pfn_to_idx(z, end);) {
 		struct page *p = &z->mem_map[i];
-		if (p->flags & PG_buddy) {
-			unsigned o = p->order;
+		if (p->buddy) { /* PageBuddy: under zone->lock, never the owners' flags */
+			unsigned o = p->buddy - 1u;
 			if (p->mt != start_mt) {
 				_blab_del_from_free_list(z, i, cpu, BLAB_PATH_FALLBACK);
 				_blab_add_to_free_list(z, i, o, start_mt, 0, cpu, BLAB_PATH_FALLBACK);

@@ -34,7 +34,12 @@ struct page {
 	uint8_t mt;         /* migratetype of the list the block sits on */
 	uint16_t cpu;       /* owning cpu while on a pcp list */
 	uint32_t next, prev;/* list links (page indices) */
-	uint8_t reserved[48]; /* later: slab, clusters */
+	/* PageBuddy: order + 1 while the block is on a free_area list, else 0. Like the
+	 * kernel's page_type it is written only under zone->lock, apart from flags (which the
+	 * page's owner writes without the lock), so __free_one_page() can test a buddy another
+	 * CPU owns without a data race on the real machine. */
+	uint8_t buddy;
+	uint8_t reserved[47]; /* later: slab, clusters */
 };
 _Static_assert(sizeof(struct page) == 64, "struct page is 64 bytes, one cache line");
 
@@ -137,6 +142,17 @@ void _blab_list_add_tail(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 void _blab_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx);
 void _blab_list_add_after(struct blab_zone *z, struct blab_list *l, uint32_t after, uint32_t idx);
 static inline int list_empty(const struct blab_list *l) { return l->head == NIL; }
+
+/*
+ * z->pcp_pages is a zone-wide sum that every CPU's pcp list changes without zone->lock: the
+ * single-threaded machines keep it as they go; real threads would race on it, so on the real
+ * machine blab_zone_info() counts the lists instead (call it when the threads have stopped).
+ */
+static inline void pcp_pages_add(struct blab_zone *z, int32_t pages)
+{
+	if (z->machine.kind != BLAB_MACHINE_REAL)
+		z->pcp_pages += (uint32_t)pages;
+}
 
 /* events (events.c) */
 void _blab_emit(struct blab_zone *z, unsigned type, uint64_t pfn, unsigned order, unsigned cpu,

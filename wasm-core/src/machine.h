@@ -5,8 +5,8 @@
  * "cpu touched the struct page line at this kernel virtual address", "cpu prefetched it",
  * "cpu takes zone->lock". Hooks are static inline and branch on z->machine.kind:
  *   PLAIN  here: no costs, the clock counts ops, touches become ACCESS/PREFETCH events.
- *   MODEL  src/model/ (later): define BLAB_HAVE_MODEL and provide model_touch() etc.
- *   REAL   src/real/  (later): define BLAB_HAVE_REAL and provide real_touch() etc.
+ *   MODEL  src/model/: the cache, lock and clock models (model/model.h).
+ *   REAL   src/real/: real threads, a ticket spinlock, the real clock (real/real.h).
  * Extension point: add the call in the marked #ifdef branch; PLAIN pays one branch.
  */
 #ifndef BLAB_MACHINE_H
@@ -14,8 +14,10 @@
 
 #include "internal.h"
 #include "model/model.h"
+#include "real/real.h"
 
 #define BLAB_HAVE_MODEL 1
+#define BLAB_HAVE_REAL 1
 
 /* cost classes for mach_work() */
 enum blab_cost {
@@ -26,6 +28,39 @@ enum blab_cost {
 	BLAB_COST_FAULT = 4,      /* page fault entry + handle_mm_fault bookkeeping (sim workloads) */
 	BLAB_COST_UNMAP = 5,      /* zap_pte_range + release_pages work per page (sim workloads) */
 };
+
+/* ---- real machine glue: src/real/real.h ---- */
+
+static inline struct real_machine *zone_rm(const struct blab_zone *z)
+{
+	return (struct real_machine *)z->machine.impl;
+}
+
+/* The allocator's own loads and stores of struct page are the real touches: nothing to add. */
+static inline void real_touch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, int write,
+			      unsigned path)
+{
+	(void)z, (void)cpu, (void)vaddr, (void)write, (void)path;
+}
+
+/* prefetch() of a struct page line: the host address of that struct page */
+static inline void real_prefetch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, unsigned path)
+{
+	uint64_t pfn = (vaddr - VMEMMAP_START) / 64u;
+
+	(void)cpu, (void)path;
+	if (vaddr < VMEMMAP_START || pfn < z->start_pfn || pfn - z->start_pfn >= z->pages)
+		return;
+#if REAL_HAVE_PREFETCH
+	__builtin_prefetch(&z->mem_map[pfn - z->start_pfn], 1, 3);
+#endif
+}
+
+static inline uint64_t real_now(struct blab_zone *z, unsigned cpu)
+{
+	(void)z, (void)cpu;
+	return real_clock_ns();
+}
 
 /* ---- model machine glue: src/model/model.h's hooks, wrapped into event records ---- */
 
@@ -213,6 +248,7 @@ static inline void mach_work(struct blab_zone *z, unsigned cpu, unsigned cost)
 		return;
 	}
 #endif
+	/* plain and real: the real machine's work is the code that runs */
 	(void)z;
 	(void)cpu;
 	(void)cost;
@@ -230,6 +266,13 @@ static inline void mach_lock(struct blab_zone *z, unsigned cpu, unsigned lockid)
 		return;
 	}
 #endif
+#ifdef BLAB_HAVE_REAL
+	if (z->machine.kind == BLAB_MACHINE_REAL) {
+		if (cpu < zone_rm(z)->ncpus && lockid < REAL_NLOCKS)
+			real_lock(zone_rm(z), cpu, lockid);
+		return;
+	}
+#endif
 	z->machine.lock_owner[lockid] = (uint16_t)cpu;
 	z->machine.lock_taken_at[lockid] = mach_now(z, cpu);
 	EMIT(z, BLAB_EVC_LOCK, BLAB_EV_LOCK_ACQUIRE, 0, 0, cpu, lockid, 0, 0, 0, 0);
@@ -240,6 +283,13 @@ static inline void mach_unlock(struct blab_zone *z, unsigned cpu, unsigned locki
 #ifdef BLAB_HAVE_MODEL
 	if (z->machine.kind == BLAB_MACHINE_MODEL) {
 		zmodel_unlock(z, cpu, lockid);
+		return;
+	}
+#endif
+#ifdef BLAB_HAVE_REAL
+	if (z->machine.kind == BLAB_MACHINE_REAL) {
+		if (cpu < zone_rm(z)->ncpus && lockid < REAL_NLOCKS)
+			real_unlock(zone_rm(z), cpu, lockid);
 		return;
 	}
 #endif
@@ -256,6 +306,8 @@ static inline int mach_lock_busy(const struct blab_zone *z, unsigned cpu, unsign
 		uint16_t h = zone_mm(z)->locks.lock[lockid].holder;
 		return h != MODEL_NO_CPU && h != cpu;
 	}
+	if (z->machine.kind == BLAB_MACHINE_REAL)
+		return 0; /* the spinlock itself waits */
 	uint16_t o = z->machine.lock_owner[lockid];
 	return o != BLAB_CPU_NONE && o != cpu;
 }
@@ -279,6 +331,11 @@ static inline void mach_clear_page(struct blab_zone *z, unsigned cpu, uint64_t p
 					   mm->now[cpu], (uint8_t)path);
 		model_drain_wasted(z, mm);
 		mm->now[cpu] += mm->p.clear_page_cycles;
+		return;
+	}
+	if (z->machine.kind == BLAB_MACHINE_REAL) {
+		if (cpu < zone_rm(z)->ncpus)
+			real_clear_page(zone_rm(z), cpu);
 		return;
 	}
 	mach_work(z, cpu, BLAB_COST_CLEAR_PAGE);

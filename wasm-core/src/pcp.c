@@ -108,7 +108,7 @@ void _blab_pcp_add(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t i
 	else
 		_blab_list_add(z, l, idx);
 	pcp->count += 1u << order;
-	z->pcp_pages += 1u << order;
+	pcp_pages_add(z, (int32_t)(1u << order));
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_PCP_ADD, idx_to_pfn(z, idx), order, cpu, mt, path,
 	     (tail ? BLAB_EVF_TAIL : 0) | (which ? BLAB_EVF_COLD : 0), 0, 0);
 }
@@ -123,7 +123,7 @@ void _blab_pcp_del(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t i
 	p->flags &= ~(PG_pcp | PG_cold);
 	p->cpu = BLAB_CPU_NONE;
 	pcp->count -= 1u << order;
-	z->pcp_pages -= 1u << order;
+	pcp_pages_add(z, -(int32_t)(1u << order));
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_PCP_DEL, idx_to_pfn(z, idx), order, cpu, mt, path,
 	     which ? BLAB_EVF_COLD : 0, 0, 0);
 }
@@ -146,7 +146,7 @@ static void pcp_add_after(struct blab_zone *z, unsigned cpu, unsigned which, uin
 	p->cpu = (uint16_t)cpu;
 	_blab_list_add_after(z, l, prev, idx);
 	pcp->count += 1u << order;
-	z->pcp_pages += 1u << order;
+	pcp_pages_add(z, (int32_t)(1u << order));
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_PCP_ADD, idx_to_pfn(z, idx), order, cpu, mt,
 	     BLAB_PATH_RMQUEUE_BULK, BLAB_EVF_AFTER | (which ? BLAB_EVF_COLD : 0), prev, 0);
 }

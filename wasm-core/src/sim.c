@@ -35,7 +35,7 @@ void blab_sim_config_init(struct blab_sim_config *c)
 #define NODE_PAGES (96ull << 18)
 #define NODE_CPUS 56u
 
-static void node_pcp_sizes(struct blab_strategy *s)
+void sim_node_pcp_sizes(struct blab_strategy *s)
 {
 	if (!s->batch)
 		s->batch = blab_zone_batchsize(NODE_PAGES, s->batch_era);
@@ -112,7 +112,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 
 	blab_zone_config_init(&zc);
 	zc.strategy = c->strategy;
-	node_pcp_sizes(&zc.strategy);
+	sim_node_pcp_sizes(&zc.strategy);
 	/* room for every task's pages, plus what can sit on the pcp lists */
 	zone_pages = wl->zone_pages(c) +
 		     (uint64_t)c->cpus * (zc.strategy.high + 2u * zc.strategy.batch + 64u) + 4096u;

@@ -49,4 +49,8 @@ struct sim_workload {
 /* The workload with this id, or NULL. */
 const struct sim_workload *sim_workload_get(uint32_t id);
 
+/* batch and high left 0 in s become those of a 96 GB node with 56 CPUs (sim.c); the real
+ * machine (real/run.c) sizes its pcp lists the same way */
+void sim_node_pcp_sizes(struct blab_strategy *s);
+
 #endif

@@ -17,20 +17,8 @@
 
 #include "machine.h"
 #include "sim.h"
+#include "workload_page_fault1.h"
 
-struct sim_task {
-	uint32_t *pfns;       /* the mapping: pfn - zone start of each faulted page */
-	uint32_t pages, iterations, clear_lines;
-	uint8_t state;
-	uint8_t op_active;
-	uint32_t i;           /* next page to fault, or to unmap */
-	uint32_t pv;          /* pages waiting in the pagevec (fault) / in this batch (unmap) */
-	uint32_t k;           /* unmap: pages of the batch freed so far */
-	uint32_t round;
-	uint64_t pages_done;  /* faulted, all rounds */
-	uint64_t warm_pages, warm_end, end; /* pages and clock at the end of the warm-up round */
-	struct blab_op op;
-};
 
 struct pf1_state {
 	struct sim_task *tasks;
@@ -76,10 +64,8 @@ static int step_op(struct blab_zone *z, struct sim_task *t)
 	return BLAB_STEP_DONE;
 }
 
-static int pf1_step(struct sim_run *run, unsigned cpu)
+int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 {
-	struct blab_zone *z = run->z;
-	struct sim_task *t = &((struct pf1_state *)run->priv)->tasks[cpu];
 	int ret;
 
 	for (;;) {
@@ -156,6 +142,11 @@ static int pf1_step(struct sim_run *run, unsigned cpu)
 			return SIM_FINISHED;
 		}
 	}
+}
+
+static int pf1_step(struct sim_run *run, unsigned cpu)
+{
+	return sim_page_fault1_step(run->z, cpu, &((struct pf1_state *)run->priv)->tasks[cpu]);
 }
 
 static uint64_t pf1_zone_pages(const struct blab_sim_config *c)

@@ -152,8 +152,12 @@ int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 		pbo = top < BLAB_DEFAULT_PAGEBLOCK_ORDER ? top : BLAB_DEFAULT_PAGEBLOCK_ORDER;
 	if (pbo > top)
 		return BLAB_EORDER;
-	if (cfg->machine != BLAB_MACHINE_PLAIN && cfg->machine != BLAB_MACHINE_MODEL)
-		return BLAB_EINVAL; /* real/ plugs in later */
+	if (cfg->machine != BLAB_MACHINE_PLAIN && cfg->machine != BLAB_MACHINE_MODEL &&
+	    cfg->machine != BLAB_MACHINE_REAL)
+		return BLAB_EINVAL;
+	if (cfg->machine == BLAB_MACHINE_REAL &&
+	    (cfg->log_mask || cfg->log_capacity || cfg->sink || cfg->strategy.watermarks))
+		return BLAB_EINVAL; /* shared by every thread: see src/real/real.h */
 	if (cfg->machine == BLAB_MACHINE_MODEL) {
 		struct model_params def;
 		const struct model_params *mp = cfg->model;
@@ -255,6 +259,16 @@ int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 		z->machine.impl = mm;
 		z->machine.kind = BLAB_MACHINE_MODEL;
 	}
+	if (cfg->machine == BLAB_MACHINE_REAL) {
+		struct real_machine *rm = malloc(sizeof(*rm));
+		if (!rm || real_machine_init(rm, cpus, !cfg->real_untimed)) {
+			free(rm);
+			blab_zone_destroy(z);
+			return BLAB_ENOMEMHOST;
+		}
+		z->machine.impl = rm;
+		z->machine.kind = BLAB_MACHINE_REAL;
+	}
 	*out = z;
 	return 0;
 }
@@ -267,10 +281,11 @@ void blab_zone_destroy(struct blab_zone *z)
 	free(z->mem_map);
 	free(z->pageblock_mt);
 	free(z->pageset);
-	if (z->machine.impl) {
+	if (z->machine.impl && z->machine.kind == BLAB_MACHINE_REAL)
+		real_machine_free(z->machine.impl);
+	else if (z->machine.impl)
 		model_machine_free(z->machine.impl);
-		free(z->machine.impl);
-	}
+	free(z->machine.impl);
 
 	free(z->log);
 	free(z);
@@ -286,6 +301,12 @@ int blab_zone_info(const struct blab_zone *z, struct blab_zone_info *out)
 	out->managed_pages = z->managed_pages;
 	out->free_pages = z->free_pages;
 	out->pcp_pages = z->pcp_pages;
+	if (z->machine.kind == BLAB_MACHINE_REAL) {
+		/* not kept while threads run (pcp_pages_add): count the lists' pages now */
+		out->pcp_pages = 0;
+		for (unsigned cpu = 0; cpu < z->cpus; cpu++)
+			out->pcp_pages += z->pageset[cpu].pcp[0].count + z->pageset[cpu].pcp[1].count;
+	}
 	out->cpus = z->cpus;
 	out->top_order = z->top_order;
 	out->pageblock_order = z->pageblock_order;

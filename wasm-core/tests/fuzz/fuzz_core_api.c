@@ -198,8 +198,12 @@ static int expected_create(const struct blab_zone_config *c)
 	pbo = c->pageblock_order == 0xff ? (top < 9 ? top : 9) : c->pageblock_order;
 	if (pbo > top)
 		return BLAB_EORDER;
-	if (c->machine != BLAB_MACHINE_PLAIN && c->machine != BLAB_MACHINE_MODEL)
+	if (c->machine != BLAB_MACHINE_PLAIN && c->machine != BLAB_MACHINE_MODEL &&
+	    c->machine != BLAB_MACHINE_REAL)
 		return BLAB_EINVAL;
+	if (c->machine == BLAB_MACHINE_REAL &&
+	    (c->log_mask || c->log_capacity || c->sink || c->strategy.watermarks))
+		return BLAB_EINVAL; /* a real zone has no log and no watermarks */
 	if (c->machine == BLAB_MACHINE_MODEL) {
 		/* a model zone has at most the modelled machine's CPUs (default parameters) */
 		struct model_params def;
