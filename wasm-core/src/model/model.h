@@ -78,6 +78,7 @@ int model_params_check(const struct model_params *p, char *err, size_t errlen);
  * (model_params_check), reported as "line 0: why". *p is only changed on success.
  */
 #define MODEL_PARAMS_LINE_MAX 256
+#define MODEL_PARAMS_FILE_MAX 16384 /* whole file: model_params_parse refuses more */
 int model_params_parse(struct model_params *p, const char *text, size_t len, char *err,
 		       size_t errlen);
 /* Write every key as `key = value\n` (what `blab calibrate` will write). Returns the length

@@ -156,6 +156,14 @@ int model_params_parse(struct model_params *p, const char *text, size_t len, cha
 	size_t i = 0;
 
 	memset(seen, 0, sizeof(seen));
+	if (!text && len) {
+		put_err(err, errlen, 0, "no text", NULL);
+		return -1;
+	}
+	if (len > MODEL_PARAMS_FILE_MAX) {
+		put_err(err, errlen, 0, "file larger than 16384 bytes", NULL);
+		return -1;
+	}
 	while (i < len) {
 		size_t start = i, end;
 		lineno++;
