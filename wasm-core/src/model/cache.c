@@ -310,6 +310,18 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 	uint32_t socket = m->socket_of[cpu];
 	uint32_t ver = d->ver;
 	uint64_t b2 = base_of(&m->l2[core], line);
+	{
+		/* Host-side only: start loading the LLC set while the L2 set is searched; an L2
+		 * miss needs it, and both are likely host cache misses at scale. */
+		const struct cache_level *l3 = &m->llc[socket];
+		uint32_t s3 = set_of(l3, line);
+		uint64_t b3p = (uint64_t)s3 * l3->assoc;
+		__builtin_prefetch(&l3->synced[s3]);
+		__builtin_prefetch(&l3->age[b3p]);
+		__builtin_prefetch(&l3->ways[b3p]);
+		__builtin_prefetch((const char *)&l3->ways[b3p] + 64);
+		__builtin_prefetch((const char *)&l3->ways[b3p] + 128);
+	}
 	int64_t i2 = find(&m->l2[core], b2, line);
 
 	if (i2 >= 0 && m->l2[core].ways[i2].ver == ver) {
@@ -580,13 +592,15 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 	uint32_t core = m->core_of[cpu], socket = m->socket_of[cpu];
 	uint32_t stride = nlines && nlines <= 64u ? 64u / nlines : 64u;
 	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core];
+	uint64_t to_llc = 0; /* fillers the L2 passes down (or, inclusive, every line) */
+
+	m->cpu[cpu].cleared_lines += 64u / stride;
+	m->path[path].cleared_lines += 64u / stride;
 
 	for (uint32_t l = 0; l < 64u; l += stride) {
 		uint64_t line = first + l;
 		struct cache_way old;
 
-		m->cpu[cpu].cleared_lines++;
-		m->path[path].cleared_lines++;
 		if (m->dir_hash_live && dir_peek_ver(m, line)) {
 			/* someone touched this line through cache_access(): keep its copies
 			 * coherent with an ordinary write */
@@ -600,13 +614,17 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 		if (real && old.pf)
 			count_wasted(m, &old);
 		real = put_filler(l2, s2, insert_filler(l2, s2), &old, &used);
-		if (!m->p.llc_victim)
-			m->llc[socket].fillers++; /* an inclusive LLC is filled by every miss */
-		else if (!real)
-			m->llc[socket].fillers += (uint64_t)used; /* a filler goes on down */
-		else if (dir_peek_ver(m, old.line) == old.ver)
+		if (!m->p.llc_victim) {
+			to_llc++; /* an inclusive LLC is filled by every miss */
+		} else if (!real) {
+			to_llc += (uint64_t)used; /* a filler goes on down */
+		} else if (dir_peek_ver(m, old.line) == old.ver) {
+			m->llc[socket].fillers += to_llc; /* in order: what came before it */
+			to_llc = 0;
 			fill_llc(m, socket, old.line, old.ver);
+		}
 	}
+	m->llc[socket].fillers += to_llc;
 }
 
 uint64_t cache_finish_each(struct cache_model *m,
