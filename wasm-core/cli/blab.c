@@ -187,6 +187,7 @@ static const struct command {
 	{"bench", cmd_bench, "time alloc/free on the plain machine, per preset"},
 	{"sim", cmd_sim, "run a benchmark (page_fault1, hackbench) on the deterministic model machine"},
 	{"run", cmd_run, "run a benchmark (page_fault1) on real threads: the real machine"},
+	{"calibrate", cmd_calibrate, "measure this machine, write a model parameter file"},
 };
 
 static void usage(FILE *f)

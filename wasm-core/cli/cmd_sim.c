@@ -6,20 +6,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "blab.h"
 #include "blab_sim.h"
 #include "cli.h"
+#include "model/model.h"
 
 #define MAX_LIST 32
 #define EVENTS_FILE_MAX BLAB_MAX_LOG_EVENTS
+#define PARAMS_FILE_MAX MODEL_PARAMS_FILE_MAX
 
 static int sim_help(FILE *f)
 {
 	fprintf(f,
 "usage: blab sim --workload page_fault1 [--cpus 1,2,4,8] [--preset v4.16,v4.17,v5.18]\n"
 "                [--seed N] [--pages N] [--iterations N] [--clear-lines N]\n"
-"                [--csv | --json] [--hash] [--events FILE]\n"
+"                [--csv | --json] [--hash] [--events FILE] [--params FILE] [--bench]\n"
 "\n"
 "Runs a benchmark on the model machine: virtual CPUs with cycle clocks, a cache model\n"
 "(L1/L2 per core, LLC per socket, 2 sockets x 28 cores x 2 threads) and queued spinlocks.\n"
@@ -48,8 +51,13 @@ static int sim_help(FILE *f)
 "  --events FILE  write the run's 32-byte event records (docs/events.md) to FILE;\n"
 "                 one --cpus value and one --preset only; at most %u records\n"
 "  --clear-lines  frame lines clear_page() passes through the cache model (default 64)\n"
+"  --params FILE  model parameters (key = value lines, as blab calibrate writes them;\n"
+"                 keys left out keep their defaults; at most %u bytes); the file's\n"
+"                 topology sets how many CPUs the modelled machine has\n"
+"  --bench        also print, on stderr, host seconds and simulated page operations\n"
+"                 (allocations + frees) per host second for the whole sweep\n"
 "\n"
-"Limits: cpus 1..112 (the modelled machine), pages 1..%u, iterations 1..%u,\n"
+"Limits: cpus 1..112 (the default modelled machine), pages 1..%u, iterations 1..%u,\n"
 "cpus x pages <= %u, cpus x pages x iterations <= %llu.\n"
 "\n"
 "example:\n"
@@ -57,8 +65,35 @@ static int sim_help(FILE *f)
 "\n"
 "hackbench (slab objects allocated on one CPU, freed on another) has its own options:\n"
 "  blab sim --workload hackbench --help\n",
-		EVENTS_FILE_MAX, BLAB_SIM_MAX_PAGES, BLAB_SIM_MAX_ITERATIONS, BLAB_SIM_MAX_MAPPED,
+		EVENTS_FILE_MAX, PARAMS_FILE_MAX, BLAB_SIM_MAX_PAGES, BLAB_SIM_MAX_ITERATIONS, BLAB_SIM_MAX_MAPPED,
 		(unsigned long long)BLAB_SIM_MAX_WORK);
+	return 0;
+}
+
+/* --params FILE: read at most PARAMS_FILE_MAX bytes and parse them strictly into *mp
+ * (starting from the defaults). Errors name the file and the line. Returns 0 or -1. */
+static int load_params(const char *path, struct model_params *mp)
+{
+	static char text[PARAMS_FILE_MAX + 1];
+	char err[200];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		fprintf(stderr, "blab sim: --params: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	n = fread(text, 1, sizeof(text), f);
+	fclose(f);
+	if (n > PARAMS_FILE_MAX) {
+		fprintf(stderr, "blab sim: --params: %s is larger than %u bytes\n", path,
+			PARAMS_FILE_MAX);
+		return -1;
+	}
+	if (model_params_parse(mp, text, n, err, sizeof(err))) {
+		fprintf(stderr, "blab sim: --params: %s: %s\n", path, err);
+		return -1;
+	}
 	return 0;
 }
 
@@ -136,9 +171,13 @@ int cmd_sim(int argc, char **argv)
 	char presets[MAX_LIST][32];
 	uint32_t npresets = 0;
 	uint64_t seed = 1, pages = 32768, iterations = 2, clear_lines = 64;
-	int csv = 0, json = 0, hash = 0;
+	int csv = 0, json = 0, hash = 0, bench = 0;
+	const char *params_file = NULL;
+	struct model_params mp;
+	uint32_t max_cpus;
+	struct timespec t0, t1;
 	struct cell *cells = NULL;
-	uint64_t linear1 = 0;
+	uint64_t linear1 = 0, extra_ops = 0;
 	int ret = 0;
 
 	/* hackbench has its own options and table (cmd_sim_hackbench.c) */
@@ -163,9 +202,13 @@ int cmd_sim(int argc, char **argv)
 			hash = 1;
 			continue;
 		}
+		if (!strcmp(a, "--bench")) {
+			bench = 1;
+			continue;
+		}
 		if (strcmp(a, "--workload") && strcmp(a, "--cpus") && strcmp(a, "--preset") &&
 		    strcmp(a, "--seed") && strcmp(a, "--pages") && strcmp(a, "--iterations") &&
-		    strcmp(a, "--events") && strcmp(a, "--clear-lines"))
+		    strcmp(a, "--events") && strcmp(a, "--clear-lines") && strcmp(a, "--params"))
 			return bad("unknown option '%s'", a);
 		if (!v)
 			return bad("%s needs a value", a);
@@ -174,6 +217,8 @@ int cmd_sim(int argc, char **argv)
 			workload = v;
 		} else if (!strcmp(a, "--events")) {
 			events = v;
+		} else if (!strcmp(a, "--params")) {
+			params_file = v;
 		} else if (!strcmp(a, "--cpus")) {
 			if (strlen(v) >= sizeof(cpus_arg))
 				return bad("--cpus list too long: %s", v);
@@ -215,6 +260,10 @@ int cmd_sim(int argc, char **argv)
 	}
 	if (csv && json)
 		return bad("%s", "--csv and --json exclude each other");
+	model_params_default(&mp);
+	if (params_file && load_params(params_file, &mp))
+		return 2;
+	max_cpus = model_cpus_max(&mp) < BLAB_SIM_MAX_CPUS ? model_cpus_max(&mp) : BLAB_SIM_MAX_CPUS;
 
 	/* lists */
 	for (char *tok = strtok(cpus_arg, ","); tok; tok = strtok(NULL, ",")) {
@@ -240,8 +289,12 @@ int cmd_sim(int argc, char **argv)
 	for (uint32_t c = 0; c < ncpus; c++) {
 		char n[16];
 		snprintf(n, sizeof(n), "%u", cpus[c]);
-		if (cpus[c] > 112)
-			return bad("--cpus %s: the modelled machine has 112 CPUs", n);
+		if (cpus[c] > max_cpus) {
+			fprintf(stderr, "blab sim: --cpus %s: the modelled machine has %u CPUs\n"
+					"(blab sim --help for the options)\n",
+				n, max_cpus);
+			return 2;
+		}
 		if ((uint64_t)cpus[c] * pages > BLAB_SIM_MAX_MAPPED)
 			return bad("--cpus %s x --pages is over the 4194304-page limit", n);
 		if ((uint64_t)cpus[c] * pages * iterations > BLAB_SIM_MAX_WORK)
@@ -263,6 +316,7 @@ int cmd_sim(int argc, char **argv)
 			return 1;
 		}
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t c = 0; c < ncpus && !ret; c++)
 		for (uint32_t p = 0; p < npresets && !ret; p++) {
 			struct blab_sim_config cfg;
@@ -276,6 +330,7 @@ int cmd_sim(int argc, char **argv)
 			cfg.iterations = (uint32_t)iterations;
 			cfg.seed = seed;
 			cfg.clear_lines = (uint32_t)clear_lines;
+			cfg.model = &mp;
 			blab_preset(presets[p], &cfg.strategy);
 			if (hash || ef) {
 				cfg.log_mask = BLAB_EVC_ALL;
@@ -317,9 +372,22 @@ int cmd_sim(int argc, char **argv)
 		cfg.iterations = (uint32_t)iterations;
 		cfg.seed = seed;
 		cfg.clear_lines = (uint32_t)clear_lines;
+		cfg.model = &mp;
 		blab_preset(presets[0], &cfg.strategy);
-		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0)
+		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0) {
 			linear1 = r1.score;
+			extra_ops = 2 * r1.pages_total;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (bench) {
+		/* host time, not virtual time: on stderr so stdout stays deterministic */
+		uint64_t ops = extra_ops;
+		double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		for (uint32_t k = 0; k < ncpus * npresets; k++)
+			ops += 2 * cells[k].r.pages_total;
+		fprintf(stderr, "bench: %llu simulated page operations in %.3f s = %.0f page ops/s\n",
+			(unsigned long long)ops, s, s > 0 ? (double)ops / s : 0.0);
 	}
 
 	if (json) {

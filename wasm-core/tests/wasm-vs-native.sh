@@ -38,6 +38,8 @@ sims=(
   "sim --workload hackbench --groups 2 --loops 150 --same-cpu --object-size 64 --seed 5 --hash --csv"
   "sim --workload hackbench --groups 4 --loops 100 --slub-prefetch on --object-size 1000 --json --hash"
   "sim --workload hackbench --groups 1"
+  "sim --workload page_fault1 --cpus 1,2 --preset v4.17,v5.18 --pages 512 --params $here/params/two-core.params --hash"
+  "sim --workload page_fault1 --cpus 1 --params $here/params/bad-key.params"
 )
 for args in "${sims[@]}"; do
   # shellcheck disable=SC2086 # the arguments are meant to split
