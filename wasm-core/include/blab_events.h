@@ -61,13 +61,18 @@ static inline struct blab_event blab_event_make(uint64_t time, uint64_t pfn, uns
 	X(FALLBACK, 18, EXPLAIN)     \
 	X(ALLOC_FAIL, 19, EXPLAIN)   \
 	X(MARK, 20, EXPLAIN)         \
-	X(LOG_FULL, 21, EXPLAIN)
+	X(LOG_FULL, 21, EXPLAIN)     \
+	X(COMPACT_BEGIN, 40, EXPLAIN) \
+	X(COMPACT_SCAN, 41, EXPLAIN) \
+	X(COMPACT_MIGRATE, 42, EXPLAIN) \
+	X(COMPACT_END, 43, EXPLAIN)  \
+	X(RMQUEUE_CLUSTER, 44, EXPLAIN)
 
 enum blab_event_type {
 #define BLAB_X(name, num, cls) BLAB_EV_##name = num,
 	BLAB_EVENT_TYPES(BLAB_X)
 #undef BLAB_X
-	BLAB_EV_MAX_CORE = 31
+	BLAB_EV_MAX_CORE = 49
 };
 
 /*
@@ -98,7 +103,7 @@ enum blab_event_class {
 
 /* flags bits */
 #define BLAB_EVF_TAIL 0x1u        /* BUDDY_ADD / PCP_ADD: added at the list tail */
-#define BLAB_EVF_MERGE_SKIPPED 0x2u /* BUDDY_ADD (skip-merge mode, later) */
+#define BLAB_EVF_MERGE_SKIPPED 0x2u /* BUDDY_ADD: an order-0 page whose merge was skipped */
 #define BLAB_EVF_COLD 0x2u        /* PCP_ADD / PCP_DEL: the 2002 cold list */
 #define BLAB_EVF_AFTER 0x4u       /* PCP_ADD: inserted right after the block at arg0 (pfn - start) */
 #define BLAB_EVF_END 0x1u         /* RMQUEUE_BULK / PCP_DRAIN end record */
@@ -131,7 +136,8 @@ enum blab_access_outcome {
 	X(RMQUEUE, 9, "rmqueue without pcp (__rmqueue under zone->lock)")          \
 	X(FALLBACK, 10, "__rmqueue_fallback")                                      \
 	X(FREE_DIRECT, 11, "free_one_page without pcp")                            \
-	X(DRAIN, 12, "drain_pages")
+	X(DRAIN, 12, "drain_pages")                                                \
+	X(COMPACT, 13, "compaction (merge skipped pages, migrate)")
 
 enum blab_path {
 #define BLAB_X(name, num, desc) BLAB_PATH_##name = num,
