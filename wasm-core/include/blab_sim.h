@@ -49,11 +49,21 @@ struct blab_sim_config {
 	uint32_t clear_lines; /* frame lines clear_page() writes through the cache model: 1..64 */
 	struct blab_strategy strategy;       /* batch/high 0: those of a 96 GB node */
 	const struct model_params *model;    /* NULL: model_params_default() */
+	/* stress_highalloc and mixed (docs/skipmerge.md) */
+	uint32_t hi_order;   /* the high order wanted (default 9 = pageblock_order) */
+	uint32_t delay_us;   /* stress_highalloc: virtual microseconds between attempts (1000) */
+	uint32_t compact;    /* enum blab_sim_compact: what a failed attempt does (FULL) */
 	uint8_t log_mask;                    /* event classes sent to sink */
 	blab_event_sink sink;                /* NULL: no events at all */
 	void *sink_ctx;
 };
 void blab_sim_config_init(struct blab_sim_config *c);
+enum blab_sim_compact {
+	BLAB_SIM_COMPACT_NONE = 0,  /* fail at once */
+	BLAB_SIM_COMPACT_MERGE = 1, /* merge merge-skipped pages only */
+	BLAB_SIM_COMPACT_FULL = 2,  /* merge, then migrate movable pages (the kernel's way) */
+};
+#define BLAB_SIM_MAX_DELAY_US 1000000u
 
 struct blab_sim_result {
 	uint64_t score;          /* the workload's score (blab_sim_workload_unit); page_fault1:
@@ -68,6 +78,12 @@ struct blab_sim_result {
 	uint64_t misses_zone_locked; /* cache misses while holding zone->lock */
 	uint64_t prefetches, pf_hit, pf_late, pf_wasted;
 	uint32_t batch, high;    /* the pcp sizes the run used */
+	/* high-order workloads: attempts, successes, their cycles (compaction included) */
+	uint64_t hi_attempts, hi_success, hi_cycles;
+	struct blab_compact_stats compact;
+	uint32_t merge_skipped;  /* merge-skipped pages when the high-order phase began */
+	/* fragmentation of the zone for hi_order when that phase began (thousandths) */
+	int32_t unusable_index, extfrag_index;
 };
 
 /* 0, or a negative BLAB_E* code with a reason in err. */
