@@ -34,6 +34,11 @@ sims=(
   "sim --workload page_fault1 --cpus 1,3 --preset v2.5.45,v5.18 --pages 200 --iterations 3 --seed 9 --hash --csv"
   "sim --workload page_fault1 --cpus 2 --preset v4.16 --pages 128 --clear-lines 8 --json --hash"
   "sim --workload page_fault1 --cpus 0"
+  "sim --workload page_fault1 --cpus 8 --preset lu-rfc-p2,lu-rfc-p3,lu-rfc-p4 --pages 400 --clear-lines 4 --hash"
+  "sim --workload stress_highalloc --cpus 2 --preset v4.16,lu-rfc-p2 --pages 2048 --iterations 4 --delay-us 20 --clear-lines 1 --compact full --hash"
+  "sim --workload stress_highalloc --cpus 3 --preset lu-rfc-p4 --pages 2048 --iterations 3 --delay-us 10 --clear-lines 1 --compact merge --csv --hash"
+  "sim --workload mixed --cpus 4 --preset v4.16,lu-rfc-p4 --pages 256 --clear-lines 1 --compact merge --json --hash"
+  "sim --workload stress_highalloc --compact sometimes"
 )
 for args in "${sims[@]}"; do
   # shellcheck disable=SC2086 # the arguments are meant to split

@@ -51,6 +51,12 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
   { id: 19, name: 'ALLOC_FAIL', cls: 'explain' },
   { id: 20, name: 'MARK', cls: 'explain' },
   { id: 21, name: 'LOG_FULL', cls: 'explain' },
+  // skip-merge and compaction (docs/skipmerge.md)
+  { id: 40, name: 'COMPACT_BEGIN', cls: 'explain' },
+  { id: 41, name: 'COMPACT_SCAN', cls: 'explain' },
+  { id: 42, name: 'COMPACT_MIGRATE', cls: 'explain' },
+  { id: 43, name: 'COMPACT_END', cls: 'explain' },
+  { id: 44, name: 'RMQUEUE_CLUSTER', cls: 'explain' },
 ];
 
 export const EV = {
@@ -75,6 +81,11 @@ export const EV = {
   ALLOC_FAIL: 19,
   MARK: 20,
   LOG_FULL: 21,
+  COMPACT_BEGIN: 40,
+  COMPACT_SCAN: 41,
+  COMPACT_MIGRATE: 42,
+  COMPACT_END: 43,
+  RMQUEUE_CLUSTER: 44,
 } as const;
 
 export type EventTypeName = keyof typeof EV;
@@ -121,6 +132,7 @@ export const PATHS: readonly { id: number; name: string; where: string }[] = [
   { id: 10, name: 'FALLBACK', where: '__rmqueue_fallback' },
   { id: 11, name: 'FREE_DIRECT', where: 'free_one_page without pcp' },
   { id: 12, name: 'DRAIN', where: 'drain_pages' },
+  { id: 13, name: 'COMPACT', where: 'compaction (merge skipped pages, migrate)' },
 ];
 
 /** Where in the allocator a record was written, in words; undefined for NONE or unknown ids. */
