@@ -19,7 +19,9 @@
  *
  * Simplifications (docs/skipmerge.md): the target block is chosen by looking at the whole
  * mem_map at no cost instead of the kernel's two scanners meeting in the middle; only blocks
- * whose allocated pages are all MOVABLE move; pcp pages make a block ineligible.
+ * whose allocated pages are all MOVABLE move; pages on the per-cpu lists of CPUs with no op
+ * in flight are taken off those lists (the kernel drains every CPU's lists after a failed
+ * direct compaction; we drain only the target block).
  *
  * After a run that could not make the block, order-0 frees merge again (compact_failed):
  * the RFC's "skip merge unless compaction failed".
@@ -154,8 +156,10 @@ static int64_t block_cost(const struct blab_zone *z, uint32_t idx, unsigned orde
 				return -1;
 			cost += 1u << p->order;
 			i += 1u << p->order;
+		} else if ((p->flags & PG_pcp) && !z->pageset[p->cpu].busy) {
+			i += 1u << p->order; /* drain_all_pages() gives it back */
 		} else {
-			return -1; /* pcp, in flight, or a tail page of a block starting before */
+			return -1; /* in flight, or a tail page of a block starting before */
 		}
 	}
 	return cost;
@@ -194,12 +198,17 @@ static void migrate_block(struct blab_zone *z, struct blab_compact_op *op)
 	if (block_cost(z, idx, order) < 0)
 		ok = 0; /* changed since it was picked */
 	if (ok) {
-		/* isolate: the block's free pages leave the lists, so nothing lands in it */
+		/* isolate: the block's free pages leave the lists, so nothing lands in it; pages
+		 * on a per-cpu list leave it (drain_all_pages(), only for this block) */
 		for (uint32_t i = idx; i < idx + n;) {
 			struct page *p = &z->mem_map[i];
 			unsigned o = p->order;
 			if (p->flags & PG_buddy) {
 				_blab_del_from_free_list(z, i, cpu, BLAB_PATH_COMPACT);
+				p->flags = 0;
+			} else if (p->flags & PG_pcp) {
+				_blab_pcp_del(z, p->cpu, (p->flags & PG_cold) ? 1 : 0, i,
+					      BLAB_PATH_COMPACT);
 				p->flags = 0;
 			}
 			i += 1u << o;

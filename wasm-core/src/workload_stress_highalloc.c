@@ -11,7 +11,8 @@
  * attempt compacts as the allocator's slow path would (__alloc_pages_direct_compact) and
  * tries once more; --compact none|merge|full says what compaction may do. The other CPUs
  * fault and free order-0 pages meanwhile (a small working set each), as the kernel builds of
- * mmtests keep doing.
+ * mmtests keep doing: each keeps 256 pages, more than its per-cpu list holds, so its frees
+ * and refills go through the buddy lists and zone->lock.
  *
  * Score: the share of attempts that got a block, in %. hi_cycles: the attempts' cycles,
  * compaction included (the cost per allocation).
@@ -24,7 +25,8 @@
 
 #define KEEP_EVERY 16u     /* one long-lived page in 16 ... */
 #define FREE_PB_EVERY 4u   /* ... except in every 4th pageblock, left entirely free */
-#define CHURN_PAGES 32u    /* order-0 pages each churning CPU keeps */
+#define CHURN_PAGES 256u   /* order-0 pages each churning CPU keeps: more than pcp high, so
+			    * its frees reach the buddy lists */
 
 enum { H_START = 0, H_ALLOC, H_COMPACT, H_RETRY, H_DELAY, H_RELEASE, H_DONE };
 
