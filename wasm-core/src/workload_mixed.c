@@ -23,6 +23,7 @@
 #include "sim_fragment.h"
 
 extern const struct sim_workload sim_workload_page_fault1;
+void sim_page_fault1_migrated(void *priv, uint32_t ntasks, uint32_t old_idx, uint32_t new_idx);
 
 #define MAX_DEFER_SHIFT 6u /* COMPACT_MAX_DEFER_SHIFT */
 
@@ -37,6 +38,7 @@ struct thp_task {
 
 struct mixed_state {
 	void *pf1;              /* page_fault1's own state */
+	struct blab_zone *z;
 	struct thp_task *thp;
 	struct held_pages held; /* the set-up's pages (freed before the run) */
 	uint32_t n0, running0;  /* page_fault1 tasks, and those still running */
@@ -45,6 +47,15 @@ struct mixed_state {
 	uint32_t merge_skipped;
 	int32_t unusable, extfrag;
 };
+
+/* blab_migrate_fn: only page_fault1's order-0 pages can move (huge pages are too big) */
+static void mixed_migrated(void *ctx, uint64_t old_pfn, uint64_t new_pfn, unsigned order)
+{
+	struct mixed_state *st = ctx;
+	(void)order;
+	sim_page_fault1_migrated(st->pf1, st->n0, pfn_to_idx(st->z, old_pfn),
+				 pfn_to_idx(st->z, new_pfn));
+}
 
 static int mixed_check(const struct blab_sim_config *c, char *err, size_t errlen)
 {
@@ -91,6 +102,7 @@ static int mixed_setup(struct sim_run *run, char *err, size_t errlen)
 		return BLAB_ENOMEMHOST;
 	}
 	st->n0 = st->running0 = (c->cpus + 1) / 2;
+	st->z = run->z;
 	ret = held_init(&st->held, run->z, run->z->pages);
 	if (!ret)
 		ret = sim_fill_and_fragment(run, &st->held, 0, 0, 0, &filled);
@@ -151,7 +163,7 @@ static int thp_step(struct sim_run *run, unsigned cpu)
 				blab_compact_op_init(&t->cop, cpu, c->hi_order,
 						     c->compact == BLAB_SIM_COMPACT_FULL ?
 							     BLAB_COMPACT_MIGRATE : BLAB_COMPACT_MERGE,
-						     NULL, NULL);
+						     mixed_migrated, st);
 				t->state = M_COMPACT;
 				break;
 			}

@@ -233,6 +233,10 @@ static void mixed(void)
 	CHECK(base.hi_attempts > 0 && p2.hi_attempts > 0);
 	CHECK(p2.hi_success * base.hi_attempts < base.hi_success * p2.hi_attempts);
 	CHECK(base.score > 0 && p2.score > 0);
+	/* full compaction migrates page_fault1's pages under its feet: the run must still
+	 * free every page at the pfn it moved to */
+	CHECK_EQ(sim(BLAB_WL_MIXED, "lu-rfc-p4", 4, 512, 2, BLAB_SIM_COMPACT_FULL, &p2), 0);
+	CHECK(p2.compact.runs > 0);
 	{
 		struct blab_sim_result r;
 		struct blab_sim_config c;

@@ -38,6 +38,7 @@ sims=(
   "sim --workload stress_highalloc --cpus 2 --preset v4.16,lu-rfc-p2 --pages 2048 --iterations 4 --delay-us 20 --clear-lines 1 --compact full --hash"
   "sim --workload stress_highalloc --cpus 3 --preset lu-rfc-p4 --pages 2048 --iterations 3 --delay-us 10 --clear-lines 1 --compact merge --csv --hash"
   "sim --workload mixed --cpus 4 --preset v4.16,lu-rfc-p4 --pages 256 --clear-lines 1 --compact merge --json --hash"
+  "sim --workload mixed --cpus 6 --preset lu-rfc-p2 --pages 512 --clear-lines 1 --compact full --hash"
   "sim --workload stress_highalloc --compact sometimes"
 )
 for args in "${sims[@]}"; do
