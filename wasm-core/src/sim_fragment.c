@@ -78,6 +78,47 @@ void sim_sync_clocks(struct sim_run *run)
 	}
 }
 
+/* One op run to its end on the model machine. Set-up runs alone, so every lock is free;
+ * blab_op_step() directly, as the tasks do, rather than blab_alloc() & co., whose debug
+ * builds check the whole zone after every op (the loop checks it after the run). */
+static int run_op(struct blab_zone *z, struct blab_op *op)
+{
+	int ret;
+	while ((ret = blab_op_step(z, op)) == BLAB_STEP_LOCK)
+		;
+	return ret;
+}
+
+static int alloc0(struct blab_zone *z, uint64_t *pfn)
+{
+	struct blab_op op;
+	int ret;
+	blab_op_alloc(&op, 0, 0, BLAB_MT_MOVABLE, 0);
+	ret = run_op(z, &op);
+	if (ret == 0)
+		*pfn = op.pfn;
+	return ret;
+}
+
+static int free0(struct blab_zone *z, uint64_t pfn)
+{
+	struct blab_op op;
+	blab_op_free(&op, 0, pfn, 0, 0);
+	return run_op(z, &op);
+}
+
+static int drain_all(struct blab_zone *z)
+{
+	for (unsigned cpu = 0; cpu < z->cpus; cpu++) {
+		struct blab_op op;
+		int ret;
+		blab_op_drain(&op, cpu);
+		if ((ret = run_op(z, &op)) != 0)
+			return ret;
+	}
+	return 0;
+}
+
 int sim_fill_and_fragment(struct sim_run *run, struct held_pages *h, uint32_t first,
 			  uint32_t keep_every, uint32_t free_pb_every, uint32_t *filled)
 {
@@ -87,7 +128,7 @@ int sim_fill_and_fragment(struct sim_run *run, struct held_pages *h, uint32_t fi
 
 	while (first + n < h->nslots) {
 		uint64_t pfn;
-		ret = blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn);
+		ret = alloc0(z, &pfn);
 		if (ret == BLAB_ENOMEM) {
 			ret = 0; /* the zone is full */
 			break;
@@ -115,12 +156,12 @@ int sim_fill_and_fragment(struct sim_run *run, struct held_pages *h, uint32_t fi
 	}
 	for (uint32_t i = 0; i < nfree && !ret; i++) {
 		uint32_t slot = order[i];
-		ret = blab_free(z, 0, idx_to_pfn(z, h->slot_idx[slot]), 0);
+		ret = free0(z, idx_to_pfn(z, h->slot_idx[slot]));
 		held_clear(h, slot);
 	}
 	free(order);
 	if (!ret)
-		ret = blab_drain_all(z);
+		ret = drain_all(z);
 	sim_sync_clocks(run);
 	return ret;
 }
