@@ -383,7 +383,9 @@ int cmd_sim(int argc, char **argv)
 	for (uint32_t c = 0; c < ncpus; c++)
 		if (cpus[c] == 1)
 			linear1 = cells[c * npresets].r.score;
-	if (!linear1) {
+	if (workload_id != BLAB_WL_PAGE_FAULT1)
+		linear1 = 0; /* perfect scaling means nothing for a success rate or a mix */
+	else if (!linear1) {
 		struct blab_sim_config cfg;
 		struct blab_sim_result r1;
 		char err[160];
@@ -466,11 +468,25 @@ int cmd_sim(int argc, char **argv)
 			       presets[p], presets[p]);
 		printf("\n");
 	} else {
-		printf("# %s on the model machine: %llu pages/task, %llu iteration%s%s, "
-		       "seed %llu\n",
-		       workload, (unsigned long long)pages, (unsigned long long)iterations,
-		       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
-		       (unsigned long long)seed);
+		static const char *const cnames[] = {"none", "merge", "full"};
+		if (workload_id == BLAB_WL_STRESS_HIGHALLOC)
+			printf("# stress_highalloc on the model machine: a zone of %llu pages plus pcp "
+			       "room, %llu attempts at order %llu, %llu us apart, compact %s, seed "
+			       "%llu\n# score: %% of attempts that got a block (linear: page_fault1 "
+			       "only)\n",
+			       (unsigned long long)pages, (unsigned long long)iterations,
+			       (unsigned long long)hi_order, (unsigned long long)delay_us,
+			       cnames[compact], (unsigned long long)seed);
+		else
+			printf("# %s on the model machine: %llu pages/task, %llu iteration%s%s, "
+			       "seed %llu\n",
+			       workload, (unsigned long long)pages, (unsigned long long)iterations,
+			       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
+			       (unsigned long long)seed);
+		if (workload_id == BLAB_WL_MIXED)
+			printf("# score: the page_fault1 half's order-0 pages/s; order %llu blocks, "
+			       "compact %s, in the last table (linear: page_fault1 only)\n",
+			       (unsigned long long)hi_order, cnames[compact]);
 		printf("%5s", "tasks");
 		for (uint32_t p = 0; p < npresets; p++)
 			printf(" %14s", presets[p]);
