@@ -20,8 +20,9 @@
 static int sim_help(FILE *f)
 {
 	fprintf(f,
-"usage: blab sim --workload page_fault1 [--cpus 1,2,4,8] [--preset v4.16,v4.17,v5.18]\n"
-"                [--seed N] [--pages N] [--iterations N] [--clear-lines N]\n"
+"usage: blab sim --workload page_fault1|stress_highalloc|mixed [--cpus 1,2,4,8]\n"
+"                [--preset v4.16,v4.17,v5.18] [--seed N] [--pages N] [--iterations N]\n"
+"                [--clear-lines N] [--hi-order N] [--delay-us N] [--compact none|merge|full]\n"
 "                [--csv | --json] [--hash] [--events FILE] [--params FILE] [--bench]\n"
 "\n"
 "Runs a benchmark on the model machine: virtual CPUs with cycle clocks, a cache model\n"
@@ -33,6 +34,20 @@ static int sim_help(FILE *f)
 "writes one byte to each (a page fault: an order-0 page from the per-cpu list, cleared),\n"
 "adds them to the LRU under lru_lock 15 at a time, unmaps and frees them; --iterations\n"
 "rounds (default 2; the first is a warm-up and not scored).\n"
+"\n"
+"stress_highalloc (mmtests): the zone (--pages pages) is filled with order-0 pages and\n"
+"freed again except every 16th page in 3 pageblocks of 4; then cpu 0 makes --iterations\n"
+"attempts at an order --hi-order block (default 9), --delay-us virtual microseconds apart\n"
+"(default 1000), while the other CPUs fault and free order-0 pages. A failed attempt\n"
+"compacts (--compact: none, merge = merge the merge-skipped pages only, full = merge and\n"
+"migrate movable pages; default full) and tries once more. Reports success %%, cycles per\n"
+"attempt, compaction work, and the unusable free space / fragmentation index of the\n"
+"order when the attempts began.\n"
+"\n"
+"mixed (Lu RFC THP test): the zone is broken into order-0 pages first; half the CPUs run\n"
+"page_fault1 (--pages, --iterations), the others allocate, clear and free order\n"
+"--hi-order blocks for as long as those run, compacting per --compact (deferred after a\n"
+"failure). Score: order-0 pages/s; also huge-page attempts, successes and cycles.\n"
 "\n"
 "Output, one row per CPU count:\n"
 "  tasks       CPUs, one task each\n"
@@ -162,6 +177,53 @@ struct cell {
 	uint64_t hash;
 };
 
+/* an index in thousandths as the kernel prints it: 0.123, -1.000 */
+static void index3(char *buf, size_t n, int32_t v)
+{
+	snprintf(buf, n, "%s%d.%03d", v < 0 ? "-" : "", (v < 0 ? -v : v) / 1000,
+		 (v < 0 ? -v : v) % 1000);
+}
+
+/* the high-order side of stress_highalloc and mixed (docs/skipmerge.md) */
+static void print_highalloc(const struct cell *cells, const uint32_t *cpus, uint32_t ncpus,
+			    char (*presets)[32], uint32_t npresets, unsigned order, int csv)
+{
+	if (csv)
+		printf("\npreset,tasks,order,attempts,success,success_pct,cycles_per_attempt,"
+		       "compactions,merged,migrated,scanned,merge_skipped,unusable_index,"
+		       "extfrag_index\n");
+	else
+		printf("\n%-15s %5s %8s %7s %8s %12s %8s %8s %8s %9s %9s %8s %8s\n", "preset",
+		       "tasks", "attempts", "success", "success%", "cycles/alloc", "compact",
+		       "merged", "migrated", "scanned", "skipped", "unusable", "extfrag");
+	for (uint32_t p = 0; p < npresets; p++)
+		for (uint32_t c = 0; c < ncpus; c++) {
+			const struct blab_sim_result *r = &cells[c * npresets + p].r;
+			char pct[32], un[16], ex[16];
+			fix2(pct, sizeof(pct),
+			     r->hi_attempts ? r->hi_success * 10000 / r->hi_attempts : 0);
+			index3(un, sizeof(un), r->unusable_index);
+			index3(ex, sizeof(ex), r->extfrag_index);
+			unsigned long long att = r->hi_attempts, ok = r->hi_success;
+			unsigned long long per = att ? r->hi_cycles / att : 0;
+			unsigned long long cr = r->compact.runs, cm = r->compact.merged;
+			unsigned long long cmig = r->compact.migrated, cs = r->compact.scanned;
+			if (csv)
+				printf("%s,%u,%u,%llu,%llu,%s,%llu,%llu,%llu,%llu,%llu,%u,%s,%s\n",
+				       presets[p], cpus[c], order, att, ok, pct, per, cr, cm, cmig, cs,
+				       r->merge_skipped, un, ex);
+			else
+				printf("%-15s %5u %8llu %7llu %8s %12llu %8llu %8llu %8llu %9llu %9u "
+				       "%8s %8s\n",
+				       presets[p], cpus[c], att, ok, pct, per, cr, cm, cmig, cs,
+				       r->merge_skipped, un, ex);
+		}
+	if (!csv)
+		printf("(order %u; cycles/alloc includes compaction; skipped = merge-skipped pages "
+		       "and unusable / extfrag = the indices when the attempts began)\n",
+		       order);
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	const char *workload = NULL, *events = NULL;
@@ -171,6 +233,7 @@ int cmd_sim(int argc, char **argv)
 	char presets[MAX_LIST][32];
 	uint32_t npresets = 0;
 	uint64_t seed = 1, pages = 32768, iterations = 2, clear_lines = 64;
+	uint64_t hi_order = 9, delay_us = 1000, compact = BLAB_SIM_COMPACT_FULL;
 	int csv = 0, json = 0, hash = 0, bench = 0;
 	const char *params_file = NULL;
 	struct model_params mp;
@@ -208,7 +271,9 @@ int cmd_sim(int argc, char **argv)
 		}
 		if (strcmp(a, "--workload") && strcmp(a, "--cpus") && strcmp(a, "--preset") &&
 		    strcmp(a, "--seed") && strcmp(a, "--pages") && strcmp(a, "--iterations") &&
-		    strcmp(a, "--events") && strcmp(a, "--clear-lines") && strcmp(a, "--params"))
+		    strcmp(a, "--events") && strcmp(a, "--clear-lines") && strcmp(a, "--hi-order") &&
+		    strcmp(a, "--delay-us") && strcmp(a, "--compact") &&
+		    strcmp(a, "--params"))
 			return bad("unknown option '%s'", a);
 		if (!v)
 			return bad("%s needs a value", a);
@@ -238,6 +303,23 @@ int cmd_sim(int argc, char **argv)
 			if (parse_u64(v, BLAB_SIM_MAX_ITERATIONS, &x) || x < 1)
 				return bad("--iterations wants 1..1000, not '%s'", v);
 			iterations = x;
+		} else if (!strcmp(a, "--hi-order")) {
+			if (parse_u64(v, BLAB_DEFAULT_TOP_ORDER, &x) || x < 1)
+				return bad("--hi-order wants 1..10, not '%s'", v);
+			hi_order = x;
+		} else if (!strcmp(a, "--delay-us")) {
+			if (parse_u64(v, BLAB_SIM_MAX_DELAY_US, &x))
+				return bad("--delay-us wants 0..1000000, not '%s'", v);
+			delay_us = x;
+		} else if (!strcmp(a, "--compact")) {
+			if (!strcmp(v, "none"))
+				compact = BLAB_SIM_COMPACT_NONE;
+			else if (!strcmp(v, "merge"))
+				compact = BLAB_SIM_COMPACT_MERGE;
+			else if (!strcmp(v, "full"))
+				compact = BLAB_SIM_COMPACT_FULL;
+			else
+				return bad("--compact wants none, merge or full, not '%s'", v);
 		} else if (!strcmp(a, "--clear-lines")) {
 			if (parse_u64(v, 64, &x) || x < 1)
 				return bad("--clear-lines wants 1..64, not '%s'", v);
@@ -331,6 +413,9 @@ int cmd_sim(int argc, char **argv)
 			cfg.seed = seed;
 			cfg.clear_lines = (uint32_t)clear_lines;
 			cfg.model = &mp;
+			cfg.hi_order = (uint32_t)hi_order;
+			cfg.delay_us = (uint32_t)delay_us;
+			cfg.compact = (uint32_t)compact;
 			blab_preset(presets[p], &cfg.strategy);
 			if (hash || ef) {
 				cfg.log_mask = BLAB_EVC_ALL;
@@ -361,7 +446,9 @@ int cmd_sim(int argc, char **argv)
 	for (uint32_t c = 0; c < ncpus; c++)
 		if (cpus[c] == 1)
 			linear1 = cells[c * npresets].r.score;
-	if (!linear1) {
+	if (workload_id != BLAB_WL_PAGE_FAULT1)
+		linear1 = 0; /* perfect scaling means nothing for a success rate or a mix */
+	else if (!linear1) {
 		struct blab_sim_config cfg;
 		struct blab_sim_result r1;
 		char err[160];
@@ -373,6 +460,9 @@ int cmd_sim(int argc, char **argv)
 		cfg.seed = seed;
 		cfg.clear_lines = (uint32_t)clear_lines;
 		cfg.model = &mp;
+		cfg.hi_order = (uint32_t)hi_order;
+		cfg.delay_us = (uint32_t)delay_us;
+		cfg.compact = (uint32_t)compact;
 		blab_preset(presets[0], &cfg.strategy);
 		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0) {
 			linear1 = r1.score;
@@ -416,6 +506,20 @@ int cmd_sim(int argc, char **argv)
 				       (unsigned long long)r->pf_hit, (unsigned long long)r->pf_late,
 				       (unsigned long long)r->pf_wasted, r->lru_contention_bp, r->batch,
 				       r->high);
+				if (workload_id != BLAB_WL_PAGE_FAULT1)
+					printf(",\"hi_attempts\":%llu,\"hi_success\":%llu,"
+					       "\"hi_cycles\":%llu,\"compactions\":%llu,"
+					       "\"compact_merged\":%llu,\"compact_migrated\":%llu,"
+					       "\"compact_scanned\":%llu,\"merge_skipped\":%u,"
+					       "\"unusable_index\":%d,\"extfrag_index\":%d",
+					       (unsigned long long)r->hi_attempts,
+					       (unsigned long long)r->hi_success,
+					       (unsigned long long)r->hi_cycles,
+					       (unsigned long long)r->compact.runs,
+					       (unsigned long long)r->compact.merged,
+					       (unsigned long long)r->compact.migrated,
+					       (unsigned long long)r->compact.scanned, r->merge_skipped,
+					       r->unusable_index, r->extfrag_index);
 				if (hash)
 					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
 				printf("}");
@@ -440,11 +544,25 @@ int cmd_sim(int argc, char **argv)
 			       presets[p], presets[p]);
 		printf("\n");
 	} else {
-		printf("# %s on the model machine: %llu pages/task, %llu iteration%s%s, "
-		       "seed %llu\n",
-		       workload, (unsigned long long)pages, (unsigned long long)iterations,
-		       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
-		       (unsigned long long)seed);
+		static const char *const cnames[] = {"none", "merge", "full"};
+		if (workload_id == BLAB_WL_STRESS_HIGHALLOC)
+			printf("# stress_highalloc on the model machine: a zone of %llu pages plus pcp "
+			       "room, %llu attempts at order %llu, %llu us apart, compact %s, seed "
+			       "%llu\n# score: %% of attempts that got a block (linear: page_fault1 "
+			       "only)\n",
+			       (unsigned long long)pages, (unsigned long long)iterations,
+			       (unsigned long long)hi_order, (unsigned long long)delay_us,
+			       cnames[compact], (unsigned long long)seed);
+		else
+			printf("# %s on the model machine: %llu pages/task, %llu iteration%s%s, "
+			       "seed %llu\n",
+			       workload, (unsigned long long)pages, (unsigned long long)iterations,
+			       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
+			       (unsigned long long)seed);
+		if (workload_id == BLAB_WL_MIXED)
+			printf("# score: the page_fault1 half's order-0 pages/s; order %llu blocks, "
+			       "compact %s, in the last table (linear: page_fault1 only)\n",
+			       (unsigned long long)hi_order, cnames[compact]);
 		printf("%5s", "tasks");
 		for (uint32_t p = 0; p < npresets; p++)
 			printf(" %14s", presets[p]);
@@ -491,6 +609,8 @@ int cmd_sim(int argc, char **argv)
 				       (unsigned long long)r->pf_wasted, ll);
 			}
 	}
+	if (workload_id != BLAB_WL_PAGE_FAULT1)
+		print_highalloc(cells, cpus, ncpus, presets, npresets, (unsigned)hi_order, csv);
 	if (hash)
 		for (uint32_t c = 0; c < ncpus; c++)
 			for (uint32_t p = 0; p < npresets; p++)

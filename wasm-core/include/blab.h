@@ -108,6 +108,14 @@ struct blab_strategy {
 	uint8_t free_factor;   /* 5.14+ nr_pcp_free(): free batch << free_factor, clamped */
 	uint32_t batch;        /* 0: zone_batchsize() */
 	uint32_t high;         /* 0: computed by high_mode */
+	/* Aaron Lu's zone->lock RFC (2018, not merged; docs/skipmerge.md) */
+	uint8_t skip_merge;    /* 2/4: order-0 frees skip merging; compaction merges them later */
+	uint8_t clusters;      /* enum blab_clusters */
+};
+enum blab_clusters {
+	BLAB_CLUSTERS_NONE = 0,
+	BLAB_CLUSTERS_PER_FREE = 1,  /* 3/4: rmqueue_bulk() cuts clusters; each free keeps them up */
+	BLAB_CLUSTERS_PER_BULK = 2,  /* 4/4: free_pcppages_bulk() keeps them up once per bulk free */
 };
 
 /* Presets named after kernels; see blab_preset_describe(). */
@@ -230,6 +238,60 @@ int blab_free(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order);
 int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp);
 int blab_drain(struct blab_zone *z, unsigned cpu);
 int blab_drain_all(struct blab_zone *z);
+
+/* ---- compaction (compaction.c; docs/skipmerge.md) ---- */
+enum blab_compact_mode {
+	BLAB_COMPACT_MERGE = 0,   /* merge merge-skipped pages back (the RFC's compaction hook) */
+	BLAB_COMPACT_MIGRATE = 1, /* and then migrate movable pages out of one block of `order` */
+};
+/* Called for each block compaction moved: the owner's record of old_pfn is now new_pfn. */
+typedef void (*blab_migrate_fn)(void *ctx, uint64_t old_pfn, uint64_t new_pfn, unsigned order);
+struct blab_compact_stats {
+	uint64_t runs, successes;   /* compactions, and those that left a free block of their order */
+	uint64_t scanned;           /* struct pages the scanner read */
+	uint64_t merged;            /* merge-skipped pages merged back */
+	uint64_t migrated;          /* pages migrated */
+};
+/* Caller-owned, like struct blab_op; fields below the line are private. */
+struct blab_compact_op {
+	uint16_t cpu;
+	uint8_t order, mode;
+	uint16_t lock;       /* the lock the next step takes when BLAB_STEP_LOCK was returned */
+	uint8_t success;     /* once DONE: a free block of order >= order exists */
+	blab_migrate_fn migrate;
+	void *ctx;
+	/* ---- private ---- */
+	uint8_t state;
+	uint32_t pb;         /* next pageblock of the merge scan */
+	uint64_t target;     /* migrate: the block being emptied */
+	uint32_t migrated;   /* pages migrated by this run */
+	uint32_t merged;     /* pages merged by this run */
+};
+int blab_compact_op_init(struct blab_compact_op *op, unsigned cpu, unsigned order, unsigned mode,
+			 blab_migrate_fn migrate, void *ctx);
+/* Returns BLAB_STEP_DONE, BLAB_STEP_LOCK, BLAB_ELOCKED (nothing done, retry) or an error. */
+int blab_compact_step(struct blab_zone *z, struct blab_compact_op *op);
+/* Synchronous: compact until a free block of `order` exists or nothing more can be done;
+ * *success (may be NULL) says which. */
+int blab_compact(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mode,
+		 blab_migrate_fn migrate, void *ctx, int *success);
+/* An allocation that compacts once and retries when the buddy lists have no such block
+ * (__alloc_pages_direct_compact); 0 or the allocation's error. */
+int blab_alloc_compact(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt,
+		       unsigned mode, blab_migrate_fn migrate, void *ctx, uint64_t *pfn);
+int blab_compact_stats(const struct blab_zone *z, struct blab_compact_stats *out);
+/* order-0 free pages whose merge was skipped */
+int blab_merge_skipped(const struct blab_zone *z, uint32_t *out);
+
+/* ---- fragmentation indices (mm/vmstat.c; fragmentation.c) ---- */
+/* From nr_free[0..top_order], for a request of `order`, in thousandths:
+ * unusable: the unusable free space index, 0..1000 (1000 with no free pages);
+ * extfrag: the kernel's fragmentation index, 0..1000, or -1000 when a block of that order
+ * is free (the failure would not be for lack of a block). */
+int blab_frag_index(const uint32_t *nr_free, unsigned top_order, unsigned order,
+		    int32_t *unusable, int32_t *extfrag);
+int blab_zone_frag_index(const struct blab_zone *z, unsigned order, int32_t *unusable,
+			 int32_t *extfrag);
 
 /* ---- invariant checker ---- */
 /* 0, or BLAB_ECHECK with a human message in msg (may be NULL). */

@@ -71,7 +71,13 @@ static inline struct blab_event blab_event_make(uint64_t time, uint64_t pfn, uns
 	X(SLAB_NEW, 35, STATE)       \
 	X(SLAB_DISCARD, 36, STATE)   \
 	X(SLAB_CPU_SLAB, 37, STATE)  \
-	X(SLAB_PARTIAL, 38, STATE)
+	X(SLAB_PARTIAL, 38, STATE)   \
+	/* skip-merge and compaction (docs/skipmerge.md), 40..49 */ \
+	X(COMPACT_BEGIN, 40, EXPLAIN) \
+	X(COMPACT_SCAN, 41, EXPLAIN) \
+	X(COMPACT_MIGRATE, 42, EXPLAIN) \
+	X(COMPACT_END, 43, EXPLAIN)  \
+	X(RMQUEUE_CLUSTER, 44, EXPLAIN)
 
 enum blab_event_type {
 #define BLAB_X(name, num, cls) BLAB_EV_##name = num,
@@ -108,7 +114,7 @@ enum blab_event_class {
 
 /* flags bits */
 #define BLAB_EVF_TAIL 0x1u        /* BUDDY_ADD / PCP_ADD: added at the list tail */
-#define BLAB_EVF_MERGE_SKIPPED 0x2u /* BUDDY_ADD (skip-merge mode, later) */
+#define BLAB_EVF_MERGE_SKIPPED 0x2u /* BUDDY_ADD: an order-0 page whose merge was skipped */
 #define BLAB_EVF_COLD 0x2u        /* PCP_ADD / PCP_DEL: the 2002 cold list */
 #define BLAB_EVF_AFTER 0x4u       /* PCP_ADD: inserted right after the block at arg0 (pfn - start) */
 #define BLAB_EVF_END 0x1u         /* RMQUEUE_BULK / PCP_DRAIN end record */
@@ -156,6 +162,7 @@ enum blab_access_outcome {
 	X(FALLBACK, 10, "__rmqueue_fallback")                                      \
 	X(FREE_DIRECT, 11, "free_one_page without pcp")                            \
 	X(DRAIN, 12, "drain_pages")                                                \
+	X(COMPACT, 13, "compaction (merge skipped pages, migrate)")              \
 	/* slab layer: 30..39 */                                                   \
 	X(SLAB_ALLOC_FAST, 30, "slab_alloc fast path (c->freelist)")               \
 	X(SLAB_ALLOC_SLOW, 31, "___slab_alloc slow path")                          \

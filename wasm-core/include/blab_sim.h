@@ -54,6 +54,10 @@ struct blab_sim_config {
 	uint32_t clear_lines; /* frame lines clear_page() writes through the cache model: 1..64 */
 	struct blab_strategy strategy;       /* batch/high 0: those of a 96 GB node */
 	const struct model_params *model;    /* NULL: model_params_default() */
+	/* stress_highalloc and mixed (docs/skipmerge.md) */
+	uint32_t hi_order;   /* the high order wanted (default 9 = pageblock_order) */
+	uint32_t delay_us;   /* stress_highalloc: virtual microseconds between attempts (1000) */
+	uint32_t compact;    /* enum blab_sim_compact: what a failed attempt does (FULL) */
 	uint8_t log_mask;                    /* event classes sent to sink */
 	blab_event_sink sink;                /* NULL: no events at all */
 	void *sink_ctx;
@@ -67,6 +71,12 @@ struct blab_sim_config {
 	} hackbench;
 };
 void blab_sim_config_init(struct blab_sim_config *c);
+enum blab_sim_compact {
+	BLAB_SIM_COMPACT_NONE = 0,  /* fail at once */
+	BLAB_SIM_COMPACT_MERGE = 1, /* merge merge-skipped pages only */
+	BLAB_SIM_COMPACT_FULL = 2,  /* merge, then migrate movable pages (the kernel's way) */
+};
+#define BLAB_SIM_MAX_DELAY_US 1000000u
 
 struct blab_sim_result {
 	uint64_t score;          /* the workload's score (blab_sim_workload_unit); page_fault1:
@@ -86,6 +96,12 @@ struct blab_sim_result {
 	uint64_t elapsed_cycles;          /* until the last message was read (the score's time) */
 	struct blab_slab_stats slab;      /* the message cache's counters */
 	uint64_t slab_pf_hit, slab_pf_late, slab_pf_wasted; /* freelist prefetches (cache model) */
+	/* high-order workloads: attempts, successes, their cycles (compaction included) */
+	uint64_t hi_attempts, hi_success, hi_cycles;
+	struct blab_compact_stats compact;
+	uint32_t merge_skipped;  /* merge-skipped pages when the high-order phase began */
+	/* fragmentation of the zone for hi_order when that phase began (thousandths) */
+	int32_t unusable_index, extfrag_index;
 };
 
 /* 0, or a negative BLAB_E* code with a reason in err. */

@@ -40,7 +40,9 @@ void _blab_del_from_free_list(struct blab_zone *z, uint32_t idx, unsigned cpu, u
 	struct free_area *area = &z->free_area[order];
 
 	_blab_list_del(z, &area->free_list[mt], idx);
-	page->flags &= ~PG_buddy;
+	if (page->flags & PG_merge_skipped)
+		z->merge_skipped--;
+	page->flags &= ~(PG_buddy | PG_merge_skipped);
 	page->buddy = 0;
 	area->nr_free--;
 	z->free_pages -= 1u << order;
@@ -93,6 +95,11 @@ void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned o
 	int to_tail = 0;
 
 	mach_touch_page(z, cpu, pfn, 1, BLAB_PATH_FREE_ONE_PAGE);
+	if (_blab_skip_merge(z, order)) {
+		/* Lu RFC 2/4: no buddy lookup, no merge (skipmerge.c) */
+		_blab_free_skip_merge(z, cpu, pfn, mt, path);
+		return;
+	}
 	while (order < z->top_order) {
 		uint64_t buddy_pfn = pfn ^ (1ull << order);
 
@@ -194,8 +201,15 @@ static uint32_t move_freepages_block(struct blab_zone *z, unsigned cpu, uint32_t
 		if (p->buddy) { /* PageBuddy: under zone->lock, never the owners' flags */
 			unsigned o = p->buddy - 1u;
 			if (p->mt != start_mt) {
+				/* a merge-skipped page stays one (its buddy may be free too) */
+				uint32_t skipped = p->flags & PG_merge_skipped;
 				_blab_del_from_free_list(z, i, cpu, BLAB_PATH_FALLBACK);
-				_blab_add_to_free_list(z, i, o, start_mt, 0, cpu, BLAB_PATH_FALLBACK);
+				if (skipped)
+					_blab_free_skip_merge(z, cpu, idx_to_pfn(z, i), start_mt,
+							      BLAB_PATH_FALLBACK);
+				else
+					_blab_add_to_free_list(z, i, o, start_mt, 0, cpu,
+							       BLAB_PATH_FALLBACK);
 			}
 			moved += 1u << o;
 			i += 1u << o;

@@ -5,7 +5,9 @@
  *   free blocks are PageBuddy with the right order, aligned, inside the zone, and two free
  *   buddies of equal order are never left unmerged;
  *   every page is in exactly one place: a free block, a pcp block, an allocated block, or a
- *   block an op holds in flight (PG_picked).
+ *   block an op holds in flight (PG_picked);
+ *   skip-merge: only order-0 free pages carry PG_merge_skipped, and the zone's count of them
+ *   is right (their free buddies may stay unmerged: that is the point).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 struct ctx {
 	const struct blab_zone *z;
 	uint8_t *seen;
+	uint32_t merge_skipped;
 	char *msg;
 	unsigned msglen;
 };
@@ -111,9 +114,15 @@ static int each_free(struct ctx *c, uint32_t idx, void *arg)
 	uint64_t pfn = idx_to_pfn(z, idx);
 	int err;
 
-	if (p->flags != PG_buddy)
+	if (p->flags == (PG_buddy | PG_merge_skipped)) {
+		if (a->order != 0)
+			return fail(c, "free_area[%u] %s: pfn=0x%llx is merge-skipped above order 0",
+				    a->order, blab_mt_name(a->mt), (unsigned long long)pfn);
+		c->merge_skipped++;
+	} else if (p->flags != PG_buddy) {
 		return fail(c, "free_area[%u] %s: pfn=0x%llx is not PageBuddy (flags 0x%x)", a->order,
 			    blab_mt_name(a->mt), (unsigned long long)pfn, p->flags);
+	}
 	if (p->order != a->order || p->mt != a->mt)
 		return fail(c, "free_area[%u] %s: pfn=0x%llx says order %u %s", a->order,
 			    blab_mt_name(a->mt), (unsigned long long)pfn, p->order,
@@ -192,6 +201,11 @@ static int check(struct ctx *c)
 	}
 	if (free_pages != z->free_pages)
 		return fail(c, "free page counter %u, lists hold %u", z->free_pages, free_pages);
+	if (c->merge_skipped != z->merge_skipped)
+		return fail(c, "merge-skipped counter %u, the order-0 lists hold %u", z->merge_skipped,
+			    c->merge_skipped);
+	if (z->compacting || (z->s.skip_merge == 0 && z->merge_skipped))
+		return fail(c, "merge-skipped pages without skip_merge, or compaction left half done");
 
 	for (unsigned cpu = 0; cpu < z->cpus; cpu++) {
 		for (unsigned w = 0; w < 2; w++) {
@@ -270,6 +284,7 @@ int blab_check(const struct blab_zone *z, char *msg, unsigned msglen)
 	if (!z)
 		return BLAB_EINVAL;
 	c.z = z;
+	c.merge_skipped = 0;
 	c.msg = msg;
 	c.msglen = msglen;
 	c.seen = calloc(z->pages, 1);

@@ -21,7 +21,7 @@
 #define PG_alloc 0x04u        /* head of a block handed to a caller */
 #define PG_tail 0x08u         /* tail page of an allocated block */
 #define PG_picked 0x10u       /* taken off a pcp list, on a bulk-free op's local list */
-#define PG_merge_skipped 0x20u /* reserved: skip-merge mode (Aaron Lu's RFC) */
+#define PG_merge_skipped 0x20u /* with PG_buddy: an order-0 free page whose merge was skipped (skipmerge.c) */
 #define PG_cold 0x40u         /* on the cold list of the 2002 hot/cold pcp */
 
 /*
@@ -113,6 +113,13 @@ struct blab_zone {
 	void *sink_ctx;
 	struct slab_state *slab;     /* slab.c: kmem_caches and their slabs; NULL until one exists */
 
+	/* skip-merge and compaction (skipmerge.c, compaction.c) */
+	uint8_t compact_failed;      /* the last compaction missed its order: order-0 frees merge */
+	uint8_t compacting;          /* compaction is merging: __free_one_page may not skip */
+	uint32_t merge_skipped;      /* order-0 free pages flagged PG_merge_skipped */
+	uint8_t cluster_bulk_paid;   /* clusters 4/4: this bulk free already kept them up */
+	struct blab_compact_stats cstats;
+
 
 };
 
@@ -196,6 +203,15 @@ uint32_t _blab_pcp_peek(struct blab_zone *z, unsigned cpu, unsigned which, unsig
 uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
 		      uint32_t count, unsigned mt);
 uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path);
+
+/* skipmerge.c */
+int _blab_skip_merge(const struct blab_zone *z, unsigned order);
+void _blab_free_skip_merge(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned mt,
+			   unsigned path);
+void _blab_cluster_free_cost(struct blab_zone *z, unsigned cpu, unsigned mt, unsigned path);
+int _blab_cluster_refill(const struct blab_zone *z, unsigned order);
+uint32_t _blab_rmqueue_cluster(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t count,
+			       unsigned mt);
 
 /* op.c */
 int _blab_sync(struct blab_zone *z, struct blab_op *op);

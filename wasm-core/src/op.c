@@ -95,6 +95,7 @@ static int alloc_fail(struct blab_zone *z, struct blab_op *op, int err)
 static int hand_out(struct blab_zone *z, struct blab_op *op, uint32_t idx, unsigned path)
 {
 	_blab_mark_allocated(z, idx, op->order);
+	z->mem_map[idx].mt = op->mt; /* the request's type: compaction moves MOVABLE blocks only */
 	op->pfn = idx_to_pfn(z, idx);
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_ALLOC, op->pfn, op->order, op->cpu, op->mt, path, 0,
 	     op->gfp, 0);
@@ -153,8 +154,12 @@ static int alloc_refill(struct blab_zone *z, struct blab_op *op)
 	/* 5.14+ high-order lists: scale the batch by order, at least 2 (unless batch is 1) */
 	if (op->order && count > 1)
 		count = (count >> op->order) > 2 ? count >> op->order : 2;
-	rmqueue_bulk(z, op->cpu, which, op->order, count, op->mt);
-	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+	if (_blab_cluster_refill(z, op->order)) {
+		_blab_rmqueue_cluster(z, op->cpu, which, count, op->mt); /* drops zone->lock */
+	} else {
+		rmqueue_bulk(z, op->cpu, which, op->order, count, op->mt);
+		mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+	}
 	if (take_from_pcp(z, op))
 		return BLAB_STEP_DONE;
 	return alloc_fail(z, op, BLAB_ENOMEM);
@@ -240,6 +245,7 @@ static int bulk_begin(struct blab_zone *z, struct blab_op *op)
 
 static void bulk_end(struct blab_zone *z, struct blab_op *op)
 {
+	z->cluster_bulk_paid = 0; /* Lu RFC 4/4: the next bulk free keeps clusters up again */
 	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->cpu, 0, BLAB_PATH_BULK_MERGE,
 	     BLAB_EVF_END, op->bulk_asked, z->pageset[op->cpu].pcp[op->which].count);

@@ -6,7 +6,10 @@
  *        [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]
  *        [bulk_rr=batch_free|list] [free_factor=0|1] [merge_tail=0|1] [watermarks=0|1]
  *        [log=RECORDS] [events=state,explain,lock,cache|all]
- *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1]
+ *        [skip_merge=0|1] [clusters=none|per_free|per_bulk]
+ *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1] [compact=merge|migrate]
+ *   compact order=K [cpu=C] [mode=merge|migrate]
+ *   fragindex
  *   free pfn=P order=K [cpu=C] [cold=0|1]
  *   drain cpu=C|all
  *   buddyinfo | pcp | zoneinfo | events | check
@@ -221,7 +224,15 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		return 1;
 	if (pmo_given)
 		cfg.strategy.pcp_max_order = (uint8_t)v;
-	if (flag01(s, "zone", kv, n, "pcp_per_mt", &cfg.strategy.pcp_per_mt) < 0 ||
+	if ((k = find(kv, n, "clusters"))) {
+		static const char *const cl[] = {"none", "per_free", "per_bulk"};
+		int i = pick_name(k->val, cl, 3);
+		if (i < 0)
+			return bad(s, "zone: clusters=%s: expected none, per_free or per_bulk", k->val);
+		cfg.strategy.clusters = (uint8_t)i;
+	}
+	if (flag01(s, "zone", kv, n, "skip_merge", &cfg.strategy.skip_merge) < 0 ||
+	    flag01(s, "zone", kv, n, "pcp_per_mt", &cfg.strategy.pcp_per_mt) < 0 ||
 	    flag01(s, "zone", kv, n, "merge_tail", &cfg.strategy.merge_tail) < 0 ||
 	    flag01(s, "zone", kv, n, "watermarks", &cfg.strategy.watermarks) < 0 ||
 	    flag01(s, "zone", kv, n, "free_factor", &cfg.strategy.free_factor) < 0)
@@ -309,13 +320,80 @@ static int get_cpu(struct blab_script *s, const char *cmd, struct kv *kv, int n,
 	return 0;
 }
 
+static const char *const compact_modes[] = {"merge", "migrate"};
+
+/* compaction moved a block: say where it went, so the script can free it there */
+static void print_migrated(void *ctx, uint64_t old_pfn, uint64_t new_pfn, unsigned order)
+{
+	struct blab_script *s = ctx;
+	fprintf(s->out, "migrate pfn=0x%llx -> pfn=0x%llx order=%u\n", (unsigned long long)old_pfn,
+		(unsigned long long)new_pfn, order);
+}
+
+static int cmd_compact(struct blab_script *s, struct kv *kv, int n)
+{
+	uint64_t order;
+	unsigned cpu = 0;
+	int r, mode = BLAB_COMPACT_MERGE, ok = 0, err;
+	struct kv *k;
+	struct blab_compact_stats before, after;
+
+	if (need_zone(s, "compact"))
+		return 1;
+	if ((r = num(s, "compact", kv, n, "order", 255, &order)) < 0)
+		return 1;
+	if (r == 0)
+		return bad(s, "compact: order=K is required");
+	if (get_cpu(s, "compact", kv, n, &cpu))
+		return 1;
+	if ((k = find(kv, n, "mode"))) {
+		mode = pick_name(k->val, compact_modes, 2);
+		if (mode < 0)
+			return bad(s, "compact: mode=%s: expected merge or migrate", k->val);
+	}
+	if (unknown_keys(s, "compact", kv, n))
+		return 1;
+	if (order < 1 || order > s->z->top_order)
+		return bad(s, "compact: order=%llu: %s (1..%u)", (unsigned long long)order,
+			   blab_strerror(BLAB_EORDER), s->z->top_order);
+	blab_compact_stats(s->z, &before);
+	err = blab_compact(s->z, cpu, (unsigned)order, (unsigned)mode, print_migrated, s, &ok);
+	if (err)
+		return bad(s, "compact: %s", blab_strerror(err));
+	blab_compact_stats(s->z, &after);
+	fprintf(s->out, "compact order=%llu: %s, merged %llu, migrated %llu, scanned %llu\n",
+		(unsigned long long)order, ok ? "success" : "no block",
+		(unsigned long long)(after.merged - before.merged),
+		(unsigned long long)(after.migrated - before.migrated),
+		(unsigned long long)(after.scanned - before.scanned));
+	return 0;
+}
+
+/* /sys/kernel/debug/extfrag/{unusable_index,extfrag_index}: "%d.%03d " per order */
+static void print_fragindex(struct blab_script *s)
+{
+	for (int which = 0; which < 2; which++) {
+		fprintf(s->out, "%s Node 0, zone %8s ", which ? "extfrag_index " : "unusable_index",
+			"Normal");
+		for (unsigned o = 0; o <= s->z->top_order; o++) {
+			int32_t un, ex, v;
+			blab_zone_frag_index(s->z, o, &un, &ex);
+			v = which ? ex : un;
+			fprintf(s->out, "%s%d.%03d ", v < 0 ? "-" : "", (v < 0 ? -v : v) / 1000,
+				(v < 0 ? -v : v) % 1000);
+		}
+		fputc('\n', s->out);
+	}
+	fprintf(s->out, "merge-skipped pages: %u\n", s->z->merge_skipped);
+}
+
 static int cmd_alloc(struct blab_script *s, struct kv *kv, int n)
 {
 	uint64_t order, pfn;
 	unsigned cpu = 0, mt = BLAB_MT_MOVABLE;
 	uint8_t cold = 0;
 	struct kv *k;
-	int r, err;
+	int r, err, compact = -1;
 
 	if (need_zone(s, "alloc"))
 		return 1;
@@ -332,12 +410,24 @@ static int cmd_alloc(struct blab_script *s, struct kv *kv, int n)
 			return bad(s, "alloc: mt=%s: expected movable, unmovable or reclaimable", k->val);
 		mt = (unsigned)i;
 	}
+	if ((k = find(kv, n, "compact"))) {
+		compact = pick_name(k->val, compact_modes, 2);
+		if (compact < 0)
+			return bad(s, "alloc: compact=%s: expected merge or migrate", k->val);
+		if (cold)
+			return bad(s, "alloc: compact= and cold=1 do not go together");
+	}
 	if (unknown_keys(s, "alloc", kv, n))
 		return 1;
 	if (order > s->z->top_order)
 		return bad(s, "alloc: order=%llu: %s (0..%u)", (unsigned long long)order,
 			   blab_strerror(BLAB_EORDER), s->z->top_order);
-	err = blab_alloc_gfp(s->z, cpu, (unsigned)order, mt, cold ? BLAB_GFP_COLD : 0, &pfn);
+	if (compact >= 0)
+		err = blab_alloc_compact(s->z, cpu, (unsigned)order, mt, (unsigned)compact,
+					 print_migrated, s, &pfn);
+	else
+		err = blab_alloc_gfp(s->z, cpu, (unsigned)order, mt, cold ? BLAB_GFP_COLD : 0,
+				     &pfn);
 	if (err == BLAB_ENOMEM || err == BLAB_EWMARK) {
 		/* an observed outcome, not a bad line */
 		fprintf(s->out, "alloc order=%llu failed: %s\n", (unsigned long long)order,
@@ -497,6 +587,8 @@ static int simple(struct blab_script *s, const char *cmd, struct kv *kv, int n)
 		print_zoneinfo(s);
 	} else if (strcmp(cmd, "events") == 0) {
 		print_events(s);
+	} else if (strcmp(cmd, "fragindex") == 0) {
+		print_fragindex(s);
 	} else {
 		err = blab_check(s->z, msg, sizeof(msg));
 		if (err)
@@ -576,10 +668,12 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 		return cmd_free(s, kv, n);
 	if (strcmp(tok[0], "drain") == 0)
 		return cmd_drain(s, kv, n);
+	if (strcmp(tok[0], "compact") == 0)
+		return cmd_compact(s, kv, n);
 	if (strcmp(tok[0], "buddyinfo") == 0 || strcmp(tok[0], "pcp") == 0 ||
 	    strcmp(tok[0], "zoneinfo") == 0 || strcmp(tok[0], "check") == 0 ||
-	    strcmp(tok[0], "events") == 0)
+	    strcmp(tok[0], "events") == 0 || strcmp(tok[0], "fragindex") == 0)
 		return simple(s, tok[0], kv, n);
-	return bad(s, "unknown op '%s' (expected zone, alloc, free, drain, buddyinfo, pcp, zoneinfo, events or check)",
+	return bad(s, "unknown op '%s' (expected zone, alloc, free, drain, compact, buddyinfo, pcp, zoneinfo, fragindex, events or check)",
 		   tok[0]);
 }

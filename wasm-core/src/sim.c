@@ -24,6 +24,9 @@ void blab_sim_config_init(struct blab_sim_config *c)
 	c->iterations = 2;
 	c->seed = 1;
 	c->clear_lines = 64;
+	c->hi_order = 9;
+	c->delay_us = 1000;
+	c->compact = BLAB_SIM_COMPACT_FULL;
 	blab_preset(BLAB_DEFAULT_PRESET, &c->strategy);
 	c->hackbench.groups = 4;
 	c->hackbench.loops = 1000;
@@ -173,6 +176,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	}
 
 	wl->finish(&run, r);
+	blab_compact_stats(z, &r->compact);
 	r->cycles_max = sched_max_clock(&mm->sched);
 	r->cycles_total = model_machine_cycles(mm);
 	{

@@ -8,10 +8,14 @@
 
 extern const struct sim_workload sim_workload_page_fault1;
 extern const struct sim_workload sim_workload_hackbench;
+extern const struct sim_workload sim_workload_stress_highalloc;
+extern const struct sim_workload sim_workload_mixed;
 
 static const struct sim_workload *const workloads[] = {
 	&sim_workload_page_fault1,
 	&sim_workload_hackbench,
+	&sim_workload_stress_highalloc,
+	&sim_workload_mixed,
 };
 
 #define NWORKLOADS (sizeof(workloads) / sizeof(workloads[0]))

@@ -213,6 +213,35 @@ static void pf1_teardown(struct sim_run *run)
 	run->priv = NULL;
 }
 
+/*
+ * Compaction moved a page (workload_mixed.c runs page_fault1 beside compacting tasks): the
+ * task holding page old_idx now holds new_idx. Only the entries a task still holds are
+ * searched: [0, i) while faulting, what is not yet freed while unmapping.
+ */
+void sim_page_fault1_migrated(void *priv, uint32_t ntasks, uint32_t old_idx, uint32_t new_idx)
+{
+	struct pf1_state *st = priv;
+
+	for (uint32_t cpu = 0; cpu < ntasks; cpu++) {
+		struct sim_task *t = &st->tasks[cpu];
+		uint32_t lo = 0, hi = 0;
+		if (t->state == T_FAULT || t->state == T_LRU_ADD) {
+			hi = t->i;
+		} else if (t->state == T_UNMAP || t->state == T_UNMAP_LRU) {
+			lo = t->i;
+			hi = t->pages;
+		} else if (t->state == T_UNMAP_FREE) {
+			lo = t->i + t->k;
+			hi = t->pages;
+		}
+		for (uint32_t j = lo; j < hi; j++)
+			if (t->pfns[j] == old_idx) {
+				t->pfns[j] = new_idx;
+				return;
+			}
+	}
+}
+
 const struct sim_workload sim_workload_page_fault1 = {
 	.name = "page_fault1",
 	.id = BLAB_WL_PAGE_FAULT1,

@@ -116,7 +116,7 @@ static int check_strategy(const struct blab_strategy *s)
 	if (s->pcp > BLAB_PCP_LIFO || s->bulk_free > BLAB_BULK_SINGLE_PASS ||
 	    s->high_mode > BLAB_HIGH_ZONE || s->batch_era > 2 || s->pcp_per_mt > 1 ||
 	    s->merge_tail > 1 || s->watermarks > 1 || s->bulk_rr > BLAB_RR_LIST ||
-	    s->free_factor > 1)
+	    s->free_factor > 1 || s->skip_merge > 1 || s->clusters > BLAB_CLUSTERS_PER_BULK)
 		return BLAB_ESTRATEGY;
 	if (s->pcp_max_order > BLAB_PCP_MAX_ORDER)
 		return BLAB_ESTRATEGY;

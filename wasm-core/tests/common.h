@@ -31,4 +31,20 @@ static inline int zone_ok(const struct blab_zone *z)
 		fprintf(stderr, "  check: %s\n", msg);
 	return err == 0;
 }
+
+/* Lu RFC presets leave order-0 frees unmerged: merge every merge-skipped page, as
+ * compaction's merge pass does, so a test can check that the zone came back whole. */
+static inline void merge_skipped_all(struct blab_zone *z)
+{
+	z->compacting = 1;
+	for (uint32_t i = 0; i < z->pages; i++) {
+		struct page *p = &z->mem_map[i];
+		if (p->flags & PG_merge_skipped) {
+			unsigned mt = p->mt;
+			_blab_del_from_free_list(z, i, 0, BLAB_PATH_COMPACT);
+			__free_one_page(z, 0, idx_to_pfn(z, i), 0, mt, BLAB_PATH_COMPACT);
+		}
+	}
+	z->compacting = 0;
+}
 #endif

@@ -126,7 +126,7 @@ static void replay_rebuilds_state(void)
 			const struct page *pg = &z->mem_map[i];
 			const struct loc *l = &loc[i];
 			int ok;
-			if (pg->flags == PG_buddy)
+			if ((pg->flags & ~PG_merge_skipped) == PG_buddy)
 				ok = l->kind == L_FREE && l->order == pg->order && l->mt == pg->mt;
 			else if (pg->flags & PG_pcp)
 				ok = l->kind == L_PCP && l->order == pg->order && l->cpu == pg->cpu;

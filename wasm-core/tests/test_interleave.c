@@ -106,6 +106,8 @@ static int run(const char *preset, uint32_t nsteps, uint64_t seed)
 	}
 	CHECK_EQ(blab_drain_all(z), 0);
 	CHECK(zone_ok(z));
+	merge_skipped_all(z);
+	CHECK(zone_ok(z));
 	for (unsigned o = 0; o <= 7; o++)
 		CHECK_EQ(z->free_area[o].nr_free, boot[o]);
 	free(owned);

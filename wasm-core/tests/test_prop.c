@@ -11,8 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "harness.h"
-#include "internal.h"
+#include "common.h"
 
 struct blk {
 	uint64_t pfn;
@@ -24,7 +23,30 @@ struct shadow {
 	uint32_t n;
 	uint8_t *owned;
 	uint32_t pages; /* pages in blocks */
+	uint64_t start;
+	int bad;        /* compaction moved something that is not one of our blocks */
 };
+
+/* blab_migrate_fn: compaction moved one of our blocks; the shadow follows it */
+static void prop_migrated(void *ctx, uint64_t old_pfn, uint64_t new_pfn, unsigned order)
+{
+	struct shadow *sh = ctx;
+	for (uint32_t k = 0; k < sh->n; k++) {
+		if (sh->blocks[k].pfn != old_pfn)
+			continue;
+		if (sh->blocks[k].order != order)
+			break;
+		for (uint32_t p = 0; p < (1u << order); p++) {
+			sh->owned[old_pfn - sh->start + p] = 0;
+			if (sh->owned[new_pfn - sh->start + p])
+				sh->bad = 1;
+			sh->owned[new_pfn - sh->start + p] = 1;
+		}
+		sh->blocks[k].pfn = new_pfn;
+		return;
+	}
+	sh->bad = 1;
+}
 
 struct zcfg {
 	uint32_t pages;
@@ -93,6 +115,8 @@ static int run_zone(const char *preset, unsigned zi, uint64_t nops, uint64_t see
 	sh.owned = calloc(c->pages, 1);
 	sh.n = 0;
 	sh.pages = 0;
+	sh.start = c->start;
+	sh.bad = 0;
 	blab_rng_seed(&rng, seed);
 
 	for (uint64_t i = 0; i < nops; i++) {
@@ -137,10 +161,25 @@ static int run_zone(const char *preset, unsigned zi, uint64_t nops, uint64_t see
 				sh.owned[b.pfn - c->start + p] = 0;
 			sh.blocks[k] = sh.blocks[--sh.n];
 			sh.pages -= 1u << b.order;
-		} else if (x < 92) {
+		} else if (x < 90) {
 			err = blab_drain(z, cpu);
 			if (err)
 				return failed_at(preset, zi, i, "drain", err, NULL);
+		} else if (x < 92) {
+			/* compaction: merges merge-skipped pages, may migrate our movable blocks */
+			unsigned order = 1 + blab_rng_below(&rng, c->top ? c->top : 1);
+			unsigned mode = blab_rng_below(&rng, 2);
+			if (c->top == 0)
+				continue;
+			err = blab_compact(z, cpu, order, mode, prop_migrated, &sh, NULL);
+			if (err)
+				return failed_at(preset, zi, i, "compact", err, NULL);
+			if (sh.bad)
+				return failed_at(preset, zi, i, "compaction moved a block we do not own", 0,
+						 NULL);
+			if (z->free_pages + z->pcp_pages != before_free)
+				return failed_at(preset, zi, i, "compaction changed the free page count", 0,
+						 NULL);
 		} else {
 			/* a bad call: it must fail with the right code and change nothing */
 			int want;
@@ -170,7 +209,7 @@ static int run_zone(const char *preset, unsigned zi, uint64_t nops, uint64_t see
 				const struct page *p = &z->mem_map[idx];
 				pfn = c->start + idx;
 				order = p->order;
-				if (p->flags == PG_buddy)
+				if ((p->flags & ~PG_merge_skipped) == PG_buddy)
 					want = BLAB_EDOUBLEFREE;
 				else if (p->flags & PG_pcp)
 					want = BLAB_EONPCP;
@@ -207,6 +246,7 @@ checked:
 			return failed_at(preset, zi, nops, "final free", err, NULL);
 	}
 	CHECK_EQ(blab_drain_all(z), 0);
+	merge_skipped_all(z);
 	err = blab_check(z, msg, sizeof(msg));
 	if (err)
 		return failed_at(preset, zi, nops, "final check", err, msg);

@@ -40,6 +40,12 @@ sims=(
   "sim --workload hackbench --groups 1"
   "sim --workload page_fault1 --cpus 1,2 --preset v4.17,v5.18 --pages 512 --params $here/params/two-core.params --hash"
   "sim --workload page_fault1 --cpus 1 --params $here/params/bad-key.params"
+  "sim --workload page_fault1 --cpus 8 --preset lu-rfc-p2,lu-rfc-p3,lu-rfc-p4 --pages 400 --clear-lines 4 --hash"
+  "sim --workload stress_highalloc --cpus 2 --preset v4.16,lu-rfc-p2 --pages 2048 --iterations 4 --delay-us 20 --clear-lines 1 --compact full --hash"
+  "sim --workload stress_highalloc --cpus 3 --preset lu-rfc-p4 --pages 2048 --iterations 3 --delay-us 10 --clear-lines 1 --compact merge --csv --hash"
+  "sim --workload mixed --cpus 4 --preset v4.16,lu-rfc-p4 --pages 256 --clear-lines 1 --compact merge --json --hash"
+  "sim --workload mixed --cpus 6 --preset lu-rfc-p2 --pages 512 --clear-lines 1 --compact full --hash"
+  "sim --workload stress_highalloc --compact sometimes"
 )
 for args in "${sims[@]}"; do
   # shellcheck disable=SC2086 # the arguments are meant to split

@@ -17,6 +17,8 @@ export interface BlabModule {
   _blab_js_event_size(): number;
   _blab_event_name(type: number): number;
   _blab_event_class(type: number): number;
+  /** mm/vmstat.c's indices from nr_free[0..top] (uint32 at nrFree); int32 results at the out pointers */
+  _blab_frag_index(nrFree: number, top: number, order: number, unusable: number, extfrag: number): number;
   UTF8ToString(ptr: number): string;
 }
 

@@ -60,6 +60,12 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
   { id: 36, name: 'SLAB_DISCARD', cls: 'state' },
   { id: 37, name: 'SLAB_CPU_SLAB', cls: 'state' },
   { id: 38, name: 'SLAB_PARTIAL', cls: 'state' },
+  // skip-merge and compaction (docs/skipmerge.md)
+  { id: 40, name: 'COMPACT_BEGIN', cls: 'explain' },
+  { id: 41, name: 'COMPACT_SCAN', cls: 'explain' },
+  { id: 42, name: 'COMPACT_MIGRATE', cls: 'explain' },
+  { id: 43, name: 'COMPACT_END', cls: 'explain' },
+  { id: 44, name: 'RMQUEUE_CLUSTER', cls: 'explain' },
 ];
 
 /**
@@ -108,6 +114,11 @@ export const EV = {
   SLAB_DISCARD: 36,
   SLAB_CPU_SLAB: 37,
   SLAB_PARTIAL: 38,
+  COMPACT_BEGIN: 40,
+  COMPACT_SCAN: 41,
+  COMPACT_MIGRATE: 42,
+  COMPACT_END: 43,
+  RMQUEUE_CLUSTER: 44,
 } as const;
 
 export type EventTypeName = keyof typeof EV;
@@ -156,6 +167,7 @@ export const PATHS: readonly { id: number; name: string; where: string }[] = [
   { id: 10, name: 'FALLBACK', where: '__rmqueue_fallback' },
   { id: 11, name: 'FREE_DIRECT', where: 'free_one_page without pcp' },
   { id: 12, name: 'DRAIN', where: 'drain_pages' },
+  { id: 13, name: 'COMPACT', where: 'compaction (merge skipped pages, migrate)' },
   { id: 30, name: 'SLAB_ALLOC_FAST', where: 'slab_alloc fast path (c->freelist)' },
   { id: 31, name: 'SLAB_ALLOC_SLOW', where: '___slab_alloc slow path' },
   { id: 32, name: 'SLAB_FREE_FAST', where: 'slab_free fast path (c->freelist)' },

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Player } from '../player/player';
 import { replayScript, simScenario, type BlabFactory, type BlabModule } from './blab-module';
 import { decodeEvents, EV, EVENT_TYPES, RECORD_SIZE } from './events';
+import { fragIndex } from '../player/fragindex';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
@@ -161,5 +162,30 @@ describe('WASM core through the JS API', () => {
     }
     expect(fromC.length).toBeGreaterThan(0);
     expect(EVENT_TYPES.map((t) => ({ id: t.id, name: t.name, cls: classBits[t.cls] }))).toEqual(fromC);
+  });
+
+  it('computes the fragmentation indices as the TypeScript twin does (blab_frag_index)', () => {
+    const top = 10;
+    const buf = m._malloc(4 * (top + 1) + 8);
+    try {
+      let seed = 7;
+      const rnd = (n: number) => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed % n;
+      };
+      for (let trial = 0; trial < 200; trial++) {
+        const nr = Array.from({ length: top + 1 }, (_, o) => (rnd(3) === 0 ? 0 : rnd(2000 >> Math.min(o, 10))));
+        const view = new DataView(m.HEAPU8.buffer, buf, 4 * (top + 1) + 8);
+        nr.forEach((n, o) => view.setUint32(4 * o, n, true));
+        for (let order = 0; order <= top; order++) {
+          expect(m._blab_frag_index(buf, top, order, buf + 4 * (top + 1), buf + 4 * (top + 1) + 4)).toBe(0);
+          const fromC = { unusable: view.getInt32(4 * (top + 1), true), extfrag: view.getInt32(4 * (top + 1) + 4, true) };
+          expect(fromC).toEqual(fragIndex(nr, order));
+        }
+      }
+      expect(m._blab_frag_index(buf, top, top + 1, buf, buf)).toBeLessThan(0);
+    } finally {
+      m._free(buf);
+    }
   });
 });

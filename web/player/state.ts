@@ -44,6 +44,25 @@ export const PF = {
 } as const;
 
 export const LOCK = { RUNNING: 0, HOLDING: 1 } as const;
+
+/**
+ * Indices into ZoneState.compaction: whether a compaction runs, on which CPU, for which
+ * order; the pageblock its scanner reached (pfn, -1 before the first); the last migration's
+ * source and destination pfns (-1 when none yet); the pages it merged and migrated so far;
+ * and the outcome of the last finished run (1 block made, 0 not, -1 none yet).
+ */
+export const COMPACTION = {
+  ACTIVE: 0,
+  CPU: 1,
+  ORDER: 2,
+  SCAN_PFN: 3,
+  MIGRATE_FROM: 4,
+  MIGRATE_TO: 5,
+  MERGED: 6,
+  MIGRATED: 7,
+  LAST_RESULT: 8,
+  FIELDS: 9,
+} as const;
 export const MAX_LOCKS = 3;
 
 /** Zone geometry, from the ZONE_INIT record. */
@@ -151,6 +170,8 @@ export class ZoneState {
   readonly cache: Float64Array;
   /** the slab layer (player/slab.ts); room for slabs only when the log has slab records */
   readonly slab: SlabState;
+  // compaction in progress (COMPACT_* records): see COMPACTION below
+  readonly compaction: Float64Array;
 
   constructor(geo: ZoneGeometry, slabSlots = 0) {
     this.geo = geo;
@@ -171,6 +192,8 @@ export class ZoneState {
     this.lockStats = new Float64Array(geo.cpus * 4);
     this.cache = new Float64Array(geo.cpus * (NR_OUTCOMES + 2));
     this.slab = new SlabState(geo.cpus, slabSlots);
+    this.compaction = new Float64Array(COMPACTION.FIELDS);
+    this.compaction[COMPACTION.LAST_RESULT] = -1;
   }
 
   /** The typed arrays, in a fixed order: what a keyframe copies. */
@@ -189,6 +212,7 @@ export class ZoneState {
       this.lockStats,
       this.cache,
       ...this.slab.arrays(),
+      this.compaction,
     ];
   }
 
@@ -562,10 +586,53 @@ export function applyEvent(s: ZoneState, log: EventLog, i: number): void {
       if (!s.slab.slots) fail(i, log, 'a slab record in a state made without room for slabs');
       applySlabEvent(s.slab, log, i);
       break;
+    case EV.COMPACT_BEGIN:
+    case EV.COMPACT_SCAN:
+    case EV.COMPACT_MIGRATE:
+    case EV.COMPACT_END:
+      applyCompaction(s, log, i);
+      break;
     default:
       // Explanatory events change nothing: they say why the state events around them happen.
       break;
   }
   s.time = log.time[i]!;
   s.step = i + 1;
+}
+
+/**
+ * Compaction's progress (docs/skipmerge.md): where its scanner is and what it moved, for
+ * the views to animate. The pages themselves change through the state records around these.
+ */
+function applyCompaction(s: ZoneState, log: EventLog, i: number): void {
+  const c = s.compaction;
+  const type = log.type[i]!;
+  const cpu = checkCpu(s, log, i);
+  if (type === EV.COMPACT_BEGIN) {
+    if (c[COMPACTION.ACTIVE]) fail(i, log, `compaction already runs on cpu ${c[COMPACTION.CPU]}`);
+    const last = s.compaction[COMPACTION.LAST_RESULT]!;
+    c.fill(0);
+    c[COMPACTION.ACTIVE] = 1;
+    c[COMPACTION.CPU] = cpu;
+    c[COMPACTION.ORDER] = log.order[i]!;
+    c[COMPACTION.SCAN_PFN] = -1;
+    c[COMPACTION.MIGRATE_FROM] = -1;
+    c[COMPACTION.MIGRATE_TO] = -1;
+    c[COMPACTION.LAST_RESULT] = last;
+    return;
+  }
+  if (!c[COMPACTION.ACTIVE] || c[COMPACTION.CPU] !== cpu) fail(i, log, `no compaction runs on cpu ${cpu}`);
+  if (type === EV.COMPACT_SCAN) {
+    c[COMPACTION.SCAN_PFN] = log.pfn[i]!;
+    c[COMPACTION.MERGED]! += log.arg0[i]!;
+  } else if (type === EV.COMPACT_MIGRATE) {
+    const to = s.geo.startPfn + log.arg0[i]!;
+    if (log.arg0[i]! >= s.geo.pages) fail(i, log, `migration target ${to} is outside the zone`);
+    c[COMPACTION.MIGRATE_FROM] = log.pfn[i]!;
+    c[COMPACTION.MIGRATE_TO] = to;
+    c[COMPACTION.MIGRATED]! += 2 ** log.order[i]!;
+  } else {
+    c[COMPACTION.ACTIVE] = 0;
+    c[COMPACTION.LAST_RESULT] = log.arg0[i]! ? 1 : 0;
+  }
 }

@@ -16,6 +16,9 @@ export const PRESETS = {
   'v4.17': 'v4.17: pick outside + prefetch_buddy()',
   'v5.18-prefetch': 'v5.18-prefetch: single pass, prefetch kept',
   'v5.18': 'v5.18: single pass, prefetch removed',
+  'lu-rfc-p2': 'lu-rfc-p2: Lu RFC 2018, order-0 frees skip merging',
+  'lu-rfc-p3': 'lu-rfc-p3: + rmqueue_bulk() cuts clusters',
+  'lu-rfc-p4': 'lu-rfc-p4: + clusters kept up once per bulk free',
 } as const;
 export type Preset = keyof typeof PRESETS;
 

@@ -8,6 +8,7 @@ import { format } from 'd3-format';
 import { EV, type EventLog } from '../engine/events';
 import { PAGE, PF } from '../player/state';
 import type { Player } from '../player/player';
+import { fragIndex, formatIndex } from '../player/fragindex';
 import { COLORS, orderRgb, rgbCss } from './palette';
 import { beginCanvas, el, onResize, reducedMotion } from './dom';
 
@@ -116,6 +117,7 @@ export function createFreeAreasView(body: HTMLElement) {
     const height = orders.length * (ROW_H + ROW_GAP) + AXIS_H;
     if (wrap.style.height !== `${height}px`) wrap.style.height = `${height}px`;
     const nr = orders.map((o) => s.nrFreeOrder(o));
+    const nrAscending = [...nr].reverse();
 
     if (fresh) {
       select(labels)
@@ -134,7 +136,17 @@ export function createFreeAreasView(body: HTMLElement) {
         .attr('class', (o, k) => (lastNr.length && lastNr[k] !== nr[k] ? 'fa-count changed' : 'fa-count'))
         .style('height', `${ROW_H}px`)
         .style('margin-bottom', `${ROW_GAP}px`)
-        .text((_, k) => `nr_free ${fmt(nr[k]!)}`);
+        .each(function (o, k) {
+          // mm/vmstat.c's measures for a request of this order (player/fragindex.ts)
+          const fi = fragIndex(nrAscending, o);
+          this.replaceChildren(
+            el('span', { text: `nr_free ${fmt(nr[k]!)}` }),
+            el('span', {
+              class: 'fa-frag',
+              text: `unusable ${formatIndex(fi.unusable)} · extfrag ${formatIndex(fi.extfrag)}`,
+            }),
+          );
+        });
       lastNr = nr;
     }
 

@@ -28,6 +28,7 @@ export function createLegend(body: HTMLElement) {
       [COLORS.holding, 'zone->lock: holding'],
       [COLORS.highlight, 'outline: current event'],
       [COLORS.buddy, 'outline: buddy / upper half'],
+      [COLORS.compaction, 'outline: compaction scanner / migration'],
     ];
     select(ul)
       .selectAll('li')

@@ -4,7 +4,7 @@
 // Zoom with the wheel or the +/- buttons, pan by dragging; hover shows the struct page fields.
 
 import { CPU_NONE, MIGRATETYPES } from '../engine/events';
-import { PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../player/state';
+import { COMPACTION, PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, cssRgb, orderRgb } from './palette';
 import { beginCanvas, el, onResize, sizeOf } from './dom';
@@ -250,6 +250,7 @@ export function createMemMapView(body: HTMLElement) {
         outlineRun(ctx, lead + i0, n, cell);
       }
     }
+    drawCompaction(ctx, s, cell, pbPages);
     const focus = pinnedPfn ?? hoverPfn;
     if (focus !== undefined) {
       const i = focus - g.startPfn;
@@ -264,6 +265,42 @@ export function createMemMapView(body: HTMLElement) {
       }
     }
     zoomLabel.textContent = `zoom ${zoom >= 10 ? Math.round(zoom) : zoom.toFixed(1)}x · ${cols}×${rows} cells`;
+  }
+
+  /**
+   * A running compaction (docs/skipmerge.md): the pageblock its scanner has reached, and the
+   * last migrated block with a line from where it was to where it went.
+   */
+  function drawCompaction(ctx: CanvasRenderingContext2D, s: ZoneState, cell: number, pbPages: number) {
+    const c = s.compaction;
+    if (!c[COMPACTION.ACTIVE]) return;
+    const g = s.geo;
+    ctx.strokeStyle = COLORS.compaction;
+    ctx.lineWidth = 3;
+    const scan = c[COMPACTION.SCAN_PFN]!;
+    if (scan >= 0 && scan - g.startPfn < g.pages) {
+      const i0 = scan - g.startPfn;
+      outlineRun(ctx, lead + i0, Math.min(pbPages - (scan % pbPages), g.pages - i0), cell);
+    }
+    const from = c[COMPACTION.MIGRATE_FROM]!;
+    const to = c[COMPACTION.MIGRATE_TO]!;
+    if (from < 0 || to < 0) return;
+    const center = (pfn: number): [number, number] => {
+      const j = lead + pfn - g.startPfn;
+      return [panX + (j % cols) * cell + cell / 2, panY + Math.floor(j / cols) * cell + cell / 2];
+    };
+    outlineRun(ctx, lead + from - g.startPfn, 1, cell);
+    outlineRun(ctx, lead + to - g.startPfn, 1, cell);
+    const [x0, y0] = center(from);
+    const [x1, y1] = center(to);
+    ctx.beginPath();
+    ctx.moveTo(x0, y0);
+    ctx.lineTo(x1, y1);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(x1, y1, Math.max(2, cell / 4), 0, 2 * Math.PI);
+    ctx.fillStyle = COLORS.compaction;
+    ctx.fill();
   }
 
   /** Outlines `count` consecutive cells from index i0 (one rectangle per grid row). */

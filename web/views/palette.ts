@@ -41,6 +41,7 @@ export const COLORS = {
   holding: '#56B4E9', // sky blue
   highlight: '#ffffff',
   buddy: '#F0E442', // yellow: the buddy of the block being merged
+  compaction: '#009E73', // bluish green: compaction's scanner and migrations
 } as const;
 
 export function cssRgb(h: string): [number, number, number] {
