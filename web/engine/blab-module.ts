@@ -8,6 +8,10 @@ export interface BlabModule {
   _free(ptr: number): void;
   _blab_js_replay(text: number, len: number): number;
   _blab_js_sim(workload: number, cpus: number, pages: number, iterations: number, seed: number, preset: number, maxEvents: number): number;
+  _blab_js_sim_ex(
+    workload: number, cpus: number, pages: number, iterations: number, seed: number, preset: number,
+    maxEvents: number, batch: number, high: number, clearLines: number,
+  ): number;
   _blab_js_status(run: number): number;
   _blab_js_out(run: number): number;
   _blab_js_err(run: number): number;
@@ -44,8 +48,13 @@ export interface SimRequest {
   iterations: number;
   seed: number;
   preset: string;
-  /** the log keeps at most this many records, then ends with LOG_FULL */
+  /** the log keeps at most this many records, then ends with LOG_FULL; 0: no log (counters only) */
   maxEvents: number;
+  /** pcp batch / high overrides (0 or absent: the preset's, for a 96 GB node) */
+  batch?: number;
+  high?: number;
+  /** frame lines clear_page() writes through the cache model, 1..64 (absent: 64) */
+  clearLines?: number;
 }
 
 const WORKLOAD_IDS = { page_fault1: 1 } as const;
@@ -58,7 +67,10 @@ export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
   let run = 0;
   try {
     m.HEAPU8.set(name, namePtr);
-    run = m._blab_js_sim(WORKLOAD_IDS[req.workload], req.cpus, req.pages, req.iterations, req.seed >>> 0, namePtr, req.maxEvents);
+    run = m._blab_js_sim_ex(
+      WORKLOAD_IDS[req.workload], req.cpus, req.pages, req.iterations, req.seed >>> 0, namePtr,
+      req.maxEvents, req.batch ?? 0, req.high ?? 0, req.clearLines ?? 0,
+    );
     if (!run) throw new Error('the core is out of memory (no run record)');
     return takeRun(m, run);
   } finally {
