@@ -2,6 +2,8 @@ import './styles.css';
 import { App } from './app';
 import { EngineClient } from './engine/engine-client';
 import { createOpScriptPanel } from './opscript';
+import { mountCourse } from './course';
+import { createJsonLogPanel } from './export/jsonlog-panel';
 
 declare global {
   interface Window {
@@ -18,9 +20,11 @@ if (isolation) {
 }
 
 const root = document.getElementById('app');
-if (root) {
+if (root && !mountCourse(root, window.location.search)) {
   const app = new App(root);
   window.buddylab = app;
   // The op-script panel runs the real C core (WASM) in the engine worker.
   root.querySelector('aside.sidebar')?.prepend(createOpScriptPanel(app, new EngineClient()));
+  // Runs exported as JSON from the lessons and the compare view load back here.
+  root.querySelector('aside.sidebar')?.append(createJsonLogPanel(app));
 }
