@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { defineConfig, type Plugin } from 'vite';
-import { lessonsPlugin } from './web/lessons/vite-plugin';
+import { lessonsPlugin } from './web/lessons/vite-plugin.ts';
 
 // Emscripten pthreads use a SharedArrayBuffer, which the browser only hands out to a
 // cross-origin-isolated page: both the dev server and `vite preview` send these headers.

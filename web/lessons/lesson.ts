@@ -1,8 +1,7 @@
 // What a lesson is, once parsed: the shape lessons/*.md describe (docs/lessons.md).
 // Plain data, no DOM: the build (web/lessons/vite-plugin.ts), Vitest and the browser share it.
 
-import { PRESETS, type Preset } from '../player/url';
-import { JUMP_KINDS, type JumpKind } from '../player/player';
+import { PRESETS, type Preset } from '../player/url.ts';
 
 /** Hard limits on a lesson file (docs/limits.md). */
 export const LESSON_LIMITS = {
@@ -35,8 +34,13 @@ export const METRICS = {
 } as const;
 export type Metric = keyof typeof METRICS;
 
-export { PRESETS, JUMP_KINDS };
-export type { Preset, JumpKind };
+/** The player's jump kinds (web/player/player.ts JUMP_KINDS; a test keeps the two equal): kept
+ * as names here so the build-time parser does not load the player. */
+export const JUMP_KIND_NAMES = ['merge', 'split', 'drain', 'refill', 'contended'] as const;
+export type JumpKind = (typeof JUMP_KIND_NAMES)[number];
+
+export { PRESETS };
+export type { Preset };
 
 /** One model-machine configuration: a preset, optionally with pcp batch / high changed. */
 export interface SimConfig {

@@ -275,6 +275,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     viewPick.hidden = !lecture;
     const views = viewsFor(step);
 
+    delete stage.dataset['ready'];
     text.replaceChildren(el('h3', { id: 'step-title', text: step.title }));
     const prose = el('div', { class: 'prose' });
     prose.append(renderProse(step.prose));
@@ -351,6 +352,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
 
   async function reveal(step: LessonStep, views: readonly ViewId[], gen: number) {
     stage.replaceChildren();
+    delete stage.dataset['ready'];
     const msg = el('p', { class: 'status', role: 'status' });
     stage.append(msg);
     try {
@@ -370,7 +372,8 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
         if (tunable > 0) stage.append(tuner(step.table, r, tunable, gen));
       }
       msg.textContent = '';
-      stage.classList.add('ready');
+      // tests and lecture tooling wait for this: the step's run and table are drawn
+      stage.dataset['ready'] = String(index + 1);
     } catch (e) {
       if (gen === generation) msg.textContent = `the model could not run: ${e instanceof Error ? e.message : String(e)}`;
     }

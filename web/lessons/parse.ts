@@ -16,7 +16,7 @@
 
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode, type Document } from 'yaml';
 import {
-  JUMP_KINDS,
+  JUMP_KIND_NAMES,
   LESSON_LIMITS,
   METRICS,
   PRESETS,
@@ -32,7 +32,7 @@ import {
   type StepAt,
   type ViewId,
   type JumpKind,
-} from './lesson';
+} from './lesson.ts';
 
 export class LessonError extends Error {
   override name = 'LessonError';
@@ -292,7 +292,7 @@ function parseAt(f: Fields): StepAt {
     return { kind: 'step', step };
   }
   if (!a.has('event')) a.fail('step.at: "start", "end", { step: N } or { event: KIND, nth: N }');
-  const event = a.oneOf<JumpKind>('event', JUMP_KINDS);
+  const event = a.oneOf<JumpKind>('event', JUMP_KIND_NAMES);
   const nth = a.int('nth', 1, 1 << 20, 1);
   return { kind: 'event', event, nth };
 }

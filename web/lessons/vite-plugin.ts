@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Plugin } from 'vite';
-import { parseLesson } from './parse';
+import { parseLesson } from './parse.ts';
 
 const ID = 'virtual:lessons';
 const RESOLVED = `\0${ID}`;
@@ -25,8 +25,8 @@ export function loadLessons(root: string, dir = join(root, 'lessons')): LessonSo
     const file = relative(root, path);
     const text = readFileSync(path, 'utf8');
     const l = parseLesson(file, text);
-    const other = seen.get(l.id) ?? [...seen.entries()].find(([, v]) => v === String(l.number))?.[0];
-    if (seen.has(l.id)) throw new Error(`${file}:1: lesson id "${l.id}" is used by ${other} too`);
+    const other = seen.get(l.id);
+    if (other) throw new Error(`${file}:1: lesson id "${l.id}" is used by ${other} too`);
     seen.set(l.id, file);
     out.push({ src: { file, text }, n: l.number });
   }
