@@ -3,6 +3,7 @@
 // fragmentation is read off the replayed zone at the end of the run.
 import type { ZoneState } from '../player/state';
 import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
+import { signedPct } from '../lessons/compute';
 
 /** Unusable free space index (Gorman): the share of free buddy memory in blocks below `order`. */
 export function unusableIndex(s: ZoneState, order: number): number {
@@ -42,7 +43,7 @@ export function diffRows(cols: DiffColumn[]): string[][] {
     const vals = cols.map(m.value);
     const base = vals[0]!;
     const fmt = (v: number) => (m.digits === 0 ? Math.round(v).toLocaleString('en') : v.toFixed(m.digits));
-    const delta = (v: number) => (base === 0 ? (v === 0 ? '±0' : 'n/a') : `${v >= base ? '+' : ''}${(((v - base) / base) * 100).toFixed(1)}%`);
+    const delta = (v: number) => (base === 0 ? (v === 0 ? '±0.0%' : 'n/a') : signedPct(((v - base) / base) * 100));
     return [m.name, ...vals.map(fmt), ...vals.slice(1).map(delta)];
   });
   return [head, ...rows];

@@ -67,6 +67,13 @@ export function metricValue(s: SimStats, m: Metric): number {
 /** % change of b against a, as a benchmark table prints it */
 export const gainPct = (a: number, b: number): number => (a === 0 ? 0 : ((b - a) / a) * 100);
 
+/** "+4.3%", "-1.2%", and "±0.0%" for anything that rounds to zero (no "-0.0%") */
+export function signedPct(p: number): string {
+  const r = p.toFixed(1);
+  if (Number(r) === 0) return '±0.0%';
+  return `${p > 0 ? '+' : ''}${r}%`;
+}
+
 /** The number a predict question's answer_from points at. */
 export function resolveRef(ref: TableRef, r: TableResult): number {
   const i = r.table.tasks.indexOf(ref.tasks);
@@ -86,7 +93,7 @@ export function tableCells(r: TableResult): string[][] {
   r.rows.forEach((row, i) => {
     const vals = row.map((s) => metricValue(s, t.metric));
     const cells = [String(t.tasks[i]), ...vals.map(fmt)];
-    if (t.gain) cells.push(...vals.slice(1).map((v) => `${gainPct(vals[0]!, v) >= 0 ? '+' : ''}${gainPct(vals[0]!, v).toFixed(1)}%`));
+    if (t.gain) cells.push(...vals.slice(1).map((v) => signedPct(gainPct(vals[0]!, v))));
     out.push(cells);
   });
   return out;

@@ -280,16 +280,18 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     const prose = el('div', { class: 'prose' });
     prose.append(renderProse(step.prose));
     text.append(prose);
-    if (last) text.append(el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), el('p', { text: lesson.leavesOut })));
     stage.replaceChildren();
 
     const answered = store.get(lesson.id).answers[String(index)];
+    const leavesOut = () =>
+      last ? [el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), el('p', { text: lesson.leavesOut }))] : [];
     if (step.predict && !answered) {
       stage.append(el('p', { class: 'stage-wait', text: 'Answer the question first: the model runs when you have committed to a prediction.' }));
-      text.append(predictForm(step, step.predict, gen));
+      text.append(predictForm(step, step.predict, gen), ...leavesOut());
       return;
     }
     if (step.predict && answered) text.append(feedback(step.predict, answered.given, answered.correct, undefined));
+    text.append(...leavesOut());
     void reveal(step, views, gen);
   }
 

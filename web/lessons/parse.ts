@@ -45,7 +45,6 @@ export class LessonError extends Error {
   }
 }
 
-type Obj = Record<string, unknown>;
 
 /** Where a YAML block sits in the file, to turn its offsets into file lines. */
 interface Block {
