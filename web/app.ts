@@ -25,6 +25,7 @@ import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText
 import { createLegend } from './views/legend';
 import { createLockTimelineView } from './views/locktimeline';
 import { createBuddyTreeView } from './views/buddytree';
+import { createThroughputPanel } from './throughput-panel';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] as const;
 /** events per second at 1x */
@@ -245,6 +246,11 @@ export class App {
     this.views.append(lower);
     this.zoneinfo = createTextView(panel(lower, 'zoneinfo', '/proc/zoneinfo (excerpt)'), '/proc/zoneinfo excerpt');
     this.cpuStats = createTextView(panel(lower, 'cpustats', 'zone->lock and cache, per CPU'), 'zone->lock and cache counters per CPU');
+    createThroughputPanel(
+      panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)'),
+      (req) => engine.sim(req),
+      () => this.scenario.seed,
+    );
 
     content.append(bar, this.logLabel, this.eventLine, this.status, this.alert, this.views);
     root.replaceChildren(side, content);

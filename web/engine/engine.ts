@@ -3,6 +3,7 @@
 // Workloads the core does not have yet say so instead of pretending.
 
 import type { Scenario } from '../player/url';
+import type { ReplayResult, SimRequest } from './blab-module';
 import { EngineClient } from './engine-client';
 
 export interface EngineRun {
@@ -22,6 +23,10 @@ const client = new EngineClient();
 export const engine = {
   get connected(): boolean {
     return EngineClient.unsupported() === null;
+  },
+  /** One blab sim run exactly as asked (the throughput sweep uses it for its numbers). */
+  sim(req: SimRequest): Promise<ReplayResult> {
+    return client.sim(req);
   },
   async runScenario(s: Scenario): Promise<EngineRun> {
     if (s.workload !== 'page_fault1')
