@@ -26,6 +26,7 @@ import { createLegend } from './views/legend';
 import { createLockTimelineView } from './views/locktimeline';
 import { createBuddyTreeView } from './views/buddytree';
 import { createThroughputPanel } from './throughput-panel';
+import { createVisibility } from './views/visibility';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] as const;
 /** events per second at 1x */
@@ -57,6 +58,7 @@ export class App {
   private frameRequested = false;
   private hashTimer: number | undefined;
   private lastTextUpdate = 0;
+  private readonly visibility = createVisibility(() => this.render());
 
   // controls
   private readonly playBtn: HTMLButtonElement;
@@ -254,6 +256,7 @@ export class App {
 
     content.append(bar, this.logLabel, this.eventLine, this.status, this.alert, this.views);
     root.replaceChildren(side, content);
+    for (const sec of this.views.querySelectorAll('section.panel')) this.visibility.watch(sec);
 
     this.readHash();
     this.writeForm();
@@ -496,11 +499,19 @@ export class App {
   private draw() {
     const p = this.player;
     const loaded = p !== undefined;
-    for (const b of this.controls) b.disabled = !loaded;
-    this.scrub.disabled = !loaded;
-    this.playBtn.textContent = this.playing ? '❚❚ pause' : '▶ play';
-    this.playBtn.setAttribute('aria-label', this.playing ? 'Pause (Space)' : 'Play (Space)');
+    // every write below is skipped when nothing changed: a write costs a style and layout pass
+    if (this.scrub.disabled === loaded) {
+      for (const b of this.controls) b.disabled = !loaded;
+      this.scrub.disabled = !loaded;
+    }
+    const playText = this.playing ? '❚❚ pause' : '▶ play';
+    if (this.playBtn.textContent !== playText) {
+      this.playBtn.textContent = playText;
+      this.playBtn.setAttribute('aria-label', this.playing ? 'Pause (Space)' : 'Play (Space)');
+    }
     this.views.classList.toggle('empty', !loaded);
+    // fast playback: no CSS transitions (they would restart every frame) and no per-frame text
+    this.views.classList.toggle('playing-fast', this.playing && SPEEDS[this.speedIndex]! >= 4);
     if (!p) {
       this.stepOut.textContent = 'step 0 / 0';
       this.logLabel.textContent = 'No event log loaded.';
@@ -518,9 +529,11 @@ export class App {
         ? 'step 0: before the first record'
         : `#${cur} ${describeEvent(p.log, cur)}${where ? `  [${where}]` : ''}`;
     this.legend.update(p.state.geo.maxOrder);
-    this.freeAreas.update(p);
-    this.memMap.update(p);
-    this.pcpView.update(p, this.pcp);
+    // while playing, panels scrolled out of view wait; pausing or seeking draws them all
+    const on = (id: string) => !this.playing || this.visibility.shown(document.getElementById(id));
+    if (on('free-areas')) this.freeAreas.update(p);
+    if (on('mem-map')) this.memMap.update(p);
+    if (on('pcp')) this.pcpView.update(p, this.pcp);
     this.buddyinfo.set(buddyinfoText(p));
     // The long text panels cost more layout than all the canvases together; while playing they
     // refresh four times a second (nobody reads numbers changing 60 times a second), and at
@@ -528,12 +541,12 @@ export class App {
     const now = performance.now();
     if (!this.playing || now - this.lastTextUpdate >= 250) {
       this.lastTextUpdate = now;
-      this.pagetype.set(pagetypeText(p));
-      this.zoneinfo.set(zoneinfoText(p, this.pcp));
-      this.cpuStats.set(cpuStatsText(p));
+      if (on('pagetypeinfo')) this.pagetype.set(pagetypeText(p));
+      if (on('zoneinfo')) this.zoneinfo.set(zoneinfoText(p, this.pcp));
+      if (on('cpustats')) this.cpuStats.set(cpuStatsText(p));
     }
-    this.lockTimeline.update(p);
-    this.buddyTree.update(p);
+    if (on('lock-timeline')) this.lockTimeline.update(p);
+    if (on('buddy-tree')) this.buddyTree.update(p);
     this.writeHash();
   }
 }
