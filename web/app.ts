@@ -27,6 +27,8 @@ import { createLockTimelineView } from './views/locktimeline';
 import { createBuddyTreeView } from './views/buddytree';
 import { createThroughputPanel } from './throughput-panel';
 import { createVisibility } from './views/visibility';
+import { createLockHistView } from './views/lockhist';
+import { createCacheView } from './views/cache';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] as const;
 /** events per second at 1x */
@@ -85,6 +87,8 @@ export class App {
   private readonly lockTimeline;
   private readonly buddyTree;
   private readonly legend;
+  private readonly lockHist;
+  private readonly cacheView;
 
   constructor(root: HTMLElement) {
     // ---- sidebar: scenario, event log, keys
@@ -241,8 +245,16 @@ export class App {
     this.buddyTree = createBuddyTreeView(
       panel(this.views, 'buddy-tree', 'Buddy tree', 'buddy pfn = pfn ^ (1 << order): siblings in this tree'),
     );
+    const locks = el('div', { class: 'views-locks' });
+    this.views.append(locks);
     this.lockTimeline = createLockTimelineView(
-      panel(this.views, 'lock-timeline', 'zone->lock timeline', 'one lane per CPU: spinning (vermillion), holding (blue); white line = now'),
+      panel(locks, 'lock-timeline', 'zone->lock timeline', 'one lane per CPU: spinning (vermillion), holding (blue); white line = now'),
+    );
+    this.lockHist = createLockHistView(
+      panel(locks, 'lock-hist', 'Lock hold and wait times', 'zone->lock and lru_lock, histograms up to now'),
+    );
+    this.cacheView = createCacheView(
+      panel(this.views, 'cache', 'Cache and prefetch', 'struct page accesses by outcome, per CPU, and the current CPU’s latest ones'),
     );
     const lower = el('div', { class: 'views-wide views-text' });
     this.views.append(lower);
@@ -539,13 +551,16 @@ export class App {
     // refresh four times a second (nobody reads numbers changing 60 times a second), and at
     // once whenever the player stops or seeks.
     const now = performance.now();
-    if (!this.playing || now - this.lastTextUpdate >= 250) {
+    const textDue = !this.playing || now - this.lastTextUpdate >= 250;
+    if (textDue) {
       this.lastTextUpdate = now;
       if (on('pagetypeinfo')) this.pagetype.set(pagetypeText(p));
       if (on('zoneinfo')) this.zoneinfo.set(zoneinfoText(p, this.pcp));
       if (on('cpustats')) this.cpuStats.set(cpuStatsText(p));
     }
     if (on('lock-timeline')) this.lockTimeline.update(p);
+    if (on('lock-hist')) this.lockHist.update(p);
+    if (on('cache')) this.cacheView.update(p, textDue);
     if (on('buddy-tree')) this.buddyTree.update(p);
     this.writeHash();
   }
