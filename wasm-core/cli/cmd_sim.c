@@ -127,6 +127,7 @@ struct cell {
 int cmd_sim(int argc, char **argv)
 {
 	const char *workload = NULL, *events = NULL;
+	uint32_t workload_id = 0;
 	char cpus_arg[256] = "1,2,4,8", preset_arg[256] = "v4.16,v4.17,v5.18";
 	uint32_t cpus[MAX_LIST], ncpus = 0;
 	char presets[MAX_LIST][32];
@@ -191,10 +192,20 @@ int cmd_sim(int argc, char **argv)
 			clear_lines = x;
 		}
 	}
-	if (!workload)
-		return bad("%s", "--workload is required (page_fault1)");
-	if (strcmp(workload, "page_fault1"))
-		return bad("unknown workload '%s' (page_fault1)", workload);
+	{
+		char names[256] = "";
+		for (uint32_t w = 0; w < blab_sim_workload_count(); w++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 w ? ", " : "", blab_sim_workload_name(w));
+		if (!workload)
+			return bad("--workload is required (%s)", names);
+		workload_id = blab_sim_workload_id(workload);
+		if (!workload_id) {
+			char what[400];
+			snprintf(what, sizeof(what), "'%.100s' (%s)", workload, names);
+			return bad("unknown workload %s", what);
+		}
+	}
 	if (csv && json)
 		return bad("%s", "--csv and --json exclude each other");
 
@@ -252,6 +263,7 @@ int cmd_sim(int argc, char **argv)
 			char err[160];
 			int e;
 			blab_sim_config_init(&cfg);
+			cfg.workload = workload_id;
 			cfg.cpus = cpus[c];
 			cfg.pages = (uint32_t)pages;
 			cfg.iterations = (uint32_t)iterations;
@@ -292,6 +304,7 @@ int cmd_sim(int argc, char **argv)
 		struct blab_sim_result r1;
 		char err[160];
 		blab_sim_config_init(&cfg);
+		cfg.workload = workload_id;
 		cfg.cpus = 1;
 		cfg.pages = (uint32_t)pages;
 		cfg.iterations = (uint32_t)iterations;
@@ -303,9 +316,10 @@ int cmd_sim(int argc, char **argv)
 	}
 
 	if (json) {
-		printf("{\"workload\":\"page_fault1\",\"pages\":%llu,\"iterations\":%llu,"
-		       "\"seed\":%llu,\"rows\":[",
-		       (unsigned long long)pages, (unsigned long long)iterations,
+		printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",\"pages\":%llu,"
+		       "\"iterations\":%llu,\"seed\":%llu,\"rows\":[",
+		       workload, blab_sim_workload_unit(workload_id), (unsigned long long)pages,
+		       (unsigned long long)iterations,
 		       (unsigned long long)seed);
 		for (uint32_t c = 0; c < ncpus; c++) {
 			printf("%s{\"tasks\":%u,\"linear\":%llu,\"presets\":{", c ? "," : "", cpus[c],
@@ -351,9 +365,9 @@ int cmd_sim(int argc, char **argv)
 			       presets[p], presets[p]);
 		printf("\n");
 	} else {
-		printf("# page_fault1 on the model machine: %llu pages/task, %llu iteration%s%s, "
+		printf("# %s on the model machine: %llu pages/task, %llu iteration%s%s, "
 		       "seed %llu\n",
-		       (unsigned long long)pages, (unsigned long long)iterations,
+		       workload, (unsigned long long)pages, (unsigned long long)iterations,
 		       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
 		       (unsigned long long)seed);
 		printf("%5s", "tasks");

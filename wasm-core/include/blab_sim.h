@@ -21,7 +21,24 @@ extern "C" {
 #define BLAB_SIM_MAX_WORK (1ull << 26)         /* cpus * pages * iterations page faults */
 #define BLAB_SIM_PAGEVEC 15u                   /* PAGEVEC_SIZE - 1 pages per lru_lock */
 
-enum blab_workload { BLAB_WL_PAGE_FAULT1 = 1 };
+/* Workload ids; names and units come from the table in src/sim_workloads.c. */
+enum blab_workload {
+	BLAB_WL_PAGE_FAULT1 = 1,
+	/* reserved for the workloads being added (each becomes valid with its table entry) */
+	BLAB_WL_PARALLEL_FREE = 2,
+	BLAB_WL_TRUNC = 3,
+	BLAB_WL_HACKBENCH = 4,
+	BLAB_WL_STRESS_HIGHALLOC = 5,
+	BLAB_WL_MIXED = 6,
+};
+
+/* The workloads the model machine knows, by index 0 .. count-1 (name NULL past the end). */
+uint32_t blab_sim_workload_count(void);
+const char *blab_sim_workload_name(uint32_t index);
+/* The id of the workload called name, or 0. */
+uint32_t blab_sim_workload_id(const char *name);
+/* What the workload's score counts (e.g. "pages/s"), or NULL for an unknown id. */
+const char *blab_sim_workload_unit(uint32_t id);
 
 struct blab_sim_config {
 	uint32_t workload;   /* enum blab_workload */
@@ -39,9 +56,10 @@ struct blab_sim_config {
 void blab_sim_config_init(struct blab_sim_config *c);
 
 struct blab_sim_result {
-	uint64_t score;          /* pages faulted per second of virtual time, summed over tasks */
-	uint64_t pages_scored;   /* pages faulted outside the warm-up round, all tasks */
-	uint64_t pages_total;    /* pages faulted, all rounds */
+	uint64_t score;          /* the workload's score (blab_sim_workload_unit); page_fault1:
+				  * pages faulted per second of virtual time, summed over tasks */
+	uint64_t pages_scored;   /* pages the score counts (page_fault1: outside the warm-up) */
+	uint64_t pages_total;    /* pages the workload handled, all rounds */
 	uint64_t cycles_max;     /* the run's virtual length (highest CPU clock) */
 	uint64_t cycles_total;   /* all CPUs' cycles */
 	uint64_t zone_acq, zone_contended, zone_spin, zone_hold;

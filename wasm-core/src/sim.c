@@ -58,17 +58,16 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	struct blab_zone_config zc;
 	struct blab_zone *z = NULL;
 	struct model_params def;
-	const struct model_params *mp;
-	struct sim_task *tasks = NULL;
-	uint32_t *pfns = NULL;
-	struct blab_rng rng;
+	const struct sim_workload *wl;
+	struct sim_run run;
 	struct model_machine *mm;
 	uint64_t zone_pages;
-	int ret;
+	int ret, set_up = 0;
 
 	if (!c || !r)
 		return BLAB_EINVAL;
 	memset(r, 0, sizeof(*r));
+	memset(&run, 0, sizeof(run));
 	if (err && errlen)
 		err[0] = 0;
 #define FAIL(code, ...)                                                                    \
@@ -78,18 +77,20 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 		ret = (code);                                                              \
 		goto out;                                                                  \
 	} while (0)
-	if (c->workload != BLAB_WL_PAGE_FAULT1)
+	wl = sim_workload_get(c->workload);
+	if (!wl)
 		FAIL(BLAB_EINVAL, "unknown workload %u", c->workload);
-	mp = c->model;
-	if (!mp) {
+	run.c = c;
+	run.mp = c->model;
+	if (!run.mp) {
 		model_params_default(&def);
-		mp = &def;
+		run.mp = &def;
 	}
 	if (c->cpus < 1 || c->cpus > BLAB_SIM_MAX_CPUS)
 		FAIL(BLAB_ECPU, "cpus must be 1..%u", BLAB_SIM_MAX_CPUS);
-	if (c->cpus > model_cpus_max(mp))
+	if (c->cpus > model_cpus_max(run.mp))
 		FAIL(BLAB_ECPU, "%u cpus, but the modelled machine has %u", c->cpus,
-		     model_cpus_max(mp));
+		     model_cpus_max(run.mp));
 	if (c->pages < 1 || c->pages > BLAB_SIM_MAX_PAGES)
 		FAIL(BLAB_ELIMIT, "pages must be 1..%u", BLAB_SIM_MAX_PAGES);
 	if (c->iterations < 1 || c->iterations > BLAB_SIM_MAX_ITERATIONS)
@@ -103,13 +104,15 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 		     (unsigned long long)BLAB_SIM_MAX_WORK);
 	if (c->clear_lines < 1 || c->clear_lines > 64)
 		FAIL(BLAB_EINVAL, "clear_lines must be 1..64");
+	if (wl->check && (ret = wl->check(c, err, errlen)) != 0)
+		goto out;
 
 	blab_zone_config_init(&zc);
 	zc.strategy = c->strategy;
 	node_pcp_sizes(&zc.strategy);
-	/* room for every task's mapping, plus what can sit on the pcp lists */
-	zone_pages = (uint64_t)c->cpus * (c->pages + zc.strategy.high + 2u * zc.strategy.batch +
-					  64u) + 4096u;
+	/* room for every task's pages, plus what can sit on the pcp lists */
+	zone_pages = wl->zone_pages(c) +
+		     (uint64_t)c->cpus * (zc.strategy.high + 2u * zc.strategy.batch + 64u) + 4096u;
 	zone_pages = (zone_pages + 1023u) & ~1023ull;
 	if (zone_pages > BLAB_MAX_PAGES)
 		FAIL(BLAB_ELIMIT, "the zone would need %llu pages", (unsigned long long)zone_pages);
@@ -117,7 +120,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	zc.start_pfn = 0x100000; /* 4 GB: ZONE_NORMAL starts above the DMA32 zone */
 	zc.cpus = (uint16_t)c->cpus;
 	zc.machine = BLAB_MACHINE_MODEL;
-	zc.model = mp;
+	zc.model = run.mp;
 	zc.log_mask = c->sink ? c->log_mask : 0;
 	zc.log_capacity = 0;
 	zc.sink = c->sink; /* from ZONE_INIT on, so the log replays from nothing */
@@ -125,29 +128,24 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	ret = blab_zone_create(&zc, &z);
 	if (ret)
 		FAIL(ret, "cannot create the zone: %s", blab_strerror(ret));
-	mm = zone_mm(z);
+	run.z = z;
+	run.mm = mm = zone_mm(z);
 	r->batch = z->pageset[0].pcp[0].batch;
 	r->high = z->pageset[0].pcp[0].high;
 
-	tasks = calloc(c->cpus, sizeof(*tasks));
-	pfns = malloc((size_t)c->cpus * c->pages * sizeof(*pfns));
-	if (!tasks || !pfns)
-		FAIL(BLAB_ENOMEMHOST, "out of host memory");
-	blab_rng_seed(&rng, c->seed);
+	blab_rng_seed(&run.rng, c->seed);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
-		struct sim_task *t = &tasks[cpu];
-		t->pfns = pfns + (size_t)cpu * c->pages;
-		t->pages = c->pages;
-		t->iterations = c->iterations;
-		t->clear_lines = c->clear_lines;
 		/* tasks start a little apart, as processes forked one after another do */
-		mm->now[cpu] = blab_rng_below(&rng, 1000);
+		mm->now[cpu] = blab_rng_below(&run.rng, 1000);
 		sched_set_clock(&mm->sched, cpu, mm->now[cpu]);
 	}
+	set_up = 1;
+	if ((ret = wl->setup(&run, err, errlen)) != 0)
+		goto out;
 
 	for (uint32_t cpu = sched_peek(&mm->sched); cpu != MODEL_NO_CPU;
 	     cpu = sched_peek(&mm->sched)) {
-		int s = sim_page_fault1_step(z, cpu, &tasks[cpu]);
+		int s = wl->step(&run, cpu);
 		if (s < 0)
 			FAIL(s, "cpu %u: %s", cpu, blab_strerror(s));
 		if (z->machine.parked)
@@ -171,17 +169,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 			FAIL(BLAB_ECHECK, "invariant violated after the run: %s", why);
 	}
 
-	/* score: pages / virtual seconds per task, outside the warm-up round */
-	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
-		const struct sim_task *t = &tasks[cpu];
-		uint64_t pages = t->pages_done - t->warm_pages;
-		uint64_t cyc = t->end - t->warm_end;
-		r->pages_total += t->pages_done;
-		r->pages_scored += pages;
-		if (cyc)
-			r->score += (uint64_t)((unsigned __int128)pages * mp->cpu_mhz * 1000000u /
-					       cyc);
-	}
+	wl->finish(&run, r);
 	r->cycles_max = sched_max_clock(&mm->sched);
 	r->cycles_total = model_machine_cycles(mm);
 	{
@@ -206,8 +194,8 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	r->misses_zone_locked = z->machine.misses_zone_locked;
 	ret = 0;
 out:
-	free(tasks);
-	free(pfns);
+	if (set_up && wl->teardown)
+		wl->teardown(&run);
 	blab_zone_destroy(z);
 	return ret;
 #undef FAIL

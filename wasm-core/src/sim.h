@@ -1,5 +1,11 @@
 /*
  * sim.h - what the simulation loop (sim.c) and its workloads share.
+ *
+ * A workload is a table of callbacks (struct sim_workload) listed in sim_workloads.c; the
+ * loop owns the zone, the model machine and the scheduler, and asks the workload for one
+ * step of the task on the CPU whose clock is lowest. Adding a workload: a new
+ * workload_NAME.c defining its struct sim_workload, one line in sim_workloads.c, one value
+ * in enum blab_workload (blab_sim.h).
  */
 #ifndef BLAB_SIM_INTERNAL_H
 #define BLAB_SIM_INTERNAL_H
@@ -9,22 +15,38 @@
 
 enum { SIM_STEP = 0, SIM_FINISHED = 1 };
 
-struct sim_task {
-	uint32_t *pfns;       /* the mapping: pfn - zone start of each faulted page */
-	uint32_t pages, iterations, clear_lines;
-	uint8_t state;
-	uint8_t op_active;
-	uint32_t i;           /* next page to fault, or to unmap */
-	uint32_t pv;          /* pages waiting in the pagevec (fault) / in this batch (unmap) */
-	uint32_t k;           /* unmap: pages of the batch freed so far */
-	uint32_t round;
-	uint64_t pages_done;  /* faulted, all rounds */
-	uint64_t warm_pages, warm_end, end; /* pages and clock at the end of the warm-up round */
-	struct blab_op op;
+/* One run: set up by the loop before the workload's setup(), read-only for workloads
+ * except priv. */
+struct sim_run {
+	const struct blab_sim_config *c;
+	const struct model_params *mp;
+	struct blab_zone *z;
+	struct model_machine *mm;
+	struct blab_rng rng;  /* the run's PRNG, already used for the start jitter */
+	void *priv;           /* the workload's state: setup() allocates, teardown() frees */
 };
 
-/* One step of page_fault1 on cpu: runs until the task is about to take a lock. Returns
- * SIM_STEP, SIM_FINISHED or a negative BLAB_E* code. */
-int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t);
+struct sim_workload {
+	const char *name;       /* as --workload spells it */
+	uint32_t id;            /* enum blab_workload */
+	const char *score_unit; /* what blab_sim_result.score counts */
+	/* Checks the config beyond the loop's common bounds (cpus, pages, iterations):
+	 * 0, or a negative BLAB_E* code with the reason in err. May be NULL. */
+	int (*check)(const struct blab_sim_config *c, char *err, size_t errlen);
+	/* Pages the tasks need in the zone; the loop adds room for the pcp lists. */
+	uint64_t (*zone_pages)(const struct blab_sim_config *c);
+	/* After the zone exists: 0, or a negative BLAB_E* code with the reason in err. */
+	int (*setup)(struct sim_run *run, char *err, size_t errlen);
+	/* One step of cpu's task, ending just before it takes a lock: SIM_STEP, SIM_FINISHED
+	 * or a negative BLAB_E* code. */
+	int (*step)(struct sim_run *run, unsigned cpu);
+	/* After every task finished: the workload's part of the result (score, pages). */
+	void (*finish)(const struct sim_run *run, struct blab_sim_result *r);
+	/* Frees priv; also called when setup() or a step failed. May be NULL. */
+	void (*teardown)(struct sim_run *run);
+};
+
+/* The workload with this id, or NULL. */
+const struct sim_workload *sim_workload_get(uint32_t id);
 
 #endif

@@ -12,8 +12,30 @@
  *
  * A step ends just before a lock: an op's BLAB_STEP_LOCK or the workload's lru_lock.
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "machine.h"
 #include "sim.h"
+
+struct sim_task {
+	uint32_t *pfns;       /* the mapping: pfn - zone start of each faulted page */
+	uint32_t pages, iterations, clear_lines;
+	uint8_t state;
+	uint8_t op_active;
+	uint32_t i;           /* next page to fault, or to unmap */
+	uint32_t pv;          /* pages waiting in the pagevec (fault) / in this batch (unmap) */
+	uint32_t k;           /* unmap: pages of the batch freed so far */
+	uint32_t round;
+	uint64_t pages_done;  /* faulted, all rounds */
+	uint64_t warm_pages, warm_end, end; /* pages and clock at the end of the warm-up round */
+	struct blab_op op;
+};
+
+struct pf1_state {
+	struct sim_task *tasks;
+	uint32_t *pfns;
+};
 
 enum { T_FAULT = 0, T_LRU_ADD, T_UNMAP, T_UNMAP_LRU, T_UNMAP_FREE, T_DONE };
 
@@ -54,8 +76,10 @@ static int step_op(struct blab_zone *z, struct sim_task *t)
 	return BLAB_STEP_DONE;
 }
 
-int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
+static int pf1_step(struct sim_run *run, unsigned cpu)
 {
+	struct blab_zone *z = run->z;
+	struct sim_task *t = &((struct pf1_state *)run->priv)->tasks[cpu];
 	int ret;
 
 	for (;;) {
@@ -133,3 +157,74 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 		}
 	}
 }
+
+static uint64_t pf1_zone_pages(const struct blab_sim_config *c)
+{
+	return (uint64_t)c->cpus * c->pages;
+}
+
+static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
+{
+	const struct blab_sim_config *c = run->c;
+	struct pf1_state *st = calloc(1, sizeof(*st));
+
+	if (st) {
+		st->tasks = calloc(c->cpus, sizeof(*st->tasks));
+		st->pfns = malloc((size_t)c->cpus * c->pages * sizeof(*st->pfns));
+	}
+	run->priv = st;
+	if (!st || !st->tasks || !st->pfns) {
+		if (err && errlen)
+			snprintf(err, errlen, "out of host memory");
+		return BLAB_ENOMEMHOST;
+	}
+	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
+		struct sim_task *t = &st->tasks[cpu];
+		t->pfns = st->pfns + (size_t)cpu * c->pages;
+		t->pages = c->pages;
+		t->iterations = c->iterations;
+		t->clear_lines = c->clear_lines;
+	}
+	return 0;
+}
+
+/* score: pages / virtual seconds per task, outside the warm-up round, summed */
+static void pf1_finish(const struct sim_run *run, struct blab_sim_result *r)
+{
+	const struct pf1_state *st = run->priv;
+
+	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++) {
+		const struct sim_task *t = &st->tasks[cpu];
+		uint64_t pages = t->pages_done - t->warm_pages;
+		uint64_t cyc = t->end - t->warm_end;
+		r->pages_total += t->pages_done;
+		r->pages_scored += pages;
+		if (cyc)
+			r->score += (uint64_t)((unsigned __int128)pages * run->mp->cpu_mhz *
+					       1000000u / cyc);
+	}
+}
+
+static void pf1_teardown(struct sim_run *run)
+{
+	struct pf1_state *st = run->priv;
+
+	if (st) {
+		free(st->tasks);
+		free(st->pfns);
+		free(st);
+	}
+	run->priv = NULL;
+}
+
+const struct sim_workload sim_workload_page_fault1 = {
+	.name = "page_fault1",
+	.id = BLAB_WL_PAGE_FAULT1,
+	.score_unit = "pages/s",
+	.check = NULL,
+	.zone_pages = pf1_zone_pages,
+	.setup = pf1_setup,
+	.step = pf1_step,
+	.finish = pf1_finish,
+	.teardown = pf1_teardown,
+};

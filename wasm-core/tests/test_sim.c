@@ -143,6 +143,26 @@ int main(void)
 		CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), 0);
 		CHECK_EQ(a.pages_scored, 2 * 64); /* one iteration: nothing is warm-up */
 		CHECK_EQ(blab_sim_run(NULL, &a, err, sizeof(err)), BLAB_EINVAL);
+		c.workload = 0;
+		CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), BLAB_EINVAL);
+		CHECK(strstr(err, "unknown workload") != NULL);
+	}
+
+	/* the workload table: every listed name maps to an id that maps back, with a unit */
+	{
+		uint32_t n = blab_sim_workload_count();
+		CHECK(n >= 1);
+		for (uint32_t i = 0; i < n; i++) {
+			const char *name = blab_sim_workload_name(i);
+			uint32_t id = blab_sim_workload_id(name);
+			CHECK(name != NULL && id != 0);
+			CHECK(blab_sim_workload_unit(id) != NULL);
+		}
+		CHECK(blab_sim_workload_name(n) == NULL);
+		CHECK_EQ(blab_sim_workload_id("no_such_workload"), 0);
+		CHECK_EQ(blab_sim_workload_id(NULL), 0);
+		CHECK(blab_sim_workload_unit(0) == NULL);
+		CHECK_EQ(blab_sim_workload_id("page_fault1"), BLAB_WL_PAGE_FAULT1);
 	}
 	return harness_report("test_sim");
 }
