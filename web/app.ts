@@ -26,6 +26,7 @@ import { createLegend } from './views/legend';
 import { createLockTimelineView } from './views/locktimeline';
 import { createBuddyTreeView } from './views/buddytree';
 import { createThroughputPanel } from './throughput-panel';
+import { WORKLOAD_TABLE, workloadEntry } from './workloads';
 import { createVisibility } from './views/visibility';
 import { createLockHistView } from './views/lockhist';
 import { createCacheView } from './views/cache';
@@ -117,10 +118,11 @@ export class App {
         'sc-pages',
         'zone size (pages)',
         select(ZONE_SIZES.map((n) => [String(n), `${n.toLocaleString('en')} (${(n * 4) / 1024 >= 1 ? `${(n * 4) / 1024} MiB` : `${n * 4} KiB`})`])),
+        WORKLOAD_TABLE[0].params.pages,
       ),
-      cpus: field('sc-cpus', 'CPUs', el('input', { type: 'number', min: 1, max: 256, step: 1, required: true })),
+      cpus: field('sc-cpus', 'CPUs', el('input', { type: 'number', min: 1, max: 256, step: 1, required: true }), WORKLOAD_TABLE[0].params.cpus),
       preset: field('sc-preset', 'preset (kernel change)', select(Object.entries(PRESETS))),
-      workload: field('sc-workload', 'workload', select(Object.entries(WORKLOADS))),
+      workload: field('sc-workload', 'workload', select(Object.entries(WORKLOADS)), WORKLOAD_TABLE[0].description),
       seed: field('sc-seed', 'seed', el('input', { type: 'number', min: 0, max: 4294967295, step: 1, required: true })),
     };
     const runBtn = el('button', { type: 'submit', class: 'primary', text: 'Run scenario' });
@@ -139,7 +141,9 @@ export class App {
           label: `${s.workload}, ${s.cpus} CPUs, ${s.pages} pages, ${s.preset}, seed ${s.seed}`,
           ...(run.pcp ? { pcp: run.pcp } : {}),
         });
-        runMsg.textContent = res.ok ? run.summary : 'The engine returned a log the player rejected (see above).';
+        runMsg.textContent = res.ok
+          ? `${run.summary}. Next: press “next drain ▶” (or D) to watch a pcp list drain and its pages merge back into the free areas.`
+          : 'The engine returned a log the player rejected (see above).';
       } catch (e) {
         runMsg.textContent = e instanceof Error ? e.message : String(e);
       } finally {
@@ -147,6 +151,13 @@ export class App {
       }
     });
     scen.addEventListener('change', () => {
+      const w = workloadEntry(this.form.workload.value);
+      if (w) {
+        for (const [id, text] of [['sc-workload-hint', w.description], ['sc-pages-hint', w.params.pages], ['sc-cpus-hint', w.params.cpus]]) {
+          const h = document.getElementById(id!);
+          if (h) h.textContent = text!;
+        }
+      }
       this.readScenario();
       this.writeHash();
     });
@@ -174,6 +185,7 @@ export class App {
       ['Space', 'play / pause'],
       ['← →', 'step back / forward (Shift: 10)'],
       ['[ ]', 'previous / next event of the jump kind'],
+      ['D', 'next pcp drain (free_pcppages_bulk)'],
       ['- =', 'slower / faster'],
       ['Home End', 'first / last step'],
     ]) {
@@ -212,11 +224,13 @@ export class App {
     });
     const prevJ = btn('[ prev', '[ prev: previous event of the jump kind', () => this.jump(-1));
     const nextJ = btn('next ]', 'next ]: next event of the jump kind', () => this.jump(1));
+    // the first thing to watch: a pcp list reaching high and draining into the buddy lists
+    const nextDrain = btn('next drain ▶', 'next drain: the next free_pcppages_bulk() (D)', () => this.jump(1, 'drain'), 'nextdrain');
     bar.append(
       el('div', { class: 'transport' }, first, back, this.playBtn, fwd, last),
       el('div', { class: 'scrubber' }, this.scrub, this.stepOut),
       el('div', { class: 'speed' }, el('label', { for: 'speed', text: 'speed' }), this.speedSel),
-      el('div', { class: 'jump' }, el('label', { for: 'jump-kind', text: 'jump to' }), this.jumpSel, prevJ, nextJ),
+      el('div', { class: 'jump' }, el('label', { for: 'jump-kind', text: 'jump to' }), this.jumpSel, prevJ, nextJ, nextDrain),
     );
     this.logLabel = el('p', { class: 'loglabel' });
     this.eventLine = el('p', { class: 'eventline', id: 'event-line', 'aria-live': 'polite' });
@@ -272,6 +286,7 @@ export class App {
 
     this.readHash();
     this.writeForm();
+    if (this.pendingStep > 0) runMsg.textContent = `This link points at step ${this.pendingStep}: press Run scenario to replay the run and land there.`;
     window.addEventListener('hashchange', () => this.readHash(true));
     document.addEventListener('keydown', (ev) => this.onKey(ev));
     this.render();
@@ -337,12 +352,12 @@ export class App {
     this.render();
   }
 
-  jump(dir: 1 | -1) {
+  jump(dir: 1 | -1, kind: JumpKind = this.jumpKind) {
     const p = this.player;
     if (!p) return;
-    const to = dir > 0 ? p.findNext(this.jumpKind) : p.findPrev(this.jumpKind);
+    const to = dir > 0 ? p.findNext(kind) : p.findPrev(kind);
     if (to === undefined) {
-      this.status.textContent = `no ${dir > 0 ? 'later' : 'earlier'} ${JUMP_KINDS[this.jumpKind].label} in this log`;
+      this.status.textContent = `no ${dir > 0 ? 'later' : 'earlier'} ${JUMP_KINDS[kind].label} in this log`;
       return;
     }
     this.status.textContent = '';
@@ -413,6 +428,10 @@ export class App {
         break;
       case '[':
         this.jump(-1);
+        break;
+      case 'd':
+      case 'D':
+        this.jump(1, 'drain');
         break;
       case 'Home':
         this.seek(0);
