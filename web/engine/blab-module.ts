@@ -21,6 +21,9 @@ export interface BlabModule {
   _blab_js_event_size(): number;
   _blab_event_name(type: number): number;
   _blab_event_class(type: number): number;
+  _blab_sim_workload_count(): number;
+  _blab_sim_workload_name(index: number): number;
+  _blab_sim_workload_id(name: number): number;
   UTF8ToString(ptr: number): string;
 }
 
@@ -41,7 +44,8 @@ export const MAX_SCRIPT_BYTES = 1 << 20;
 
 /** One workload run on the model machine (blab sim), as the scenario panel asks for it. */
 export interface SimRequest {
-  workload: 'page_fault1';
+  /** the core's workload name (web/workloads.ts; blab_sim_workload_id() resolves it) */
+  workload: string;
   cpus: number;
   /** pages each task maps (the zone holds cpus x pages) */
   pages: number;
@@ -57,7 +61,24 @@ export interface SimRequest {
   clearLines?: number;
 }
 
-const WORKLOAD_IDS = { page_fault1: 1 } as const;
+/** The workloads the core has, by name, in the order of its table (wasm-core/src/sim_workloads.c). */
+export function coreWorkloads(m: BlabModule): string[] {
+  const n = m._blab_sim_workload_count();
+  return Array.from({ length: n }, (_, i) => m.UTF8ToString(m._blab_sim_workload_name(i)));
+}
+
+function workloadId(m: BlabModule, name: string): number {
+  const bytes = new TextEncoder().encode(`${name}\0`);
+  if (bytes.length > 64) throw new Error(`workload name too long: ${name.slice(0, 64)}…`);
+  const ptr = m._malloc(bytes.length);
+  if (!ptr) throw new Error('the core is out of memory (malloc of the workload name failed)');
+  try {
+    m.HEAPU8.set(bytes, ptr);
+    return m._blab_sim_workload_id(ptr);
+  } finally {
+    m._free(ptr);
+  }
+}
 
 export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
   const name = new TextEncoder().encode(`${req.preset}\0`);
@@ -66,9 +87,11 @@ export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
   if (!namePtr) throw new Error('the core is out of memory (malloc of the preset name failed)');
   let run = 0;
   try {
+    const id = workloadId(m, req.workload);
+    if (!id) throw new Error(`the core has no workload "${req.workload.slice(0, 32)}"; it has ${coreWorkloads(m).join(', ')}`);
     m.HEAPU8.set(name, namePtr);
     run = m._blab_js_sim_ex(
-      WORKLOAD_IDS[req.workload], req.cpus, req.pages, req.iterations, req.seed >>> 0, namePtr,
+      id, req.cpus, req.pages, req.iterations, req.seed >>> 0, namePtr,
       req.maxEvents, req.batch ?? 0, req.high ?? 0, req.clearLines ?? 0,
     );
     if (!run) throw new Error('the core is out of memory (no run record)');

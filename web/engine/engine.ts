@@ -1,9 +1,11 @@
 // The scenario panel's engine: a scenario becomes one blab sim run on the model machine in
 // the engine worker (the real C core as WebAssembly), and its event log comes back.
-// Workloads the core does not have yet say so instead of pretending.
+// Which workloads exist, and how a scenario maps onto each, is web/workloads.ts.
 
 import type { Scenario } from '../player/url';
+import type { ReplayResult, SimRequest } from './blab-module';
 import { EngineClient } from './engine-client';
+import { workloadEntry } from '../workloads';
 
 export interface EngineRun {
   /** the event log: 32-byte records, docs/events.md */
@@ -23,12 +25,14 @@ export const engine = {
   get connected(): boolean {
     return EngineClient.unsupported() === null;
   },
+  /** One blab sim run exactly as asked (the throughput sweep uses it for its numbers). */
+  sim(req: SimRequest): Promise<ReplayResult> {
+    return client.sim(req);
+  },
   async runScenario(s: Scenario): Promise<EngineRun> {
-    if (s.workload !== 'page_fault1')
-      throw new Error(`The core runs page_fault1 so far; ${s.workload} comes with a later issue.`);
-    // The zone holds every task's mapping: each of the s.cpus tasks maps s.pages / s.cpus pages.
-    const pages = Math.max(1, Math.floor(s.pages / s.cpus));
-    const r = await client.sim({ workload: 'page_fault1', cpus: s.cpus, pages, iterations: 1, seed: s.seed, preset: s.preset, maxEvents: MAX_SIM_EVENTS });
+    const w = workloadEntry(s.workload);
+    if (!w) throw new Error(`unknown workload ${s.workload}`);
+    const r = await client.sim({ workload: w.name, ...w.request(s.pages, s.cpus), seed: s.seed, preset: s.preset, maxEvents: MAX_SIM_EVENTS });
     if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
     const m = /batch (\d+), high (\d+)/.exec(r.stdout);
     return { log: r.events, summary: r.stdout.trim(), ...(m ? { pcp: { batch: Number(m[1]), high: Number(m[2]) } } : {}) };

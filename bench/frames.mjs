@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Frame time while playing: the issue-5 budget (p95 <= 16.7 ms for a 262,144-page zone with 16
+// CPUs animating), measured the way a user gets there. Serves dist/ with `vite preview`, opens
+// it in headless Debian Chromium, runs the page_fault1 scenario (262,144 pages, 16 CPUs) in the
+// app's own WASM engine, then plays the log and records requestAnimationFrame deltas.
+//
+//   node bench/frames.mjs [--frames N] [--speeds 1,64] [--profile FILE.json]
+//
+// Prints one JSON line per speed: {speed, frames, p50, p95, p99, max} in ms. --profile writes a
+// CPU profile (Chrome DevTools format) of the playing at the last speed.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const FRAMES = Number(arg('frames', '600'));
+const SPEEDS = arg('speeds', '1,64').split(',').map(Number);
+const PROFILE = arg('profile', '');
+const TRACE = arg('trace', '');
+const PAGES = Number(arg('pages', '262144'));
+const CPUS = Number(arg('cpus', '16'));
+
+const port = await new Promise((resolve, reject) => {
+  const s = createServer();
+  s.once('error', reject);
+  s.listen(0, '127.0.0.1', () => {
+    const { port } = s.address();
+    s.close(() => resolve(port));
+  });
+});
+const url = `http://127.0.0.1:${port}`;
+const server = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+  stdio: 'ignore',
+});
+const stop = () => server.kill('SIGTERM');
+process.on('exit', stop);
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(url)).ok) break;
+  } catch {
+    /* not up yet */
+  }
+  if (i > 150) throw new Error(`vite preview did not answer at ${url}`);
+  await new Promise((r) => setTimeout(r, 150));
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  page.on('pageerror', (e) => console.error(`page error: ${e}`));
+  await page.goto(`${url}/#pages=${PAGES}&cpus=${CPUS}&preset=v4.17&workload=page_fault1&seed=1&step=0`);
+  const t0 = Date.now();
+  await page.getByRole('button', { name: 'Run scenario' }).click();
+  await page.locator('#run-msg').filter({ hasText: /score \d+ pages\/s|error|limit|stopped/ }).waitFor({ timeout: 300_000 });
+  const msg = await page.locator('#run-msg').textContent();
+  if (!/score \d+/.test(msg ?? '')) throw new Error(`the scenario did not run: ${msg}`);
+  const events = await page.evaluate(() => window.buddylab.snapshot().length);
+  console.error(`scenario ran in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${events} events; ${msg}`);
+  // start at the first pcp drain: the busiest part of the animation (merges, many pages move)
+  await page.locator('#jump-kind').selectOption('drain');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press(']');
+  const cdp = PROFILE ? await page.context().newCDPSession(page) : null;
+  for (const [k, speed] of SPEEDS.entries()) {
+    await page.locator('#speed').selectOption(String(speed));
+    const last = k === SPEEDS.length - 1;
+    if (TRACE && last) await browser.startTracing(page, { path: TRACE, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'cc', 'gpu', 'viz', 'blink'] });
+    if (cdp && last) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    const d = await page.evaluate(async (frames) => {
+      const app = window.buddylab;
+      app.play();
+      const out = [];
+      let prev = performance.now();
+      await new Promise((resolve) => {
+        const f = (now) => {
+          out.push(now - prev);
+          prev = now;
+          if (out.length < frames + 10) requestAnimationFrame(f);
+          else resolve();
+        };
+        requestAnimationFrame(f);
+      });
+      app.pause();
+      return out.slice(10);
+    }, FRAMES);
+    if (TRACE && last) await browser.stopTracing();
+    if (cdp && last) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(PROFILE, JSON.stringify(profile));
+    }
+    const s = [...d].sort((a, b) => a - b);
+    const q = (p) => +s[Math.min(s.length - 1, Math.floor(s.length * p))].toFixed(1);
+    console.log(JSON.stringify({ pages: PAGES, cpus: CPUS, speed, frames: s.length, p50: q(0.5), p95: q(0.95), p99: q(0.99), max: +s.at(-1).toFixed(1) }));
+  }
+} finally {
+  await browser.close();
+  stop();
+}
