@@ -18,7 +18,7 @@ import type { SimConfig, ViewId } from '../lessons/lesson';
 import type { SimRequest } from '../engine/blab-module';
 import { COMPARE_LIMITS, CompareUrlError, DEFAULT_COMPARE, formatCompare, formatConfig, parseCompare, parseConfig, type CompareState } from './url';
 import { diffRows, unusableIndex, type DiffColumn } from './diff';
-import { drawThroughputChart, SERIES_COLORS, type Series } from './chart';
+import { createThroughputSvg, drawThroughputChart, SERIES_COLORS, type ThroughputSeries } from '../views/throughput';
 import '../lessons/lessons.css';
 
 /** Frame lines clear_page() passes through the cache model in compare runs (docs/sim.md: 8 is near the seeds, 5x faster than 64). */
@@ -272,7 +272,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
       diffBox.append(el('h3', { id: 'diff-title', text: 'Side by side' }), tbl, csvButton(dr, 'compare-diff'));
 
       status.textContent = `sweeping ${state.tasks.join(', ')} tasks for the chart…`;
-      const series: Series[] = [];
+      const series: ThroughputSeries[] = [];
       for (const c of state.configs) {
         const points = [];
         for (const n of state.tasks) points.push({ tasks: n, score: (await runStats((req) => client.sim(req), request(state, c, n, 0))).score });
@@ -280,7 +280,9 @@ export function mountCompare(root: HTMLElement, search: string): void {
       }
       const chartPanel = panel(chartBox, 'throughput', 'Throughput against tasks', 'one line per configuration; dashed: linear scaling of the first');
       chartBox.querySelector('h2')?.setAttribute('id', 'chart-title');
-      chartPanel.append(drawThroughputChart(series, `page_fault1 score against tasks: ${state.configs.map((c) => c.label).join(', ')}`));
+      const chart = createThroughputSvg();
+      chartPanel.append(chart);
+      drawThroughputChart(chart, series, { title: `page_fault1 score against tasks: ${state.configs.map((c) => c.label).join(', ')}`, linear: true });
       const chartRows = [['tasks', ...series.map((s) => s.label)], ...state.tasks.map((n, i) => [String(n), ...series.map((s) => String(s.points[i]!.score))])];
       const svgB = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': 'Export the chart as SVG' });
       svgB.addEventListener('click', () => download(new XMLSerializer().serializeToString(chartPanel.querySelector('svg')!), 'compare-throughput.svg', 'image/svg+xml'));
