@@ -293,12 +293,13 @@ export class App {
   }
 
   /** Decodes and validates a whole log, then shows it. Never throws: errors are shown and returned. */
-  loadEventLog(data: ArrayBuffer | ArrayBufferView, opts: LoadOptions = {}): LoadResult {
+  loadEventLog(data: ArrayBuffer | ArrayBufferView | Player, opts: LoadOptions = {}): LoadResult {
     this.pause();
     let player: Player;
     try {
-      if (data.byteLength > MAX_LOG_BYTES) throw new LogError(-1, `the log is ${data.byteLength} bytes; the limit is ${MAX_LOG_BYTES}`);
-      player = new Player(decodeEvents(data));
+      if (data instanceof Player) player = data; // built already (Player.build(), an imported trace)
+      else if (data.byteLength > MAX_LOG_BYTES) throw new LogError(-1, `the log is ${data.byteLength} bytes; the limit is ${MAX_LOG_BYTES}`);
+      else player = new Player(decodeEvents(data));
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
       this.showError(`This event log cannot be replayed: ${msg}`);

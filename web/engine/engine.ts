@@ -6,6 +6,7 @@ import type { Scenario } from '../player/url';
 import type { ReplayResult, SimRequest } from './blab-module';
 import { EngineClient } from './engine-client';
 import { workloadEntry } from '../workloads';
+import type { EngineFault } from './protocol';
 
 export interface EngineRun {
   /** the event log: 32-byte records, docs/events.md */
@@ -22,6 +23,10 @@ export const MAX_SIM_EVENTS = 1 << 21;
 const client = new EngineClient();
 
 export const engine = {
+  /** Test-only hook (docs/reliability.md): the next run traps in the core or crashes the worker. */
+  injectFault(fault: EngineFault): void {
+    client.injectFault(fault);
+  },
   get connected(): boolean {
     return EngineClient.unsupported() === null;
   },

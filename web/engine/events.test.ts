@@ -77,7 +77,7 @@ describe('decodeEvents', () => {
 
   it('rejects a first record that is not ZONE_INIT', () => {
     expect(() => decodeEvents(encodeEvents([{ type: EV.BUDDY_ADD }]))).toThrow(
-      'record 0: the first record must be ZONE_INIT, found BUDDY_ADD',
+      'record 0: the first record must be ZONE_INIT (or TRACE_ZONE), found BUDDY_ADD',
     );
   });
 

@@ -53,6 +53,17 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
   { id: 21, name: 'LOG_FULL', cls: 'explain' },
 ];
 
+/**
+ * Records only an imported kernel trace has (BLAB_TRACE_EVENT_TYPES, docs/events.md
+ * "Imported traces"): kept apart from the core's table, as the C header keeps them.
+ */
+export const TRACE_EVENT_TYPES: readonly EventTypeInfo[] = [
+  { id: 80, name: 'TRACE_ZONE', cls: 'state' },
+  { id: 81, name: 'TRACE_UNKNOWN', cls: 'state' },
+  { id: 82, name: 'TRACE_FREE_BATCHED', cls: 'explain' },
+  { id: 83, name: 'TRACE_EXTFRAG', cls: 'explain' },
+];
+
 export const EV = {
   ZONE_INIT: 1,
   PAGEBLOCK_MT: 2,
@@ -75,12 +86,16 @@ export const EV = {
   ALLOC_FAIL: 19,
   MARK: 20,
   LOG_FULL: 21,
+  TRACE_ZONE: 80,
+  TRACE_UNKNOWN: 81,
+  TRACE_FREE_BATCHED: 82,
+  TRACE_EXTFRAG: 83,
 } as const;
 
 export type EventTypeName = keyof typeof EV;
 
 const BY_ID: (EventTypeInfo | undefined)[] = [];
-for (const t of EVENT_TYPES) BY_ID[t.id] = t;
+for (const t of [...EVENT_TYPES, ...TRACE_EVENT_TYPES]) BY_ID[t.id] = t;
 
 export function eventType(id: number): EventTypeInfo | undefined {
   return BY_ID[id];
@@ -167,6 +182,19 @@ export class LogError extends Error {
 /** Hard limit on records in one log (docs/limits.md): 2^24 records = 512 MiB of input. */
 export const MAX_RECORDS = 1 << 24;
 
+export interface EventLogColumns {
+  time: Float64Array;
+  pfn: Float64Array;
+  type: Uint8Array;
+  order: Uint8Array;
+  cpu: Uint16Array;
+  mt: Uint8Array;
+  path: Uint8Array;
+  flags: Uint16Array;
+  arg0: Uint32Array;
+  arg1: Uint32Array;
+}
+
 /** A decoded log: one typed array per field, index = record number. */
 export class EventLog {
   readonly length: number;
@@ -181,18 +209,41 @@ export class EventLog {
   readonly arg0: Uint32Array;
   readonly arg1: Uint32Array;
 
-  constructor(length: number) {
+  constructor(length: number, columns?: EventLogColumns) {
     this.length = length;
-    this.time = new Float64Array(length);
-    this.pfn = new Float64Array(length);
-    this.type = new Uint8Array(length);
-    this.order = new Uint8Array(length);
-    this.cpu = new Uint16Array(length);
-    this.mt = new Uint8Array(length);
-    this.path = new Uint8Array(length);
-    this.flags = new Uint16Array(length);
-    this.arg0 = new Uint32Array(length);
-    this.arg1 = new Uint32Array(length);
+    const c = columns;
+    if (c && Object.values(c).some((a) => a.length !== length)) throw new RangeError(`EventLog: every column must have ${length} entries`);
+    this.time = c?.time ?? new Float64Array(length);
+    this.pfn = c?.pfn ?? new Float64Array(length);
+    this.type = c?.type ?? new Uint8Array(length);
+    this.order = c?.order ?? new Uint8Array(length);
+    this.cpu = c?.cpu ?? new Uint16Array(length);
+    this.mt = c?.mt ?? new Uint8Array(length);
+    this.path = c?.path ?? new Uint8Array(length);
+    this.flags = c?.flags ?? new Uint16Array(length);
+    this.arg0 = c?.arg0 ?? new Uint32Array(length);
+    this.arg1 = c?.arg1 ?? new Uint32Array(length);
+  }
+
+  /**
+   * The typed arrays, to post a decoded log from a worker (transfer their buffers) and rebuild
+   * it on the page with new EventLog(length, columns): no second decode on the main thread.
+   * Columns from another thread are trusted only after the player replays them (it checks
+   * every record); the type table is checked again here.
+   */
+  columns(): EventLogColumns {
+    const { time, pfn, type, order, cpu, mt, path, flags, arg0, arg1 } = this;
+    return { time, pfn, type, order, cpu, mt, path, flags, arg0, arg1 };
+  }
+
+  static fromColumns(c: EventLogColumns): EventLog {
+    const log = new EventLog(c.type.length, c);
+    for (let i = 0; i < log.length; i++) {
+      if (BY_ID[log.type[i]!] === undefined) throw new LogError(i, `unknown event type ${log.type[i]}`);
+    }
+    const first = log.type[0];
+    if (first !== EV.ZONE_INIT && first !== EV.TRACE_ZONE) throw new LogError(0, 'the first record must be ZONE_INIT (or TRACE_ZONE)');
+    return log;
   }
 
   get(i: number): EventRecord {
@@ -227,7 +278,7 @@ function readU64(view: DataView, at: number, index: number, field: string): numb
 
 /**
  * Decodes a whole log. Throws LogError when the length is not a multiple of 32, a record has an
- * unknown type, or the first record is not ZONE_INIT. State transitions are checked later, by
+ * unknown type, or the first record is neither ZONE_INIT nor (an imported trace) TRACE_ZONE. State transitions are checked later, by
  * the player (it knows where every page is).
  */
 export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
@@ -255,8 +306,8 @@ export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
     if (BY_ID[type] === undefined) {
       throw new LogError(i, `unknown event type ${type}`);
     }
-    if (i === 0 && type !== EV.ZONE_INIT) {
-      throw new LogError(0, `the first record must be ZONE_INIT, found ${eventName(type)}`);
+    if (i === 0 && type !== EV.ZONE_INIT && type !== EV.TRACE_ZONE) {
+      throw new LogError(0, `the first record must be ZONE_INIT (or TRACE_ZONE), found ${eventName(type)}`);
     }
     log.time[i] = readU64(view, at + OFF.time, i, 'time');
     log.pfn[i] = readU64(view, at + OFF.pfn, i, 'pfn');
