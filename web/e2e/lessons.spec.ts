@@ -159,7 +159,7 @@ test('exports: a table as CSV, a view as SVG, progress as JSON, and a run as a J
   await page.goto('/?lessons');
   const progress = await save(() => page.getByRole('button', { name: 'Export progress', exact: true }).click());
   const p = JSON.parse(progress);
-  expect(p.version).toBe(1);
+  expect(p.schema).toBe(1);
   expect(p.lessons.hotcold.answers['3'].given).toBe(2);
   // import it into a clean browser profile state
   await page.evaluate(() => localStorage.clear());

@@ -8,6 +8,7 @@ import { download, readPicked } from '../export/download';
 import { eventLogToJson } from '../export/eventlog-json';
 import { panelToSvg, svgToPng } from '../export/image';
 import { ProgressStore } from '../storage/progress';
+import { IMPORT_LIMITS } from '../limits';
 import { LESSON_LIMITS, type Lesson, type LessonStep, type Predict, type SimConfig, type ViewId } from './lesson';
 import { LessonError, parseLesson } from './parse';
 import { renderProse } from './render';
@@ -77,7 +78,7 @@ export function mountLessonIndex(root: HTMLElement, sources: readonly LessonSour
   const imp = el('input', { type: 'file', id: 'progress-file', accept: '.json,application/json' });
   imp.addEventListener('change', async () => {
     try {
-      const f = await readPicked(imp, 256 * 1024);
+      const f = await readPicked(imp, IMPORT_LIMITS.maxScenarioFileBytes);
       if (!f) return;
       store.importText(f.text);
       msg.textContent = `progress imported from ${f.name}`;
