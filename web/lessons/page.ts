@@ -172,8 +172,9 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     counter,
     el('div', { class: 'nav-buttons' }, prev, next, lectureBtn, fullBtn, laserBtn, viewPick),
   );
-  const text = el('article', { class: 'lesson-text', 'aria-labelledby': 'step-title' });
-  const stage = el('section', { class: 'lesson-stage', 'aria-label': 'What the model shows' });
+  // both scroll on their own in lecture mode, so keyboards must be able to reach them
+  const text = el('article', { class: 'lesson-text', 'aria-labelledby': 'step-title', tabindex: 0 });
+  const stage = el('section', { class: 'lesson-stage', 'aria-label': 'What the model shows', tabindex: 0 });
   const body = el('div', { class: 'lesson-body' }, text, stage);
   const dot = el('div', { class: 'laser', 'aria-hidden': 'true' });
   page.append(nav, body, dot);
