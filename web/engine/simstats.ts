@@ -16,7 +16,21 @@ export interface SimStats {
   pfWasted: number;
   batch: number;
   high: number;
+  /** present when the core prints them (a workload that has them): hackbench's messages and
+   * virtual run length, the high-order workloads' attempts and successes */
+  messages?: number;
+  elapsed?: number;
+  hiAttempts?: number;
+  hiSuccess?: number;
 }
+
+/** Keys the stats line carries for some workloads only. */
+const OPTIONAL: Record<string, keyof SimStats> = {
+  messages: 'messages',
+  elapsed_cycles: 'elapsed',
+  hi_attempts: 'hiAttempts',
+  hi_success: 'hiSuccess',
+};
 
 const KEYS: Record<string, keyof SimStats> = {
   score: 'score',
@@ -42,7 +56,7 @@ export function parseSimStats(stdout: string): SimStats {
   const out: Partial<SimStats> = {};
   for (const kv of line.slice(6).trim().split(/\s+/)) {
     const [k, v] = kv.split('=');
-    const key = KEYS[k ?? ''];
+    const key = KEYS[k ?? ''] ?? OPTIONAL[k ?? ''];
     if (key && v !== undefined && /^\d+$/.test(v)) out[key] = Number(v);
   }
   for (const k of Object.values(KEYS)) if (out[k] === undefined) throw new Error(`the core's stats line has no ${k}`);

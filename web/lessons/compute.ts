@@ -15,12 +15,18 @@ export interface TableResult {
   rows: SimStats[][];
 }
 
+/** hackbench's iterations are its switches (docs/slab.md): bit 0 freelist prefetch, bit 1 same CPU */
+export function iterationsFor(workload: string, c: SimConfig, iterations: number): number {
+  if (workload !== 'hackbench') return iterations;
+  return (c.slubPrefetch === false ? 0 : 1) | (c.sameCpu ? 2 : 0);
+}
+
 export function simRequest(t: LessonTable, c: SimConfig, tasks: number): SimRequest {
   return {
     workload: t.workload,
     cpus: tasks,
     pages: t.pages,
-    iterations: t.iterations,
+    iterations: iterationsFor(t.workload, c, t.iterations),
     seed: c.seed ?? t.seed,
     preset: c.preset,
     maxEvents: 0,
@@ -61,7 +67,21 @@ export function metricValue(s: SimStats, m: Metric): number {
       return s.pfHit;
     case 'hold_per_acq':
       return holdPerAcq(s);
+    case 'lru_bp':
+      return s.lruBp / 100;
+    case 'time_ms':
+      return need(s.elapsed, 'elapsed_cycles') / CYCLES_PER_MS;
+    case 'hi_success_pct':
+      return need(s.hiAttempts, 'hi_attempts') ? (need(s.hiSuccess, 'hi_success') / s.hiAttempts!) * 100 : 0;
   }
+}
+
+/** The model machine's clock: 2,500 MHz (docs/sim.md). */
+const CYCLES_PER_MS = 2_500_000;
+
+function need(v: number | undefined, key: string): number {
+  if (v === undefined) throw new Error(`the core's stats line has no ${key} for this workload`);
+  return v;
 }
 
 /** % change of b against a, as a benchmark table prints it */
@@ -88,7 +108,7 @@ export function tableCells(r: TableResult): string[][] {
   const t = r.table;
   const head = ['tasks', ...r.configs.map((c) => c.label)];
   if (t.gain) head.push(...r.configs.slice(1).map((c) => `${c.label} vs ${r.configs[0]!.label}`));
-  const fmt = (v: number) => (t.metric === 'score' || t.metric === 'misses_locked' || t.metric === 'pf_hit' ? Math.round(v).toString() : v.toFixed(t.metric === 'acq_per_page' ? 3 : 2));
+  const fmt = (v: number) => (t.metric === 'score' || t.metric === 'misses_locked' || t.metric === 'pf_hit' ? Math.round(v).toString() : v.toFixed(t.metric === 'acq_per_page' || t.metric === 'time_ms' ? 3 : 2));
   const out = [head];
   r.rows.forEach((row, i) => {
     const vals = row.map((s) => metricValue(s, t.metric));

@@ -24,13 +24,26 @@ export const LESSON_LIMITS = {
 export const VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats'] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
+/**
+ * Workloads a lesson may run (the core's names, web/workloads.ts). page_fault1: tasks = CPUs,
+ * pages per task. hackbench (docs/slab.md): tasks = groups, pages = messages per sender,
+ * configs choose slub_prefetch / same_cpu. stress_highalloc and mixed (docs/skipmerge.md):
+ * tasks = CPUs, pages, iterations = attempts / rounds. A lesson naming a workload the core
+ * does not have fails when it runs, with the core's own message.
+ */
+export const LESSON_WORKLOADS = ['page_fault1', 'hackbench', 'stress_highalloc', 'mixed'] as const;
+export type LessonWorkload = (typeof LESSON_WORKLOADS)[number];
+
 export const METRICS = {
-  score: 'score (pages/s)',
+  score: 'score (pages/s; hackbench: messages/s)',
   zone_bp: 'zone->lock contention %',
   acq_per_page: 'zone->lock acquisitions per page',
   misses_locked: 'cache misses under zone->lock',
   pf_hit: 'prefetch hits',
   hold_per_acq: 'cycles held per acquisition',
+  lru_bp: 'lru_lock contention %',
+  time_ms: 'virtual time, ms (hackbench: until the last message is read)',
+  hi_success_pct: 'high-order allocations that succeeded, %',
 } as const;
 export type Metric = keyof typeof METRICS;
 
@@ -52,6 +65,9 @@ export interface SimConfig {
   seed?: number;
   /** the capstone: the student edits this config's batch and high */
   tunable?: boolean;
+  /** hackbench only: SLUB's freelist prefetch (the 2011 change), and the same-CPU control */
+  slubPrefetch?: boolean;
+  sameCpu?: boolean;
 }
 
 /** A run whose event log the player shows: an op script (plain machine) or a sim run. */
@@ -61,6 +77,7 @@ export type LessonRun =
       kind: 'sim';
       name: string;
       line: number;
+      workload: LessonWorkload;
       config: SimConfig;
       cpus: number;
       pages: number;
@@ -80,7 +97,7 @@ export interface LessonTable {
   name: string;
   line: number;
   caption: string;
-  workload: 'page_fault1';
+  workload: LessonWorkload;
   pages: number;
   iterations: number;
   seed: number;

@@ -18,6 +18,7 @@ import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode, type D
 import {
   JUMP_KIND_NAMES,
   LESSON_LIMITS,
+  LESSON_WORKLOADS,
   METRICS,
   PRESETS,
   VIEW_IDS,
@@ -138,6 +139,12 @@ class Fields {
     return v;
   }
 
+  bool(key: string): boolean {
+    const v = this.value(key);
+    if (typeof v !== 'boolean') this.fail(`${this.what}.${key} must be true or false`, key);
+    return v;
+  }
+
   num(key: string, min: number, max: number): number {
     const v = this.value(key);
     if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
@@ -189,7 +196,7 @@ class Fields {
 }
 
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
-const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'seed', 'tunable'];
+const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'seed', 'tunable', 'slub_prefetch', 'same_cpu'];
 const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'pages', 'iterations', 'clear_lines'];
 const TABLE_KEYS = ['caption', 'workload', 'pages', 'iterations', 'seed', 'clear_lines', 'tasks', 'configs', 'metric', 'gain', 'quoted'];
 
@@ -199,7 +206,9 @@ function simConfig(f: Fields): SimConfig {
   if (f.has('batch')) c.batch = f.int('batch', 1, 4096);
   if (f.has('high')) c.high = f.int('high', 1, 1 << 16);
   if (f.has('seed')) c.seed = f.int('seed', 0, 0xffffffff);
-  if (f.has('tunable')) c.tunable = f.value('tunable') === true;
+  if (f.has('tunable')) c.tunable = f.bool('tunable');
+  if (f.has('slub_prefetch')) c.slubPrefetch = f.bool('slub_prefetch');
+  if (f.has('same_cpu')) c.sameCpu = f.bool('same_cpu');
   if (c.batch !== undefined && c.high !== undefined && c.high < c.batch) f.fail(`high (${c.high}) must be at least batch (${c.batch})`, 'high');
   return c;
 }
@@ -212,11 +221,12 @@ function parseRun(f: Fields, name: string, line: number): LessonRun {
   if (!f.has('sim')) f.fail(`run "${name}" needs "script" (an op script) or "sim" (a model-machine run)`);
   const s: Fields = f.sub('sim', `runs.${name}.sim`, SIM_KEYS);
   const config = simConfig(s);
-  s.oneOf('workload', ['page_fault1'] as const);
+  const workload = s.oneOf('workload', LESSON_WORKLOADS);
   const run: LessonRun = {
     kind: 'sim',
     name,
     line,
+    workload,
     config,
     cpus: s.int('cpus', 1, 112),
     pages: s.int('pages', 1, 4096),
@@ -231,7 +241,7 @@ function parseRun(f: Fields, name: string, line: number): LessonRun {
 }
 
 function parseTable(f: Fields, name: string, line: number): LessonTable {
-  f.oneOf('workload', ['page_fault1'] as const);
+  const workload = f.oneOf('workload', LESSON_WORKLOADS);
   const tasks = f.list('tasks', LESSON_LIMITS.maxTaskPoints).map((n) => {
     const v = f.scalar(n);
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 112)
@@ -243,13 +253,15 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     const sc = simConfig(c);
     return sc;
   });
+  if (workload !== 'hackbench' && configs.some((c) => c.slubPrefetch !== undefined || c.sameCpu !== undefined))
+    f.fail(`tables.${name}: slub_prefetch and same_cpu are hackbench's switches`, 'configs');
   const labels = new Set(configs.map((c) => c.label));
   if (labels.size !== configs.length) f.fail(`tables.${name}: two configs share a label`, 'configs');
   const t: LessonTable = {
     name,
     line,
     caption: f.str('caption', 300),
-    workload: 'page_fault1',
+    workload,
     pages: f.int('pages', 1, 4096),
     iterations: f.int('iterations', 1, 4, 2),
     seed: f.int('seed', 0, 0xffffffff, 1),

@@ -5,6 +5,7 @@ import { decodeEvents } from '../engine/events';
 import { Player } from '../player/player';
 import type { PcpParams } from '../views/pcp';
 import type { LessonRun, StepAt } from './lesson';
+import { iterationsFor } from './compute';
 
 export interface LoadedRun {
   player: Player;
@@ -20,10 +21,10 @@ export async function loadRun(client: EngineClient, run: LessonRun): Promise<Loa
     run.kind === 'script'
       ? await client.replay(run.script)
       : await client.sim({
-          workload: 'page_fault1',
+          workload: run.workload,
           cpus: run.cpus,
           pages: run.pages,
-          iterations: run.iterations,
+          iterations: iterationsFor(run.workload, run.config, run.iterations),
           seed: run.config.seed ?? run.seed,
           preset: run.config.preset,
           maxEvents: 1 << 20,
