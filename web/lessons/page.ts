@@ -134,8 +134,18 @@ function isRight(p: Predict, given: number, expected: number): boolean {
 
 const fmtNum = (v: number) => (Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en') : String(Math.round(v * 100) / 100));
 
+/** The mounted lesson's document listeners and worker: a new lesson (a file opened from the
+ * index) takes them down first. */
+let unmountLesson: (() => void) | undefined;
+
 export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRoute, store = new ProgressStore()): void {
+  unmountLesson?.();
+  const listeners = new AbortController();
   const client = new EngineClient();
+  unmountLesson = () => {
+    listeners.abort();
+    client.dispose();
+  };
   const runs = new Map<string, Promise<LoadedRun>>();
   const tables = new Map<string, Promise<TableResult>>();
   const getRun = (name: string) => {
@@ -234,7 +244,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     else if (ev.key === 'Escape' && lecture) setLecture(false);
     else return;
     ev.preventDefault();
-  });
+  }, { signal: listeners.signal });
 
   /** lecture mode's chosen view or pair, where the step has them */
   function chosenViews(step: LessonStep): ViewId[] | undefined {
