@@ -265,7 +265,7 @@ export class App {
       panel(locks, 'lock-timeline', 'zone->lock timeline', 'one lane per CPU: spinning (vermillion), holding (blue); white line = now'),
     );
     this.lockHist = createLockHistView(
-      panel(locks, 'lock-hist', 'Lock hold and wait times', 'zone->lock and lru_lock, histograms up to now'),
+      panel(locks, 'lock-hist', 'Lock hold and wait times'),
     );
     this.cacheView = createCacheView(
       panel(this.views, 'cache', 'Cache and prefetch', 'struct page accesses by outcome, per CPU, and the current CPU’s latest ones'),
