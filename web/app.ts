@@ -547,7 +547,7 @@ export class App {
       this.stepOut.textContent = 'step 0 / 0';
       this.logLabel.textContent = 'No event log loaded.';
       this.eventLine.textContent =
-        'Load an event log to replay it: every step is one record of the allocator (docs/events.md).';
+        'Press Run scenario (left) to run page_fault1 on 4 model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.';
       return;
     }
     this.scrub.value = String(p.step);

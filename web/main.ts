@@ -22,5 +22,9 @@ if (root) {
   const app = new App(root);
   window.buddylab = app;
   // The op-script panel runs the real C core (WASM) in the engine worker.
-  root.querySelector('aside.sidebar')?.prepend(createOpScriptPanel(app, new EngineClient()));
+  // after the scenario form: a newcomer's first click is Run scenario, at the top
+  const opscript = createOpScriptPanel(app, new EngineClient());
+  const form = root.querySelector('aside.sidebar #scenario-form');
+  if (form) form.after(opscript);
+  else root.querySelector('aside.sidebar')?.prepend(opscript);
 }
