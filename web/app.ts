@@ -61,6 +61,7 @@ export class App {
   private frameRequested = false;
   private hashTimer: number | undefined;
   private lastTextUpdate = 0;
+  private lastReadout = 0;
   private readonly visibility = createVisibility(() => this.render());
 
   // controls
@@ -550,15 +551,21 @@ export class App {
         'Press Run scenario (left) to run page_fault1 on 4 model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.';
       return;
     }
-    this.scrub.value = String(p.step);
-    this.scrub.setAttribute('aria-valuetext', `step ${p.step} of ${p.length}`);
-    this.stepOut.textContent = `step ${p.step.toLocaleString('en')} / ${p.length.toLocaleString('en')} · t = ${p.state.time.toLocaleString('en')}`;
-    const cur = p.currentIndex();
-    const where = cur === undefined ? undefined : pathWhere(p.log.path[cur]!);
-    this.eventLine.textContent =
-      cur === undefined
-        ? 'step 0: before the first record'
-        : `#${cur} ${describeEvent(p.log, cur)}${where ? `  [${where}]` : ''}`;
+    // Playing fast, the readouts change faster than anyone reads them: 10 times a second is
+    // enough, and a frame that leaves them alone repaints (composites) only the views.
+    const t = performance.now();
+    if (!(this.playing && SPEEDS[this.speedIndex]! >= 4) || t - this.lastReadout >= 100) {
+      this.lastReadout = t;
+      this.scrub.value = String(p.step);
+      this.scrub.setAttribute('aria-valuetext', `step ${p.step} of ${p.length}`);
+      this.stepOut.textContent = `step ${p.step.toLocaleString('en')} / ${p.length.toLocaleString('en')} · t = ${p.state.time.toLocaleString('en')}`;
+      const cur = p.currentIndex();
+      const where = cur === undefined ? undefined : pathWhere(p.log.path[cur]!);
+      this.eventLine.textContent =
+        cur === undefined
+          ? 'step 0: before the first record'
+          : `#${cur} ${describeEvent(p.log, cur)}${where ? `  [${where}]` : ''}`;
+    }
     this.legend.update(p.state.geo.maxOrder);
     // while playing, panels scrolled out of view wait; pausing or seeking draws them all
     const on = (id: string) => !this.playing || this.visibility.shown(document.getElementById(id));
