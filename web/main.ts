@@ -34,7 +34,11 @@ if (root && !mountCourse(root, window.location.search)) {
   window.buddylab = app;
   if (window.__buddylabTestHooks === true) window.buddylabTest = { injectFault: (f) => engine.injectFault(f) };
   // The op-script panel runs the real C core (WASM) in the engine worker.
-  root.querySelector('aside.sidebar')?.prepend(createOpScriptPanel(app, new EngineClient()));
+  // after the scenario form: a newcomer's first click is Run scenario, at the top
+  const opscript = createOpScriptPanel(app, new EngineClient());
+  const form = root.querySelector('aside.sidebar #scenario-form');
+  if (form) form.after(opscript);
+  else root.querySelector('aside.sidebar')?.prepend(opscript);
   // Runs exported as JSON from the lessons and the compare view load back here.
   root.querySelector('aside.sidebar')?.append(createJsonLogPanel(app));
   // Kernel trace import (issue 8): controls in the sidebar, its summary above the views.

@@ -37,7 +37,7 @@ export const WORKLOAD_TABLE = [
       'then unmaps it all: frees fill the pcp list until count reaches high and free_pcppages_bulk() ' +
       'drains a batch back to the buddy lists, merging.',
     params: {
-      pages: 'the zone: each task maps zone size / CPUs pages',
+      pages: 'pages the tasks map in all (each maps this / CPUs); the zone adds room for the pcp lists',
       cpus: 'one task per CPU, 1 to 112',
     },
     request: (zonePages: number, cpus: number) => ({ cpus, pages: Math.max(1, Math.floor(zonePages / cpus)), iterations: 1 }),

@@ -22,6 +22,14 @@ export const STRIP_STYLE: { color: string; label: string; name: string }[] = [
   { color: '#E69F00', label: 'pf✗', name: 'prefetch wasted (evicted unused)' },
 ];
 const CELL = 34;
+
+/** Black or white, whichever reads better on `bg` (WCAG relative luminance). */
+export function textOn(bg: string): string {
+  const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const [r, g, b] = [1, 3, 5].map((i) => lin(parseInt(bg.slice(i, i + 2), 16) / 255));
+  const L = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000000' : '#ffffff';
+}
 const MAX_ROWS = 16;
 const COLS = ['L1', 'L2', 'LLC', 'remote', 'memory', 'pf hit', 'pf late', 'pf issued', 'pf wasted'] as const;
 
@@ -32,7 +40,7 @@ export function createCacheView(body: HTMLElement) {
   for (const s of STRIP_STYLE.filter((_, k) => k !== 7)) {
     const sw = el('span', { class: 'cache-sw', text: s.label, 'aria-hidden': 'true' });
     sw.style.background = s.color;
-    if (s.color === '#F0E442' || s.color === '#56B4E9') sw.style.color = '#10141c';
+    sw.style.color = textOn(s.color);
     legend.append(el('li', {}, sw, el('span', { text: s.name })));
   }
   const table = el('table', { class: 'cache-table' });
@@ -106,7 +114,7 @@ export function createCacheView(body: HTMLElement) {
         ctx.lineWidth = 2;
         ctx.strokeRect(x + 2, 5, CELL - 4, h - 10);
       }
-      ctx.fillStyle = st.color === '#F0E442' || st.color === '#56B4E9' ? '#10141c' : '#ffffff';
+      ctx.fillStyle = textOn(st.color);
       ctx.fillText(st.label, x + CELL / 2, h / 2);
     });
     ctx.globalAlpha = 1;

@@ -52,6 +52,18 @@ function outlines(log: EventLog, i: number | undefined): Outline[] {
   }
 }
 
+/** True when a record between the two steps changes or explains the free lists (or too many to scan). */
+function buddyRecordsBetween(log: EventLog, a: number, b: number): boolean {
+  const lo = Math.min(a, b);
+  const hi = Math.max(a, b);
+  if (hi - lo > 4096) return true;
+  for (let i = lo; i < hi; i++) {
+    const t = log.type[i]!;
+    if (t === EV.BUDDY_ADD || t === EV.BUDDY_DEL || t === EV.SPLIT || t === EV.MERGE || t === EV.PAGEBLOCK_MT) return true;
+  }
+  return false;
+}
+
 export function createFreeAreasView(body: HTMLElement) {
   const wrap = el('div', { class: 'freeareas' });
   const labels = el('div', { class: 'fa-labels', 'aria-hidden': 'true' });
@@ -105,10 +117,20 @@ export function createFreeAreasView(body: HTMLElement) {
     if (current) draw(current, false);
   });
 
+  let drawnPlayer: Player | undefined;
+  let drawnOutlined = false;
   function update(p: Player) {
+    const same = p === drawnPlayer;
+    const from = lastStep;
     current = p;
     if (p.step !== lastStep) startAnimation(p);
     lastStep = p.step;
+    // Most records (pcp adds and deletes, allocations, accesses, locks) leave the free areas as
+    // they are: then, with no outline to add or erase, the picture stands and is not redrawn.
+    const outlined = outlines(p.log, p.currentIndex()).length > 0;
+    if (same && !anim && !outlined && !drawnOutlined && !buddyRecordsBetween(p.log, from, p.step)) return;
+    drawnPlayer = p;
+    drawnOutlined = outlined;
     draw(p, true);
   }
 

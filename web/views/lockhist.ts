@@ -127,7 +127,7 @@ export function createLockHistView(body: HTMLElement) {
     const t = Math.max(1, p.state.time);
     for (const b of blocks) {
       const h = cache.hist[b.lock]!;
-      b.box.hidden = !h.present;
+      if (b.box.hidden === h.present) b.box.hidden = !h.present;
       if (!h.present) continue;
       const now = h.at(p.step);
       // redraw only when a record of this lock went by
