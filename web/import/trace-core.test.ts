@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EV, decodeEvents } from '../engine/events';
 import { Player } from '../player/player';
+import { describeEvent } from '../views/describe';
 import { PAGE } from '../player/state';
 import { IMPORT_LIMITS } from '../limits';
 import { parseSummary } from './summary';
@@ -86,6 +87,12 @@ describe('trace import in the WASM core', () => {
       p.seek(p.length);
       p.seek(0);
       expect(p.state.step).toBe(0);
+      // the current-event line names the imported records in words
+      expect(describeEvent(log, 0)).toBe(
+        `imported kernel trace: pfns 0x${s.pfnRange!.lo.toString(16)} onwards, ${s.pfnRange!.pages} pages, ${s.cpus} CPUs; where each page sat when the recording began is unknown`,
+      );
+      const u = log.type.indexOf(EV.TRACE_UNKNOWN);
+      if (s.unknownPages > 0) expect(describeEvent(log, u)).toMatch(/^cpu \d+: block pfn 0x[0-9a-f]+ order \d+ is freed but was allocated before the recording began$/);
     });
   }
 
