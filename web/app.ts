@@ -26,6 +26,11 @@ import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText
 import { createLegend } from './views/legend';
 import { createLockTimelineView } from './views/locktimeline';
 import { createBuddyTreeView } from './views/buddytree';
+import { createThroughputPanel } from './throughput-panel';
+import { WORKLOAD_TABLE, workloadEntry } from './workloads';
+import { createVisibility } from './views/visibility';
+import { createLockHistView } from './views/lockhist';
+import { createCacheView } from './views/cache';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] as const;
 /** events per second at 1x */
@@ -57,6 +62,8 @@ export class App {
   private frameRequested = false;
   private hashTimer: number | undefined;
   private lastTextUpdate = 0;
+  private lastReadout = 0;
+  private readonly visibility = createVisibility(() => this.render());
 
   // controls
   private readonly playBtn: HTMLButtonElement;
@@ -84,6 +91,8 @@ export class App {
   private readonly buddyTree;
   private readonly legend;
   private readonly slabView;
+  private readonly lockHist;
+  private readonly cacheView;
 
   constructor(root: HTMLElement) {
     // ---- sidebar: scenario, event log, keys
@@ -112,10 +121,11 @@ export class App {
         'sc-pages',
         'zone size (pages)',
         select(ZONE_SIZES.map((n) => [String(n), `${n.toLocaleString('en')} (${(n * 4) / 1024 >= 1 ? `${(n * 4) / 1024} MiB` : `${n * 4} KiB`})`])),
+        WORKLOAD_TABLE[0].params.pages,
       ),
-      cpus: field('sc-cpus', 'CPUs', el('input', { type: 'number', min: 1, max: 256, step: 1, required: true })),
+      cpus: field('sc-cpus', 'CPUs', el('input', { type: 'number', min: 1, max: 256, step: 1, required: true }), WORKLOAD_TABLE[0].params.cpus),
       preset: field('sc-preset', 'preset (kernel change)', select(Object.entries(PRESETS))),
-      workload: field('sc-workload', 'workload', select(Object.entries(WORKLOADS))),
+      workload: field('sc-workload', 'workload', select(Object.entries(WORKLOADS)), WORKLOAD_TABLE[0].description),
       seed: field('sc-seed', 'seed', el('input', { type: 'number', min: 0, max: 4294967295, step: 1, required: true })),
     };
     const runBtn = el('button', { type: 'submit', class: 'primary', text: 'Run scenario' });
@@ -134,7 +144,9 @@ export class App {
           label: `${s.workload}, ${s.cpus} CPUs, ${s.pages} pages, ${s.preset}, seed ${s.seed}`,
           ...(run.pcp ? { pcp: run.pcp } : {}),
         });
-        runMsg.textContent = res.ok ? run.summary : 'The engine returned a log the player rejected (see above).';
+        runMsg.textContent = res.ok
+          ? `${run.summary}. Next: press “next drain ▶” (or D) to watch a pcp list drain and its pages merge back into the free areas.`
+          : 'The engine returned a log the player rejected (see above).';
       } catch (e) {
         runMsg.textContent = e instanceof Error ? e.message : String(e);
       } finally {
@@ -142,6 +154,13 @@ export class App {
       }
     });
     scen.addEventListener('change', () => {
+      const w = workloadEntry(this.form.workload.value);
+      if (w) {
+        for (const [id, text] of [['sc-workload-hint', w.description], ['sc-pages-hint', w.params.pages], ['sc-cpus-hint', w.params.cpus]]) {
+          const h = document.getElementById(id!);
+          if (h) h.textContent = text!;
+        }
+      }
       this.readScenario();
       this.writeHash();
     });
@@ -169,6 +188,7 @@ export class App {
       ['Space', 'play / pause'],
       ['← →', 'step back / forward (Shift: 10)'],
       ['[ ]', 'previous / next event of the jump kind'],
+      ['D', 'next pcp drain (free_pcppages_bulk)'],
       ['- =', 'slower / faster'],
       ['Home End', 'first / last step'],
     ]) {
@@ -207,11 +227,13 @@ export class App {
     });
     const prevJ = btn('[ prev', '[ prev: previous event of the jump kind', () => this.jump(-1));
     const nextJ = btn('next ]', 'next ]: next event of the jump kind', () => this.jump(1));
+    // the first thing to watch: a pcp list reaching high and draining into the buddy lists
+    const nextDrain = btn('next drain ▶', 'next drain: the next free_pcppages_bulk() (D)', () => this.jump(1, 'drain'), 'nextdrain');
     bar.append(
       el('div', { class: 'transport' }, first, back, this.playBtn, fwd, last),
       el('div', { class: 'scrubber' }, this.scrub, this.stepOut),
       el('div', { class: 'speed' }, el('label', { for: 'speed', text: 'speed' }), this.speedSel),
-      el('div', { class: 'jump' }, el('label', { for: 'jump-kind', text: 'jump to' }), this.jumpSel, prevJ, nextJ),
+      el('div', { class: 'jump' }, el('label', { for: 'jump-kind', text: 'jump to' }), this.jumpSel, prevJ, nextJ, nextDrain),
     );
     this.logLabel = el('p', { class: 'loglabel' });
     this.eventLine = el('p', { class: 'eventline', id: 'event-line', 'aria-live': 'polite' });
@@ -240,8 +262,16 @@ export class App {
     this.buddyTree = createBuddyTreeView(
       panel(this.views, 'buddy-tree', 'Buddy tree', 'buddy pfn = pfn ^ (1 << order): siblings in this tree'),
     );
+    const locks = el('div', { class: 'views-locks' });
+    this.views.append(locks);
     this.lockTimeline = createLockTimelineView(
-      panel(this.views, 'lock-timeline', 'zone->lock timeline', 'one lane per CPU: spinning (vermillion), holding (blue); white line = now'),
+      panel(locks, 'lock-timeline', 'zone->lock timeline', 'one lane per CPU: spinning (vermillion), holding (blue); white line = now'),
+    );
+    this.lockHist = createLockHistView(
+      panel(locks, 'lock-hist', 'Lock hold and wait times'),
+    );
+    this.cacheView = createCacheView(
+      panel(this.views, 'cache', 'Cache and prefetch', 'struct page accesses by outcome, per CPU, and the current CPU’s latest ones'),
     );
     this.slabView = createSlabView(
       panel(this.views, 'slab', 'Slab: kmem_cache_cpu freelists', 'one row per CPU: its cpu slab, freelist order, remote frees, freelist prefetch'),
@@ -250,12 +280,19 @@ export class App {
     this.views.append(lower);
     this.zoneinfo = createTextView(panel(lower, 'zoneinfo', '/proc/zoneinfo (excerpt)'), '/proc/zoneinfo excerpt');
     this.cpuStats = createTextView(panel(lower, 'cpustats', 'zone->lock and cache, per CPU'), 'zone->lock and cache counters per CPU');
+    createThroughputPanel(
+      panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)'),
+      (req) => engine.sim(req),
+      () => this.scenario.seed,
+    );
 
     content.append(bar, this.logLabel, this.eventLine, this.status, this.alert, this.views);
     root.replaceChildren(side, content);
+    for (const sec of this.views.querySelectorAll('section.panel')) this.visibility.watch(sec);
 
     this.readHash();
     this.writeForm();
+    if (this.pendingStep > 0) runMsg.textContent = `This link points at step ${this.pendingStep}: press Run scenario to replay the run and land there.`;
     window.addEventListener('hashchange', () => this.readHash(true));
     document.addEventListener('keydown', (ev) => this.onKey(ev));
     this.render();
@@ -322,12 +359,12 @@ export class App {
     this.render();
   }
 
-  jump(dir: 1 | -1) {
+  jump(dir: 1 | -1, kind: JumpKind = this.jumpKind) {
     const p = this.player;
     if (!p) return;
-    const to = dir > 0 ? p.findNext(this.jumpKind) : p.findPrev(this.jumpKind);
+    const to = dir > 0 ? p.findNext(kind) : p.findPrev(kind);
     if (to === undefined) {
-      this.status.textContent = `no ${dir > 0 ? 'later' : 'earlier'} ${JUMP_KINDS[this.jumpKind].label} in this log`;
+      this.status.textContent = `no ${dir > 0 ? 'later' : 'earlier'} ${JUMP_KINDS[kind].label} in this log`;
       return;
     }
     this.status.textContent = '';
@@ -398,6 +435,10 @@ export class App {
         break;
       case '[':
         this.jump(-1);
+        break;
+      case 'd':
+      case 'D':
+        this.jump(1, 'drain');
         break;
       case 'Home':
         this.seek(0);
@@ -496,45 +537,64 @@ export class App {
   private draw() {
     const p = this.player;
     const loaded = p !== undefined;
-    for (const b of this.controls) b.disabled = !loaded;
-    this.scrub.disabled = !loaded;
-    this.playBtn.textContent = this.playing ? '❚❚ pause' : '▶ play';
-    this.playBtn.setAttribute('aria-label', this.playing ? 'Pause (Space)' : 'Play (Space)');
+    // every write below is skipped when nothing changed: a write costs a style and layout pass
+    if (this.scrub.disabled === loaded) {
+      for (const b of this.controls) b.disabled = !loaded;
+      this.scrub.disabled = !loaded;
+    }
+    const playText = this.playing ? '❚❚ pause' : '▶ play';
+    if (this.playBtn.textContent !== playText) {
+      this.playBtn.textContent = playText;
+      this.playBtn.setAttribute('aria-label', this.playing ? 'Pause (Space)' : 'Play (Space)');
+    }
     this.views.classList.toggle('empty', !loaded);
+    // fast playback: no CSS transitions (they would restart every frame) and no per-frame text
+    this.views.classList.toggle('playing-fast', this.playing && SPEEDS[this.speedIndex]! >= 4);
     if (!p) {
       this.stepOut.textContent = 'step 0 / 0';
       this.logLabel.textContent = 'No event log loaded.';
       this.eventLine.textContent =
-        'Load an event log to replay it: every step is one record of the allocator (docs/events.md).';
+        'Press Run scenario (left) to run page_fault1 on 4 model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.';
       return;
     }
-    this.scrub.value = String(p.step);
-    this.scrub.setAttribute('aria-valuetext', `step ${p.step} of ${p.length}`);
-    this.stepOut.textContent = `step ${p.step.toLocaleString('en')} / ${p.length.toLocaleString('en')} · t = ${p.state.time.toLocaleString('en')}`;
-    const cur = p.currentIndex();
-    const where = cur === undefined ? undefined : pathWhere(p.log.path[cur]!);
-    this.eventLine.textContent =
-      cur === undefined
-        ? 'step 0: before the first record'
-        : `#${cur} ${describeEvent(p.log, cur)}${where ? `  [${where}]` : ''}`;
+    // Playing fast, the readouts change faster than anyone reads them: 10 times a second is
+    // enough, and a frame that leaves them alone repaints (composites) only the views.
+    const t = performance.now();
+    if (!(this.playing && SPEEDS[this.speedIndex]! >= 4) || t - this.lastReadout >= 100) {
+      this.lastReadout = t;
+      this.scrub.value = String(p.step);
+      this.scrub.setAttribute('aria-valuetext', `step ${p.step} of ${p.length}`);
+      this.stepOut.textContent = `step ${p.step.toLocaleString('en')} / ${p.length.toLocaleString('en')} · t = ${p.state.time.toLocaleString('en')}`;
+      const cur = p.currentIndex();
+      const where = cur === undefined ? undefined : pathWhere(p.log.path[cur]!);
+      this.eventLine.textContent =
+        cur === undefined
+          ? 'step 0: before the first record'
+          : `#${cur} ${describeEvent(p.log, cur)}${where ? `  [${where}]` : ''}`;
+    }
     this.legend.update(p.state.geo.maxOrder);
-    this.freeAreas.update(p);
-    this.memMap.update(p);
-    this.pcpView.update(p, this.pcp);
+    // while playing, panels scrolled out of view wait; pausing or seeking draws them all
+    const on = (id: string) => !this.playing || this.visibility.shown(document.getElementById(id));
+    if (on('free-areas')) this.freeAreas.update(p);
+    if (on('mem-map')) this.memMap.update(p);
+    if (on('pcp')) this.pcpView.update(p, this.pcp);
     this.buddyinfo.set(buddyinfoText(p));
     // The long text panels cost more layout than all the canvases together; while playing they
     // refresh four times a second (nobody reads numbers changing 60 times a second), and at
     // once whenever the player stops or seeks.
     const now = performance.now();
-    if (!this.playing || now - this.lastTextUpdate >= 250) {
+    const textDue = !this.playing || now - this.lastTextUpdate >= 250;
+    if (textDue) {
       this.lastTextUpdate = now;
-      this.pagetype.set(pagetypeText(p));
-      this.zoneinfo.set(zoneinfoText(p, this.pcp));
-      this.cpuStats.set(cpuStatsText(p));
+      if (on('pagetypeinfo')) this.pagetype.set(pagetypeText(p));
+      if (on('zoneinfo')) this.zoneinfo.set(zoneinfoText(p, this.pcp));
+      if (on('cpustats')) this.cpuStats.set(cpuStatsText(p));
     }
-    this.lockTimeline.update(p);
-    this.buddyTree.update(p);
-    this.slabView.update(p);
+    if (on('lock-timeline')) this.lockTimeline.update(p);
+    if (on('lock-hist')) this.lockHist.update(p);
+    if (on('cache')) this.cacheView.update(p, textDue);
+    if (on('buddy-tree')) this.buddyTree.update(p);
+    if (on('slab')) this.slabView.update(p);
     this.writeHash();
   }
 }

@@ -4,6 +4,8 @@ import { EngineClient } from './engine/engine-client';
 import { engine } from './engine/engine';
 import type { EngineFault } from './engine/protocol';
 import { createOpScriptPanel } from './opscript';
+import { mountCourse } from './course';
+import { createJsonLogPanel } from './export/jsonlog-panel';
 import { createImportPanel } from './import/import-panel';
 import { createSnapshotPanel } from './import/snapshot-panel';
 import { createScenariosPanel } from './storage/scenarios-panel';
@@ -28,12 +30,18 @@ if (isolation) {
 }
 
 const root = document.getElementById('app');
-if (root) {
+if (root && !mountCourse(root, window.location.search)) {
   const app = new App(root);
   window.buddylab = app;
   if (window.__buddylabTestHooks === true) window.buddylabTest = { injectFault: (f) => engine.injectFault(f) };
   // The op-script panel runs the real C core (WASM) in the engine worker.
-  root.querySelector('aside.sidebar')?.prepend(createOpScriptPanel(app, new EngineClient()));
+  // after the scenario form: a newcomer's first click is Run scenario, at the top
+  const opscript = createOpScriptPanel(app, new EngineClient());
+  const form = root.querySelector('aside.sidebar #scenario-form');
+  if (form) form.after(opscript);
+  else root.querySelector('aside.sidebar')?.prepend(opscript);
+  // Runs exported as JSON from the lessons and the compare view load back here.
+  root.querySelector('aside.sidebar')?.append(createJsonLogPanel(app));
   // Kernel trace import (issue 8): controls in the sidebar, its summary above the views.
   const imp = createImportPanel(app);
   root.querySelector('aside.sidebar')?.append(imp.controls, createSnapshotPanel(app));

@@ -143,6 +143,11 @@ static void js_sink(void *ctx, const struct blab_event *e)
 	s->ev[s->n++] = *e;
 }
 
+struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
+				   uint32_t iterations, uint32_t seed, const char *preset,
+				   uint32_t max_events, uint32_t batch, uint32_t high,
+				   uint32_t clear_lines);
+
 /*
  * Runs `workload` (1 = page_fault1) on `cpus` model CPUs, each task mapping `pages` pages, with
  * the strategy of `preset`; keeps at most `max_events` records (>= 2). The run's text result
@@ -153,6 +158,20 @@ static void js_sink(void *ctx, const struct blab_event *e)
 struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages,
 				uint32_t iterations, uint32_t seed, const char *preset,
 				uint32_t max_events)
+{
+	return blab_js_sim_ex(workload, cpus, pages, iterations, seed, preset, max_events, 0, 0, 0);
+}
+
+/*
+ * blab_js_sim() with the knobs the lessons and the compare view turn: pcp `batch` and `high`
+ * (0: the preset's), the frame lines clear_page() writes through the cache model (0: the
+ * default), and max_events 0 for no log at all (table sweeps need only the counters). A
+ * second stdout line, "stats key=value ...", carries every counter of struct blab_sim_result.
+ */
+struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
+				   uint32_t iterations, uint32_t seed, const char *preset,
+				   uint32_t max_events, uint32_t batch, uint32_t high,
+				   uint32_t clear_lines)
 {
 	struct blab_js_run *r = calloc(1, sizeof(*r));
 	struct js_sink sink = {0};
@@ -190,8 +209,8 @@ struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages
 		cfg.pages = 1;
 		cfg.iterations = 1;
 	}
-	if (max_events < 2 || max_events > BLAB_MAX_LOG_EVENTS) {
-		fprintf(err, "blab sim: max_events=%u must be 2..%u\n", max_events, BLAB_MAX_LOG_EVENTS);
+	if (max_events == 1 || max_events > BLAB_MAX_LOG_EVENTS) {
+		fprintf(err, "blab sim: max_events=%u must be 2..%u, or 0 for no log\n", max_events, BLAB_MAX_LOG_EVENTS);
 		r->status = 2;
 		goto done;
 	}
@@ -200,9 +219,15 @@ struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages
 		r->status = 2;
 		goto done;
 	}
+	if (batch)
+		cfg.strategy.batch = batch; /* range-checked by the zone (docs/limits.md) */
+	if (high)
+		cfg.strategy.high = high;
+	if (clear_lines)
+		cfg.clear_lines = clear_lines; /* 1..64, checked by blab_sim_run() */
 	sink.max = max_events;
 	cfg.log_mask = BLAB_EVC_ALL;
-	cfg.sink = js_sink;
+	cfg.sink = max_events ? js_sink : NULL;
 	cfg.sink_ctx = &sink;
 	rc = blab_sim_run(&cfg, &res, why, sizeof(why));
 	if (rc) {
@@ -226,6 +251,29 @@ struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages
 		fprintf(out, "score %llu pages/s, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
 			(unsigned long long)res.score, res.zone_contention_bp / 100, res.zone_contention_bp % 100,
 			res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
+	/* every counter, for the lessons' tables and the compare view's diff table */
+	fprintf(out, "stats score=%llu pages_scored=%llu pages_total=%llu cycles_max=%llu cycles_total=%llu "
+		"zone_acq=%llu zone_contended=%llu zone_spin=%llu zone_hold=%llu "
+		"lru_acq=%llu lru_spin=%llu zone_bp=%u lru_bp=%u misses_locked=%llu "
+		"prefetches=%llu pf_hit=%llu pf_late=%llu pf_wasted=%llu batch=%u high=%u",
+		(unsigned long long)res.score, (unsigned long long)res.pages_scored,
+		(unsigned long long)res.pages_total,
+		(unsigned long long)res.cycles_max, (unsigned long long)res.cycles_total,
+		(unsigned long long)res.zone_acq, (unsigned long long)res.zone_contended,
+		(unsigned long long)res.zone_spin, (unsigned long long)res.zone_hold,
+		(unsigned long long)res.lru_acq, (unsigned long long)res.lru_spin,
+		res.zone_contention_bp, res.lru_contention_bp,
+		(unsigned long long)res.misses_zone_locked, (unsigned long long)res.prefetches,
+		(unsigned long long)res.pf_hit, (unsigned long long)res.pf_late,
+		(unsigned long long)res.pf_wasted, res.batch, res.high);
+	if (workload == BLAB_WL_HACKBENCH)
+		fprintf(out, " messages=%llu elapsed_cycles=%llu", (unsigned long long)res.messages,
+			(unsigned long long)res.elapsed_cycles);
+	if (workload == BLAB_WL_STRESS_HIGHALLOC || workload == BLAB_WL_MIXED)
+		fprintf(out, " hi_attempts=%llu hi_success=%llu hi_cycles=%llu",
+			(unsigned long long)res.hi_attempts, (unsigned long long)res.hi_success,
+			(unsigned long long)res.hi_cycles);
+	fprintf(out, "\n");
 	r->events = sink.ev;
 	r->nevents = sink.n;
 	sink.ev = NULL;

@@ -8,6 +8,10 @@ export interface BlabModule {
   _free(ptr: number): void;
   _blab_js_replay(text: number, len: number): number;
   _blab_js_sim(workload: number, cpus: number, pages: number, iterations: number, seed: number, preset: number, maxEvents: number): number;
+  _blab_js_sim_ex(
+    workload: number, cpus: number, pages: number, iterations: number, seed: number, preset: number,
+    maxEvents: number, batch: number, high: number, clearLines: number,
+  ): number;
   _blab_js_status(run: number): number;
   _blab_js_out(run: number): number;
   _blab_js_err(run: number): number;
@@ -19,6 +23,9 @@ export interface BlabModule {
   _blab_event_class(type: number): number;
   /** mm/vmstat.c's indices from nr_free[0..top] (uint32 at nrFree); int32 results at the out pointers */
   _blab_frag_index(nrFree: number, top: number, order: number, unusable: number, extfrag: number): number;
+  _blab_sim_workload_count(): number;
+  _blab_sim_workload_name(index: number): number;
+  _blab_sim_workload_id(name: number): number;
   UTF8ToString(ptr: number): string;
 }
 
@@ -39,7 +46,8 @@ export const MAX_SCRIPT_BYTES = 1 << 20;
 
 /** One workload run on the model machine (blab sim), as the scenario panel asks for it. */
 export interface SimRequest {
-  workload: 'page_fault1' | 'hackbench';
+  /** the core's workload name (web/workloads.ts; blab_sim_workload_id() resolves it) */
+  workload: string;
   /** hackbench: groups, one CPU each */
   cpus: number;
   /** pages each task maps (the zone holds cpus x pages); hackbench: messages per sender */
@@ -48,11 +56,33 @@ export interface SimRequest {
   iterations: number;
   seed: number;
   preset: string;
-  /** the log keeps at most this many records, then ends with LOG_FULL */
+  /** the log keeps at most this many records, then ends with LOG_FULL; 0: no log (counters only) */
   maxEvents: number;
+  /** pcp batch / high overrides (0 or absent: the preset's, for a 96 GB node) */
+  batch?: number;
+  high?: number;
+  /** frame lines clear_page() writes through the cache model, 1..64 (absent: 64) */
+  clearLines?: number;
 }
 
-const WORKLOAD_IDS = { page_fault1: 1, hackbench: 4 } as const;
+/** The workloads the core has, by name, in the order of its table (wasm-core/src/sim_workloads.c). */
+export function coreWorkloads(m: BlabModule): string[] {
+  const n = m._blab_sim_workload_count();
+  return Array.from({ length: n }, (_, i) => m.UTF8ToString(m._blab_sim_workload_name(i)));
+}
+
+function workloadId(m: BlabModule, name: string): number {
+  const bytes = new TextEncoder().encode(`${name}\0`);
+  if (bytes.length > 64) throw new Error(`workload name too long: ${name.slice(0, 64)}…`);
+  const ptr = m._malloc(bytes.length);
+  if (!ptr) throw new Error('the core is out of memory (malloc of the workload name failed)');
+  try {
+    m.HEAPU8.set(bytes, ptr);
+    return m._blab_sim_workload_id(ptr);
+  } finally {
+    m._free(ptr);
+  }
+}
 
 export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
   const name = new TextEncoder().encode(`${req.preset}\0`);
@@ -61,8 +91,13 @@ export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
   if (!namePtr) throw new Error('the core is out of memory (malloc of the preset name failed)');
   let run = 0;
   try {
+    const id = workloadId(m, req.workload);
+    if (!id) throw new Error(`the core has no workload "${req.workload.slice(0, 32)}"; it has ${coreWorkloads(m).join(', ')}`);
     m.HEAPU8.set(name, namePtr);
-    run = m._blab_js_sim(WORKLOAD_IDS[req.workload], req.cpus, req.pages, req.iterations, req.seed >>> 0, namePtr, req.maxEvents);
+    run = m._blab_js_sim_ex(
+      id, req.cpus, req.pages, req.iterations, req.seed >>> 0, namePtr,
+      req.maxEvents, req.batch ?? 0, req.high ?? 0, req.clearLines ?? 0,
+    );
     if (!run) throw new Error('the core is out of memory (no run record)');
     return takeRun(m, run);
   } finally {

@@ -156,6 +156,33 @@ export class Player {
     return undefined;
   }
 
+  /**
+   * Pages whose state may differ between step `a` and step `b` (either order), as
+   * [first page index, page count] ranges: the blocks of the state events between the two
+   * steps, which are the only records that move pages. Null when more than `maxEvents` records
+   * lie between them: then the caller should treat every page as changed. Views use it to
+   * repaint only what changed; it reads the log alone, so it is as exact as the player.
+   */
+  changedPages(a: number, b: number, maxEvents = 4096): [number, number][] | null {
+    const lo = Math.max(0, Math.min(a, b));
+    const hi = Math.min(this.length, Math.max(a, b));
+    if (hi - lo > maxEvents) return null;
+    const l = this.log;
+    const start = this.cur.geo.startPfn;
+    const pages = this.cur.geo.pages;
+    const out: [number, number][] = [];
+    for (let i = lo; i < hi; i++) {
+      const t = l.type[i]!;
+      if (t < EV.BUDDY_ADD || t > EV.FREE) continue; // state events that move blocks: 3..8
+      const first = l.pfn[i]! - start;
+      const n = 2 ** l.order[i]!;
+      if (first >= pages || first + n <= 0) continue;
+      const f = Math.max(0, first);
+      out.push([f, Math.min(pages, first + n) - f]);
+    }
+    return out;
+  }
+
   /** The record applied last (the "current event"), or undefined at step 0. */
   currentIndex(): number | undefined {
     return this.cur.step > 0 ? this.cur.step - 1 : undefined;

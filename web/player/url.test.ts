@@ -8,7 +8,7 @@ describe('URL hash state', () => {
   });
 
   it('round-trips', () => {
-    const u = { scenario: { pages: 262144, cpus: 16, preset: 'v4.17-pick' as const, workload: 'trunc' as const, seed: 42 }, step: 12345 };
+    const u = { scenario: { pages: 262144, cpus: 16, preset: 'v4.17-pick' as const, workload: 'page_fault1' as const, seed: 42 }, step: 12345 };
     expect(parseHash(formatHash(u))).toEqual(u);
   });
 
@@ -23,6 +23,8 @@ describe('URL hash state', () => {
     ['#preset=evil', /preset=evil: unknown; one of v2.5.44, v2.5.45/],
     ['#preset=__proto__', /unknown/],
     ['#workload=constructor', /workload=constructor: unknown/],
+    // only workloads in web/workloads.ts (the core's table): none is made up
+    ['#workload=hackbench', /workload=hackbench: unknown; one of page_fault1/],
     ['#color=red', /unknown key "color"/],
     ['#cpus=2&cpus=3', /cpus appears twice/],
     ['#cpus', /"cpus": expected key=value/],

@@ -6,6 +6,8 @@
 // integer in range, and each problem gets its own message (a hash asking for 2^40 pages gets
 // an error, never a frozen tab).
 
+import { WORKLOAD_TABLE, type WorkloadName } from '../workloads';
+
 // The core's presets (wasm-core/src/preset.c), named after the kernel that behaves so.
 export const PRESETS = {
   'v2.5.44': 'v2.5.44: no pcp lists, every page takes zone->lock',
@@ -22,13 +24,11 @@ export const PRESETS = {
 } as const;
 export type Preset = keyof typeof PRESETS;
 
-export const WORKLOADS = {
-  page_fault1: 'will-it-scale page_fault1',
-  trunc: 'mmtests trunc (mass free)',
-  'stress-highalloc': 'stress-highalloc (order-9)',
-  hackbench: 'hackbench (remote frees)',
-} as const;
-export type Workload = keyof typeof WORKLOADS;
+/** The workloads a link may name: web/workloads.ts, one entry each (name -> menu title). */
+export const WORKLOADS: Readonly<Record<WorkloadName, string>> = Object.fromEntries(
+  WORKLOAD_TABLE.map((w) => [w.name, w.title]),
+) as Record<WorkloadName, string>;
+export type Workload = WorkloadName;
 
 export interface Scenario {
   pages: number;

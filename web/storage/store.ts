@@ -12,7 +12,7 @@ export const STORAGE_KEY = 'buddylab';
 export const BACKUP_KEY = 'buddylab.unreadable';
 /** Bump when the document's shape changes, and add the step to MIGRATIONS. */
 export const SCHEMA_VERSION = 1;
-export const STORE_LIMITS = { maxScenarios: 200, maxNameLength: 80, maxLessons: 500 } as const;
+export const STORE_LIMITS = { maxScenarios: 200, maxNameLength: 80, maxLessons: 500, maxAnswers: 64 } as const;
 
 export interface SavedScenario {
   name: string;
@@ -25,6 +25,8 @@ export interface SavedScenario {
 export interface LessonProgress {
   step: number;
   done: boolean;
+  /** predict answers by step index (0-based): the choice index or the number given */
+  answers?: Record<string, { given: number; correct: boolean }>;
 }
 
 export interface StoreDoc {
@@ -79,6 +81,21 @@ function checkScenario(raw: unknown, where: string): Scenario {
   }
 }
 
+/** A lesson's predict answers: at most STORE_LIMITS.maxAnswers, keyed by step number. */
+function checkAnswers(raw: unknown, where: string): Record<string, { given: number; correct: boolean }> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new StoreError(`${where}: expected an object`);
+  const out: Record<string, { given: number; correct: boolean }> = {};
+  const entries = Object.entries(raw as Record<string, unknown>);
+  if (entries.length > STORE_LIMITS.maxAnswers) throw new StoreError(`${where}: ${entries.length}; the limit is ${STORE_LIMITS.maxAnswers}`);
+  for (const [k, v] of entries) {
+    const a = v as Record<string, unknown> | null;
+    if (!/^\d{1,3}$/.test(k) || typeof a !== 'object' || a === null || typeof a['given'] !== 'number' || !Number.isFinite(a['given']) || typeof a['correct'] !== 'boolean')
+      throw new StoreError(`${where}.${k.slice(0, 8)}: expected { given: number, correct: true|false } under a step number`);
+    out[k] = { given: a['given'], correct: a['correct'] };
+  }
+  return out;
+}
+
 /** Validates a current-schema document; every problem names where it is. */
 export function validate(d: Record<string, unknown>): StoreDoc {
   const doc = emptyDoc();
@@ -107,6 +124,7 @@ export function validate(d: Record<string, unknown>): StoreDoc {
       throw new StoreError(`lessons.${id}: expected { step: whole number, done: true|false }`);
     }
     doc.lessons[id] = { step: q['step'] as number, done: q['done'] };
+    if (q['answers'] !== undefined) doc.lessons[id]!.answers = checkAnswers(q['answers'], `lessons.${id}.answers`);
   }
   return doc;
 }

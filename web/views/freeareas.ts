@@ -2,16 +2,17 @@
 // the end of the row. The current event's blocks are outlined: for a MERGE the block and its
 // buddy in row `order` and the combined block in row `order + 1`; for a SPLIT the halves.
 
-import { select } from 'd3-selection';
 import { scaleLinear } from 'd3-scale';
 import { format } from 'd3-format';
 import { EV, type EventLog } from '../engine/events';
 import { PAGE, PF } from '../player/state';
 import type { Player } from '../player/player';
 import { fragIndex, formatIndex } from '../player/fragindex';
-import { COLORS, orderRgb, rgbCss } from './palette';
+import { COLORS, cssRgb, orderRgb, rgbCss } from './palette';
 import { beginCanvas, el, onResize, reducedMotion } from './dom';
 
+/** up to this many pages, free blocks are drawn one by one; above, as per-pixel coverage */
+const SMALL_ZONE = 16384;
 const ROW_H = 26;
 const ROW_GAP = 6;
 const AXIS_H = 22;
@@ -52,6 +53,18 @@ function outlines(log: EventLog, i: number | undefined): Outline[] {
   }
 }
 
+/** True when a record between the two steps changes or explains the free lists (or too many to scan). */
+function buddyRecordsBetween(log: EventLog, a: number, b: number): boolean {
+  const lo = Math.min(a, b);
+  const hi = Math.max(a, b);
+  if (hi - lo > 4096) return true;
+  for (let i = lo; i < hi; i++) {
+    const t = log.type[i]!;
+    if (t === EV.BUDDY_ADD || t === EV.BUDDY_DEL || t === EV.SPLIT || t === EV.MERGE || t === EV.PAGEBLOCK_MT) return true;
+  }
+  return false;
+}
+
 export function createFreeAreasView(body: HTMLElement) {
   const wrap = el('div', { class: 'freeareas' });
   const labels = el('div', { class: 'fa-labels', 'aria-hidden': 'true' });
@@ -64,6 +77,9 @@ export function createFreeAreasView(body: HTMLElement) {
   wrap.append(labels, canvas, counts);
   body.append(wrap);
   let lastNr: number[] = [];
+  let labelRows: HTMLDivElement[] = [];
+  let countRows: HTMLDivElement[] = [];
+  const cover = createCoverage();
   let lastStep = -1;
   let current: Player | undefined;
   // A one-step MERGE or SPLIT animates: the merged block rises a row, the upper half drops one.
@@ -102,10 +118,20 @@ export function createFreeAreasView(body: HTMLElement) {
     if (current) draw(current, false);
   });
 
+  let drawnPlayer: Player | undefined;
+  let drawnOutlined = false;
   function update(p: Player) {
+    const same = p === drawnPlayer;
+    const from = lastStep;
     current = p;
     if (p.step !== lastStep) startAnimation(p);
     lastStep = p.step;
+    // Most records (pcp adds and deletes, allocations, accesses, locks) leave the free areas as
+    // they are: then, with no outline to add or erase, the picture stands and is not redrawn.
+    const outlined = outlines(p.log, p.currentIndex()).length > 0;
+    if (same && !anim && !outlined && !drawnOutlined && !buddyRecordsBetween(p.log, from, p.step)) return;
+    drawnPlayer = p;
+    drawnOutlined = outlined;
     draw(p, true);
   }
 
@@ -120,33 +146,31 @@ export function createFreeAreasView(body: HTMLElement) {
     const nrAscending = [...nr].reverse();
 
     if (fresh) {
-      select(labels)
-        .selectAll<HTMLDivElement, number>('div')
-        .data(orders)
-        .join('div')
-        .attr('class', 'fa-label')
-        .style('height', `${ROW_H}px`)
-        .style('margin-bottom', `${ROW_GAP}px`)
-        .text((o) => `order ${o}`);
-
-      select(counts)
-        .selectAll<HTMLDivElement, number>('div')
-        .data(orders)
-        .join('div')
-        .attr('class', (o, k) => (lastNr.length && lastNr[k] !== nr[k] ? 'fa-count changed' : 'fa-count'))
-        .style('height', `${ROW_H}px`)
-        .style('margin-bottom', `${ROW_GAP}px`)
-        .each(function (o, k) {
-          // mm/vmstat.c's measures for a request of this order (player/fragindex.ts)
-          const fi = fragIndex(nrAscending, o);
-          this.replaceChildren(
-            el('span', { text: `nr_free ${fmt(nr[k]!)}` }),
-            el('span', {
-              class: 'fa-frag',
-              text: `unusable ${formatIndex(fi.unusable)} · extfrag ${formatIndex(fi.extfrag)}`,
-            }),
-          );
-        });
+      // DOM writes only where something changed: text that is set every frame costs a layout
+      if (orders.length !== labelRows.length) {
+        labelRows = orders.map((o) => el('div', { class: 'fa-label', text: `order ${o}` }));
+        countRows = orders.map(() => el('div', { class: 'fa-count' }, el('span'), el('span', { class: 'fa-frag' })));
+        for (const d of [...labelRows, ...countRows]) {
+          d.style.height = `${ROW_H}px`;
+          d.style.marginBottom = `${ROW_GAP}px`;
+        }
+        labels.replaceChildren(...labelRows);
+        counts.replaceChildren(...countRows);
+        lastNr = [];
+      }
+      orders.forEach((o, k) => {
+        const d = countRows[k]!;
+        const changed = lastNr.length > 0 && lastNr[k] !== nr[k];
+        if (changed !== d.classList.contains('changed')) d.classList.toggle('changed', changed);
+        if (lastNr.length && lastNr.every((v, j) => v === nr[j])) return;
+        const [count, frag] = d.children as unknown as [HTMLSpanElement, HTMLSpanElement];
+        const t = `nr_free ${fmt(nr[k]!)}`;
+        if (count.textContent !== t) count.textContent = t;
+        // mm/vmstat.c's measures for a request of this order (player/fragindex.ts)
+        const fi = fragIndex(nrAscending, o);
+        const ft = `unusable ${formatIndex(fi.unusable)} · extfrag ${formatIndex(fi.extfrag)}`;
+        if (frag.textContent !== ft) frag.textContent = ft;
+      });
       lastNr = nr;
     }
 
@@ -161,20 +185,29 @@ export function createFreeAreasView(body: HTMLElement) {
     ctx.fillStyle = COLORS.unknown;
     for (const o of orders) ctx.fillRect(0, rowY(o), w, ROW_H);
 
-    // free blocks: scan the block heads
     const colors = orders.map(() => '');
     for (let o = 0; o < s.nrOrders; o++) colors[o] = rgbCss(orderRgb(o, g.maxOrder));
-    const pxPerPage = w / g.pages;
-    for (let i = 0; i < g.pages; ) {
-      if (s.pageState[i] === PAGE.BUDDY && s.pageFlags[i]! & PF.HEAD) {
-        const o = s.pageOrder[i]!;
-        const size = 2 ** o;
-        const bw = size * pxPerPage;
-        const gap = bw >= 4 ? 1 : 0;
-        ctx.fillStyle = s.pageFlags[i]! & PF.MERGE_SKIPPED ? COLORS.mergeSkipped : colors[o]!;
-        ctx.fillRect(i * pxPerPage, rowY(o) + 2, Math.max(bw - gap, 1), ROW_H - 4);
-        i += size;
-      } else i++;
+    if (g.pages <= SMALL_ZONE) {
+      // every block drawn on its own, with a gap between blocks once they are 4 px wide
+      const pxPerPage = w / g.pages;
+      for (let i = 0; i < g.pages; ) {
+        if (s.pageState[i] === PAGE.BUDDY && s.pageFlags[i]! & PF.HEAD) {
+          const o = s.pageOrder[i]!;
+          const size = 2 ** o;
+          const bw = size * pxPerPage;
+          const gap = bw >= 4 ? 1 : 0;
+          ctx.fillStyle = s.pageFlags[i]! & PF.MERGE_SKIPPED ? COLORS.mergeSkipped : colors[o]!;
+          ctx.fillRect(i * pxPerPage, rowY(o) + 2, Math.max(bw - gap, 1), ROW_H - 4);
+          i += size;
+        } else i++;
+      }
+    } else {
+      // a big zone: many pages per device pixel. One pixel column per device pixel and order,
+      // coloured by how much of it is free at that order; only the columns whose pages moved
+      // since the last frame are recomputed (Player.changedPages).
+      const img = cover.update(p, Math.round(w * drawing.dpr));
+      ctx.imageSmoothingEnabled = false;
+      for (let o = 0; o < s.nrOrders; o++) ctx.drawImage(img, 0, o, img.width, 1, 0, rowY(o) + 2, w, ROW_H - 4);
     }
 
     // the current event's blocks
@@ -220,4 +253,87 @@ export function createFreeAreasView(body: HTMLElement) {
   }
 
   return { update };
+}
+
+/**
+ * Free-page coverage of a big zone, one pixel per (device pixel column, order): full colour when
+ * the column is all free at that order, fainter when only part of it is, background when none.
+ * Kept between frames; a step recomputes only the columns over the pages that moved.
+ */
+function createCoverage() {
+  let canvas: HTMLCanvasElement | undefined;
+  let image: ImageData | undefined;
+  let px: Uint32Array | undefined;
+  let player: Player | undefined;
+  let step = -1;
+  let width = 0;
+  let colors: [number, number, number][] = [];
+  const bg = cssRgb(COLORS.unknown);
+  const skipped = cssRgb(COLORS.mergeSkipped);
+  const pack = ([r, g, b]: [number, number, number]) => (255 << 24) | (b << 16) | (g << 8) | r;
+  const mix = (c: [number, number, number], a: number) => pack([0, 1, 2].map((k) => Math.round(bg[k]! + (c[k]! - bg[k]!) * a)) as [number, number, number]);
+
+  function column(p: Player, x: number, free: Int32Array, skip: Int32Array) {
+    const s = p.state;
+    const n = s.geo.pages;
+    const p0 = Math.floor((x * n) / width);
+    const p1 = Math.max(p0 + 1, Math.floor(((x + 1) * n) / width));
+    free.fill(0);
+    skip.fill(0);
+    for (let i = p0; i < p1; i++) {
+      if (s.pageState[i] !== PAGE.BUDDY) continue;
+      const o = s.pageOrder[i]!;
+      free[o]!++;
+      if (s.pageFlags[i]! & PF.MERGE_SKIPPED) skip[o]!++;
+    }
+    const per = p1 - p0;
+    for (let o = 0; o < s.nrOrders; o++) {
+      const f = free[o]!;
+      px![o * width + x] = f === 0 ? pack(bg) : mix(skip[o]! * 2 > f ? skipped : colors[o]!, 0.35 + (0.65 * f) / per);
+    }
+  }
+
+  return {
+    update(p: Player, w: number): HTMLCanvasElement {
+      const s = p.state;
+      const rows = s.nrOrders;
+      let ranges = p === player && w === width ? p.changedPages(step, s.step) : null;
+      if (!canvas || w !== width || canvas.height !== rows || p !== player) {
+        width = Math.max(1, w);
+        canvas = document.createElement('canvas');
+        canvas.width = width;
+        canvas.height = rows;
+        image = new ImageData(width, rows);
+        px = new Uint32Array(image.data.buffer);
+        colors = Array.from({ length: rows }, (_, o) => orderRgb(o, s.geo.maxOrder));
+        ranges = null;
+      }
+      player = p;
+      step = s.step;
+      const free = new Int32Array(rows);
+      const skip = new Int32Array(rows);
+      const n = s.geo.pages;
+      if (ranges === null) {
+        for (let x = 0; x < width; x++) column(p, x, free, skip);
+        canvas.getContext('2d')!.putImageData(image!, 0, 0);
+        return canvas;
+      }
+      let lo = width;
+      let hi = -1;
+      const done = new Set<number>();
+      for (const [first, count] of ranges) {
+        const x0 = Math.floor((first * width) / n);
+        const x1 = Math.min(width - 1, Math.floor(((first + count - 1) * width) / n) + 1);
+        for (let x = Math.max(0, x0 - 1); x <= x1; x++) {
+          if (done.has(x)) continue;
+          done.add(x);
+          column(p, x, free, skip);
+          lo = Math.min(lo, x);
+          hi = Math.max(hi, x);
+        }
+      }
+      if (hi >= lo) canvas.getContext('2d')!.putImageData(image!, 0, 0, lo, 0, hi - lo + 1, rows);
+      return canvas;
+    },
+  };
 }

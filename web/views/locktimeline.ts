@@ -92,9 +92,10 @@ export function createLockTimelineView(body: HTMLElement) {
     ctx.textAlign = 'left';
     ctx.fillText(`−${si(span * 0.8)}`, LABEL_W, lanes * laneH + 6);
     canvas.setAttribute('aria-label', `zone->lock timeline at t = ${now}: ${summary.join('; ')}`);
-    note.textContent =
+    const n =
       `spinning = waiting for zone->lock, holding = inside it; window ${si(span)} time units` +
       (cpus > lanes ? `; first ${lanes} of ${cpus} CPUs` : '');
+    if (note.textContent !== n) note.textContent = n;
   }
 
   return { update };

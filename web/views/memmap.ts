@@ -10,6 +10,18 @@ import { COLORS, cssRgb, orderRgb } from './palette';
 import { beginCanvas, el, onResize, sizeOf } from './dom';
 import { hexPfn } from './describe';
 
+/** Sorts [first, end) bands and merges the ones that overlap or touch. */
+export function mergeBands(bands: [number, number][]): [number, number][] {
+  const sorted = bands.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  const out: [number, number][] = [];
+  for (const [a, b] of sorted) {
+    const last = out.at(-1);
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
 /** Columns of the grid: a power of two near sqrt(pages), so aligned blocks stay rectangles. */
 export function gridColumns(pages: number): number {
   return 2 ** Math.ceil(Math.log2(Math.sqrt(Math.max(1, pages))));
@@ -127,14 +139,27 @@ export function createMemMapView(body: HTMLElement) {
     panX = 0;
     panY = 0;
     paintedStep = -1;
+    paintedPlayer = undefined;
+    viewChanged = true;
   }
 
   let paintedStep = -1;
-  let paintedState: ZoneState | undefined;
-  function paintPixels(s: ZoneState) {
-    // hover and pan redraw often; the pixels only change with the step
-    if (s === paintedState && s.step === paintedStep) return;
-    paintedState = s;
+  let paintedPlayer: Player | undefined;
+  /** grid rows whose pixels changed in the last paint, [first, end) */
+  let changedRows: [number, number][] | null = null;
+  /**
+   * Brings the 1-pixel-per-page image up to the player's step. Only the pages that the records
+   * between the painted step and this one moved are recoloured (Player.changedPages); a seek
+   * far away repaints everything. Sets changedRows for draw().
+   */
+  function paintPixels(p: Player) {
+    const s = p.state;
+    if (p === paintedPlayer && s.step === paintedStep) {
+      changedRows = [];
+      return;
+    }
+    const ranges = p === paintedPlayer ? p.changedPages(paintedStep, s.step) : null;
+    paintedPlayer = p;
     paintedStep = s.step;
     const lut = table!;
     const px = pixels!;
@@ -142,34 +167,108 @@ export function createMemMapView(body: HTMLElement) {
     const ord = s.pageOrder;
     const fl = s.pageFlags;
     const n = s.geo.pages;
-    // one table lookup per page: (state, order, merge-skipped, cold) -> colour
-    px.fill(0, 0, lead);
-    for (let i = 0; i < n; i++) px[lead + i] = lut[(st[i]! << 7) | (ord[i]! << 2) | ((fl[i]! >> 1) & 3)]!;
-    px.fill(0, lead + n);
-    off!.getContext('2d')!.putImageData(image!, 0, 0);
+    const ctx = off!.getContext('2d')!;
+    if (ranges === null) {
+      // one table lookup per page: (state, order, merge-skipped, cold) -> colour
+      px.fill(0, 0, lead);
+      for (let i = 0; i < n; i++) px[lead + i] = lut[(st[i]! << 7) | (ord[i]! << 2) | ((fl[i]! >> 1) & 3)]!;
+      px.fill(0, lead + n);
+      ctx.putImageData(image!, 0, 0);
+      changedRows = null;
+      return;
+    }
+    const rowsHit: [number, number][] = [];
+    for (const [first, count] of ranges) {
+      for (let i = first; i < first + count; i++) px[lead + i] = lut[(st[i]! << 7) | (ord[i]! << 2) | ((fl[i]! >> 1) & 3)]!;
+      rowsHit.push([Math.floor((lead + first) / cols), Math.floor((lead + first + count - 1) / cols) + 1]);
+    }
+    changedRows = mergeBands(rowsHit);
+    for (const [r0, r1] of changedRows) ctx.putImageData(image!, 0, 0, 0, r0, cols, r1 - r0);
   }
 
+  /** Grid rows [first, end) that an outline of `count` cells from cell index i0 covers. */
+  const rowsOf = (i0: number, count: number): [number, number] => [Math.floor(i0 / cols), Math.floor((i0 + Math.max(1, count) - 1) / cols) + 1];
+  /** rows of the outlines drawn last time: they must be repainted to erase them */
+  let outlinedRows: [number, number][] = [];
+  /** Grid rows of this frame's outlines: the current event's block and the focused page. */
+  function outlineRows(p: Player): [number, number][] {
+    const g = p.state.geo;
+    const out: [number, number][] = [];
+    const cur = p.currentIndex();
+    if (cur !== undefined && cur > 0) {
+      const i0 = p.log.pfn[cur]! - g.startPfn;
+      if (i0 >= 0 && i0 < g.pages) out.push(rowsOf(lead + i0, Math.min(2 ** p.log.order[cur]!, g.pages - i0)));
+    }
+    const focus = pinnedPfn ?? hoverPfn;
+    if (focus !== undefined && focus - g.startPfn >= 0 && focus - g.startPfn < g.pages) out.push(rowsOf(lead + focus - g.startPfn, 1));
+    return out;
+  }
+
+  /** Set by anything that moves or rescales the picture: the next draw repaints it all. */
+  let viewChanged = true;
+
+  /**
+   * Draws the picture. While playing, only bands of grid rows are repainted: the rows whose
+   * pages changed, and the rows of the outlines drawn last time and this time. Each band is
+   * clipped and drawn exactly as the full picture would be there, so the result is the same
+   * pixels as a full redraw at a fraction of the cost on a 262,144-page zone.
+   */
   function draw() {
     const p = player;
     if (!p) return;
     const s = p.state;
     setup(s);
-    paintPixels(s);
+    paintPixels(p);
     const drawing = beginCanvas(canvas);
     if (!drawing) return;
-    const { ctx, w, h } = drawing;
-    ctx.fillStyle = COLORS.background;
-    ctx.fillRect(0, 0, w, h);
+    const { ctx, w, h, dpr } = drawing;
+    const sizeKey = `${canvas.width}x${canvas.height}`;
+    if (sizeKey !== drawnSize) {
+      drawnSize = sizeKey;
+      viewChanged = true;
+    }
     const cell = baseCell() * zoom;
+    const nowOutlined = outlineRows(p);
+    if (viewChanged || changedRows === null) {
+      drawRows(ctx, s, w, h, cell, 0, rows, true);
+    } else {
+      const bands = mergeBands([...changedRows, ...outlinedRows, ...nowOutlined].map(([a, b]) => [a - 1, b + 1]));
+      for (const [a, b] of bands) {
+        // whole device pixels, a few beyond the rows, so outline strokes are erased too
+        const y0 = Math.max(0, Math.floor((panY + a * cell) * dpr) / dpr - 3);
+        const y1 = Math.min(h, Math.ceil((panY + b * cell) * dpr) / dpr + 3);
+        if (y1 <= y0) continue;
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(0, y0, w, y1 - y0);
+        ctx.clip();
+        // one row more on each side, so borders and grid lines on the band's edges are drawn too
+        drawRows(ctx, s, w, h, cell, Math.max(0, Math.floor((y0 - panY) / cell) - 1), Math.min(rows, Math.ceil((y1 - panY) / cell) + 1), false, y0, y1);
+        ctx.restore();
+      }
+    }
+    outlinedRows = nowOutlined;
+    viewChanged = false;
+    const z = `zoom ${zoom >= 10 ? Math.round(zoom) : zoom.toFixed(1)}x · ${cols}×${rows} cells`;
+    if (zoomLabel.textContent !== z) zoomLabel.textContent = z;
+  }
+  let drawnSize = '';
+
+  /** Background, cells, grid and pageblock borders, then outlines, for grid rows [ra, rb). */
+  function drawRows(ctx: CanvasRenderingContext2D, s: ZoneState, w: number, h: number, cell: number, ra: number, rb: number, full: boolean, y0 = 0, y1 = h) {
+    const p = player!;
+    ctx.fillStyle = COLORS.background;
+    ctx.fillRect(0, y0, w, y1 - y0);
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(off!, panX, panY, cols * cell, rows * cell);
+    if (full) ctx.drawImage(off!, panX, panY, cols * cell, rows * cell);
+    else if (rb > ra) ctx.drawImage(off!, 0, ra, cols, rb - ra, panX, panY + ra * cell, cols * cell, (rb - ra) * cell);
 
     // cell gaps and pageblock borders once cells are big enough to see them
     const g = s.geo;
     const c0 = Math.max(0, Math.floor(-panX / cell));
     const c1 = Math.min(cols, Math.ceil((w - panX) / cell));
-    const r0 = Math.max(0, Math.floor(-panY / cell));
-    const r1 = Math.min(rows, Math.ceil((h - panY) / cell));
+    const r0 = Math.max(ra, Math.floor(-panY / cell));
+    const r1 = Math.min(rb, Math.ceil((h - panY) / cell));
     if (cell >= 6) {
       ctx.strokeStyle = 'rgba(16,20,28,0.85)';
       ctx.lineWidth = 1;
@@ -264,7 +363,6 @@ export function createMemMapView(body: HTMLElement) {
         outlineRun(ctx, lead + i, 1, cell);
       }
     }
-    zoomLabel.textContent = `zoom ${zoom >= 10 ? Math.round(zoom) : zoom.toFixed(1)}x · ${cols}×${rows} cells`;
   }
 
   /**
@@ -348,6 +446,7 @@ export function createMemMapView(body: HTMLElement) {
     draw();
   }
 
+  let drawnView = '';
   function clampPan() {
     const r = sizeOf(canvas);
     const cell = baseCell() * zoom;
@@ -355,6 +454,11 @@ export function createMemMapView(body: HTMLElement) {
     const gh = rows * cell;
     panX = gw <= r.w ? (r.w - gw) / 2 : Math.min(0, Math.max(r.w - gw, panX));
     panY = gh <= r.h ? (r.h - gh) / 2 : Math.min(0, Math.max(r.h - gh, panY));
+    const view = `${panX},${panY},${cell}`;
+    if (view !== drawnView) {
+      drawnView = view;
+      viewChanged = true;
+    }
   }
 
   canvas.addEventListener(
@@ -383,7 +487,7 @@ export function createMemMapView(body: HTMLElement) {
     if (drag) {
       panX = drag.px + ev.clientX - drag.x;
       panY = drag.py + ev.clientY - drag.y;
-      clampPan();
+      clampPan(); // marks the view changed when the picture moved
       draw();
       return;
     }

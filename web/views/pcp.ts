@@ -52,6 +52,9 @@ export function createPcpView(body: HTMLElement) {
   scroller.append(svg);
   body.append(note, scroller);
 
+  let drawnLayout = '';
+  let drawnCols: string[] = [];
+
   function update(p: Player, params: PcpParams) {
     const s = p.state;
     const cpus = Array.from({ length: s.geo.cpus }, (_, c) => c);
@@ -65,18 +68,30 @@ export function createPcpView(body: HTMLElement) {
     const COL_W = Math.max(30, Math.min(72, Math.floor(avail / cpus.length)));
     const narrow = COL_W < 54;
     const width = LEFT + cpus.length * COL_W;
-    svg.setAttribute('viewBox', `0 0 ${width} ${H}`);
-    svg.setAttribute('width', String(width));
-    svg.setAttribute('height', String(H));
+    // Only what changed is written: a column whose count, cold part and lock state are as
+    // drawn is left alone (attribute writes restyle the SVG; at 60 frames a second they add up).
+    const layoutKey = `${width}/${COL_W}/${maxCount}/${params.high}/${params.batch}/${params.source}`;
+    const locks = cpus.map((c) => p.lockState(c));
+    const colKeys = cpus.map((c) => `${s.pcpCount[c]}/${s.pcpCold[c]}/${locks[c]}`);
+    const relayout = layoutKey !== drawnLayout || colKeys.length !== drawnCols.length;
+    if (!relayout && colKeys.every((k, c) => k === drawnCols[c])) return;
+    const dirty = cpus.map((c) => relayout || colKeys[c] !== drawnCols[c]);
+    drawnLayout = layoutKey;
+    drawnCols = colKeys;
     svg.setAttribute(
       'aria-label',
-      cpus.map((c) => `cpu ${c}: count ${counts[c]}, ${p.lockState(c)}`).join('; ') || 'no CPUs',
+      cpus.map((c) => `cpu ${c}: count ${counts[c]}, ${locks[c]}`).join('; ') || 'no CPUs',
     );
-    note.textContent =
-      `count per CPU against high = ${params.high ?? '?'} and batch = ${params.batch ?? '?'} (${params.source}). ` +
-      'Light: hot pages; dark: cold list.';
+    if (relayout) {
+      svg.setAttribute('viewBox', `0 0 ${width} ${H}`);
+      svg.setAttribute('width', String(width));
+      svg.setAttribute('height', String(H));
+      note.textContent =
+        `count per CPU against high = ${params.high ?? '?'} and batch = ${params.batch ?? '?'} (${params.source}). ` +
+        'Light: hot pages; dark: cold list.';
+    }
 
-    const cols = select(svg)
+    const all = select(svg)
       .selectAll<SVGGElement, number>('g.pcp-col')
       .data(cpus)
       .join((enter) => {
@@ -90,8 +105,9 @@ export function createPcpView(body: HTMLElement) {
         g.append('text').attr('class', 'pcp-cpu');
         g.append('text').attr('class', 'pcp-lock');
         return g;
-      })
-      .attr('transform', (c) => `translate(${LEFT + c * COL_W},0)`);
+      });
+    if (relayout) all.attr('transform', (c) => `translate(${LEFT + c * COL_W},0)`);
+    const cols = all.filter((c) => dirty[c]!);
 
     const bx = Math.round(COL_W * 0.18);
     const bw = COL_W - 2 * bx;
@@ -139,10 +155,11 @@ export function createPcpView(body: HTMLElement) {
       .select('text.pcp-lock')
       .attr('x', COL_W / 2)
       .attr('y', H - BOTTOM + 38)
-      .attr('fill', (c) => LOCK_COLOR[p.lockState(c)])
-      .text((c) => (narrow ? LOCK_SHORT[p.lockState(c)] : p.lockState(c)));
+      .attr('fill', (c) => LOCK_COLOR[locks[c]!])
+      .text((c) => (narrow ? LOCK_SHORT[locks[c]!] : locks[c]!));
 
     // mark labels, once, at the left
+    if (!relayout) return;
     select(svg)
       .selectAll<SVGTextElement, string>('text.pcp-mark-label')
       .data(markLabels(params, y))

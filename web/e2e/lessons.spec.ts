@@ -1,0 +1,200 @@
+// The course pages in Chromium: every lesson walked from first to last step answering each
+// predict question, twice, with the same numbers; lecture mode and embedding; exports.
+import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+
+function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return errors;
+}
+
+/** Walks one lesson; returns every computed number it showed, step by step. */
+async function walk(page: Page, id: string): Promise<string[]> {
+  await page.goto(`/?lesson=${id}&step=1`);
+  const seen: string[] = [];
+  const stage = page.locator('.lesson-stage');
+  for (let n = 1; ; n++) {
+    await expect(page.locator('.step-counter')).toHaveText(new RegExp(`^step ${n} of \\d+$`));
+    const form = page.locator('form.predict');
+    if (await form.count()) {
+      // not revealed before the answer
+      await expect(page.locator('.stage-wait')).toBeVisible();
+      if (await form.locator('input[type=radio]').count()) await form.locator('input[type=radio]').first().check();
+      else await form.locator('input[type=number]').fill('0');
+      await form.getByRole('button', { name: 'Check my prediction' }).click();
+      await expect(page.locator('.feedback')).toBeVisible({ timeout: 120_000 });
+    }
+    await expect(stage).toHaveAttribute('data-ready', String(n), { timeout: 120_000 });
+    for (const t of await page.locator('table.model').all()) seen.push(`step ${n}: ${await t.innerText()}`);
+    const modelAnswer = page.locator('.model-answer');
+    if (await modelAnswer.count()) seen.push(`step ${n} answer: ${await modelAnswer.innerText()}`);
+    const next = page.getByRole('button', { name: 'Next step (PageDown)' });
+    if (await next.isDisabled()) break;
+    await next.click();
+  }
+  await expect(page.locator('.leaves-out')).toBeVisible();
+  return seen;
+}
+
+test('every lesson, first to last step, answering each predict question; a second run shows the same numbers', async ({ page }) => {
+  test.setTimeout(900_000);
+  const errors = watchConsole(page);
+  await page.goto('/?lessons');
+  const ids = await page.locator('.lesson-list li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')!));
+  expect(ids.slice(0, 4)).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass']);
+  expect(ids).toContain('capstone');
+  const first: Record<string, string[]> = {};
+  for (const id of ids) first[id] = await walk(page, id);
+  // the model's tables are really there, with numbers in them
+  expect(first['prefetch']!.join('\n')).toMatch(/56\s+\d{6,}/);
+  await page.goto('/?lessons');
+  await expect(page.locator('[data-lesson="buddy"] .lesson-state')).toHaveText(' (done)');
+  // second run: a fresh page (and fresh engine) computes every table again
+  await page.evaluate(() => localStorage.clear());
+  for (const id of ids) expect(await walk(page, id), `lesson ${id}`).toEqual(first[id]);
+  expect(errors).toEqual([]);
+});
+
+test('the capstone tuner reruns the table with the student\'s batch and high', async ({ page }) => {
+  test.setTimeout(300_000);
+  const errors = watchConsole(page);
+  await page.goto('/?lesson=capstone&step=2');
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '2', { timeout: 120_000 });
+  await page.locator('#tune-batch').fill('63');
+  await page.locator('#tune-high').fill('378');
+  await page.getByRole('button', { name: 'Run my configuration' }).click();
+  await expect(page.locator('.verdict')).toContainText('yours (batch 63, high 378)', { timeout: 120_000 });
+  await expect(page.locator('.verdict')).toContainText(/you beat the preset|the preset still wins/);
+  expect(errors).toEqual([]);
+});
+
+test('lecture mode: large type, PageDown/PageUp step, laser pointer, one view or a pair; embed for slides', async ({ page }) => {
+  const errors = watchConsole(page);
+  await page.goto('/?lesson=buddy&step=1&lecture=1');
+  await expect(page.locator('html')).toHaveClass(/lecture/);
+  expect(await page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize))).toBeGreaterThanOrEqual(24);
+  await expect(page.locator('.top')).toBeHidden();
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('.step-counter')).toHaveText('step 2 of 4');
+  expect(page.url()).toContain('step=2');
+  await page.keyboard.press('PageUp');
+  await expect(page.locator('.step-counter')).toHaveText('step 1 of 4');
+  // a chosen single view
+  await page.locator('#lecture-views').selectOption('buddyinfo');
+  await expect(page.locator('.viewset .panel')).toHaveCount(1);
+  expect(page.url()).toContain('views=buddyinfo');
+  await page.keyboard.press('p');
+  await expect(page.locator('.lesson-page')).toHaveClass(/laser-on/);
+  await page.mouse.move(400, 300);
+  await expect(page.locator('.laser')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('html')).not.toHaveClass(/lecture/);
+
+  await page.goto('/?lesson=buddy&step=1&embed=1');
+  await expect(page.locator('.top')).toBeHidden();
+  await expect(page.locator('.lesson-nav .back')).toBeHidden();
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
+  expect(errors).toEqual([]);
+});
+
+test('a v4.16 vs v4.17 compare at 56 CPUs shows throughput and hold time side by side and reloads to the same view', async ({ page }) => {
+  test.setTimeout(300_000);
+  const errors = watchConsole(page);
+  await page.goto('/?compare=v4.16,v4.17&cpus=56&pages=256&seed=1&tasks=1,28,56');
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
+  const diff = page.locator('#diff-table');
+  const row = async (name: string) => (await diff.locator('tr', { hasText: name }).locator('td').allInnerTexts()).slice(0, 2);
+  const tp = await row('throughput');
+  const hold = await row('hold (cycles per acquisition)');
+  expect(tp[0]).not.toBe(tp[1]);
+  expect(hold[0]).not.toBe(hold[1]);
+  await expect(page.locator('.compare-col')).toHaveCount(2);
+  await expect(page.locator('.compare-chart svg')).toHaveAttribute('aria-label', /v4.16.*v4.17/);
+  // move the shared clock, then reload the link
+  const scrub = page.locator('#cmp-scrub');
+  const max = Number(await scrub.getAttribute('max'));
+  await scrub.fill(String(Math.round(max / 3)));
+  await expect(page).toHaveURL(new RegExp(`t=${Math.round(max / 3)}`));
+  const url = page.url();
+  const before = { diff: await diff.innerText(), t: await page.locator('output[for=cmp-scrub]').innerText(), pcp: await page.locator('.compare-col').first().locator('.panel').first().innerText() };
+  await page.reload();
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
+  expect(page.url()).toBe(url);
+  expect(await diff.innerText()).toBe(before.diff);
+  expect(await page.locator('output[for=cmp-scrub]').innerText()).toBe(before.t);
+  expect(await page.locator('.compare-col').first().locator('.panel').first().innerText()).toBe(before.pcp);
+  expect(errors).toEqual([]);
+});
+
+test('exports: a table as CSV, a view as SVG, progress as JSON, and a run as a JSON event log that loads back', async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors = watchConsole(page);
+  await page.goto('/?lesson=buddy&step=1');
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
+  const save = async (click: () => Promise<void>) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), click()]);
+    return readFileSync((await d.path())!, 'utf8');
+  };
+  const svg = await save(() => page.getByRole('button', { name: /Export Free areas.* as SVG/ }).click());
+  expect(svg).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Export Free areas.* as PNG/ }).click()]);
+  expect(readFileSync((await png.path())!).subarray(1, 4).toString()).toBe('PNG');
+  const json = await save(() => page.getByRole('button', { name: 'Run as JSON' }).click());
+  expect(JSON.parse(json)).toMatchObject({ format: 'buddylab-event-log', version: 1 });
+
+  await page.goto('/?lesson=hotcold&step=4');
+  await page.locator('form.predict input[type=number]').fill('2');
+  await page.getByRole('button', { name: 'Check my prediction' }).click();
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '4', { timeout: 120_000 });
+  const csv = await save(() => page.getByRole('button', { name: 'Export locks-model as CSV' }).click());
+  expect(csv.split('\r\n')[0]).toBe('tasks,v2.5.44,v2.5.45');
+  expect(csv.split('\r\n')[1]).toMatch(/^1,2\.\d{3},0\.\d{3}$/);
+
+  await page.goto('/?lessons');
+  const progress = await save(() => page.getByRole('button', { name: 'Export progress', exact: true }).click());
+  const p = JSON.parse(progress);
+  expect(p.schema).toBe(1);
+  expect(p.lessons.hotcold.answers['3'].given).toBe(2);
+  // import it into a clean browser profile state
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.locator('#progress-file').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(progress) });
+  await expect(page.locator('[data-lesson="hotcold"] .lesson-state')).toHaveText(/step 4 of/);
+  // a broken lesson opened in the browser says file, line and reason
+  await page.locator('#lesson-file').setInputFiles({ name: 'mine.md', mimeType: 'text/markdown', buffer: Buffer.from('---\nid: x\n---\n') });
+  await expect(page.locator('.lesson-tools .status')).toHaveText(/^mine\.md:2: /);
+
+  // the JSON run loads back into the player
+  await page.goto('/');
+  await page.locator('#jsonlog-file').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+  await expect(page.locator('.loglabel')).toContainText('buddy/small');
+  expect(errors).toEqual([]);
+});
+
+test('axe: lesson, lecture and compare pages have no serious or critical violations', async ({ page }) => {
+  test.setTimeout(300_000);
+  const scan = async () => {
+    const r = await new AxeBuilder({ page }).analyze();
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  };
+  await page.goto('/?lessons');
+  expect(await scan()).toEqual([]);
+  await page.goto('/?lesson=prefetch&step=3');
+  await expect(page.locator('form.predict')).toBeVisible();
+  expect(await scan()).toEqual([]);
+  await page.goto('/?lesson=buddy&step=1');
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
+  expect(await scan()).toEqual([]);
+  await page.goto('/?lesson=buddy&step=1&lecture=1');
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
+  expect(await scan()).toEqual([]);
+  await page.goto('/?compare=v4.16,v4.17&cpus=8&pages=64&tasks=1,8');
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
+  expect(await scan()).toEqual([]);
+});

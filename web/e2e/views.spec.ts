@@ -1,0 +1,180 @@
+import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+
+// Every view from real runs of the C core (WASM, in the app's engine worker): no fixtures.
+// Screenshots of each view land in test-results/views/ as artifacts for review.
+
+const SHOTS = 'test-results/views';
+mkdirSync(SHOTS, { recursive: true });
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  return errors;
+}
+const snap = (page: Page) => page.evaluate(() => window.buddylab!.snapshot());
+const frame = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+async function runScenario(page: Page) {
+  await page.getByRole('button', { name: 'Run scenario' }).click();
+  await expect(page.locator('#run-msg')).toContainText(/score \d+ pages\/s/, { timeout: 90_000 });
+}
+
+test('newcomer path: default 4-CPU page_fault1, next drain, merges; step back and forward; reload lands on the same step', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/');
+  // the defaults are the newcomer's scenario
+  await expect(page.locator('#sc-cpus')).toHaveValue('4');
+  await expect(page.locator('#sc-workload')).toHaveValue('page_fault1');
+  await expect(page.locator('#sc-workload-hint')).toContainText('free_pcppages_bulk()');
+  await runScenario(page);
+  await expect(page.locator('#run-msg')).toContainText('next drain');
+  const drainBtn = page.getByRole('button', { name: /^next drain/ });
+  await expect(drainBtn).toBeVisible();
+  await drainBtn.click();
+  await expect(page.locator('#event-line')).toContainText('free_pcppages_bulk()');
+  const atDrain = await snap(page);
+  // within the drain, __free_one_page() merges the freed pages back into the free areas
+  await page.locator('#jump-kind').selectOption('merge');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press(']');
+  await expect(page.locator('#event-line')).toContainText('__free_one_page() merges');
+  const atMerge = await snap(page);
+  expect(atMerge.step).toBeGreaterThan(atDrain.step);
+  await page.screenshot({ path: `${SHOTS}/app-merge.png` });
+
+  // step back N and forward N: the buddyinfo panel shows the same text
+  const before = await page.locator('#buddyinfo pre').textContent();
+  expect(before).toBe(atMerge.buddyinfo);
+  for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowLeft');
+  await frame(page);
+  expect((await snap(page)).step).toBe(atMerge.step - 40);
+  await page.keyboard.press('Shift+ArrowLeft'); // 10 more
+  await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowRight');
+  await frame(page);
+  expect((await snap(page)).step).toBe(atMerge.step);
+  await expect(page.locator('#buddyinfo pre')).toHaveText(before!);
+  // D is the keyboard way to the next drain
+  await page.keyboard.press('d');
+  await expect(page.locator('#event-line')).toContainText('free_pcppages_bulk()');
+  const here = await snap(page);
+
+  // the URL holds scenario and step; a reload and a run land on the same step
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain(`step=${here.step}`);
+  await page.reload();
+  await expect(page.locator('#run-msg')).toContainText(`step ${here.step}`);
+  await runScenario(page);
+  await frame(page);
+  const again = await snap(page);
+  expect(again.step).toBe(here.step);
+  expect(again.buddyinfo).toBe(here.buddyinfo);
+  await expect(page.locator('#buddyinfo pre')).toHaveText(here.buddyinfo);
+  expect(errors).toEqual([]);
+});
+
+test('screenshots of every view from a real run; cache, lock and text panels show the run', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/#pages=4096&cpus=4&preset=v4.17&workload=page_fault1&seed=1&step=0');
+  await runScenario(page);
+  await page.getByRole('button', { name: /^next drain/ }).click();
+  // a few steps into the drain: pages are moving and the lock is held
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+  await frame(page);
+
+  // cache and prefetch: counters for every CPU, and a strip of the current CPU's accesses
+  const cache = page.locator('#cache');
+  await expect(cache.locator('.cache-table tbody tr')).toHaveCount(4);
+  await expect(cache.locator('.cache-caption')).toContainText(/cpu \d in .*last \d+ cache records/);
+  await expect(cache.locator('canvas.cache-strip')).toHaveAttribute('aria-label', /L1 hit/);
+  const l1 = Number((await cache.locator('.cache-table tbody tr').first().locator('td').first().textContent())!.replace(/,/g, ''));
+  expect(l1).toBeGreaterThan(0);
+  // v4.17 prefetches the buddy: some prefetches were issued by now
+  const issued = await cache.locator('.cache-table tbody tr td:nth-of-type(8)').allTextContents();
+  expect(issued.map((t) => Number(t.replace(/,/g, ''))).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+
+  // lock histograms: zone->lock and lru_lock, each with acquisitions
+  const lh = page.locator('#lock-hist');
+  await expect(lh.locator('.lh-lock[data-lock="0"] .lh-stats')).toContainText(/\d+ acquisitions · [\d.]+% contended/);
+  await expect(lh.locator('.lh-lock[data-lock="1"] .lh-stats')).toContainText(/acquisitions/);
+  await expect(lh.locator('.lh-lock[data-lock="0"] rect.lh-bar').first()).toBeAttached();
+
+  await expect(page.locator('#zoneinfo pre')).toContainText('pagesets');
+  for (const id of ['free-areas', 'buddyinfo', 'mem-map', 'pcp', 'pagetypeinfo', 'lock-timeline', 'lock-hist', 'cache', 'zoneinfo', 'cpustats', 'legend']) {
+    const sec = page.locator(`#${id}`);
+    await sec.scrollIntoViewIfNeeded();
+    await frame(page);
+    await sec.screenshot({ path: `${SHOTS}/${id}.png` });
+  }
+  await page.screenshot({ path: `${SHOTS}/app-full.png`, fullPage: true });
+
+  // the buddy tree needs a zone of at most 1,024 pages: the op-script panel's 64-page zone
+  // (blab replay in the same WASM core)
+  await page.getByRole('button', { name: 'Run op script' }).click();
+  await expect(page.locator('.loglabel')).toContainText('64 pages', { timeout: 30_000 });
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('End');
+  const tree = page.locator('#buddy-tree');
+  await tree.scrollIntoViewIfNeeded();
+  await frame(page);
+  await expect(tree.locator('canvas')).toBeVisible();
+  await tree.screenshot({ path: `${SHOTS}/buddy-tree.png` });
+  expect(errors).toEqual([]);
+});
+
+test('mem_map repaints only changed rows while playing, and the picture equals a full redraw', async ({ page }) => {
+  await page.goto('/#pages=16384&cpus=4&preset=v4.17&workload=page_fault1&seed=1&step=0');
+  await runScenario(page);
+  await page.getByRole('button', { name: /^next drain/ }).click();
+  const mm = page.locator('#mem-map');
+  await mm.scrollIntoViewIfNeeded();
+  await page.locator('#speed').selectOption('16');
+  await page.evaluate(() => window.buddylab!.play());
+  await page.waitForTimeout(700);
+  await page.evaluate(() => window.buddylab!.pause());
+  await frame(page);
+  const grab = () => page.locator('.mm-canvas').evaluate((c: HTMLCanvasElement) => c.toDataURL());
+  const banded = await grab();
+  const step = (await snap(page)).step;
+  // a resize makes the view repaint everything from scratch, at the same step
+  const vp = page.viewportSize()!;
+  await page.setViewportSize({ width: vp.width - 40, height: vp.height });
+  await frame(page);
+  await page.setViewportSize(vp);
+  await frame(page);
+  await frame(page);
+  expect((await snap(page)).step).toBe(step);
+  expect(await grab()).toBe(banded);
+});
+
+test('axe: the app after a real run, every panel included: no serious or critical violations', async ({ page }) => {
+  await page.goto('/');
+  await runScenario(page);
+  await page.getByRole('button', { name: /^next drain/ }).click();
+  await frame(page);
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length) console.log(JSON.stringify(bad.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) })), null, 1));
+  expect(bad.map((v) => v.id)).toEqual([]);
+});
+
+test('laptop screen: every panel fits the width, and playing does not move the panels', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  await runScenario(page);
+  await page.getByRole('button', { name: /^next drain/ }).click();
+  await frame(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  const ids = ['free-areas', 'mem-map', 'pcp', 'lock-timeline', 'lock-hist', 'cache', 'throughput'];
+  const boxes = async () => Promise.all(ids.map(async (id) => (await page.locator(`#${id}`).boundingBox())!));
+  const b0 = await boxes();
+  for (const b of b0) expect(b.x + b.width).toBeLessThanOrEqual(1280);
+  await page.evaluate(() => window.buddylab!.play());
+  await page.waitForTimeout(600);
+  await page.evaluate(() => window.buddylab!.pause());
+  await frame(page);
+  expect(await boxes()).toEqual(b0);
+});

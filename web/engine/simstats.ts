@@ -1,0 +1,69 @@
+// The counters of one model-machine run, read off the "stats key=value ..." line that
+// blab_js_sim_ex() prints (wasm-core/wasm/api.c), and the figures the tables derive from them.
+
+export interface SimStats {
+  score: number;
+  pagesScored: number;
+  pagesTotal: number;
+  zoneAcq: number;
+  zoneHold: number;
+  zoneBp: number;
+  lruBp: number;
+  missesLocked: number;
+  prefetches: number;
+  pfHit: number;
+  pfLate: number;
+  pfWasted: number;
+  batch: number;
+  high: number;
+  /** present when the core prints them (a workload that has them): hackbench's messages and
+   * virtual run length, the high-order workloads' attempts and successes */
+  messages?: number;
+  elapsed?: number;
+  hiAttempts?: number;
+  hiSuccess?: number;
+}
+
+/** Keys the stats line carries for some workloads only. */
+const OPTIONAL: Record<string, keyof SimStats> = {
+  messages: 'messages',
+  elapsed_cycles: 'elapsed',
+  hi_attempts: 'hiAttempts',
+  hi_success: 'hiSuccess',
+};
+
+const KEYS: Record<string, keyof SimStats> = {
+  score: 'score',
+  pages_scored: 'pagesScored',
+  pages_total: 'pagesTotal',
+  zone_acq: 'zoneAcq',
+  zone_hold: 'zoneHold',
+  zone_bp: 'zoneBp',
+  lru_bp: 'lruBp',
+  misses_locked: 'missesLocked',
+  prefetches: 'prefetches',
+  pf_hit: 'pfHit',
+  pf_late: 'pfLate',
+  pf_wasted: 'pfWasted',
+  batch: 'batch',
+  high: 'high',
+};
+
+/** Throws if the line is missing or lacks a counter: a table must never show a guessed number. */
+export function parseSimStats(stdout: string): SimStats {
+  const line = stdout.split('\n').find((l) => l.startsWith('stats '));
+  if (!line) throw new Error('the core printed no "stats" line');
+  const out: Partial<SimStats> = {};
+  for (const kv of line.slice(6).trim().split(/\s+/)) {
+    const [k, v] = kv.split('=');
+    const key = KEYS[k ?? ''] ?? OPTIONAL[k ?? ''];
+    if (key && v !== undefined && /^\d+$/.test(v)) out[key] = Number(v);
+  }
+  for (const k of Object.values(KEYS)) if (out[k] === undefined) throw new Error(`the core's stats line has no ${k}`);
+  return out as SimStats;
+}
+
+/** zone->lock acquisitions per page faulted */
+export const acqPerPage = (s: SimStats): number => (s.pagesTotal ? s.zoneAcq / s.pagesTotal : 0);
+/** cycles zone->lock is held per acquisition */
+export const holdPerAcq = (s: SimStats): number => (s.zoneAcq ? s.zoneHold / s.zoneAcq : 0);

@@ -1,0 +1,93 @@
+// The sweep's parsers, and a small sweep run on the real WASM core: the chart's numbers are the
+// core's own summary line, parsed, never computed here.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { simScenario, type BlabFactory, type BlabModule } from './blab-module';
+import { SWEEP_LIMITS, checkSweep, parseCpuList, parseSimSummary, runSweep } from './sweep';
+import { describeThroughput, linearSeries } from '../views/throughput';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
+let m: BlabModule;
+beforeAll(async () => {
+  if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
+  m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
+});
+
+describe('parseSimSummary', () => {
+  it('reads score, contention, batch and high', () => {
+    expect(parseSimSummary('score 4191135 pages/s, zone->lock contention 27.05 %, batch 63, high 378\n')).toEqual({
+      score: 4191135,
+      zoneContention: 27.05,
+      batch: 63,
+      high: 378,
+    });
+  });
+  it('accepts the cut-log suffix and refuses anything else, quoting it', () => {
+    expect(parseSimSummary('score 1 pages/s, zone->lock contention 0.00 %, batch 1, high 6 (event log cut at its bound)').score).toBe(1);
+    expect(() => parseSimSummary('blab sim: no')).toThrow(/"blab sim: no" is not "score N pages\/s/);
+  });
+});
+
+describe('parseCpuList', () => {
+  it('sorts and de-duplicates', () => {
+    expect(parseCpuList(' 8, 1,2 ,4,2')).toEqual([1, 2, 4, 8]);
+  });
+  it('names the bad item', () => {
+    expect(() => parseCpuList('1,x,4')).toThrow('task count 2 ("x") is not a whole number');
+    expect(() => parseCpuList('0')).toThrow(`task count 0 is outside 1..${SWEEP_LIMITS.maxCpus}`);
+    expect(() => parseCpuList('')).toThrow(/at least one/);
+    expect(() => parseCpuList(Array.from({ length: 13 }, (_, i) => i + 1).join(','))).toThrow(/13 task counts; the limit is 12/);
+  });
+});
+
+describe('checkSweep', () => {
+  it('refuses a sweep past the fault bound before running anything', () => {
+    expect(() => checkSweep({ presets: ['v4.16', 'v4.17'], cpus: [56, 112], pages: 32768, iterations: 2, seed: 1 })).toThrow(
+      /would simulate 22,020,096 page faults; the limit is 16,777,216/,
+    );
+    expect(() => checkSweep({ presets: [], cpus: [1], pages: 1, iterations: 1, seed: 1 })).toThrow(/at least one preset/);
+  });
+});
+
+describe('linearSeries', () => {
+  it('is the 1-task score times tasks, at every task count any series has', () => {
+    const a = { label: 'a', points: [{ tasks: 1, score: 100 }, { tasks: 4, score: 350 }] };
+    const b = { label: 'b', points: [{ tasks: 2, score: 180 }] };
+    expect(linearSeries(a, [a, b])!.points).toEqual([
+      { tasks: 1, score: 100 },
+      { tasks: 2, score: 200 },
+      { tasks: 4, score: 400 },
+    ]);
+    expect(linearSeries(b)).toBeUndefined();
+    expect(describeThroughput([a])).toBe('Throughput, score vs tasks: a 350 at 4 tasks, 88% of linear');
+  });
+});
+
+describe('runSweep on the WASM core', () => {
+  it('gives one point per (preset, tasks), each the score the core printed for that run', async () => {
+    const sim = async (req: Parameters<typeof simScenario>[1]) => simScenario(m, req);
+    const seen: number[] = [];
+    const spec = { presets: ['v4.16', 'v5.18'], cpus: [1, 2], pages: 64, iterations: 2, seed: 1 };
+    const res = await runSweep(sim, spec, (p) => seen.push(p.done));
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect(res.series.map((s) => s.label)).toEqual(['v4.16', 'v5.18']);
+    for (const s of res.series) {
+      expect(s.points.map((p) => p.tasks)).toEqual([1, 2]);
+      for (const p of s.points) {
+        const direct = parseSimSummary(simScenario(m, { workload: 'page_fault1', cpus: p.tasks, pages: 64, iterations: 2, seed: 1, preset: s.label, maxEvents: 2 }).stdout);
+        expect(p.score).toBe(direct.score);
+        expect(p.score).toBeGreaterThan(0);
+      }
+    }
+  });
+  it('stops between runs when asked, and reports a core error with its preset and tasks', async () => {
+    const sim = async (req: Parameters<typeof simScenario>[1]) => simScenario(m, req);
+    const stopped = await runSweep(sim, { presets: ['v4.16'], cpus: [1, 2, 4], pages: 16, iterations: 1, seed: 1 }, () => {}, () => true);
+    expect(stopped.done).toBe(0);
+    await expect(runSweep(sim, { presets: ['no-such'], cpus: [1], pages: 16, iterations: 1, seed: 1 })).rejects.toThrow(/no-such at 1 tasks: blab sim: unknown preset/);
+  });
+});

@@ -1,0 +1,128 @@
+// A throughput sweep: page_fault1 on the model machine for every (preset, task count) pair, one
+// blab_js_sim() run each in the engine worker, gathered into the series the throughput chart
+// draws (web/views/throughput.ts). Runs one at a time, so progress can be shown and a sweep
+// can be stopped between runs.
+
+import type { ReplayResult, SimRequest } from './blab-module';
+import type { ThroughputSeries } from '../views/throughput';
+
+/** What blab_js_sim() prints on success (wasm-core/wasm/api.c), as numbers. */
+export interface SimSummary {
+  /** pages faulted per second of virtual time, summed over tasks, warm-up excluded */
+  score: number;
+  /** zone->lock contention in percent */
+  zoneContention: number;
+  batch: number;
+  high: number;
+}
+
+const SUMMARY = /^score (\d+) pages\/s, zone->lock contention (\d+)\.(\d\d) %, batch (\d+), high (\d+)/;
+
+/** Parses the core's one-line run summary; throws naming what was expected when it does not match. */
+export function parseSimSummary(stdout: string): SimSummary {
+  const line = stdout.trim().split('\n')[0] ?? '';
+  const m = SUMMARY.exec(line);
+  if (!m) {
+    throw new Error(
+      `the core's summary "${line.slice(0, 80)}" is not "score N pages/s, zone->lock contention X.YY %, batch B, high H"`,
+    );
+  }
+  return {
+    score: Number(m[1]),
+    zoneContention: Number(m[2]) + Number(m[3]) / 100,
+    batch: Number(m[4]),
+    high: Number(m[5]),
+  };
+}
+
+export interface SweepSpec {
+  presets: string[];
+  /** task counts, one task per model CPU */
+  cpus: number[];
+  /** pages each task maps per round */
+  pages: number;
+  /** rounds; the first is a warm-up when there are two or more */
+  iterations: number;
+  seed: number;
+}
+
+/** Bounds of a sweep from the browser (docs/limits.md): it runs in the page's one worker. */
+export const SWEEP_LIMITS = {
+  maxPresets: 8,
+  maxCpuCounts: 12,
+  /** the default model machine has 2 sockets x 28 cores x 2 threads */
+  maxCpus: 112,
+  /** page faults over the whole sweep (all presets, all task counts, all rounds) */
+  maxFaults: 1 << 24,
+} as const;
+
+/** Parses "1,2,4,8" into ascending, distinct task counts; throws naming the bad item. */
+export function parseCpuList(text: string): number[] {
+  const items = text.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  if (items.length === 0) throw new Error('give at least one task count, e.g. 1,2,4,8');
+  if (items.length > SWEEP_LIMITS.maxCpuCounts) {
+    throw new Error(`${items.length} task counts; the limit is ${SWEEP_LIMITS.maxCpuCounts}`);
+  }
+  const out = items.map((t, i) => {
+    if (!/^[0-9]{1,4}$/.test(t)) throw new Error(`task count ${i + 1} ("${t.slice(0, 12)}") is not a whole number`);
+    const v = Number(t);
+    if (v < 1 || v > SWEEP_LIMITS.maxCpus) throw new Error(`task count ${v} is outside 1..${SWEEP_LIMITS.maxCpus}`);
+    return v;
+  });
+  return [...new Set(out)].sort((a, b) => a - b);
+}
+
+/** Faults the sweep will simulate; checked against SWEEP_LIMITS.maxFaults before it starts. */
+export function sweepFaults(s: SweepSpec): number {
+  return s.presets.length * s.cpus.reduce((n, c) => n + c, 0) * s.pages * s.iterations;
+}
+
+export function checkSweep(s: SweepSpec): void {
+  if (s.presets.length === 0) throw new Error('choose at least one preset');
+  if (s.presets.length > SWEEP_LIMITS.maxPresets) throw new Error(`${s.presets.length} presets; the limit is ${SWEEP_LIMITS.maxPresets}`);
+  if (s.cpus.length === 0) throw new Error('give at least one task count');
+  const f = sweepFaults(s);
+  if (f > SWEEP_LIMITS.maxFaults) {
+    throw new Error(`the sweep would simulate ${f.toLocaleString('en')} page faults; the limit is ${SWEEP_LIMITS.maxFaults.toLocaleString('en')} (fewer pages or task counts)`);
+  }
+}
+
+export type SimFn = (req: SimRequest) => Promise<ReplayResult>;
+
+export interface SweepProgress {
+  done: number;
+  total: number;
+  series: ThroughputSeries[];
+  /** per preset and task count, zone->lock contention in percent */
+  contention: Map<string, number>;
+}
+
+/**
+ * Runs the sweep preset by preset, task count by task count; calls onProgress after each run
+ * with the series so far. `shouldStop` is asked between runs.
+ */
+export async function runSweep(
+  sim: SimFn,
+  spec: SweepSpec,
+  onProgress: (p: SweepProgress) => void = () => {},
+  shouldStop: () => boolean = () => false,
+): Promise<SweepProgress> {
+  checkSweep(spec);
+  const series: ThroughputSeries[] = spec.presets.map((label) => ({ label, points: [] }));
+  const progress: SweepProgress = { done: 0, total: spec.presets.length * spec.cpus.length, series, contention: new Map() };
+  for (let i = 0; i < spec.presets.length; i++) {
+    for (const cpus of spec.cpus) {
+      if (shouldStop()) return progress;
+      const preset = spec.presets[i]!;
+      // max_events 2: the sweep needs the numbers only, so the log stops at once (LOG_FULL)
+      const r = await sim({ workload: 'page_fault1', cpus, pages: spec.pages, iterations: spec.iterations, seed: spec.seed, preset, maxEvents: 2 });
+      if (r.status !== 0) throw new Error(`${preset} at ${cpus} tasks: ${r.stderr.trim() || `the core stopped with status ${r.status}`}`);
+      const sum = parseSimSummary(r.stdout);
+      series[i]!.points.push({ tasks: cpus, score: sum.score });
+      progress.contention.set(`${preset}/${cpus}`, sum.zoneContention);
+      progress.done++;
+      onProgress(progress);
+    }
+  }
+  return progress;
+}

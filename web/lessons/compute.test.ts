@@ -1,0 +1,53 @@
+// Lesson tables on the real core (the Node WASM build): every number comes from a run, the
+// same table computes the same numbers twice, and a predict answer resolves from it.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
+import { acqPerPage, parseSimStats } from '../engine/simstats';
+import { computeTable, resolveRef, signedPct, tableCells, type SimRunner } from './compute';
+import { parseLesson } from './parse';
+
+const root = join(import.meta.dirname, '..', '..');
+const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
+let m: BlabModule;
+let run: SimRunner;
+beforeAll(async () => {
+  if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
+  m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
+  run = async (req) => simScenario(m, req);
+});
+
+const hotcold = () => parseLesson('lessons/02-hotcold.md', readFileSync(join(root, 'lessons', '02-hotcold.md'), 'utf8'));
+
+describe('lesson tables on the core', () => {
+  it('computes lesson 2\'s lock table: 2 acquisitions per page without pcp lists, far fewer with them', async () => {
+    const l = hotcold();
+    const t = l.tables['locks']!;
+    const a = await computeTable(run, t);
+    const b = await computeTable(run, t);
+    expect(tableCells(a)).toEqual(tableCells(b));
+    // no pcp: every page is one allocation and one free under zone->lock
+    expect(acqPerPage(a.rows[0]![0]!)).toBeCloseTo(2, 2);
+    expect(acqPerPage(a.rows[0]![1]!)).toBeLessThan(0.5);
+    const step = l.steps.find((s) => s.table === 'locks')!;
+    if (step.predict?.kind !== 'number' || typeof step.predict.answer === 'number') throw new Error('expected answer_from');
+    expect(resolveRef(step.predict.answer, a)).toBeCloseTo(acqPerPage(a.rows[0]![0]!), 9);
+  }, 60_000);
+
+  it('applies batch and high overrides and reports them in the stats line', async () => {
+    const r = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 64, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 0, batch: 5, high: 20, clearLines: 4 });
+    expect(r.status).toBe(0);
+    expect(r.events.byteLength).toBe(0); // maxEvents 0: no log
+    const s = parseSimStats(r.stdout);
+    expect([s.batch, s.high]).toEqual([5, 20]);
+    const bad = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 64, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 0, clearLines: 65 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/clear_lines must be 1..64/);
+  });
+
+  it('formats gains without a negative zero', () => {
+    expect([signedPct(4.26), signedPct(-1.24), signedPct(-0.01), signedPct(0)]).toEqual(['+4.3%', '-1.2%', '±0.0%', '±0.0%']);
+  });
+});

@@ -1,0 +1,151 @@
+// What a lesson is, once parsed: the shape lessons/*.md describe (docs/lessons.md).
+// Plain data, no DOM: the build (web/lessons/vite-plugin.ts), Vitest and the browser share it.
+
+import { PRESETS, type Preset } from '../player/url.ts';
+
+/** Hard limits on a lesson file (docs/limits.md). */
+export const LESSON_LIMITS = {
+  maxBytes: 64 * 1024,
+  maxSteps: 40,
+  maxRuns: 8,
+  maxTables: 4,
+  maxChoices: 6,
+  maxScriptBytes: 8 * 1024,
+  maxTaskPoints: 8,
+  maxConfigs: 4,
+  maxQuotedRows: 24,
+  /** a sim run the browser replays: tasks x pages x iterations page faults */
+  maxRunFaults: 1 << 15,
+  /** one table: the sum over configs and task counts of tasks x pages x iterations */
+  maxTableFaults: 1 << 19,
+} as const;
+
+/** Views a step may show: the panel ids of web/lessons/viewset.ts. */
+export const VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats'] as const;
+export type ViewId = (typeof VIEW_IDS)[number];
+
+/**
+ * Workloads a lesson may run (the core's names, web/workloads.ts). page_fault1: tasks = CPUs,
+ * pages per task. hackbench (docs/slab.md): tasks = groups, pages = messages per sender,
+ * configs choose slub_prefetch / same_cpu. stress_highalloc and mixed (docs/skipmerge.md):
+ * tasks = CPUs, pages, iterations = attempts / rounds. A lesson naming a workload the core
+ * does not have fails when it runs, with the core's own message.
+ */
+export const LESSON_WORKLOADS = ['page_fault1', 'hackbench', 'stress_highalloc', 'mixed'] as const;
+export type LessonWorkload = (typeof LESSON_WORKLOADS)[number];
+
+export const METRICS = {
+  score: 'score (pages/s; hackbench: messages/s)',
+  zone_bp: 'zone->lock contention %',
+  acq_per_page: 'zone->lock acquisitions per page',
+  misses_locked: 'cache misses under zone->lock',
+  pf_hit: 'prefetch hits',
+  hold_per_acq: 'cycles held per acquisition',
+  lru_bp: 'lru_lock contention %',
+  time_ms: 'virtual time, ms (hackbench: until the last message is read)',
+  hi_success_pct: 'high-order allocations that succeeded, %',
+} as const;
+export type Metric = keyof typeof METRICS;
+
+/** The player's jump kinds (web/player/player.ts JUMP_KINDS; a test keeps the two equal): kept
+ * as names here so the build-time parser does not load the player. */
+export const JUMP_KIND_NAMES = ['merge', 'split', 'drain', 'refill', 'contended'] as const;
+export type JumpKind = (typeof JUMP_KIND_NAMES)[number];
+
+export { PRESETS };
+export type { Preset };
+
+/** One model-machine configuration: a preset, optionally with pcp batch / high changed. */
+export interface SimConfig {
+  label: string;
+  preset: Preset;
+  batch?: number;
+  high?: number;
+  /** a different start-jitter seed: the same config run again, to show run-to-run noise */
+  seed?: number;
+  /** the capstone: the student edits this config's batch and high */
+  tunable?: boolean;
+  /** hackbench only: SLUB's freelist prefetch (the 2011 change), and the same-CPU control */
+  slubPrefetch?: boolean;
+  sameCpu?: boolean;
+}
+
+/** A run whose event log the player shows: an op script (plain machine) or a sim run. */
+export type LessonRun =
+  | { kind: 'script'; name: string; script: string; line: number }
+  | {
+      kind: 'sim';
+      name: string;
+      line: number;
+      workload: LessonWorkload;
+      config: SimConfig;
+      cpus: number;
+      pages: number;
+      iterations: number;
+      seed: number;
+      clearLines: number;
+    };
+
+export interface QuotedTable {
+  source: string;
+  columns: string[];
+  rows: (string | number)[][];
+}
+
+/** A table the model computes: one row per task count, one column per config. */
+export interface LessonTable {
+  name: string;
+  line: number;
+  caption: string;
+  workload: LessonWorkload;
+  pages: number;
+  iterations: number;
+  seed: number;
+  clearLines: number;
+  tasks: number[];
+  configs: SimConfig[];
+  metric: Metric;
+  /** also show each config's % change against the first */
+  gain: boolean;
+  quoted?: QuotedTable;
+}
+
+export type StepAt = { kind: 'start' } | { kind: 'end' } | { kind: 'step'; step: number } | { kind: 'event'; event: JumpKind; nth: number };
+
+/** A number the model computes, read off a table: the % gain of config over the first, or its metric. */
+export interface TableRef {
+  table: string;
+  tasks: number;
+  config: string;
+  measure: 'gain' | 'value';
+}
+
+export type Predict =
+  | { kind: 'choice'; question: string; choices: string[]; answer: number; explain?: string }
+  | { kind: 'number'; question: string; unit?: string; answer: number | TableRef; tolerance: number; explain?: string };
+
+export interface LessonStep {
+  title: string;
+  line: number;
+  /** the step's prose, Markdown (rendered and sanitised only in the browser) */
+  prose: string;
+  run?: string;
+  at: StepAt;
+  views: ViewId[];
+  highlight?: ViewId;
+  table?: string;
+  predict?: Predict;
+}
+
+export interface Lesson {
+  file: string;
+  id: string;
+  number: number;
+  title: string;
+  summary: string;
+  seedSource?: string;
+  leavesOut: string;
+  runs: Record<string, LessonRun>;
+  tables: Record<string, LessonTable>;
+  steps: LessonStep[];
+}

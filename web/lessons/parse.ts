@@ -1,0 +1,451 @@
+// The lesson parser: lessons/*.md -> Lesson, or a LessonError naming file, line and reason.
+//
+//   ---                      front matter (YAML): id, number, title, summary, seed, leaves_out,
+//   id: buddy                runs (op scripts or model-machine runs) and tables (sweeps)
+//   ...
+//   ---
+//   ## A step's title        every level-2 heading starts a step, in order
+//   ```step                  optional YAML: run, at, views, highlight, table, predict
+//   at: { event: split }
+//   ```
+//   Prose in Markdown...
+//
+// It never touches the DOM: the build (vite-plugin.ts) runs it in Node and fails on the first
+// error; the browser runs it again and shows the same message. Every size is bounded
+// (LESSON_LIMITS, docs/limits.md) and every key is known: a typo is an error, not a silent default.
+
+import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode, type Document } from 'yaml';
+import {
+  JUMP_KIND_NAMES,
+  LESSON_LIMITS,
+  LESSON_WORKLOADS,
+  METRICS,
+  PRESETS,
+  VIEW_IDS,
+  type Lesson,
+  type LessonRun,
+  type LessonStep,
+  type LessonTable,
+  type Metric,
+  type Predict,
+  type Preset,
+  type SimConfig,
+  type StepAt,
+  type ViewId,
+  type JumpKind,
+} from './lesson.ts';
+
+export class LessonError extends Error {
+  override name = 'LessonError';
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`${file}:${line}: ${reason}`);
+  }
+}
+
+
+/** Where a YAML block sits in the file, to turn its offsets into file lines. */
+interface Block {
+  file: string;
+  /** the file line of the block's first line */
+  firstLine: number;
+  counter: LineCounter;
+  doc: Document;
+}
+
+function lineOf(b: Block, node: YamlNode | null | undefined): number {
+  const off = node?.range?.[0];
+  if (off === undefined) return b.firstLine;
+  return b.firstLine + b.counter.linePos(off).line - 1;
+}
+
+/** Reads a YAML block; syntax errors carry their own line. */
+function yamlBlock(file: string, text: string, firstLine: number): Block {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: true });
+  const b = { file, firstLine, counter, doc };
+  const err = doc.errors[0];
+  if (err) {
+    const line = err.linePos ? firstLine + err.linePos[0].line - 1 : firstLine;
+    throw new LessonError(file, line, `YAML: ${err.message.split('\n')[0]}`);
+  }
+  return b;
+}
+
+/** A typed view of one YAML mapping, with the line of every key for messages. */
+class Fields {
+  /** known: every key this mapping may hold; any other is an error at its own line */
+  constructor(
+    private readonly b: Block,
+    private readonly node: YamlNode | null | undefined,
+    private readonly what: string,
+    known: readonly string[],
+  ) {
+    if (!isMap(node)) this.fail(`${what} must be a mapping of key: value`);
+    for (const p of node.items) {
+      const k = String((p.key as { value?: unknown } | null)?.value);
+      if (!known.includes(k)) this.fail(`${what}: unknown key "${k.slice(0, 40)}" (known: ${known.join(', ')})`, k);
+    }
+  }
+
+  line(key?: string): number {
+    if (key !== undefined && isMap(this.node)) {
+      const pair = this.node.items.find((p) => (p.key as { value?: unknown } | null)?.value === key);
+      if (pair) return lineOf(this.b, (pair.key as YamlNode) ?? (pair.value as YamlNode));
+    }
+    return lineOf(this.b, this.node);
+  }
+
+  fail(reason: string, key?: string): never {
+    throw new LessonError(this.b.file, this.line(key), reason);
+  }
+
+  has(key: string): boolean {
+    return isMap(this.node) && this.node.has(key);
+  }
+
+  node_(key: string): YamlNode | null | undefined {
+    return isMap(this.node) ? (this.node.get(key, true) as YamlNode | undefined) : undefined;
+  }
+
+  value(key: string): unknown {
+    const n = this.node_(key);
+    return n === undefined ? undefined : (n as { toJSON?: () => unknown }).toJSON?.() ?? (n as { value?: unknown }).value;
+  }
+
+  sub(key: string, what: string, known: readonly string[]): Fields {
+    if (!this.has(key)) this.fail(`${this.what}: "${key}" is missing`);
+    return new Fields(this.b, this.node_(key), what, known);
+  }
+
+  str(key: string, max = 400, optional = false): string {
+    const v = this.value(key);
+    if (v === undefined && optional) return '';
+    if (v === undefined) this.fail(`${this.what}: "${key}" is missing`);
+    if (typeof v !== 'string' || v.trim() === '') this.fail(`${this.what}.${key} must be a non-empty string`, key);
+    if (v.length > max) this.fail(`${this.what}.${key} is ${v.length} characters; the limit is ${max}`, key);
+    return v;
+  }
+
+  int(key: string, min: number, max: number, dflt?: number): number {
+    const v = this.value(key);
+    if (v === undefined && dflt !== undefined) return dflt;
+    if (v === undefined) this.fail(`${this.what}: "${key}" is missing`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      this.fail(`${this.what}.${key} must be a whole number from ${min} to ${max}`, key);
+    return v;
+  }
+
+  bool(key: string): boolean {
+    const v = this.value(key);
+    if (typeof v !== 'boolean') this.fail(`${this.what}.${key} must be true or false`, key);
+    return v;
+  }
+
+  num(key: string, min: number, max: number): number {
+    const v = this.value(key);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+      this.fail(`${this.what}.${key} must be a number from ${min} to ${max}`, key);
+    return v;
+  }
+
+  oneOf<T extends string>(key: string, allowed: readonly T[] | Record<T, unknown>, dflt?: T): T {
+    const list = (Array.isArray(allowed) ? allowed : Object.keys(allowed)) as T[];
+    const v = this.value(key);
+    if (v === undefined && dflt !== undefined) return dflt;
+    if (typeof v !== 'string' || !list.includes(v as T))
+      this.fail(`${this.what}.${key}: ${JSON.stringify(v)?.slice(0, 40)} is not one of ${list.join(', ')}`, key);
+    return v as T;
+  }
+
+  list(key: string, max: number): YamlNode[] {
+    const n = this.node_(key);
+    if (!isSeq(n)) this.fail(`${this.what}.${key} must be a list`, key);
+    if (n.items.length === 0) this.fail(`${this.what}.${key} is empty`, key);
+    if (n.items.length > max) this.fail(`${this.what}.${key} has ${n.items.length} entries; the limit is ${max}`, key);
+    return n.items as YamlNode[];
+  }
+
+  entries(key: string, max: number): [string, YamlNode][] {
+    if (!this.has(key)) return [];
+    const n = this.node_(key);
+    if (!isMap(n)) this.fail(`${this.what}.${key} must be a mapping`, key);
+    if (n.items.length > max) this.fail(`${this.what}.${key} has ${n.items.length} entries; the limit is ${max}`, key);
+    return n.items.map((p) => [String((p.key as { value?: unknown }).value), p.value as YamlNode]);
+  }
+
+  item(n: YamlNode, what: string, known: readonly string[]): Fields {
+    return new Fields(this.b, n, what, known);
+  }
+
+  scalar(n: YamlNode): unknown {
+    return (n as { value?: unknown }).value;
+  }
+
+  lineAt(n: YamlNode): number {
+    return lineOf(this.b, n);
+  }
+
+  failAt(n: YamlNode, reason: string): never {
+    throw new LessonError(this.b.file, lineOf(this.b, n), reason);
+  }
+
+}
+
+const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'seed', 'tunable', 'slub_prefetch', 'same_cpu'];
+const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'pages', 'iterations', 'clear_lines'];
+const TABLE_KEYS = ['caption', 'workload', 'pages', 'iterations', 'seed', 'clear_lines', 'tasks', 'configs', 'metric', 'gain', 'quoted'];
+
+function simConfig(f: Fields): SimConfig {
+  const preset = f.oneOf<Preset>('preset', PRESETS);
+  const c: SimConfig = { label: f.has('label') ? f.str('label', 40) : preset, preset };
+  if (f.has('batch')) c.batch = f.int('batch', 1, 4096);
+  if (f.has('high')) c.high = f.int('high', 1, 1 << 16);
+  if (f.has('seed')) c.seed = f.int('seed', 0, 0xffffffff);
+  if (f.has('tunable')) c.tunable = f.bool('tunable');
+  if (f.has('slub_prefetch')) c.slubPrefetch = f.bool('slub_prefetch');
+  if (f.has('same_cpu')) c.sameCpu = f.bool('same_cpu');
+  if (c.batch !== undefined && c.high !== undefined && c.high < c.batch) f.fail(`high (${c.high}) must be at least batch (${c.batch})`, 'high');
+  return c;
+}
+
+function parseRun(f: Fields, name: string, line: number): LessonRun {
+  if (f.has('script')) {
+    const script = f.str('script', LESSON_LIMITS.maxScriptBytes);
+    return { kind: 'script', name, script, line };
+  }
+  if (!f.has('sim')) f.fail(`run "${name}" needs "script" (an op script) or "sim" (a model-machine run)`);
+  const s: Fields = f.sub('sim', `runs.${name}.sim`, SIM_KEYS);
+  const config = simConfig(s);
+  const workload = s.oneOf('workload', LESSON_WORKLOADS);
+  const run: LessonRun = {
+    kind: 'sim',
+    name,
+    line,
+    workload,
+    config,
+    cpus: s.int('cpus', 1, 112),
+    pages: s.int('pages', 1, 4096),
+    iterations: s.int('iterations', 1, 4, 1),
+    seed: s.int('seed', 0, 0xffffffff, 1),
+    clearLines: s.int('clear_lines', 1, 64, 8),
+  };
+  const faults = run.cpus * run.pages * run.iterations;
+  if (faults > LESSON_LIMITS.maxRunFaults)
+    s.fail(`cpus x pages x iterations = ${faults} page faults; a lesson run is limited to ${LESSON_LIMITS.maxRunFaults} so it plays in seconds`);
+  return run;
+}
+
+function parseTable(f: Fields, name: string, line: number): LessonTable {
+  const workload = f.oneOf('workload', LESSON_WORKLOADS);
+  const tasks = f.list('tasks', LESSON_LIMITS.maxTaskPoints).map((n) => {
+    const v = f.scalar(n);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 112)
+      f.failAt(n, `tables.${name}.tasks: each entry must be a whole number from 1 to 112`);
+    return v;
+  });
+  const configs = f.list('configs', LESSON_LIMITS.maxConfigs).map((n, i) => {
+    const c = f.item(n, `tables.${name}.configs[${i}]`, CONFIG_KEYS);
+    const sc = simConfig(c);
+    return sc;
+  });
+  if (workload !== 'hackbench' && configs.some((c) => c.slubPrefetch !== undefined || c.sameCpu !== undefined))
+    f.fail(`tables.${name}: slub_prefetch and same_cpu are hackbench's switches`, 'configs');
+  const labels = new Set(configs.map((c) => c.label));
+  if (labels.size !== configs.length) f.fail(`tables.${name}: two configs share a label`, 'configs');
+  const t: LessonTable = {
+    name,
+    line,
+    caption: f.str('caption', 300),
+    workload,
+    pages: f.int('pages', 1, 4096),
+    iterations: f.int('iterations', 1, 4, 2),
+    seed: f.int('seed', 0, 0xffffffff, 1),
+    clearLines: f.int('clear_lines', 1, 64, 8),
+    tasks,
+    configs,
+    metric: f.oneOf<Metric>('metric', METRICS, 'score'),
+    gain: f.has('gain') ? f.value('gain') === true : false,
+  };
+  const faults = configs.length * tasks.reduce((a, n) => a + n, 0) * t.pages * t.iterations;
+  if (faults > LESSON_LIMITS.maxTableFaults)
+    f.fail(`tables.${name} runs ${faults} page faults in all; the limit is ${LESSON_LIMITS.maxTableFaults} so the table computes in seconds`, 'tasks');
+  if (f.has('quoted')) {
+    const q: Fields = f.sub('quoted', `tables.${name}.quoted`, ['source', 'columns', 'rows']);
+    const columns = q.list('columns', 12).map((n) => String(q.scalar(n)));
+    const rows = q.list('rows', LESSON_LIMITS.maxQuotedRows).map((n, i) => {
+      if (!isSeq(n)) q.fail(`tables.${name}.quoted.rows[${i}] must be a list`);
+      const cells = n.items.map((c) => {
+        const v = (c as { value?: unknown }).value;
+        if (typeof v !== 'string' && typeof v !== 'number') q.fail(`tables.${name}.quoted.rows[${i}]: cells are numbers or strings`);
+        return v;
+      });
+      if (cells.length !== columns.length)
+        q.failAt(n, `tables.${name}.quoted.rows[${i}] has ${cells.length} cells for ${columns.length} columns`);
+      return cells;
+    });
+    t.quoted = { source: q.str('source', 300), columns, rows };
+  }
+  return t;
+}
+
+function parseAt(f: Fields): StepAt {
+  if (!f.has('at')) return { kind: 'end' };
+  const v = f.value('at');
+  if (v === 'start' || v === 'end') return { kind: v };
+  const a: Fields = f.sub('at', 'step.at', ['step', 'event', 'nth']);
+  if (a.has('step')) {
+    const step = a.int('step', 0, 1 << 26);
+    return { kind: 'step', step };
+  }
+  if (!a.has('event')) a.fail('step.at: "start", "end", { step: N } or { event: KIND, nth: N }');
+  const event = a.oneOf<JumpKind>('event', JUMP_KIND_NAMES);
+  const nth = a.int('nth', 1, 1 << 20, 1);
+  return { kind: 'event', event, nth };
+}
+
+function parsePredict(f: Fields, lesson: { tables: Record<string, LessonTable> }): Predict {
+  const question = f.str('question', 400);
+  const explain = f.has('explain') ? f.str('explain', 600) : undefined;
+  if (f.has('choices')) {
+    const choices = f.list('choices', LESSON_LIMITS.maxChoices).map((n) => {
+      const v = f.scalar(n);
+      if (typeof v !== 'string' || v.trim() === '') f.fail('predict.choices: each choice is a non-empty string', 'choices');
+      return v;
+    });
+    if (choices.length < 2) f.fail('predict.choices: give at least two', 'choices');
+    const answer = f.int('answer', 0, choices.length - 1);
+    return { kind: 'choice', question, choices, answer, ...(explain ? { explain } : {}) };
+  }
+  const unit = f.has('unit') ? f.str('unit', 20) : undefined;
+  const tolerance = f.num('tolerance', 0, 1e9);
+  let answer: Predict & { kind: 'number' } extends { answer: infer A } ? A : never;
+  if (f.has('answer_from')) {
+    const r: Fields = f.sub('answer_from', 'predict.answer_from', ['table', 'tasks', 'config', 'measure']);
+    const table = r.str('table', 32);
+    const t = lesson.tables[table];
+    if (!t) r.fail(`predict.answer_from.table: no table "${table}" in the front matter`, 'table');
+    const tasks = r.int('tasks', 1, 112);
+    if (!t.tasks.includes(tasks)) r.fail(`predict.answer_from.tasks: table "${table}" has no row for ${tasks} tasks`, 'tasks');
+    const config = r.str('config', 40);
+    const idx = t.configs.findIndex((c) => c.label === config);
+    if (idx < 0) r.fail(`predict.answer_from.config: table "${table}" has no config "${config}"`, 'config');
+    const measure = r.oneOf('measure', ['gain', 'value'] as const, 'value');
+    if (measure === 'gain' && idx === 0) r.fail('predict.answer_from: a gain is measured against the first config; pick another', 'config');
+    answer = { table, tasks, config, measure };
+  } else {
+    answer = f.num('answer', -1e15, 1e15);
+  }
+  return { kind: 'number', question, tolerance, answer, ...(unit ? { unit } : {}), ...(explain ? { explain } : {}) };
+}
+
+/** Parses one lesson file. Throws LessonError (file, line, reason) on the first problem. */
+export function parseLesson(file: string, text: string): Lesson {
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > LESSON_LIMITS.maxBytes) throw new LessonError(file, 1, `the lesson is ${bytes} bytes; the limit is ${LESSON_LIMITS.maxBytes}`);
+  if (text.includes('\0')) throw new LessonError(file, text.slice(0, text.indexOf('\0')).split('\n').length, 'NUL byte (not a text file?)');
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  if (lines[0] !== '---') throw new LessonError(file, 1, 'a lesson starts with a front matter block: a line "---"');
+  const close = lines.indexOf('---', 1);
+  if (close < 0) throw new LessonError(file, 1, 'the front matter has no closing "---" line');
+  const fm = yamlBlock(file, lines.slice(1, close).join('\n'), 2);
+  const top = new Fields(fm, fm.doc.contents as YamlNode, 'front matter', ['id', 'number', 'title', 'summary', 'seed', 'leaves_out', 'runs', 'tables']);
+
+  const id = top.str('id', 32);
+  if (!NAME.test(id)) top.fail('front matter.id: lower-case letters, digits, - and _ (at most 32)', 'id');
+  const lesson: Lesson = {
+    file,
+    id,
+    number: top.int('number', 1, 99),
+    title: top.str('title', 120),
+    summary: top.str('summary', 400),
+    leavesOut: top.str('leaves_out', 1200),
+    runs: {},
+    tables: {},
+    steps: [],
+  };
+  if (top.has('seed')) lesson.seedSource = top.str('seed', 200);
+  for (const [name, node] of top.entries('runs', LESSON_LIMITS.maxRuns)) {
+    if (!NAME.test(name)) top.fail(`runs: "${name.slice(0, 40)}" is not a valid name`, 'runs');
+    lesson.runs[name] = parseRun(top.item(node, `runs.${name}`, ['script', 'sim']), name, top.lineAt(node));
+  }
+  for (const [name, node] of top.entries('tables', LESSON_LIMITS.maxTables)) {
+    if (!NAME.test(name)) top.fail(`tables: "${name.slice(0, 40)}" is not a valid name`, 'tables');
+    lesson.tables[name] = parseTable(top.item(node, `tables.${name}`, TABLE_KEYS), name, top.lineAt(node));
+  }
+
+  // ---- steps: each "## " heading, an optional ```step block, then prose
+  let cur: { title: string; line: number; body: string[]; block?: { text: string; line: number } } | undefined;
+  const raw: NonNullable<typeof cur>[] = [];
+  let fence: string | undefined;
+  for (let i = close + 1; i < lines.length; i++) {
+    const ln = lines[i]!;
+    const lineNo = i + 1;
+    const fenceMatch = /^(```+|~~~+)(.*)$/.exec(ln);
+    if (!fence && /^## /.test(ln)) {
+      cur = { title: ln.slice(3).trim(), line: lineNo, body: [] };
+      if (!cur.title) throw new LessonError(file, lineNo, 'a step heading needs a title');
+      raw.push(cur);
+      continue;
+    }
+    if (!cur) {
+      if (ln.trim() !== '') throw new LessonError(file, lineNo, 'text before the first step: every step starts with a "## " heading');
+      continue;
+    }
+    if (!fence && fenceMatch && fenceMatch[2]!.trim() === 'step') {
+      if (cur.block) throw new LessonError(file, lineNo, 'a step has at most one ```step block');
+      if (cur.body.some((l) => l.trim() !== '')) throw new LessonError(file, lineNo, 'the ```step block comes right after the heading, before the prose');
+      const end = lines.findIndex((l, j) => j > i && l === fenceMatch[1]);
+      if (end < 0) throw new LessonError(file, lineNo, 'the ```step block is not closed');
+      cur.block = { text: lines.slice(i + 1, end).join('\n'), line: lineNo + 1 };
+      i = end;
+      continue;
+    }
+    if (fenceMatch) fence = fence ? (ln.startsWith(fence) ? undefined : fence) : fenceMatch[1];
+    cur.body.push(ln);
+  }
+  if (fence) throw new LessonError(file, lines.length, `a code fence ${fence} is not closed`);
+  if (raw.length === 0) throw new LessonError(file, close + 1, 'a lesson needs at least one step (a "## " heading)');
+  if (raw.length > LESSON_LIMITS.maxSteps)
+    throw new LessonError(file, raw[LESSON_LIMITS.maxSteps]!.line, `more than ${LESSON_LIMITS.maxSteps} steps`);
+
+  for (const r of raw) {
+    const step: LessonStep = { title: r.title, line: r.line, prose: r.body.join('\n').trim(), at: { kind: 'end' }, views: [] };
+    if (!step.prose) throw new LessonError(file, r.line, `step "${r.title.slice(0, 40)}" has no prose`);
+    if (r.block) {
+      const b = yamlBlock(file, r.block.text, r.block.line);
+      const f = new Fields(b, b.doc.contents as YamlNode, 'step', ['run', 'at', 'views', 'highlight', 'table', 'predict']);
+      if (f.has('run')) {
+        const run = f.str('run', 32);
+        if (!lesson.runs[run]) f.fail(`step.run: no run "${run}" in the front matter (${Object.keys(lesson.runs).join(', ') || 'none'})`, 'run');
+        step.run = run;
+      }
+      step.at = parseAt(f);
+      if (f.has('views')) {
+        step.views = f.list('views', VIEW_IDS.length).map((n) => {
+          const v = f.scalar(n);
+          if (typeof v !== 'string' || !(VIEW_IDS as readonly string[]).includes(v))
+            f.failAt(n, `step.views: ${JSON.stringify(v)?.slice(0, 40)} is not one of ${VIEW_IDS.join(', ')}`);
+          return v as ViewId;
+        });
+      }
+      if (f.has('highlight')) {
+        step.highlight = f.oneOf<ViewId>('highlight', VIEW_IDS);
+        if (!step.views.includes(step.highlight)) f.fail(`step.highlight: "${step.highlight}" is not among the step's views`, 'highlight');
+      }
+      if (f.has('table')) {
+        const t = f.str('table', 32);
+        if (!lesson.tables[t]) f.fail(`step.table: no table "${t}" in the front matter`, 'table');
+        step.table = t;
+      }
+      if (f.has('predict')) step.predict = parsePredict(f.sub('predict', 'predict', ['question', 'explain', 'choices', 'answer', 'unit', 'tolerance', 'answer_from']), lesson);
+      if (step.views.length && !step.run) f.fail('step.views: the views need a "run" to show');
+    }
+    lesson.steps.push(step);
+  }
+  return lesson;
+}

@@ -1,0 +1,42 @@
+// Every workload the panel offers exists in the C core (no made-up workloads), and each maps a
+// scenario onto arguments the core accepts.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { coreWorkloads, simScenario, type BlabFactory, type BlabModule } from './engine/blab-module';
+import { WORKLOAD_TABLE, workloadEntry } from './workloads';
+import { WORKLOADS } from './player/url';
+
+const modulePath = join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'wasm', 'node', 'blab.js');
+let m: BlabModule;
+beforeAll(async () => {
+  if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
+  m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
+});
+
+describe('the workload table', () => {
+  it('lists only workloads the core has, each once, and the URL accepts exactly these', () => {
+    const core = coreWorkloads(m);
+    expect(core).toContain('page_fault1');
+    const names = WORKLOAD_TABLE.map((w) => w.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names) expect(core).toContain(n);
+    expect(Object.keys(WORKLOADS)).toEqual(names);
+  });
+  it('each entry turns a small scenario into a run the core accepts', () => {
+    for (const w of WORKLOAD_TABLE) {
+      const r = simScenario(m, { workload: w.name, ...w.request(256, 2, 'v5.18'), seed: 1, preset: 'v5.18', maxEvents: 4096 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(w.description.length).toBeGreaterThan(40);
+    }
+  });
+  it('refuses a name the core does not have, listing the ones it has', () => {
+    expect(() => simScenario(m, { workload: 'no_such', cpus: 1, pages: 16, iterations: 1, seed: 1, preset: 'v5.18', maxEvents: 16 })).toThrow(
+      /the core has no workload "no_such"; it has page_fault1/,
+    );
+    expect(workloadEntry('no_such')).toBeUndefined();
+  });
+});
