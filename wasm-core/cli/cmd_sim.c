@@ -133,6 +133,7 @@ int cmd_sim(int argc, char **argv)
 	char presets[MAX_LIST][32];
 	uint32_t npresets = 0;
 	uint64_t seed = 1, pages = 32768, iterations = 2, clear_lines = 64;
+	uint64_t cache_scale = 1, sockets = 0;
 	int csv = 0, json = 0, hash = 0;
 	struct cell *cells = NULL;
 	uint64_t linear1 = 0;
@@ -158,7 +159,8 @@ int cmd_sim(int argc, char **argv)
 		}
 		if (strcmp(a, "--workload") && strcmp(a, "--cpus") && strcmp(a, "--preset") &&
 		    strcmp(a, "--seed") && strcmp(a, "--pages") && strcmp(a, "--iterations") &&
-		    strcmp(a, "--events") && strcmp(a, "--clear-lines"))
+		    strcmp(a, "--events") && strcmp(a, "--clear-lines") &&
+		    strcmp(a, "--cache-scale") && strcmp(a, "--sockets"))
 			return bad("unknown option '%s'", a);
 		if (!v)
 			return bad("%s needs a value", a);
@@ -190,6 +192,14 @@ int cmd_sim(int argc, char **argv)
 			if (parse_u64(v, 64, &x) || x < 1)
 				return bad("--clear-lines wants 1..64, not '%s'", v);
 			clear_lines = x;
+		} else if (!strcmp(a, "--cache-scale")) {
+			if (parse_u64(v, 64, &x) || x < 1 || (x & (x - 1)))
+				return bad("--cache-scale wants 1, 2, 4, .. 64, not '%s'", v);
+			cache_scale = x;
+		} else if (!strcmp(a, "--sockets")) {
+			if (parse_u64(v, 8, &x) || x < 1)
+				return bad("--sockets wants 1..8, not '%s'", v);
+			sockets = x;
 		}
 	}
 	{
@@ -269,6 +279,8 @@ int cmd_sim(int argc, char **argv)
 			cfg.iterations = (uint32_t)iterations;
 			cfg.seed = seed;
 			cfg.clear_lines = (uint32_t)clear_lines;
+			cfg.cache_scale = (uint32_t)cache_scale;
+			cfg.sockets = (uint32_t)sockets;
 			blab_preset(presets[p], &cfg.strategy);
 			if (hash || ef) {
 				cfg.log_mask = BLAB_EVC_ALL;
@@ -310,6 +322,8 @@ int cmd_sim(int argc, char **argv)
 		cfg.iterations = (uint32_t)iterations;
 		cfg.seed = seed;
 		cfg.clear_lines = (uint32_t)clear_lines;
+		cfg.cache_scale = (uint32_t)cache_scale;
+		cfg.sockets = (uint32_t)sockets;
 		blab_preset(presets[0], &cfg.strategy);
 		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0)
 			linear1 = r1.score;

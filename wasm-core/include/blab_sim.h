@@ -49,6 +49,13 @@ struct blab_sim_config {
 	uint32_t clear_lines; /* frame lines clear_page() writes through the cache model: 1..64 */
 	struct blab_strategy strategy;       /* batch/high 0: those of a 96 GB node */
 	const struct model_params *model;    /* NULL: model_params_default() */
+	/* L2 and LLC sizes divided by this (1..64, a power of two), so that a run with fewer
+	 * --pages than will-it-scale's 32768 keeps the full run's footprint-to-cache ratio
+	 * (docs/sim.md, "Scaled runs"); 0 or 1: the parameters' sizes */
+	uint32_t cache_scale;
+	/* sockets of the modelled machine (1..8, each cores_per_socket x threads_per_core);
+	 * 0: the parameters' (2 by default: 112 CPUs) */
+	uint32_t sockets;
 	uint8_t log_mask;                    /* event classes sent to sink */
 	blab_event_sink sink;                /* NULL: no events at all */
 	void *sink_ctx;

@@ -81,10 +81,26 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	if (!wl)
 		FAIL(BLAB_EINVAL, "unknown workload %u", c->workload);
 	run.c = c;
-	run.mp = c->model;
-	if (!run.mp) {
+	if (c->model)
+		def = *c->model;
+	else
 		model_params_default(&def);
-		run.mp = &def;
+	run.mp = &def;
+	if (c->cache_scale > 1) {
+		if (c->cache_scale > 64 || (c->cache_scale & (c->cache_scale - 1)))
+			FAIL(BLAB_EINVAL, "cache_scale must be 1..64, a power of two");
+		def.l2_bytes /= c->cache_scale;
+		def.llc_bytes_per_core /= c->cache_scale;
+	}
+	if (c->sockets) {
+		if (c->sockets > 8)
+			FAIL(BLAB_EINVAL, "sockets must be 1..8");
+		def.sockets = c->sockets;
+	}
+	{
+		char why[120];
+		if (model_params_check(&def, why, sizeof(why)))
+			FAIL(BLAB_EINVAL, "model parameters: %s", why);
 	}
 	if (c->cpus < 1 || c->cpus > BLAB_SIM_MAX_CPUS)
 		FAIL(BLAB_ECPU, "cpus must be 1..%u", BLAB_SIM_MAX_CPUS);

@@ -7,9 +7,13 @@
 #include "sim.h"
 
 extern const struct sim_workload sim_workload_page_fault1;
+extern const struct sim_workload sim_workload_parallel_free;
+extern const struct sim_workload sim_workload_trunc;
 
 static const struct sim_workload *const workloads[] = {
 	&sim_workload_page_fault1,
+	&sim_workload_parallel_free,
+	&sim_workload_trunc,
 };
 
 #define NWORKLOADS (sizeof(workloads) / sizeof(workloads[0]))
