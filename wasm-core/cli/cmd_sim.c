@@ -17,9 +17,9 @@
 static int sim_help(FILE *f)
 {
 	fprintf(f,
-"usage: blab sim --workload page_fault1 [--cpus 1,2,4,8] [--preset v4.16,v4.17,v5.18]\n"
+"usage: blab sim --workload NAME [--cpus 1,2,4,8] [--preset v4.16,v4.17,v5.18]\n"
 "                [--seed N] [--pages N] [--iterations N] [--clear-lines N]\n"
-"                [--csv | --json] [--hash] [--events FILE]\n"
+"                [--cache-scale N] [--sockets N] [--csv | --json] [--hash] [--events FILE]\n"
 "\n"
 "Runs a benchmark on the model machine: virtual CPUs with cycle clocks, a cache model\n"
 "(L1/L2 per core, LLC per socket, 2 sockets x 28 cores x 2 threads) and queued spinlocks.\n"
@@ -30,6 +30,12 @@ static int sim_help(FILE *f)
 "writes one byte to each (a page fault: an order-0 page from the per-cpu list, cleared),\n"
 "adds them to the LRU under lru_lock 15 at a time, unmaps and frees them; --iterations\n"
 "rounds (default 2; the first is a warm-up and not scored).\n"
+"parallel_free: every task allocates --pages pages, waits for all the others, then all\n"
+"free at once through the per-cpu lists; score: pages freed per second.\n"
+"trunc (mmtests): each task reads --pages pages into the page cache, then truncates the\n"
+"file (page-cache work, lru_lock per 15 pages, free through the per-cpu lists); score:\n"
+"pages truncated per second. Seed 002 runs one task: --cpus 1.\n"
+"Workload scores are summed over tasks, scored rounds only.\n"
 "\n"
 "Output, one row per CPU count:\n"
 "  tasks       CPUs, one task each\n"
@@ -48,8 +54,12 @@ static int sim_help(FILE *f)
 "  --events FILE  write the run's 32-byte event records (docs/events.md) to FILE;\n"
 "                 one --cpus value and one --preset only; at most %u records\n"
 "  --clear-lines  frame lines clear_page() passes through the cache model (default 64)\n"
+"  --cache-scale N  divide L2 and LLC sizes by N (1, 2, 4 .. 64): a run with 32768/N\n"
+"                 --pages then has the footprint-to-cache ratio of will-it-scale's 128 MB\n"
+"  --sockets N    sockets of 28 cores x 2 threads (1..8); default 2 (112 CPUs), or 4\n"
+"                 (224) / 8 (448, runs use up to 256) when --cpus needs them\n"
 "\n"
-"Limits: cpus 1..112 (the modelled machine), pages 1..%u, iterations 1..%u,\n"
+"Limits: cpus 1..256 (112 on the default 2 sockets), pages 1..%u, iterations 1..%u,\n"
 "cpus x pages <= %u, cpus x pages x iterations <= %llu.\n"
 "\n"
 "example:\n"
@@ -240,11 +250,27 @@ int cmd_sim(int argc, char **argv)
 		return bad("%s", "--cpus and --preset need at least one value");
 	if (events && (ncpus != 1 || npresets != 1))
 		return bad("%s", "--events needs one --cpus value and one --preset");
+	{
+		/* the machine: 2-socket by default; larger --cpus need 4 (seed 000's Skylake 4S)
+		 * or 8 sockets of the same 28-core, 2-thread chips (docs/sim.md, Topology) */
+		uint32_t maxc = 0;
+		for (uint32_t c = 0; c < ncpus; c++)
+			maxc = cpus[c] > maxc ? cpus[c] : maxc;
+		if (!sockets)
+			sockets = maxc > 224 ? 8 : maxc > 112 ? 4 : 2;
+	}
 	for (uint32_t c = 0; c < ncpus; c++) {
 		char n[16];
+		uint32_t machine_cpus = (uint32_t)sockets * 56u;
+		if (machine_cpus > BLAB_SIM_MAX_CPUS)
+			machine_cpus = BLAB_SIM_MAX_CPUS;
 		snprintf(n, sizeof(n), "%u", cpus[c]);
-		if (cpus[c] > 112)
-			return bad("--cpus %s: the modelled machine has 112 CPUs", n);
+		if (cpus[c] > machine_cpus) {
+			char what[64];
+			snprintf(what, sizeof(what), "%s: %llu sockets have %u CPUs", n,
+				 (unsigned long long)sockets, machine_cpus);
+			return bad("--cpus %s", what);
+		}
 		if ((uint64_t)cpus[c] * pages > BLAB_SIM_MAX_MAPPED)
 			return bad("--cpus %s x --pages is over the 4194304-page limit", n);
 		if ((uint64_t)cpus[c] * pages * iterations > BLAB_SIM_MAX_WORK)
@@ -331,10 +357,11 @@ int cmd_sim(int argc, char **argv)
 
 	if (json) {
 		printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",\"pages\":%llu,"
-		       "\"iterations\":%llu,\"seed\":%llu,\"rows\":[",
+		       "\"iterations\":%llu,\"seed\":%llu,\"sockets\":%llu,"
+		       "\"cache_scale\":%llu,\"rows\":[",
 		       workload, blab_sim_workload_unit(workload_id), (unsigned long long)pages,
-		       (unsigned long long)iterations,
-		       (unsigned long long)seed);
+		       (unsigned long long)iterations, (unsigned long long)seed,
+		       (unsigned long long)sockets, (unsigned long long)cache_scale);
 		for (uint32_t c = 0; c < ncpus; c++) {
 			printf("%s{\"tasks\":%u,\"linear\":%llu,\"presets\":{", c ? "," : "", cpus[c],
 			       (unsigned long long)(linear1 * cpus[c]));
@@ -379,11 +406,15 @@ int cmd_sim(int argc, char **argv)
 			       presets[p], presets[p]);
 		printf("\n");
 	} else {
-		printf("# %s on the model machine: %llu pages/task, %llu iteration%s%s, "
-		       "seed %llu\n",
-		       workload, (unsigned long long)pages, (unsigned long long)iterations,
+		printf("# %s on the model machine (%llu sockets%s%s): %llu pages/task, "
+		       "%llu iteration%s%s, seed %llu; score in %s\n",
+		       workload, (unsigned long long)sockets, cache_scale > 1 ? ", caches / " : "",
+		       cache_scale > 1 ? (cache_scale == 2 ? "2" : cache_scale == 4 ? "4" :
+					  cache_scale == 8 ? "8" : cache_scale == 16 ? "16" :
+					  cache_scale == 32 ? "32" : "64") : "",
+		       (unsigned long long)pages, (unsigned long long)iterations,
 		       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
-		       (unsigned long long)seed);
+		       (unsigned long long)seed, blab_sim_workload_unit(workload_id));
 		printf("%5s", "tasks");
 		for (uint32_t p = 0; p < npresets; p++)
 			printf(" %14s", presets[p]);

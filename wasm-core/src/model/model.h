@@ -84,9 +84,11 @@ int model_params_parse(struct model_params *p, const char *text, size_t len, cha
  * it needed (like snprintf); the output is complete when that is < cap. */
 size_t model_params_write(const struct model_params *p, char *buf, size_t cap);
 
+/* CPUs a run may use: the machine's, at most MODEL_MAX_CPUS */
 static inline uint32_t model_cpus_max(const struct model_params *p)
 {
-	return p->sockets * p->cores_per_socket * p->threads_per_core;
+	uint32_t n = p->sockets * p->cores_per_socket * p->threads_per_core;
+	return n < MODEL_MAX_CPUS ? n : MODEL_MAX_CPUS;
 }
 static inline uint32_t model_cpu_core(const struct model_params *p, uint32_t cpu)
 {
