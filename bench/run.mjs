@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus } from 'node:os';
+import { modelFigures } from './model.mjs';
 
 const nproc = cpus().length;
 const spread = (xs) => {
@@ -33,11 +34,15 @@ const firstLoad = ['dist/index.html', 'dist/wasm/blab.js', 'dist/wasm/blab.wasm'
 const gz = firstLoad.reduce((n, f) => n + gzipSync(readFileSync(f), { level: 9 }).length, 0);
 results.figures.push({ name: 'first load (HTML+JS+CSS+WASM), gzip -9', unit: 'bytes', median: gz, budget: 300 * 1024, met: gz <= 300 * 1024, files: firstLoad.length });
 
+// 4. The model machine: its speed native and in WASM, and the calibrated model vs the kernel.
+modelFigures(results);
+
 mkdirSync('bench', { recursive: true });
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 console.log(`machine: ${results.machine.cpu}, ${nproc} CPUs`);
 for (const f of results.figures) {
   const range = f.min !== undefined ? `  (min ${f.min}, max ${f.max}, ${f.runs} runs)` : '';
-  console.log(`${f.name.padEnd(52)} ${String(f.median).padStart(10)} ${f.unit}${range}`);
+  const verdict = f.met === undefined ? '' : f.met ? '  [met]' : '  [NOT met]';
+  console.log(`${f.name.padEnd(58)} ${String(f.median).padStart(10)} ${f.unit}${range}${verdict}`);
 }
 console.log('wrote bench/results.json');

@@ -11,7 +11,8 @@ build/bench/core_fastpath: bench/core_fastpath.c build/native/.built
 	@$(BENCH_CC) -Iwasm-core/include $< build/native/libblabcore.a -lpthread -o $@
 
 .PHONY: bench-run
-bench-run: build/bench/kernel_page_fault1 build/bench/core_fastpath dist/.built
+bench-run: build/bench/kernel_page_fault1 build/bench/core_fastpath dist/.built build/native/.built \
+           build/wasm/node/blab.js
 	@node bench/run.mjs
 
 BENCH_SUITES += bench-run

@@ -186,6 +186,7 @@ static const struct command {
 	{"presets", cmd_presets, "list the strategy presets, named after kernels"},
 	{"bench", cmd_bench, "time alloc/free on the plain machine, per preset"},
 	{"sim", cmd_sim, "run a benchmark (page_fault1) on the deterministic model machine"},
+	{"calibrate", cmd_calibrate, "measure this machine, write a model parameter file"},
 };
 
 static void usage(FILE *f)

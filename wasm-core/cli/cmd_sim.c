@@ -6,13 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "blab.h"
 #include "blab_sim.h"
 #include "cli.h"
+#include "model/model.h"
 
 #define MAX_LIST 32
 #define EVENTS_FILE_MAX BLAB_MAX_LOG_EVENTS
+#define PARAMS_FILE_MAX MODEL_PARAMS_FILE_MAX
 
 static int sim_help(FILE *f)
 {
@@ -20,6 +23,7 @@ static int sim_help(FILE *f)
 "usage: blab sim --workload NAME [--cpus 1,2,4,8] [--preset v4.16,v4.17,v5.18]\n"
 "                [--seed N] [--pages N] [--iterations N] [--clear-lines N]\n"
 "                [--cache-scale N] [--sockets N] [--csv | --json] [--hash] [--events FILE]\n"
+"                [--params FILE] [--bench]\n"
 "\n"
 "Runs a benchmark on the model machine: virtual CPUs with cycle clocks, a cache model\n"
 "(L1/L2 per core, LLC per socket, 2 sockets x 28 cores x 2 threads) and queued spinlocks.\n"
@@ -56,16 +60,49 @@ static int sim_help(FILE *f)
 "  --clear-lines  frame lines clear_page() passes through the cache model (default 64)\n"
 "  --cache-scale N  divide L2 and LLC sizes by N (1, 2, 4 .. 64): a run with 32768/N\n"
 "                 --pages then has the footprint-to-cache ratio of will-it-scale's 128 MB\n"
-"  --sockets N    sockets of 28 cores x 2 threads (1..8); default 2 (112 CPUs), or 4\n"
-"                 (224) / 8 (448, runs use up to 256) when --cpus needs them\n"
+"  --sockets N    sockets of the modelled machine (1..8); default: the parameters' 2\n"
+"                 (112 CPUs), or 4 (224) / 8 (448, runs use up to 256) when --cpus needs\n"
+"                 them\n"
+"  --params FILE  model parameters (key = value lines, as blab calibrate writes them;\n"
+"                 keys left out keep their defaults; at most %u bytes); the file's\n"
+"                 topology sets how many CPUs the modelled machine has\n"
+"  --bench        also print, on stderr, host seconds and simulated page operations\n"
+"                 (allocations + frees) per host second for the whole sweep\n"
 "\n"
 "Limits: cpus 1..256 (112 on the default 2 sockets), pages 1..%u, iterations 1..%u,\n"
 "cpus x pages <= %u, cpus x pages x iterations <= %llu.\n"
 "\n"
 "example:\n"
 "  blab sim --workload page_fault1 --cpus 1,2,4 --preset v4.16,v4.17 --pages 1024\n",
-		EVENTS_FILE_MAX, BLAB_SIM_MAX_PAGES, BLAB_SIM_MAX_ITERATIONS, BLAB_SIM_MAX_MAPPED,
+		EVENTS_FILE_MAX, PARAMS_FILE_MAX, BLAB_SIM_MAX_PAGES, BLAB_SIM_MAX_ITERATIONS, BLAB_SIM_MAX_MAPPED,
 		(unsigned long long)BLAB_SIM_MAX_WORK);
+	return 0;
+}
+
+/* --params FILE: read at most PARAMS_FILE_MAX bytes and parse them strictly into *mp
+ * (starting from the defaults). Errors name the file and the line. Returns 0 or -1. */
+static int load_params(const char *path, struct model_params *mp)
+{
+	static char text[PARAMS_FILE_MAX + 1];
+	char err[200];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		fprintf(stderr, "blab sim: --params: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	n = fread(text, 1, sizeof(text), f);
+	fclose(f);
+	if (n > PARAMS_FILE_MAX) {
+		fprintf(stderr, "blab sim: --params: %s is larger than %u bytes\n", path,
+			PARAMS_FILE_MAX);
+		return -1;
+	}
+	if (model_params_parse(mp, text, n, err, sizeof(err))) {
+		fprintf(stderr, "blab sim: --params: %s: %s\n", path, err);
+		return -1;
+	}
 	return 0;
 }
 
@@ -144,9 +181,13 @@ int cmd_sim(int argc, char **argv)
 	uint32_t npresets = 0;
 	uint64_t seed = 1, pages = 32768, iterations = 2, clear_lines = 64;
 	uint64_t cache_scale = 1, sockets = 0;
-	int csv = 0, json = 0, hash = 0;
+	int csv = 0, json = 0, hash = 0, bench = 0;
+	const char *params_file = NULL;
+	struct model_params mp;
+	uint32_t max_cpus;
+	struct timespec t0, t1;
 	struct cell *cells = NULL;
-	uint64_t linear1 = 0;
+	uint64_t linear1 = 0, extra_ops = 0;
 	int ret = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -167,9 +208,13 @@ int cmd_sim(int argc, char **argv)
 			hash = 1;
 			continue;
 		}
+		if (!strcmp(a, "--bench")) {
+			bench = 1;
+			continue;
+		}
 		if (strcmp(a, "--workload") && strcmp(a, "--cpus") && strcmp(a, "--preset") &&
 		    strcmp(a, "--seed") && strcmp(a, "--pages") && strcmp(a, "--iterations") &&
-		    strcmp(a, "--events") && strcmp(a, "--clear-lines") &&
+		    strcmp(a, "--events") && strcmp(a, "--clear-lines") && strcmp(a, "--params") &&
 		    strcmp(a, "--cache-scale") && strcmp(a, "--sockets"))
 			return bad("unknown option '%s'", a);
 		if (!v)
@@ -179,6 +224,8 @@ int cmd_sim(int argc, char **argv)
 			workload = v;
 		} else if (!strcmp(a, "--events")) {
 			events = v;
+		} else if (!strcmp(a, "--params")) {
+			params_file = v;
 		} else if (!strcmp(a, "--cpus")) {
 			if (strlen(v) >= sizeof(cpus_arg))
 				return bad("--cpus list too long: %s", v);
@@ -228,6 +275,9 @@ int cmd_sim(int argc, char **argv)
 	}
 	if (csv && json)
 		return bad("%s", "--csv and --json exclude each other");
+	model_params_default(&mp);
+	if (params_file && load_params(params_file, &mp))
+		return 2;
 
 	/* lists */
 	for (char *tok = strtok(cpus_arg, ","); tok; tok = strtok(NULL, ",")) {
@@ -251,25 +301,35 @@ int cmd_sim(int argc, char **argv)
 	if (events && (ncpus != 1 || npresets != 1))
 		return bad("%s", "--events needs one --cpus value and one --preset");
 	{
-		/* the machine: 2-socket by default; larger --cpus need 4 (seed 000's Skylake 4S)
-		 * or 8 sockets of the same 28-core, 2-thread chips (docs/sim.md, Topology) */
+		/* the machine: the parameters' sockets (2 by default), or with --sockets that
+		 * many; without either, if --cpus needs more, 4 (seed 000's Skylake 4S) or 8
+		 * sockets of the same chips (docs/sim.md, Topology) */
 		uint32_t maxc = 0;
 		for (uint32_t c = 0; c < ncpus; c++)
 			maxc = cpus[c] > maxc ? cpus[c] : maxc;
-		if (!sockets)
-			sockets = maxc > 224 ? 8 : maxc > 112 ? 4 : 2;
+		if (sockets) {
+			mp.sockets = (uint32_t)sockets;
+		} else if (!params_file && maxc > model_cpus_max(&mp)) {
+			/* (a --params file's topology is what was asked for: never grown) */
+			for (uint32_t s = 4; s <= 8 && maxc > model_cpus_max(&mp); s *= 2)
+				mp.sockets = s;
+		}
+		sockets = mp.sockets;
+		{
+			char why[120];
+			if (model_params_check(&mp, why, sizeof(why)))
+				return bad("--sockets: %s", why);
+		}
+		max_cpus = model_cpus_max(&mp);
 	}
 	for (uint32_t c = 0; c < ncpus; c++) {
 		char n[16];
-		uint32_t machine_cpus = (uint32_t)sockets * 56u;
-		if (machine_cpus > BLAB_SIM_MAX_CPUS)
-			machine_cpus = BLAB_SIM_MAX_CPUS;
 		snprintf(n, sizeof(n), "%u", cpus[c]);
-		if (cpus[c] > machine_cpus) {
-			char what[64];
-			snprintf(what, sizeof(what), "%s: %llu sockets have %u CPUs", n,
-				 (unsigned long long)sockets, machine_cpus);
-			return bad("--cpus %s", what);
+		if (cpus[c] > max_cpus) {
+			fprintf(stderr, "blab sim: --cpus %s: the modelled machine has %u CPUs\n"
+					"(blab sim --help for the options)\n",
+				n, max_cpus);
+			return 2;
 		}
 		if ((uint64_t)cpus[c] * pages > BLAB_SIM_MAX_MAPPED)
 			return bad("--cpus %s x --pages is over the 4194304-page limit", n);
@@ -292,6 +352,7 @@ int cmd_sim(int argc, char **argv)
 			return 1;
 		}
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t c = 0; c < ncpus && !ret; c++)
 		for (uint32_t p = 0; p < npresets && !ret; p++) {
 			struct blab_sim_config cfg;
@@ -306,7 +367,7 @@ int cmd_sim(int argc, char **argv)
 			cfg.seed = seed;
 			cfg.clear_lines = (uint32_t)clear_lines;
 			cfg.cache_scale = (uint32_t)cache_scale;
-			cfg.sockets = (uint32_t)sockets;
+			cfg.model = &mp;
 			blab_preset(presets[p], &cfg.strategy);
 			if (hash || ef) {
 				cfg.log_mask = BLAB_EVC_ALL;
@@ -349,10 +410,22 @@ int cmd_sim(int argc, char **argv)
 		cfg.seed = seed;
 		cfg.clear_lines = (uint32_t)clear_lines;
 		cfg.cache_scale = (uint32_t)cache_scale;
-		cfg.sockets = (uint32_t)sockets;
+		cfg.model = &mp;
 		blab_preset(presets[0], &cfg.strategy);
-		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0)
+		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0) {
 			linear1 = r1.score;
+			extra_ops = 2 * r1.pages_total;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (bench) {
+		/* host time, not virtual time: on stderr so stdout stays deterministic */
+		uint64_t ops = extra_ops;
+		double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		for (uint32_t k = 0; k < ncpus * npresets; k++)
+			ops += 2 * cells[k].r.pages_total;
+		fprintf(stderr, "bench: %llu simulated page operations in %.3f s = %.0f page ops/s\n",
+			(unsigned long long)ops, s, s > 0 ? (double)ops / s : 0.0);
 	}
 
 	if (json) {

@@ -318,13 +318,10 @@ static inline void mach_clear_page(struct blab_zone *z, unsigned cpu, uint64_t p
 {
 	if (z->machine.kind == BLAB_MACHINE_MODEL) {
 		struct model_machine *mm = zone_mm(z);
-		uint64_t base = frame_vaddr(pfn);
-		unsigned stride = lines && lines <= 64u ? 64u / lines : 64u;
 		if (cpu >= mm->ncpus)
 			return;
-		for (unsigned l = 0; l < 64u; l += stride)
-			(void)cache_access(&mm->cache, cpu, base + (uint64_t)l * 64u, 1,
-					   mm->now[cpu], (uint8_t)path);
+		cache_clear_page(&mm->cache, cpu, frame_vaddr(pfn), lines, mm->now[cpu],
+				 (uint8_t)path);
 		model_drain_wasted(z, mm);
 		mm->now[cpu] += mm->p.clear_page_cycles;
 		return;

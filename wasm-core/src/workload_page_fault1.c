@@ -128,8 +128,13 @@ static int pf1_step(struct sim_run *run, unsigned cpu)
 			}
 			t->pv = t->pages - t->i < BLAB_SIM_PAGEVEC ? t->pages - t->i
 								  : BLAB_SIM_PAGEVEC;
-			for (uint32_t j = 0; j < t->pv; j++)
-				mach_work(z, cpu, BLAB_COST_UNMAP); /* zap_pte_range */
+			for (uint32_t j = 0; j < t->pv; j++) {
+				/* zap_pte_range: page_remove_rmap() writes the struct page
+				 * (_mapcount), so release_pages() finds it warm under lru_lock */
+				mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[t->i + j]), 1,
+						BLAB_PATH_NONE);
+				mach_work(z, cpu, BLAB_COST_UNMAP);
+			}
 			t->state = T_UNMAP_LRU;
 			return SIM_STEP;
 		case T_UNMAP_LRU: /* release_pages(): off the LRU under lru_lock */

@@ -126,7 +126,10 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 				return SIM_STEP; /* the next round's allocations start in a new step */
 			}
 			if (!t->op_active) {
-				mach_work(z, cpu, BLAB_COST_UNMAP); /* the caller's per-page work */
+				/* the caller's per-page work; put_page() writes the refcount */
+				mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[t->i]), 1,
+						BLAB_PATH_NONE);
+				mach_work(z, cpu, BLAB_COST_UNMAP);
 				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i]), 0, 0);
 				t->op_active = 1;
 			}

@@ -119,8 +119,13 @@ static int trunc_step(struct sim_run *run, unsigned cpu)
 				break;
 			}
 			t->pv = pages - t->i < BLAB_SIM_PAGEVEC ? pages - t->i : BLAB_SIM_PAGEVEC;
-			for (uint32_t j = 0; j < t->pv; j++)
-				mach_work(z, cpu, BLAB_COST_UNMAP); /* xarray delete + accounting */
+			for (uint32_t j = 0; j < t->pv; j++) {
+				/* __delete_from_page_cache() clears page->mapping: the struct
+				 * page is written, so release_pages() finds it warm */
+				mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[t->i + j]), 1,
+						BLAB_PATH_NONE);
+				mach_work(z, cpu, BLAB_COST_UNMAP); /* xarray delete, accounting */
+			}
 			t->state = TR_TRUNC_LRU;
 			return SIM_STEP;
 		case TR_TRUNC_LRU:

@@ -34,6 +34,8 @@ sims=(
   "sim --workload page_fault1 --cpus 1,3 --preset v2.5.45,v5.18 --pages 200 --iterations 3 --seed 9 --hash --csv"
   "sim --workload page_fault1 --cpus 2 --preset v4.16 --pages 128 --clear-lines 8 --json --hash"
   "sim --workload page_fault1 --cpus 0"
+  "sim --workload page_fault1 --cpus 1,2 --preset v4.17,v5.18 --pages 512 --params $here/params/two-core.params --hash"
+  "sim --workload page_fault1 --cpus 1 --params $here/params/bad-key.params"
 )
 for args in "${sims[@]}"; do
   # shellcheck disable=SC2086 # the arguments are meant to split

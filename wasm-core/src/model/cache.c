@@ -28,8 +28,17 @@
 #include "model.h"
 
 #define VMEMMAP_LINE (MODEL_VMEMMAP_START >> MODEL_LINE_SHIFT)
+/* A way holding a line of a frame written by clear_page() (cache_clear_page): anonymous,
+ * no directory entry, never hit. No kernel line number (vaddr >> 6) has bit 63 set. */
+#define FILLER_LINE UINT64_MAX
 
-static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int with_ready)
+static inline int is_tracked(uint64_t line)
+{
+	return line && line != FILLER_LINE;
+}
+
+static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int with_ready,
+		      int with_sync, int with_masks)
 {
 	uint64_t nsets = bytes / 64u / assoc;
 	if (nsets == 0 || nsets > 0xffffffffu)
@@ -38,21 +47,36 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 	c->assoc = assoc;
 	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
 	c->ways = calloc(nsets * assoc, sizeof(*c->ways));
+	c->age = calloc(nsets * assoc, sizeof(*c->age));
 	c->ready = with_ready ? calloc(nsets * assoc, sizeof(*c->ready)) : NULL;
-	if (!c->ways || (with_ready && !c->ready))
+	c->synced = with_sync ? calloc(nsets, sizeof(*c->synced)) : NULL;
+	c->tracked = with_masks ? calloc(nsets, sizeof(*c->tracked)) : NULL;
+	c->used = with_masks ? calloc(nsets, sizeof(*c->used)) : NULL;
+	if (with_masks && (!c->tracked || !c->used))
+		return -1;
+	c->fillers = 0;
+	if (!c->ways || !c->age || (with_ready && !c->ready) || (with_sync && !c->synced))
 		return -1;
 	for (uint64_t s = 0; s < nsets; s++)
 		for (uint32_t w = 0; w < assoc; w++)
-			c->ways[s * assoc + w].age = (uint8_t)w;
+			c->age[s * assoc + w] = (uint8_t)w;
 	return 0;
 }
 
 static void level_free(struct cache_level *c)
 {
 	free(c->ways);
+	free(c->age);
 	free(c->ready);
+	free(c->synced);
+	free(c->tracked);
+	free(c->used);
+	c->tracked = NULL;
+	c->used = NULL;
 	c->ways = NULL;
+	c->age = NULL;
 	c->ready = NULL;
+	c->synced = NULL;
 }
 
 static inline uint32_t set_of(const struct cache_level *c, uint64_t line)
@@ -82,27 +106,70 @@ static inline int64_t find(const struct cache_level *c, uint64_t base, uint64_t 
 
 static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
 {
-	struct cache_way *w = c->ways + base;
-	uint8_t a = c->ways[idx].age;
+	uint8_t *g = c->age + base;
+	uint8_t a = c->age[idx];
 	if (a == 0)
 		return;
 	for (uint32_t i = 0; i < c->assoc; i++)
-		w[i].age = (uint8_t)(w[i].age + (w[i].age < a));
-	c->ways[idx].age = 0;
+		g[i] = (uint8_t)(g[i] + (g[i] < a));
+	c->age[idx] = 0;
 }
 
 /* The way `line` should go into: its own (stale) way if present, else the LRU way. */
 static inline uint64_t victim(const struct cache_level *c, uint64_t base, uint64_t line)
 {
 	const struct cache_way *w = c->ways + base;
+	const uint8_t *g = c->age + base;
 	/* ranks are a permutation of 0..assoc-1, so the LRU way is the one ranked assoc-1;
 	 * branch-free, like find() */
 	uint32_t last = c->assoc - 1, own = UINT32_MAX, lru = 0;
 	for (uint32_t i = 0; i < c->assoc; i++) {
 		own = w[i].line == line ? i : own;
-		lru = w[i].age == last ? i : lru;
+		lru = g[i] == last ? i : lru;
 	}
 	return base + (own != UINT32_MAX ? own : lru);
+}
+
+/*
+ * The LLC's share of the clear_page() stream is aggregated (cache_clear_page): the frame
+ * lines that reach a socket's LLC are only counted (c->fillers), filler j going to set
+ * j % nsets, which is the hash's even spread of a page's lines without its noise. A set
+ * catches up on the fillers due to it whenever it is looked at: k insertions at the MRU end
+ * of a true-LRU set move every rank down k and turn the ways pushed past the last rank into
+ * the inserted lines, so rank' = (rank + k) mod ways and the wrapped ways become anonymous
+ * fillers. Exact for that stream, O(ways) per look, nothing per cleared line. An LLC
+ * eviction has no side effect (nothing back-invalidates), so applying it late changes
+ * nothing another level sees.
+ */
+static inline void llc_sync(struct cache_level *c, uint32_t set, uint64_t base)
+{
+	if (!c->fillers)
+		return;
+	uint64_t due = (c->fillers + c->nsets - 1u - set) / c->nsets;
+	uint64_t k = due - c->synced[set];
+	if (!k)
+		return;
+	c->synced[set] = due;
+	struct cache_way *w = c->ways + base;
+	uint8_t *g = c->age + base;
+	uint32_t n = c->assoc;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t a = g[i] + k;
+		if (a >= n) {
+			w[i].line = FILLER_LINE;
+			w[i].ver = 0;
+		}
+		g[i] = (uint8_t)(a % n);
+	}
+}
+
+/* base_of() for an LLC, after bringing the set up to date with the clear_page() stream */
+static inline uint64_t llc_base(struct cache_level *c, uint64_t line)
+{
+	uint32_t set = set_of(c, line);
+	uint64_t base = (uint64_t)set * c->assoc;
+	llc_sync(c, set, base);
+	return base;
 }
 
 static inline int valid_in(const struct cache_level *c, uint64_t line, uint32_t ver)
@@ -121,6 +188,8 @@ static inline struct cache_dir_entry *dir_get(struct cache_model *m, uint64_t li
 	if (e->line != line) {
 		if (e->line)
 			m->dir_forgotten++;
+		else
+			m->dir_hash_live++;
 		e->line = line;
 		e->ver = ++m->ver_clock;
 		e->owner = MODEL_NO_CPU;
@@ -171,10 +240,9 @@ uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint
 
 /* Put `line` at version `ver` into a level as most recent; returns its index. The evicted
  * way's old content is copied to *old when old is not NULL. */
-static inline uint64_t fill(struct cache_level *c, uint64_t line, uint32_t ver,
-			    struct cache_way *old)
+static inline uint64_t fill_at(struct cache_level *c, uint64_t base, uint64_t line,
+			       uint32_t ver, struct cache_way *old)
 {
-	uint64_t base = base_of(c, line);
 	uint64_t i = victim(c, base, line);
 	struct cache_way *w = &c->ways[i];
 	if (old)
@@ -187,9 +255,23 @@ static inline uint64_t fill(struct cache_level *c, uint64_t line, uint32_t ver,
 	return i;
 }
 
+/* fill_at() of a tracked line into a private level (L1, L2: power-of-two sets, with masks) */
+static inline uint64_t fill(struct cache_level *c, uint64_t line, uint32_t ver,
+			    struct cache_way *old)
+{
+	uint32_t set = set_of(c, line);
+	uint64_t base = (uint64_t)set * c->assoc;
+	uint64_t i = fill_at(c, base, line, ver, old);
+	uint64_t bit = 1ull << (i - base);
+	c->tracked[set] |= bit;
+	c->used[set] |= bit;
+	return i;
+}
+
 static inline void fill_llc(struct cache_model *m, uint32_t socket, uint64_t line, uint32_t ver)
 {
-	fill(&m->llc[socket], line, ver, NULL);
+	struct cache_level *c = &m->llc[socket];
+	fill_at(c, llc_base(c, line), line, ver, NULL);
 }
 
 static inline void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket, uint64_t line,
@@ -199,8 +281,11 @@ static inline void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket
 	fill(&m->l2[core], line, ver, &old);
 	if (m->p.llc_victim && old.line && old.line != line) {
 		/* a victim LLC takes what the L2 evicts, if it is still current (peek: the
-		 * caller holds a pointer into the directory that must stay valid) */
-		if (dir_peek_ver(m, old.line) == old.ver)
+		 * caller holds a pointer into the directory that must stay valid); a cleared
+		 * frame line joins the LLC's aggregated stream */
+		if (old.line == FILLER_LINE)
+			m->llc[socket].fillers++;
+		else if (dir_peek_ver(m, old.line) == old.ver)
 			fill_llc(m, socket, old.line, old.ver);
 	}
 }
@@ -250,7 +335,7 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		}
 		d->owner = MODEL_NO_CPU; /* the owner evicted it: written back below */
 	}
-	uint64_t b3 = base_of(&m->llc[socket], line);
+	uint64_t b3 = llc_base(&m->llc[socket], line);
 	int64_t i3 = find(&m->llc[socket], b3, line);
 	if (i3 >= 0 && m->llc[socket].ways[i3].ver == ver) {
 		touch(&m->llc[socket], b3, (uint64_t)i3);
@@ -313,7 +398,7 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 	/* Fast path: the line this CPU touched last, still most recent in its L1, current and
 	 * not a prefetch. Same answer as the full path (touching the MRU way changes nothing),
 	 * without the set scan: allocator code touches one struct page several times running. */
-	if (lw->line == line && lw->age == 0 && lw->ver == d->ver && !lw->pf) {
+	if (lw->line == line && l1->age[idx] == 0 && lw->ver == d->ver && !lw->pf) {
 		r.outcome = CACHE_L1;
 		r.cycles = m->p.l1_cycles;
 		goto done;
@@ -354,7 +439,10 @@ done:
 		d->owner = (uint16_t)cpu;
 		l1->ways[idx].ver = ver;
 		set_ver(&m->l2[core], line, ver);
-		set_ver(&m->llc[socket], line, ver);
+		struct cache_level *l3 = &m->llc[socket];
+		int64_t i3 = find(l3, llc_base(l3, line), line);
+		if (i3 >= 0)
+			l3->ways[i3].ver = ver;
 	}
 
 	struct cache_counters *c = &m->cpu[cpu], *p = &m->path[path];
@@ -403,6 +491,124 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 	return cycles;
 }
 
+/* Insert an anonymous line as most recent into a set of n ranks: every rank moves down
+ * one and the way ranked last takes the new line. Returns that way. Branch-free; with a
+ * constant n (below) the compiler unrolls it. */
+static inline uint32_t rotate_in(uint8_t *g, uint32_t n)
+{
+	uint32_t v = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t a = g[i] + 1u;
+		v = a == n ? i : v;
+		g[i] = (uint8_t)(a == n ? 0 : a);
+	}
+	return v;
+}
+
+/*
+ * rotate_in() for a multiple of 8 ways, eight ranks per 64-bit word: add 1 to every byte,
+ * then the one byte equal to n (the way that was ranked last) becomes 0. The zero-byte test
+ * (t - 0x01..) & ~t & 0x80.. flags no byte below the real one, and none above it either,
+ * since a flagged false positive needs a byte x ^ n == 1, i.e. x == n + 1 > n for even n.
+ * Bytes are loaded little-endian, as on x86-64 and in WebAssembly, and the result is the
+ * same as rotate_in()'s either way.
+ */
+static inline uint32_t rotate_in_words(uint8_t *g, uint32_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint32_t v = 0;
+	for (uint32_t k = 0; k < n; k += 8) {
+		uint64_t x, t, hit;
+		memcpy(&x, g + k, 8);
+		x += ones;
+		t = x ^ (ones * n);
+		hit = (t - ones) & ~t & highs;
+		if (hit) {
+			uint32_t b = (uint32_t)__builtin_ctzll(hit) & ~7u;
+			x &= ~(0xffull << b);
+			v = k + b / 8u;
+		}
+		memcpy(g + k, &x, 8);
+	}
+	return v;
+}
+
+/* Way (within the set) that an anonymous filler takes as most recent. */
+static inline uint32_t insert_filler(struct cache_level *c, uint32_t set)
+{
+	uint8_t *g = c->age + (uint64_t)set * c->assoc;
+	switch (c->assoc) {
+	case 8:
+		return rotate_in_words(g, 8);
+	case 16:
+		return rotate_in_words(g, 16);
+	default:
+		return (c->assoc & 7u) ? rotate_in(g, c->assoc) : rotate_in_words(g, c->assoc);
+	}
+}
+
+/* The filler took way v of set: what was there? Returns 1 when it held a tracked line (then
+ * copied to *old and replaced), 0 when it was empty or a filler already; the masks say which
+ * without touching the way array, so a filler replacing a filler costs a few bytes of ranks. */
+static inline int put_filler(struct cache_level *c, uint32_t set, uint32_t v,
+			     struct cache_way *old, int *was_used)
+{
+	uint64_t bit = 1ull << v;
+	struct cache_way *w = &c->ways[(uint64_t)set * c->assoc + v];
+	if (c->tracked[set] & bit) {
+		*old = *w;
+		c->tracked[set] &= ~bit;
+		w->line = FILLER_LINE;
+		w->ver = 0;
+		w->pf = 0;
+		*was_used = 1;
+		return 1;
+	}
+	*was_used = (c->used[set] & bit) != 0;
+	if (!*was_used) {
+		c->used[set] |= bit;
+		w->line = FILLER_LINE;
+		w->ver = 0;
+	}
+	return 0;
+}
+
+void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint32_t nlines,
+		      uint64_t now, uint8_t path)
+{
+	uint64_t first = vaddr >> MODEL_LINE_SHIFT;
+	uint32_t core = m->core_of[cpu], socket = m->socket_of[cpu];
+	uint32_t stride = nlines && nlines <= 64u ? 64u / nlines : 64u;
+	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core];
+
+	for (uint32_t l = 0; l < 64u; l += stride) {
+		uint64_t line = first + l;
+		struct cache_way old;
+
+		m->cpu[cpu].cleared_lines++;
+		m->path[path].cleared_lines++;
+		if (m->dir_hash_live && dir_peek_ver(m, line)) {
+			/* someone touched this line through cache_access(): keep its copies
+			 * coherent with an ordinary write */
+			(void)cache_access(m, cpu, line << MODEL_LINE_SHIFT, 1, now, path);
+			continue;
+		}
+		uint32_t s1 = set_of(l1, line), s2 = set_of(l2, line);
+		int used, real;
+
+		real = put_filler(l1, s1, insert_filler(l1, s1), &old, &used);
+		if (real && old.pf)
+			count_wasted(m, &old);
+		real = put_filler(l2, s2, insert_filler(l2, s2), &old, &used);
+		if (!m->p.llc_victim)
+			m->llc[socket].fillers++; /* an inclusive LLC is filled by every miss */
+		else if (!real)
+			m->llc[socket].fillers += (uint64_t)used; /* a filler goes on down */
+		else if (dir_peek_ver(m, old.line) == old.ver)
+			fill_llc(m, socket, old.line, old.ver);
+	}
+}
+
 uint64_t cache_finish_each(struct cache_model *m,
 			   void (*fn)(void *ctx, const struct cache_wasted *w), void *ctx)
 {
@@ -441,6 +647,7 @@ void cache_total(const struct cache_model *m, struct cache_counters *out)
 		out->prefetches += s->prefetches;
 		out->pf_redundant += s->pf_redundant;
 		out->pf_wasted += s->pf_wasted;
+		out->cleared_lines += s->cleared_lines;
 	}
 }
 
@@ -484,12 +691,12 @@ int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncp
 	if (!m->l1 || !m->l2 || !m->llc)
 		goto fail;
 	for (uint32_t k = 0; k < m->ncores; k++)
-		if (level_init(&m->l1[k], p->l1_bytes, p->l1_ways, 1) ||
-		    level_init(&m->l2[k], p->l2_bytes, p->l2_ways, 0))
+		if (level_init(&m->l1[k], p->l1_bytes, p->l1_ways, 1, 0, 1) ||
+		    level_init(&m->l2[k], p->l2_bytes, p->l2_ways, 0, 0, 1))
 			goto fail;
 	for (uint32_t s = 0; s < m->nsockets; s++)
 		if (level_init(&m->llc[s], (uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
-			       p->llc_ways, 0))
+			       p->llc_ways, 0, 1, 0))
 			goto fail;
 	if (p->fill_buffers) {
 		m->fb = calloc((uint64_t)ncpus * p->fill_buffers, sizeof(*m->fb));
@@ -524,19 +731,24 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 {
 	for (uint64_t s = 0; s < c->nsets; s++) {
 		const struct cache_way *w = c->ways + s * c->assoc;
+		const uint8_t *g = c->age + s * c->assoc;
 		uint64_t seen = 0;
 		for (uint32_t i = 0; i < c->assoc; i++) {
 			const char *why = NULL;
-			if (w[i].age >= c->assoc || (seen & (1ull << w[i].age)))
+			if (g[i] >= c->assoc || (seen & (1ull << g[i])))
 				why = "LRU ranks are not a permutation";
-			seen |= 1ull << (w[i].age < 64 ? w[i].age : 63);
+			seen |= 1ull << (g[i] < 64 ? g[i] : 63);
 			for (uint32_t j = 0; j < i && !why; j++)
-				if (w[i].line && w[j].line == w[i].line)
+				if (w[i].line && w[i].line != FILLER_LINE && w[j].line == w[i].line)
 					why = "a line appears twice in a set";
 			if (!why && w[i].line && w[i].ver > m->ver_clock)
 				why = "a copy is newer than any version handed out";
-			if (!why && w[i].pf && (!is_l1 || !w[i].line))
+			if (!why && w[i].pf && (!is_l1 || !is_tracked(w[i].line)))
 				why = "prefetch mark outside L1 or on an empty way";
+			if (!why && c->tracked &&
+			    (((c->tracked[s] >> i) & 1) != (uint64_t)is_tracked(w[i].line) ||
+			     ((c->used[s] >> i) & 1) != (w[i].line != 0)))
+				why = "tracked/used masks disagree with the ways";
 			if (why) {
 				if (err && errlen)
 					snprintf(err, errlen, "%s %u set %llu way %u: %s", name, k,

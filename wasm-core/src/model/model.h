@@ -78,6 +78,7 @@ int model_params_check(const struct model_params *p, char *err, size_t errlen);
  * (model_params_check), reported as "line 0: why". *p is only changed on success.
  */
 #define MODEL_PARAMS_LINE_MAX 256
+#define MODEL_PARAMS_FILE_MAX 16384 /* whole file: model_params_parse refuses more */
 int model_params_parse(struct model_params *p, const char *text, size_t len, char *err,
 		       size_t errlen);
 /* Write every key as `key = value\n` (what `blab calibrate` will write). Returns the length
@@ -124,6 +125,7 @@ struct cache_counters {
 	uint64_t prefetches;     /* prefetches that started a fill */
 	uint64_t pf_redundant;   /* prefetches of a line already in L1 (nothing to do) */
 	uint64_t pf_wasted;      /* prefetched lines evicted or invalidated before use */
+	uint64_t cleared_lines;  /* frame lines written by cache_clear_page() */
 };
 
 /* A prefetched line that left L1 unused: the PREFETCH_WASTED event's content. */
@@ -132,20 +134,32 @@ struct cache_wasted {
 	uint16_t cpu;   /* CPU that prefetched it */
 	uint8_t path;   /* code path that prefetched it */
 };
-#define MODEL_WASTED_MAX 16
+/* one access or prefetch adds at most two, one cache_clear_page() at most 64 */
+#define MODEL_WASTED_MAX 80
 
 struct cache_way {
 	uint64_t line; /* vaddr >> 6; 0 = empty (no kernel address has line number 0) */
 	uint32_t ver;  /* directory version the copy was filled at; stale when different */
-	uint8_t age;   /* LRU rank inside the set: 0 = most recently used */
 	uint8_t pf;    /* L1 only: filled by a prefetch, not used yet */
 	uint8_t path;  /* L1 only: code path that issued that prefetch */
 	uint8_t pad;
+	uint8_t spare;
 };
 
 struct cache_level {
 	struct cache_way *ways; /* nsets * assoc, set-major */
+	/* LRU rank of each way inside its set (0 = most recently used), same indexing: apart
+	 * from the ways so a set's ranks are a few contiguous bytes (cache_clear_page rotates
+	 * them for every frame line) */
+	uint8_t *age;
 	uint64_t *ready;        /* L1 only: cycle at which a prefetched line lands */
+	/* LLC only: the aggregated clear_page() stream (cache.c, llc_sync): lines it put into
+	 * this level so far, and per set how many of them the set has taken in */
+	uint64_t fillers;
+	uint64_t *synced;
+	/* L1 and L2 only, per set, bit per way: holds a tracked line / holds anything (a tracked
+	 * line or a clear_page() filler). Lets cache_clear_page skip the way array. */
+	uint64_t *tracked, *used;
 	uint32_t nsets, assoc;
 	uint32_t set_mask; /* nsets - 1 when nsets is a power of two, else 0 (hashed index) */
 };
@@ -173,6 +187,7 @@ struct cache_model {
 	uint64_t dir_npages;
 	struct cache_dir_entry *dir_hash;
 	uint32_t dir_hash_mask;
+	uint32_t dir_hash_live; /* hashed slots in use: 0 lets cache_clear_page skip the probe */
 	uint32_t ver_clock; /* versions come from one counter, so a forgotten line's copies go stale */
 	uint64_t dir_forgotten;
 	struct cache_counters cpu[MODEL_MAX_CPUS];
@@ -203,6 +218,16 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
  * when an earlier prefetch of it is still in flight. */
 uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint64_t now,
 			uint8_t path);
+/*
+ * clear_page() of the 4 KB frame at vaddr by CPU cpu: nlines (1..64) of its 64 lines, spread
+ * evenly, are written. They go into the core's L1 and L2 as untracked lines (no directory
+ * entry, never hit by cache_access), evicting what true LRU says, and what the L2 pushes out
+ * goes on as usual; the LLC sees them only as an aggregated stream (docs/model.md). They use
+ * no fill buffer and cost nothing here: the caller charges clear_page_cycles. A line of the
+ * frame the directory knows (touched through cache_access) is written as an ordinary access.
+ */
+void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint32_t nlines,
+		      uint64_t now, uint8_t path);
 /* Move up to max pending wasted prefetches (oldest first) to out; returns how many. The
  * core drains this after each cache_access()/cache_prefetch() to emit PREFETCH_WASTED. */
 uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint32_t max);

@@ -151,12 +151,25 @@ static int is_space(char c)
 int model_params_parse(struct model_params *p, const char *text, size_t len, char *err,
 		       size_t errlen)
 {
-	struct model_params q = *p;
+	struct model_params q;
 	uint8_t seen[NPARAMS];
 	unsigned lineno = 0;
 	size_t i = 0;
 
 	memset(seen, 0, sizeof(seen));
+	if (!p) {
+		put_err(err, errlen, 0, "no parameters to fill", NULL);
+		return -1;
+	}
+	q = *p;
+	if (!text && len) {
+		put_err(err, errlen, 0, "no text", NULL);
+		return -1;
+	}
+	if (len > MODEL_PARAMS_FILE_MAX) {
+		put_err(err, errlen, 0, "file larger than 16384 bytes", NULL);
+		return -1;
+	}
 	while (i < len) {
 		size_t start = i, end;
 		lineno++;

@@ -335,10 +335,10 @@ static void test_checker(void)
 	for (int i = 0; i < 6; i++)
 		out(&m, 0, PG(i), i & 1, 0);
 	CHECK_EQ(cache_check(&m, err, sizeof(err)), 0);
-	m.l1[0].ways[1].age = m.l1[0].ways[0].age;
+	m.l1[0].age[1] = m.l1[0].age[0];
 	CHECK_EQ(cache_check(&m, err, sizeof(err)), -1);
 	CHECK(strstr(err, "L1 0 set 0") && strstr(err, "not a permutation"));
-	m.l1[0].ways[1].age = (uint8_t)(m.l1[0].ways[0].age == 0 ? 1 : 0);
+	m.l1[0].age[1] = (uint8_t)(m.l1[0].age[0] == 0 ? 1 : 0);
 	cache_free(&m);
 
 	CHECK_EQ(cache_init(&m, &p, 2, 64, 0), 0);

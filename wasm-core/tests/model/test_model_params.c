@@ -139,8 +139,41 @@ static void test_documented(void)
 	}
 }
 
+/* The whole file is bounded: blank lines and comments count too. */
+static void test_file_size(void)
+{
+	static char text[MODEL_PARAMS_FILE_MAX + 2];
+	struct model_params p;
+	char err[128] = "";
+	model_params_default(&p);
+	memset(text, '\n', MODEL_PARAMS_FILE_MAX);
+	memcpy(text, "mem_cycles = 99\n", 16);
+	CHECK_EQ(model_params_parse(&p, text, MODEL_PARAMS_FILE_MAX, err, sizeof(err)), 0);
+	CHECK_EQ(p.mem_cycles, 99);
+	text[MODEL_PARAMS_FILE_MAX] = '\n';
+	expect_error(text, "line 0: file larger than 16384 bytes");
+	CHECK_EQ(model_params_parse(&p, NULL, 1, err, sizeof(err)), -1);
+	CHECK_EQ(model_params_parse(&p, NULL, 0, err, sizeof(err)), 0); /* empty: defaults */
+}
+
+/* What blab calibrate writes for a one-socket, two-core machine is a valid file, and it sets
+ * the modelled topology. */
+static void test_two_core_machine(void)
+{
+	struct model_params p;
+	char err[128] = "";
+	model_params_default(&p);
+	CHECK_EQ(parse(&p, "sockets = 1\ncores_per_socket = 2\nthreads_per_core = 1\n"
+			   "llc_bytes_per_core = 18743296\nllc_ways = 11\n", err), 0);
+	CHECK_EQ(model_cpus_max(&p), 2);
+	CHECK_EQ(model_cpu_core(&p, 1), 1);
+	CHECK_EQ(model_cpu_socket(&p, 1), 0);
+}
+
 int main(void)
 {
+	test_file_size();
+	test_two_core_machine();
 	test_documented();
 	test_defaults();
 	test_parse_ok();

@@ -1,0 +1,152 @@
+/* cache_clear_page(): a cleared frame's lines push struct page lines out of L1, L2 and the
+ * LLC as true LRU says, waste prefetches they evict, and stay coherent with frame lines the
+ * directory knows. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "model/model.h"
+
+#define PG(pfn) MODEL_PAGE_VADDR(pfn)
+#define FR(pfn) MODEL_FRAME_VADDR(pfn)
+
+/* 1 socket x 2 cores: L1 one set of l1_ways, L2 one set of 16, LLC 2 sets of 16. */
+static void tiny(struct model_params *p, uint32_t l1_ways)
+{
+	model_params_default(p);
+	p->sockets = 1;
+	p->cores_per_socket = 2;
+	p->threads_per_core = 1;
+	p->l1_bytes = 64 * l1_ways;
+	p->l1_ways = l1_ways;
+	p->l2_bytes = 64 * 16;
+	p->l2_ways = 16;
+	p->llc_bytes_per_core = 64 * 16; /* x 2 cores = 2 sets of 16 */
+	p->llc_ways = 16;
+	p->fill_buffers = 0;
+}
+
+static uint32_t out(struct cache_model *m, uint32_t cpu, uint64_t va)
+{
+	return cache_access(m, cpu, va, 0, 0, 0).outcome;
+}
+
+/* n clear_page()s of one line each (distinct frames) by CPU cpu */
+static void clears(struct cache_model *m, uint32_t cpu, uint32_t first_pfn, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		cache_clear_page(m, cpu, FR(first_pfn + i), 1, 0, 0);
+}
+
+static void check_ok(const struct cache_model *m)
+{
+	char why[160] = "";
+	if (cache_check(m, why, sizeof(why)))
+		fprintf(stderr, "cache_check: %s\n", why);
+	CHECK_EQ(cache_check(m, why, sizeof(why)), 0);
+}
+
+/* A struct page line is pushed down one level at a time: l1_ways fillers to leave L1, 16 to
+ * leave L2 (into the victim LLC), and 16 in its LLC set to leave the LLC; the L2 passes
+ * fillers on to the LLC, where they alternate between its two sets. */
+static void evictions(uint32_t l1_ways)
+{
+	struct model_params p;
+	struct cache_model m;
+	tiny(&p, l1_ways);
+	CHECK_EQ(cache_init(&m, &p, 1, 64, 0), 0);
+	CHECK_EQ(out(&m, 0, PG(0)), CACHE_MEM);
+	clears(&m, 0, 1000, l1_ways - 1);
+	CHECK_EQ(out(&m, 0, PG(0)), CACHE_L1); /* ranked last, still there */
+	clears(&m, 0, 1000, l1_ways);
+	CHECK_EQ(out(&m, 0, PG(0)), CACHE_L2);
+	clears(&m, 0, 2000, 16);
+	CHECK_EQ(out(&m, 0, PG(0)), CACHE_LLC); /* the L2 victim went to the victim LLC */
+	check_ok(&m);
+	clears(&m, 0, 3000, 16); /* out of L2 again: the LLC copy becomes most recent */
+	clears(&m, 0, 4000, 31); /* 15 or 16 fillers in each LLC set: 15 in its own */
+	CHECK_EQ(out(&m, 0, PG(0)), CACHE_LLC);
+	clears(&m, 0, 5000, 16); /* out of L2 once more, most recent in the LLC */
+	clears(&m, 0, 6000, 32); /* 16 fillers in its set: gone */
+	CHECK_EQ(out(&m, 0, PG(0)), CACHE_MEM);
+	CHECK_EQ(m.cpu[0].cleared_lines, (uint64_t)(l1_ways - 1 + l1_ways + 16 + 16 + 31 + 16 + 32));
+	CHECK_EQ(m.cpu[0].access[CACHE_MEM], 2); /* cleared lines are not accesses */
+	check_ok(&m);
+	cache_free(&m);
+}
+
+static void test_evictions(void)
+{
+	evictions(4); /* ranks rotated one by one */
+	evictions(8); /* ranks rotated eight to a word */
+}
+
+/* A prefetched line evicted by the clear, unused, is wasted and reported. */
+static void test_wasted_prefetch(void)
+{
+	struct model_params p;
+	struct cache_model m;
+	struct cache_wasted w[MODEL_WASTED_MAX];
+	tiny(&p, 4);
+	CHECK_EQ(cache_init(&m, &p, 1, 64, 0), 0);
+	cache_prefetch(&m, 0, PG(5), 0, 7);
+	clears(&m, 0, 100, 4);
+	CHECK_EQ(m.cpu[0].pf_wasted, 1);
+	CHECK_EQ(m.path[7].pf_wasted, 1);
+	CHECK_EQ(cache_take_wasted(&m, w, MODEL_WASTED_MAX), 1);
+	CHECK_EQ(w[0].vaddr, PG(5));
+	CHECK_EQ(w[0].path, 7);
+	CHECK_EQ(cache_finish(&m), 0); /* nothing left in flight */
+	check_ok(&m);
+	cache_free(&m);
+}
+
+/* nlines spreads the lines over the frame; an inclusive LLC receives every one of them, a
+ * victim LLC only what the L2 pushes out. */
+static void test_lines_and_llc_modes(void)
+{
+	struct model_params p;
+	struct cache_model m;
+	model_params_default(&p);
+	CHECK_EQ(cache_init(&m, &p, 1, 64, 0), 0);
+	cache_clear_page(&m, 0, FR(10), 64, 0, 3);
+	cache_clear_page(&m, 0, FR(11), 8, 0, 3);
+	CHECK_EQ(m.cpu[0].cleared_lines, 72);
+	CHECK_EQ(m.path[3].cleared_lines, 72);
+	CHECK_EQ(m.llc[0].fillers, 0); /* L2 not full yet: nothing pushed down */
+	check_ok(&m);
+	cache_free(&m);
+
+	p.llc_victim = 0;
+	CHECK_EQ(cache_init(&m, &p, 1, 64, 0), 0);
+	cache_clear_page(&m, 0, FR(10), 64, 0, 0);
+	CHECK_EQ(m.llc[0].fillers, 64);
+	check_ok(&m);
+	cache_free(&m);
+}
+
+/* A frame line the directory knows (read through cache_access by another core) is written
+ * coherently: the reader's copy goes stale and its next read meets the clearer's copy. */
+static void test_known_frame_line(void)
+{
+	struct model_params p;
+	struct cache_model m;
+	tiny(&p, 4);
+	CHECK_EQ(cache_init(&m, &p, 2, 64, 0), 0);
+	CHECK_EQ(out(&m, 1, FR(7)), CACHE_MEM);
+	CHECK_EQ(out(&m, 1, FR(7)), CACHE_L1);
+	cache_clear_page(&m, 0, FR(7), 1, 0, 0);
+	CHECK_EQ(m.cpu[0].writes, 1); /* only the known line went through cache_access */
+	CHECK_EQ(out(&m, 1, FR(7)), CACHE_REMOTE);
+	check_ok(&m);
+	cache_free(&m);
+}
+
+int main(void)
+{
+	test_evictions();
+	test_wasted_prefetch();
+	test_lines_and_llc_modes();
+	test_known_frame_line();
+	return harness_report("test_model_clear_page");
+}
