@@ -36,6 +36,13 @@ sims=(
   "sim --workload page_fault1 --cpus 0"
   "sim --workload page_fault1 --cpus 1,2 --preset v4.17,v5.18 --pages 512 --params $here/params/two-core.params --hash"
   "sim --workload page_fault1 --cpus 1 --params $here/params/bad-key.params"
+  "sim --workload parallel_free --cpus 1,4 --preset v4.16,v4.17,v5.18 --pages 256 --hash"
+  "sim --workload parallel_free --cpus 3 --preset v2.5.44,v5.17 --pages 100 --iterations 3 --seed 5 --json --hash"
+  "sim --workload trunc --cpus 1 --preset v5.17,v5.18-prefetch,v5.18 --pages 1024 --hash"
+  "sim --workload trunc --cpus 2 --preset v2.5.45,v4.17 --pages 300 --clear-lines 8 --csv --hash"
+  "sim --workload page_fault1 --cpus 120 --preset v4.17 --pages 8 --hash"
+  "sim --workload trunc --cpus 1 --preset v4.16 --pages 64 --sockets 1 --cache-scale 4 --hash"
+  "sim --workload parallel_free --cpus 300"
 )
 for args in "${sims[@]}"; do
   # shellcheck disable=SC2086 # the arguments are meant to split
