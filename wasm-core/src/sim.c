@@ -28,16 +28,20 @@ void blab_sim_config_init(struct blab_sim_config *c)
 }
 
 /* Per-CPU pages batch and high as a 96 GB node with 56 CPUs would have them: the model's
- * zone is only as large as the workload needs, and zone_batchsize() of that would be tiny. */
+ * zone is only as large as the workload needs, and zone_batchsize() of that would be tiny.
+ * The machine has NODES such nodes (2 sockets of seeds 000 / 004): min_free_kbytes is
+ * computed from all of the machine's memory and then shared among the zones by size, so a
+ * node's zone gets 1/NODES of it (__setup_per_zone_wmarks()). */
 #define NODE_PAGES (96ull << 18)
 #define NODE_CPUS 56u
+#define NODES 2u
 
 static void node_pcp_sizes(struct blab_strategy *s)
 {
 	if (!s->batch)
 		s->batch = blab_zone_batchsize(NODE_PAGES, s->batch_era);
 	if (!s->high && s->high_mode == BLAB_HIGH_ZONE) {
-		uint32_t min = blab_min_free_kbytes(NODE_PAGES) / 4;
+		uint32_t min = blab_min_free_kbytes(NODE_PAGES * NODES) / NODES / 4;
 		uint32_t gap = (uint32_t)(NODE_PAGES * 10 / 10000);
 		if (min / 4 > gap)
 			gap = min / 4;
