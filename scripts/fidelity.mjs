@@ -157,8 +157,9 @@ const pfreeVerdict = () => {
   const one = (p) => (cell('pfree', 1, p).score / cell('pfree', 1, 'v4.16').score - 1) * 100;
   return `At 1 task the free path alone is short (v4.16: ${Math.round(2500e6 / cell('pfree', 1, 'v4.16').score)} cycles a page), so the two passes' ` +
     `extra list work shows: v4.17 ${f(one('v4.17'))}, v5.17 ${f(one('v5.17'))} against v4.16; the 5.14+ sizes free up to ` +
-    'high - batch pages at once, more than the L1 holds between picking and merging. Under contention the ' +
-    'picture is page_fault1\'s: 4.17 ahead of 4.16, and the 5.14+ sizes far ahead of both.';
+    'high - batch pages at once, more than the L1 holds between picking and merging. At 112 tasks: ' +
+    ['v4.17', 'v5.17', 'v5.18'].map((p) => `${p} ${f((cell('pfree', 112, p).score / cell('pfree', 112, 'v4.16').score - 1) * 100)}`).join(', ') +
+    ' against v4.16.';
 };
 
 // the trunc elapsed ratio: pages / score is the truncate's virtual time
