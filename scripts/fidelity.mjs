@@ -314,12 +314,13 @@ report uses the real sizes. The 4-socket runs use ${num(scale(EXP.lu2018_4s.page
   one lock for every CPU, so from 57 tasks on the lock moves between sockets (300-cycle
   handoffs) and contention is higher than the seeds' machines see. This is the largest
   difference, and why the model's score falls past one socket where will-it-scale's levels off.
-- **Out-of-order execution** only as far as the store buffer: stores that nothing waits
-  on (expand()'s \`page[size]\`, a list neighbour's pointer, \`nr_free\`) are buffered, loads
-  stall for their full latency (a real core overlaps independent loads inside its reorder
-  window and speculates past the well-predicted \`page_is_buddy()\` branch). The model so
-  overstates the cost of the buddy loads that the 4.17 prefetch hides, and with it that
-  prefetch's gain where the lock is saturated.
+- **Out-of-order execution** only as far as the store buffer and the buddy's L2 hits: stores
+  that nothing waits on (expand()'s \`page[size]\`, a list neighbour's pointer, \`nr_free\`) are
+  buffered, and an L2 hit on the buddy costs an L1 hit (its address is computed and its value
+  steers a predicted branch); every other load stalls for its full latency, where a real core
+  overlaps independent loads inside its reorder window. The model so overstates the cost of
+  load misses under the lock: the buddy misses the 4.17 prefetch hides (and with them that
+  prefetch's gain where the lock is saturated) and the single pass's list walk.
 - No hardware prefetchers, no TLB, no memory bandwidth or NUMA home node, simplified
   coherence (docs/model.md); no page tables, \`mmap_lock\`, memcg or rmap work in the workloads,
   whose fault, unmap and truncate costs are estimates, not calibrated.

@@ -118,7 +118,7 @@ static int buddy_merge_likely(struct blab_zone *z, unsigned cpu, uint64_t pfn, u
 	higher_buddy_pfn = combined_pfn ^ (1ull << (order + 1));
 	if (!pfn_in_zone(z, higher_buddy_pfn))
 		return 0;
-	mach_touch_page(z, cpu, higher_buddy_pfn, 0, BLAB_PATH_FREE_ONE_PAGE);
+	mach_touch_page_ahead(z, cpu, higher_buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
 	return page_is_buddy(z, higher_buddy_pfn, order + 1);
 }
 
@@ -138,7 +138,8 @@ void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned o
 
 		if (!pfn_in_zone(z, buddy_pfn))
 			break; /* the block's other half is not ours: it can never merge */
-		mach_touch_page(z, cpu, buddy_pfn, 0, BLAB_PATH_FREE_ONE_PAGE);
+		/* pfn ^ (1 << order): an address computed, not loaded */
+		mach_touch_page_ahead(z, cpu, buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
 		mach_work(z, cpu, BLAB_COST_BUDDY_CALC);
 		if (!page_is_buddy(z, buddy_pfn, order))
 			break;

@@ -72,6 +72,24 @@ static inline void zmodel_touch(struct blab_zone *z, unsigned cpu, uint64_t vadd
 	model_drain_wasted(z, mm);
 }
 
+/* an independent load the CPU runs ahead of (model_touch_ahead) */
+static inline void zmodel_touch_ahead(struct blab_zone *z, unsigned cpu, uint64_t vaddr,
+				      unsigned path)
+{
+	struct model_machine *mm = zone_mm(z);
+	struct cache_result r;
+
+	if (cpu >= mm->ncpus)
+		return;
+	r = model_touch_ahead(mm, cpu, vaddr, (uint8_t)path);
+	if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
+	    mm->locks.lock[LOCK_ZONE].holder == cpu)
+		z->machine.misses_zone_locked++;
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path, r.outcome,
+	     r.cycles, 0);
+	model_drain_wasted(z, mm);
+}
+
 /* a buffered store (model_store): the ACCESS event's arg0 is what the CPU paid */
 static inline void zmodel_store(struct blab_zone *z, unsigned cpu, uint64_t vaddr, unsigned path)
 {
@@ -174,6 +192,23 @@ static inline void mach_touch_page(struct blab_zone *z, unsigned cpu, uint64_t p
 				   unsigned path)
 {
 	mach_touch(z, cpu, page_vaddr(pfn), write, path);
+}
+
+/*
+ * A read of the struct page of pfn whose address is computed, not loaded, and whose value
+ * only steers a predictable branch (the buddy in __free_one_page): the model lets the CPU
+ * run ahead of an L2 hit (model_touch_ahead); the other machines see a plain read.
+ */
+static inline void mach_touch_page_ahead(struct blab_zone *z, unsigned cpu, uint64_t pfn,
+					 unsigned path)
+{
+#ifdef BLAB_HAVE_MODEL
+	if (z->machine.kind == BLAB_MACHINE_MODEL) {
+		zmodel_touch_ahead(z, cpu, page_vaddr(pfn), path);
+		return;
+	}
+#endif
+	mach_touch(z, cpu, page_vaddr(pfn), 0, path);
 }
 
 /*

@@ -403,6 +403,24 @@ static inline struct cache_result model_touch(struct model_machine *mm, uint32_t
 }
 
 /*
+ * A load whose address does not come from a load still in flight (the buddy's struct page:
+ * pfn ^ (1 << order)) and whose value only steers a well-predicted branch (page_is_buddy()):
+ * an out-of-order core runs ahead of it, so an L2 hit (l2_cycles, well inside Skylake's
+ * 224-entry reorder window) costs what an L1 hit does. Misses further out stall as any load.
+ */
+static inline struct cache_result model_touch_ahead(struct model_machine *mm, uint32_t cpu,
+						    uint64_t vaddr, uint8_t path)
+{
+	struct cache_result r = model_touch(mm, cpu, vaddr, 0, path);
+
+	if (r.outcome == CACHE_L2 && r.cycles > mm->p.l1_cycles) {
+		mm->now[cpu] -= r.cycles - mm->p.l1_cycles;
+		r.cycles = mm->p.l1_cycles;
+	}
+	return r;
+}
+
+/*
  * A store nothing waits on right away (expand()'s set_page_order and list_add on
  * page[size], a list neighbour's lru pointer): the line is fetched for ownership as by
  * model_touch(write), but the CPU pays only the L1 latency to put the store in its buffer,
