@@ -24,7 +24,7 @@ const QUICK = args.includes('--quick');
 const scale = (pages) => (QUICK ? Math.max(64, pages >> 2) : pages);
 
 // ---- the experiments: one `blab sim` each, a workload at CPU counts x presets ----
-const PF_PAGES = 2048; // pages per task for page_fault1 (docs/fidelity.md: "Sizes")
+const PF_PAGES = 4096; // pages per task for page_fault1 (docs/fidelity.md: "Sizes")
 const EXP = {
   pcp2002: { workload: 'page_fault1', cpus: [1, 2, 4, 8], presets: ['v2.5.44', 'v2.5.45'], pages: PF_PAGES },
   // v5.18 rides along for the literal v5.18-vs-v4.17 table
@@ -33,6 +33,9 @@ const EXP = {
   mel2022: { workload: 'page_fault1', cpus: [2, 48, 79, 110], presets: ['v5.17', 'v5.18-prefetch', 'v5.18'], pages: PF_PAGES },
   trunc: { workload: 'trunc', cpus: [1], presets: ['v5.17', 'v5.18-prefetch', 'v5.18'], pages: 16384 },
   pfree: { workload: 'parallel_free', cpus: [1, 56, 112], presets: ['v4.16', 'v4.17', 'v5.17', 'v5.18'], pages: PF_PAGES / 2 },
+  // convergence: two of the comparisons again at half the pages
+  conv56: { workload: 'page_fault1', cpus: [56], presets: ['v4.16', 'v4.17'], pages: PF_PAGES / 2 },
+  conv48: { workload: 'page_fault1', cpus: [48], presets: ['v5.17', 'v5.18-prefetch'], pages: PF_PAGES / 2 },
 };
 
 function simArgs(e, cpus) {
@@ -301,8 +304,12 @@ ${pfreeVerdict()}
 
 ## Sizes
 
-page_fault1 runs ${num(scale(PF_PAGES))} pages per task (8 MB; will-it-scale maps 128 MB = 32768) so that the
-whole report takes minutes on a laptop. At this size a task's struct pages (128 KB) fit its
+page_fault1 runs ${num(scale(PF_PAGES))} pages per task (${scale(PF_PAGES) / 256} MB; will-it-scale maps 128 MB = 32768) so that the
+whole report takes minutes on a laptop. At half the pages the comparisons move by this much
+(same runs otherwise): v4.17 against v4.16 at 56 tasks ${pct(cell('conv56', 56, 'v4.17').score, cell('conv56', 56, 'v4.16').score)} (${num(scale(PF_PAGES / 2))} pages) against
+${pct(cell('lu2018', 56, 'v4.17').score, cell('lu2018', 56, 'v4.16').score)} (${num(scale(PF_PAGES))}); v5.18-prefetch against v5.17 at 48 tasks ${pct(cell('conv48', 48, 'v5.18-prefetch').score, cell('conv48', 48, 'v5.17').score)} against
+${pct(cell('mel2022', 48, 'v5.18-prefetch').score, cell('mel2022', 48, 'v5.17').score)}. The 5.14+ presets are the slower to converge: their \`high\` (576) is a large share of
+a small task's pages. At this size a task's struct pages (${scale(PF_PAGES) * 64 / 1024} KB) fit its
 L2 while 128 MB's (2 MB) do not; \`--cache-scale 16\` divides L2 and LLC by 16 to restore the
 ratio, but also shrinks what the short reuses (a pagevec of 15 cleared frames) need, so the
 report uses the real sizes. The 4-socket runs use ${num(scale(EXP.lu2018_4s.pages))} pages per task.
