@@ -310,6 +310,18 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 	uint32_t socket = m->socket_of[cpu];
 	uint32_t ver = d->ver;
 	uint64_t b2 = base_of(&m->l2[core], line);
+	{
+		/* Host-side only: start loading the LLC set while the L2 set is searched; an L2
+		 * miss needs it, and both are likely host cache misses at scale. */
+		const struct cache_level *l3 = &m->llc[socket];
+		uint32_t s3 = set_of(l3, line);
+		uint64_t b3p = (uint64_t)s3 * l3->assoc;
+		__builtin_prefetch(&l3->synced[s3]);
+		__builtin_prefetch(&l3->age[b3p]);
+		__builtin_prefetch(&l3->ways[b3p]);
+		__builtin_prefetch((const char *)&l3->ways[b3p] + 64);
+		__builtin_prefetch((const char *)&l3->ways[b3p] + 128);
+	}
 	int64_t i2 = find(&m->l2[core], b2, line);
 
 	if (i2 >= 0 && m->l2[core].ways[i2].ver == ver) {
@@ -573,6 +585,72 @@ static inline int put_filler(struct cache_level *c, uint32_t set, uint32_t v,
 	return 0;
 }
 
+/*
+ * cache_clear_page() when every line of the page has its own L2 set, no frame line is in the
+ * directory and the LLC is a victim cache (the usual case): the same result as the loop in
+ * cache_clear_page(), in three passes so that the host's cache misses overlap. Pass 1 rotates
+ * the L1 and L2 ranks and notes the L2 ways that held a tracked line (starting their loads);
+ * pass 2 reads those lines (starting the loads of their directory entries and LLC sets); pass
+ * 3 pushes the current ones into the LLC in order, each after exactly the fillers that came
+ * before it, as the loop does.
+ */
+static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socket,
+			       uint64_t first, uint32_t stride)
+{
+	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core], *l3 = &m->llc[socket];
+	uint64_t idx[64], before[64], line[64], to_llc = 0, f0 = l3->fillers;
+	uint32_t ver[64], n = 0;
+
+	for (uint32_t l = 0; l < 64u; l += stride) {
+		uint64_t ln = first + l;
+		uint32_t s1 = set_of(l1, ln), s2 = set_of(l2, ln);
+		struct cache_way old;
+		int used;
+
+		if (put_filler(l1, s1, insert_filler(l1, s1), &old, &used) && old.pf)
+			count_wasted(m, &old);
+		uint32_t v = insert_filler(l2, s2);
+		uint64_t bit = 1ull << v;
+		if (l2->tracked[s2] & bit) {
+			l2->tracked[s2] &= ~bit;
+			idx[n] = (uint64_t)s2 * l2->assoc + v;
+			before[n++] = to_llc;
+			__builtin_prefetch(&l2->ways[idx[n - 1]]);
+		} else if (l2->used[s2] & bit) {
+			to_llc++; /* a filler goes on down */
+		} else {
+			struct cache_way *w = &l2->ways[(uint64_t)s2 * l2->assoc + v];
+			l2->used[s2] |= bit;
+			w->line = FILLER_LINE;
+			w->ver = 0;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct cache_way *w = &l2->ways[idx[i]];
+		line[i] = w->line;
+		ver[i] = w->ver;
+		w->line = FILLER_LINE;
+		w->ver = 0;
+		w->pf = 0;
+		uint64_t d = line[i] - VMEMMAP_LINE;
+		if (d < m->dir_npages)
+			__builtin_prefetch(&m->dir_pages[d]);
+		uint32_t s3 = set_of(l3, line[i]);
+		uint64_t b3 = (uint64_t)s3 * l3->assoc;
+		__builtin_prefetch(&l3->synced[s3]);
+		__builtin_prefetch(&l3->age[b3]);
+		__builtin_prefetch(&l3->ways[b3]);
+		__builtin_prefetch((const char *)&l3->ways[b3] + 64);
+		__builtin_prefetch((const char *)&l3->ways[b3] + 128);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (dir_peek_ver(m, line[i]) == ver[i]) {
+			l3->fillers = f0 + before[i];
+			fill_llc(m, socket, line[i], ver[i]);
+		}
+	l3->fillers = f0 + to_llc;
+}
+
 void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint32_t nlines,
 		      uint64_t now, uint8_t path)
 {
@@ -580,13 +658,19 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 	uint32_t core = m->core_of[cpu], socket = m->socket_of[cpu];
 	uint32_t stride = nlines && nlines <= 64u ? 64u / nlines : 64u;
 	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core];
+	uint64_t to_llc = 0; /* fillers the L2 passes down (or, inclusive, every line) */
+
+	m->cpu[cpu].cleared_lines += 64u / stride;
+	m->path[path].cleared_lines += 64u / stride;
+	if (!m->dir_hash_live && m->p.llc_victim && l2->nsets >= 64u) {
+		clear_page_batched(m, core, socket, first, stride);
+		return;
+	}
 
 	for (uint32_t l = 0; l < 64u; l += stride) {
 		uint64_t line = first + l;
 		struct cache_way old;
 
-		m->cpu[cpu].cleared_lines++;
-		m->path[path].cleared_lines++;
 		if (m->dir_hash_live && dir_peek_ver(m, line)) {
 			/* someone touched this line through cache_access(): keep its copies
 			 * coherent with an ordinary write */
@@ -600,13 +684,17 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 		if (real && old.pf)
 			count_wasted(m, &old);
 		real = put_filler(l2, s2, insert_filler(l2, s2), &old, &used);
-		if (!m->p.llc_victim)
-			m->llc[socket].fillers++; /* an inclusive LLC is filled by every miss */
-		else if (!real)
-			m->llc[socket].fillers += (uint64_t)used; /* a filler goes on down */
-		else if (dir_peek_ver(m, old.line) == old.ver)
+		if (!m->p.llc_victim) {
+			to_llc++; /* an inclusive LLC is filled by every miss */
+		} else if (!real) {
+			to_llc += (uint64_t)used; /* a filler goes on down */
+		} else if (dir_peek_ver(m, old.line) == old.ver) {
+			m->llc[socket].fillers += to_llc; /* in order: what came before it */
+			to_llc = 0;
 			fill_llc(m, socket, old.line, old.ver);
+		}
 	}
+	m->llc[socket].fillers += to_llc;
 }
 
 uint64_t cache_finish_each(struct cache_model *m,
