@@ -330,6 +330,25 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		*cycles = m->p.l2_cycles;
 		return fill_l1(m, core, line, ver);
 	}
+	if (m->p.llc_victim) {
+		/* Host-side only: the L2 victim that fill_l2() will push into the LLC is known
+		 * now; start loading its directory entry and LLC set while this line's own LLC
+		 * lookup runs. */
+		const struct cache_level *l3 = &m->llc[socket];
+		uint64_t old = m->l2[core].ways[victim(&m->l2[core], b2, line)].line;
+		if (is_tracked(old) && old != line) {
+			uint64_t di = old - VMEMMAP_LINE;
+			uint32_t s3 = set_of(l3, old);
+			uint64_t b3p = (uint64_t)s3 * l3->assoc;
+			if (di < m->dir_npages)
+				__builtin_prefetch(&m->dir_pages[di]);
+			__builtin_prefetch(&l3->synced[s3]);
+			__builtin_prefetch(&l3->age[b3p]);
+			__builtin_prefetch(&l3->ways[b3p]);
+			__builtin_prefetch((const char *)&l3->ways[b3p] + 64);
+			__builtin_prefetch((const char *)&l3->ways[b3p] + 128);
+		}
+	}
 	uint32_t owner = d->owner;
 	if (owner != MODEL_NO_CPU && owner != cpu) {
 		uint32_t ocore = m->core_of[owner];
