@@ -20,10 +20,11 @@
 static int sim_help(FILE *f)
 {
 	fprintf(f,
-"usage: blab sim --workload page_fault1|stress_highalloc|mixed [--cpus 1,2,4,8]\n"
-"                [--preset v4.16,v4.17,v5.18] [--seed N] [--pages N] [--iterations N]\n"
-"                [--clear-lines N] [--hi-order N] [--delay-us N] [--compact none|merge|full]\n"
-"                [--csv | --json] [--hash] [--events FILE] [--params FILE] [--bench]\n"
+"usage: blab sim --workload NAME [--cpus 1,2,4,8] [--preset v4.16,v4.17,v5.18]\n"
+"                [--seed N] [--pages N] [--iterations N] [--clear-lines N]\n"
+"                [--hi-order N] [--delay-us N] [--compact none|merge|full]\n"
+"                [--cache-scale N] [--sockets N] [--csv | --json] [--hash] [--events FILE]\n"
+"                [--params FILE] [--bench]\n"
 "\n"
 "Runs a benchmark on the model machine: virtual CPUs with cycle clocks, a cache model\n"
 "(L1/L2 per core, LLC per socket, 2 sockets x 28 cores x 2 threads) and queued spinlocks.\n"
@@ -34,6 +35,12 @@ static int sim_help(FILE *f)
 "writes one byte to each (a page fault: an order-0 page from the per-cpu list, cleared),\n"
 "adds them to the LRU under lru_lock 15 at a time, unmaps and frees them; --iterations\n"
 "rounds (default 2; the first is a warm-up and not scored).\n"
+"parallel_free: every task allocates --pages pages, waits for all the others, then all\n"
+"free at once through the per-cpu lists; score: pages freed per second.\n"
+"trunc (mmtests): each task reads --pages pages into the page cache, then truncates the\n"
+"file (page-cache work, lru_lock per 15 pages, free through the per-cpu lists); score:\n"
+"pages truncated per second. Seed 002 runs one task: --cpus 1.\n"
+"Workload scores are summed over tasks, scored rounds only.\n"
 "\n"
 "stress_highalloc (mmtests): the zone (--pages pages) is filled with order-0 pages and\n"
 "freed again except every 16th page in 3 pageblocks of 4; then cpu 0 makes --iterations\n"
@@ -51,11 +58,12 @@ static int sim_help(FILE *f)
 "\n"
 "Output, one row per CPU count:\n"
 "  tasks       CPUs, one task each\n"
-"  <preset>    score: pages faulted per second of virtual time, summed over tasks\n"
+"  <preset>    score in the workload's unit (the header names it; page_fault1: pages\n"
+"              faulted per second of virtual time), summed over tasks\n"
 "  linear      the 1-task score of the first preset times tasks (perfect scaling)\n"
 "and per preset:\n"
 "  zlock%%      time spent spinning on zone->lock, %% of all CPUs' time\n"
-"  acq/page    zone->lock acquisitions per page faulted\n"
+"  acq/page    zone->lock acquisitions per page faulted / freed / truncated\n"
 "  hold/acq    cycles zone->lock is held per acquisition\n"
 "  miss_locked cache misses (L2 or worse) while holding zone->lock\n"
 "  pf_hit, pf_late, pf_wasted   buddy prefetches that landed in time, were still in\n"
@@ -66,13 +74,18 @@ static int sim_help(FILE *f)
 "  --events FILE  write the run's 32-byte event records (docs/events.md) to FILE;\n"
 "                 one --cpus value and one --preset only; at most %u records\n"
 "  --clear-lines  frame lines clear_page() passes through the cache model (default 64)\n"
+"  --cache-scale N  divide L2 and LLC sizes by N (1, 2, 4 .. 64): a run with 32768/N\n"
+"                 --pages then has the footprint-to-cache ratio of will-it-scale's 128 MB\n"
+"  --sockets N    sockets of the modelled machine (1..8); default: the parameters' 2\n"
+"                 (112 CPUs), or 4 (224) / 8 (448, runs use up to 256) when --cpus needs\n"
+"                 them\n"
 "  --params FILE  model parameters (key = value lines, as blab calibrate writes them;\n"
 "                 keys left out keep their defaults; at most %u bytes); the file's\n"
 "                 topology sets how many CPUs the modelled machine has\n"
 "  --bench        also print, on stderr, host seconds and simulated page operations\n"
 "                 (allocations + frees) per host second for the whole sweep\n"
 "\n"
-"Limits: cpus 1..112 (the default modelled machine), pages 1..%u, iterations 1..%u,\n"
+"Limits: cpus 1..256 (112 on the default 2 sockets), pages 1..%u, iterations 1..%u,\n"
 "cpus x pages <= %u, cpus x pages x iterations <= %llu.\n"
 "\n"
 "example:\n"
@@ -234,6 +247,7 @@ int cmd_sim(int argc, char **argv)
 	uint32_t npresets = 0;
 	uint64_t seed = 1, pages = 32768, iterations = 2, clear_lines = 64;
 	uint64_t hi_order = 9, delay_us = 1000, compact = BLAB_SIM_COMPACT_FULL;
+	uint64_t cache_scale = 1, sockets = 0;
 	int csv = 0, json = 0, hash = 0, bench = 0;
 	const char *params_file = NULL;
 	struct model_params mp;
@@ -273,7 +287,8 @@ int cmd_sim(int argc, char **argv)
 		    strcmp(a, "--seed") && strcmp(a, "--pages") && strcmp(a, "--iterations") &&
 		    strcmp(a, "--events") && strcmp(a, "--clear-lines") && strcmp(a, "--hi-order") &&
 		    strcmp(a, "--delay-us") && strcmp(a, "--compact") &&
-		    strcmp(a, "--params"))
+		    strcmp(a, "--params") &&
+		    strcmp(a, "--cache-scale") && strcmp(a, "--sockets"))
 			return bad("unknown option '%s'", a);
 		if (!v)
 			return bad("%s needs a value", a);
@@ -324,6 +339,14 @@ int cmd_sim(int argc, char **argv)
 			if (parse_u64(v, 64, &x) || x < 1)
 				return bad("--clear-lines wants 1..64, not '%s'", v);
 			clear_lines = x;
+		} else if (!strcmp(a, "--cache-scale")) {
+			if (parse_u64(v, 64, &x) || x < 1 || (x & (x - 1)))
+				return bad("--cache-scale wants 1, 2, 4, .. 64, not '%s'", v);
+			cache_scale = x;
+		} else if (!strcmp(a, "--sockets")) {
+			if (parse_u64(v, 8, &x) || x < 1)
+				return bad("--sockets wants 1..8, not '%s'", v);
+			sockets = x;
 		}
 	}
 	{
@@ -345,7 +368,6 @@ int cmd_sim(int argc, char **argv)
 	model_params_default(&mp);
 	if (params_file && load_params(params_file, &mp))
 		return 2;
-	max_cpus = model_cpus_max(&mp) < BLAB_SIM_MAX_CPUS ? model_cpus_max(&mp) : BLAB_SIM_MAX_CPUS;
 
 	/* lists */
 	for (char *tok = strtok(cpus_arg, ","); tok; tok = strtok(NULL, ",")) {
@@ -368,6 +390,28 @@ int cmd_sim(int argc, char **argv)
 		return bad("%s", "--cpus and --preset need at least one value");
 	if (events && (ncpus != 1 || npresets != 1))
 		return bad("%s", "--events needs one --cpus value and one --preset");
+	{
+		/* the machine: the parameters' sockets (2 by default), or with --sockets that
+		 * many; without either, if --cpus needs more, 4 (seed 000's Skylake 4S) or 8
+		 * sockets of the same chips (docs/sim.md, Topology) */
+		uint32_t maxc = 0;
+		for (uint32_t c = 0; c < ncpus; c++)
+			maxc = cpus[c] > maxc ? cpus[c] : maxc;
+		if (sockets) {
+			mp.sockets = (uint32_t)sockets;
+		} else if (!params_file && maxc > model_cpus_max(&mp)) {
+			/* (a --params file's topology is what was asked for: never grown) */
+			for (uint32_t s = 4; s <= 8 && maxc > model_cpus_max(&mp); s *= 2)
+				mp.sockets = s;
+		}
+		sockets = mp.sockets;
+		{
+			char why[120];
+			if (model_params_check(&mp, why, sizeof(why)))
+				return bad("--sockets: %s", why);
+		}
+		max_cpus = model_cpus_max(&mp);
+	}
 	for (uint32_t c = 0; c < ncpus; c++) {
 		char n[16];
 		snprintf(n, sizeof(n), "%u", cpus[c]);
@@ -412,6 +456,7 @@ int cmd_sim(int argc, char **argv)
 			cfg.iterations = (uint32_t)iterations;
 			cfg.seed = seed;
 			cfg.clear_lines = (uint32_t)clear_lines;
+			cfg.cache_scale = (uint32_t)cache_scale;
 			cfg.model = &mp;
 			cfg.hi_order = (uint32_t)hi_order;
 			cfg.delay_us = (uint32_t)delay_us;
@@ -459,6 +504,7 @@ int cmd_sim(int argc, char **argv)
 		cfg.iterations = (uint32_t)iterations;
 		cfg.seed = seed;
 		cfg.clear_lines = (uint32_t)clear_lines;
+		cfg.cache_scale = (uint32_t)cache_scale;
 		cfg.model = &mp;
 		cfg.hi_order = (uint32_t)hi_order;
 		cfg.delay_us = (uint32_t)delay_us;
@@ -482,10 +528,11 @@ int cmd_sim(int argc, char **argv)
 
 	if (json) {
 		printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",\"pages\":%llu,"
-		       "\"iterations\":%llu,\"seed\":%llu,\"rows\":[",
+		       "\"iterations\":%llu,\"seed\":%llu,\"sockets\":%llu,"
+		       "\"cache_scale\":%llu,\"rows\":[",
 		       workload, blab_sim_workload_unit(workload_id), (unsigned long long)pages,
-		       (unsigned long long)iterations,
-		       (unsigned long long)seed);
+		       (unsigned long long)iterations, (unsigned long long)seed,
+		       (unsigned long long)sockets, (unsigned long long)cache_scale);
 		for (uint32_t c = 0; c < ncpus; c++) {
 			printf("%s{\"tasks\":%u,\"linear\":%llu,\"presets\":{", c ? "," : "", cpus[c],
 			       (unsigned long long)(linear1 * cpus[c]));
@@ -554,11 +601,15 @@ int cmd_sim(int argc, char **argv)
 			       (unsigned long long)hi_order, (unsigned long long)delay_us,
 			       cnames[compact], (unsigned long long)seed);
 		else
-			printf("# %s on the model machine: %llu pages/task, %llu iteration%s%s, "
-			       "seed %llu\n",
-			       workload, (unsigned long long)pages, (unsigned long long)iterations,
+			printf("# %s on the model machine (%llu sockets%s%s): %llu pages/task, "
+			       "%llu iteration%s%s, seed %llu; score in %s\n",
+			       workload, (unsigned long long)sockets, cache_scale > 1 ? ", caches / " : "",
+			       cache_scale > 1 ? (cache_scale == 2 ? "2" : cache_scale == 4 ? "4" :
+						  cache_scale == 8 ? "8" : cache_scale == 16 ? "16" :
+						  cache_scale == 32 ? "32" : "64") : "",
+			       (unsigned long long)pages, (unsigned long long)iterations,
 			       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
-			       (unsigned long long)seed);
+			       (unsigned long long)seed, blab_sim_workload_unit(workload_id));
 		if (workload_id == BLAB_WL_MIXED)
 			printf("# score: the page_fault1 half's order-0 pages/s; order %llu blocks, "
 			       "compact %s, in the last table (linear: page_fault1 only)\n",

@@ -58,6 +58,13 @@ struct blab_sim_config {
 	uint32_t hi_order;   /* the high order wanted (default 9 = pageblock_order) */
 	uint32_t delay_us;   /* stress_highalloc: virtual microseconds between attempts (1000) */
 	uint32_t compact;    /* enum blab_sim_compact: what a failed attempt does (FULL) */
+	/* L2 and LLC sizes divided by this (1..64, a power of two), so that a run with fewer
+	 * --pages than will-it-scale's 32768 keeps the full run's footprint-to-cache ratio
+	 * (docs/sim.md, "Scaled runs"); 0 or 1: the parameters' sizes */
+	uint32_t cache_scale;
+	/* sockets of the modelled machine (1..8, each cores_per_socket x threads_per_core);
+	 * 0: the parameters' (2 by default: 112 CPUs) */
+	uint32_t sockets;
 	uint8_t log_mask;                    /* event classes sent to sink */
 	blab_event_sink sink;                /* NULL: no events at all */
 	void *sink_ctx;

@@ -12,11 +12,49 @@
 #include "internal.h"
 #include "machine.h"
 
+/*
+ * Where the model machine finds struct zone's free_area[]: laid out as in 4.x..5.x x86-64
+ * without CMA (MIGRATE_TYPES = 5 list heads of 16 bytes, then nr_free: 88 bytes each), in
+ * node 0's pglist_data, which memblock puts in the direct map below the zone's frames. Every
+ * zone->lock holder reads and writes these lines, so they move from CPU to CPU with the lock.
+ */
+#define ZONE_FREE_AREA_VADDR (PAGE_OFFSET + 0x7ffc0000ull)
+#define FREE_AREA_BYTES 88u
+
+static uint64_t free_list_vaddr(unsigned order, unsigned mt)
+{
+	return ZONE_FREE_AREA_VADDR + order * FREE_AREA_BYTES + mt * 16u;
+}
+
+static uint64_t nr_free_vaddr(unsigned order)
+{
+	return ZONE_FREE_AREA_VADDR + order * FREE_AREA_BYTES + 80u;
+}
+
+/* the line a list_add/list_del rewrites next to idx: a neighbour's struct page, or the list
+ * head in struct zone when idx is (or becomes) the first or last entry */
+static void store_neighbour(struct blab_zone *z, unsigned cpu, uint32_t nb, unsigned order,
+			    unsigned mt, unsigned path)
+{
+	if (nb != NIL)
+		mach_store_line(z, cpu, page_vaddr(idx_to_pfn(z, nb)), path);
+	else
+		mach_store_line(z, cpu, free_list_vaddr(order, mt), path);
+}
+
 void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, unsigned mt,
 			    int tail, unsigned cpu, unsigned path)
 {
 	struct page *page = &z->mem_map[idx];
 	struct free_area *area = &z->free_area[order];
+
+	/* list_add loads the head (the new entry's pointers depend on it) and rewrites the old
+	 * first (last) entry's lru pointer; nr_free++ is a read-modify-write nothing waits
+	 * for, so it is buffered like a store */
+	mach_touch_line(z, cpu, free_list_vaddr(order, mt), 1, path);
+	store_neighbour(z, cpu, tail ? area->free_list[mt].tail : area->free_list[mt].head, order,
+			mt, path);
+	mach_store_line(z, cpu, nr_free_vaddr(order), path);
 
 	page->flags = PG_buddy;
 	page->buddy = (uint8_t)(order + 1);
@@ -39,6 +77,10 @@ void _blab_del_from_free_list(struct blab_zone *z, uint32_t idx, unsigned cpu, u
 	unsigned order = page->order, mt = page->mt;
 	struct free_area *area = &z->free_area[order];
 
+	/* list_del rewrites both neighbours (or the head in struct zone); nr_free-- */
+	store_neighbour(z, cpu, page->prev, order, mt, path);
+	store_neighbour(z, cpu, page->next, order, mt, path);
+	mach_store_line(z, cpu, nr_free_vaddr(order), path);
 	_blab_list_del(z, &area->free_list[mt], idx);
 	if (page->flags & PG_merge_skipped)
 		z->merge_skipped--;
@@ -80,7 +122,7 @@ static int buddy_merge_likely(struct blab_zone *z, unsigned cpu, uint64_t pfn, u
 	higher_buddy_pfn = combined_pfn ^ (1ull << (order + 1));
 	if (!pfn_in_zone(z, higher_buddy_pfn))
 		return 0;
-	mach_touch_page(z, cpu, higher_buddy_pfn, 0, BLAB_PATH_FREE_ONE_PAGE);
+	mach_touch_page_ahead(z, cpu, higher_buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
 	return page_is_buddy(z, higher_buddy_pfn, order + 1);
 }
 
@@ -105,7 +147,8 @@ void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned o
 
 		if (!pfn_in_zone(z, buddy_pfn))
 			break; /* the block's other half is not ours: it can never merge */
-		mach_touch_page(z, cpu, buddy_pfn, 0, BLAB_PATH_FREE_ONE_PAGE);
+		/* pfn ^ (1 << order): an address computed, not loaded */
+		mach_touch_page_ahead(z, cpu, buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
 		mach_work(z, cpu, BLAB_COST_BUDDY_CALC);
 		if (!page_is_buddy(z, buddy_pfn, order))
 			break;
@@ -136,7 +179,8 @@ static void expand(struct blab_zone *z, unsigned cpu, uint32_t idx, unsigned low
 		size >>= 1;
 		EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_SPLIT, idx_to_pfn(z, idx), high, cpu, mt,
 		     BLAB_PATH_EXPAND, 0, 0, 0);
-		mach_touch_page(z, cpu, idx_to_pfn(z, idx + size), 1, BLAB_PATH_EXPAND);
+		/* set_page_order + list_add on page[size]: stores nothing waits for */
+		mach_store_page(z, cpu, idx_to_pfn(z, idx + size), BLAB_PATH_EXPAND);
 		_blab_add_to_free_list(z, idx + size, high, mt, 0, cpu, BLAB_PATH_EXPAND);
 	}
 }

@@ -104,6 +104,13 @@ static inline void model_drain_wasted(struct blab_zone *z, struct model_machine 
 		     w[i].cpu, 0, w[i].path, line_event_flags(w[i].vaddr), 0, 0);
 }
 
+/* ACCESS events name a struct page by its pfn (docs/events.md); the struct zone lines that
+ * mach_touch_line() / mach_store_line() charge have none, so they are counted, not logged */
+static inline int zmodel_logged_line(uint64_t vaddr)
+{
+	return vaddr >= VMEMMAP_START && vaddr - VMEMMAP_START < BLAB_MAX_START_PFN * 64u;
+}
+
 static inline void zmodel_touch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, int write,
 				unsigned path)
 {
@@ -118,6 +125,42 @@ static inline void zmodel_touch(struct blab_zone *z, unsigned cpu, uint64_t vadd
 		z->machine.misses_zone_locked++;
 	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
 	     r.outcome | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr), r.cycles, 0);
+	model_drain_wasted(z, mm);
+}
+
+/* an independent load the CPU runs ahead of (model_touch_ahead) */
+static inline void zmodel_touch_ahead(struct blab_zone *z, unsigned cpu, uint64_t vaddr,
+				      unsigned path)
+{
+	struct model_machine *mm = zone_mm(z);
+	struct cache_result r;
+
+	if (cpu >= mm->ncpus)
+		return;
+	r = model_touch_ahead(mm, cpu, vaddr, (uint8_t)path);
+	if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
+	    mm->locks.lock[LOCK_ZONE].holder == cpu)
+		z->machine.misses_zone_locked++;
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path, r.outcome,
+	     r.cycles, 0);
+	model_drain_wasted(z, mm);
+}
+
+/* a buffered store (model_store): the ACCESS event's arg0 is what the CPU paid */
+static inline void zmodel_store(struct blab_zone *z, unsigned cpu, uint64_t vaddr, unsigned path)
+{
+	struct model_machine *mm = zone_mm(z);
+	struct cache_result r;
+
+	if (cpu >= mm->ncpus)
+		return;
+	r = model_store(mm, cpu, vaddr, (uint8_t)path);
+	if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
+	    mm->locks.lock[LOCK_ZONE].holder == cpu)
+		z->machine.misses_zone_locked++;
+	if (zmodel_logged_line(vaddr))
+		EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
+		     r.outcome | BLAB_EVF_WRITE, r.cycles, 0);
 	model_drain_wasted(z, mm);
 }
 
@@ -174,6 +217,7 @@ static inline void zmodel_unlock(struct blab_zone *z, unsigned cpu, unsigned loc
 
 	if (cpu >= mm->ncpus || lockid >= mm->locks.nlocks)
 		return;
+	model_store_fence(mm, cpu); /* held until the stores made under it are visible */
 	held = mm->now[cpu] - mm->locks.lock[lockid].held_since;
 	model_unlock(mm, cpu, lockid);
 	EMIT(z, BLAB_EVC_LOCK, BLAB_EV_LOCK_RELEASE, 0, 0, cpu, lockid, 0, 0,
@@ -205,6 +249,81 @@ static inline void mach_touch_page(struct blab_zone *z, unsigned cpu, uint64_t p
 				   unsigned path)
 {
 	mach_touch(z, cpu, page_vaddr(pfn), write, path);
+}
+
+/*
+ * A read of the struct page of pfn whose address is computed, not loaded, and whose value
+ * only steers a predictable branch (the buddy in __free_one_page): the model lets the CPU
+ * run ahead of an L2 hit (model_touch_ahead); the other machines see a plain read.
+ */
+static inline void mach_touch_page_ahead(struct blab_zone *z, unsigned cpu, uint64_t pfn,
+					 unsigned path)
+{
+#ifdef BLAB_HAVE_MODEL
+	if (z->machine.kind == BLAB_MACHINE_MODEL) {
+		zmodel_touch_ahead(z, cpu, page_vaddr(pfn), path);
+		return;
+	}
+#endif
+	mach_touch(z, cpu, page_vaddr(pfn), 0, path);
+}
+
+/*
+ * A store to the struct page of pfn that no load waits on right away (expand()'s page[size]).
+ * The model buffers it (model_store); the other machines see a plain write.
+ */
+static inline void mach_store_page(struct blab_zone *z, unsigned cpu, uint64_t pfn,
+				   unsigned path)
+{
+#ifdef BLAB_HAVE_MODEL
+	if (z->machine.kind == BLAB_MACHINE_MODEL) {
+		zmodel_store(z, cpu, page_vaddr(pfn), path);
+		return;
+	}
+#endif
+	mach_touch(z, cpu, page_vaddr(pfn), 1, path);
+}
+
+/*
+ * List plumbing the kernel does under zone->lock and the model machine must pay for: the
+ * free_area list heads and nr_free in struct zone (mach_touch_line, a load or
+ * read-modify-write) and a list neighbour's lru pointer (mach_store_line, a buffered
+ * store). Only the model machine sees them: the plain machine's event log records the
+ * struct pages the algorithm inspects, not the neighbours its list_add rewrites, and the
+ * real machine's kernel-shaped lists touch them by themselves.
+ */
+static inline void mach_touch_line(struct blab_zone *z, unsigned cpu, uint64_t vaddr, int write,
+				   unsigned path)
+{
+#ifdef BLAB_HAVE_MODEL
+	if (z->machine.kind == BLAB_MACHINE_MODEL) {
+		struct model_machine *mm = zone_mm(z);
+		struct cache_result r;
+		if (zmodel_logged_line(vaddr)) {
+			zmodel_touch(z, cpu, vaddr, write, path);
+			return;
+		}
+		if (cpu >= mm->ncpus)
+			return;
+		r = model_touch(mm, cpu, vaddr, write, (uint8_t)path);
+		if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
+		    mm->locks.lock[LOCK_ZONE].holder == cpu)
+			z->machine.misses_zone_locked++;
+		model_drain_wasted(z, mm);
+		return;
+	}
+#endif
+	(void)z, (void)cpu, (void)vaddr, (void)write, (void)path;
+}
+
+static inline void mach_store_line(struct blab_zone *z, unsigned cpu, uint64_t vaddr,
+				   unsigned path)
+{
+#ifdef BLAB_HAVE_MODEL
+	if (z->machine.kind == BLAB_MACHINE_MODEL)
+		zmodel_store(z, cpu, vaddr, path);
+#endif
+	(void)z, (void)cpu, (void)vaddr, (void)path;
 }
 
 static inline void mach_prefetch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, unsigned path)

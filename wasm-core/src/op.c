@@ -232,6 +232,9 @@ static int bulk_begin(struct blab_zone *z, struct blab_op *op)
 			else
 				op->picked_head = idx;
 			op->picked_tail = idx;
+			/* list_add_tail() onto the local list: the list work the single pass
+			 * of 8b10b465d0e1 saves ("the list manipulations have cost") */
+			mach_work(z, op->cpu, BLAB_COST_LIST_OP);
 			if (mode == BLAB_BULK_TWO_PASS_PREFETCH)
 				prefetch_buddy(z, op, idx, BLAB_PATH_BULK_PICK);
 		}

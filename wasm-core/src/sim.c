@@ -34,16 +34,20 @@ void blab_sim_config_init(struct blab_sim_config *c)
 }
 
 /* Per-CPU pages batch and high as a 96 GB node with 56 CPUs would have them: the model's
- * zone is only as large as the workload needs, and zone_batchsize() of that would be tiny. */
+ * zone is only as large as the workload needs, and zone_batchsize() of that would be tiny.
+ * The machine has NODES such nodes (2 sockets of seeds 000 / 004): min_free_kbytes is
+ * computed from all of the machine's memory and then shared among the zones by size, so a
+ * node's zone gets 1/NODES of it (__setup_per_zone_wmarks()). */
 #define NODE_PAGES (96ull << 18)
 #define NODE_CPUS 56u
+#define NODES 2u
 
 void sim_node_pcp_sizes(struct blab_strategy *s)
 {
 	if (!s->batch)
 		s->batch = blab_zone_batchsize(NODE_PAGES, s->batch_era);
 	if (!s->high && s->high_mode == BLAB_HIGH_ZONE) {
-		uint32_t min = blab_min_free_kbytes(NODE_PAGES) / 4;
+		uint32_t min = blab_min_free_kbytes(NODE_PAGES * NODES) / NODES / 4;
 		uint32_t gap = (uint32_t)(NODE_PAGES * 10 / 10000);
 		if (min / 4 > gap)
 			gap = min / 4;
@@ -87,10 +91,26 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	if (!wl)
 		FAIL(BLAB_EINVAL, "unknown workload %u", c->workload);
 	run.c = c;
-	run.mp = c->model;
-	if (!run.mp) {
+	if (c->model)
+		def = *c->model;
+	else
 		model_params_default(&def);
-		run.mp = &def;
+	run.mp = &def;
+	if (c->cache_scale > 1) {
+		if (c->cache_scale > 64 || (c->cache_scale & (c->cache_scale - 1)))
+			FAIL(BLAB_EINVAL, "cache_scale must be 1..64, a power of two");
+		def.l2_bytes /= c->cache_scale;
+		def.llc_bytes_per_core /= c->cache_scale;
+	}
+	if (c->sockets) {
+		if (c->sockets > 8)
+			FAIL(BLAB_EINVAL, "sockets must be 1..8");
+		def.sockets = c->sockets;
+	}
+	{
+		char why[120];
+		if (model_params_check(&def, why, sizeof(why)))
+			FAIL(BLAB_EINVAL, "model parameters: %s", why);
 	}
 	if (c->cpus < 1 || c->cpus > BLAB_SIM_MAX_CPUS)
 		FAIL(BLAB_ECPU, "cpus must be 1..%u", BLAB_SIM_MAX_CPUS);

@@ -7,12 +7,16 @@
 #include "sim.h"
 
 extern const struct sim_workload sim_workload_page_fault1;
+extern const struct sim_workload sim_workload_parallel_free;
+extern const struct sim_workload sim_workload_trunc;
 extern const struct sim_workload sim_workload_hackbench;
 extern const struct sim_workload sim_workload_stress_highalloc;
 extern const struct sim_workload sim_workload_mixed;
 
 static const struct sim_workload *const workloads[] = {
 	&sim_workload_page_fault1,
+	&sim_workload_parallel_free,
+	&sim_workload_trunc,
 	&sim_workload_hackbench,
 	&sim_workload_stress_highalloc,
 	&sim_workload_mixed,

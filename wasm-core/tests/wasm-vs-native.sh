@@ -46,6 +46,13 @@ sims=(
   "sim --workload mixed --cpus 4 --preset v4.16,lu-rfc-p4 --pages 256 --clear-lines 1 --compact merge --json --hash"
   "sim --workload mixed --cpus 6 --preset lu-rfc-p2 --pages 512 --clear-lines 1 --compact full --hash"
   "sim --workload stress_highalloc --compact sometimes"
+  "sim --workload parallel_free --cpus 1,4 --preset v4.16,v4.17,v5.18 --pages 256 --hash"
+  "sim --workload parallel_free --cpus 3 --preset v2.5.44,v5.17 --pages 100 --iterations 3 --seed 5 --json --hash"
+  "sim --workload trunc --cpus 1 --preset v5.17,v5.18-prefetch,v5.18 --pages 1024 --hash"
+  "sim --workload trunc --cpus 2 --preset v2.5.45,v4.17 --pages 300 --clear-lines 8 --csv --hash"
+  "sim --workload page_fault1 --cpus 120 --preset v4.17 --pages 8 --hash"
+  "sim --workload trunc --cpus 1 --preset v4.16 --pages 64 --sockets 1 --cache-scale 4 --hash"
+  "sim --workload parallel_free --cpus 300"
 )
 for args in "${sims[@]}"; do
   # shellcheck disable=SC2086 # the arguments are meant to split

@@ -85,9 +85,11 @@ int model_params_parse(struct model_params *p, const char *text, size_t len, cha
  * it needed (like snprintf); the output is complete when that is < cap. */
 size_t model_params_write(const struct model_params *p, char *buf, size_t cap);
 
+/* CPUs a run may use: the machine's, at most MODEL_MAX_CPUS */
 static inline uint32_t model_cpus_max(const struct model_params *p)
 {
-	return p->sockets * p->cores_per_socket * p->threads_per_core;
+	uint32_t n = p->sockets * p->cores_per_socket * p->threads_per_core;
+	return n < MODEL_MAX_CPUS ? n : MODEL_MAX_CPUS;
 }
 static inline uint32_t model_cpu_core(const struct model_params *p, uint32_t cpu)
 {
@@ -342,6 +344,22 @@ uint64_t sched_max_clock(const struct sched *s);
  * clock, advanced by touches, prefetches, locks and work; the scheduler's heap is told the
  * new clock when the CPU's step ends (model_step_end), since only the running CPU moves.
  */
+/*
+ * Store buffer (model_store): a store that misses does not stall the CPU; it waits in the
+ * store buffer while its read-for-ownership is in flight (in a fill buffer, as cache.c
+ * books it). x86 is TSO, so stores become visible in program order: each one drains no
+ * earlier than the one before it. A locked instruction (lock acquire) and the releasing
+ * store of spin_unlock wait for the buffer to drain; a load of a line whose store is still
+ * in flight waits for it. Skylake's store buffer has 56 entries [intel-opt].
+ */
+#define MODEL_STORE_BUFFER 56
+#define MODEL_STORE_PENDING 64 /* per CPU: lines with a store in flight, direct-mapped */
+
+struct model_store_pending {
+	uint64_t line;
+	uint64_t done;
+};
+
 struct model_machine {
 	struct model_params p;
 	struct cache_model cache;
@@ -349,6 +367,13 @@ struct model_machine {
 	struct sched sched;
 	uint32_t ncpus;
 	uint64_t now[MODEL_MAX_CPUS];
+	/* store buffer per CPU: when each of the last MODEL_STORE_BUFFER stores drains (a
+	 * ring), when the newest drains, and the lines still in flight */
+	uint64_t sb_ring[MODEL_MAX_CPUS][MODEL_STORE_BUFFER];
+	uint8_t sb_head[MODEL_MAX_CPUS];
+	uint64_t sb_drain[MODEL_MAX_CPUS];
+	struct model_store_pending sb_pending[MODEL_MAX_CPUS][MODEL_STORE_PENDING];
+	uint64_t store_misses; /* stores that missed L1 and went through the buffer */
 };
 
 /* p is copied; the lock model points at that copy, so do not move or copy *mm after init
@@ -360,12 +385,84 @@ void model_machine_free(struct model_machine *mm);
 /* All CPUs' cycles so far (the denominator of contention %). */
 uint64_t model_machine_cycles(const struct model_machine *mm);
 
+/* A load (or a read-modify-write) of a line: the CPU waits for it. If this CPU's own store
+ * to the line is still in flight, the load waits for that store's line first. */
 static inline struct cache_result model_touch(struct model_machine *mm, uint32_t cpu,
 					      uint64_t vaddr, int write, uint8_t path)
 {
-	struct cache_result r = cache_access(&mm->cache, cpu, vaddr, write, mm->now[cpu], path);
+	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
+	const struct model_store_pending *sp =
+		&mm->sb_pending[cpu][line & (MODEL_STORE_PENDING - 1)];
+	struct cache_result r;
+
+	if (sp->line == line && sp->done > mm->now[cpu])
+		mm->now[cpu] = sp->done;
+	r = cache_access(&mm->cache, cpu, vaddr, write, mm->now[cpu], path);
 	mm->now[cpu] += r.cycles;
 	return r;
+}
+
+/*
+ * A load whose address does not come from a load still in flight (the buddy's struct page:
+ * pfn ^ (1 << order)) and whose value only steers a well-predicted branch (page_is_buddy()):
+ * an out-of-order core runs ahead of it, so an L2 hit (l2_cycles, well inside Skylake's
+ * 224-entry reorder window) costs what an L1 hit does. Misses further out stall as any load.
+ */
+static inline struct cache_result model_touch_ahead(struct model_machine *mm, uint32_t cpu,
+						    uint64_t vaddr, uint8_t path)
+{
+	struct cache_result r = model_touch(mm, cpu, vaddr, 0, path);
+
+	if (r.outcome == CACHE_L2 && r.cycles > mm->p.l1_cycles) {
+		mm->now[cpu] -= r.cycles - mm->p.l1_cycles;
+		r.cycles = mm->p.l1_cycles;
+	}
+	return r;
+}
+
+/*
+ * A store nothing waits on right away (expand()'s set_page_order and list_add on
+ * page[size], a list neighbour's lru pointer): the line is fetched for ownership as by
+ * model_touch(write), but the CPU pays only the L1 latency to put the store in its buffer,
+ * unless the buffer is full (then it waits for the oldest entry). Returns the outcome and
+ * the cycles the CPU paid.
+ */
+static inline struct cache_result model_store(struct model_machine *mm, uint32_t cpu,
+					      uint64_t vaddr, uint8_t path)
+{
+	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
+	uint64_t start = mm->now[cpu], done;
+	uint64_t *slot = &mm->sb_ring[cpu][mm->sb_head[cpu]];
+	struct model_store_pending *sp = &mm->sb_pending[cpu][line & (MODEL_STORE_PENDING - 1)];
+	struct cache_result r;
+
+	if (*slot > start)
+		start = *slot; /* buffer full: the oldest store must drain first */
+	r = cache_access(&mm->cache, cpu, vaddr, 1, start, path);
+	done = start + r.cycles;
+	if (done < mm->sb_drain[cpu])
+		done = mm->sb_drain[cpu]; /* TSO: visible after every older store */
+	mm->sb_drain[cpu] = done;
+	*slot = done;
+	mm->sb_head[cpu] = (uint8_t)((mm->sb_head[cpu] + 1u) % MODEL_STORE_BUFFER);
+	if (r.outcome != CACHE_L1) {
+		mm->store_misses++;
+		sp->line = line;
+		sp->done = done;
+		r.cycles = (uint32_t)(start - mm->now[cpu]) + mm->p.l1_cycles;
+	} else {
+		r.cycles += (uint32_t)(start - mm->now[cpu]);
+	}
+	mm->now[cpu] += r.cycles;
+	return r;
+}
+
+/* Wait until every buffered store of cpu is visible (a locked instruction, or the store
+ * that releases a lock and must not pass the stores made under it). */
+static inline void model_store_fence(struct model_machine *mm, uint32_t cpu)
+{
+	if (mm->sb_drain[cpu] > mm->now[cpu])
+		mm->now[cpu] = mm->sb_drain[cpu];
 }
 
 /* Returns the cycles until the line lands (for the PREFETCH event); the CPU pays only the
@@ -389,6 +486,7 @@ static inline void model_work(struct model_machine *mm, uint32_t cpu, uint64_t c
 static inline int model_lock(struct model_machine *mm, uint32_t cpu, uint32_t id)
 {
 	uint64_t t;
+	model_store_fence(mm, cpu); /* the lock's atomic RMW drains the store buffer */
 	if (lock_acquire(&mm->locks, id, cpu, mm->now[cpu], &t)) {
 		mm->now[cpu] = t;
 		return 1;
@@ -400,7 +498,11 @@ static inline int model_lock(struct model_machine *mm, uint32_t cpu, uint32_t id
 static inline void model_unlock(struct model_machine *mm, uint32_t cpu, uint32_t id)
 {
 	uint64_t t;
-	uint32_t next = lock_release(&mm->locks, id, cpu, mm->now[cpu], &t);
+	uint32_t next;
+
+	/* the releasing store becomes visible only after the stores made under the lock */
+	model_store_fence(mm, cpu);
+	next = lock_release(&mm->locks, id, cpu, mm->now[cpu], &t);
 	if (next != MODEL_NO_CPU) {
 		mm->now[next] = t;
 		sched_unpark(&mm->sched, next, t);

@@ -110,7 +110,6 @@ static int is_pow2(uint32_t x)
 int model_params_check(const struct model_params *p, char *err, size_t errlen)
 {
 	const char *why = NULL;
-	uint64_t cpus = (uint64_t)p->sockets * p->cores_per_socket * p->threads_per_core;
 
 	for (size_t i = 0; i < NPARAMS && !why; i++) {
 		uint32_t v = *field((struct model_params *)p, &params[i]);
@@ -122,8 +121,10 @@ int model_params_check(const struct model_params *p, char *err, size_t errlen)
 			snprintf(err, errlen, "%s out of range", why);
 		return -1;
 	}
-	if (cpus > MODEL_MAX_CPUS)
-		why = "sockets * cores_per_socket * threads_per_core exceeds 256 CPUs";
+	/* a machine may have more CPUs than a run can use (an 8-socket 8180 has 448; runs take
+	 * CPUs 0..255), but every core of the first 256 CPUs needs its own caches */
+	if ((uint64_t)p->sockets * p->cores_per_socket > MODEL_MAX_CPUS)
+		why = "sockets * cores_per_socket exceeds 256 cores";
 	else if (p->l1_bytes % (64u * p->l1_ways) || !is_pow2(p->l1_bytes / (64u * p->l1_ways)))
 		why = "l1_bytes must be 64 * l1_ways * a power of two sets";
 	else if (p->l2_bytes % (64u * p->l2_ways) || !is_pow2(p->l2_bytes / (64u * p->l2_ways)))

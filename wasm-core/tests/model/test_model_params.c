@@ -78,7 +78,7 @@ static void test_parse_errors(void)
 	expect_error("l1_cycles = 4 4\n", "line 1: value is not a decimal integer for: l1_cycles");
 	/* each line is valid; together they are not */
 	expect_error("sockets = 8\ncores_per_socket = 64\n",
-		     "line 0: sockets * cores_per_socket * threads_per_core exceeds 256 CPUs");
+		     "line 0: sockets * cores_per_socket exceeds 256 cores");
 	expect_error("l1_ways = 3\n", "line 0: l1_bytes must be 64 * l1_ways * a power of two sets");
 
 	char longline[400];

@@ -1,0 +1,338 @@
+#!/usr/bin/env node
+// make fidelity: runs the model machine (build/native/blab sim --json) at the seeds' CPU
+// counts and writes docs/fidelity.md, each seed's headline table (quoted) next to the
+// model's reproduction and the model's explanation columns. Everything in the output is
+// computed from these runs; the seed numbers are quotations (docs/fidelity.md says where from).
+//
+//   node scripts/fidelity.mjs [--blab build/native/blab] [--out docs/fidelity.md] [--quick]
+//
+// --quick runs every experiment at a quarter of the pages (a smoke run; the committed
+// docs/fidelity.md comes from the full run). Two runs at a time (the shared machine has 2 cores).
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
+};
+const BLAB = opt('--blab', 'build/native/blab');
+const OUT = opt('--out', 'docs/fidelity.md');
+const QUICK = args.includes('--quick');
+const scale = (pages) => (QUICK ? Math.max(64, pages >> 2) : pages);
+
+// ---- the experiments: one `blab sim` each, a workload at CPU counts x presets ----
+const PF_PAGES = 4096; // pages per task for page_fault1 (docs/fidelity.md: "Sizes")
+const EXP = {
+  pcp2002: { workload: 'page_fault1', cpus: [1, 2, 4, 8], presets: ['v2.5.44', 'v2.5.45'], pages: PF_PAGES },
+  // v5.18 rides along for the literal v5.18-vs-v4.17 table
+  lu2018: { workload: 'page_fault1', cpus: [1, 56, 112], presets: ['v4.16', 'v4.17-pick', 'v4.17', 'v5.18'], pages: PF_PAGES },
+  lu2018_4s: { workload: 'page_fault1', cpus: [224], presets: ['v4.16', 'v4.17-pick', 'v4.17'], pages: PF_PAGES / 4, sockets: 4 },
+  mel2022: { workload: 'page_fault1', cpus: [2, 48, 79, 110], presets: ['v5.17', 'v5.18-prefetch', 'v5.18'], pages: PF_PAGES },
+  trunc: { workload: 'trunc', cpus: [1], presets: ['v5.17', 'v5.18-prefetch', 'v5.18'], pages: 16384 },
+  pfree: { workload: 'parallel_free', cpus: [1, 56, 112], presets: ['v4.16', 'v4.17', 'v5.17', 'v5.18'], pages: PF_PAGES / 2 },
+  // convergence: two of the comparisons again at half the pages
+  conv56: { workload: 'page_fault1', cpus: [56], presets: ['v4.16', 'v4.17'], pages: PF_PAGES / 2 },
+  conv48: { workload: 'page_fault1', cpus: [48], presets: ['v5.17', 'v5.18-prefetch'], pages: PF_PAGES / 2 },
+};
+
+function simArgs(e, cpus) {
+  const a = ['sim', '--workload', e.workload, '--cpus', String(cpus), '--preset', e.presets.join(','),
+    '--pages', String(scale(e.pages)), '--json'];
+  if (e.sockets) a.push('--sockets', String(e.sockets));
+  return a;
+}
+
+// one job per (experiment, CPU count); two at a time
+const jobs = [];
+for (const [name, e] of Object.entries(EXP))
+  for (const c of e.cpus) jobs.push({ name, cpus: c, args: simArgs(e, c) });
+let results = {}; // results[name][cpus][preset] = the JSON cell
+const started = Date.now();
+// --reuse: take the runs from the last full run's cache (only to rework this script's text)
+const CACHE = 'build/fidelity-results.json';
+if (args.includes('--reuse')) {
+  results = JSON.parse(readFileSync(CACHE, 'utf8'));
+  jobs.length = 0;
+}
+async function worker() {
+  for (;;) {
+    const j = jobs.shift();
+    if (!j) return;
+    const { stdout } = await run(BLAB, j.args, { maxBuffer: 1 << 24 });
+    const doc = JSON.parse(stdout);
+    const row = doc.rows[0];
+    (results[j.name] ??= {})[j.cpus] = { ...row.presets, _unit: doc.score_unit, _sockets: doc.sockets };
+    process.stderr.write(`fidelity: ${j.name} ${j.cpus} CPUs done (${Math.round((Date.now() - started) / 1000)} s)\n`);
+  }
+}
+await Promise.all([worker(), worker()]);
+const seconds = args.includes('--reuse') ? results._seconds : Math.round((Date.now() - started) / 1000);
+if (!args.includes('--reuse')) {
+  results._seconds = seconds;
+  mkdirSync('build', { recursive: true });
+  writeFileSync(CACHE, JSON.stringify(results));
+}
+
+// ---- formatting ----
+const pct = (a, b) => {
+  const d = (a / b - 1) * 100;
+  return `${d >= 0 ? '+' : ''}${d.toFixed(1)}%`;
+};
+const num = (x) => x.toLocaleString('en-US');
+const cell = (name, cpus, preset) => results[name][cpus][preset];
+const apg = (r) => (r.zone_acquisitions / r.pages).toFixed(4);
+const hold = (r) => (r.zone_acquisitions ? Math.round(r.zone_hold_cycles / r.zone_acquisitions) : 0);
+const zl = (r) => (r.zone_lock_contention_bp / 100).toFixed(1);
+const lru = (r) => (r.lru_lock_contention_bp / 100).toFixed(1);
+const mpp = (r) => (r.misses_under_zone_lock / r.pages).toFixed(3);
+
+function explainTable(name, presets) {
+  const lines = [
+    '| tasks | preset | score | zone->lock % | acq/page | hold/acq (cycles) | misses under zone->lock / page | pf hit / late / wasted | lru_lock % | batch / high |',
+    '|---:|---|---:|---:|---:|---:|---:|---|---:|---|',
+  ];
+  for (const c of Object.keys(results[name]).map(Number).sort((a, b) => a - b))
+    for (const p of presets) {
+      const r = cell(name, c, p);
+      lines.push(`| ${c} | ${p} | ${num(r.score)} | ${zl(r)} | ${apg(r)} | ${num(hold(r))} | ${mpp(r)} | ` +
+        `${num(r.prefetch_hit)} / ${num(r.prefetch_late)} / ${num(r.prefetch_wasted)} | ${lru(r)} | ${r.batch} / ${r.high} |`);
+    }
+  return lines.join('\n');
+}
+
+function gainTable(name, base, others) {
+  const cpus = Object.keys(results[name]).map(Number).sort((a, b) => a - b);
+  const head = `| tasks | ${base} | ${others.map((o) => `${o} | vs ${base}`).join(' | ')} |`;
+  const sep = `|---:|---:|${others.map(() => '---:|---:').join('|')}|`;
+  const rows = cpus.map((c) => {
+    const b = cell(name, c, base).score;
+    return `| ${c} | ${num(b)} | ${others.map((o) => `${num(cell(name, c, o).score)} | ${pct(cell(name, c, o).score, b)}`).join(' | ')} |`;
+  });
+  return [head, sep, ...rows].join('\n');
+}
+
+const cmd = (name) => `\`blab ${simArgs(EXP[name], EXP[name].cpus.join(',')).filter((a) => a !== '--json').join(' ')}\``;
+
+// the explanation of 4.17's gain at `c` tasks, from the counters
+const explain4 = (c) => {
+  const a = cell('lu2018', c, 'v4.16');
+  const b = cell('lu2018', c, 'v4.17');
+  return `at ${c} tasks: zone->lock held ${num(hold(a))} -> ${num(hold(b))} cycles per acquisition, ` +
+    `misses under it ${mpp(a)} -> ${mpp(b)} a page, contention ${zl(a)} -> ${zl(b)} %, ` +
+    `buddy prefetches ${num(b.prefetch_hit)} hit / ${num(b.prefetch_late)} late / ${num(b.prefetch_wasted)} wasted`;
+};
+const literalVerdict = () => {
+  const d = [56, 112].map((c) => (cell('lu2018', c, 'v5.18').score / cell('lu2018', c, 'v4.17').score - 1) * 100);
+  const worst = Math.max(...d.map(Math.abs));
+  return worst > 5
+    ? `So in the model the literal comparison is not "within a few percent" (${d.map((x) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`).join(', ')} at 56 and 112 tasks), ` +
+      'and for a real reason: the 5.14+ sizes take the lock ' +
+      `${(cell('lu2018', 112, 'v4.17').zone_acquisitions / cell('lu2018', 112, 'v5.18').zone_acquisitions).toFixed(1)}x less often. ` +
+      'The model leaves out what else changed between 4.17 and 5.18 and what else limits page_fault1 on the real machine ' +
+      '(a zone->lock per node, mmap_lock and page-table work, memcg), so the size of that gain is not a prediction.'
+    : `The literal comparison is within ${worst.toFixed(1)}% at 56 and 112 tasks.`;
+};
+
+const melVerdict = () => {
+  const busy = Object.keys(results.mel2022).map(Number).filter((c) => c >= 48);
+  const d = busy.map((c) => (cell('mel2022', c, 'v5.18-prefetch').score / cell('mel2022', c, 'v5.17').score - 1) * 100);
+  const e = busy.map((c) => (cell('mel2022', c, 'v5.18').score / cell('mel2022', c, 'v5.18-prefetch').score - 1) * 100);
+  const f = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
+  const c = busy[busy.length - 1];
+  const a = cell('mel2022', c, 'v5.17');
+  const b = cell('mel2022', c, 'v5.18-prefetch');
+  return `Under contention (${busy.join(', ')} tasks) the model puts the single pass at ${d.map(f).join(', ')} against ` +
+    'v5.17, where the seed measured -0.23..+0.19%. ' +
+    `At ${c} tasks the misses under the lock go from ${mpp(a)} to ${mpp(b)} a page and the hold time from ` +
+    `${num(hold(a))} to ${num(hold(b))} cycles per acquisition: the single pass walks the pcp list (the pages freed ` +
+    'longest ago, L2 hits in a pointer chain) with the lock held, which the two passes did before taking it. ' +
+    'A real core overlaps part of that walk and of the buddy loads with the merging in its out-of-order window; ' +
+    'the model stalls on each load (see "What the model leaves out"), so it overstates what the single pass costs ' +
+    `under the lock. Removing the prefetch (v5.18 against v5.18-prefetch: ${e.map(f).join(', ')}) changes almost nothing: ` +
+    `issued just before its line is needed, with the lock already held, it is late every time (${num(b.prefetch_late)} late, ` +
+    `${num(b.prefetch_hit)} hits), which is 2a791f4412cb's reason for removing it.`;
+};
+const pfreeVerdict = () => {
+  const f = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
+  const one = (p) => (cell('pfree', 1, p).score / cell('pfree', 1, 'v4.16').score - 1) * 100;
+  return `At 1 task the free path alone is short (v4.16: ${Math.round(2500e6 / cell('pfree', 1, 'v4.16').score)} cycles a page), so the two passes' ` +
+    `extra list work shows: v4.17 ${f(one('v4.17'))}, v5.17 ${f(one('v5.17'))} against v4.16; the 5.14+ sizes free up to ` +
+    'high - batch pages at once, more than the L1 holds between picking and merging. At 112 tasks: ' +
+    ['v4.17', 'v5.17', 'v5.18'].map((p) => `${p} ${f((cell('pfree', 112, p).score / cell('pfree', 112, 'v4.16').score - 1) * 100)}`).join(', ') +
+    ' against v4.16.';
+};
+
+// the trunc elapsed ratio: pages / score is the truncate's virtual time
+const truncTime = (p) => {
+  const r = cell('trunc', 1, p);
+  return r.pages / 2 / r.score; // seconds per scored round (pages counts both rounds)
+};
+
+const md = `# Fidelity: the seeds' headline results next to the model machine's
+
+Generated by \`make fidelity\` (\`scripts/fidelity.mjs\`) from ${Object.keys(EXP).reduce((n, k) => n + EXP[k].cpus.length, 0)} \`blab sim\` runs
+(${QUICK ? 'QUICK smoke run, a quarter of the pages: not the committed numbers' : 'full run'}; ${seconds} s on the shared 2-core development VM).
+Do not edit by hand: change the model or the script and run \`make fidelity\`.
+Seed numbers are quoted from \`shared/seeds/\` (the file is named at each table); the model's
+numbers are pages per second of virtual time (page_fault1, parallel_free) or pages truncated
+per second (trunc), seed 1, 2 rounds of which the first is a warm-up.
+Columns: **zone->lock %** spin cycles on \`zone->lock\` / all CPUs' cycles; **acq/page**
+\`zone->lock\` acquisitions per page the workload handled (each page is allocated and
+freed, so a refill and a bulk free of \`batch\` pages add 2/batch); **hold/acq** cycles held
+per acquisition; **misses under zone->lock / page** L1 misses (L2 or worse, stores
+included) while holding it; **pf hit / late / wasted** the buddy prefetches; **batch / high**
+the pcp sizes the preset gives a 96 GB node with 56 CPUs.
+
+## Seed 001 — per-CPU lists and \`rmqueue_bulk()\` (2.5.45, 2002)
+
+Seed (\`001_caa250b39fe07cb1.txt\`), SDET on an 8-way PIII, with vs without hot-n-cold pages:
+
+| users | without | with | gain |
+|---:|---:|---:|---:|
+| 8 | 16038 | 17971 | +12.1% |
+| 16 | 15200 | 17026 | +12.0% |
+| 32 | 15406 | 17009 | +10.4% |
+| 64 | 15331 | 16911 | +10.3% |
+
+Model: page_fault1 (SDET is not modelled; page_fault1 stresses the same lock), ${cmd('pcp2002')}
+
+${gainTable('pcp2002', 'v2.5.44', ['v2.5.45'])}
+
+${explainTable('pcp2002', ['v2.5.44', 'v2.5.45'])}
+
+Acquisitions per page drop from ${apg(cell('pcp2002', 8, 'v2.5.44'))} to ${apg(cell('pcp2002', 8, 'v2.5.45'))}
+(${(cell('pcp2002', 8, 'v2.5.44').zone_acquisitions / cell('pcp2002', 8, 'v2.5.45').zone_acquisitions).toFixed(1)}x fewer, batch ${cell('pcp2002', 8, 'v2.5.45').batch}),
+and the gain grows with the CPUs: ${pct(cell('pcp2002', 1, 'v2.5.45').score, cell('pcp2002', 1, 'v2.5.44').score)} at 1 task,
+${pct(cell('pcp2002', 8, 'v2.5.45').score, cell('pcp2002', 8, 'v2.5.44').score)} at 8. The seed's +10..12% is SDET, a
+mix of shell work in which page allocation is one part; page_fault1 is nothing but page
+allocation, so the model's gain at 8 CPUs is not comparable in size, only in direction.
+
+## Seed 000 — pick outside the lock + prefetch the buddy (4.17, 2018)
+
+Seed (\`000_cdd8602ec004f1a2.txt\`), will-it-scale page_fault1 at full load (each row's % is
+against the row above):
+
+| kernel | Broadwell 2S | Skylake 2S | Broadwell 4S | Skylake 4S |
+|---|---:|---:|---:|---:|
+| v4.15-rc4 | 9037332 | 8000124 | 13642741 | 15728686 |
+| patch 1/2 (pick outside) | 9608786 +6.3% | 8368915 +4.6% | 14042169 +2.9% | 17433559 +10.8% |
+| patch 2/2 (+ prefetch) | 10462292 +8.9% | 8602889 +2.8% | 14802073 +5.4% | 17624575 +1.1% |
+
+Model, the 2-socket Skylake (8180, 112 CPUs): ${cmd('lu2018')}
+
+${gainTable('lu2018', 'v4.16', ['v4.17-pick', 'v4.17'])}
+
+Step by step as the seed reports it (each against the one before):
+${Object.keys(results.lu2018).map(Number).sort((a, b) => a - b).map((c) => `${c} tasks: pick outside ${pct(cell('lu2018', c, 'v4.17-pick').score, cell('lu2018', c, 'v4.16').score)}, then prefetch ${pct(cell('lu2018', c, 'v4.17').score, cell('lu2018', c, 'v4.17-pick').score)}`).join('; ')}.
+
+${explainTable('lu2018', ['v4.16', 'v4.17-pick', 'v4.17'])}
+
+The 4-socket Skylake (224 CPUs, \`--sockets 4\`), full load, ${EXP.lu2018_4s.pages} pages per task: ${cmd('lu2018_4s')}
+
+${gainTable('lu2018_4s', 'v4.16', ['v4.17-pick', 'v4.17'])}
+
+${explainTable('lu2018_4s', ['v4.16', 'v4.17-pick', 'v4.17'])}
+
+Where the gain comes from, ${explain4(112)}; ${explain4(56)}. At 1 task the two versions are
+within ${pct(cell('lu2018', 1, 'v4.17').score, cell('lu2018', 1, 'v4.16').score)} of each other: the buddy is still in the CPU's own
+cache (prefetch hits ${num(cell('lu2018', 1, 'v4.17').prefetch_hit)}, late ${num(cell('lu2018', 1, 'v4.17').prefetch_late)}: the prefetches find the line in L1).
+
+## Seed 002 — single pass under the lock (5.18, 2022)
+
+Seed (\`002_0ccdcf9b90d51c0a.txt\`), mmtests trunc, Amean elapsed (vanilla 5.17-rc3 = two
+passes with prefetch; highpcpopt-v2 = the series ending in the single pass):
+
+| machine | vanilla | highpcpopt-v2 | change |
+|---|---:|---:|---:|
+| 1-socket Skylake | 543.00 | 530.00 | -2.39% |
+| 2-socket CascadeLake | 529.00 | 510.00 | -3.59% |
+
+Model, one task truncating ${num(scale(EXP.trunc.pages))} pages (the preset v5.17 is that vanilla: two
+passes + prefetch with 5.14+ pcp sizes): ${cmd('trunc')}
+
+| preset | pages truncated/s | elapsed vs v5.17 | acq/page | hold/acq | misses under zone->lock / page | pf hit / late / wasted |
+|---|---:|---:|---:|---:|---:|---|
+${EXP.trunc.presets.map((p) => { const r = cell('trunc', 1, p); return `| ${p} | ${num(r.score)} | ${pct(truncTime(p), truncTime('v5.17'))} | ${apg(r)} | ${num(hold(r))} | ${mpp(r)} | ${num(r.prefetch_hit)} / ${num(r.prefetch_late)} / ${num(r.prefetch_wasted)} |`; }).join('\n')}
+
+Seed, page_fault1 (Hmean, 2-socket CascadeLake, 80 CPUs), selected rows:
+
+| processes | vanilla | highpcpopt-v2 | change |
+|---:|---:|---:|---:|
+| 2 | 2694662.26 | 2695780.35 | +0.04% |
+| 12 | 12167502.10 | 12190163.79 | +0.19% |
+| 48 | 27694013.85 | 27671111.46 | -0.08% |
+| 79 | 25928742.64 | 25934202.02 | +0.02% |
+| 110 | 25730869.75 | 25671880.65 | -0.23% |
+
+Model, like for like (same 5.14+ pcp sizes; v5.18-prefetch is 8b10b465d0e1, the single pass
+that kept the prefetch, v5.18 adds 2a791f4412cb which removed it), on the 112-CPU Skylake:
+${cmd('mel2022')}
+
+${gainTable('mel2022', 'v5.17', ['v5.18-prefetch', 'v5.18'])}
+
+${explainTable('mel2022', ['v5.17', 'v5.18-prefetch', 'v5.18'])}
+
+${melVerdict()}
+
+## v5.18 against v4.17, literally
+
+The issue asks for "v5.18 vs v4.17: within a few percent under contention". The presets differ
+in more than the bulk free: 5.14+ gives the pcp a larger batch (1 MB cap: 63, was 31) and a
+\`high\` from the zone's low watermark (${cell('lu2018', 56, 'v5.18').high} here, was ${cell('lu2018', 56, 'v4.17').high}), and frees
+more than a batch when frees follow frees (\`nr_pcp_free\`). Those take \`zone->lock\` far less
+often, for a real reason. The runs are those of seed 000's table above (v5.18 is in its preset list).
+
+${gainTable('lu2018', 'v4.17', ['v5.18'])}
+
+${explainTable('lu2018', ['v4.17', 'v5.18'])}
+
+${literalVerdict()} The like-for-like comparison of the bulk-free shapes (seed 002's) is the
+previous section's v5.17 / v5.18-prefetch / v5.18 table.
+
+## parallel_free (no seed; the free path alone)
+
+Every task allocates its region, waits for the others, then all free at once: ${cmd('pfree')}
+
+${gainTable('pfree', 'v4.16', ['v4.17', 'v5.17', 'v5.18'])}
+
+${explainTable('pfree', ['v4.16', 'v4.17', 'v5.17', 'v5.18'])}
+
+${pfreeVerdict()}
+
+## Sizes
+
+page_fault1 runs ${num(scale(PF_PAGES))} pages per task (${scale(PF_PAGES) / 256} MB; will-it-scale maps 128 MB = 32768) so that the
+whole report takes minutes on a laptop. At half the pages the comparisons move by this much
+(same runs otherwise): v4.17 against v4.16 at 56 tasks ${pct(cell('conv56', 56, 'v4.17').score, cell('conv56', 56, 'v4.16').score)} (${num(scale(PF_PAGES / 2))} pages) against
+${pct(cell('lu2018', 56, 'v4.17').score, cell('lu2018', 56, 'v4.16').score)} (${num(scale(PF_PAGES))}); v5.18-prefetch against v5.17 at 48 tasks ${pct(cell('conv48', 48, 'v5.18-prefetch').score, cell('conv48', 48, 'v5.17').score)} against
+${pct(cell('mel2022', 48, 'v5.18-prefetch').score, cell('mel2022', 48, 'v5.17').score)}. The 5.14+ presets are the slower to converge: their \`high\` (576) is a large share of
+a small task's pages. At this size a task's struct pages (${scale(PF_PAGES) * 64 / 1024} KB) fit its
+L2 while 128 MB's (2 MB) do not; \`--cache-scale 16\` divides L2 and LLC by 16 to restore the
+ratio, but also shrinks what the short reuses (a pagevec of 15 cleared frames) need, so the
+report uses the real sizes. The 4-socket runs use ${num(scale(EXP.lu2018_4s.pages))} pages per task.
+
+## What the model leaves out
+
+- **One zone for all sockets.** The real 2- and 4-socket machines have a zone (and a
+  \`zone->lock\`) per node, each task allocating from its own node; the model has one zone and
+  one lock for every CPU, so from 57 tasks on the lock moves between sockets (300-cycle
+  handoffs) and contention is higher than the seeds' machines see. This is the largest
+  difference, and why the model's score falls past one socket where will-it-scale's levels off.
+- **Out-of-order execution** only as far as the store buffer and the buddy's L2 hits: stores
+  that nothing waits on (expand()'s \`page[size]\`, a list neighbour's pointer, \`nr_free\`) are
+  buffered, and an L2 hit on the buddy costs an L1 hit (its address is computed and its value
+  steers a predicted branch); every other load stalls for its full latency, where a real core
+  overlaps independent loads inside its reorder window. The model so overstates the cost of
+  load misses under the lock: the buddy misses the 4.17 prefetch hides (and with them that
+  prefetch's gain where the lock is saturated) and the single pass's list walk.
+- No hardware prefetchers, no TLB, no memory bandwidth or NUMA home node, simplified
+  coherence (docs/model.md); no page tables, \`mmap_lock\`, memcg or rmap work in the workloads,
+  whose fault, unmap and truncate costs are estimates, not calibrated.
+- SDET, the 2002 seed's benchmark, is not modelled; seeds 003 (SLUB) and 004 (skip-merge) are
+  other issues' workloads.
+`;
+writeFileSync(OUT, md);
+process.stderr.write(`fidelity: wrote ${OUT} in ${seconds} s\n`);

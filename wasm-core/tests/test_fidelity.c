@@ -1,0 +1,184 @@
+/*
+ * The seeds' directions on the model machine, at sizes small enough for a unit test
+ * (docs/fidelity.md has the full-size runs): 2.5.45's batching of zone->lock and its gain
+ * growing with CPUs; 4.17 ahead of 4.16 under contention and level at one CPU; the single
+ * pass ahead of the two passes on one task's trunc; parallel_free and trunc account every
+ * page; more than 112 CPUs on a 4-socket machine; the same seed gives the same log.
+ * These assert directions (which way, and roughly how far), never timings.
+ */
+#include <string.h>
+
+#include "blab_sim.h"
+#include "harness.h"
+
+static uint64_t wide_pfns; /* records whose pfn JavaScript could not hold (>= 2^53) */
+
+static void hash_sink(void *ctx, const struct blab_event *e)
+{
+	uint64_t *h = ctx;
+	const unsigned char *b = (const unsigned char *)e;
+	for (size_t i = 0; i < sizeof(*e); i++) {
+		*h ^= b[i];
+		*h *= 0x100000001b3ull;
+	}
+	if (e->pfn >= (1ull << 53))
+		wide_pfns++; /* e.g. a struct zone line logged as an ACCESS: the player rejects it */
+}
+
+static int run(uint32_t workload, const char *preset, uint32_t cpus, uint32_t pages,
+	       uint32_t sockets, uint64_t *hash, struct blab_sim_result *r)
+{
+	struct blab_sim_config c;
+	char err[160];
+	int ret;
+
+	blab_sim_config_init(&c);
+	c.workload = workload;
+	c.cpus = cpus;
+	c.pages = pages;
+	c.iterations = 2;
+	c.sockets = sockets;
+	c.clear_lines = 8; /* fewer frame lines through the cache model: a faster test */
+	CHECK_EQ(blab_preset(preset, &c.strategy), 0);
+	if (hash) {
+		*hash = 0xcbf29ce484222325ull;
+		c.log_mask = BLAB_EVC_ALL;
+		c.sink = hash_sink;
+		c.sink_ctx = hash;
+	}
+	ret = blab_sim_run(&c, r, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "blab_sim_run %s %u cpus: %s\n", preset, cpus, err);
+	return ret;
+}
+
+/* b's score over a's, in per mille of a's (1000 = level) */
+static int64_t permille(const struct blab_sim_result *a, const struct blab_sim_result *b)
+{
+	return a->score ? (int64_t)(b->score * 1000 / a->score) : 0;
+}
+
+static void test_pcp_2002(void)
+{
+	struct blab_sim_result a1, b1, a8, b8;
+
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v2.5.44", 1, 256, 0, NULL, &a1), 0);
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v2.5.45", 1, 256, 0, NULL, &b1), 0);
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v2.5.44", 8, 256, 0, NULL, &a8), 0);
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v2.5.45", 8, 256, 0, NULL, &b8), 0);
+	/* zone->lock acquisitions per page fall by about the batch size */
+	CHECK(b8.batch >= 8);
+	CHECK(a8.zone_acq * 10 >= b8.zone_acq * b8.batch * 7);
+	CHECK(a8.zone_acq * 10 <= b8.zone_acq * b8.batch * 13);
+	/* and the gain grows with the CPUs that contend for the lock */
+	CHECK(permille(&a8, &b8) > permille(&a1, &b1));
+	CHECK(permille(&a8, &b8) > 1000);
+}
+
+static void test_prefetch_2018(void)
+{
+	struct blab_sim_result a, b;
+
+	/* one CPU: within 2 % (seed 000: the patch is about the contended case) */
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v4.16", 1, 512, 0, NULL, &a), 0);
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v4.17", 1, 512, 0, NULL, &b), 0);
+	CHECK(permille(&a, &b) >= 980 && permille(&a, &b) <= 1020);
+	CHECK_EQ(b.zone_contention_bp, 0);
+
+	/* 56 CPUs contending: 4.17 ahead by more than 1 %, with less hold time per
+	 * acquisition, fewer misses under the lock, and buddy prefetches that landed */
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v4.16", 56, 512, 0, NULL, &a), 0);
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v4.17", 56, 512, 0, NULL, &b), 0);
+	CHECK(a.zone_contention_bp > 2000);
+	CHECK(permille(&a, &b) > 1010);
+	CHECK(b.zone_hold / b.zone_acq < a.zone_hold / a.zone_acq);
+	CHECK(b.misses_zone_locked < a.misses_zone_locked);
+	CHECK(b.pf_hit > b.pf_late);
+	CHECK_EQ(a.prefetches, 0);
+}
+
+static void test_trunc_2022(void)
+{
+	struct blab_sim_result a, b, c;
+
+	/* one task truncating: the single pass (8b10b465d0e1) is faster than the two passes
+	 * it replaced (seed 002: elapsed -2.4 %, -3.6 %); no zone->lock contention */
+	CHECK_EQ(run(BLAB_WL_TRUNC, "v5.17", 1, 4096, 0, NULL, &a), 0);
+	CHECK_EQ(run(BLAB_WL_TRUNC, "v5.18-prefetch", 1, 4096, 0, NULL, &b), 0);
+	CHECK_EQ(run(BLAB_WL_TRUNC, "v5.18", 1, 4096, 0, NULL, &c), 0);
+	CHECK(permille(&a, &b) > 1000);
+	CHECK(permille(&a, &c) > 1000);
+	CHECK_EQ(a.zone_contention_bp, 0);
+	CHECK_EQ(a.pages_total, 2 * 4096);
+	CHECK_EQ(a.pages_scored, 4096);
+	CHECK(a.lru_acq > 0);
+}
+
+static void test_parallel_free(void)
+{
+	struct blab_sim_result a, b;
+
+	CHECK_EQ(run(BLAB_WL_PARALLEL_FREE, "v4.16", 1, 256, 0, NULL, &a), 0);
+	CHECK_EQ(a.pages_total, 2 * 256);
+	CHECK_EQ(a.pages_scored, 256);
+	CHECK_EQ(a.zone_contention_bp, 0);
+	CHECK_EQ(a.lru_acq, 0); /* the free path alone */
+	CHECK_EQ(run(BLAB_WL_PARALLEL_FREE, "v4.16", 16, 256, 0, NULL, &b), 0);
+	CHECK_EQ(b.pages_scored, 16 * 256);
+	CHECK(b.zone_contention_bp > 0);
+	/* sixteen CPUs freeing at once free less than sixteen times as fast */
+	CHECK(b.score < 16 * a.score);
+}
+
+static void test_topology(void)
+{
+	struct blab_sim_result a;
+	struct blab_sim_config c;
+	char err[160];
+
+	/* 113..256 CPUs need more sockets: 4 x 28 x 2 = 224, 8 sockets for the rest */
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v4.17", 200, 8, 4, NULL, &a), 0);
+	CHECK_EQ(a.pages_scored, 200 * 8);
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v4.17", 256, 8, 8, NULL, &a), 0);
+	CHECK_EQ(a.pages_scored, 256 * 8);
+	blab_sim_config_init(&c);
+	c.pages = 8;
+	c.cpus = 225;
+	c.sockets = 4;
+	CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), BLAB_ECPU);
+	c.sockets = 9;
+	CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), BLAB_EINVAL);
+	c.sockets = 0;
+	c.cpus = 2;
+	c.cache_scale = 3;
+	CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), BLAB_EINVAL);
+	c.cache_scale = 16;
+	CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), 0);
+}
+
+static void test_determinism(void)
+{
+	uint64_t h1, h2;
+	struct blab_sim_result a, b;
+	const uint32_t wl[] = {BLAB_WL_PARALLEL_FREE, BLAB_WL_TRUNC, BLAB_WL_PAGE_FAULT1};
+
+	for (unsigned i = 0; i < 3; i++) {
+		CHECK_EQ(run(wl[i], "v4.17", 3, 128, 0, &h1, &a), 0);
+		CHECK_EQ(run(wl[i], "v4.17", 3, 128, 0, &h2, &b), 0);
+		CHECK(h1 == h2);
+		CHECK_EQ(wide_pfns, 0);
+		CHECK_EQ(a.score, b.score);
+		CHECK_EQ(a.cycles_total, b.cycles_total);
+	}
+}
+
+int main(void)
+{
+	test_determinism();
+	test_pcp_2002();
+	test_prefetch_2018();
+	test_trunc_2022();
+	test_parallel_free();
+	test_topology();
+	return harness_report("test_fidelity");
+}
