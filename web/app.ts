@@ -21,6 +21,7 @@ import { describeEvent } from './views/describe';
 import { createFreeAreasView } from './views/freeareas';
 import { createMemMapView } from './views/memmap';
 import { createPcpView, type PcpParams } from './views/pcp';
+import { createSlabView } from './views/slab';
 import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './views/procfs';
 import { createLegend } from './views/legend';
 import { createLockTimelineView } from './views/locktimeline';
@@ -91,6 +92,7 @@ export class App {
   private readonly legend;
   private readonly lockHist;
   private readonly cacheView;
+  private readonly slabView;
 
   constructor(root: HTMLElement) {
     // ---- sidebar: scenario, event log, keys
@@ -271,6 +273,9 @@ export class App {
     this.cacheView = createCacheView(
       panel(this.views, 'cache', 'Cache and prefetch', 'struct page accesses by outcome, per CPU, and the current CPU’s latest ones'),
     );
+    this.slabView = createSlabView(
+      panel(this.views, 'slab', 'Slab: kmem_cache_cpu freelists', 'one row per CPU: its cpu slab, freelist order, remote frees, freelist prefetch'),
+    );
     const lower = el('div', { class: 'views-wide views-text' });
     this.views.append(lower);
     this.zoneinfo = createTextView(panel(lower, 'zoneinfo', '/proc/zoneinfo (excerpt)'), '/proc/zoneinfo excerpt');
@@ -294,12 +299,13 @@ export class App {
   }
 
   /** Decodes and validates a whole log, then shows it. Never throws: errors are shown and returned. */
-  loadEventLog(data: ArrayBuffer | ArrayBufferView, opts: LoadOptions = {}): LoadResult {
+  loadEventLog(data: ArrayBuffer | ArrayBufferView | Player, opts: LoadOptions = {}): LoadResult {
     this.pause();
     let player: Player;
     try {
-      if (data.byteLength > MAX_LOG_BYTES) throw new LogError(-1, `the log is ${data.byteLength} bytes; the limit is ${MAX_LOG_BYTES}`);
-      player = new Player(decodeEvents(data));
+      if (data instanceof Player) player = data; // built already (Player.build(), an imported trace)
+      else if (data.byteLength > MAX_LOG_BYTES) throw new LogError(-1, `the log is ${data.byteLength} bytes; the limit is ${MAX_LOG_BYTES}`);
+      else player = new Player(decodeEvents(data));
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
       this.showError(`This event log cannot be replayed: ${msg}`);
@@ -588,6 +594,7 @@ export class App {
     if (on('lock-hist')) this.lockHist.update(p);
     if (on('cache')) this.cacheView.update(p, textDue);
     if (on('buddy-tree')) this.buddyTree.update(p);
+    if (on('slab')) this.slabView.update(p);
     this.writeHash();
   }
 }

@@ -27,7 +27,7 @@ describe('the workload table', () => {
   });
   it('each entry turns a small scenario into a run the core accepts', () => {
     for (const w of WORKLOAD_TABLE) {
-      const r = simScenario(m, { workload: w.name, ...w.request(256, 2), seed: 1, preset: 'v5.18', maxEvents: 4096 });
+      const r = simScenario(m, { workload: w.name, ...w.request(256, 2, 'v5.18'), seed: 1, preset: 'v5.18', maxEvents: 4096 });
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(w.description.length).toBeGreaterThan(40);

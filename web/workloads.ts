@@ -24,9 +24,16 @@ export interface WorkloadEntry {
   readonly description: string;
   /** what each scenario field means for this workload (shown as the fields' hints) */
   readonly params: { readonly pages: string; readonly cpus: string };
-  /** the scenario's zone size and CPUs, as the core's arguments */
-  request(zonePages: number, cpus: number): WorkloadRequest;
+  /** the scenario's zone size, CPUs and preset, as the core's arguments */
+  request(zonePages: number, cpus: number, preset: string): WorkloadRequest;
+  /** the run's one-line summary, from what the core printed (default: as printed) */
+  summary?(req: WorkloadRequest, printed: string): string;
 }
+
+/** Presets older than the 2011 change (3.3): SLUB's fast path did not prefetch then. */
+const BEFORE_SLUB_PREFETCH = new Set(['v2.5.44', 'v2.5.45', 'v2.6.25']);
+/** Messages per sender in a browser hackbench run: a few slabs' worth, a log of ~10^5 records. */
+export const HACKBENCH_LOOPS = 200;
 
 export const WORKLOAD_TABLE = [
   {
@@ -41,6 +48,26 @@ export const WORKLOAD_TABLE = [
       cpus: 'one task per CPU, 1 to 112',
     },
     request: (zonePages: number, cpus: number) => ({ cpus, pages: Math.max(1, Math.floor(zonePages / cpus)), iterations: 1 }),
+  },
+  {
+    name: 'hackbench',
+    title: 'hackbench (remote frees)',
+    description:
+      'Senders and receivers in groups: each message is a slab object allocated on the sender’s CPU ' +
+      'and freed on the receiver’s, so the freelist links are written remotely; SLUB’s prefetch of the ' +
+      'next free object (2011) is on for presets from v3.3 and off before (docs/slab.md).',
+    params: {
+      pages: `not used: each sender sends ${HACKBENCH_LOOPS} messages`,
+      cpus: 'groups, one CPU each, 2 to 112',
+    },
+    // iterations carries hackbench's flags: bit 0 = SLUB freelist prefetch
+    request: (_zonePages: number, cpus: number, preset: string) => ({
+      cpus: Math.max(2, Math.min(112, cpus)),
+      pages: HACKBENCH_LOOPS,
+      iterations: BEFORE_SLUB_PREFETCH.has(preset) ? 0 : 1,
+    }),
+    summary: (req: WorkloadRequest, printed: string) =>
+      `hackbench, ${req.cpus} groups x ${req.pages} messages, freelist prefetch ${req.iterations & 1 ? 'on' : 'off'}: ${printed}`,
   },
 ] as const satisfies readonly WorkloadEntry[];
 

@@ -185,7 +185,7 @@ static const struct command {
 	{"import", cmd_import, "summarise a real kernel trace (perf script / tracefs kmem: events)"},
 	{"presets", cmd_presets, "list the strategy presets, named after kernels"},
 	{"bench", cmd_bench, "time alloc/free on the plain machine, per preset"},
-	{"sim", cmd_sim, "run a benchmark (page_fault1) on the deterministic model machine"},
+	{"sim", cmd_sim, "run a benchmark (page_fault1, hackbench) on the deterministic model machine"},
 };
 
 static void usage(FILE *f)

@@ -3,5 +3,6 @@
 #define BLAB_CLI_H
 
 int cmd_sim(int argc, char **argv);
+int cmd_sim_hackbench(int argc, char **argv); /* cmd_sim_hackbench.c */
 
 #endif

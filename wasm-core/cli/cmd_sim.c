@@ -53,7 +53,10 @@ static int sim_help(FILE *f)
 "cpus x pages <= %u, cpus x pages x iterations <= %llu.\n"
 "\n"
 "example:\n"
-"  blab sim --workload page_fault1 --cpus 1,2,4 --preset v4.16,v4.17 --pages 1024\n",
+"  blab sim --workload page_fault1 --cpus 1,2,4 --preset v4.16,v4.17 --pages 1024\n"
+"\n"
+"hackbench (slab objects allocated on one CPU, freed on another) has its own options:\n"
+"  blab sim --workload hackbench --help\n",
 		EVENTS_FILE_MAX, BLAB_SIM_MAX_PAGES, BLAB_SIM_MAX_ITERATIONS, BLAB_SIM_MAX_MAPPED,
 		(unsigned long long)BLAB_SIM_MAX_WORK);
 	return 0;
@@ -138,6 +141,10 @@ int cmd_sim(int argc, char **argv)
 	uint64_t linear1 = 0;
 	int ret = 0;
 
+	/* hackbench has its own options and table (cmd_sim_hackbench.c) */
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--workload") && !strcmp(argv[i + 1], "hackbench"))
+			return cmd_sim_hackbench(argc, argv);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -52,6 +52,9 @@ enum blab_error {
 	BLAB_ELOCKED = -19,    /* the lock is held by another cpu: call again later */
 	BLAB_ENOMEMHOST = -20, /* the host could not allocate memory for the zone */
 	BLAB_ELOGFULL = -21,   /* the event log reached its bound (for run drivers: sim, lessons) */
+	/* slab layer (blab_slab.h): -30..-39 */
+	BLAB_ESLABCACHE = -30, /* no such kmem_cache id on this zone */
+	BLAB_ESLABOBJ = -31,   /* the address is not an object of this cache */
 };
 const char *blab_strerror(int err);
 

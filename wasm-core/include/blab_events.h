@@ -61,13 +61,23 @@ static inline struct blab_event blab_event_make(uint64_t time, uint64_t pfn, uns
 	X(FALLBACK, 18, EXPLAIN)     \
 	X(ALLOC_FAIL, 19, EXPLAIN)   \
 	X(MARK, 20, EXPLAIN)         \
-	X(LOG_FULL, 21, EXPLAIN)
+	X(LOG_FULL, 21, EXPLAIN)     \
+	/* slab layer (docs/events.md "Slab"), 30..39 */ \
+	X(SLAB_CACHE_CREATE, 30, STATE) \
+	X(SLAB_ALLOC, 31, STATE)     \
+	X(SLAB_FREE, 32, STATE)      \
+	X(SLAB_REMOTE_FREE, 33, STATE) \
+	X(SLAB_FREELIST_PREFETCH, 34, CACHE) \
+	X(SLAB_NEW, 35, STATE)       \
+	X(SLAB_DISCARD, 36, STATE)   \
+	X(SLAB_CPU_SLAB, 37, STATE)  \
+	X(SLAB_PARTIAL, 38, STATE)
 
 enum blab_event_type {
 #define BLAB_X(name, num, cls) BLAB_EV_##name = num,
 	BLAB_EVENT_TYPES(BLAB_X)
 #undef BLAB_X
-	BLAB_EV_MAX_CORE = 31
+	BLAB_EV_MAX_CORE = 63
 };
 
 /*
@@ -103,7 +113,21 @@ enum blab_event_class {
 #define BLAB_EVF_AFTER 0x4u       /* PCP_ADD: inserted right after the block at arg0 (pfn - start) */
 #define BLAB_EVF_END 0x1u         /* RMQUEUE_BULK / PCP_DRAIN end record */
 #define BLAB_EVF_WRITE 0x10u      /* ACCESS: a write */
-#define BLAB_EVF_SLAB 0x8000u     /* ACCESS / PREFETCH: pfn holds a slab object address */
+#define BLAB_EVF_SLAB 0x8000u     /* ACCESS / PREFETCH / PREFETCH_WASTED: pfn holds a kernel
+				   * virtual address minus PAGE_OFFSET (a slab object, a frame,
+				   * a per-CPU line), not a pfn */
+#define BLAB_PAGE_OFFSET 0xffff888000000000ull /* what slab and address records subtract */
+#define BLAB_EVF_SLAB_SLOW 0x1u   /* SLAB_ALLOC: through the slow path */
+#define BLAB_EVF_SLAB_TO_PARTIAL 0x1u /* SLAB_REMOTE_FREE: the full slab went on the partial list */
+#define BLAB_EVF_SLAB_EMPTY 0x2u  /* SLAB_REMOTE_FREE: the slab is now empty */
+#define BLAB_EVF_PARTIAL_DEL 0x1u /* SLAB_PARTIAL: taken off (else put on) the partial list */
+/* SLAB_CPU_SLAB flags: how the cpu slab changed */
+enum blab_cpu_slab_how {
+	BLAB_CPU_SLAB_NEW = 0,     /* a new slab from the page allocator */
+	BLAB_CPU_SLAB_PARTIAL = 1, /* a slab off the node's partial list */
+	BLAB_CPU_SLAB_REFILL = 2,  /* the cpu slab's own freelist (remote frees) moved to c->freelist */
+	BLAB_CPU_SLAB_DEACTIVATE = 3, /* the cpu slab was given up (c->slab = NULL) */
+};
 
 /* ACCESS outcome, flags bits 0..3 */
 enum blab_access_outcome {
@@ -131,7 +155,14 @@ enum blab_access_outcome {
 	X(RMQUEUE, 9, "rmqueue without pcp (__rmqueue under zone->lock)")          \
 	X(FALLBACK, 10, "__rmqueue_fallback")                                      \
 	X(FREE_DIRECT, 11, "free_one_page without pcp")                            \
-	X(DRAIN, 12, "drain_pages")
+	X(DRAIN, 12, "drain_pages")                                                \
+	/* slab layer: 30..39 */                                                   \
+	X(SLAB_ALLOC_FAST, 30, "slab_alloc fast path (c->freelist)")               \
+	X(SLAB_ALLOC_SLOW, 31, "___slab_alloc slow path")                          \
+	X(SLAB_FREE_FAST, 32, "slab_free fast path (c->freelist)")                 \
+	X(SLAB_FREE_SLOW, 33, "__slab_free to the slab's own freelist")            \
+	X(SLAB_NEW, 34, "new_slab: build the freelist of a fresh slab")            \
+	X(SLAB_DEACTIVATE, 35, "deactivate_slab / flush / discard_slab")
 
 enum blab_path {
 #define BLAB_X(name, num, desc) BLAB_PATH_##name = num,

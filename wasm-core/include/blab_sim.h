@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "blab.h"
+#include "blab_slab.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,6 +21,10 @@ extern "C" {
 #define BLAB_SIM_MAX_MAPPED (1u << 22)         /* cpus * pages: the zone's size */
 #define BLAB_SIM_MAX_WORK (1ull << 26)         /* cpus * pages * iterations page faults */
 #define BLAB_SIM_PAGEVEC 15u                   /* PAGEVEC_SIZE - 1 pages per lru_lock */
+#define BLAB_HACKBENCH_MAX_GROUPS 112u
+#define BLAB_HACKBENCH_MAX_LOOPS 1000000u
+#define BLAB_HACKBENCH_MAX_WORK (1ull << 24)  /* groups * loops messages */
+#define BLAB_HACKBENCH_QUEUE 32u              /* messages a socket holds before the sender sleeps */
 
 /* Workload ids; names and units come from the table in src/sim_workloads.c. */
 enum blab_workload {
@@ -52,6 +57,14 @@ struct blab_sim_config {
 	uint8_t log_mask;                    /* event classes sent to sink */
 	blab_event_sink sink;                /* NULL: no events at all */
 	void *sink_ctx;
+	/* hackbench (docs/slab.md); cpus must be groups */
+	struct blab_sim_hackbench {
+		uint32_t groups;       /* sender/receiver pairs, one CPU each: 1..BLAB_HACKBENCH_MAX_GROUPS */
+		uint32_t loops;        /* messages each sender sends: 1..BLAB_HACKBENCH_MAX_LOOPS */
+		uint32_t object_size;  /* bytes of each message's slab object */
+		uint8_t same_cpu;      /* 1: a group's receiver runs on its sender's CPU (control) */
+		uint8_t slub_prefetch; /* 1: prefetch_freepointer() after fast-path allocations */
+	} hackbench;
 };
 void blab_sim_config_init(struct blab_sim_config *c);
 
@@ -68,6 +81,11 @@ struct blab_sim_result {
 	uint64_t misses_zone_locked; /* cache misses while holding zone->lock */
 	uint64_t prefetches, pf_hit, pf_late, pf_wasted;
 	uint32_t batch, high;    /* the pcp sizes the run used */
+	/* hackbench */
+	uint64_t messages;                /* messages sent and received */
+	uint64_t elapsed_cycles;          /* until the last message was read (the score's time) */
+	struct blab_slab_stats slab;      /* the message cache's counters */
+	uint64_t slab_pf_hit, slab_pf_late, slab_pf_wasted; /* freelist prefetches (cache model) */
 };
 
 /* 0, or a negative BLAB_E* code with a reason in err. */

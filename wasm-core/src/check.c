@@ -273,5 +273,7 @@ int blab_check(const struct blab_zone *z, char *msg, unsigned msglen)
 		return BLAB_ENOMEMHOST;
 	err = check(&c);
 	free(c.seen);
+	if (!err && z->slab)
+		err = _blab_slab_check(z, msg, msglen);
 	return err;
 }

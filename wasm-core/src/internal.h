@@ -106,6 +106,7 @@ struct blab_zone {
 	uint8_t log_full;
 	blab_event_sink sink;        /* when set, records go here instead of the log */
 	void *sink_ctx;
+	struct slab_state *slab;     /* slab.c: kmem_caches and their slabs; NULL until one exists */
 
 
 };
@@ -182,5 +183,9 @@ uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path);
 
 /* op.c */
 int _blab_sync(struct blab_zone *z, struct blab_op *op);
+
+/* slab.c */
+void _blab_slab_destroy_all(struct blab_zone *z);
+int _blab_slab_check(const struct blab_zone *z, char *msg, unsigned msglen);
 
 #endif

@@ -34,12 +34,26 @@ static inline struct model_machine *zone_mm(const struct blab_zone *z)
 	return (struct model_machine *)z->machine.impl;
 }
 
-/* a struct page line is reported by its pfn; any other line by its address */
+/*
+ * A struct page line is reported by its pfn. Any other line (a slab object, a page frame, a
+ * per-CPU or socket line) by its address minus PAGE_OFFSET, flagged BLAB_EVF_SLAB: the full
+ * 64-bit address would not fit the 53 bits a JavaScript number holds exactly.
+ */
+static inline int line_is_page(uint64_t vaddr)
+{
+	return vaddr >= VMEMMAP_START && vaddr - VMEMMAP_START < BLAB_MAX_START_PFN * 64u;
+}
+
 static inline uint64_t line_event_pfn(uint64_t vaddr)
 {
-	if (vaddr >= VMEMMAP_START && vaddr - VMEMMAP_START < BLAB_MAX_START_PFN * 64u)
+	if (line_is_page(vaddr))
 		return (vaddr - VMEMMAP_START) / 64u;
-	return vaddr;
+	return vaddr - PAGE_OFFSET;
+}
+
+static inline unsigned line_event_flags(uint64_t vaddr)
+{
+	return line_is_page(vaddr) ? 0 : BLAB_EVF_SLAB;
 }
 
 static inline void model_drain_wasted(struct blab_zone *z, struct model_machine *mm)
@@ -52,7 +66,7 @@ static inline void model_drain_wasted(struct blab_zone *z, struct model_machine 
 	n = cache_take_wasted(&mm->cache, w, MODEL_WASTED_MAX);
 	for (uint32_t i = 0; i < n; i++)
 		EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH_WASTED, line_event_pfn(w[i].vaddr), 0,
-		     w[i].cpu, 0, w[i].path, 0, 0, 0);
+		     w[i].cpu, 0, w[i].path, line_event_flags(w[i].vaddr), 0, 0);
 }
 
 static inline void zmodel_touch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, int write,
@@ -68,7 +82,7 @@ static inline void zmodel_touch(struct blab_zone *z, unsigned cpu, uint64_t vadd
 	    mm->locks.lock[LOCK_ZONE].holder == cpu)
 		z->machine.misses_zone_locked++;
 	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
-	     r.outcome | (write ? BLAB_EVF_WRITE : 0), r.cycles, 0);
+	     r.outcome | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr), r.cycles, 0);
 	model_drain_wasted(z, mm);
 }
 
@@ -81,8 +95,8 @@ static inline void zmodel_prefetch(struct blab_zone *z, unsigned cpu, uint64_t v
 	if (cpu >= mm->ncpus)
 		return;
 	land = model_prefetch(mm, cpu, vaddr, (uint8_t)path);
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path, 0,
-	     land, 0);
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path,
+	     line_event_flags(vaddr), land, 0);
 	model_drain_wasted(z, mm);
 }
 
@@ -147,8 +161,8 @@ static inline void mach_touch(struct blab_zone *z, unsigned cpu, uint64_t vaddr,
 	}
 #endif
 	/* plain: record the access; the outcome is not modelled */
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, (vaddr - VMEMMAP_START) / 64u, 0, cpu, 0, path,
-	     BLAB_ACC_PLAIN | (write ? BLAB_EVF_WRITE : 0), 0, 0);
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
+	     BLAB_ACC_PLAIN | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr), 0, 0);
 }
 
 /* the struct page line of pfn */
@@ -172,8 +186,8 @@ static inline void mach_prefetch(struct blab_zone *z, unsigned cpu, uint64_t vad
 		return;
 	}
 #endif
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, (vaddr - VMEMMAP_START) / 64u, 0, cpu, 0, path,
-	     0, 0, 0);
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path,
+	     line_event_flags(vaddr), 0, 0);
 }
 
 static inline uint64_t mach_now(struct blab_zone *z, unsigned cpu)

@@ -25,6 +25,9 @@ void blab_sim_config_init(struct blab_sim_config *c)
 	c->seed = 1;
 	c->clear_lines = 64;
 	blab_preset(BLAB_DEFAULT_PRESET, &c->strategy);
+	c->hackbench.groups = 4;
+	c->hackbench.loops = 1000;
+	c->hackbench.object_size = 256;
 }
 
 /* Per-CPU pages batch and high as a 96 GB node with 56 CPUs would have them: the model's
@@ -49,7 +52,7 @@ static void emit_wasted(void *ctx, const struct cache_wasted *w)
 {
 	struct blab_zone *z = ctx;
 	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH_WASTED, line_event_pfn(w->vaddr), 0, w->cpu, 0,
-	     w->path, 0, 0, 0);
+	     w->path, line_event_flags(w->vaddr), 0, 0);
 }
 
 int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,

@@ -7,9 +7,11 @@
 #include "sim.h"
 
 extern const struct sim_workload sim_workload_page_fault1;
+extern const struct sim_workload sim_workload_hackbench;
 
 static const struct sim_workload *const workloads[] = {
 	&sim_workload_page_fault1,
+	&sim_workload_hackbench,
 };
 
 #define NWORKLOADS (sizeof(workloads) / sizeof(workloads[0]))

@@ -263,6 +263,7 @@ void blab_zone_destroy(struct blab_zone *z)
 {
 	if (!z)
 		return;
+	_blab_slab_destroy_all(z);
 	free(z->mem_map);
 	free(z->pageblock_mt);
 	free(z->pageset);

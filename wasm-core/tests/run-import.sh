@@ -40,5 +40,20 @@ if [ "${BLESS:-0}" != 1 ]; then
     fail=$((fail + 1)); echo "FAIL import -: stdin differs from the file"
   fi
 fi
+# a 300,000-line trace (each fixture repeated): per tracepoint, blab import equals grep -c
+if [ "${BLESS:-0}" != 1 ]; then
+  for txt in pf1.perf.txt pf1.tracefs.txt; do
+    for i in $(seq 130); do cat "$txt"; done >"$tmp/big.txt"
+    "$blab" import "$tmp/big.txt" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    ok=$([ "$rc" = 0 ] && [ "$(wc -l <"$tmp/big.txt")" -ge 300000 ] && echo 1 || echo 0)
+    for ev in mm_page_alloc mm_page_free mm_page_free_batched mm_page_pcpu_drain \
+              mm_page_alloc_zone_locked mm_page_alloc_extfrag; do
+      want=$(grep -c "$ev:" "$tmp/big.txt")
+      got=$(awk -v e="$ev" '$1 == "event" && $2 == e {print $3}' "$tmp/out")
+      [ "$want" = "$got" ] || { ok=0; echo "FAIL import 130 x $txt: $ev: grep -c says $want, blab import says $got"; }
+    done
+    if [ "$ok" = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL import 130 x $txt (exit $rc)"; fi
+  done
+fi
 echo "import: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

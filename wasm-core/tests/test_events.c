@@ -245,7 +245,8 @@ static void doc_matches_header(void)
 		if (blab_event_name(t))
 			CHECK(seen[t]);
 	for (unsigned t = 0; t < BLAB_PATH_COUNT; t++)
-		CHECK(seen_path[t]);
+		if (blab_path_name(t)) /* the ids have gaps: each area has its own range */
+			CHECK(seen_path[t]);
 	CHECK(blab_path_name(BLAB_PATH_COUNT) == NULL);
 }
 

@@ -34,6 +34,10 @@ sims=(
   "sim --workload page_fault1 --cpus 1,3 --preset v2.5.45,v5.18 --pages 200 --iterations 3 --seed 9 --hash --csv"
   "sim --workload page_fault1 --cpus 2 --preset v4.16 --pages 128 --clear-lines 8 --json --hash"
   "sim --workload page_fault1 --cpus 0"
+  "sim --workload hackbench --groups 2,3 --loops 200 --hash"
+  "sim --workload hackbench --groups 2 --loops 150 --same-cpu --object-size 64 --seed 5 --hash --csv"
+  "sim --workload hackbench --groups 4 --loops 100 --slub-prefetch on --object-size 1000 --json --hash"
+  "sim --workload hackbench --groups 1"
 )
 for args in "${sims[@]}"; do
   # shellcheck disable=SC2086 # the arguments are meant to split

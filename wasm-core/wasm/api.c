@@ -147,6 +147,8 @@ static void js_sink(void *ctx, const struct blab_event *e)
  * Runs `workload` (1 = page_fault1) on `cpus` model CPUs, each task mapping `pages` pages, with
  * the strategy of `preset`; keeps at most `max_events` records (>= 2). The run's text result
  * (score, contention, the error if any) is in out/err like a replay's, the log in events.
+ * hackbench (4, docs/slab.md): `cpus` = groups, `pages` = loops, `iterations` = flags (bit 0:
+ * SLUB freelist prefetch, bit 1: same-CPU control), 256-byte objects.
  */
 struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages,
 				uint32_t iterations, uint32_t seed, const char *preset,
@@ -174,6 +176,20 @@ struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages
 	cfg.pages = pages;
 	cfg.iterations = iterations;
 	cfg.seed = seed;
+	if (workload == BLAB_WL_HACKBENCH) {
+		if (iterations > 3) {
+			fprintf(err, "blab sim: hackbench flags=%u: only bits 0 (prefetch) and 1 (same CPU)\n",
+				iterations);
+			r->status = 2;
+			goto done;
+		}
+		cfg.hackbench.groups = cpus;
+		cfg.hackbench.loops = pages;
+		cfg.hackbench.slub_prefetch = (uint8_t)(iterations & 1u);
+		cfg.hackbench.same_cpu = (uint8_t)((iterations >> 1) & 1u);
+		cfg.pages = 1;
+		cfg.iterations = 1;
+	}
 	if (max_events < 2 || max_events > BLAB_MAX_LOG_EVENTS) {
 		fprintf(err, "blab sim: max_events=%u must be 2..%u\n", max_events, BLAB_MAX_LOG_EVENTS);
 		r->status = 2;
@@ -199,9 +215,17 @@ struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages
 		r->status = 2;
 		goto done;
 	}
-	fprintf(out, "score %llu pages/s, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
-		(unsigned long long)res.score, res.zone_contention_bp / 100, res.zone_contention_bp % 100,
-		res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
+	if (workload == BLAB_WL_HACKBENCH)
+		fprintf(out, "%llu messages in %llu cycles, %llu messages/s, %llu remote frees, "
+			"%llu freelist prefetches (%llu hit), batch %u, high %u%s\n",
+			(unsigned long long)res.messages, (unsigned long long)res.elapsed_cycles,
+			(unsigned long long)res.score, (unsigned long long)res.slab.free_remote,
+			(unsigned long long)res.slab.prefetch, (unsigned long long)res.slab_pf_hit,
+			res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
+	else
+		fprintf(out, "score %llu pages/s, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
+			(unsigned long long)res.score, res.zone_contention_bp / 100, res.zone_contention_bp % 100,
+			res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
 	r->events = sink.ev;
 	r->nevents = sink.n;
 	sink.ev = NULL;

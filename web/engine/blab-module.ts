@@ -42,9 +42,11 @@ export const MAX_SCRIPT_BYTES = 1 << 20;
 export interface SimRequest {
   /** the core's workload name (web/workloads.ts; blab_sim_workload_id() resolves it) */
   workload: string;
+  /** page_fault1: tasks, one CPU each; hackbench: groups, one CPU each */
   cpus: number;
-  /** pages each task maps (the zone holds cpus x pages) */
+  /** pages each task maps (the zone holds cpus x pages); hackbench: messages per sender */
   pages: number;
+  /** hackbench: flags, bit 0 = SLUB freelist prefetch, bit 1 = same-CPU control */
   iterations: number;
   seed: number;
   preset: string;

@@ -2,7 +2,7 @@
 // code paths, access outcomes.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ACCESS_OUTCOMES, EVENT_TYPES, PATHS } from './events';
+import { ACCESS_OUTCOMES, EVENT_TYPES, PATHS, TRACE_EVENT_TYPES } from './events';
 
 const HEADER = 'wasm-core/include/blab_events.h';
 const have = existsSync(HEADER);
@@ -21,6 +21,18 @@ describe('events.ts follows blab_events.h', () => {
     }));
     expect(fromC.length).toBeGreaterThan(0);
     expect(EVENT_TYPES.map((t) => ({ id: t.id, name: t.name, cls: t.cls }))).toEqual(fromC);
+  });
+
+  it('has the same imported-trace types (BLAB_TRACE_EVENT_TYPES)', () => {
+    const at = text.indexOf('#define BLAB_TRACE_EVENT_TYPES');
+    const block = text.slice(at, text.indexOf('enum blab_trace_event_type {', at));
+    const fromC = [...block.matchAll(/X\((\w+),\s*(\d+),\s*(\w+)\)/g)].map((m) => ({
+      id: Number(m[2]),
+      name: m[1],
+      cls: m[3]!.toLowerCase(),
+    }));
+    expect(fromC.length).toBeGreaterThan(0);
+    expect(TRACE_EVENT_TYPES.map((t) => ({ id: t.id, name: t.name, cls: t.cls }))).toEqual(fromC);
   });
 
   it('has the same code paths (BLAB_PATHS)', () => {

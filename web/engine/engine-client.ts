@@ -2,7 +2,7 @@
 // If the worker dies, every pending request fails with a plain message and the next
 // request starts a new worker, so the app recovers without a reload.
 import type { ReplayResult, SimRequest } from './blab-module';
-import type { EngineReply, EngineRequest } from './protocol';
+import type { EngineFault, EngineReply, EngineRequest } from './protocol';
 
 type Pending = { resolve: (r: ReplayResult) => void; reject: (e: Error) => void };
 
@@ -10,6 +10,12 @@ export class EngineClient {
   private worker: Worker | null = null;
   private nextId = 1;
   private pending = new Map<number, Pending>();
+  private fault: EngineFault | undefined;
+
+  /** Test-only hook: the next request traps in the WASM core ('trap') or kills the worker ('crash'). */
+  injectFault(fault: EngineFault): void {
+    this.fault = fault;
+  }
 
   /** Why the browser cannot run the core, or null when it can. */
   static unsupported(): string | null {
@@ -35,7 +41,10 @@ export class EngineClient {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage(make(id));
+      const req = make(id);
+      if (this.fault) req.fault = this.fault;
+      this.fault = undefined;
+      worker.postMessage(req);
     });
   }
 

@@ -29,6 +29,15 @@ scope.onmessage = (e) => {
     try {
       core ??= loadCore();
       const m = await core;
+      if (req.fault === 'crash') {
+        // test-only: an uncaught error outside any handler, as a bug in the worker would be
+        setTimeout(() => {
+          throw new Error('test-only crash of the engine worker');
+        });
+        return;
+      }
+      // test-only: a real WebAssembly trap, a read far outside the core's memory
+      if (req.fault === 'trap') m._blab_js_replay(0xfffffff0, 64);
       const result = req.kind === 'sim' ? simScenario(m, req.sim) : replayScript(m, req.script);
       scope.postMessage({ id: req.id, ok: true, result }, [result.events]);
     } catch (err) {
@@ -36,7 +45,7 @@ scope.onmessage = (e) => {
       // next request starts a fresh one, and say what happened in plain words.
       core = null;
       const why = err instanceof Error ? err.message : String(err);
-      scope.postMessage({ id: req.id, ok: false, error: `the allocator core stopped: ${why}` });
+      scope.postMessage({ id: req.id, ok: false, error: `the allocator core stopped (${why}); it restarts on the next run` });
     }
   })();
 };

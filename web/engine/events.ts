@@ -51,6 +51,26 @@ export const EVENT_TYPES: readonly EventTypeInfo[] = [
   { id: 19, name: 'ALLOC_FAIL', cls: 'explain' },
   { id: 20, name: 'MARK', cls: 'explain' },
   { id: 21, name: 'LOG_FULL', cls: 'explain' },
+  { id: 30, name: 'SLAB_CACHE_CREATE', cls: 'state' },
+  { id: 31, name: 'SLAB_ALLOC', cls: 'state' },
+  { id: 32, name: 'SLAB_FREE', cls: 'state' },
+  { id: 33, name: 'SLAB_REMOTE_FREE', cls: 'state' },
+  { id: 34, name: 'SLAB_FREELIST_PREFETCH', cls: 'cache' },
+  { id: 35, name: 'SLAB_NEW', cls: 'state' },
+  { id: 36, name: 'SLAB_DISCARD', cls: 'state' },
+  { id: 37, name: 'SLAB_CPU_SLAB', cls: 'state' },
+  { id: 38, name: 'SLAB_PARTIAL', cls: 'state' },
+];
+
+/**
+ * Records only an imported kernel trace has (BLAB_TRACE_EVENT_TYPES, docs/events.md
+ * "Imported traces"): kept apart from the core's table, as the C header keeps them.
+ */
+export const TRACE_EVENT_TYPES: readonly EventTypeInfo[] = [
+  { id: 80, name: 'TRACE_ZONE', cls: 'state' },
+  { id: 81, name: 'TRACE_UNKNOWN', cls: 'state' },
+  { id: 82, name: 'TRACE_FREE_BATCHED', cls: 'explain' },
+  { id: 83, name: 'TRACE_EXTFRAG', cls: 'explain' },
 ];
 
 export const EV = {
@@ -75,12 +95,25 @@ export const EV = {
   ALLOC_FAIL: 19,
   MARK: 20,
   LOG_FULL: 21,
+  TRACE_ZONE: 80,
+  TRACE_UNKNOWN: 81,
+  TRACE_FREE_BATCHED: 82,
+  TRACE_EXTFRAG: 83,
+  SLAB_CACHE_CREATE: 30,
+  SLAB_ALLOC: 31,
+  SLAB_FREE: 32,
+  SLAB_REMOTE_FREE: 33,
+  SLAB_FREELIST_PREFETCH: 34,
+  SLAB_NEW: 35,
+  SLAB_DISCARD: 36,
+  SLAB_CPU_SLAB: 37,
+  SLAB_PARTIAL: 38,
 } as const;
 
 export type EventTypeName = keyof typeof EV;
 
 const BY_ID: (EventTypeInfo | undefined)[] = [];
-for (const t of EVENT_TYPES) BY_ID[t.id] = t;
+for (const t of [...EVENT_TYPES, ...TRACE_EVENT_TYPES]) BY_ID[t.id] = t;
 
 export function eventType(id: number): EventTypeInfo | undefined {
   return BY_ID[id];
@@ -93,6 +126,8 @@ export function eventName(id: number): string {
 export const MIGRATETYPES = ['UNMOVABLE', 'MOVABLE', 'RECLAIMABLE', 'HIGHATOMIC', 'CMA', 'ISOLATE'] as const;
 export const NR_MIGRATETYPES = MIGRATETYPES.length;
 export const LOCK_NAMES = ['zone->lock', 'lru_lock', 'list_lock'] as const;
+/** SLAB_CPU_SLAB flags: how the cpu slab changed. */
+export const CPU_SLAB_HOW = ['new slab', 'from the partial list', 'refill (remote frees)', 'deactivate'] as const;
 export const ACCESS_OUTCOMES = [
   'L1 hit',
   'L2 hit',
@@ -121,11 +156,20 @@ export const PATHS: readonly { id: number; name: string; where: string }[] = [
   { id: 10, name: 'FALLBACK', where: '__rmqueue_fallback' },
   { id: 11, name: 'FREE_DIRECT', where: 'free_one_page without pcp' },
   { id: 12, name: 'DRAIN', where: 'drain_pages' },
+  { id: 30, name: 'SLAB_ALLOC_FAST', where: 'slab_alloc fast path (c->freelist)' },
+  { id: 31, name: 'SLAB_ALLOC_SLOW', where: '___slab_alloc slow path' },
+  { id: 32, name: 'SLAB_FREE_FAST', where: 'slab_free fast path (c->freelist)' },
+  { id: 33, name: 'SLAB_FREE_SLOW', where: "__slab_free to the slab's own freelist" },
+  { id: 34, name: 'SLAB_NEW', where: 'new_slab: build the freelist of a fresh slab' },
+  { id: 35, name: 'SLAB_DEACTIVATE', where: 'deactivate_slab / flush / discard_slab' },
 ];
+
+// Path ids have gaps (each layer has its own range), so look them up by id.
+const PATH_BY_ID = new Map(PATHS.map((p) => [p.id, p]));
 
 /** Where in the allocator a record was written, in words; undefined for NONE or unknown ids. */
 export function pathWhere(id: number): string | undefined {
-  return id > 0 ? PATHS[id]?.where : undefined;
+  return id > 0 ? PATH_BY_ID.get(id)?.where : undefined;
 }
 
 /** Flag bits, per type (docs/events.md). */
@@ -136,7 +180,11 @@ export const FLAG = {
   END: 1, // RMQUEUE_BULK, PCP_DRAIN
   OUTCOME_MASK: 0xf, // ACCESS
   WRITE: 0x10, // ACCESS
-  SLAB_OBJECT: 0x8000, // ACCESS, PREFETCH
+  SLAB_OBJECT: 0x8000, // ACCESS, PREFETCH, PREFETCH_WASTED: pfn = address - PAGE_OFFSET
+  SLAB_SLOW: 1, // SLAB_ALLOC
+  SLAB_TO_PARTIAL: 1, // SLAB_REMOTE_FREE
+  SLAB_EMPTY: 2, // SLAB_REMOTE_FREE
+  PARTIAL_DEL: 1, // SLAB_PARTIAL
 } as const;
 
 /** One record, as plain numbers. `time` and `pfn` are exact below 2^53. */
@@ -167,6 +215,19 @@ export class LogError extends Error {
 /** Hard limit on records in one log (docs/limits.md): 2^24 records = 512 MiB of input. */
 export const MAX_RECORDS = 1 << 24;
 
+export interface EventLogColumns {
+  time: Float64Array;
+  pfn: Float64Array;
+  type: Uint8Array;
+  order: Uint8Array;
+  cpu: Uint16Array;
+  mt: Uint8Array;
+  path: Uint8Array;
+  flags: Uint16Array;
+  arg0: Uint32Array;
+  arg1: Uint32Array;
+}
+
 /** A decoded log: one typed array per field, index = record number. */
 export class EventLog {
   readonly length: number;
@@ -181,18 +242,41 @@ export class EventLog {
   readonly arg0: Uint32Array;
   readonly arg1: Uint32Array;
 
-  constructor(length: number) {
+  constructor(length: number, columns?: EventLogColumns) {
     this.length = length;
-    this.time = new Float64Array(length);
-    this.pfn = new Float64Array(length);
-    this.type = new Uint8Array(length);
-    this.order = new Uint8Array(length);
-    this.cpu = new Uint16Array(length);
-    this.mt = new Uint8Array(length);
-    this.path = new Uint8Array(length);
-    this.flags = new Uint16Array(length);
-    this.arg0 = new Uint32Array(length);
-    this.arg1 = new Uint32Array(length);
+    const c = columns;
+    if (c && Object.values(c).some((a) => a.length !== length)) throw new RangeError(`EventLog: every column must have ${length} entries`);
+    this.time = c?.time ?? new Float64Array(length);
+    this.pfn = c?.pfn ?? new Float64Array(length);
+    this.type = c?.type ?? new Uint8Array(length);
+    this.order = c?.order ?? new Uint8Array(length);
+    this.cpu = c?.cpu ?? new Uint16Array(length);
+    this.mt = c?.mt ?? new Uint8Array(length);
+    this.path = c?.path ?? new Uint8Array(length);
+    this.flags = c?.flags ?? new Uint16Array(length);
+    this.arg0 = c?.arg0 ?? new Uint32Array(length);
+    this.arg1 = c?.arg1 ?? new Uint32Array(length);
+  }
+
+  /**
+   * The typed arrays, to post a decoded log from a worker (transfer their buffers) and rebuild
+   * it on the page with new EventLog(length, columns): no second decode on the main thread.
+   * Columns from another thread are trusted only after the player replays them (it checks
+   * every record); the type table is checked again here.
+   */
+  columns(): EventLogColumns {
+    const { time, pfn, type, order, cpu, mt, path, flags, arg0, arg1 } = this;
+    return { time, pfn, type, order, cpu, mt, path, flags, arg0, arg1 };
+  }
+
+  static fromColumns(c: EventLogColumns): EventLog {
+    const log = new EventLog(c.type.length, c);
+    for (let i = 0; i < log.length; i++) {
+      if (BY_ID[log.type[i]!] === undefined) throw new LogError(i, `unknown event type ${log.type[i]}`);
+    }
+    const first = log.type[0];
+    if (first !== EV.ZONE_INIT && first !== EV.TRACE_ZONE) throw new LogError(0, 'the first record must be ZONE_INIT (or TRACE_ZONE)');
+    return log;
   }
 
   get(i: number): EventRecord {
@@ -227,7 +311,7 @@ function readU64(view: DataView, at: number, index: number, field: string): numb
 
 /**
  * Decodes a whole log. Throws LogError when the length is not a multiple of 32, a record has an
- * unknown type, or the first record is not ZONE_INIT. State transitions are checked later, by
+ * unknown type, or the first record is neither ZONE_INIT nor (an imported trace) TRACE_ZONE. State transitions are checked later, by
  * the player (it knows where every page is).
  */
 export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
@@ -255,8 +339,8 @@ export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
     if (BY_ID[type] === undefined) {
       throw new LogError(i, `unknown event type ${type}`);
     }
-    if (i === 0 && type !== EV.ZONE_INIT) {
-      throw new LogError(0, `the first record must be ZONE_INIT, found ${eventName(type)}`);
+    if (i === 0 && type !== EV.ZONE_INIT && type !== EV.TRACE_ZONE) {
+      throw new LogError(0, `the first record must be ZONE_INIT (or TRACE_ZONE), found ${eventName(type)}`);
     }
     log.time[i] = readU64(view, at + OFF.time, i, 'time');
     log.pfn[i] = readU64(view, at + OFF.pfn, i, 'pfn');

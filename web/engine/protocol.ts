@@ -2,9 +2,13 @@
 // only ever sees results (text and event records), never the module.
 import type { ReplayResult, SimRequest } from './blab-module';
 
-export type EngineRequest =
+/** Test-only (docs/reliability.md): make this request trap in the core, or crash the worker. */
+export type EngineFault = 'trap' | 'crash';
+
+export type EngineRequest = (
   | { id: number; kind: 'replay'; script: string }
-  | { id: number; kind: 'sim'; sim: SimRequest };
+  | { id: number; kind: 'sim'; sim: SimRequest }
+) & { fault?: EngineFault };
 
 export type EngineReply =
   | { id: number; ok: true; result: ReplayResult }

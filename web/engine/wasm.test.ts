@@ -102,6 +102,20 @@ describe('WASM core through the JS API', () => {
     expect(new Uint8Array(b.events)).toEqual(new Uint8Array(a.events));
   });
 
+  it('runs hackbench in the WASM core; the slab log replays with every slab given back', () => {
+    const req = { workload: 'hackbench', cpus: 2, pages: 60, iterations: 1, seed: 1, preset: 'v5.18', maxEvents: 1 << 20 } as const;
+    const a = simScenario(m, req);
+    expect(a.stderr).toBe('');
+    expect(a.status).toBe(0);
+    expect(a.stdout).toMatch(/^120 messages in \d+ cycles, \d+ messages\/s, 120 remote frees, \d+ freelist prefetches \(\d+ hit\)/);
+    const log = decodeEvents(a.events);
+    const s = new Player(log).seek(log.length);
+    expect(Array.from(s.slab.slabPfn).every((pfn) => pfn < 0)).toBe(true);
+    const b = simScenario(m, { ...req, iterations: 4 });
+    expect(b.status).toBe(2);
+    expect(b.stderr).toMatch(/hackbench flags=4/);
+  });
+
   it('cuts a sim log at its bound with LOG_FULL, and refuses bad requests with a message', () => {
     const cut = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 256, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 1000 });
     expect(cut.events.byteLength).toBe(1000 * RECORD_SIZE);

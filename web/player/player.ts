@@ -10,12 +10,15 @@ import { EV, FLAG, type EventLog } from '../engine/events';
 /** BLAB_PATH_DRAIN: drain_pages() */
 const PATH_DRAIN = 12;
 import { LOCK_STAT, MAX_LOCKS, ZoneState, applyEvent, geometryFromLog } from './state';
+import { SLAB_SLOTS, logHasSlab } from './slab';
 
 export interface PlayerOptions {
   /** events between keyframes; default chosen from the log size and a memory budget */
   keyframeInterval?: number;
   /** bytes all keyframes together may take (default 96 MiB) */
   keyframeBudget?: number;
+  /** internal to Player.build(): set up only, the caller replays the records */
+  deferBuild?: boolean;
 }
 
 /** Kinds of event the player can jump to. */
@@ -50,18 +53,56 @@ export class Player {
   constructor(log: EventLog, opts: PlayerOptions = {}) {
     this.log = log;
     const geo = geometryFromLog(log);
-    const s = new ZoneState(geo);
+    const s = new ZoneState(geo, logHasSlab(log) ? SLAB_SLOTS : 0);
     const budget = opts.keyframeBudget ?? 96 * 1024 * 1024;
     const maxFrames = Math.max(2, Math.floor(budget / s.snapshotBytes()));
     this.K = Math.max(1, opts.keyframeInterval ?? Math.max(256, Math.ceil(log.length / maxFrames)));
     this.acquires = Array.from({ length: geo.cpus }, () => []);
-    for (let i = 0; i < log.length; i++) {
+    this.cur = s; // at the end of the log once built
+    if (opts.deferBuild) return;
+    this.buildRange(0, log.length);
+  }
+
+  /** Replays records [from, to) into the current state, storing keyframes on the way. */
+  private buildRange(from: number, to: number): void {
+    const { log, cur: s } = this;
+    for (let i = from; i < to; i++) {
       if (i % this.K === 0) this.keyframes.push(s.clone());
       applyEvent(s, log, i);
       if (log.type[i] === EV.LOCK_ACQUIRE && log.mt[i] === 0) this.acquires[log.cpu[i]!]!.push(i);
     }
-    if (log.length % this.K === 0) this.keyframes.push(s.clone());
-    this.cur = s; // at the end of the log
+    if (to === log.length && log.length % this.K === 0) this.keyframes.push(s.clone());
+  }
+
+  /**
+   * The same player as `new Player(log)`, built in slices of about `sliceMs` with a macrotask
+   * between them, so that a large log (an imported trace) never blocks the page for long.
+   * `onProgress(done, total)` after each slice; `signal` aborts (the promise rejects).
+   */
+  static async build(
+    log: EventLog,
+    opts: PlayerOptions & { sliceMs?: number; signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  ): Promise<Player> {
+    const p = new Player(log, { ...opts, deferBuild: true });
+    const sliceMs = opts.sliceMs ?? 30;
+    let i = 0;
+    let chunk = 1024;
+    while (i < log.length) {
+      const t0 = performance.now();
+      const to = Math.min(log.length, i + chunk);
+      p.buildRange(i, to);
+      i = to;
+      // aim each slice at sliceMs, whatever the machine's speed
+      const took = performance.now() - t0;
+      chunk = Math.max(256, Math.min(1 << 20, Math.round(chunk * (took > 0 ? Math.min(4, sliceMs / took) : 4))));
+      opts.onProgress?.(i, log.length);
+      if (i < log.length) {
+        await new Promise((r) => setTimeout(r, 0));
+        if (opts.signal?.aborted) throw new Error('building the player was cancelled');
+      }
+    }
+    if (log.length === 0) p.buildRange(0, 0);
+    return p;
   }
 
   /** Number of steps: step 0 is before the first record, step `length` after the last. */

@@ -17,6 +17,7 @@ import {
   eventName,
   type EventLog,
 } from '../engine/events';
+import { SlabState, applySlabEvent } from './slab';
 
 /** Where one page is. */
 export const PAGE = {
@@ -52,7 +53,15 @@ export interface ZoneGeometry {
   readonly cpus: number;
   readonly maxOrder: number;
   readonly pageblockOrder: number;
+  /**
+   * An imported kernel trace (TRACE_ZONE): where each page sat when the recording began is
+   * unknown, so the replay is lenient (applyImported below).
+   */
+  readonly imported?: boolean;
 }
+
+/** pageblock_order shown for an imported trace: 9 on x86-64 with 4 KiB pages (the trace does not say). */
+export const IMPORTED_PAGEBLOCK_ORDER = 9;
 
 /** Hard limits (docs/limits.md); a ZONE_INIT beyond them is rejected. */
 export const LIMITS = {
@@ -61,9 +70,33 @@ export const LIMITS = {
   maxOrder: 20,
 } as const;
 
+function geometryFromTrace(log: EventLog): ZoneGeometry {
+  const maxOrder = log.order[0]!;
+  const g: ZoneGeometry = {
+    startPfn: log.pfn[0]!,
+    pages: log.arg0[0]!,
+    cpus: Math.max(1, log.arg1[0]!),
+    maxOrder,
+    pageblockOrder: Math.min(IMPORTED_PAGEBLOCK_ORDER, maxOrder),
+    imported: true,
+  };
+  if (g.pages < 1 || g.pages > LIMITS.maxPages) {
+    throw new LogError(
+      0,
+      `TRACE_ZONE: the trace touches ${g.pages} pages (pfn ${g.startPfn} onwards); ` +
+        `the views hold at most ${LIMITS.maxPages} (docs/limits.md). The summary above is complete; ` +
+        'record fewer CPUs or a shorter run to replay it',
+    );
+  }
+  if (g.cpus > LIMITS.maxCpus) throw new LogError(0, `TRACE_ZONE: ${g.cpus} CPUs is above ${LIMITS.maxCpus}`);
+  if (g.maxOrder > LIMITS.maxOrder) throw new LogError(0, `TRACE_ZONE: top order ${g.maxOrder} is above ${LIMITS.maxOrder}`);
+  return g;
+}
+
 export function geometryFromLog(log: EventLog): ZoneGeometry {
+  if (log.length > 0 && log.type[0] === EV.TRACE_ZONE) return geometryFromTrace(log);
   if (log.length === 0 || log.type[0] !== EV.ZONE_INIT) {
-    throw new LogError(0, 'the first record must be ZONE_INIT');
+    throw new LogError(0, 'the first record must be ZONE_INIT (or TRACE_ZONE)');
   }
   const g: ZoneGeometry = {
     startPfn: log.pfn[0]!,
@@ -116,8 +149,10 @@ export class ZoneState {
   readonly lockStats: Float64Array;
   // per CPU: access outcomes (NR_OUTCOMES), then prefetches issued, prefetches wasted
   readonly cache: Float64Array;
+  /** the slab layer (player/slab.ts); room for slabs only when the log has slab records */
+  readonly slab: SlabState;
 
-  constructor(geo: ZoneGeometry) {
+  constructor(geo: ZoneGeometry, slabSlots = 0) {
     this.geo = geo;
     this.nrOrders = geo.maxOrder + 1;
     const pb = 2 ** geo.pageblockOrder;
@@ -135,10 +170,11 @@ export class ZoneState {
     this.lockHeld = new Uint8Array(geo.cpus * MAX_LOCKS);
     this.lockStats = new Float64Array(geo.cpus * 4);
     this.cache = new Float64Array(geo.cpus * (NR_OUTCOMES + 2));
+    this.slab = new SlabState(geo.cpus, slabSlots);
   }
 
   /** The typed arrays, in a fixed order: what a keyframe copies. */
-  arrays(): (Uint8Array | Uint16Array | Int32Array | Float64Array)[] {
+  arrays(): (Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array)[] {
     return [
       this.pageState,
       this.pageOrder,
@@ -152,6 +188,7 @@ export class ZoneState {
       this.lockHeld,
       this.lockStats,
       this.cache,
+      ...this.slab.arrays(),
     ];
   }
 
@@ -161,7 +198,7 @@ export class ZoneState {
   }
 
   clone(): ZoneState {
-    const c = new ZoneState(this.geo);
+    const c = new ZoneState(this.geo, this.slab.slots);
     c.copyFrom(this);
     return c;
   }
@@ -258,6 +295,15 @@ function setBlock(
   cpu: number,
   flags: number,
 ): void {
+  if (order === 0) {
+    // one page: plain stores (fill() on a one-element range costs several times more)
+    s.pageState[first] = state;
+    s.pageOrder[first] = 0;
+    s.pageMt[first] = mt;
+    s.pageCpu[first] = cpu;
+    s.pageFlags[first] = flags | PF.HEAD;
+    return;
+  }
   const end = first + 2 ** order;
   s.pageState.fill(state, first, end);
   s.pageOrder.fill(order, first, end);
@@ -278,12 +324,102 @@ function requireAll(s: ZoneState, log: EventLog, i: number, first: number, allow
   }
 }
 
+/**
+ * Takes every page of [first, end) off whatever list the replay last saw it on, undoing the
+ * counters of the whole block it belonged to; pages of that old block outside the range go
+ * back to unknown (a real kernel merged or split it where no tracepoint fires).
+ */
+function forgetRange(s: ZoneState, first: number, end: number): void {
+  for (let p = first; p < end; p++) {
+    // most trace records are order 0 on pages the replay has not placed: nothing to undo
+    if (s.pageState[p] !== PAGE.BUDDY && s.pageState[p] !== PAGE.PCP) continue;
+    const st = s.pageState[p]!;
+    if (st !== PAGE.BUDDY && st !== PAGE.PCP) continue;
+    const size = 2 ** s.pageOrder[p]!;
+    const head = Math.floor((p + s.geo.startPfn) / size) * size - s.geo.startPfn;
+    const h = head >= 0 && (s.pageFlags[head]! & PF.HEAD) && s.pageState[head] === st ? head : p;
+    const hEnd = Math.min(s.geo.pages, h + size);
+    if (st === PAGE.BUDDY) {
+      const k = s.pageOrder[h]! * NR_MIGRATETYPES + s.pageMt[h]!;
+      if (s.nrFree[k]! > 0) s.nrFree[k]! -= 1;
+    } else {
+      const cpu = s.pageCpu[h]!;
+      if (cpu < s.geo.cpus) s.pcpCount[cpu] = Math.max(0, s.pcpCount[cpu]! - size);
+    }
+    for (let q = h; q < hEnd; q++) {
+      if (q < first || q >= end) {
+        s.pageState[q] = PAGE.UNKNOWN;
+        s.pageFlags[q] = 0;
+        s.pageCpu[q] = CPU_NONE;
+      } else {
+        s.pageState[q] = PAGE.TRANSIT;
+      }
+    }
+  }
+}
+
+/**
+ * The lenient replay of an imported trace (docs/events.md, "Imported traces"): the trace never
+ * says where a page sat when it began, nor where a freed page went, so a record moves its block
+ * from wherever the replay last saw it. Bounds, CPUs and migratetypes are still checked.
+ */
+function applyImported(s: ZoneState, log: EventLog, i: number): boolean {
+  const type = log.type[i]!;
+  switch (type) {
+    case EV.TRACE_ZONE:
+      if (i !== 0) fail(i, log, 'TRACE_ZONE may only be the first record');
+      return true;
+    case EV.BUDDY_ADD:
+    case EV.BUDDY_DEL:
+    case EV.PCP_ADD:
+    case EV.PCP_DEL:
+    case EV.ALLOC:
+    case EV.FREE: {
+      const first = blockIndex(s, log, i);
+      const order = log.order[i]!;
+      const n = 2 ** order;
+      const mt = type === EV.BUDDY_ADD || type === EV.BUDDY_DEL || type === EV.PCP_ADD ? checkMt(log, i) : s.pageMt[first]!;
+      const cpu = type === EV.PCP_ADD || type === EV.PCP_DEL || type === EV.ALLOC ? checkCpu(s, log, i) : CPU_NONE;
+      forgetRange(s, first, first + n);
+      if (type === EV.BUDDY_ADD) {
+        setBlock(s, first, order, PAGE.BUDDY, mt, CPU_NONE, 0);
+        s.nrFree[order * NR_MIGRATETYPES + mt]! += 1;
+      } else if (type === EV.PCP_ADD) {
+        setBlock(s, first, order, PAGE.PCP, mt, cpu, log.flags[i]! & FLAG.TAIL ? PF.TAIL : 0);
+        s.pcpCount[cpu]! += n;
+      } else if (type === EV.ALLOC) {
+        setBlock(s, first, order, PAGE.ALLOCATED, log.mt[i]! < NR_MIGRATETYPES ? log.mt[i]! : mt, cpu, 0);
+      } else {
+        setBlock(s, first, order, PAGE.TRANSIT, mt, CPU_NONE, 0);
+      }
+      return true;
+    }
+    case EV.ZONE_INIT:
+    case EV.PAGEBLOCK_MT:
+    case EV.LOCK_ACQUIRE:
+    case EV.LOCK_RELEASE:
+      fail(i, log, 'a record of the model, not of an imported trace');
+      break;
+    default:
+      return false;
+  }
+  return false;
+}
+
 /** Applies record i of the log to s (s.step must equal i). */
 export function applyEvent(s: ZoneState, log: EventLog, i: number): void {
   const type = log.type[i]!;
+  if (s.geo.imported && applyImported(s, log, i)) {
+    s.time = log.time[i]!;
+    s.step = i + 1;
+    return;
+  }
   switch (type) {
     case EV.ZONE_INIT:
       if (i !== 0) fail(i, log, 'ZONE_INIT may only be the first record');
+      break;
+    case EV.TRACE_ZONE:
+      fail(i, log, 'TRACE_ZONE may only be the first record');
       break;
     case EV.PAGEBLOCK_MT: {
       const pfn = log.pfn[i]!;
@@ -411,8 +547,21 @@ export function applyEvent(s: ZoneState, log: EventLog, i: number): void {
       } else {
         s.cache[base + NR_OUTCOMES + (type === EV.PREFETCH ? 0 : 1)]! += 1;
       }
+      if (type === EV.ACCESS && s.slab.slots) applySlabEvent(s.slab, log, i);
       break;
     }
+    case EV.SLAB_CACHE_CREATE:
+    case EV.SLAB_ALLOC:
+    case EV.SLAB_FREE:
+    case EV.SLAB_REMOTE_FREE:
+    case EV.SLAB_FREELIST_PREFETCH:
+    case EV.SLAB_NEW:
+    case EV.SLAB_DISCARD:
+    case EV.SLAB_CPU_SLAB:
+    case EV.SLAB_PARTIAL:
+      if (!s.slab.slots) fail(i, log, 'a slab record in a state made without room for slabs');
+      applySlabEvent(s.slab, log, i);
+      break;
     default:
       // Explanatory events change nothing: they say why the state events around them happen.
       break;

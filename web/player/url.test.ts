@@ -24,7 +24,7 @@ describe('URL hash state', () => {
     ['#preset=__proto__', /unknown/],
     ['#workload=constructor', /workload=constructor: unknown/],
     // only workloads in web/workloads.ts (the core's table): none is made up
-    ['#workload=hackbench', /workload=hackbench: unknown; one of page_fault1/],
+    ['#workload=trunc', /workload=trunc: unknown; one of page_fault1, hackbench/],
     ['#color=red', /unknown key "color"/],
     ['#cpus=2&cpus=3', /cpus appears twice/],
     ['#cpus', /"cpus": expected key=value/],

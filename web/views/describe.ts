@@ -82,6 +82,14 @@ export function describeEvent(log: EventLog, i: number): string {
       return `${who}: workload marker ${a0} = ${a1}`;
     case EV.LOG_FULL:
       return 'the log reached its bound here; the run stopped';
+    case EV.TRACE_ZONE:
+      return `imported kernel trace: pfns ${hexPfn(pfn)} onwards, ${a0} pages, ${a1} CPUs; where each page sat when the recording began is unknown`;
+    case EV.TRACE_UNKNOWN:
+      return `${who}: block ${block} is freed but was allocated before the recording began`;
+    case EV.TRACE_FREE_BATCHED:
+      return `${who}: block ${block} is freed as part of a batch (mm_page_free_batched)`;
+    case EV.TRACE_EXTFRAG:
+      return `${who}: __rmqueue_fallback() takes an order-${a1} block of ${mtName(mt)} for an order-${order} ${mtName(a0)} request${flags & 1 ? ', and the pageblock changes owner' : ''}${flags & 2 ? ' (fragmenting)' : ''}`;
     default:
       return eventName(type);
   }

@@ -1,0 +1,418 @@
+/*
+ * cmd_sim_hackbench.c - `blab sim --workload hackbench`: messages allocated from a slab
+ * cache on one CPU and freed on another, swept over group counts with SLUB's freelist
+ * prefetch off and on (docs/slab.md). cmd_sim.c hands the arguments over.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blab.h"
+#include "blab_sim.h"
+#include "cli.h"
+#include "model/model.h"
+
+#define MAX_LIST 32
+
+static int hb_help(FILE *f)
+{
+	fprintf(f,
+"usage: blab sim --workload hackbench [--groups 2,4,8] [--loops N] [--object-size B]\n"
+"                [--same-cpu] [--slub-prefetch off,on] [--preset NAME] [--seed N]\n"
+"                [--csv | --json] [--hash] [--events FILE]\n"
+"\n"
+"hackbench on the model machine: each group is a sender and a receiver; every message is\n"
+"an object of a slab cache, allocated (kmem_cache_alloc) on the sender's CPU and freed\n"
+"(kmem_cache_free) on the receiver's. Group g's sender runs on CPU g and its receiver on\n"
+"CPU g+1 (the last group's on CPU 0): every free is a remote free, onto the slab's own\n"
+"freelist, written from another CPU's cache. --same-cpu puts each receiver on its\n"
+"sender's CPU: the control, where every free is a fast-path free.\n"
+"--slub-prefetch says whether the cache prefetches the next object's free pointer after a\n"
+"fast-path allocation (Eric Dumazet, 2011; hackbench 50 process 4000: 20.71 s -> 18.13 s).\n"
+"\n"
+"  --groups LIST      groups, one CPU each (default 4; 2..112, 1.. with --same-cpu)\n"
+"  --loops N          messages each sender sends (default 1000)\n"
+"  --object-size B    bytes of each message's object, %u..4096 (default 256)\n"
+"  --slub-prefetch L  off, on, or off,on (default: both)\n"
+"  --preset NAME      the page allocator below the slabs (default " BLAB_DEFAULT_PRESET ")\n"
+"  --hash             print a 64-bit FNV-1a digest of each run's event records\n"
+"  --events FILE      the run's 32-byte event records; one group count and one\n"
+"                     --slub-prefetch value only\n"
+"\n"
+"Output: per group count, the virtual time until the last message was read (hackbench's\n"
+"\"Time:\") and messages per second for each prefetch setting, and the change; then the\n"
+"slab counters of each run: fast / slow path allocations, refills from the cpu slab's own\n"
+"freelist, slabs from the partial list and new slabs, fast / slow path frees and how many\n"
+"were remote, slabs given back to the page allocator, and the freelist prefetches that\n"
+"landed in time (pf_hit), were still in flight (pf_late) or were never used (pf_wasted).\n"
+"\n"
+"Limits: groups x loops <= %llu.\n"
+"\n"
+"example:\n"
+"  blab sim --workload hackbench --groups 4 --loops 2000\n"
+"  blab sim --workload hackbench --groups 4 --loops 2000 --same-cpu\n",
+		8u, (unsigned long long)BLAB_HACKBENCH_MAX_WORK);
+	return 0;
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "blab sim: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(blab sim --workload hackbench --help for the options)\n");
+	return 2;
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	if (!s || !*s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+struct hb_sink {
+	uint64_t hash;
+	FILE *f;
+	uint64_t written, dropped;
+};
+
+static void sink(void *ctx, const struct blab_event *e)
+{
+	struct hb_sink *s = ctx;
+	const unsigned char *b = (const unsigned char *)e;
+	for (size_t i = 0; i < sizeof(*e); i++) {
+		s->hash ^= b[i];
+		s->hash *= 0x100000001b3ull;
+	}
+	if (s->f) {
+		if (s->written < BLAB_MAX_LOG_EVENTS) {
+			fwrite(e, sizeof(*e), 1, s->f);
+			s->written++;
+		} else {
+			s->dropped++;
+		}
+	}
+}
+
+struct hb_cell {
+	struct blab_sim_result r;
+	uint64_t hash;
+};
+
+/* seconds of virtual time with 6 decimals */
+static void seconds(char *buf, size_t n, uint64_t cycles, uint32_t mhz)
+{
+	uint64_t us = mhz ? cycles / mhz : 0;
+	snprintf(buf, n, "%llu.%06llu", (unsigned long long)(us / 1000000u),
+		 (unsigned long long)(us % 1000000u));
+}
+
+/* (b - a) / a in hundredths of a percent, signed, as "+1.23%" */
+static void change(char *buf, size_t n, uint64_t a, uint64_t b)
+{
+	long long bp = a ? (long long)((((__int128)b - (__int128)a) * 10000) / (__int128)a) : 0;
+	long long m = bp < 0 ? -bp : bp;
+	snprintf(buf, n, "%c%lld.%02lld%%", bp < 0 ? '-' : '+', m / 100, m % 100);
+}
+
+int cmd_sim_hackbench(int argc, char **argv)
+{
+	char groups_arg[256] = "4", pf_arg[64] = "off,on", preset[32] = BLAB_DEFAULT_PRESET;
+	const char *events = NULL;
+	uint32_t groups[MAX_LIST], ngroups = 0, pf[2], npf = 0;
+	uint64_t seed = 1, loops = 1000, object_size = 256;
+	int same_cpu = 0, csv = 0, json = 0, hash = 0, ret = 0;
+	struct hb_cell *cells;
+	struct blab_strategy strat;
+	FILE *ef = NULL;
+	uint32_t mhz;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t x;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return hb_help(stdout);
+		if (!strcmp(a, "--csv")) {
+			csv = 1;
+			continue;
+		}
+		if (!strcmp(a, "--json")) {
+			json = 1;
+			continue;
+		}
+		if (!strcmp(a, "--hash")) {
+			hash = 1;
+			continue;
+		}
+		if (!strcmp(a, "--same-cpu")) {
+			same_cpu = 1;
+			continue;
+		}
+		if (strcmp(a, "--workload") && strcmp(a, "--groups") && strcmp(a, "--loops") &&
+		    strcmp(a, "--object-size") && strcmp(a, "--slub-prefetch") &&
+		    strcmp(a, "--preset") && strcmp(a, "--seed") && strcmp(a, "--events"))
+			return bad("unknown option '%s' for hackbench", a);
+		if (!v)
+			return bad("%s needs a value", a);
+		i++;
+		if (!strcmp(a, "--workload")) {
+			if (strcmp(v, "hackbench"))
+				return bad("--workload given twice ('%s')", v);
+		} else if (!strcmp(a, "--groups")) {
+			if (strlen(v) >= sizeof(groups_arg))
+				return bad("--groups list too long: %s", v);
+			strcpy(groups_arg, v);
+		} else if (!strcmp(a, "--slub-prefetch")) {
+			if (strlen(v) >= sizeof(pf_arg))
+				return bad("--slub-prefetch wants off, on or off,on, not '%s'", v);
+			strcpy(pf_arg, v);
+		} else if (!strcmp(a, "--preset")) {
+			if (strlen(v) >= sizeof(preset) || blab_preset(v, &strat))
+				return bad("unknown preset '%s' (blab presets lists them)", v);
+			strcpy(preset, v);
+		} else if (!strcmp(a, "--loops")) {
+			if (parse_u64(v, BLAB_HACKBENCH_MAX_LOOPS, &x) || x < 1)
+				return bad("--loops wants 1..1000000, not '%s'", v);
+			loops = x;
+		} else if (!strcmp(a, "--object-size")) {
+			if (parse_u64(v, 4096, &x) || x < 8)
+				return bad("--object-size wants 8..4096, not '%s'", v);
+			object_size = x;
+		} else if (!strcmp(a, "--seed")) {
+			if (parse_u64(v, UINT64_MAX, &seed))
+				return bad("--seed wants a decimal number, not '%s'", v);
+		} else if (!strcmp(a, "--events")) {
+			events = v;
+		}
+	}
+	if (csv && json)
+		return bad("%s", "--csv and --json exclude each other");
+	for (char *tok = strtok(groups_arg, ","); tok; tok = strtok(NULL, ",")) {
+		uint64_t x;
+		if (ngroups == MAX_LIST)
+			return bad("%s", "--groups: at most 32 values");
+		if (parse_u64(tok, BLAB_HACKBENCH_MAX_GROUPS, &x) || x < (same_cpu ? 1u : 2u))
+			return bad(same_cpu ? "--groups wants numbers 1..112, not '%s'"
+					    : "--groups wants numbers 2..112 (remote frees need two "
+					      "CPUs), not '%s'",
+				   tok);
+		if (x * loops > BLAB_HACKBENCH_MAX_WORK)
+			return bad("--groups %s x --loops is over the 16777216-message limit", tok);
+		groups[ngroups++] = (uint32_t)x;
+	}
+	for (char *tok = strtok(pf_arg, ","); tok; tok = strtok(NULL, ",")) {
+		if (npf == 2)
+			return bad("%s", "--slub-prefetch: at most two values");
+		if (!strcmp(tok, "off"))
+			pf[npf++] = 0;
+		else if (!strcmp(tok, "on"))
+			pf[npf++] = 1;
+		else
+			return bad("--slub-prefetch wants off or on, not '%s'", tok);
+	}
+	if (!ngroups || !npf)
+		return bad("%s", "--groups and --slub-prefetch need at least one value");
+	if (events && (ngroups != 1 || npf != 1))
+		return bad("%s", "--events needs one --groups value and one --slub-prefetch value");
+
+	cells = calloc((size_t)ngroups * npf, sizeof(*cells));
+	if (!cells) {
+		fprintf(stderr, "blab sim: out of memory\n");
+		return 1;
+	}
+	if (events && !(ef = fopen(events, "wb"))) {
+		fprintf(stderr, "blab sim: cannot write %s: %s\n", events, strerror(errno));
+		free(cells);
+		return 1;
+	}
+	{
+		struct model_params mp; /* the runs use the default model machine */
+		model_params_default(&mp);
+		mhz = mp.cpu_mhz;
+	}
+	for (uint32_t g = 0; g < ngroups && !ret; g++)
+		for (uint32_t p = 0; p < npf && !ret; p++) {
+			struct blab_sim_config cfg;
+			struct hb_sink ss = {0xcbf29ce484222325ull, ef, 0, 0};
+			char err[160];
+			blab_sim_config_init(&cfg);
+			cfg.workload = BLAB_WL_HACKBENCH;
+			cfg.cpus = groups[g];
+			cfg.pages = 1;
+			cfg.iterations = 1;
+			cfg.seed = seed;
+			blab_preset(preset, &cfg.strategy);
+			cfg.hackbench.groups = groups[g];
+			cfg.hackbench.loops = (uint32_t)loops;
+			cfg.hackbench.object_size = (uint32_t)object_size;
+			cfg.hackbench.same_cpu = (uint8_t)same_cpu;
+			cfg.hackbench.slub_prefetch = (uint8_t)pf[p];
+			if (hash || ef) {
+				cfg.log_mask = BLAB_EVC_ALL;
+				cfg.sink = sink;
+				cfg.sink_ctx = &ss;
+			}
+			if (blab_sim_run(&cfg, &cells[g * npf + p].r, err, sizeof(err))) {
+				fprintf(stderr, "blab sim: hackbench, %u groups, prefetch %s: %s\n",
+					groups[g], pf[p] ? "on" : "off", err);
+				ret = 1;
+			}
+			cells[g * npf + p].hash = ss.hash;
+			if (ss.dropped)
+				fprintf(stderr,
+					"blab sim: --events: kept the first %llu records, %llu more "
+					"not written\n",
+					(unsigned long long)ss.written, (unsigned long long)ss.dropped);
+		}
+	if (ef && fclose(ef)) {
+		fprintf(stderr, "blab sim: cannot write %s\n", events);
+		ret = 1;
+	}
+	if (ret) {
+		free(cells);
+		return ret;
+	}
+
+	if (json) {
+		printf("{\"workload\":\"hackbench\",\"score_unit\":\"messages/s\",\"loops\":%llu,"
+		       "\"object_size\":%llu,\"same_cpu\":%s,\"preset\":\"%s\",\"seed\":%llu,"
+		       "\"runs\":[",
+		       (unsigned long long)loops, (unsigned long long)object_size,
+		       same_cpu ? "true" : "false", preset, (unsigned long long)seed);
+		for (uint32_t g = 0; g < ngroups; g++)
+			for (uint32_t p = 0; p < npf; p++) {
+				const struct hb_cell *x = &cells[g * npf + p];
+				const struct blab_sim_result *r = &x->r;
+				const struct blab_slab_stats *s = &r->slab;
+				printf("%s{\"groups\":%u,\"slub_prefetch\":%s,\"elapsed_cycles\":%llu,"
+				       "\"messages\":%llu,\"score\":%llu,\"alloc_fastpath\":%llu,"
+				       "\"alloc_slowpath\":%llu,\"alloc_refill\":%llu,"
+				       "\"alloc_from_partial\":%llu,\"alloc_slab\":%llu,"
+				       "\"free_fastpath\":%llu,\"free_slowpath\":%llu,"
+				       "\"free_remote\":%llu,\"free_add_partial\":%llu,"
+				       "\"free_slab\":%llu,\"prefetch\":%llu,\"prefetch_hit\":%llu,"
+				       "\"prefetch_late\":%llu,\"prefetch_wasted\":%llu",
+				       g || p ? "," : "", groups[g], pf[p] ? "true" : "false",
+				       (unsigned long long)r->elapsed_cycles,
+				       (unsigned long long)r->messages, (unsigned long long)r->score,
+				       (unsigned long long)s->alloc_fastpath,
+				       (unsigned long long)s->alloc_slowpath,
+				       (unsigned long long)s->alloc_refill,
+				       (unsigned long long)s->alloc_from_partial,
+				       (unsigned long long)s->alloc_slab,
+				       (unsigned long long)s->free_fastpath,
+				       (unsigned long long)s->free_slowpath,
+				       (unsigned long long)s->free_remote,
+				       (unsigned long long)s->free_add_partial,
+				       (unsigned long long)s->free_slab, (unsigned long long)s->prefetch,
+				       (unsigned long long)r->slab_pf_hit,
+				       (unsigned long long)r->slab_pf_late,
+				       (unsigned long long)r->slab_pf_wasted);
+				if (hash)
+					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
+				printf("}");
+			}
+		printf("]}\n");
+		free(cells);
+		return 0;
+	}
+	if (csv) {
+		printf("groups,slub_prefetch,time_s,messages_per_s,elapsed_cycles,alloc_fastpath,"
+		       "alloc_slowpath,alloc_refill,alloc_from_partial,alloc_slab,free_fastpath,"
+		       "free_slowpath,free_remote,free_slab,pf_hit,pf_late,pf_wasted\n");
+	} else {
+		printf("# hackbench on the model machine: %llu loops, %llu-byte objects, %s, "
+		       "preset %s, seed %llu\n",
+		       (unsigned long long)loops, (unsigned long long)object_size,
+		       same_cpu ? "same-CPU control (receiver on the sender's CPU)"
+				: "remote frees (receiver on the next CPU)",
+		       preset, (unsigned long long)seed);
+		printf("%6s", "groups");
+		for (uint32_t p = 0; p < npf; p++)
+			printf(" %12s %12s", pf[p] ? "time_pf_on" : "time_pf_off",
+			       pf[p] ? "msgs/s_on" : "msgs/s_off");
+		if (npf == 2)
+			printf(" %9s", "time");
+		printf("\n");
+	}
+	for (uint32_t g = 0; g < ngroups; g++) {
+		if (!csv) {
+			printf("%6u", groups[g]);
+			for (uint32_t p = 0; p < npf; p++) {
+				char t[32];
+				seconds(t, sizeof(t), cells[g * npf + p].r.elapsed_cycles, mhz);
+				printf(" %12s %12llu", t,
+				       (unsigned long long)cells[g * npf + p].r.score);
+			}
+			if (npf == 2) {
+				char ch[32];
+				change(ch, sizeof(ch), cells[g * npf].r.elapsed_cycles,
+				       cells[g * npf + 1].r.elapsed_cycles);
+				printf(" %9s", ch);
+			}
+			printf("\n");
+			continue;
+		}
+		for (uint32_t p = 0; p < npf; p++) {
+			const struct blab_sim_result *r = &cells[g * npf + p].r;
+			const struct blab_slab_stats *s = &r->slab;
+			char t[32];
+			seconds(t, sizeof(t), r->elapsed_cycles, mhz);
+			printf("%u,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+			       "%llu,%llu\n",
+			       groups[g], pf[p] ? "on" : "off", t, (unsigned long long)r->score,
+			       (unsigned long long)r->elapsed_cycles,
+			       (unsigned long long)s->alloc_fastpath,
+			       (unsigned long long)s->alloc_slowpath,
+			       (unsigned long long)s->alloc_refill,
+			       (unsigned long long)s->alloc_from_partial,
+			       (unsigned long long)s->alloc_slab,
+			       (unsigned long long)s->free_fastpath,
+			       (unsigned long long)s->free_slowpath,
+			       (unsigned long long)s->free_remote, (unsigned long long)s->free_slab,
+			       (unsigned long long)r->slab_pf_hit, (unsigned long long)r->slab_pf_late,
+			       (unsigned long long)r->slab_pf_wasted);
+		}
+	}
+	if (!csv) {
+		printf("\n%-8s %6s %9s %7s %7s %7s %6s %9s %9s %9s %7s %8s %8s %9s\n", "prefetch",
+		       "groups", "fast", "slow", "refill", "partial", "new", "free_fast",
+		       "free_slow", "remote", "discard", "pf_hit", "pf_late", "pf_wasted");
+		for (uint32_t p = 0; p < npf; p++)
+			for (uint32_t g = 0; g < ngroups; g++) {
+				const struct blab_sim_result *r = &cells[g * npf + p].r;
+				const struct blab_slab_stats *s = &r->slab;
+				printf("%-8s %6u %9llu %7llu %7llu %7llu %6llu %9llu %9llu %9llu %7llu "
+				       "%8llu %8llu %9llu\n",
+				       pf[p] ? "on" : "off", groups[g],
+				       (unsigned long long)s->alloc_fastpath,
+				       (unsigned long long)s->alloc_slowpath,
+				       (unsigned long long)s->alloc_refill,
+				       (unsigned long long)s->alloc_from_partial,
+				       (unsigned long long)s->alloc_slab,
+				       (unsigned long long)s->free_fastpath,
+				       (unsigned long long)s->free_slowpath,
+				       (unsigned long long)s->free_remote,
+				       (unsigned long long)s->free_slab,
+				       (unsigned long long)r->slab_pf_hit,
+				       (unsigned long long)r->slab_pf_late,
+				       (unsigned long long)r->slab_pf_wasted);
+			}
+	}
+	if (hash)
+		for (uint32_t g = 0; g < ngroups; g++)
+			for (uint32_t p = 0; p < npf; p++)
+				printf("hash %s %u %016llx\n", pf[p] ? "on" : "off", groups[g],
+				       (unsigned long long)cells[g * npf + p].hash);
+	free(cells);
+	return 0;
+}

@@ -1,0 +1,93 @@
+// The import worker: reads a dropped trace file in chunks (File.slice), feeds each chunk to the
+// C parser (the same code as `blab import`, compiled to WebAssembly), and reports progress after
+// every chunk. The page never touches the file's bytes, so a 40 MB trace never freezes it.
+// Cancelling terminates this worker: the page starts a fresh one for the next file.
+import { decodeEvents, type EventLogColumns } from '../engine/events';
+import { IMPORT_LIMITS, checkLimit } from '../limits';
+import type { ImportReply, ImportRequest } from './protocol';
+import { TraceImport, type TraceModule } from './trace-core';
+
+declare function importScripts(...urls: string[]): void;
+declare const createBlab: (options: Record<string, unknown>) => Promise<TraceModule>;
+
+const scope = self as unknown as {
+  onmessage: ((e: MessageEvent<ImportRequest>) => void) | null;
+  postMessage(msg: ImportReply, transfer?: Transferable[]): void;
+};
+
+const wasmBase = new URL(`${import.meta.env.BASE_URL}wasm/`, self.location.origin).href;
+let core: Promise<TraceModule> | null = null;
+
+function loadCore(): Promise<TraceModule> {
+  importScripts(`${wasmBase}blab.js`);
+  return createBlab({ locateFile: (file: string) => `${wasmBase}${file}`, mainScriptUrlOrBlob: `${wasmBase}blab.js` });
+}
+
+/** perf.data starts with this magic: the most likely binary file someone drops here. */
+const PERF_DATA_MAGIC = 'PERFILE2';
+
+function binaryReason(head: Uint8Array): string | null {
+  const magic = String.fromCharCode(...head.subarray(0, 8));
+  if (magic === PERF_DATA_MAGIC) {
+    return 'this is a perf.data file (binary): run `perf script -i perf.data > trace.txt` and import trace.txt';
+  }
+  const nul = head.indexOf(0);
+  if (nul >= 0) return `this is not a text file (a NUL byte at offset ${nul}): import the text of \`perf script\` or of tracefs \`trace\``;
+  return null;
+}
+
+async function importTrace(file: Blob): Promise<void> {
+  const started = performance.now();
+  // the page checks first; this is the worker's own guard
+  checkLimit('trace file size (bytes)', file.size, 'the file');
+  core ??= loadCore();
+  const m = await core;
+  const t = new TraceImport(m);
+  try {
+    let at = 0;
+    while (at < file.size) {
+      const chunk = new Uint8Array(await file.slice(at, at + IMPORT_LIMITS.chunkBytes).arrayBuffer());
+      if (at === 0) {
+        const why = binaryReason(chunk.subarray(0, 4096));
+        if (why) throw new Error(why);
+      }
+      at += chunk.length;
+      const more = t.feed(chunk);
+      scope.postMessage({ kind: 'progress', bytes: at, total: file.size });
+      if (!more || chunk.length === 0) break;
+    }
+    const result = t.finish();
+    // Decode here, not on the page: the page gets typed arrays it only has to replay.
+    let columns: EventLogColumns | undefined;
+    let replayError: string | undefined;
+    if (result.events.byteLength > 0) {
+      try {
+        columns = decodeEvents(result.events).columns();
+      } catch (e) {
+        replayError = e instanceof Error ? e.message : String(e);
+      }
+    }
+    result.events = new ArrayBuffer(0);
+    const transfer = columns ? Object.values(columns).map((a: ArrayBufferView) => a.buffer as ArrayBuffer) : [];
+    scope.postMessage(
+      { kind: 'done', result, bytes: at, elapsedMs: performance.now() - started, ...(columns ? { columns } : {}), ...(replayError ? { replayError } : {}) },
+      transfer,
+    );
+  } finally {
+    t.dispose();
+  }
+}
+
+scope.onmessage = (e) => {
+  const req = e.data;
+  void (async () => {
+    try {
+      if (req.kind !== 'trace') throw new Error(`unknown request ${String((req as { kind?: unknown }).kind)}`);
+      await importTrace(req.file);
+    } catch (err) {
+      // A trap in the core leaves the module unusable: drop it so the next file gets a fresh one.
+      core = null;
+      scope.postMessage({ kind: 'failed', error: err instanceof Error ? err.message : String(err) });
+    }
+  })();
+};

@@ -1,0 +1,100 @@
+// The typed face of the trace importer in the WASM core (wasm-core/include/blab_trace.h,
+// exported by wasm-core/wasm/exports-trace.txt). The import worker and the Vitest contract test
+// both go through TraceImport, so the browser parses a file exactly as `blab import` does.
+import type { BlabModule } from '../engine/blab-module';
+import { IMPORT_LIMITS } from '../limits';
+
+/** The trace functions of the module, on top of what the engine uses. */
+export interface TraceModule extends BlabModule {
+  _blab_trace_new(flags: number): number;
+  _blab_trace_free(t: number): void;
+  _blab_trace_set_limits(t: number, maxLinesLo: number, maxLinesHi: number, maxEventsLo: number, maxEventsHi: number): number;
+  _blab_trace_feed(t: number, data: number, len: number): number;
+  _blab_trace_finish(t: number): number;
+  _blab_trace_error(t: number): number;
+  _blab_trace_summary(t: number, buf: number, cap: number): number;
+  _blab_trace_replay(t: number, out: number, cap: number): number;
+}
+
+const KEEP_EVENTS = 1;
+const RECORD_BYTES = 32;
+
+/** BLAB_TRACE_E* (blab_trace.h) */
+export const TRACE_ERR = { EMPTY: -1, NOEVENTS: -2, LIMIT: -3, NOMEM: -4, INVAL: -5 } as const;
+
+export interface TraceResult {
+  /** 0 or a TRACE_ERR code */
+  status: number;
+  /** blab_trace_error(): why the parse failed or stopped, "" when it did not */
+  error: string;
+  /** what `blab import` prints (docs/import.md), empty when there was nothing to summarise */
+  summary: string;
+  /** the replay as 32-byte records (TRACE_ZONE first); empty when there are no events */
+  events: ArrayBuffer;
+}
+
+/** One streaming parse inside the core. Call feed() per chunk, then finish(), then dispose(). */
+export class TraceImport {
+  private t: number;
+  private buf = 0;
+  private bufSize = 0;
+
+  constructor(private readonly m: TraceModule) {
+    this.t = m._blab_trace_new(KEEP_EVENTS);
+    if (!this.t) throw new Error('the core is out of memory (blab_trace_new failed)');
+    // uint64_t arguments reach JS as two 32-bit halves in this Emscripten (no BigInt).
+    const rc = m._blab_trace_set_limits(this.t, IMPORT_LIMITS.maxLines, 0, IMPORT_LIMITS.maxEvents, 0);
+    if (rc !== 0) throw new Error(`blab_trace_set_limits failed (${rc})`);
+  }
+
+  /** Feeds one chunk; false when a bound was hit and the rest should not be read. */
+  feed(chunk: Uint8Array): boolean {
+    if (chunk.length === 0) return true;
+    if (chunk.length > this.bufSize) {
+      if (this.buf) this.m._free(this.buf);
+      this.buf = this.m._malloc(chunk.length);
+      this.bufSize = this.buf ? chunk.length : 0;
+      if (!this.buf) throw new Error('the core is out of memory (malloc of a chunk failed)');
+    }
+    this.m.HEAPU8.set(chunk, this.buf);
+    return this.m._blab_trace_feed(this.t, this.buf, chunk.length) >= 0;
+  }
+
+  finish(): TraceResult {
+    const m = this.m;
+    const status = m._blab_trace_finish(this.t);
+    const error = m.UTF8ToString(m._blab_trace_error(this.t));
+    let summary = '';
+    const need = m._blab_trace_summary(this.t, 0, 0);
+    if (need > 0) {
+      const p = m._malloc(need + 1);
+      if (!p) throw new Error('the core is out of memory (summary)');
+      try {
+        m._blab_trace_summary(this.t, p, need + 1);
+        summary = m.UTF8ToString(p);
+      } finally {
+        m._free(p);
+      }
+    }
+    let events = new ArrayBuffer(0);
+    const n = status === 0 || status === TRACE_ERR.LIMIT ? m._blab_trace_replay(this.t, 0, 0) : 0;
+    if (n > 0) {
+      const p = m._malloc(n * RECORD_BYTES);
+      if (!p) throw new Error(`the core is out of memory (${n} replay records)`);
+      try {
+        const got = m._blab_trace_replay(this.t, p, n);
+        events = m.HEAPU8.slice(p, p + Math.min(got, n) * RECORD_BYTES).buffer;
+      } finally {
+        m._free(p);
+      }
+    }
+    return { status, error, summary, events };
+  }
+
+  dispose(): void {
+    if (this.buf) this.m._free(this.buf);
+    this.buf = 0;
+    if (this.t) this.m._blab_trace_free(this.t);
+    this.t = 0;
+  }
+}
