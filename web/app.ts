@@ -90,9 +90,9 @@ export class App {
   private readonly lockTimeline;
   private readonly buddyTree;
   private readonly legend;
-  private readonly slabView;
   private readonly lockHist;
   private readonly cacheView;
+  private readonly slabView;
 
   constructor(root: HTMLElement) {
     // ---- sidebar: scenario, event log, keys
@@ -145,7 +145,9 @@ export class App {
           ...(run.pcp ? { pcp: run.pcp } : {}),
         });
         runMsg.textContent = res.ok
-          ? `${run.summary}. Next: press “next drain ▶” (or D) to watch a pcp list drain and its pages merge back into the free areas.`
+          ? s.workload === 'page_fault1'
+            ? `${run.summary}. Next: press “next drain ▶” (or D) to watch a pcp list drain and its pages merge back into the free areas.`
+            : run.summary
           : 'The engine returned a log the player rejected (see above).';
       } catch (e) {
         runMsg.textContent = e instanceof Error ? e.message : String(e);

@@ -26,6 +26,8 @@ export interface WorkloadEntry {
   readonly params: { readonly pages: string; readonly cpus: string };
   /** the scenario's zone size, CPUs and preset, as the core's arguments */
   request(zonePages: number, cpus: number, preset: string): WorkloadRequest;
+  /** the run's one-line summary, from what the core printed (default: as printed) */
+  summary?(req: WorkloadRequest, printed: string): string;
 }
 
 /** Presets older than the 2011 change (3.3): SLUB's fast path did not prefetch then. */
@@ -49,21 +51,23 @@ export const WORKLOAD_TABLE = [
   },
   {
     name: 'hackbench',
-    title: 'hackbench (slab objects between CPUs)',
+    title: 'hackbench (remote frees)',
     description:
-      "Each group's sender allocates a message object (slab_alloc) on its CPU and the receiver on the " +
-      "next CPU frees it: a remote free onto the slab's own freelist. SLUB's freelist prefetch (2011) " +
-      'is on unless the preset is older than that change.',
+      'Senders and receivers in groups: each message is a slab object allocated on the sender’s CPU ' +
+      'and freed on the receiver’s, so the freelist links are written remotely; SLUB’s prefetch of the ' +
+      'next free object (2011) is on for presets from v3.3 and off before (docs/slab.md).',
     params: {
       pages: `not used: each sender sends ${HACKBENCH_LOOPS} messages`,
-      cpus: 'groups, one sender CPU each, 2 to 112',
+      cpus: 'groups, one CPU each, 2 to 112',
     },
-    // iterations carries hackbench's switches (docs/slab.md): bit 0 = freelist prefetch
+    // iterations carries hackbench's flags: bit 0 = SLUB freelist prefetch
     request: (_zonePages: number, cpus: number, preset: string) => ({
       cpus: Math.max(2, Math.min(112, cpus)),
       pages: HACKBENCH_LOOPS,
       iterations: BEFORE_SLUB_PREFETCH.has(preset) ? 0 : 1,
     }),
+    summary: (req: WorkloadRequest, printed: string) =>
+      `hackbench, ${req.cpus} groups x ${req.pages} messages, freelist prefetch ${req.iterations & 1 ? 'on' : 'off'}: ${printed}`,
   },
 ] as const satisfies readonly WorkloadEntry[];
 

@@ -48,7 +48,7 @@ export const MAX_SCRIPT_BYTES = 1 << 20;
 export interface SimRequest {
   /** the core's workload name (web/workloads.ts; blab_sim_workload_id() resolves it) */
   workload: string;
-  /** hackbench: groups, one CPU each */
+  /** page_fault1: tasks, one CPU each; hackbench: groups, one CPU each */
   cpus: number;
   /** pages each task maps (the zone holds cpus x pages); hackbench: messages per sender */
   pages: number;

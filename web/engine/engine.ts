@@ -37,9 +37,11 @@ export const engine = {
   async runScenario(s: Scenario): Promise<EngineRun> {
     const w = workloadEntry(s.workload);
     if (!w) throw new Error(`unknown workload ${s.workload}`);
-    const r = await client.sim({ workload: w.name, ...w.request(s.pages, s.cpus, s.preset), seed: s.seed, preset: s.preset, maxEvents: MAX_SIM_EVENTS });
+    const req = w.request(s.pages, s.cpus, s.preset);
+    const r = await client.sim({ workload: w.name, ...req, seed: s.seed, preset: s.preset, maxEvents: MAX_SIM_EVENTS });
     if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
     const m = /batch (\d+), high (\d+)/.exec(r.stdout);
-    return { log: r.events, summary: r.stdout.trim(), ...(m ? { pcp: { batch: Number(m[1]), high: Number(m[2]) } } : {}) };
+    const summary = w.summary ? w.summary(req, r.stdout.trim()) : r.stdout.trim();
+    return { log: r.events, summary, ...(m ? { pcp: { batch: Number(m[1]), high: Number(m[2]) } } : {}) };
   },
 };
