@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { cpus } from 'node:os';
 import { benchReal } from './real.mjs';
 import { modelFigures } from './model.mjs';
+import { importFigures } from './import.mjs';
 
 const nproc = cpus().length;
 const spread = (xs) => {
@@ -38,6 +39,9 @@ const firstLoad = ['dist/index.html', 'dist/wasm/blab.js', 'dist/wasm/blab.wasm'
   ...readdirSync('dist/assets').filter((f) => /\.(js|css)$/.test(f)).map((f) => `dist/assets/${f}`)];
 const gz = firstLoad.reduce((n, f) => n + gzipSync(readFileSync(f), { level: 9 }).length, 0);
 results.figures.push({ name: 'first load (HTML+JS+CSS+WASM), gzip -9', unit: 'bytes', median: gz, budget: 300 * 1024, met: gz <= 300 * 1024, files: firstLoad.length });
+
+// 3b. Trace import: blab import over a ~300,000-line trace per format, native and WASM.
+importFigures(results, spread);
 
 // 4. The model machine: its speed native and in WASM, and the calibrated model vs the kernel.
 modelFigures(results);
