@@ -515,15 +515,27 @@ export class App {
     }
   }
 
+  private hashWrittenAt = -Infinity;
+
   private writeHash() {
     window.clearTimeout(this.hashTimer);
-    this.hashTimer = window.setTimeout(
-      () => {
-        const h = formatHash({ scenario: this.scenario, step: this.step() });
-        if (window.location.hash !== h) history.replaceState(null, '', h);
-      },
-      this.playing ? 500 : 100,
-    );
+    const write = () => {
+      const h = formatHash({ scenario: this.scenario, step: this.step() });
+      if (window.location.hash !== h) history.replaceState(null, '', h);
+    };
+    // While playing, the step changes every frame: coalesce. Otherwise write at once, so
+    // whatever reads the URL next (a copied link, "Save current scenario") sees this state,
+    // but at most every 100 ms (browsers throttle replaceState), with a trailing write.
+    const now = performance.now();
+    if (!this.playing && now - this.hashWrittenAt >= 100) {
+      this.hashWrittenAt = now;
+      write();
+      return;
+    }
+    this.hashTimer = window.setTimeout(() => {
+      this.hashWrittenAt = performance.now();
+      write();
+    }, this.playing ? 500 : 100);
   }
 
   /** Coalesces redraws into one per animation frame. */

@@ -9,6 +9,7 @@ test('saved scenarios persist across reloads and export / import as a file', asy
   await page.locator('#sc-seed').fill('42');
   await page.locator('#sc-seed').dispatchEvent('change');
   await expect.poll(() => page.evaluate(() => location.hash)).toContain('cpus=8');
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('seed=42');
   await page.locator('#save-name').fill('eight cpus');
   await page.locator('#save-scenario').click();
   await expect(page.locator('#scenarios-msg')).toHaveText('Saved eight cpus.');
