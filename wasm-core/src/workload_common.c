@@ -17,6 +17,20 @@ int sim_op_step(struct blab_zone *z, struct blab_op *op, uint8_t *active)
 	return BLAB_STEP_DONE;
 }
 
+int sim_op_step_may_fail(struct blab_zone *z, struct blab_op *op, uint8_t *active)
+{
+	int ret = blab_op_step(z, op);
+
+	if (ret == BLAB_STEP_LOCK)
+		return ret;
+	*active = 0;
+	if (ret == BLAB_ENOMEM || ret == BLAB_STEP_DONE) {
+		op->err = ret;
+		return BLAB_STEP_DONE;
+	}
+	return ret < 0 ? ret : BLAB_EINVAL;
+}
+
 void sim_lru_batch(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t first,
 		   uint32_t n)
 {

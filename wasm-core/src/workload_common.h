@@ -14,6 +14,10 @@
  * BLAB_STEP_LOCK when the CPU's step must end before a lock, or a negative error. */
 int sim_op_step(struct blab_zone *z, struct blab_op *op, uint8_t *active);
 
+/* The same for an op that may fail for want of memory (a high-order allocation):
+ * BLAB_ENOMEM, like success, ends the op with BLAB_STEP_DONE and is left in op->err. */
+int sim_op_step_may_fail(struct blab_zone *z, struct blab_op *op, uint8_t *active);
+
 /* One lru_lock hold over pages [first, first + n) of pfns (pfn - zone start): each page's
  * struct page is written as it goes on (lru_cache_add) or off (release_pages) the LRU. */
 void sim_lru_batch(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t first,
