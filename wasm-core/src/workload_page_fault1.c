@@ -57,7 +57,8 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 				blab_op_alloc(&t->op, cpu, 0, BLAB_MT_MOVABLE, 0);
 				t->op_active = 1;
 			}
-			if ((ret = sim_op_step(z, &t->op, &t->op_active)) != BLAB_STEP_DONE)
+			ret = sim_op_step(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			mach_clear_page(z, cpu, t->op.pfn, t->clear_lines, BLAB_PATH_NONE);
 			t->pfns[t->i++] = pfn_to_idx(z, t->op.pfn);
@@ -105,7 +106,8 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i + t->k]), 0, 0);
 				t->op_active = 1;
 			}
-			if ((ret = sim_op_step(z, &t->op, &t->op_active)) != BLAB_STEP_DONE)
+			ret = sim_op_step(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			t->k++;
 			break;

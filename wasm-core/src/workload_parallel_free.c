@@ -84,7 +84,8 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 				blab_op_alloc(&t->op, cpu, 0, BLAB_MT_MOVABLE, 0);
 				t->op_active = 1;
 			}
-			if ((ret = sim_op_step(z, &t->op, &t->op_active)) != BLAB_STEP_DONE)
+			ret = sim_op_step(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			t->pfns[t->i++] = pfn_to_idx(z, t->op.pfn);
 			break;
@@ -112,7 +113,8 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i]), 0, 0);
 				t->op_active = 1;
 			}
-			if ((ret = sim_op_step(z, &t->op, &t->op_active)) != BLAB_STEP_DONE)
+			ret = sim_op_step(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			t->i++;
 			t->pages_done++;
