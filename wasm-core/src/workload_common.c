@@ -42,6 +42,24 @@ void sim_lru_batch(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint
 	mach_unlock(z, cpu, BLAB_LOCK_LRU);
 }
 
+int sim_free_pages_step(struct blab_zone *z, unsigned cpu, struct blab_op *op, uint8_t *active,
+			const uint32_t *pfns, uint32_t n, uint32_t *k)
+{
+	while (*k < n) {
+		int ret;
+
+		if (!*active) {
+			blab_op_free(op, cpu, idx_to_pfn(z, pfns[*k]), 0, 0);
+			*active = 1;
+		}
+		ret = sim_op_step(z, op, active);
+		if (ret != BLAB_STEP_DONE)
+			return ret;
+		(*k)++;
+	}
+	return BLAB_STEP_DONE;
+}
+
 void sim_unmap_pages(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t n)
 {
 	for (uint32_t j = 0; j < n; j++) {

@@ -23,6 +23,12 @@ int sim_op_step_may_fail(struct blab_zone *z, struct blab_op *op, uint8_t *activ
 void sim_lru_batch(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t first,
 		   uint32_t n);
 
+/* free_unref_page_list() for pfns[0, n): frees them to the pcp one resumable op at a time,
+ * *k counting those freed (it survives a step that ends at a lock). BLAB_STEP_DONE once all
+ * n are freed, else BLAB_STEP_LOCK or a negative error. */
+int sim_free_pages_step(struct blab_zone *z, unsigned cpu, struct blab_op *op, uint8_t *active,
+			const uint32_t *pfns, uint32_t n, uint32_t *k);
+
 /* How many of pages [i, pages) the next pagevec takes: BLAB_SIM_PAGEVEC or what is left. */
 static inline uint32_t sim_pagevec_size(uint32_t pages, uint32_t i)
 {

@@ -96,20 +96,13 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 			t->state = T_UNMAP_FREE;
 			break;
 		case T_UNMAP_FREE: /* free_unref_page_list() */
-			if (t->k == t->pv) {
-				t->i += t->pv;
-				t->pv = 0;
-				t->state = T_UNMAP;
-				break;
-			}
-			if (!t->op_active) {
-				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i + t->k]), 0, 0);
-				t->op_active = 1;
-			}
-			ret = sim_op_step(z, &t->op, &t->op_active);
+			ret = sim_free_pages_step(z, cpu, &t->op, &t->op_active, t->pfns + t->i,
+						  t->pv, &t->k);
 			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
-			t->k++;
+			t->i += t->pv;
+			t->pv = 0;
+			t->state = T_UNMAP;
 			break;
 		default:
 			return SIM_FINISHED;

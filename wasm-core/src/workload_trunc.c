@@ -99,22 +99,15 @@ static int trunc_step(struct sim_run *run, unsigned cpu)
 			t->k = 0;
 			t->state = TR_TRUNC_FREE;
 			break;
-		case TR_TRUNC_FREE:
-			if (t->k == t->pv) {
-				t->i += t->pv;
-				t->pages_done += t->pv;
-				t->pv = 0;
-				t->state = TR_TRUNC;
-				break;
-			}
-			if (!t->op_active) {
-				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i + t->k]), 0, 0);
-				t->op_active = 1;
-			}
-			ret = sim_op_step(z, &t->op, &t->op_active);
+		case TR_TRUNC_FREE: /* free_unref_page_list() */
+			ret = sim_free_pages_step(z, cpu, &t->op, &t->op_active, t->pfns + t->i,
+						  t->pv, &t->k);
 			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
-			t->k++;
+			t->i += t->pv;
+			t->pages_done += t->pv;
+			t->pv = 0;
+			t->state = TR_TRUNC;
 			break;
 		default:
 			return SIM_FINISHED;
