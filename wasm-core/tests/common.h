@@ -5,6 +5,19 @@
 #include "harness.h"
 #include "internal.h"
 
+/* FNV-1a over one 32-byte event record, the digest `blab sim --hash` prints: start from
+ * FNV1A_OFFSET and fold in every record; equal digests mean equal event logs. */
+#define FNV1A_OFFSET 0xcbf29ce484222325ull
+static inline uint64_t fnv1a_event(uint64_t h, const struct blab_event *e)
+{
+	const unsigned char *b = (const unsigned char *)e;
+	for (size_t i = 0; i < sizeof(*e); i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
 static inline struct blab_zone *mkzone(const char *preset, uint32_t pages, uint64_t start,
 				       unsigned cpus, unsigned top, unsigned pbo)
 {
