@@ -36,6 +36,24 @@ static inline struct blab_zone *mkzone(const char *preset, uint32_t pages, uint6
 	return z;
 }
 
+/* A zone without pcp lists (every page goes straight to the buddy lists), top_order 4 and
+ * pageblock_order 3: small enough to follow page by page in merge and compaction tests. */
+static inline struct blab_zone *mkzone_no_pcp(const char *preset, uint32_t pages)
+{
+	struct blab_zone_config cfg;
+	struct blab_zone *z = NULL;
+	blab_zone_config_init(&cfg);
+	if (blab_preset(preset, &cfg.strategy))
+		return NULL;
+	cfg.strategy.pcp = BLAB_PCP_NONE;
+	cfg.pages = pages;
+	cfg.top_order = 4;
+	cfg.pageblock_order = 3;
+	if (blab_zone_create(&cfg, &z))
+		return NULL;
+	return z;
+}
+
 static inline int zone_ok(const struct blab_zone *z)
 {
 	char msg[256];
