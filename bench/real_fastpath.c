@@ -14,23 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "blab.h"
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+#include "fastpath_pairs.h"
 
 static int measure(const char *preset, unsigned pairs, unsigned runs, int timed)
 {
 	struct blab_zone_config cfg;
 	struct blab_zone *z;
-	enum { HELD = 64 }; /* held pages, so frees and allocs interleave like a fault loop */
-	uint64_t held[HELD];
+	char head[96];
 	int err;
 
 	blab_zone_config_init(&cfg);
@@ -43,27 +35,12 @@ static int measure(const char *preset, unsigned pairs, unsigned runs, int timed)
 		fprintf(stderr, "real_fastpath: %s: %s\n", preset, blab_strerror(err));
 		return 1;
 	}
-	for (unsigned i = 0; i < HELD; i++)
-		if ((err = blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &held[i])))
-			goto fail;
-	printf("{\"preset\":\"%s\",\"timed\":%d,\"ns_per_pair\":[", preset, timed);
-	for (unsigned r = 0; r <= runs; r++) { /* run 0 warms up and is not printed */
-		double t0 = now_ns(), dt;
-		for (unsigned i = 0; i < pairs; i++) {
-			unsigned slot = i % HELD;
-			if ((err = blab_free(z, 0, held[slot], 0)) ||
-			    (err = blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &held[slot])))
-				goto fail;
-		}
-		dt = now_ns() - t0;
-		if (r)
-			printf("%s%.2f", r > 1 ? "," : "", dt / pairs);
+	snprintf(head, sizeof(head), "{\"preset\":\"%s\",\"timed\":%d,\"ns_per_pair\":[", preset,
+		 timed);
+	if (!(err = fastpath_pairs(z, pairs, runs, head))) {
+		blab_zone_destroy(z);
+		return 0;
 	}
-	printf("]}\n");
-	fflush(stdout);
-	blab_zone_destroy(z);
-	return 0;
-fail:
 	fprintf(stderr, "real_fastpath: %s: %s\n", preset, blab_strerror(err));
 	blab_zone_destroy(z);
 	return 1;

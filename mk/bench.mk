@@ -6,7 +6,7 @@ build/bench/kernel_page_fault1: bench/kernel_page_fault1.c
 	@mkdir -p $(dir $@)
 	@$(BENCH_CC) $< -o $@
 
-build/bench/core_fastpath: bench/core_fastpath.c build/native/.built
+build/bench/core_fastpath: bench/core_fastpath.c bench/fastpath_pairs.h build/native/.built
 	@mkdir -p $(dir $@)
 	@$(BENCH_CC) -Iwasm-core/include $< build/native/libblabcore.a -lpthread -o $@
 

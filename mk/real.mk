@@ -23,11 +23,11 @@ TEST_SUITES += test-tsan
 REAL_BENCH_WASM_OBJ := $(patsubst wasm-core/%.c,build/wasm/obj/%.o,\
                        $(wildcard wasm-core/src/*.c wasm-core/src/model/*.c wasm-core/src/real/*.c))
 
-build/bench/real_fastpath: bench/real_fastpath.c build/native/.built
+build/bench/real_fastpath: bench/real_fastpath.c bench/fastpath_pairs.h build/native/.built
 	@mkdir -p $(dir $@)
 	@$(BENCH_CC) -Iwasm-core/include $< build/native/libblabcore.a -lpthread -o $@
 
-build/bench/wasm/blab.js: bench/real_fastpath.c $(REAL_BENCH_WASM_OBJ) wasm-core/wasm/node-pre.js
+build/bench/wasm/blab.js: bench/real_fastpath.c bench/fastpath_pairs.h $(REAL_BENCH_WASM_OBJ) wasm-core/wasm/node-pre.js
 	@mkdir -p $(dir $@)
 	@$(EMCC) -O2 -pthread -std=c11 -Wall -Wextra -Werror -Iwasm-core/include $< $(REAL_BENCH_WASM_OBJ) \
 	  -sENVIRONMENT=node,worker -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=0 \

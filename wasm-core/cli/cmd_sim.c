@@ -12,6 +12,7 @@
 #include "blab_sim.h"
 #include "cli.h"
 #include "model/model.h"
+#include "sim_common.h"
 
 #define MAX_LIST 32
 #define EVENTS_FILE_MAX BLAB_MAX_LOG_EVENTS
@@ -127,48 +128,7 @@ static int load_params(const char *path, struct model_params *mp)
 
 static int bad(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "blab sim: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(blab sim --help for the options)\n");
-	return 2;
-}
-
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-	if (!s || !*s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-struct sink_state {
-	uint64_t hash;
-	FILE *f;
-	uint64_t written, dropped;
-};
-
-static void sink(void *ctx, const struct blab_event *e)
-{
-	struct sink_state *s = ctx;
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof(*e); i++) {
-		s->hash ^= b[i];
-		s->hash *= 0x100000001b3ull;
-	}
-	if (s->f) {
-		if (s->written < EVENTS_FILE_MAX) {
-			fwrite(e, sizeof(*e), 1, s->f);
-			s->written++;
-		} else {
-			s->dropped++;
-		}
-	}
+	return sim_usage_error("blab sim --help", fmt, arg);
 }
 
 /* a.bc from a value in hundredths */
@@ -308,22 +268,22 @@ int cmd_sim(int argc, char **argv)
 				return bad("--preset list too long: %s", v);
 			strcpy(preset_arg, v);
 		} else if (!strcmp(a, "--seed")) {
-			if (parse_u64(v, UINT64_MAX, &seed))
+			if (sim_parse_u64(v, UINT64_MAX, &seed))
 				return bad("--seed wants a decimal number, not '%s'", v);
 		} else if (!strcmp(a, "--pages")) {
-			if (parse_u64(v, BLAB_SIM_MAX_PAGES, &x) || x < 1)
+			if (sim_parse_u64(v, BLAB_SIM_MAX_PAGES, &x) || x < 1)
 				return bad("--pages wants 1..1048576, not '%s'", v);
 			pages = x;
 		} else if (!strcmp(a, "--iterations")) {
-			if (parse_u64(v, BLAB_SIM_MAX_ITERATIONS, &x) || x < 1)
+			if (sim_parse_u64(v, BLAB_SIM_MAX_ITERATIONS, &x) || x < 1)
 				return bad("--iterations wants 1..1000, not '%s'", v);
 			iterations = x;
 		} else if (!strcmp(a, "--hi-order")) {
-			if (parse_u64(v, BLAB_DEFAULT_TOP_ORDER, &x) || x < 1)
+			if (sim_parse_u64(v, BLAB_DEFAULT_TOP_ORDER, &x) || x < 1)
 				return bad("--hi-order wants 1..10, not '%s'", v);
 			hi_order = x;
 		} else if (!strcmp(a, "--delay-us")) {
-			if (parse_u64(v, BLAB_SIM_MAX_DELAY_US, &x))
+			if (sim_parse_u64(v, BLAB_SIM_MAX_DELAY_US, &x))
 				return bad("--delay-us wants 0..1000000, not '%s'", v);
 			delay_us = x;
 		} else if (!strcmp(a, "--compact")) {
@@ -336,15 +296,15 @@ int cmd_sim(int argc, char **argv)
 			else
 				return bad("--compact wants none, merge or full, not '%s'", v);
 		} else if (!strcmp(a, "--clear-lines")) {
-			if (parse_u64(v, 64, &x) || x < 1)
+			if (sim_parse_u64(v, 64, &x) || x < 1)
 				return bad("--clear-lines wants 1..64, not '%s'", v);
 			clear_lines = x;
 		} else if (!strcmp(a, "--cache-scale")) {
-			if (parse_u64(v, 64, &x) || x < 1 || (x & (x - 1)))
+			if (sim_parse_u64(v, 64, &x) || x < 1 || (x & (x - 1)))
 				return bad("--cache-scale wants 1, 2, 4, .. 64, not '%s'", v);
 			cache_scale = x;
 		} else if (!strcmp(a, "--sockets")) {
-			if (parse_u64(v, 8, &x) || x < 1)
+			if (sim_parse_u64(v, 8, &x) || x < 1)
 				return bad("--sockets wants 1..8, not '%s'", v);
 			sockets = x;
 		}
@@ -374,7 +334,7 @@ int cmd_sim(int argc, char **argv)
 		uint64_t x;
 		if (ncpus == MAX_LIST)
 			return bad("%s", "--cpus: at most 32 values");
-		if (parse_u64(tok, BLAB_SIM_MAX_CPUS, &x) || x < 1)
+		if (sim_parse_u64(tok, BLAB_SIM_MAX_CPUS, &x) || x < 1)
 			return bad("--cpus wants numbers 1..256, not '%s'", tok);
 		cpus[ncpus++] = (uint32_t)x;
 	}
@@ -434,19 +394,15 @@ int cmd_sim(int argc, char **argv)
 		return 1;
 	}
 	FILE *ef = NULL;
-	if (events) {
-		ef = fopen(events, "wb");
-		if (!ef) {
-			fprintf(stderr, "blab sim: cannot write %s: %s\n", events, strerror(errno));
-			free(cells);
-			return 1;
-		}
+	if (events && !(ef = sim_events_open(events))) {
+		free(cells);
+		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t c = 0; c < ncpus && !ret; c++)
 		for (uint32_t p = 0; p < npresets && !ret; p++) {
 			struct blab_sim_config cfg;
-			struct sink_state ss = {0xcbf29ce484222325ull, ef, 0, 0};
+			struct sim_sink ss = {0};
 			char err[160];
 			int e;
 			blab_sim_config_init(&cfg);
@@ -462,27 +418,18 @@ int cmd_sim(int argc, char **argv)
 			cfg.delay_us = (uint32_t)delay_us;
 			cfg.compact = (uint32_t)compact;
 			blab_preset(presets[p], &cfg.strategy);
-			if (hash || ef) {
-				cfg.log_mask = BLAB_EVC_ALL;
-				cfg.sink = sink;
-				cfg.sink_ctx = &ss;
-			}
+			if (hash || ef)
+				sim_sink_attach(&cfg, &ss, ef);
 			e = blab_sim_run(&cfg, &cells[c * npresets + p].r, err, sizeof(err));
 			if (e) {
 				fprintf(stderr, "blab sim: %s, %u cpus: %s\n", presets[p], cpus[c], err);
 				ret = 1;
 			}
 			cells[c * npresets + p].hash = ss.hash;
-			if (ss.dropped)
-				fprintf(stderr,
-					"blab sim: --events: kept the first %llu records, %llu more "
-					"not written\n",
-					(unsigned long long)ss.written, (unsigned long long)ss.dropped);
+			sim_sink_report(&ss);
 		}
-	if (ef && fclose(ef)) {
-		fprintf(stderr, "blab sim: cannot write %s\n", events);
+	if (ef && sim_events_close(ef, events))
 		ret = 1;
-	}
 	if (ret) {
 		free(cells);
 		return ret;

@@ -3,7 +3,6 @@
  * cache on one CPU and freed on another, swept over group counts with SLUB's freelist
  * prefetch off and on (docs/slab.md). cmd_sim.c hands the arguments over.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "blab_sim.h"
 #include "cli.h"
 #include "model/model.h"
+#include "sim_common.h"
 
 #define MAX_LIST 32
 
@@ -58,48 +58,7 @@ static int hb_help(FILE *f)
 
 static int bad(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "blab sim: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(blab sim --workload hackbench --help for the options)\n");
-	return 2;
-}
-
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-	if (!s || !*s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-struct hb_sink {
-	uint64_t hash;
-	FILE *f;
-	uint64_t written, dropped;
-};
-
-static void sink(void *ctx, const struct blab_event *e)
-{
-	struct hb_sink *s = ctx;
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof(*e); i++) {
-		s->hash ^= b[i];
-		s->hash *= 0x100000001b3ull;
-	}
-	if (s->f) {
-		if (s->written < BLAB_MAX_LOG_EVENTS) {
-			fwrite(e, sizeof(*e), 1, s->f);
-			s->written++;
-		} else {
-			s->dropped++;
-		}
-	}
+	return sim_usage_error("blab sim --workload hackbench --help", fmt, arg);
 }
 
 struct hb_cell {
@@ -180,15 +139,15 @@ int cmd_sim_hackbench(int argc, char **argv)
 				return bad("unknown preset '%s' (blab presets lists them)", v);
 			strcpy(preset, v);
 		} else if (!strcmp(a, "--loops")) {
-			if (parse_u64(v, BLAB_HACKBENCH_MAX_LOOPS, &x) || x < 1)
+			if (sim_parse_u64(v, BLAB_HACKBENCH_MAX_LOOPS, &x) || x < 1)
 				return bad("--loops wants 1..1000000, not '%s'", v);
 			loops = x;
 		} else if (!strcmp(a, "--object-size")) {
-			if (parse_u64(v, 4096, &x) || x < 8)
+			if (sim_parse_u64(v, 4096, &x) || x < 8)
 				return bad("--object-size wants 8..4096, not '%s'", v);
 			object_size = x;
 		} else if (!strcmp(a, "--seed")) {
-			if (parse_u64(v, UINT64_MAX, &seed))
+			if (sim_parse_u64(v, UINT64_MAX, &seed))
 				return bad("--seed wants a decimal number, not '%s'", v);
 		} else if (!strcmp(a, "--events")) {
 			events = v;
@@ -200,7 +159,7 @@ int cmd_sim_hackbench(int argc, char **argv)
 		uint64_t x;
 		if (ngroups == MAX_LIST)
 			return bad("%s", "--groups: at most 32 values");
-		if (parse_u64(tok, BLAB_HACKBENCH_MAX_GROUPS, &x) || x < (same_cpu ? 1u : 2u))
+		if (sim_parse_u64(tok, BLAB_HACKBENCH_MAX_GROUPS, &x) || x < (same_cpu ? 1u : 2u))
 			return bad(same_cpu ? "--groups wants numbers 1..112, not '%s'"
 					    : "--groups wants numbers 2..112 (remote frees need two "
 					      "CPUs), not '%s'",
@@ -229,8 +188,7 @@ int cmd_sim_hackbench(int argc, char **argv)
 		fprintf(stderr, "blab sim: out of memory\n");
 		return 1;
 	}
-	if (events && !(ef = fopen(events, "wb"))) {
-		fprintf(stderr, "blab sim: cannot write %s: %s\n", events, strerror(errno));
+	if (events && !(ef = sim_events_open(events))) {
 		free(cells);
 		return 1;
 	}
@@ -242,7 +200,7 @@ int cmd_sim_hackbench(int argc, char **argv)
 	for (uint32_t g = 0; g < ngroups && !ret; g++)
 		for (uint32_t p = 0; p < npf && !ret; p++) {
 			struct blab_sim_config cfg;
-			struct hb_sink ss = {0xcbf29ce484222325ull, ef, 0, 0};
+			struct sim_sink ss = {0};
 			char err[160];
 			blab_sim_config_init(&cfg);
 			cfg.workload = BLAB_WL_HACKBENCH;
@@ -256,27 +214,18 @@ int cmd_sim_hackbench(int argc, char **argv)
 			cfg.hackbench.object_size = (uint32_t)object_size;
 			cfg.hackbench.same_cpu = (uint8_t)same_cpu;
 			cfg.hackbench.slub_prefetch = (uint8_t)pf[p];
-			if (hash || ef) {
-				cfg.log_mask = BLAB_EVC_ALL;
-				cfg.sink = sink;
-				cfg.sink_ctx = &ss;
-			}
+			if (hash || ef)
+				sim_sink_attach(&cfg, &ss, ef);
 			if (blab_sim_run(&cfg, &cells[g * npf + p].r, err, sizeof(err))) {
 				fprintf(stderr, "blab sim: hackbench, %u groups, prefetch %s: %s\n",
 					groups[g], pf[p] ? "on" : "off", err);
 				ret = 1;
 			}
 			cells[g * npf + p].hash = ss.hash;
-			if (ss.dropped)
-				fprintf(stderr,
-					"blab sim: --events: kept the first %llu records, %llu more "
-					"not written\n",
-					(unsigned long long)ss.written, (unsigned long long)ss.dropped);
+			sim_sink_report(&ss);
 		}
-	if (ef && fclose(ef)) {
-		fprintf(stderr, "blab sim: cannot write %s\n", events);
+	if (ef && sim_events_close(ef, events))
 		ret = 1;
-	}
 	if (ret) {
 		free(cells);
 		return ret;

@@ -274,6 +274,17 @@ static int check(struct ctx *c)
 	return 0;
 }
 
+#ifdef BLAB_DEBUG_CHECK
+void _blab_debug_check(const struct blab_zone *z, const char *what)
+{
+	char msg[256];
+	if (blab_check(z, msg, sizeof(msg))) {
+		fprintf(stderr, "blab: invariant violated after %s: %s\n", what, msg);
+		abort();
+	}
+}
+#endif
+
 int blab_check(const struct blab_zone *z, char *msg, unsigned msglen)
 {
 	struct ctx c;

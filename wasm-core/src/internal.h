@@ -213,6 +213,15 @@ int _blab_cluster_refill(const struct blab_zone *z, unsigned order);
 uint32_t _blab_rmqueue_cluster(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t count,
 			       unsigned mt);
 
+/* check.c: in the debug build (BLAB_DEBUG_CHECK) the synchronous wrappers of op.c and slab.c
+ * run the invariant checker after every step and abort, naming `what`, at the first
+ * violation; in other builds this is nothing. */
+#ifdef BLAB_DEBUG_CHECK
+void _blab_debug_check(const struct blab_zone *z, const char *what);
+#else
+#define _blab_debug_check(z, what) ((void)0)
+#endif
+
 /* op.c */
 int _blab_sync(struct blab_zone *z, struct blab_op *op);
 

@@ -533,28 +533,13 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 
 /* ---- synchronous wrappers ---- */
 
-#ifdef BLAB_DEBUG_CHECK
-#include <stdio.h>
-#include <stdlib.h>
-static void debug_check(const struct blab_zone *z, const char *what)
-{
-	char msg[256];
-	if (blab_check(z, msg, sizeof(msg))) {
-		fprintf(stderr, "blab: invariant violated after %s: %s\n", what, msg);
-		abort();
-	}
-}
-#else
-#define debug_check(z, what) ((void)0)
-#endif
-
 int _blab_sync(struct blab_zone *z, struct blab_op *op)
 {
 	int ret;
 	do {
 		ret = blab_op_step(z, op);
 		if (ret == BLAB_STEP_LOCK)
-			debug_check(z, "a step"); /* in-flight states must be valid too */
+			_blab_debug_check(z, "a step"); /* in-flight states must be valid too */
 	} while (ret == BLAB_STEP_LOCK);
 	return ret;
 }
@@ -573,7 +558,7 @@ int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned m
 	ret = _blab_sync(z, &op);
 	if (ret == 0)
 		*pfn = op.pfn;
-	debug_check(z, "alloc");
+	_blab_debug_check(z, "alloc");
 	return ret;
 }
 
@@ -593,7 +578,7 @@ int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned orde
 		return BLAB_ECPU;
 	blab_op_free(&op, cpu, pfn, order, gfp);
 	ret = _blab_sync(z, &op);
-	debug_check(z, "free");
+	_blab_debug_check(z, "free");
 	return ret;
 }
 
@@ -613,7 +598,7 @@ int blab_drain(struct blab_zone *z, unsigned cpu)
 		return BLAB_ECPU;
 	blab_op_drain(&op, cpu);
 	ret = _blab_sync(z, &op);
-	debug_check(z, "drain");
+	_blab_debug_check(z, "drain");
 	return ret;
 }
 

@@ -78,6 +78,45 @@ void sim_sync_clocks(struct sim_run *run)
 	}
 }
 
+int sim_check_hi_order(const struct blab_sim_config *c, char *err, size_t errlen)
+{
+	if (c->hi_order < 1 || c->hi_order > BLAB_DEFAULT_TOP_ORDER) {
+		SIM_ERR(err, errlen, "hi_order must be 1..%u", BLAB_DEFAULT_TOP_ORDER);
+		return BLAB_EORDER;
+	}
+	return 0;
+}
+
+int sim_check_compact(const struct blab_sim_config *c, char *err, size_t errlen)
+{
+	if (c->compact > BLAB_SIM_COMPACT_FULL) {
+		SIM_ERR(err, errlen, "compact must be none, merge or full");
+		return BLAB_EINVAL;
+	}
+	return 0;
+}
+
+unsigned sim_compact_mode(const struct blab_sim_config *c)
+{
+	return c->compact == BLAB_SIM_COMPACT_FULL ? BLAB_COMPACT_MIGRATE : BLAB_COMPACT_MERGE;
+}
+
+void sim_hi_stats_start(const struct sim_run *run, struct sim_hi_stats *hs)
+{
+	hs->merge_skipped = run->z->merge_skipped;
+	blab_zone_frag_index(run->z, run->c->hi_order, &hs->unusable, &hs->extfrag);
+}
+
+void sim_hi_stats_report(const struct sim_hi_stats *hs, struct blab_sim_result *r)
+{
+	r->hi_attempts = hs->attempts;
+	r->hi_success = hs->success;
+	r->hi_cycles = hs->cycles;
+	r->merge_skipped = hs->merge_skipped;
+	r->unusable_index = hs->unusable;
+	r->extfrag_index = hs->extfrag;
+}
+
 /* One op run to its end on the model machine. Set-up runs alone, so every lock is free;
  * blab_op_step() directly, as the tasks do, rather than blab_alloc() & co., whose debug
  * builds check the whole zone after every op (the loop checks it after the run). */

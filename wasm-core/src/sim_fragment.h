@@ -45,4 +45,24 @@ int sim_fill_and_fragment(struct sim_run *run, struct held_pages *h, uint32_t fi
 /* set every runnable CPU's clock to the highest of them */
 void sim_sync_clocks(struct sim_run *run);
 
+/* Config checks both high-order workloads make: 0, or a negative BLAB_E* code and why. */
+int sim_check_hi_order(const struct blab_sim_config *c, char *err, size_t errlen);
+int sim_check_compact(const struct blab_sim_config *c, char *err, size_t errlen);
+
+/* the blab_compact_op mode --compact merge|full asks for (none never compacts) */
+unsigned sim_compact_mode(const struct blab_sim_config *c);
+
+/* The high-order side of a run, as blab_sim_result reports it. */
+struct sim_hi_stats {
+	uint64_t attempts, success, cycles;
+	uint32_t merge_skipped; /* pages the set-up left merge-skipped */
+	int32_t unusable, extfrag; /* the --hi-order indices when the attempts begin */
+};
+
+/* after the set-up: how fragmented it left the zone for order c->hi_order */
+void sim_hi_stats_start(const struct sim_run *run, struct sim_hi_stats *hs);
+
+/* copies the high-order counters and indices into r */
+void sim_hi_stats_report(const struct sim_hi_stats *hs, struct blab_sim_result *r);
+
 #endif

@@ -761,19 +761,6 @@ int blab_slab_op_step(struct blab_zone *z, struct blab_slab_op *op)
 
 /* ---- synchronous wrappers ---- */
 
-#ifdef BLAB_DEBUG_CHECK
-static void debug_check(const struct blab_zone *z, const char *what)
-{
-	char msg[256];
-	if (blab_check(z, msg, sizeof(msg))) {
-		fprintf(stderr, "blab: invariant violated after %s: %s\n", what, msg);
-		abort();
-	}
-}
-#else
-#define debug_check(z, what) ((void)0)
-#endif
-
 static int slab_sync(struct blab_zone *z, struct blab_slab_op *op)
 {
 	int ret;
@@ -784,9 +771,9 @@ static int slab_sync(struct blab_zone *z, struct blab_slab_op *op)
 	do {
 		ret = blab_slab_op_step(z, op);
 		if (ret == BLAB_STEP_LOCK)
-			debug_check(z, "a slab step");
+			_blab_debug_check(z, "a slab step");
 	} while (ret == BLAB_STEP_LOCK);
-	debug_check(z, "a slab op");
+	_blab_debug_check(z, "a slab op");
 	return ret;
 }
 

@@ -21,6 +21,7 @@
 
 #include "machine.h"
 #include "sim_fragment.h"
+#include "workload_common.h"
 
 extern const struct sim_workload sim_workload_page_fault1;
 void sim_page_fault1_migrated(void *priv, uint32_t ntasks, uint32_t old_idx, uint32_t new_idx);
@@ -43,9 +44,7 @@ struct mixed_state {
 	struct held_pages held; /* the set-up's pages (freed before the run) */
 	uint32_t n0, running0;  /* page_fault1 tasks, and those still running */
 	uint32_t defer_shift, considered;
-	uint64_t attempts, success, cycles;
-	uint32_t merge_skipped;
-	int32_t unusable, extfrag;
+	struct sim_hi_stats hi;
 };
 
 /* blab_migrate_fn: only page_fault1's order-0 pages can move (huge pages are too big) */
@@ -59,19 +58,14 @@ static void mixed_migrated(void *ctx, uint64_t old_pfn, uint64_t new_pfn, unsign
 
 static int mixed_check(const struct blab_sim_config *c, char *err, size_t errlen)
 {
+	int ret;
+
 	if (c->cpus < 2) {
 		SIM_ERR(err, errlen, "mixed needs at least 2 cpus (page_fault1 and huge-page tasks)");
 		return BLAB_ECPU;
 	}
-	if (c->hi_order < 1 || c->hi_order > BLAB_DEFAULT_TOP_ORDER) {
-		SIM_ERR(err, errlen, "hi_order must be 1..%u", BLAB_DEFAULT_TOP_ORDER);
-		return BLAB_EORDER;
-	}
-	if (c->compact > BLAB_SIM_COMPACT_FULL) {
-		SIM_ERR(err, errlen, "compact must be none, merge or full");
-		return BLAB_EINVAL;
-	}
-	return 0;
+	ret = sim_check_hi_order(c, err, errlen);
+	return ret ? ret : sim_check_compact(c, err, errlen);
 }
 
 static uint64_t mixed_zone_pages(const struct blab_sim_config *c)
@@ -110,25 +104,11 @@ static int mixed_setup(struct sim_run *run, char *err, size_t errlen)
 		SIM_ERR(err, errlen, "breaking up the zone: %s", blab_strerror(ret));
 		return ret;
 	}
-	st->merge_skipped = run->z->merge_skipped;
-	blab_zone_frag_index(run->z, c->hi_order, &st->unusable, &st->extfrag);
+	sim_hi_stats_start(run, &st->hi);
 	r = pf1_run(run);
 	ret = sim_workload_page_fault1.setup(&r, err, errlen);
 	st->pf1 = r.priv;
 	return ret;
-}
-
-static int thp_op(struct blab_zone *z, struct thp_task *t)
-{
-	int ret = blab_op_step(z, &t->op);
-	if (ret == BLAB_STEP_LOCK)
-		return ret;
-	t->op_active = 0;
-	if (ret == BLAB_ENOMEM || ret == BLAB_STEP_DONE) {
-		t->op.err = ret;
-		return BLAB_STEP_DONE;
-	}
-	return ret < 0 ? ret : BLAB_EINVAL;
 }
 
 static int thp_step(struct sim_run *run, unsigned cpu)
@@ -154,26 +134,25 @@ static int thp_step(struct sim_run *run, unsigned cpu)
 			break;
 		case M_ALLOC:
 		case M_RETRY:
-			if ((ret = thp_op(z, t)) != BLAB_STEP_DONE)
+			ret = sim_op_step_may_fail(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			if (t->op.err && t->state == M_ALLOC && c->compact != BLAB_SIM_COMPACT_NONE &&
 			    ++st->considered >= (1u << st->defer_shift)) {
 				/* compaction_deferred() said go */
 				st->considered = 0;
-				blab_compact_op_init(&t->cop, cpu, c->hi_order,
-						     c->compact == BLAB_SIM_COMPACT_FULL ?
-							     BLAB_COMPACT_MIGRATE : BLAB_COMPACT_MERGE,
+				blab_compact_op_init(&t->cop, cpu, c->hi_order, sim_compact_mode(c),
 						     mixed_migrated, st);
 				t->state = M_COMPACT;
 				break;
 			}
-			st->attempts++;
-			st->cycles += mach_now(z, cpu) - t->t0;
+			st->hi.attempts++;
+			st->hi.cycles += mach_now(z, cpu) - t->t0;
 			if (t->op.err) {
 				t->state = M_START; /* fall back to small pages: counted, not modelled */
 				return SIM_STEP;
 			}
-			st->success++;
+			st->hi.success++;
 			t->pfn = t->op.pfn;
 			t->state = M_USE;
 			break;
@@ -199,7 +178,8 @@ static int thp_step(struct sim_run *run, unsigned cpu)
 			t->state = M_FREE;
 			return SIM_STEP;
 		case M_FREE:
-			if ((ret = thp_op(z, t)) != BLAB_STEP_DONE)
+			ret = sim_op_step_may_fail(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			if (t->op.err)
 				return t->op.err;
@@ -231,12 +211,7 @@ static void mixed_finish(const struct sim_run *run, struct blab_sim_result *r)
 	struct sim_run pr = pf1_run(run);
 
 	sim_workload_page_fault1.finish(&pr, r);
-	r->hi_attempts = st->attempts;
-	r->hi_success = st->success;
-	r->hi_cycles = st->cycles;
-	r->merge_skipped = st->merge_skipped;
-	r->unusable_index = st->unusable;
-	r->extfrag_index = st->extfrag;
+	sim_hi_stats_report(&st->hi, r);
 }
 
 static void mixed_teardown(struct sim_run *run)

@@ -12,13 +12,12 @@
  *
  * A step ends just before a lock: an op's BLAB_STEP_LOCK or the workload's lru_lock.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "machine.h"
 #include "sim.h"
+#include "workload_common.h"
 #include "workload_page_fault1.h"
-
 
 struct pf1_state {
 	struct sim_task *tasks;
@@ -35,33 +34,6 @@ static void round_end(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 		t->warm_end = mach_now(z, cpu);
 	}
 	blab_mark(z, cpu, 1, t->round);
-}
-
-/* One lru_lock hold over pages [first, first + n) of the mapping: each page's struct page
- * is written as it goes on (lru_cache_add) or off (release_pages) the LRU list. */
-static void lru_batch(struct blab_zone *z, unsigned cpu, const struct sim_task *t,
-		      uint32_t first, uint32_t n)
-{
-	mach_lock(z, cpu, BLAB_LOCK_LRU);
-	for (uint32_t j = first; j < first + n; j++) {
-		mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[j]), 1, BLAB_PATH_NONE);
-		mach_work(z, cpu, BLAB_COST_LIST_OP);
-	}
-	mach_unlock(z, cpu, BLAB_LOCK_LRU);
-}
-
-/* Steps the task's op in flight: BLAB_STEP_DONE when it finished, BLAB_STEP_LOCK when the
- * CPU's step must end before a lock, or a negative error. */
-static int step_op(struct blab_zone *z, struct sim_task *t)
-{
-	int ret = blab_op_step(z, &t->op);
-
-	if (ret == BLAB_STEP_LOCK)
-		return ret;
-	if (ret != BLAB_STEP_DONE)
-		return ret < 0 ? ret : BLAB_EINVAL;
-	t->op_active = 0;
-	return BLAB_STEP_DONE;
 }
 
 int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
@@ -85,7 +57,8 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 				blab_op_alloc(&t->op, cpu, 0, BLAB_MT_MOVABLE, 0);
 				t->op_active = 1;
 			}
-			if ((ret = step_op(z, t)) != BLAB_STEP_DONE)
+			ret = sim_op_step(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			mach_clear_page(z, cpu, t->op.pfn, t->clear_lines, BLAB_PATH_NONE);
 			t->pfns[t->i++] = pfn_to_idx(z, t->op.pfn);
@@ -96,7 +69,7 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 			}
 			break;
 		case T_LRU_ADD: /* __pagevec_lru_add() */
-			lru_batch(z, cpu, t, t->i - t->pv, t->pv);
+			sim_lru_batch(z, cpu, t->pfns, t->i - t->pv, t->pv);
 			t->pv = 0;
 			t->state = T_FAULT;
 			break;
@@ -112,36 +85,24 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 				t->state = T_FAULT;
 				break;
 			}
-			t->pv = t->pages - t->i < BLAB_SIM_PAGEVEC ? t->pages - t->i
-								  : BLAB_SIM_PAGEVEC;
-			for (uint32_t j = 0; j < t->pv; j++) {
-				/* zap_pte_range: page_remove_rmap() writes the struct page
-				 * (_mapcount), so release_pages() finds it warm under lru_lock */
-				mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[t->i + j]), 1,
-						BLAB_PATH_NONE);
-				mach_work(z, cpu, BLAB_COST_UNMAP);
-			}
+			t->pv = sim_pagevec_size(t->pages, t->i);
+			/* zap_pte_range: page_remove_rmap() writes the struct page (_mapcount) */
+			sim_unmap_pages(z, cpu, t->pfns + t->i, t->pv);
 			t->state = T_UNMAP_LRU;
 			return SIM_STEP;
 		case T_UNMAP_LRU: /* release_pages(): off the LRU under lru_lock */
-			lru_batch(z, cpu, t, t->i, t->pv);
+			sim_lru_batch(z, cpu, t->pfns, t->i, t->pv);
 			t->k = 0;
 			t->state = T_UNMAP_FREE;
 			break;
 		case T_UNMAP_FREE: /* free_unref_page_list() */
-			if (t->k == t->pv) {
-				t->i += t->pv;
-				t->pv = 0;
-				t->state = T_UNMAP;
-				break;
-			}
-			if (!t->op_active) {
-				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i + t->k]), 0, 0);
-				t->op_active = 1;
-			}
-			if ((ret = step_op(z, t)) != BLAB_STEP_DONE)
+			ret = sim_free_pages_step(z, cpu, &t->op, &t->op_active, t->pfns + t->i,
+						  t->pv, &t->k);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
-			t->k++;
+			t->i += t->pv;
+			t->pv = 0;
+			t->state = T_UNMAP;
 			break;
 		default:
 			return SIM_FINISHED;
@@ -154,29 +115,17 @@ static int pf1_step(struct sim_run *run, unsigned cpu)
 	return sim_page_fault1_step(run->z, cpu, &((struct pf1_state *)run->priv)->tasks[cpu]);
 }
 
-static uint64_t pf1_zone_pages(const struct blab_sim_config *c)
-{
-	return (uint64_t)c->cpus * c->pages;
-}
-
 static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
 {
 	const struct blab_sim_config *c = run->c;
 	struct pf1_state *st = calloc(1, sizeof(*st));
 
-	if (st) {
-		st->tasks = calloc(c->cpus, sizeof(*st->tasks));
-		st->pfns = malloc((size_t)c->cpus * c->pages * sizeof(*st->pfns));
-	}
 	run->priv = st;
-	if (!st || !st->tasks || !st->pfns) {
-		if (err && errlen)
-			snprintf(err, errlen, "out of host memory");
-		return BLAB_ENOMEMHOST;
-	}
+	if (!st || !(st->tasks = sim_tasks_alloc(c, sizeof(*st->tasks), &st->pfns)))
+		return sim_out_of_host_memory(err, errlen);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
 		struct sim_task *t = &st->tasks[cpu];
-		t->pfns = st->pfns + (size_t)cpu * c->pages;
+		t->pfns = sim_task_pfns(st->pfns, c, cpu);
 		t->pages = c->pages;
 		t->iterations = c->iterations;
 		t->clear_lines = c->clear_lines;
@@ -195,9 +144,7 @@ static void pf1_finish(const struct sim_run *run, struct blab_sim_result *r)
 		uint64_t cyc = t->end - t->warm_end;
 		r->pages_total += t->pages_done;
 		r->pages_scored += pages;
-		if (cyc)
-			r->score += (uint64_t)((unsigned __int128)pages * run->mp->cpu_mhz *
-					       1000000u / cyc);
+		r->score += sim_pages_per_second(pages, cyc, run->mp->cpu_mhz);
 	}
 }
 
@@ -247,7 +194,7 @@ const struct sim_workload sim_workload_page_fault1 = {
 	.id = BLAB_WL_PAGE_FAULT1,
 	.score_unit = "pages/s",
 	.check = NULL,
-	.zone_pages = pf1_zone_pages,
+	.zone_pages = sim_zone_pages_per_task,
 	.setup = pf1_setup,
 	.step = pf1_step,
 	.finish = pf1_finish,

@@ -11,21 +11,20 @@
  * Score: pages freed per second of virtual time per task (from the barrier to the task's
  * last free), scored rounds only, summed over tasks.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "machine.h"
 #include "sim.h"
+#include "workload_common.h"
 
 enum { PF_ALLOC = 0, PF_BARRIER, PF_FREE, PF_DONE };
 
 struct pfree_task {
 	uint32_t *pfns;  /* the region: pfn - zone start of each page */
 	uint32_t i;      /* next page to allocate / to free */
-	uint32_t round;
 	uint8_t state, op_active, arrived;
-	uint64_t free_start;     /* clock when this round's frees began */
-	uint64_t scored_pages, scored_cycles, pages_done;
+	struct sim_rounds rounds; /* the frees are the timed part */
+	uint64_t pages_done;
 	struct blab_op op;
 };
 
@@ -36,19 +35,6 @@ struct pfree_state {
 	uint64_t *release;  /* per round: the latest arrival, when everyone may go */
 };
 
-/* Steps the op in flight: BLAB_STEP_DONE, BLAB_STEP_LOCK (end the CPU's step) or an error. */
-static int step_op(struct blab_zone *z, struct pfree_task *t)
-{
-	int ret = blab_op_step(z, &t->op);
-
-	if (ret == BLAB_STEP_LOCK)
-		return ret;
-	if (ret != BLAB_STEP_DONE)
-		return ret < 0 ? ret : BLAB_EINVAL;
-	t->op_active = 0;
-	return BLAB_STEP_DONE;
-}
-
 /*
  * The barrier: a task that arrived waits, its clock moving to just past the lowest clock of
  * the tasks still allocating (they run before it again), until the last one arrives; then
@@ -58,7 +44,7 @@ static int barrier(struct sim_run *run, struct pfree_state *st, unsigned cpu)
 {
 	struct pfree_task *t = &st->tasks[cpu];
 	struct model_machine *mm = run->mm;
-	uint32_t r = t->round, n = run->c->cpus;
+	uint32_t r = t->rounds.round, n = run->c->cpus;
 	uint64_t low = UINT64_MAX;
 
 	if (!t->arrived) {
@@ -98,7 +84,8 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 				blab_op_alloc(&t->op, cpu, 0, BLAB_MT_MOVABLE, 0);
 				t->op_active = 1;
 			}
-			if ((ret = step_op(z, t)) != BLAB_STEP_DONE)
+			ret = sim_op_step(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			t->pfns[t->i++] = pfn_to_idx(z, t->op.pfn);
 			break;
@@ -107,17 +94,12 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 				return SIM_STEP;
 			t->arrived = 0;
 			t->i = 0;
-			t->free_start = mach_now(z, cpu);
-			blab_mark(z, cpu, 1, t->round);
+			sim_round_timed_start(z, cpu, &t->rounds);
 			t->state = PF_FREE;
 			break;
 		case PF_FREE:
 			if (t->i == pages) {
-				if (t->round > 0 || run->c->iterations == 1) {
-					t->scored_pages += pages;
-					t->scored_cycles += mach_now(z, cpu) - t->free_start;
-				}
-				if (++t->round >= run->c->iterations) {
+				if (sim_round_timed_end(z, cpu, run->c, &t->rounds, pages)) {
 					t->state = PF_DONE;
 					return SIM_FINISHED;
 				}
@@ -127,13 +109,12 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 			}
 			if (!t->op_active) {
 				/* the caller's per-page work; put_page() writes the refcount */
-				mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[t->i]), 1,
-						BLAB_PATH_NONE);
-				mach_work(z, cpu, BLAB_COST_UNMAP);
+				sim_unmap_pages(z, cpu, t->pfns + t->i, 1);
 				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i]), 0, 0);
 				t->op_active = 1;
 			}
-			if ((ret = step_op(z, t)) != BLAB_STEP_DONE)
+			ret = sim_op_step(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			t->i++;
 			t->pages_done++;
@@ -144,30 +125,21 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 	}
 }
 
-static uint64_t pfree_zone_pages(const struct blab_sim_config *c)
-{
-	return (uint64_t)c->cpus * c->pages;
-}
-
 static int pfree_setup(struct sim_run *run, char *err, size_t errlen)
 {
 	const struct blab_sim_config *c = run->c;
 	struct pfree_state *st = calloc(1, sizeof(*st));
 
 	if (st) {
-		st->tasks = calloc(c->cpus, sizeof(*st->tasks));
-		st->pfns = malloc((size_t)c->cpus * c->pages * sizeof(*st->pfns));
+		st->tasks = sim_tasks_alloc(c, sizeof(*st->tasks), &st->pfns);
 		st->arrived = calloc(c->iterations, sizeof(*st->arrived));
 		st->release = calloc(c->iterations, sizeof(*st->release));
 	}
 	run->priv = st;
-	if (!st || !st->tasks || !st->pfns || !st->arrived || !st->release) {
-		if (err && errlen)
-			snprintf(err, errlen, "out of host memory");
-		return BLAB_ENOMEMHOST;
-	}
+	if (!st || !st->tasks || !st->arrived || !st->release)
+		return sim_out_of_host_memory(err, errlen);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++)
-		st->tasks[cpu].pfns = st->pfns + (size_t)cpu * c->pages;
+		st->tasks[cpu].pfns = sim_task_pfns(st->pfns, c, cpu);
 	return 0;
 }
 
@@ -175,14 +147,8 @@ static void pfree_finish(const struct sim_run *run, struct blab_sim_result *r)
 {
 	const struct pfree_state *st = run->priv;
 
-	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++) {
-		const struct pfree_task *t = &st->tasks[cpu];
-		r->pages_total += t->pages_done;
-		r->pages_scored += t->scored_pages;
-		if (t->scored_cycles)
-			r->score += (uint64_t)((unsigned __int128)t->scored_pages *
-					       run->mp->cpu_mhz * 1000000u / t->scored_cycles);
-	}
+	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++)
+		sim_rounds_finish(run, &st->tasks[cpu].rounds, st->tasks[cpu].pages_done, r);
 }
 
 static void pfree_teardown(struct sim_run *run)
@@ -204,7 +170,7 @@ const struct sim_workload sim_workload_parallel_free = {
 	.id = BLAB_WL_PARALLEL_FREE,
 	.score_unit = "pages freed/s",
 	.check = NULL,
-	.zone_pages = pfree_zone_pages,
+	.zone_pages = sim_zone_pages_per_task,
 	.setup = pfree_setup,
 	.step = pfree_step,
 	.finish = pfree_finish,

@@ -22,6 +22,7 @@
 
 #include "machine.h"
 #include "sim_fragment.h"
+#include "workload_common.h"
 
 #define KEEP_EVERY 16u     /* one long-lived page in 16 ... */
 #define FREE_PB_EVERY 4u   /* ... except in every 4th pageblock, left entirely free */
@@ -44,26 +45,20 @@ struct hi_state {
 	uint32_t fill_slots, churn_first, block_first, nblocks;
 	uint32_t filled;
 	uint8_t done;           /* cpu 0 made every attempt */
-	uint64_t attempts, success, cycles;
-	uint32_t merge_skipped;
-	int32_t unusable, extfrag;
+	struct sim_hi_stats hi;
 };
 
 static int hi_check(const struct blab_sim_config *c, char *err, size_t errlen)
 {
-	if (c->hi_order < 1 || c->hi_order > BLAB_DEFAULT_TOP_ORDER) {
-		SIM_ERR(err, errlen, "hi_order must be 1..%u", BLAB_DEFAULT_TOP_ORDER);
-		return BLAB_EORDER;
-	}
+	int ret = sim_check_hi_order(c, err, errlen);
+
+	if (ret)
+		return ret;
 	if (c->delay_us > BLAB_SIM_MAX_DELAY_US) {
 		SIM_ERR(err, errlen, "delay must be 0..%u us", BLAB_SIM_MAX_DELAY_US);
 		return BLAB_ELIMIT;
 	}
-	if (c->compact > BLAB_SIM_COMPACT_FULL) {
-		SIM_ERR(err, errlen, "compact must be none, merge or full");
-		return BLAB_EINVAL;
-	}
-	return 0;
+	return sim_check_compact(c, err, errlen);
 }
 
 /* --pages is the long-lived fill; the loop adds room for the pcp lists, which set-up fills too */
@@ -97,28 +92,8 @@ static int hi_setup(struct sim_run *run, char *err, size_t errlen)
 		SIM_ERR(err, errlen, "filling the zone: %s", blab_strerror(ret));
 		return ret;
 	}
-	st->merge_skipped = run->z->merge_skipped;
-	blab_zone_frag_index(run->z, c->hi_order, &st->unusable, &st->extfrag);
+	sim_hi_stats_start(run, &st->hi);
 	return 0;
-}
-
-static unsigned compact_mode(const struct blab_sim_config *c)
-{
-	return c->compact == BLAB_SIM_COMPACT_FULL ? BLAB_COMPACT_MIGRATE : BLAB_COMPACT_MERGE;
-}
-
-/* steps t->op: DONE (result in t->op.err), LOCK, or an error other than ENOMEM */
-static int op_step(struct blab_zone *z, struct hi_task *t)
-{
-	int ret = blab_op_step(z, &t->op);
-	if (ret == BLAB_STEP_LOCK)
-		return ret;
-	t->op_active = 0;
-	if (ret == BLAB_ENOMEM || ret == BLAB_STEP_DONE) {
-		t->op.err = ret;
-		return BLAB_STEP_DONE;
-	}
-	return ret < 0 ? ret : BLAB_EINVAL;
 }
 
 /* frees slot's page with a resumable op: DONE when freed (or the slot was empty) */
@@ -134,7 +109,7 @@ static int free_slot(struct sim_run *run, struct hi_task *t, unsigned cpu, uint3
 		blab_op_free(&t->op, cpu, idx_to_pfn(run->z, st->held.slot_idx[slot]), order, 0);
 		t->op_active = 1;
 	}
-	ret = op_step(run->z, t);
+	ret = sim_op_step_may_fail(run->z, &t->op, &t->op_active);
 	if (ret == BLAB_STEP_DONE) {
 		if (t->op.err)
 			return t->op.err;
@@ -166,19 +141,20 @@ static int attempt_step(struct sim_run *run, struct hi_task *t)
 			break;
 		case H_ALLOC:
 		case H_RETRY:
-			if ((ret = op_step(z, t)) != BLAB_STEP_DONE)
+			ret = sim_op_step_may_fail(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			if (t->op.err == 0) {
 				held_set(&st->held, st->block_first + t->i, t->op.pfn);
-				st->success++;
+				st->hi.success++;
 			} else if (t->state == H_ALLOC && c->compact != BLAB_SIM_COMPACT_NONE) {
-				blab_compact_op_init(&t->cop, 0, c->hi_order, compact_mode(c),
+				blab_compact_op_init(&t->cop, 0, c->hi_order, sim_compact_mode(c),
 						     held_migrated, &st->held);
 				t->state = H_COMPACT;
 				break;
 			}
-			st->attempts++;
-			st->cycles += mach_now(z, 0) - t->t0;
+			st->hi.attempts++;
+			st->hi.cycles += mach_now(z, 0) - t->t0;
 			t->i++;
 			t->state = H_DELAY;
 			break;
@@ -248,7 +224,8 @@ static int churn_step(struct sim_run *run, unsigned cpu, struct hi_task *t)
 				blab_op_alloc(&t->op, cpu, 0, BLAB_MT_MOVABLE, 0);
 				t->op_active = 1;
 			}
-			if ((ret = op_step(z, t)) != BLAB_STEP_DONE)
+			ret = sim_op_step_may_fail(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			if (t->op.err == 0) {
 				mach_clear_page(z, cpu, t->op.pfn, run->c->clear_lines,
@@ -286,15 +263,10 @@ static void hi_finish(const struct sim_run *run, struct blab_sim_result *r)
 {
 	const struct hi_state *st = run->priv;
 
-	r->hi_attempts = st->attempts;
-	r->hi_success = st->success;
-	r->hi_cycles = st->cycles;
-	r->score = st->attempts ? st->success * 100 / st->attempts : 0;
-	r->pages_scored = st->success << run->c->hi_order;
+	sim_hi_stats_report(&st->hi, r);
+	r->score = st->hi.attempts ? st->hi.success * 100 / st->hi.attempts : 0;
+	r->pages_scored = st->hi.success << run->c->hi_order;
 	r->pages_total = st->filled;
-	r->merge_skipped = st->merge_skipped;
-	r->unusable_index = st->unusable;
-	r->extfrag_index = st->extfrag;
 }
 
 static void hi_teardown(struct sim_run *run)

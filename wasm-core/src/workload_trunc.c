@@ -15,11 +15,11 @@
  * Score: pages truncated per second of virtual time per task, scored rounds (the first is a
  * warm-up when there are two or more), summed over tasks.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "machine.h"
 #include "sim.h"
+#include "workload_common.h"
 
 enum { TR_READ = 0, TR_LRU_ADD, TR_TRUNC, TR_TRUNC_LRU, TR_TRUNC_FREE, TR_DONE };
 
@@ -28,10 +28,9 @@ struct trunc_task {
 	uint32_t i;      /* next page to read / to truncate */
 	uint32_t pv;     /* pages in the pagevec */
 	uint32_t k;      /* truncate: pages of the pagevec freed so far */
-	uint32_t round;
 	uint8_t state, op_active;
-	uint64_t trunc_start;
-	uint64_t scored_pages, scored_cycles, pages_done;
+	struct sim_rounds rounds; /* the truncate is the timed part */
+	uint64_t pages_done;
 	struct blab_op op;
 };
 
@@ -39,31 +38,6 @@ struct trunc_state {
 	struct trunc_task *tasks;
 	uint32_t *pfns;
 };
-
-static int step_op(struct blab_zone *z, struct trunc_task *t)
-{
-	int ret = blab_op_step(z, &t->op);
-
-	if (ret == BLAB_STEP_LOCK)
-		return ret;
-	if (ret != BLAB_STEP_DONE)
-		return ret < 0 ? ret : BLAB_EINVAL;
-	t->op_active = 0;
-	return BLAB_STEP_DONE;
-}
-
-/* one lru_lock hold over pages [first, first + n): each struct page written on or off the
- * LRU list */
-static void lru_batch(struct blab_zone *z, unsigned cpu, const struct trunc_task *t,
-		      uint32_t first, uint32_t n)
-{
-	mach_lock(z, cpu, BLAB_LOCK_LRU);
-	for (uint32_t j = first; j < first + n; j++) {
-		mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[j]), 1, BLAB_PATH_NONE);
-		mach_work(z, cpu, BLAB_COST_LIST_OP);
-	}
-	mach_unlock(z, cpu, BLAB_LOCK_LRU);
-}
 
 static int trunc_step(struct sim_run *run, unsigned cpu)
 {
@@ -81,8 +55,7 @@ static int trunc_step(struct sim_run *run, unsigned cpu)
 					return SIM_STEP;
 				}
 				t->i = 0;
-				t->trunc_start = mach_now(z, cpu);
-				blab_mark(z, cpu, 1, t->round);
+				sim_round_timed_start(z, cpu, &t->rounds);
 				t->state = TR_TRUNC;
 				break;
 			}
@@ -90,7 +63,8 @@ static int trunc_step(struct sim_run *run, unsigned cpu)
 				blab_op_alloc(&t->op, cpu, 0, BLAB_MT_MOVABLE, 0);
 				t->op_active = 1;
 			}
-			if ((ret = step_op(z, t)) != BLAB_STEP_DONE)
+			ret = sim_op_step(z, &t->op, &t->op_active);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			mach_clear_page(z, cpu, t->op.pfn, run->c->clear_lines, BLAB_PATH_NONE);
 			t->pfns[t->i++] = pfn_to_idx(z, t->op.pfn);
@@ -100,17 +74,13 @@ static int trunc_step(struct sim_run *run, unsigned cpu)
 			}
 			break;
 		case TR_LRU_ADD:
-			lru_batch(z, cpu, t, t->i - t->pv, t->pv);
+			sim_lru_batch(z, cpu, t->pfns, t->i - t->pv, t->pv);
 			t->pv = 0;
 			t->state = TR_READ;
 			break;
 		case TR_TRUNC:
 			if (t->i == pages) {
-				if (t->round > 0 || run->c->iterations == 1) {
-					t->scored_pages += pages;
-					t->scored_cycles += mach_now(z, cpu) - t->trunc_start;
-				}
-				if (++t->round >= run->c->iterations) {
+				if (sim_round_timed_end(z, cpu, run->c, &t->rounds, pages)) {
 					t->state = TR_DONE;
 					return SIM_FINISHED;
 				}
@@ -118,36 +88,26 @@ static int trunc_step(struct sim_run *run, unsigned cpu)
 				t->state = TR_READ;
 				break;
 			}
-			t->pv = pages - t->i < BLAB_SIM_PAGEVEC ? pages - t->i : BLAB_SIM_PAGEVEC;
-			for (uint32_t j = 0; j < t->pv; j++) {
-				/* __delete_from_page_cache() clears page->mapping: the struct
-				 * page is written, so release_pages() finds it warm */
-				mach_touch_page(z, cpu, idx_to_pfn(z, t->pfns[t->i + j]), 1,
-						BLAB_PATH_NONE);
-				mach_work(z, cpu, BLAB_COST_UNMAP); /* xarray delete, accounting */
-			}
+			t->pv = sim_pagevec_size(pages, t->i);
+			/* __delete_from_page_cache() clears page->mapping (the struct page is
+			 * written, so release_pages() finds it warm); xarray delete, accounting */
+			sim_unmap_pages(z, cpu, t->pfns + t->i, t->pv);
 			t->state = TR_TRUNC_LRU;
 			return SIM_STEP;
 		case TR_TRUNC_LRU:
-			lru_batch(z, cpu, t, t->i, t->pv);
+			sim_lru_batch(z, cpu, t->pfns, t->i, t->pv);
 			t->k = 0;
 			t->state = TR_TRUNC_FREE;
 			break;
-		case TR_TRUNC_FREE:
-			if (t->k == t->pv) {
-				t->i += t->pv;
-				t->pages_done += t->pv;
-				t->pv = 0;
-				t->state = TR_TRUNC;
-				break;
-			}
-			if (!t->op_active) {
-				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i + t->k]), 0, 0);
-				t->op_active = 1;
-			}
-			if ((ret = step_op(z, t)) != BLAB_STEP_DONE)
+		case TR_TRUNC_FREE: /* free_unref_page_list() */
+			ret = sim_free_pages_step(z, cpu, &t->op, &t->op_active, t->pfns + t->i,
+						  t->pv, &t->k);
+			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
-			t->k++;
+			t->i += t->pv;
+			t->pages_done += t->pv;
+			t->pv = 0;
+			t->state = TR_TRUNC;
 			break;
 		default:
 			return SIM_FINISHED;
@@ -155,28 +115,16 @@ static int trunc_step(struct sim_run *run, unsigned cpu)
 	}
 }
 
-static uint64_t trunc_zone_pages(const struct blab_sim_config *c)
-{
-	return (uint64_t)c->cpus * c->pages;
-}
-
 static int trunc_setup(struct sim_run *run, char *err, size_t errlen)
 {
 	const struct blab_sim_config *c = run->c;
 	struct trunc_state *st = calloc(1, sizeof(*st));
 
-	if (st) {
-		st->tasks = calloc(c->cpus, sizeof(*st->tasks));
-		st->pfns = malloc((size_t)c->cpus * c->pages * sizeof(*st->pfns));
-	}
 	run->priv = st;
-	if (!st || !st->tasks || !st->pfns) {
-		if (err && errlen)
-			snprintf(err, errlen, "out of host memory");
-		return BLAB_ENOMEMHOST;
-	}
+	if (!st || !(st->tasks = sim_tasks_alloc(c, sizeof(*st->tasks), &st->pfns)))
+		return sim_out_of_host_memory(err, errlen);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++)
-		st->tasks[cpu].pfns = st->pfns + (size_t)cpu * c->pages;
+		st->tasks[cpu].pfns = sim_task_pfns(st->pfns, c, cpu);
 	return 0;
 }
 
@@ -184,14 +132,8 @@ static void trunc_finish(const struct sim_run *run, struct blab_sim_result *r)
 {
 	const struct trunc_state *st = run->priv;
 
-	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++) {
-		const struct trunc_task *t = &st->tasks[cpu];
-		r->pages_total += t->pages_done;
-		r->pages_scored += t->scored_pages;
-		if (t->scored_cycles)
-			r->score += (uint64_t)((unsigned __int128)t->scored_pages *
-					       run->mp->cpu_mhz * 1000000u / t->scored_cycles);
-	}
+	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++)
+		sim_rounds_finish(run, &st->tasks[cpu].rounds, st->tasks[cpu].pages_done, r);
 }
 
 static void trunc_teardown(struct sim_run *run)
@@ -211,7 +153,7 @@ const struct sim_workload sim_workload_trunc = {
 	.id = BLAB_WL_TRUNC,
 	.score_unit = "pages truncated/s",
 	.check = NULL,
-	.zone_pages = trunc_zone_pages,
+	.zone_pages = sim_zone_pages_per_task,
 	.setup = trunc_setup,
 	.step = trunc_step,
 	.finish = trunc_finish,

@@ -5,6 +5,19 @@
 #include "harness.h"
 #include "internal.h"
 
+/* FNV-1a over one 32-byte event record, the digest `blab sim --hash` prints: start from
+ * FNV1A_OFFSET and fold in every record; equal digests mean equal event logs. */
+#define FNV1A_OFFSET 0xcbf29ce484222325ull
+static inline uint64_t fnv1a_event(uint64_t h, const struct blab_event *e)
+{
+	const unsigned char *b = (const unsigned char *)e;
+	for (size_t i = 0; i < sizeof(*e); i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
 static inline struct blab_zone *mkzone(const char *preset, uint32_t pages, uint64_t start,
 				       unsigned cpus, unsigned top, unsigned pbo)
 {
@@ -18,6 +31,24 @@ static inline struct blab_zone *mkzone(const char *preset, uint32_t pages, uint6
 	cfg.cpus = (uint16_t)cpus;
 	cfg.top_order = (uint8_t)top;
 	cfg.pageblock_order = (uint8_t)pbo;
+	if (blab_zone_create(&cfg, &z))
+		return NULL;
+	return z;
+}
+
+/* A zone without pcp lists (every page goes straight to the buddy lists), top_order 4 and
+ * pageblock_order 3: small enough to follow page by page in merge and compaction tests. */
+static inline struct blab_zone *mkzone_no_pcp(const char *preset, uint32_t pages)
+{
+	struct blab_zone_config cfg;
+	struct blab_zone *z = NULL;
+	blab_zone_config_init(&cfg);
+	if (blab_preset(preset, &cfg.strategy))
+		return NULL;
+	cfg.strategy.pcp = BLAB_PCP_NONE;
+	cfg.pages = pages;
+	cfg.top_order = 4;
+	cfg.pageblock_order = 3;
 	if (blab_zone_create(&cfg, &z))
 		return NULL;
 	return z;

@@ -10,18 +10,7 @@
 
 static struct blab_zone *small_zone(const char *preset)
 {
-	struct blab_zone_config cfg;
-	struct blab_zone *z = NULL;
-	blab_zone_config_init(&cfg);
-	if (blab_preset(preset, &cfg.strategy))
-		return NULL;
-	cfg.strategy.pcp = BLAB_PCP_NONE;
-	cfg.pages = 32;
-	cfg.top_order = 4;
-	cfg.pageblock_order = 3;
-	if (blab_zone_create(&cfg, &z))
-		return NULL;
-	return z;
+	return mkzone_no_pcp(preset, 32);
 }
 
 /* all 32 pages allocated, then freed but one per pageblock (pfns 0, 8, 16, 24) */

@@ -9,18 +9,14 @@
 #include <string.h>
 
 #include "blab_sim.h"
-#include "harness.h"
+#include "common.h"
 
 static uint64_t wide_pfns; /* records whose pfn JavaScript could not hold (>= 2^53) */
 
 static void hash_sink(void *ctx, const struct blab_event *e)
 {
 	uint64_t *h = ctx;
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof(*e); i++) {
-		*h ^= b[i];
-		*h *= 0x100000001b3ull;
-	}
+	*h = fnv1a_event(*h, e);
 	if (e->pfn >= (1ull << 53))
 		wide_pfns++; /* e.g. a struct zone line logged as an ACCESS: the player rejects it */
 }
@@ -41,7 +37,7 @@ static int run(uint32_t workload, const char *preset, uint32_t cpus, uint32_t pa
 	c.clear_lines = 8; /* fewer frame lines through the cache model: a faster test */
 	CHECK_EQ(blab_preset(preset, &c.strategy), 0);
 	if (hash) {
-		*hash = 0xcbf29ce484222325ull;
+		*hash = FNV1A_OFFSET;
 		c.log_mask = BLAB_EVC_ALL;
 		c.sink = hash_sink;
 		c.sink_ctx = hash;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "blab_sim.h"
-#include "harness.h"
+#include "common.h"
 
 struct hsink {
 	uint64_t h, n;
@@ -18,11 +18,7 @@ struct hsink {
 static void sink(void *ctx, const struct blab_event *e)
 {
 	struct hsink *s = ctx;
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof(*e); i++) {
-		s->h ^= b[i];
-		s->h *= 0x100000001b3ull;
-	}
+	s->h = fnv1a_event(s->h, e);
 	s->n++;
 	if (e->type < 64)
 		s->types[e->type]++;
@@ -50,7 +46,7 @@ static int run(uint32_t groups, uint32_t loops, int same_cpu, int prefetch, uint
 	c.hackbench.slub_prefetch = (uint8_t)prefetch;
 	if (hs) {
 		memset(hs, 0, sizeof(*hs));
-		hs->h = 0xcbf29ce484222325ull;
+		hs->h = FNV1A_OFFSET;
 		c.log_mask = BLAB_EVC_ALL;
 		c.sink = sink;
 		c.sink_ctx = hs;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "blab_sim.h"
-#include "harness.h"
+#include "common.h"
 
 struct hsink {
 	uint64_t h, n;
@@ -17,11 +17,7 @@ struct hsink {
 static void sink(void *ctx, const struct blab_event *e)
 {
 	struct hsink *s = ctx;
-	const unsigned char *b = (const unsigned char *)e;
-	for (size_t i = 0; i < sizeof(*e); i++) {
-		s->h ^= b[i];
-		s->h *= 0x100000001b3ull;
-	}
+	s->h = fnv1a_event(s->h, e);
 	s->n++;
 	if (e->type < 32)
 		s->types[e->type]++;
@@ -51,7 +47,7 @@ static int run(const char *preset, uint32_t cpus, uint32_t pages, uint64_t seed,
 	CHECK_EQ(blab_preset(preset, &c.strategy), 0);
 	if (hs) {
 		memset(hs, 0, sizeof(*hs));
-		hs->h = 0xcbf29ce484222325ull;
+		hs->h = FNV1A_OFFSET;
 		c.log_mask = BLAB_EVC_ALL;
 		c.sink = sink;
 		c.sink_ctx = hs;

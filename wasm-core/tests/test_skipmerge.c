@@ -6,22 +6,6 @@
  */
 #include "common.h"
 
-static struct blab_zone *zone_no_pcp(const char *preset, uint32_t pages)
-{
-	struct blab_zone_config cfg;
-	struct blab_zone *z = NULL;
-	blab_zone_config_init(&cfg);
-	if (blab_preset(preset, &cfg.strategy))
-		return NULL;
-	cfg.strategy.pcp = BLAB_PCP_NONE;
-	cfg.pages = pages;
-	cfg.top_order = 4;
-	cfg.pageblock_order = 3;
-	if (blab_zone_create(&cfg, &z))
-		return NULL;
-	return z;
-}
-
 static void presets(void)
 {
 	struct blab_strategy s;
@@ -40,7 +24,7 @@ static void frees_skip_merging(void)
 {
 	const char *names[2] = {"v4.16", "lu-rfc-p2"};
 	for (int k = 0; k < 2; k++) {
-		struct blab_zone *z = zone_no_pcp(names[k], 16);
+		struct blab_zone *z = mkzone_no_pcp(names[k], 16);
 		uint64_t pfn[4];
 		uint32_t skipped = 99;
 		CHECK(z);
@@ -70,7 +54,7 @@ static void frees_skip_merging(void)
 /* the checker: merge-skipped pages are fine at order 0, a lie about them is not */
 static void checker(void)
 {
-	struct blab_zone *z = zone_no_pcp("lu-rfc-p2", 16);
+	struct blab_zone *z = mkzone_no_pcp("lu-rfc-p2", 16);
 	uint64_t a, b;
 	char msg[256];
 	CHECK(z);

@@ -357,6 +357,19 @@ static void test_events(void)
  * double free while the first succeeds. The checker runs after every step; at the end
  * everything is freed and shrunk and every page is back.
  */
+/* A finished free in test_interleaved(): it succeeded, or it was the losing second free
+ * of a pair (dup), which finds the object free, or its emptied slab given back already (then
+ * it is no object of the cache at all). Anything else fails the test. */
+static void count_free(int ret, int dup, uint32_t *ok_frees, uint32_t *double_frees)
+{
+	if (ret == 0)
+		(*ok_frees)++;
+	else if (dup && (ret == BLAB_EDOUBLEFREE || ret == BLAB_ESLABOBJ))
+		(*double_frees)++;
+	else
+		CHECK_EQ(ret, 0);
+}
+
 static void test_interleaved(uint64_t seed, uint32_t nsteps)
 {
 	enum { CPUS = 4, NCACHE = 3, MAXOBJ = 4096 };
@@ -434,14 +447,7 @@ static void test_interleaved(uint64_t seed, uint32_t nsteps)
 				objc[n++] = op[cpu].cache;
 			}
 		} else if (op[cpu].kind == BLAB_SLAB_OP_FREE) {
-			/* the loser of a pair finds the object free, or its emptied slab given
-			 * back already (then it is no object of the cache at all) */
-			if (ret == 0)
-				ok_frees++;
-			else if (dup[cpu] && (ret == BLAB_EDOUBLEFREE || ret == BLAB_ESLABOBJ))
-				double_frees++;
-			else
-				CHECK_EQ(ret, 0);
+			count_free(ret, dup[cpu], &ok_frees, &double_frees);
 		} else {
 			CHECK_EQ(ret, 0);
 		}
@@ -453,14 +459,8 @@ static void test_interleaved(uint64_t seed, uint32_t nsteps)
 			if (ret == BLAB_STEP_LOCK)
 				continue;
 			busy[cpu] = 0;
-			if (op[cpu].kind == BLAB_SLAB_OP_FREE) {
-				if (ret == 0)
-					ok_frees++;
-				else if (dup[cpu] && (ret == BLAB_EDOUBLEFREE || ret == BLAB_ESLABOBJ))
-					double_frees++;
-				else
-					CHECK_EQ(ret, 0);
-			}
+			if (op[cpu].kind == BLAB_SLAB_OP_FREE)
+				count_free(ret, dup[cpu], &ok_frees, &double_frees);
 		}
 	CHECK(dup_started > 0);
 	/* every duplicate free failed, every first free succeeded */

@@ -2,19 +2,11 @@ import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { synthLog } from '../testing/synth';
+import { watchConsole } from './console-errors';
 
 // Test fixtures only: synthLog() writes contract-following logs from a tiny TS reference
 // allocator. They are loaded through the app's public hook, window.buddylab.loadEventLog(),
 // exactly as the WASM engine will hand over its logs.
-
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return errors;
-}
 
 async function loadLog(page: Page, buf: ArrayBuffer, label = 'test fixture') {
   const b64 = Buffer.from(buf).toString('base64');

@@ -5,19 +5,11 @@ import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { repeatTrace } from '../testing/trace-repeat';
+import { watchConsole } from './console-errors';
 
 const TRACES = 'wasm-core/tests/traces';
 const perf = readFileSync(`${TRACES}/pf1.perf.txt`, 'utf8');
 const tracefs = readFileSync(`${TRACES}/pf1.tracefs.txt`, 'utf8');
-
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return errors;
-}
 
 async function pick(page: Page, name: string, data: string | Buffer) {
   await page.locator('#trace-file').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.isBuffer(data) ? data : Buffer.from(data) });

@@ -1,0 +1,82 @@
+/*
+ * workload_common.h - the pieces the per-task workloads (page_fault1, parallel_free, trunc)
+ * have in common: stepping a resumable page op, a pagevec's trip under lru_lock, the
+ * unmap/truncate work before it, the per-task arrays, and the timed-round bookkeeping and
+ * score. One copy, so that the workloads charge the model machine the same way for the
+ * same kernel path.
+ */
+#ifndef BLAB_WORKLOAD_COMMON_H
+#define BLAB_WORKLOAD_COMMON_H
+
+#include "sim.h"
+
+/* Steps the op in flight: BLAB_STEP_DONE when it finished (and *active is cleared),
+ * BLAB_STEP_LOCK when the CPU's step must end before a lock, or a negative error. */
+int sim_op_step(struct blab_zone *z, struct blab_op *op, uint8_t *active);
+
+/* The same for an op that may fail for want of memory (a high-order allocation):
+ * BLAB_ENOMEM, like success, ends the op with BLAB_STEP_DONE and is left in op->err. */
+int sim_op_step_may_fail(struct blab_zone *z, struct blab_op *op, uint8_t *active);
+
+/* One lru_lock hold over pages [first, first + n) of pfns (pfn - zone start): each page's
+ * struct page is written as it goes on (lru_cache_add) or off (release_pages) the LRU. */
+void sim_lru_batch(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t first,
+		   uint32_t n);
+
+/* free_unref_page_list() for pfns[0, n): frees them to the pcp one resumable op at a time,
+ * *k counting those freed (it survives a step that ends at a lock). BLAB_STEP_DONE once all
+ * n are freed, else BLAB_STEP_LOCK or a negative error. */
+int sim_free_pages_step(struct blab_zone *z, unsigned cpu, struct blab_op *op, uint8_t *active,
+			const uint32_t *pfns, uint32_t n, uint32_t *k);
+
+/* How many of pages [i, pages) the next pagevec takes: BLAB_SIM_PAGEVEC or what is left. */
+static inline uint32_t sim_pagevec_size(uint32_t pages, uint32_t i)
+{
+	return pages - i < BLAB_SIM_PAGEVEC ? pages - i : BLAB_SIM_PAGEVEC;
+}
+
+/* The per-page work before release_pages() for pages[0, n): zap_pte_range's
+ * page_remove_rmap() or truncate's __delete_from_page_cache() writes the struct page (so
+ * release_pages() finds it warm under lru_lock), plus BLAB_COST_UNMAP of other work. */
+void sim_unmap_pages(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t n);
+
+/* Pages the zone needs when every task holds --pages pages: cpus x pages. */
+uint64_t sim_zone_pages_per_task(const struct blab_sim_config *c);
+
+/* calloc'ed array of c->cpus tasks of task_size bytes, and in *pfns one block of
+ * c->cpus x c->pages entries (task cpu's share: sim_task_pfns()). NULL (and *pfns NULL) when
+ * the host is out of memory. */
+void *sim_tasks_alloc(const struct blab_sim_config *c, size_t task_size, uint32_t **pfns);
+
+static inline uint32_t *sim_task_pfns(uint32_t *pfns, const struct blab_sim_config *c,
+				      uint32_t cpu)
+{
+	return pfns + (size_t)cpu * c->pages;
+}
+
+/* "out of host memory" in err; returns BLAB_ENOMEMHOST */
+int sim_out_of_host_memory(char *err, size_t errlen);
+
+/* pages per second of virtual time over cycles of a cpu_mhz clock; 0 for no cycles */
+uint64_t sim_pages_per_second(uint64_t pages, uint64_t cycles, uint32_t cpu_mhz);
+
+/* A task whose rounds each end in a timed part (a free or a truncate of --pages pages). */
+struct sim_rounds {
+	uint32_t round;         /* rounds finished */
+	uint64_t start;         /* clock when this round's timed part began */
+	uint64_t scored_pages, scored_cycles; /* timed parts of the scored rounds */
+};
+
+/* The timed part begins: notes the clock and marks the round in the event log. */
+void sim_round_timed_start(struct blab_zone *z, unsigned cpu, struct sim_rounds *rd);
+
+/* The timed part of pages pages ended: scores it unless it was the warm-up round (the
+ * first, when there are two or more). Returns 1 when that was the last round. */
+int sim_round_timed_end(struct blab_zone *z, unsigned cpu, const struct blab_sim_config *c,
+			struct sim_rounds *rd, uint32_t pages);
+
+/* Adds one task's pages and its score to r. */
+void sim_rounds_finish(const struct sim_run *run, const struct sim_rounds *rd,
+		       uint64_t pages_done, struct blab_sim_result *r);
+
+#endif
