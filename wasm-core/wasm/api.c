@@ -270,9 +270,14 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		fprintf(out, " messages=%llu elapsed_cycles=%llu", (unsigned long long)res.messages,
 			(unsigned long long)res.elapsed_cycles);
 	if (workload == BLAB_WL_STRESS_HIGHALLOC || workload == BLAB_WL_MIXED)
-		fprintf(out, " hi_attempts=%llu hi_success=%llu hi_cycles=%llu",
+		/* hi_unusable: the unusable free space index for hi_order, in thousandths, when the
+		 * attempts began (before any compaction); hi_merged: merge-skipped pages compaction
+		 * merged back */
+		fprintf(out, " hi_attempts=%llu hi_success=%llu hi_cycles=%llu hi_compactions=%llu "
+			"hi_merged=%llu hi_unusable=%d",
 			(unsigned long long)res.hi_attempts, (unsigned long long)res.hi_success,
-			(unsigned long long)res.hi_cycles);
+			(unsigned long long)res.hi_cycles, (unsigned long long)res.compact.runs,
+			(unsigned long long)res.compact.merged, res.unusable_index);
 	fprintf(out, "\n");
 	r->events = sink.ev;
 	r->nevents = sink.n;
