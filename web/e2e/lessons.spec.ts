@@ -46,12 +46,16 @@ test('every lesson, first to last step, answering each predict question; a secon
   const errors = watchConsole(page);
   await page.goto('/?lessons');
   const ids = await page.locator('.lesson-list li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')!));
-  expect(ids.slice(0, 4)).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass']);
-  expect(ids).toContain('capstone');
+  expect(ids).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass', 'slubprefetch', 'skipmerge', 'capstone']);
   const first: Record<string, string[]> = {};
   for (const id of ids) first[id] = await walk(page, id);
   // the model's tables are really there, with numbers in them
   expect(first['prefetch']!.join('\n')).toMatch(/56\s+\d{6,}/);
+  // lesson 5: hackbench virtual ms for 8 groups, four configs and three gains
+  expect(first['slubprefetch']!.join('\n')).toMatch(/\n8\s+(\d+\.\d{3}\s+){4}([+-]\d+\.\d%|±0\.0%)/);
+  // lesson 6: contention % at 56 tasks, and ms per order-9 attempt at 8 CPUs
+  expect(first['skipmerge']!.join('\n')).toMatch(/\n56\s+\d+\.\d{2}\s+\d+\.\d{2}\s+\d+\.\d{2}/);
+  expect(first['skipmerge']!.join('\n')).toMatch(/\n8\s+\d+\.\d{3}\s+\d+\.\d{3}\s+\d+\.\d{3}\s+[+-]/);
   await page.goto('/?lessons');
   await expect(page.locator('[data-lesson="buddy"] .lesson-state')).toHaveText(' (done)');
   // second run: a fresh page (and fresh engine) computes every table again
