@@ -8,6 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { coreWorkloads, simScenario, type BlabFactory, type BlabModule } from './engine/blab-module';
 import { HIGHALLOC_ATTEMPTS, WORKLOAD_TABLE, workloadEntry } from './workloads';
 import { URL_LIMITS, WORKLOADS } from './player/url';
+import { Player } from './player/player';
+import { decodeEvents } from './engine/events';
+
+/** web/engine/engine.ts MAX_SIM_EVENTS, the bound of a panel run's log (that module starts the
+ * engine worker when imported, so the number is repeated here) */
+const MAX_SIM_EVENTS = 1 << 21;
 
 const modulePath = join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'wasm', 'node', 'blab.js');
 let m: BlabModule;
@@ -45,9 +51,11 @@ describe('the workload table', () => {
         // which each attempt's compaction may scan, x attempts)
         const work = name === 'stress_highalloc' ? req.pages * req.iterations : req.cpus * req.pages * req.iterations;
         expect(work, `${name} ${zone}/${cpus}`).toBeLessThanOrEqual(1 << 17);
-        const r = simScenario(m, { workload: name, ...req, seed: 1, preset: 'lu-rfc-p2', maxEvents: 4096 });
+        const r = simScenario(m, { workload: name, ...req, seed: 1, preset: 'lu-rfc-p2', maxEvents: MAX_SIM_EVENTS });
         expect(r.stderr, `${name} ${zone}/${cpus}`).toBe('');
         expect(r.status).toBe(0);
+        // the whole log replays in the player (mixed: one huge-page task, one compaction at a time)
+        expect(new Player(decodeEvents(r.events)).length, `${name} ${zone}/${cpus}`).toBe(r.events.byteLength / 32);
       }
     }
     // stress_highalloc: the scenario's zone is the fill, cpu 0 makes the order-9 attempts
