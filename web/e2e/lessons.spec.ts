@@ -136,6 +136,20 @@ test('a v4.16 vs v4.17 compare at 56 CPUs shows throughput and hold time side by
   expect(errors).toEqual([]);
 });
 
+test('the compare view runs another order-0 workload picked in its form (trunc, as seed 002 ran it)', async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors = watchConsole(page);
+  await page.goto('/?compare=v5.18-prefetch,v5.18&cpus=1&pages=512&seed=1&tasks=1');
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
+  await page.locator('#cmp-workload').selectOption('trunc');
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await expect(page).toHaveURL(/workload=trunc/);
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
+  await expect(page.locator('#diff-table')).toContainText('throughput (pages truncated / s)');
+  await expect(page.locator('#diff-table caption')).toContainText('trunc at 1 CPUs');
+  expect(errors).toEqual([]);
+});
+
 test('exports: a table as CSV, a view as SVG, progress as JSON, and a run as a JSON event log that loads back', async ({ page }) => {
   test.setTimeout(180_000);
   const errors = watchConsole(page);
