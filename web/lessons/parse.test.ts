@@ -179,7 +179,7 @@ describe('lessons 5 and 6 (the slab and skip-merge work, now in the index)', () 
     const l = parseLesson('lessons/05-slub-prefetch.md', read('05-slub-prefetch.md'));
     const t = l.tables['hackbench']!;
     expect(t.workload).toBe('hackbench');
-    expect(t.configs.map((c) => [c.slubPrefetch, c.sameCpu ?? false])).toEqual([
+    expect([...t.configs, ...l.tables['control']!.configs].map((c) => [c.slubPrefetch, c.sameCpu ?? false])).toEqual([
       [false, false],
       [true, false],
       [false, true],
