@@ -142,7 +142,7 @@ test('the compare view runs another order-0 workload picked in its form (trunc, 
   await page.goto('/?compare=v5.18-prefetch,v5.18&cpus=1&pages=512&seed=1&tasks=1');
   await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
   await page.locator('#cmp-workload').selectOption('trunc');
-  await page.getByRole('button', { name: 'Compare' }).click();
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
   await expect(page).toHaveURL(/workload=trunc/);
   await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
   await expect(page.locator('#diff-table')).toContainText('throughput (pages truncated / s)');
