@@ -6,8 +6,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { coreWorkloads, simScenario, type BlabFactory, type BlabModule } from './engine/blab-module';
-import { WORKLOAD_TABLE, workloadEntry } from './workloads';
-import { WORKLOADS } from './player/url';
+import { HIGHALLOC_ATTEMPTS, WORKLOAD_TABLE, workloadEntry } from './workloads';
+import { URL_LIMITS, WORKLOADS } from './player/url';
+import { Player } from './player/player';
+import { decodeEvents } from './engine/events';
+
+/** web/engine/engine.ts MAX_SIM_EVENTS, the bound of a panel run's log (that module starts the
+ * engine worker when imported, so the number is repeated here) */
+const MAX_SIM_EVENTS = 1 << 21;
 
 const modulePath = join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'wasm', 'node', 'blab.js');
 let m: BlabModule;
@@ -33,6 +39,31 @@ describe('the workload table', () => {
       expect(w.description.length).toBeGreaterThan(40);
     }
   });
+  it('keeps the page allocator workloads small at the largest scenario a link may ask for, and the core takes them', () => {
+    for (const name of ['parallel_free', 'trunc', 'stress_highalloc', 'mixed']) {
+      const w = workloadEntry(name)!;
+      for (const [zone, cpus] of [
+        [URL_LIMITS.maxPages, URL_LIMITS.maxCpus],
+        [URL_LIMITS.minPages, 1],
+      ] as const) {
+        const req = w.request(zone, cpus, 'lu-rfc-p2');
+        // the work a run does: pages per task x tasks x rounds (stress_highalloc: the fill,
+        // which each attempt's compaction may scan, x attempts)
+        const work = name === 'stress_highalloc' ? req.pages * req.iterations : req.cpus * req.pages * req.iterations;
+        expect(work, `${name} ${zone}/${cpus}`).toBeLessThanOrEqual(1 << 17);
+        const r = simScenario(m, { workload: name, ...req, seed: 1, preset: 'lu-rfc-p2', maxEvents: MAX_SIM_EVENTS });
+        expect(r.stderr, `${name} ${zone}/${cpus}`).toBe('');
+        expect(r.status).toBe(0);
+        // the whole log replays in the player (mixed: one huge-page task, one compaction at a time)
+        expect(new Player(decodeEvents(r.events)).length, `${name} ${zone}/${cpus}`).toBe(r.events.byteLength / 32);
+      }
+    }
+    // stress_highalloc: the scenario's zone is the fill, cpu 0 makes the order-9 attempts
+    expect(workloadEntry('stress_highalloc')!.request(4096, 4, 'v4.16')).toEqual({ cpus: 4, pages: 4096, iterations: HIGHALLOC_ATTEMPTS });
+    const out = simScenario(m, { workload: 'stress_highalloc', ...workloadEntry('stress_highalloc')!.request(4096, 4, 'v4.16'), seed: 1, preset: 'v4.16', maxEvents: 0 });
+    expect(out.stdout).toMatch(new RegExp(`hi_attempts=${HIGHALLOC_ATTEMPTS} `));
+  }, 120_000);
+
   it('refuses a name the core does not have, listing the ones it has', () => {
     expect(() => simScenario(m, { workload: 'no_such', cpus: 1, pages: 16, iterations: 1, seed: 1, preset: 'v5.18', maxEvents: 16 })).toThrow(
       /the core has no workload "no_such"; it has page_fault1/,

@@ -35,6 +35,28 @@ const BEFORE_SLUB_PREFETCH = new Set(['v2.5.44', 'v2.5.45', 'v2.6.25']);
 /** Messages per sender in a browser hackbench run: a few slabs' worth, a log of ~10^5 records. */
 export const HACKBENCH_LOOPS = 200;
 
+/** Pages a browser run of parallel_free or trunc handles in all: a run of a few seconds. */
+export const BROWSER_MAX_PAGES = 1 << 16;
+/** stress_highalloc: the fill (the core needs 4 pageblocks of 512 to leave one whole), the
+ * attempts at order 9, and the CPUs (cpu 0 and the churners, 256 pages each). */
+export const HIGHALLOC_PAGES = [2048, 8192] as const;
+export const HIGHALLOC_ATTEMPTS = 8;
+export const HIGHALLOC_MAX_CPUS = 8;
+/** mixed: the core gives the last cpus/2 CPUs to huge pages; two of them compact at the same
+ * time, which the player's state (one compaction at a time, web/player/state.ts) refuses, so a
+ * browser run keeps one huge-page task: 2 or 3 CPUs. */
+export const MIXED_MAX_CPUS = 3;
+/** mixed: the page_fault1 side's pages in all */
+export const MIXED_MAX_PAGES = 1 << 13;
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+/** The zone's pages split over one task per CPU (at most 112), one round. */
+function perTask(zonePages: number, cpus: number, iterations: number): WorkloadRequest {
+  const n = clamp(cpus, 1, 112);
+  return { cpus: n, pages: Math.max(1, Math.floor(Math.min(zonePages, BROWSER_MAX_PAGES) / n)), iterations };
+}
+
 export const WORKLOAD_TABLE = [
   {
     name: 'page_fault1',
@@ -68,6 +90,67 @@ export const WORKLOAD_TABLE = [
     }),
     summary: (req: WorkloadRequest, printed: string) =>
       `hackbench, ${req.cpus} groups x ${req.pages} messages, freelist prefetch ${req.iterations & 1 ? 'on' : 'off'}: ${printed}`,
+  },
+  {
+    name: 'parallel_free',
+    title: 'parallel free (many processes exit at once)',
+    description:
+      'Each task allocates its pages through the pcp list (set-up, not scored), waits at a barrier, ' +
+      'then all free at once: free_unref_page() onto the pcp list, and free_pcppages_bulk() returns ' +
+      'a batch to the buddy lists under zone->lock whenever count reaches high.',
+    params: {
+      pages: `pages the tasks free in all (each frees this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
+      cpus: 'one task per CPU, 1 to 112',
+    },
+    request: (zonePages: number, cpus: number) => perTask(zonePages, cpus, 1),
+  },
+  {
+    name: 'trunc',
+    title: 'mmtests trunc (truncate a page-cache file)',
+    description:
+      'Each task reads a sparse file into the page cache (set-up), then truncates it: ' +
+      'truncate_inode_pages_range() clears page->mapping page by page, and release_pages() takes ' +
+      'lru_lock once per pagevec of 15 and frees each page to the pcp list.',
+    params: {
+      pages: `pages of the files in all (each task truncates this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
+      cpus: 'one task (and file) per CPU, 1 to 112; seed 002 ran one',
+    },
+    request: (zonePages: number, cpus: number) => perTask(zonePages, cpus, 1),
+  },
+  {
+    name: 'stress_highalloc',
+    title: 'mmtests stress-highalloc (order-9 blocks under churn)',
+    description:
+      'The zone is filled with order-0 pages and freed again except for long-lived ones, so some ' +
+      'pageblocks are entirely free: an order-9 block only if the frees merged. Then cpu 0 asks for ' +
+      `${HIGHALLOC_ATTEMPTS} order-9 blocks 1 ms apart, compacting when none is free, while the other CPUs churn order-0 pages.`,
+    params: {
+      pages: `the zone's fill, ${HIGHALLOC_PAGES[0]} to ${HIGHALLOC_PAGES[1]} pages (4 pageblocks at least)`,
+      cpus: `cpu 0 allocates order 9, the others churn order-0 pages; 1 to ${HIGHALLOC_MAX_CPUS}`,
+    },
+    // the core's pages is the whole fill and its iterations the attempts (docs/skipmerge.md)
+    request: (zonePages: number, cpus: number) => ({
+      cpus: clamp(cpus, 1, HIGHALLOC_MAX_CPUS),
+      pages: clamp(zonePages, HIGHALLOC_PAGES[0], HIGHALLOC_PAGES[1]),
+      iterations: HIGHALLOC_ATTEMPTS,
+    }),
+  },
+  {
+    name: 'mixed',
+    title: 'page_fault1 beside huge-page users (the skip-merge RFC\'s THP test)',
+    description:
+      'Half the CPUs run page_fault1 (order-0 faults through the pcp lists); the other half, while ' +
+      'those run, allocate an order-9 block, compacting (deferred after a failure, as defer_compaction() ' +
+      'does), clear it and free it; a failed attempt falls back to small pages.',
+    params: {
+      pages: `pages the page_fault1 tasks map in all, each this / its share of CPUs (at most ${MIXED_MAX_PAGES}); the core adds 1024 pages per huge-page task`,
+      cpus: `2 or ${MIXED_MAX_CPUS}: page_fault1 on all but the last, huge pages on the last (the player follows one compaction at a time)`,
+    },
+    // two rounds: the first is page_fault1's warm-up
+    request: (zonePages: number, cpus: number) => {
+      const n = clamp(cpus, 2, MIXED_MAX_CPUS);
+      return { cpus: n, pages: Math.max(1, Math.floor(Math.min(zonePages, MIXED_MAX_PAGES) / Math.ceil(n / 2))), iterations: 2 };
+    },
   },
 ] as const satisfies readonly WorkloadEntry[];
 

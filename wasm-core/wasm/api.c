@@ -247,6 +247,23 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 			(unsigned long long)res.score, (unsigned long long)res.slab.free_remote,
 			(unsigned long long)res.slab.prefetch, (unsigned long long)res.slab_pf_hit,
 			res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
+	else if (workload == BLAB_WL_STRESS_HIGHALLOC)
+		/* its score is the success %, not pages/s: say what it is */
+		fprintf(out, "order-%u blocks: %llu of %llu attempts, %llu cycles per attempt, "
+			"%llu compactions, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
+			cfg.hi_order, (unsigned long long)res.hi_success,
+			(unsigned long long)res.hi_attempts,
+			(unsigned long long)(res.hi_attempts ? res.hi_cycles / res.hi_attempts : 0),
+			(unsigned long long)res.compact.runs, res.zone_contention_bp / 100,
+			res.zone_contention_bp % 100, res.batch, res.high,
+			sink.full ? " (event log cut at its bound)" : "");
+	else if (workload == BLAB_WL_MIXED)
+		fprintf(out, "score %llu pages/s (order 0), order-%u blocks: %llu of %llu attempts, "
+			"zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
+			(unsigned long long)res.score, cfg.hi_order, (unsigned long long)res.hi_success,
+			(unsigned long long)res.hi_attempts, res.zone_contention_bp / 100,
+			res.zone_contention_bp % 100, res.batch, res.high,
+			sink.full ? " (event log cut at its bound)" : "");
 	else
 		fprintf(out, "score %llu pages/s, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
 			(unsigned long long)res.score, res.zone_contention_bp / 100, res.zone_contention_bp % 100,
@@ -270,9 +287,14 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		fprintf(out, " messages=%llu elapsed_cycles=%llu", (unsigned long long)res.messages,
 			(unsigned long long)res.elapsed_cycles);
 	if (workload == BLAB_WL_STRESS_HIGHALLOC || workload == BLAB_WL_MIXED)
-		fprintf(out, " hi_attempts=%llu hi_success=%llu hi_cycles=%llu",
+		/* hi_unusable: the unusable free space index for hi_order, in thousandths, when the
+		 * attempts began (before any compaction); hi_merged: merge-skipped pages compaction
+		 * merged back */
+		fprintf(out, " hi_attempts=%llu hi_success=%llu hi_cycles=%llu hi_compactions=%llu "
+			"hi_merged=%llu hi_unusable=%d",
 			(unsigned long long)res.hi_attempts, (unsigned long long)res.hi_success,
-			(unsigned long long)res.hi_cycles);
+			(unsigned long long)res.hi_cycles, (unsigned long long)res.compact.runs,
+			(unsigned long long)res.compact.merged, res.unusable_index);
 	fprintf(out, "\n");
 	r->events = sink.ev;
 	r->nevents = sink.n;

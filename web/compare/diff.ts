@@ -27,8 +27,9 @@ interface Measure {
   digits: number;
 }
 
-export const MEASURES: Measure[] = [
-  { name: 'throughput (pages faulted / s)', value: (c) => c.stats.score, digits: 0 },
+/** score: what the workload's score counts (COMPARE_WORKLOADS), for the first row's name */
+export const measures = (score = 'pages faulted / s'): Measure[] => [
+  { name: `throughput (${score})`, value: (c) => c.stats.score, digits: 0 },
   { name: 'zone->lock contention (% of time spinning)', value: (c) => c.stats.zoneBp / 100, digits: 2 },
   { name: 'zone->lock acquisitions per page', value: (c) => acqPerPage(c.stats), digits: 3 },
   { name: 'zone->lock hold (cycles per acquisition)', value: (c) => holdPerAcq(c.stats), digits: 0 },
@@ -37,9 +38,11 @@ export const MEASURES: Measure[] = [
   { name: 'fragmentation (unusable free space at pageblock_order)', value: (c) => c.fragmentation, digits: 3 },
 ];
 
-export function diffRows(cols: DiffColumn[]): string[][] {
+export const MEASURES: Measure[] = measures();
+
+export function diffRows(cols: DiffColumn[], score?: string): string[][] {
   const head = ['measure', ...cols.map((c) => c.label), ...cols.slice(1).map((c) => `${c.label} vs ${cols[0]!.label}`)];
-  const rows = MEASURES.map((m) => {
+  const rows = measures(score).map((m) => {
     const vals = cols.map(m.value);
     const base = vals[0]!;
     const fmt = (v: number) => (m.digits === 0 ? Math.round(v).toLocaleString('en') : v.toFixed(m.digits));

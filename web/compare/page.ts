@@ -16,7 +16,7 @@ import { createViewSet, VIEW_TITLES, type ViewSet } from '../lessons/viewset';
 import { runStats } from '../lessons/compute';
 import type { SimConfig, ViewId } from '../lessons/lesson';
 import type { SimRequest } from '../engine/blab-module';
-import { COMPARE_LIMITS, CompareUrlError, DEFAULT_COMPARE, formatCompare, formatConfig, parseCompare, parseConfig, type CompareState } from './url';
+import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, formatCompare, formatConfig, parseCompare, parseConfig, type CompareState } from './url';
 import { diffRows, unusableIndex, type DiffColumn } from './diff';
 import { createThroughputSvg, drawThroughputChart, SERIES_COLORS, type ThroughputSeries } from '../views/throughput';
 import '../lessons/lessons.css';
@@ -38,7 +38,7 @@ interface Column {
 
 function request(s: CompareState, c: SimConfig, cpus: number, maxEvents: number): SimRequest {
   return {
-    workload: 'page_fault1',
+    workload: s.workload,
     cpus,
     pages: s.pages,
     iterations: 2,
@@ -116,13 +116,16 @@ export function mountCompare(root: HTMLElement, search: string): void {
   const cpus = num('cmp-cpus', 'CPUs (one task each)', state.cpus, 1, COMPARE_LIMITS.maxCpus);
   const pages = num('cmp-pages', 'pages per task', state.pages, 1, COMPARE_LIMITS.maxPages);
   const seed = num('cmp-seed', 'seed', state.seed, 0, 0xffffffff);
+  const workload = el('select', { id: 'cmp-workload' });
+  for (const [name, w] of Object.entries(COMPARE_WORKLOADS)) workload.append(el('option', { value: name, text: w.title }));
+  workload.value = state.workload;
   const tasks = el('input', { type: 'text', id: 'cmp-tasks', value: state.tasks.join(','), pattern: '[0-9]+(,[0-9]+)*' });
   const run = el('button', { type: 'submit', class: 'primary', text: 'Compare' });
   form.append(
     rows,
     add,
-    el('div', { class: 'compare-knobs' }, cpus.field, pages.field, seed.field, el('div', { class: 'field' }, el('label', { for: 'cmp-tasks', text: 'tasks for the chart' }), tasks)),
-    el('p', { class: 'hint', text: `page_fault1 on the model machine, 2 rounds (the first is a warm-up), clear_page() through ${COMPARE_CLEAR_LINES} cache lines.` }),
+    el('div', { class: 'compare-knobs' }, el('div', { class: 'field' }, el('label', { for: 'cmp-workload', text: 'workload' }), workload), cpus.field, pages.field, seed.field, el('div', { class: 'field' }, el('label', { for: 'cmp-tasks', text: 'tasks for the chart' }), tasks)),
+    el('p', { class: 'hint', text: `the workload on the model machine, one task per CPU, 2 rounds (the first is a warm-up), clear_page() through ${COMPARE_CLEAR_LINES} cache lines.` }),
     run,
   );
   page.append(form);
@@ -199,7 +202,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
       const text = [v('preset'), v('batch') && `batch=${v('batch')}`, v('high') && `high=${v('high')}`].filter(Boolean).join(':');
       return parseConfig(text);
     });
-    const q = `?compare=${configs.map(formatConfig).join(',')}&cpus=${cpus.input.value}&pages=${pages.input.value}&seed=${seed.input.value}&tasks=${tasks.value}&t=0`;
+    const q = `?compare=${configs.map(formatConfig).join(',')}&workload=${encodeURIComponent(workload.value)}&cpus=${cpus.input.value}&pages=${pages.input.value}&seed=${seed.input.value}&tasks=${tasks.value}&t=0`;
     return parseCompare(q);
   }
 
@@ -259,9 +262,9 @@ export function mountCompare(root: HTMLElement, search: string): void {
       t = Math.min(state.t || tMax, tMax);
       draw();
 
-      const dr = diffRows(columns.map((c) => c.diff));
+      const dr = diffRows(columns.map((c) => c.diff), COMPARE_WORKLOADS[state.workload].score);
       const tbl = el('table', { class: 'data diff', id: 'diff-table' });
-      tbl.append(el('caption', { text: `page_fault1 at ${state.cpus} CPUs, ${state.pages} pages per task, seed ${state.seed}: the whole run, computed by the core` }));
+      tbl.append(el('caption', { text: `${state.workload} at ${state.cpus} CPUs, ${state.pages} pages per task, seed ${state.seed}: the whole run, computed by the core` }));
       const thead = el('thead');
       const htr = el('tr');
       for (const h of dr[0]!) htr.append(el('th', { scope: 'col', text: h }));
@@ -282,7 +285,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
       chartBox.querySelector('h2')?.setAttribute('id', 'chart-title');
       const chart = createThroughputSvg();
       chartPanel.append(chart);
-      drawThroughputChart(chart, series, { title: `page_fault1 score against tasks: ${state.configs.map((c) => c.label).join(', ')}`, linear: true });
+      drawThroughputChart(chart, series, { title: `${state.workload} score against tasks: ${state.configs.map((c) => c.label).join(', ')}`, linear: true });
       const chartRows = [['tasks', ...series.map((s) => s.label)], ...state.tasks.map((n, i) => [String(n), ...series.map((s) => String(s.points[i]!.score))])];
       const svgB = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': 'Export the chart as SVG' });
       svgB.addEventListener('click', () => download(new XMLSerializer().serializeToString(chartPanel.querySelector('svg')!), 'compare-throughput.svg', 'image/svg+xml'));

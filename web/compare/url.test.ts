@@ -10,6 +10,15 @@ describe('compare URL state', () => {
     expect(parseCompare(formatCompare(s))).toEqual(s);
   });
 
+  it('picks an order-0 workload, and leaves it out of page_fault1 links as before', () => {
+    const s = parseCompare('?compare=v5.18-prefetch,v5.18&workload=trunc&cpus=1&pages=1024&tasks=1');
+    expect(s.workload).toBe('trunc');
+    expect(formatCompare(s)).toContain('&workload=trunc&');
+    expect(parseCompare(formatCompare(s))).toEqual(s);
+    expect(formatCompare(DEFAULT_COMPARE)).not.toContain('workload');
+    expect(parseCompare('?compare&workload=page_fault1')).toEqual(DEFAULT_COMPARE);
+  });
+
   it('gives the defaults for a bare ?compare', () => {
     expect(parseCompare('?compare')).toEqual(DEFAULT_COMPARE);
   });
@@ -24,6 +33,9 @@ describe('compare URL state', () => {
     ['?compare=v4.16,v4.17&cpus=200', /cpus=200: must be between 1 and 112/],
     ['?compare=v4.16,v4.17&cpus=112&pages=4096', /at most 32768 page faults/],
     ['?compare=v4.16,v4.17&bogus=1', /unknown key "bogus"/],
+    // hackbench and the high-order workloads score something else than pages/s
+    ['?compare=v4.16,v4.17&workload=hackbench', /workload=hackbench: one of page_fault1, parallel_free, trunc/],
+    ['?compare=v4.16,v4.17&workload=__proto__', /workload=__proto__: one of/],
     ['?compare=v4.16,v4.17&seed=-1', /expected a whole number/],
     ['?cpus=4', /not a compare link/],
     [`?compare=${'v4.16,'.repeat(200)}`, /the limit is 600/],

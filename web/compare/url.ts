@@ -1,6 +1,7 @@
 // The compare view's URL state, in the query string:
 //
 //   ?compare=v4.16,v4.17&cpus=56&pages=64&seed=1&tasks=1,8,28,56&t=123456
+//   (&workload=parallel_free|trunc: another order-0 workload; page_fault1 when absent)
 //
 // Each configuration is a preset, optionally with pcp sizes: `v4.16:batch=7:high=42`. `t` is
 // the shared playback position in virtual cycles. User input: bounded, every key known, each
@@ -21,7 +22,21 @@ export const COMPARE_LIMITS = {
   maxHigh: 1 << 16,
 } as const;
 
+/**
+ * The workloads a compare may run: the order-0 ones whose arguments mean the same thing (one
+ * task per CPU, pages per task per round, two rounds) and whose score is pages per second, so
+ * the columns, the diff table and the throughput chart read alike (docs/sim.md). hackbench and
+ * the high-order workloads score something else and stay in the lessons and the player.
+ */
+export const COMPARE_WORKLOADS = {
+  page_fault1: { title: 'will-it-scale page_fault1', score: 'pages faulted / s' },
+  parallel_free: { title: 'parallel free (all tasks free at once)', score: 'pages freed / s' },
+  trunc: { title: 'mmtests trunc (truncate page-cache files)', score: 'pages truncated / s' },
+} as const;
+export type CompareWorkload = keyof typeof COMPARE_WORKLOADS;
+
 export interface CompareState {
+  workload: CompareWorkload;
   configs: SimConfig[];
   cpus: number;
   pages: number;
@@ -32,6 +47,7 @@ export interface CompareState {
 }
 
 export const DEFAULT_COMPARE: CompareState = {
+  workload: 'page_fault1',
   configs: [
     { label: 'v4.16', preset: 'v4.16' },
     { label: 'v4.17', preset: 'v4.17' },
@@ -102,6 +118,11 @@ export function parseCompare(search: string): CompareState {
         if (new Set(s.configs.map((c) => c.label)).size !== s.configs.length) throw new CompareUrlError('compare: the same configuration twice');
         break;
       }
+      case 'workload':
+        if (!Object.hasOwn(COMPARE_WORKLOADS, raw))
+          throw new CompareUrlError(`workload=${raw.slice(0, 32)}: one of ${Object.keys(COMPARE_WORKLOADS).join(', ')}`);
+        s.workload = raw as CompareWorkload;
+        break;
       case 'cpus':
         s.cpus = int(key, raw, 1, COMPARE_LIMITS.maxCpus);
         break;
@@ -132,7 +153,8 @@ export function parseCompare(search: string): CompareState {
 
 export function formatCompare(s: CompareState): string {
   return (
-    `?compare=${s.configs.map(formatConfig).join(',')}&cpus=${s.cpus}&pages=${s.pages}&seed=${s.seed}` +
+    `?compare=${s.configs.map(formatConfig).join(',')}${s.workload === 'page_fault1' ? '' : `&workload=${s.workload}`}` +
+    `&cpus=${s.cpus}&pages=${s.pages}&seed=${s.seed}` +
     `&tasks=${s.tasks.join(',')}&t=${s.t}`
   );
 }

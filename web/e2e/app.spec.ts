@@ -246,3 +246,22 @@ test('a 262,144-page zone with 16 CPUs renders and plays; screenshots for review
   await page.screenshot({ path: 'test-results/buddylab-262144.png', fullPage: true });
   expect(errors).toEqual([]);
 });
+
+test('the scenario panel runs the page allocator workloads from a link: parallel_free, trunc, stress_highalloc, mixed', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = watchConsole(page);
+  const expected: Record<string, RegExp> = {
+    parallel_free: /score \d+ pages\/s, zone->lock contention/,
+    trunc: /score \d+ pages\/s, zone->lock contention/,
+    stress_highalloc: /order-9 blocks: \d+ of 8 attempts, \d+ cycles per attempt, \d+ compactions/,
+    mixed: /score \d+ pages\/s \(order 0\), order-9 blocks: \d+ of \d+ attempts/,
+  };
+  for (const [w, msg] of Object.entries(expected)) {
+    await page.goto(`/#pages=4096&cpus=4&preset=lu-rfc-p2&workload=${w}&seed=1&step=0`);
+    await expect(page.locator('#sc-workload')).toHaveValue(w);
+    await page.getByRole('button', { name: 'Run scenario' }).click();
+    await expect(page.locator('#run-msg')).toContainText(msg, { timeout: 90_000 });
+    await expect(page.locator('.loglabel')).toContainText(`${w}, 4 CPUs, 4096 pages, lu-rfc-p2`);
+  }
+  expect(errors).toEqual([]);
+});

@@ -46,12 +46,16 @@ test('every lesson, first to last step, answering each predict question; a secon
   const errors = watchConsole(page);
   await page.goto('/?lessons');
   const ids = await page.locator('.lesson-list li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')!));
-  expect(ids.slice(0, 4)).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass']);
-  expect(ids).toContain('capstone');
+  expect(ids).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass', 'slubprefetch', 'skipmerge', 'capstone']);
   const first: Record<string, string[]> = {};
   for (const id of ids) first[id] = await walk(page, id);
   // the model's tables are really there, with numbers in them
   expect(first['prefetch']!.join('\n')).toMatch(/56\s+\d{6,}/);
+  // lesson 5: hackbench virtual ms for 8 groups, prefetch off and on and the change
+  expect(first['slubprefetch']!.join('\n')).toMatch(/\n8\s+(\d+\.\d{3}\s+){2}([+-]\d+\.\d%|±0\.0%)/);
+  // lesson 6: contention % at 56 tasks, and ms per order-9 attempt at 8 CPUs
+  expect(first['skipmerge']!.join('\n')).toMatch(/\n56\s+\d+\.\d{2}\s+\d+\.\d{2}\s+\d+\.\d{2}/);
+  expect(first['skipmerge']!.join('\n')).toMatch(/\n8\s+\d+\.\d{3}\s+\d+\.\d{3}\s+\d+\.\d{3}\s+[+-]/);
   await page.goto('/?lessons');
   await expect(page.locator('[data-lesson="buddy"] .lesson-state')).toHaveText(' (done)');
   // second run: a fresh page (and fresh engine) computes every table again
@@ -129,6 +133,20 @@ test('a v4.16 vs v4.17 compare at 56 CPUs shows throughput and hold time side by
   expect(await diff.innerText()).toBe(before.diff);
   expect(await page.locator('output[for=cmp-scrub]').innerText()).toBe(before.t);
   expect(await page.locator('.compare-col').first().locator('.panel').first().innerText()).toBe(before.pcp);
+  expect(errors).toEqual([]);
+});
+
+test('the compare view runs another order-0 workload picked in its form (trunc, as seed 002 ran it)', async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors = watchConsole(page);
+  await page.goto('/?compare=v5.18-prefetch,v5.18&cpus=1&pages=512&seed=1&tasks=1');
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
+  await page.locator('#cmp-workload').selectOption('trunc');
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  await expect(page).toHaveURL(/workload=trunc/);
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
+  await expect(page.locator('#diff-table')).toContainText('throughput (pages truncated / s)');
+  await expect(page.locator('#diff-table caption')).toContainText('trunc at 1 CPUs');
   expect(errors).toEqual([]);
 });
 

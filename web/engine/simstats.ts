@@ -22,6 +22,12 @@ export interface SimStats {
   elapsed?: number;
   hiAttempts?: number;
   hiSuccess?: number;
+  /** cycles of all attempts, compaction included; compactions run; pages they merged back;
+   * the unusable free space index (thousandths) for the order before the attempts */
+  hiCycles?: number;
+  hiCompactions?: number;
+  hiMerged?: number;
+  hiUnusable?: number;
 }
 
 /** Keys the stats line carries for some workloads only. */
@@ -30,6 +36,10 @@ const OPTIONAL: Record<string, keyof SimStats> = {
   elapsed_cycles: 'elapsed',
   hi_attempts: 'hiAttempts',
   hi_success: 'hiSuccess',
+  hi_cycles: 'hiCycles',
+  hi_compactions: 'hiCompactions',
+  hi_merged: 'hiMerged',
+  hi_unusable: 'hiUnusable',
 };
 
 const KEYS: Record<string, keyof SimStats> = {

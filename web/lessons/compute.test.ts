@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
 import { acqPerPage, parseSimStats } from '../engine/simstats';
-import { computeTable, resolveRef, signedPct, tableCells, type SimRunner } from './compute';
+import { computeTable, gainPct, metricValue, resolveRef, signedPct, tableCells, type SimRunner } from './compute';
 import { parseLesson } from './parse';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -46,6 +46,37 @@ describe('lesson tables on the core', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/clear_lines must be 1..64/);
   });
+
+  it("computes lesson 5's hackbench table: the prefetch gains with remote frees, hardly at all on the same CPU", async () => {
+    const l = parseLesson('lessons/05-slub-prefetch.md', readFileSync(join(root, 'lessons', '05-slub-prefetch.md'), 'utf8'));
+    const remote = await computeTable(run, l.tables['hackbench']!);
+    const control = await computeTable(run, l.tables['control']!);
+    // columns: prefetch off, on (virtual ms: lower is faster)
+    for (let i = 0; i < remote.rows.length; i++) {
+      const [remoteOff, remoteOn, sameOff, sameOn] = [...remote.rows[i]!, ...control.rows[i]!].map((s) => metricValue(s, 'time_ms'));
+      expect(remoteOn!).toBeLessThan(remoteOff! * 0.99);
+      expect(Math.abs(gainPct(sameOff!, sameOn!))).toBeLessThan(0.5);
+      expect(sameOff!).toBeLessThan(remoteOff!); // no cache-to-cache transfers at all
+    }
+  }, 60_000);
+
+  it("computes lesson 6's tables: zone->lock contention down and lru_lock up at 56 tasks; order 9 dearer with skip-merge", async () => {
+    const l = parseLesson('lessons/06-skip-merge.md', readFileSync(join(root, 'lessons', '06-skip-merge.md'), 'utf8'));
+    const zl = await computeTable(run, l.tables['zlock']!);
+    const last = zl.rows.at(-1)!; // 56 tasks; v4.16, lu-rfc-p2, lu-rfc-p4
+    expect(last[2]!.zoneBp).toBeLessThan(last[0]!.zoneBp);
+    expect(last[2]!.lruBp).toBeGreaterThan(last[0]!.lruBp * 5);
+    const frag = await computeTable(run, l.tables['hifrag']!);
+    const cost = await computeTable(run, l.tables['hicost']!);
+    for (let i = 0; i < frag.rows.length; i++) {
+      const [base, p2] = frag.rows[i]!.map((s) => metricValue(s, 'hi_unusable'));
+      expect(p2!).toBeGreaterThan(base!);
+      const [cb, c2] = cost.rows[i]!.map((s) => metricValue(s, 'hi_ms'));
+      expect(c2!).toBeGreaterThan(cb!);
+      expect(cost.rows[i]![1]!.hiMerged).toBeGreaterThan(0); // compaction merged the skipped pages back
+      expect(cost.rows[i]![0]!.hiMerged).toBe(0); // v4.16 merged them on free
+    }
+  }, 120_000);
 
   it('formats gains without a negative zero', () => {
     expect([signedPct(4.26), signedPct(-1.24), signedPct(-0.01), signedPct(0)]).toEqual(['+4.3%', '-1.2%', '±0.0%', '±0.0%']);

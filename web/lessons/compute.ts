@@ -73,6 +73,10 @@ export function metricValue(s: SimStats, m: Metric): number {
       return need(s.elapsed, 'elapsed_cycles') / CYCLES_PER_MS;
     case 'hi_success_pct':
       return need(s.hiAttempts, 'hi_attempts') ? (need(s.hiSuccess, 'hi_success') / s.hiAttempts!) * 100 : 0;
+    case 'hi_ms':
+      return need(s.hiAttempts, 'hi_attempts') ? need(s.hiCycles, 'hi_cycles') / s.hiAttempts! / CYCLES_PER_MS : 0;
+    case 'hi_unusable':
+      return need(s.hiUnusable, 'hi_unusable') / 1000;
   }
 }
 
@@ -108,7 +112,7 @@ export function tableCells(r: TableResult): string[][] {
   const t = r.table;
   const head = ['tasks', ...r.configs.map((c) => c.label)];
   if (t.gain) head.push(...r.configs.slice(1).map((c) => `${c.label} vs ${r.configs[0]!.label}`));
-  const fmt = (v: number) => (t.metric === 'score' || t.metric === 'misses_locked' || t.metric === 'pf_hit' ? Math.round(v).toString() : v.toFixed(t.metric === 'acq_per_page' || t.metric === 'time_ms' ? 3 : 2));
+  const fmt = (v: number) => (t.metric === 'score' || t.metric === 'misses_locked' || t.metric === 'pf_hit' ? Math.round(v).toString() : v.toFixed(t.metric === 'acq_per_page' || t.metric === 'time_ms' || t.metric === 'hi_ms' || t.metric === 'hi_unusable' ? 3 : 2));
   const out = [head];
   r.rows.forEach((row, i) => {
     const vals = row.map((s) => metricValue(s, t.metric));

@@ -14,9 +14,9 @@ export const LESSON_LIMITS = {
   maxTaskPoints: 8,
   maxConfigs: 4,
   maxQuotedRows: 24,
-  /** a sim run the browser replays: tasks x pages x iterations page faults */
+  /** a sim run the browser replays: its work (WORKLOAD_SHAPES[w].work) */
   maxRunFaults: 1 << 15,
-  /** one table: the sum over configs and task counts of tasks x pages x iterations */
+  /** one table: the sum over configs and task counts of each run's work */
   maxTableFaults: 1 << 19,
 } as const;
 
@@ -34,6 +34,36 @@ export type ViewId = (typeof VIEW_IDS)[number];
 export const LESSON_WORKLOADS = ['page_fault1', 'hackbench', 'stress_highalloc', 'mixed'] as const;
 export type LessonWorkload = (typeof LESSON_WORKLOADS)[number];
 
+/**
+ * What a lesson's `tasks` (a table's rows, a run's `cpus`), `pages` and `iterations` mean to the
+ * core for each workload (blab_js_sim_ex(), wasm-core/wasm/api.c), their bounds, and the work
+ * one run does, which LESSON_LIMITS caps so a table computes in seconds in the browser.
+ */
+export interface WorkloadShape {
+  tasks: readonly [number, number];
+  pages: readonly [number, number];
+  /** null: the workload takes no iterations from the lesson (hackbench: configs set its switches) */
+  iterations: readonly [number, number] | null;
+  /** the unit `work` counts, for the messages */
+  unit: string;
+  work(tasks: number, pages: number, iterations: number): number;
+}
+
+export const WORKLOAD_SHAPES: Record<LessonWorkload, WorkloadShape> = {
+  // one task per CPU, `pages` per task per round, `iterations` rounds (the first a warm-up)
+  page_fault1: { tasks: [1, 112], pages: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
+  // tasks = groups (a sender CPU each), pages = messages each sender sends; the core's
+  // iterations are its switches, set by each config's slub_prefetch / same_cpu
+  hackbench: { tasks: [2, 112], pages: [1, 4096], iterations: null, unit: 'messages', work: (t, p) => t * p },
+  // pages = the zone's long-lived fill (at least 4 pageblocks of 512, so that one is left
+  // whole), iterations = order-9 attempts by cpu 0, tasks = CPUs (the others churn order-0
+  // pages); each attempt may compact, scanning the zone: work = pages x attempts
+  stress_highalloc: { tasks: [1, 16], pages: [2048, 16384], iterations: [1, 16], unit: 'struct pages scanned at most', work: (_t, p, i) => p * i },
+  // half the CPUs run page_fault1 (pages per task per round, iterations rounds), the other
+  // half take order-9 blocks for as long as those run; each of those needs 1024 pages of zone
+  mixed: { tasks: [2, 16], pages: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
+};
+
 export const METRICS = {
   score: 'score (pages/s; hackbench: messages/s)',
   zone_bp: 'zone->lock contention %',
@@ -44,6 +74,8 @@ export const METRICS = {
   lru_bp: 'lru_lock contention %',
   time_ms: 'virtual time, ms (hackbench: until the last message is read)',
   hi_success_pct: 'high-order allocations that succeeded, %',
+  hi_ms: 'virtual ms per high-order attempt, compaction included',
+  hi_unusable: 'unusable free space index for the high order when the attempts began (0 to 1)',
 } as const;
 export type Metric = keyof typeof METRICS;
 

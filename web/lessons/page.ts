@@ -148,6 +148,15 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   };
   const runs = new Map<string, Promise<LoadedRun>>();
   const tables = new Map<string, Promise<TableResult>>();
+  // two tables of a lesson often read different counters of the same runs (lesson 6: zone->lock
+  // and lru_lock contention): each distinct request runs once per page
+  const sims = new Map<string, ReturnType<EngineClient['sim']>>();
+  const sim = (req: Parameters<EngineClient['sim']>[0]) => {
+    const key = JSON.stringify(req);
+    let r = sims.get(key);
+    if (!r) sims.set(key, (r = client.sim(req)));
+    return r;
+  };
   const getRun = (name: string) => {
     let r = runs.get(name);
     if (!r) runs.set(name, (r = loadRun(client, lesson.runs[name]!)));
@@ -156,7 +165,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   const getTable = (name: string, configs?: SimConfig[]) => {
     const key = configs ? `${name}:${JSON.stringify(configs)}` : name;
     let t = tables.get(key);
-    if (!t) tables.set(key, (t = computeTable((req) => client.sim(req), lesson.tables[name]!, configs)));
+    if (!t) tables.set(key, (t = computeTable(sim, lesson.tables[name]!, configs)));
     return t;
   };
 

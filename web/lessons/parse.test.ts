@@ -1,6 +1,6 @@
 // The lesson parser on every real lesson, on good edge cases, and on broken files: each bad
 // input must give the file, the line of the problem and a reason.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LessonError, parseLesson } from './parse';
@@ -173,19 +173,45 @@ describe('lesson vocabulary', () => {
   });
 });
 
-describe('draft lessons (lessons/drafts/: out of the index until their workloads and presets are merged)', () => {
-  const read = (f: string) => readFileSync(join(root, 'lessons', 'drafts', f), 'utf8');
-  it('lesson 5 (SLUB prefetch, hackbench) is a valid lesson', () => {
-    expect(parseLesson('lessons/drafts/05-slub-prefetch.md', read('05-slub-prefetch.md')).tables['hackbench']!.configs).toHaveLength(4);
+describe('lessons 5 and 6 (the slab and skip-merge work, now in the index)', () => {
+  const read = (f: string) => readFileSync(join(root, 'lessons', f), 'utf8');
+  it('lesson 5 (SLUB prefetch) runs hackbench with the four switch settings', () => {
+    const l = parseLesson('lessons/05-slub-prefetch.md', read('05-slub-prefetch.md'));
+    const t = l.tables['hackbench']!;
+    expect(t.workload).toBe('hackbench');
+    expect([...t.configs, ...l.tables['control']!.configs].map((c) => [c.slubPrefetch, c.sameCpu ?? false])).toEqual([
+      [false, false],
+      [true, false],
+      [false, true],
+      [true, true],
+    ]);
+    expect(l.steps.at(-1)!.predict).toBeDefined();
   });
-  it('lesson 6 (skip-merge) waits for the lu-rfc presets: when they exist, move it into lessons/', () => {
-    let l;
-    try {
-      l = parseLesson('lessons/drafts/06-skip-merge.md', read('06-skip-merge.md'));
-    } catch (e) {
-      expect(String(e)).toMatch(/"lu-rfc-p2" is not one of/);
-      return;
-    }
-    expect(l.steps.length).toBeGreaterThan(0);
+  it('lesson 6 (skip-merge) uses the lu-rfc presets, page_fault1 and stress_highalloc', () => {
+    const l = parseLesson('lessons/06-skip-merge.md', read('06-skip-merge.md'));
+    expect(l.tables['zlock']!.configs.map((c) => c.preset)).toEqual(['v4.16', 'lu-rfc-p2', 'lu-rfc-p4']);
+    expect(l.tables['hicost']!.workload).toBe('stress_highalloc');
+    expect(l.tables['hicost']!.iterations).toBe(8); // attempts
+    expect(l.runs['highalloc']).toMatchObject({ kind: 'sim', workload: 'stress_highalloc' });
+  });
+  it('bounds each workload by what its numbers mean to the core', () => {
+    const base = read('06-skip-merge.md');
+    // stress_highalloc: pages is the zone, at least 4 pageblocks
+    expect(() => parseLesson('x.md', base.replace('    pages: 4096\n    iterations: 8', '    pages: 1024\n    iterations: 8'))).toThrow(
+      /tables\.hifrag\.pages must be a whole number from 2048 to 16384/,
+    );
+    // attempts up to 16, more than page_fault1's 4 rounds
+    expect(parseLesson('x.md', base.replaceAll('iterations: 8', 'iterations: 16')).tables['hicost']!.iterations).toBe(16);
+    expect(() => parseLesson('x.md', base.replaceAll('iterations: 8', 'iterations: 17'))).toThrow(/iterations must be a whole number from 1 to 16/);
+    // work bound: pages x attempts per run
+    expect(() => parseLesson('x.md', base.replaceAll('pages: 4096', 'pages: 16384').replaceAll('iterations: 8', 'iterations: 16'))).toThrow(
+      /struct pages scanned at most in all; the limit is/,
+    );
+    const five = read('05-slub-prefetch.md');
+    expect(() => parseLesson('x.md', five.replace('    pages: 400\n', '    pages: 400\n    iterations: 2\n'))).toThrow(/hackbench takes no iterations/);
+    expect(() => parseLesson('x.md', five.replace('tasks: [2, 4, 8]', 'tasks: [1, 4, 8]'))).toThrow(/from 2 to 112 for hackbench/);
+  });
+  it('no lesson waits in lessons/drafts any more', () => {
+    expect(existsSync(join(root, 'lessons', 'drafts'))).toBe(false);
   });
 });

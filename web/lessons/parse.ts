@@ -22,6 +22,7 @@ import {
   METRICS,
   PRESETS,
   VIEW_IDS,
+  WORKLOAD_SHAPES,
   type Lesson,
   type LessonRun,
   type LessonStep,
@@ -33,6 +34,7 @@ import {
   type StepAt,
   type ViewId,
   type JumpKind,
+  type LessonWorkload,
 } from './lesson.ts';
 
 export class LessonError extends Error {
@@ -222,30 +224,44 @@ function parseRun(f: Fields, name: string, line: number): LessonRun {
   const s: Fields = f.sub('sim', `runs.${name}.sim`, SIM_KEYS);
   const config = simConfig(s);
   const workload = s.oneOf('workload', LESSON_WORKLOADS);
+  const shape = WORKLOAD_SHAPES[workload];
+  if (workload !== 'hackbench' && (config.slubPrefetch !== undefined || config.sameCpu !== undefined))
+    s.fail(`runs.${name}.sim: slub_prefetch and same_cpu are hackbench's switches`, config.slubPrefetch !== undefined ? 'slub_prefetch' : 'same_cpu');
   const run: LessonRun = {
     kind: 'sim',
     name,
     line,
     workload,
     config,
-    cpus: s.int('cpus', 1, 112),
-    pages: s.int('pages', 1, 4096),
-    iterations: s.int('iterations', 1, 4, 1),
+    cpus: s.int('cpus', ...shape.tasks),
+    pages: s.int('pages', ...shape.pages),
+    iterations: workloadIterations(s, workload, 1),
     seed: s.int('seed', 0, 0xffffffff, 1),
     clearLines: s.int('clear_lines', 1, 64, 8),
   };
-  const faults = run.cpus * run.pages * run.iterations;
-  if (faults > LESSON_LIMITS.maxRunFaults)
-    s.fail(`cpus x pages x iterations = ${faults} page faults; a lesson run is limited to ${LESSON_LIMITS.maxRunFaults} so it plays in seconds`);
+  const work = shape.work(run.cpus, run.pages, run.iterations);
+  if (work > LESSON_LIMITS.maxRunFaults)
+    s.fail(`runs.${name}: ${work} ${shape.unit}; a lesson run of ${workload} is limited to ${LESSON_LIMITS.maxRunFaults} so it plays in seconds`);
   return run;
+}
+
+/** iterations as the workload reads them: rounds, attempts, or none (hackbench's switches
+ * come from its configs; WORKLOAD_SHAPES) */
+function workloadIterations(f: Fields, workload: LessonWorkload, dflt: number): number {
+  const range = WORKLOAD_SHAPES[workload].iterations;
+  if (range) return f.int('iterations', range[0], range[1], Math.min(range[1], Math.max(range[0], dflt)));
+  if (f.has('iterations')) f.fail(`${workload} takes no iterations: its switches are each config's slub_prefetch and same_cpu`, 'iterations');
+  return 1;
 }
 
 function parseTable(f: Fields, name: string, line: number): LessonTable {
   const workload = f.oneOf('workload', LESSON_WORKLOADS);
+  const shape = WORKLOAD_SHAPES[workload];
+  const [tmin, tmax] = shape.tasks;
   const tasks = f.list('tasks', LESSON_LIMITS.maxTaskPoints).map((n) => {
     const v = f.scalar(n);
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 112)
-      f.failAt(n, `tables.${name}.tasks: each entry must be a whole number from 1 to 112`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < tmin || v > tmax)
+      f.failAt(n, `tables.${name}.tasks: each entry must be a whole number from ${tmin} to ${tmax} for ${workload}`);
     return v;
   });
   const configs = f.list('configs', LESSON_LIMITS.maxConfigs).map((n, i) => {
@@ -262,8 +278,8 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     line,
     caption: f.str('caption', 300),
     workload,
-    pages: f.int('pages', 1, 4096),
-    iterations: f.int('iterations', 1, 4, 2),
+    pages: f.int('pages', ...shape.pages),
+    iterations: workloadIterations(f, workload, 2),
     seed: f.int('seed', 0, 0xffffffff, 1),
     clearLines: f.int('clear_lines', 1, 64, 8),
     tasks,
@@ -271,9 +287,9 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     metric: f.oneOf<Metric>('metric', METRICS, 'score'),
     gain: f.has('gain') ? f.value('gain') === true : false,
   };
-  const faults = configs.length * tasks.reduce((a, n) => a + n, 0) * t.pages * t.iterations;
-  if (faults > LESSON_LIMITS.maxTableFaults)
-    f.fail(`tables.${name} runs ${faults} page faults in all; the limit is ${LESSON_LIMITS.maxTableFaults} so the table computes in seconds`, 'tasks');
+  const work = configs.length * tasks.reduce((a, n) => a + shape.work(n, t.pages, t.iterations), 0);
+  if (work > LESSON_LIMITS.maxTableFaults)
+    f.fail(`tables.${name} runs ${work} ${shape.unit} in all; the limit is ${LESSON_LIMITS.maxTableFaults} so the table computes in seconds`, 'tasks');
   if (f.has('quoted')) {
     const q: Fields = f.sub('quoted', `tables.${name}.quoted`, ['source', 'columns', 'rows']);
     const columns = q.list('columns', 12).map((n) => String(q.scalar(n)));

@@ -12,6 +12,13 @@ describe('URL hash state', () => {
     expect(parseHash(formatHash(u))).toEqual(u);
   });
 
+  it('accepts every workload of the table, the page allocator ones from the fidelity and skip-merge work included', () => {
+    for (const w of ['parallel_free', 'trunc', 'stress_highalloc', 'mixed'] as const) {
+      const u = { scenario: { ...DEFAULT_SCENARIO, workload: w, cpus: 8 }, step: 3 };
+      expect(parseHash(formatHash(u))).toEqual(u);
+    }
+  });
+
   it.each([
     ['#pages=1099511627776', /pages=1099511627776: must be between 16 and 4194304/],
     ['#pages=1000', /pages=1000: must be a power of two/],
@@ -24,7 +31,7 @@ describe('URL hash state', () => {
     ['#preset=__proto__', /unknown/],
     ['#workload=constructor', /workload=constructor: unknown/],
     // only workloads in web/workloads.ts (the core's table): none is made up
-    ['#workload=kernbench', /workload=kernbench: unknown; one of page_fault1, hackbench/],
+    ['#workload=kernbench', /workload=kernbench: unknown; one of page_fault1, hackbench, parallel_free, trunc, stress_highalloc, mixed/],
     ['#color=red', /unknown key "color"/],
     ['#cpus=2&cpus=3', /cpus appears twice/],
     ['#cpus', /"cpus": expected key=value/],
