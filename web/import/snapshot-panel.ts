@@ -126,7 +126,7 @@ export function createSnapshotPanel(app: App, engine = new EngineClient(), goOn 
       status.textContent =
         `${label}: ${built.pages.toLocaleString('en')} pages, ${built.cpus} CPU${built.cpus === 1 ? '' : 's'}, started by the C core (${presetSel.value}). ` +
         (built.cutFrom !== undefined
-          ? `The zone spans ${built.cutFrom.toLocaleString('en')} pages, more than the views hold: it is cut to its first ${built.pages.toLocaleString('en')} (nr_free and pcp counts stay the snapshot's; fewer pages are allocated). `
+          ? `The zone spans ${built.cutFrom.toLocaleString('en')} pages, more than the browser's core takes for a snapshot: it is cut to its first ${built.pages.toLocaleString('en')} (nr_free and pcp counts stay the snapshot's; fewer pages are allocated). `
           : '') +
         'nr_free and pcp counts are the snapshot\'s; where each block sits is made up (docs/import.md, "Snapshots"): ' +
         'free blocks from the zone start, largest first, each next to an allocated buddy; then the pcp pages; the rest allocated.';

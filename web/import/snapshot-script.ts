@@ -3,6 +3,7 @@
 // order and each CPU's pcp count. The core lays the blocks out (blab_zone_create_snapshot(),
 // docs/import.md "Snapshots"); this file only writes the numbers down and checks that the
 // core and the player can hold them, so the rule lives in one place.
+import { IMPORT_LIMITS } from '../limits';
 import { LIMITS as PLAYER_LIMITS } from '../player/state';
 import type { BuddyinfoZone, ZoneinfoZone } from './procfs-parse';
 
@@ -14,8 +15,8 @@ export class SnapshotScriptError extends Error {
 export const SNAPSHOT_SCRIPT_LIMITS = {
   /** MAX_PAGE_ORDER the core models (BLAB_MAX_ORDER_LIMIT) */
   topOrder: 10,
-  /** pages of a zone the player shows; a larger zone is cut to this (its allocated tail) */
-  maxPages: PLAYER_LIMITS.maxPages,
+  /** pages of a snapshot zone; a larger zone is cut to this (its allocated tail) */
+  maxPages: IMPORT_LIMITS.maxSnapshotPages,
   maxCpus: PLAYER_LIMITS.maxCpus,
   /** the last pfn stays below 2^40 (BLAB_MAX_START_PFN) */
   maxEndPfn: 2 ** 40,
