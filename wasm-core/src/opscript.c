@@ -355,7 +355,7 @@ static int snapshot_nr_free(struct blab_script *s, const char *val, uint32_t *nr
 	return 0;
 }
 
-static int snapshot_pcp(struct blab_script *s, const char *val)
+static int snapshot_pcp(struct blab_script *s, const char *val, uint32_t *pcp_count)
 {
 	char buf[BLAB_SCRIPT_MAX_LINE + 1];
 	char *p, *q;
@@ -379,7 +379,7 @@ static int snapshot_pcp(struct blab_script *s, const char *val)
 		if (parse_u64(colon + 1, BLAB_MAX_PAGES, &count))
 			return bad(s, "snapshot: pcp: cpu %llu: count '%s' is not a number up to %u",
 				   (unsigned long long)cpu, colon + 1, BLAB_MAX_PAGES);
-		s->pcp_count[cpu] = (uint32_t)count;
+		pcp_count[cpu] = (uint32_t)count;
 	}
 	return 0;
 }
@@ -387,6 +387,7 @@ static int snapshot_pcp(struct blab_script *s, const char *val)
 static int cmd_snapshot(struct blab_script *s, struct kv *kv, int n)
 {
 	struct blab_snapshot snap;
+	uint32_t pcp_count[BLAB_MAX_CPUS];
 	struct blab_zone *z;
 	struct kv *nf, *pc;
 	uint64_t need = 0;
@@ -402,12 +403,14 @@ static int cmd_snapshot(struct blab_script *s, struct kv *kv, int n)
 		return 1;
 	if (!nf && !pc)
 		return bad(s, "snapshot: nr_free=N0,N1,.. or pcp=CPU:COUNT,.. is required");
+	/* a refused line changes nothing: work on copies */
 	snap = s->snap;
+	memcpy(pcp_count, s->pcp_count, sizeof(pcp_count));
 	if (nf && snapshot_nr_free(s, nf->val, snap.nr_free))
 		return 1;
-	if (pc && snapshot_pcp(s, pc->val))
+	if (pc && snapshot_pcp(s, pc->val, pcp_count))
 		return 1;
-	snap.pcp_count = s->pcp_count;
+	snap.pcp_count = pcp_count;
 	err = blab_zone_create_snapshot(&s->cfg, &snap, &z);
 	if (err == BLAB_ESNAPSHOT) {
 		blab_snapshot_pages(&snap, s->cfg.start_pfn, s->z->top_order, s->z->cpus,
@@ -424,6 +427,7 @@ static int cmd_snapshot(struct blab_script *s, struct kv *kv, int n)
 	s->z = z;
 	s->snap = snap;
 	s->snap.pcp_count = NULL;
+	memcpy(s->pcp_count, pcp_count, sizeof(pcp_count));
 	s->events_shown = 0;
 	fprintf(s->out, "snapshot: %u free pages in %llu laid-out pages from pfn 0x%llx, %u pcp pages, the other %llu pages allocated\n",
 		z->free_pages, (unsigned long long)(need - z->pcp_pages),

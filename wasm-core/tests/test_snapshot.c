@@ -190,6 +190,17 @@ static void script(void)
 		CHECK(zone_ok(blab_script_zone(s)));
 		blab_script_free(s);
 	}
+	{
+		/* a refused line changes nothing: its pcp counts are not kept for the next one */
+		struct blab_script *s = blab_script_new(devnull, devnull);
+		CHECK_EQ(blab_script_line(s, "zone pages=64 cpus=2 top_order=4", 1), 0);
+		CHECK(blab_script_line(s, "snapshot nr_free=0,0,0,0,3 pcp=1:60", 2) != 0);
+		CHECK_EQ(blab_script_line(s, "snapshot nr_free=0,0,0,0,3", 3), 0);
+		CHECK_EQ(blab_script_zone(s)->pcp_pages, 0);
+		CHECK_EQ(blab_script_zone(s)->free_pages, 48);
+		CHECK(zone_ok(blab_script_zone(s)));
+		blab_script_free(s);
+	}
 	fclose(devnull);
 }
 
