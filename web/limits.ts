@@ -20,6 +20,12 @@ export const IMPORT_LIMITS = {
   chunkBytes: 1 << 20,
   /** bytes of pasted or dropped /proc/buddyinfo or /proc/zoneinfo text */
   maxSnapshotBytes: 1 << 20,
+  /**
+   * pages of a zone started from a snapshot; a larger one is cut (snapshot-script.ts). Half the
+   * player's bound: the engine worker's fixed 512 MiB heap holds the core's struct page array
+   * (64 B a page) beside the run, and a 4,194,304-page zone did not come back from it
+   */
+  maxSnapshotPages: PLAYER_LIMITS.maxPages / 2,
   /** bytes of a scenario file to import */
   maxScenarioFileBytes: 256 * 1024,
 } as const;
@@ -36,6 +42,7 @@ export const BROWSER_LIMITS = {
   'trace lines': IMPORT_LIMITS.maxLines,
   'trace events (browser)': IMPORT_LIMITS.maxEvents,
   'snapshot text (bytes)': IMPORT_LIMITS.maxSnapshotBytes,
+  'pages of a snapshot zone (`/proc` snapshot panel)': IMPORT_LIMITS.maxSnapshotPages,
   'scenario file (bytes)': IMPORT_LIMITS.maxScenarioFileBytes,
 } as const;
 

@@ -39,7 +39,7 @@ export function createOpScriptPanel(app: App, engine: EngineClient): HTMLElement
     el('p', {
       class: 'hint',
       id: 'opscript-help',
-      text: 'zone pages=N [cpus=C] [preset=NAME] [batch=B] [high=H] · alloc order=K [cpu=C] · free pfn=P order=K [cpu=C] · drain cpu=C|all · buddyinfo · pcp · zoneinfo · check',
+      text: 'zone pages=N [cpus=C] [preset=NAME] [batch=B] [high=H] · snapshot nr_free=N0,N1,.. [pcp=CPU:COUNT,..] · alloc order=K [cpu=C] · free pfn=P order=K [cpu=C] · drain cpu=C|all · buddyinfo · pcp · zoneinfo · check',
     }),
     text,
     run,

@@ -52,6 +52,7 @@ enum blab_error {
 	BLAB_ELOCKED = -19,    /* the lock is held by another cpu: call again later */
 	BLAB_ENOMEMHOST = -20, /* the host could not allocate memory for the zone */
 	BLAB_ELOGFULL = -21,   /* the event log reached its bound (for run drivers: sim, lessons) */
+	BLAB_ESNAPSHOT = -22,  /* a snapshot's free blocks and pcp pages do not fit its zone */
 	/* slab layer (blab_slab.h): -30..-39 */
 	BLAB_ESLABCACHE = -30, /* no such kmem_cache id on this zone */
 	BLAB_ESLABOBJ = -31,   /* the address is not an object of this cache */
@@ -179,6 +180,27 @@ struct blab_zone_info {
 	struct blab_strategy strategy; /* with batch and high resolved */
 };
 int blab_zone_info(const struct blab_zone *z, struct blab_zone_info *out);
+
+/*
+ * A zone in the state /proc/buddyinfo and /proc/zoneinfo describe (snapshot.c,
+ * docs/import.md "Snapshots"). A snapshot gives counts, not places, so the blocks are laid out
+ * by one rule: from start_pfn up, largest order first, each free block below the top order in
+ * a slot twice its size whose upper half (its buddy) is allocated, so no two free buddies
+ * touch; then each cpu's pcp pages (order 0, MOVABLE); every other page allocated, in the
+ * largest aligned blocks that fit. Errors: BLAB_EORDER (a free block above top_order),
+ * BLAB_ESTRATEGY (pcp pages with pcp=none), BLAB_ESNAPSHOT (it does not fit the zone), and
+ * whatever blab_zone_create() returns for cfg. A plain machine only (BLAB_EINVAL otherwise).
+ */
+struct blab_snapshot {
+	uint32_t nr_free[BLAB_MAX_ORDER_LIMIT + 1]; /* free blocks per order */
+	const uint32_t *pcp_count; /* NULL, or cfg->cpus entries: pages on each cpu's pcp list */
+};
+int blab_zone_create_snapshot(const struct blab_zone_config *cfg,
+			      const struct blab_snapshot *snap, struct blab_zone **out);
+/* The pages from start_pfn to the end of the layout (free blocks, their buddies, pcp pages):
+ * the smallest zone that holds snap; BLAB_EORDER or BLAB_ESNAPSHOT (past `limit` pages). */
+int blab_snapshot_pages(const struct blab_snapshot *snap, uint64_t start_pfn, unsigned top_order,
+			unsigned cpus, uint64_t limit, uint64_t *pages);
 
 /* per_cpu_pages of one cpu; which = 0 (the list set in LIFO mode, or hot), 1 (cold) */
 struct blab_pcp_info {

@@ -178,6 +178,10 @@ static inline int ev_on(const struct blab_zone *z, unsigned cls)
 
 /* zone.c */
 unsigned _blab_pageblock_mt(const struct blab_zone *z, uint64_t pfn);
+int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
+		      struct blab_zone **out);
+/* snapshot.c: lays snap out on a zone that has no free memory yet (checked already) */
+void _blab_snapshot_layout(struct blab_zone *z, const struct blab_snapshot *snap);
 void _blab_set_pageblock_mt(struct blab_zone *z, uint64_t pfn, unsigned mt, unsigned cpu);
 
 /* buddy.c (caller holds zone->lock for the __ ones) */

@@ -13,6 +13,9 @@
  *   free pfn=P order=K [cpu=C] [cold=0|1]
  *   drain cpu=C|all
  *   buddyinfo | pcp | zoneinfo | events | check
+ *   snapshot [nr_free=N0,N1,..] [pcp=CPU:COUNT,..]   (right after `zone`: the zone again, in
+ *        the state a /proc/buddyinfo + /proc/zoneinfo snapshot gives; more snapshot lines
+ *        add pcp counts, or replace nr_free; blab_zone_create_snapshot())
  *
  * A bad line makes blab_script_line() return nonzero after writing "line N: why" to err
  * (stdout is flushed first, so nothing printed before is lost). Numbers are decimal or 0x
@@ -31,6 +34,11 @@ struct blab_script {
 	struct blab_zone *z;
 	unsigned lineno;
 	uint32_t events_shown; /* log records already printed by `events` */
+	/* `snapshot` re-creates the zone from its `zone` line, so it must come before any op */
+	struct blab_zone_config cfg;
+	int fresh;
+	struct blab_snapshot snap;
+	uint32_t pcp_count[BLAB_MAX_CPUS];
 };
 
 struct kv {
@@ -305,6 +313,126 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	blab_zone_destroy(s->z);
 	s->z = z;
 	s->events_shown = 0;
+	s->cfg = cfg;
+	s->fresh = 1;
+	memset(&s->snap, 0, sizeof(s->snap));
+	memset(s->pcp_count, 0, sizeof(s->pcp_count));
+	return 0;
+}
+
+/*
+ * Comma lists of the snapshot line. nr_free=N0,N1,..: one count per order from 0 (the
+ * columns of /proc/buddyinfo); pcp=CPU:COUNT,..: pages on those cpus' pcp lists.
+ */
+static int snapshot_nr_free(struct blab_script *s, const char *val, uint32_t *nr_free)
+{
+	char buf[BLAB_SCRIPT_MAX_LINE + 1];
+	char *p, *q;
+	unsigned o = 0;
+
+	strcpy(buf, val); /* val is part of a line no longer than buf */
+	memset(nr_free, 0, sizeof(uint32_t) * (BLAB_MAX_ORDER_LIMIT + 1));
+	for (p = buf; p; p = q, o++) {
+		uint64_t v;
+		int r;
+		q = strchr(p, ',');
+		if (q)
+			*q++ = 0;
+		if (o > BLAB_MAX_ORDER_LIMIT)
+			return bad(s, "snapshot: nr_free=%s: more than %u orders (0..%u)", val,
+				   BLAB_MAX_ORDER_LIMIT + 1, BLAB_MAX_ORDER_LIMIT);
+		r = parse_u64(p, BLAB_MAX_PAGES, &v);
+		if (r == -1)
+			return bad(s, "snapshot: nr_free: order %u: '%s' is not a number", o, p);
+		if (r == -2)
+			return bad(s, "snapshot: nr_free: order %u: %s is too large (at most %u)", o, p,
+				   BLAB_MAX_PAGES);
+		if (v && o > s->z->top_order)
+			return bad(s, "snapshot: nr_free: %llu free blocks of order %u, but the zone's top_order is %u",
+				   (unsigned long long)v, o, s->z->top_order);
+		nr_free[o] = (uint32_t)v;
+	}
+	return 0;
+}
+
+static int snapshot_pcp(struct blab_script *s, const char *val, uint32_t *pcp_count)
+{
+	char buf[BLAB_SCRIPT_MAX_LINE + 1];
+	char *p, *q;
+
+	strcpy(buf, val);
+	for (p = buf; p; p = q) {
+		uint64_t cpu, count;
+		char *colon;
+		q = strchr(p, ',');
+		if (q)
+			*q++ = 0;
+		colon = strchr(p, ':');
+		if (!colon)
+			return bad(s, "snapshot: pcp: '%s' is not CPU:COUNT", p);
+		*colon = 0;
+		if (parse_u64(p, 0xffff, &cpu))
+			return bad(s, "snapshot: pcp: cpu '%s' is not a number below 65536", p);
+		if (cpu >= s->z->cpus)
+			return bad(s, "snapshot: pcp: cpu %llu out of range (the zone has %u cpus: 0..%u)",
+				   (unsigned long long)cpu, s->z->cpus, s->z->cpus - 1u);
+		if (parse_u64(colon + 1, BLAB_MAX_PAGES, &count))
+			return bad(s, "snapshot: pcp: cpu %llu: count '%s' is not a number up to %u",
+				   (unsigned long long)cpu, colon + 1, BLAB_MAX_PAGES);
+		pcp_count[cpu] = (uint32_t)count;
+	}
+	return 0;
+}
+
+static int cmd_snapshot(struct blab_script *s, struct kv *kv, int n)
+{
+	struct blab_snapshot snap;
+	uint32_t pcp_count[BLAB_MAX_CPUS];
+	struct blab_zone *z;
+	struct kv *nf, *pc;
+	uint64_t need = 0;
+	int err;
+
+	if (need_zone(s, "snapshot"))
+		return 1;
+	if (!s->fresh)
+		return bad(s, "snapshot: must come right after 'zone', before any alloc, free, drain or compact");
+	nf = find(kv, n, "nr_free");
+	pc = find(kv, n, "pcp");
+	if (unknown_keys(s, "snapshot", kv, n))
+		return 1;
+	if (!nf && !pc)
+		return bad(s, "snapshot: nr_free=N0,N1,.. or pcp=CPU:COUNT,.. is required");
+	/* a refused line changes nothing: work on copies */
+	snap = s->snap;
+	memcpy(pcp_count, s->pcp_count, sizeof(pcp_count));
+	if (nf && snapshot_nr_free(s, nf->val, snap.nr_free))
+		return 1;
+	if (pc && snapshot_pcp(s, pc->val, pcp_count))
+		return 1;
+	snap.pcp_count = pcp_count;
+	err = blab_zone_create_snapshot(&s->cfg, &snap, &z);
+	if (err == BLAB_ESNAPSHOT) {
+		blab_snapshot_pages(&snap, s->cfg.start_pfn, s->z->top_order, s->z->cpus,
+				    BLAB_MAX_START_PFN, &need);
+		return bad(s, "snapshot: the free blocks (each beside an allocated buddy) and the pcp pages need %llu pages, but the zone has pages=%u",
+			   (unsigned long long)need, s->z->pages);
+	}
+	if (err == BLAB_ESTRATEGY)
+		return bad(s, "snapshot: pcp pages need pcp lists, and this zone has pcp=none");
+	if (err)
+		return bad(s, "snapshot: %s", blab_strerror(err));
+	blab_snapshot_pages(&snap, s->cfg.start_pfn, z->top_order, z->cpus, z->pages, &need);
+	blab_zone_destroy(s->z);
+	s->z = z;
+	s->snap = snap;
+	s->snap.pcp_count = NULL;
+	memcpy(s->pcp_count, pcp_count, sizeof(pcp_count));
+	s->events_shown = 0;
+	fprintf(s->out, "snapshot: %u free pages in %llu laid-out pages from pfn 0x%llx, %u pcp pages, the other %llu pages allocated\n",
+		z->free_pages, (unsigned long long)(need - z->pcp_pages),
+		(unsigned long long)z->start_pfn, z->pcp_pages,
+		(unsigned long long)(z->pages - need));
 	return 0;
 }
 
@@ -662,6 +790,11 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 	}
 	if (strcmp(tok[0], "zone") == 0)
 		return cmd_zone(s, kv, n);
+	if (strcmp(tok[0], "snapshot") == 0)
+		return cmd_snapshot(s, kv, n);
+	if (strcmp(tok[0], "alloc") == 0 || strcmp(tok[0], "free") == 0 ||
+	    strcmp(tok[0], "drain") == 0 || strcmp(tok[0], "compact") == 0)
+		s->fresh = 0; /* the zone is no longer the one its `zone` line made */
 	if (strcmp(tok[0], "alloc") == 0)
 		return cmd_alloc(s, kv, n);
 	if (strcmp(tok[0], "free") == 0)
@@ -674,6 +807,6 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 	    strcmp(tok[0], "zoneinfo") == 0 || strcmp(tok[0], "check") == 0 ||
 	    strcmp(tok[0], "events") == 0 || strcmp(tok[0], "fragindex") == 0)
 		return simple(s, tok[0], kv, n);
-	return bad(s, "unknown op '%s' (expected zone, alloc, free, drain, compact, buddyinfo, pcp, zoneinfo, fragindex, events or check)",
+	return bad(s, "unknown op '%s' (expected zone, snapshot, alloc, free, drain, compact, buddyinfo, pcp, zoneinfo, fragindex, events or check)",
 		   tok[0]);
 }

@@ -129,6 +129,14 @@ static int check_strategy(const struct blab_strategy *s)
 
 int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 {
+	return _blab_zone_create(cfg, NULL, out);
+}
+
+/* snap == NULL: memblock frees the whole zone; else the zone starts in snap's state
+ * (snapshot.c, which validated snap against cfg first) */
+int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
+		      struct blab_zone **out)
+{
 	struct blab_zone *z;
 	unsigned top, pbo, cpus;
 	int err;
@@ -235,6 +243,10 @@ int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 
 	/* memblock frees [start, end) as the largest naturally aligned blocks that fit */
 	uint64_t pfn = z->start_pfn, end = z->start_pfn + z->pages;
+	if (snap) {
+		_blab_snapshot_layout(z, snap);
+		pfn = end;
+	}
 	while (pfn < end) {
 		unsigned order = top;
 		while (order && (pfn & ((1ull << order) - 1)))

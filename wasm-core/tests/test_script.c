@@ -11,7 +11,7 @@ static const char *const words[] = {
 	"zone", "alloc", "free", "drain", "buddyinfo", "pcp", "zoneinfo", "check", "pages=",
 	"order=", "pfn=", "cpu=", "cpus=", "preset=", "batch=", "high=", "mt=", "start_pfn=",
 	"top_order=", "pageblock_order=", "pcp=", "bulk_free=", "merge_tail=", "all", "0x",
-	"v4.17", "v2.5.45", "lifo", "hotcold", "none", "two_pass", "movable", "unmovable", "#",
+	"v4.17", "v2.5.45", "snapshot", "nr_free=", ",", ":", "0:3", "lifo", "hotcold", "none", "two_pass", "movable", "unmovable", "#",
 	"=", " ", "\t", "-1", "99999999999999999999", "0", "1", "3", "7", "10", "cold=", "log=",
 };
 

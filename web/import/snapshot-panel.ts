@@ -1,16 +1,27 @@
 // "Start from a snapshot": paste or drop /proc/buddyinfo and /proc/zoneinfo, pick a zone, and
-// the player starts in that state (block places made up by snapshot-zone.ts, and said so);
-// the pcp numbers are compared with what a preset's kernel would pick for a zone of that size,
-// as the C core computes them (a `zone ...` + `zoneinfo` op script in the engine worker).
+// the C core starts a zone in that state (an op script, snapshot-script.ts, run in the engine
+// worker like the op-script panel's); the player shows the core's own log, and the script can
+// go on in the op-script panel. The pcp numbers are compared with what a preset's kernel would
+// pick for a zone of that size, as the core computes them (`zone ...` + `zoneinfo`).
 import type { App } from '../app';
 import { EngineClient } from '../engine/engine-client';
 import { IMPORT_LIMITS } from '../limits';
 import { PRESETS, URL_LIMITS } from '../player/url';
 import { el } from '../views/dom';
-import { SnapshotError, parseBuddyinfo, parseZoneinfo, type BuddyinfoZone, type ZoneinfoZone } from './procfs-parse';
-import { SnapshotLayoutError, buildSnapshotZone } from './snapshot-zone';
+import { parseBuddyinfo, parseZoneinfo, type BuddyinfoZone, type ZoneinfoZone } from './procfs-parse';
+import { SnapshotScriptError, snapshotScript } from './snapshot-script';
 
-export function createSnapshotPanel(app: App, engine = new EngineClient()): HTMLElement {
+/** Puts a script into the op-script panel (web/opscript.ts) and brings it into view. */
+function continueInOpScript(script: string): boolean {
+  const text = document.getElementById('opscript-text');
+  if (!(text instanceof HTMLTextAreaElement)) return false;
+  text.value = script;
+  text.scrollIntoView({ block: 'center' });
+  text.focus();
+  return true;
+}
+
+export function createSnapshotPanel(app: App, engine = new EngineClient(), goOn = continueInOpScript): HTMLElement {
   const sec = el('section', { class: 'snapshot', id: 'snapshot', 'aria-labelledby': 'snapshot-title' });
   const area = (id: string, label: string, hint: string) => {
     const t = el('textarea', { id, rows: 4, spellcheck: false, 'aria-describedby': `${id}-hint`, placeholder: hint });
@@ -38,6 +49,12 @@ export function createSnapshotPanel(app: App, engine = new EngineClient()): HTML
   const msg = el('p', { class: 'import-alert', id: 'snap-msg', role: 'alert' });
   const status = el('p', { class: 'import-status', id: 'snap-status', role: 'status' });
   const compare = el('div', { id: 'snap-compare' });
+  const goOnButton = el('button', { type: 'button', id: 'snap-continue', hidden: true, text: 'Continue in the op-script panel' });
+  let lastScript = '';
+  goOnButton.addEventListener('click', () => {
+    const script = `${lastScript}# the zone is the core's now: go on, e.g.\n# alloc order=0 cpu=0\n# drain cpu=all\n`;
+    if (!goOn(script)) msg.textContent = 'The op-script panel is not on this page.';
+  });
   sec.append(
     el('h2', { id: 'snapshot-title', text: 'Start from a snapshot' }),
     bl,
@@ -53,6 +70,7 @@ export function createSnapshotPanel(app: App, engine = new EngineClient()): HTML
     start,
     msg,
     status,
+    goOnButton,
     compare,
   );
 
@@ -91,18 +109,30 @@ export function createSnapshotPanel(app: App, engine = new EngineClient()): HTML
       return;
     }
     const label = `snapshot: node ${b.node}, zone ${b.zone}`;
+    goOnButton.hidden = true;
+    status.textContent = '';
     try {
-      const built = buildSnapshotZone({ startPfn: zi?.startPfn ?? 0, ...(zi ? { spanned: zi.spanned } : {}), nrFree: b.nrFree, pcp: zi?.pcp ?? [] });
+      const why = EngineClient.unsupported();
+      if (why) throw new SnapshotScriptError(`the core cannot run in this page: ${why}`);
+      const built = snapshotScript(b, zi, presetSel.value);
+      status.textContent = `${label}: the core is laying out ${built.pages.toLocaleString('en')} pages…`;
+      const r = await engine.replay(built.script);
+      if (r.status !== 0) throw new SnapshotScriptError(`the core refused it: ${r.stderr.trim()}`);
       const cpu0 = zi?.pcp[0];
-      const res = app.loadEventLog(built.log, { label, ...(cpu0 ? { pcp: { high: cpu0.high, batch: cpu0.batch } } : {}) });
-      if (!res.ok) throw new SnapshotLayoutError(res.error);
+      const res = app.loadEventLog(r.events, { label, ...(cpu0 ? { pcp: { high: cpu0.high, batch: cpu0.batch } } : {}) });
+      if (!res.ok) throw new SnapshotScriptError(res.error);
+      lastScript = built.script;
+      goOnButton.hidden = false;
       status.textContent =
-        `${label}: ${built.pages.toLocaleString('en')} pages, ${built.cpus} CPU${built.cpus === 1 ? '' : 's'}. ` +
+        `${label}: ${built.pages.toLocaleString('en')} pages, ${built.cpus} CPU${built.cpus === 1 ? '' : 's'}, started by the C core (${presetSel.value}). ` +
+        (built.cutFrom !== undefined
+          ? `The zone spans ${built.cutFrom.toLocaleString('en')} pages, more than the browser's core takes for a snapshot: it is cut to its first ${built.pages.toLocaleString('en')} (nr_free and pcp counts stay the snapshot's; fewer pages are allocated). `
+          : '') +
         'nr_free and pcp counts are the snapshot\'s; where each block sits is made up (docs/import.md, "Snapshots"): ' +
         'free blocks from the zone start, largest first, each next to an allocated buddy; then the pcp pages; the rest allocated.';
     } catch (e) {
-      if (!(e instanceof SnapshotLayoutError || e instanceof SnapshotError)) throw e;
-      msg.textContent = `This snapshot cannot be shown on mem_map: ${e.message}.`;
+      // SnapshotScriptError, SnapshotError, or the worker's own failure: all said, none fatal
+      msg.textContent = `This snapshot cannot be started: ${e instanceof Error ? e.message : String(e)}`;
       status.textContent = '';
     }
     await comparePcp(zi);
