@@ -19,7 +19,7 @@ WASM_CFLAGS := -O2 -pthread -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-un
 # exports.txt, then each area's exports-NAME.txt (each starts with a comma)
 WASM_EXPORT_FILES := wasm-core/wasm/exports.txt $(sort $(wildcard wasm-core/wasm/exports-*.txt))
 WASM_EXPORTS := $(shell cat $(WASM_EXPORT_FILES) 2>/dev/null | tr -d ' \n')
-WASM_LDFLAGS := -O2 -pthread -sMODULARIZE=1 -sEXPORT_NAME=createBlab \
+WASM_LDFLAGS := -O2 -pthread -sMODULARIZE=1 -sEXPORT_NAME=createBlab -sABORTING_MALLOC=0 \
                 -sALLOW_MEMORY_GROWTH=0 -sTOTAL_STACK=1MB
 WASM_RUNTIME := "UTF8ToString","stringToUTF8","lengthBytesUTF8"
 

@@ -28,3 +28,22 @@ test('an op script runs in the WASM core and its log drives the views', async ({
   await expect(page.locator('#opscript-run')).toBeEnabled();
   expect(errors).toEqual([]);
 });
+
+test('a zone larger than the browser core\'s fixed memory is refused with a message, and the next script runs', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await expect(page.locator('#opscript-run')).toBeEnabled();
+  // 2^24 pages is within the core's limit, but its struct pages (1 GB) do not fit the web
+  // build's 512 MB heap: malloc must fail (ABORTING_MALLOC=0) and the core say so, not abort.
+  await page.locator('#opscript-text').fill('zone pages=16777216 cpus=1 preset=v4.16\nbuddyinfo\n');
+  await page.locator('#opscript-run').click();
+  const out = page.locator('#opscript-out');
+  await expect(out).toContainText('line 1: zone: the host is out of memory', { timeout: 30_000 });
+  await expect(page.locator('#opscript-run')).toBeEnabled();
+  await page.locator('#opscript-text').fill('zone pages=64\nalloc order=0 cpu=0\ncheck\n');
+  await page.locator('#opscript-run').click();
+  await expect(out).toContainText('check: ok', { timeout: 20_000 });
+  expect(errors).toEqual([]);
+});
