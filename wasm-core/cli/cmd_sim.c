@@ -398,25 +398,27 @@ int cmd_sim(int argc, char **argv)
 		free(cells);
 		return 1;
 	}
+	/* what every run of this sweep shares; each cell sets its CPUs and preset */
+	struct blab_sim_config base;
+	blab_sim_config_init(&base);
+	base.workload = workload_id;
+	base.pages = (uint32_t)pages;
+	base.iterations = (uint32_t)iterations;
+	base.seed = seed;
+	base.clear_lines = (uint32_t)clear_lines;
+	base.cache_scale = (uint32_t)cache_scale;
+	base.model = &mp;
+	base.hi_order = (uint32_t)hi_order;
+	base.delay_us = (uint32_t)delay_us;
+	base.compact = (uint32_t)compact;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t c = 0; c < ncpus && !ret; c++)
 		for (uint32_t p = 0; p < npresets && !ret; p++) {
-			struct blab_sim_config cfg;
+			struct blab_sim_config cfg = base;
 			struct sim_sink ss = {0};
 			char err[160];
 			int e;
-			blab_sim_config_init(&cfg);
-			cfg.workload = workload_id;
 			cfg.cpus = cpus[c];
-			cfg.pages = (uint32_t)pages;
-			cfg.iterations = (uint32_t)iterations;
-			cfg.seed = seed;
-			cfg.clear_lines = (uint32_t)clear_lines;
-			cfg.cache_scale = (uint32_t)cache_scale;
-			cfg.model = &mp;
-			cfg.hi_order = (uint32_t)hi_order;
-			cfg.delay_us = (uint32_t)delay_us;
-			cfg.compact = (uint32_t)compact;
 			blab_preset(presets[p], &cfg.strategy);
 			if (hash || ef)
 				sim_sink_attach(&cfg, &ss, ef);
@@ -441,21 +443,10 @@ int cmd_sim(int argc, char **argv)
 	if (workload_id != BLAB_WL_PAGE_FAULT1)
 		linear1 = 0; /* perfect scaling means nothing for a success rate or a mix */
 	else if (!linear1) {
-		struct blab_sim_config cfg;
+		struct blab_sim_config cfg = base;
 		struct blab_sim_result r1;
 		char err[160];
-		blab_sim_config_init(&cfg);
-		cfg.workload = workload_id;
 		cfg.cpus = 1;
-		cfg.pages = (uint32_t)pages;
-		cfg.iterations = (uint32_t)iterations;
-		cfg.seed = seed;
-		cfg.clear_lines = (uint32_t)clear_lines;
-		cfg.cache_scale = (uint32_t)cache_scale;
-		cfg.model = &mp;
-		cfg.hi_order = (uint32_t)hi_order;
-		cfg.delay_us = (uint32_t)delay_us;
-		cfg.compact = (uint32_t)compact;
 		blab_preset(presets[0], &cfg.strategy);
 		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0) {
 			linear1 = r1.score;
