@@ -268,6 +268,7 @@ int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snap
 			blab_zone_destroy(z);
 			return BLAB_ENOMEMHOST;
 		}
+		cache_set_frames(&mm->cache, z->start_pfn, z->pages);
 		z->machine.impl = mm;
 		z->machine.kind = BLAB_MACHINE_MODEL;
 	}

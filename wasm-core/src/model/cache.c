@@ -178,6 +178,12 @@ static inline int valid_in(const struct cache_level *c, uint64_t line, uint32_t 
 	return i >= 0 && c->ways[i].ver == ver;
 }
 
+/* a line of a frame cache_clear_page() may be asked to clear (cache_set_frames) */
+static inline uint32_t is_frame_line(const struct cache_model *m, uint64_t line)
+{
+	return line && line >= m->frame_lo_line && line < m->frame_hi_line;
+}
+
 static inline struct cache_dir_entry *dir_get(struct cache_model *m, uint64_t line)
 {
 	uint64_t i = line - VMEMMAP_LINE;
@@ -190,6 +196,8 @@ static inline struct cache_dir_entry *dir_get(struct cache_model *m, uint64_t li
 			m->dir_forgotten++;
 		else
 			m->dir_hash_live++;
+		m->dir_frame_live -= is_frame_line(m, e->line);
+		m->dir_frame_live += is_frame_line(m, line);
 		e->line = line;
 		e->ver = ++m->ver_clock;
 		e->owner = MODEL_NO_CPU;
@@ -681,7 +689,7 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 
 	m->cpu[cpu].cleared_lines += 64u / stride;
 	m->path[path].cleared_lines += 64u / stride;
-	if (!m->dir_hash_live && m->p.llc_victim && l2->nsets >= 64u) {
+	if (!m->dir_frame_live && m->p.llc_victim && l2->nsets >= 64u) {
 		clear_page_batched(m, core, socket, first, stride);
 		return;
 	}
@@ -690,7 +698,7 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 		uint64_t line = first + l;
 		struct cache_way old;
 
-		if (m->dir_hash_live && dir_peek_ver(m, line)) {
+		if (m->dir_frame_live && dir_peek_ver(m, line)) {
 			/* someone touched this line through cache_access(): keep its copies
 			 * coherent with an ordinary write */
 			(void)cache_access(m, cpu, line << MODEL_LINE_SHIFT, 1, now, path);
@@ -775,6 +783,16 @@ void cache_free(struct cache_model *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void cache_set_frames(struct cache_model *m, uint64_t first_pfn, uint64_t npfns)
+{
+	uint64_t live = 0;
+	m->frame_lo_line = (MODEL_PAGE_OFFSET >> MODEL_LINE_SHIFT) + first_pfn * 64u;
+	m->frame_hi_line = m->frame_lo_line + npfns * 64u;
+	for (uint64_t h = 0; h <= m->dir_hash_mask; h++)
+		live += is_frame_line(m, m->dir_hash[h].line);
+	m->dir_frame_live = live;
+}
+
 int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncpus,
 	       uint64_t npages, uint32_t dir_hash_lines)
 {
@@ -827,6 +845,9 @@ int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncp
 	if (!m->dir_hash)
 		goto fail;
 	m->dir_hash_mask = cap - 1;
+	/* until told which frames get cleared, every hashed line might be one of them */
+	m->frame_lo_line = 0;
+	m->frame_hi_line = UINT64_MAX;
 	return 0;
 fail:
 	cache_free(m);

@@ -187,7 +187,12 @@ struct cache_model {
 	uint64_t dir_npages;
 	struct cache_dir_entry *dir_hash;
 	uint32_t dir_hash_mask;
-	uint32_t dir_hash_live; /* hashed slots in use: 0 lets cache_clear_page skip the probe */
+	uint32_t dir_hash_live; /* hashed slots in use */
+	/* hashed slots holding a line of a frame that may be cleared (cache_set_frames): 0 lets
+	 * cache_clear_page skip the probe. Lines of struct zone, per-CPU data and locks live in
+	 * the direct map too, but outside the zone's frames, so they do not count. */
+	uint64_t dir_frame_live;
+	uint64_t frame_lo_line, frame_hi_line;
 	uint32_t ver_clock; /* versions come from one counter, so a forgotten line's copies go stale */
 	uint64_t dir_forgotten;
 	struct cache_counters cpu[MODEL_MAX_CPUS];
@@ -208,6 +213,10 @@ struct cache_model {
 int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncpus,
 	       uint64_t npages, uint32_t dir_hash_lines);
 void cache_free(struct cache_model *m);
+/* Only frames first_pfn .. first_pfn + npfns - 1 are ever passed to cache_clear_page (the
+ * zone's). Without this call every hashed line is taken for a possible frame line, which is
+ * correct but keeps cache_clear_page on its slow path. */
+void cache_set_frames(struct cache_model *m, uint64_t first_pfn, uint64_t npfns);
 
 /* CPU cpu reads (write = 0) or writes the line holding vaddr at its clock `now`. The caller
  * adds .cycles to the CPU's clock. */

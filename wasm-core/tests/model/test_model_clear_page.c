@@ -182,8 +182,35 @@ static void test_batched_equals_loop(void)
 	cache_free(&b);
 }
 
+/* cache_set_frames: a hashed line outside the zone's frames (struct zone's free_area sits in
+ * the direct map below them) leaves cache_clear_page on its batched path; a frame line of the
+ * zone, or any hashed line before the range is known, does not. */
+static void test_frame_range(void)
+{
+	struct model_params p;
+	struct cache_model m;
+	model_params_default(&p);
+	CHECK_EQ(cache_init(&m, &p, 2, 0x100000 + 4096, 0), 0);
+	(void)out(&m, 0, FR(0x7ffc0)); /* below the zone */
+	CHECK_EQ(m.dir_frame_live, 1);
+	cache_set_frames(&m, 0x100000, 4096);
+	CHECK_EQ(m.dir_frame_live, 0);
+	(void)out(&m, 1, FR(0x7ffc1));
+	(void)out(&m, 1, FR(0x100000 + 4096)); /* one past the last frame */
+	CHECK_EQ(m.dir_frame_live, 0);
+	CHECK_EQ(m.dir_hash_live, 3);
+	(void)out(&m, 1, FR(0x100000 + 4095) + 64 * 63);
+	CHECK_EQ(m.dir_frame_live, 1);
+	/* the known frame line stays coherent: the clear writes it, CPU 1's copy goes stale */
+	cache_clear_page(&m, 0, FR(0x100000 + 4095), 64, 10, 0);
+	CHECK_EQ(out(&m, 1, FR(0x100000 + 4095) + 64 * 63), CACHE_REMOTE);
+	check_ok(&m);
+	cache_free(&m);
+}
+
 int main(void)
 {
+	test_frame_range();
 	test_batched_equals_loop();
 	test_evictions();
 	test_wasted_prefetch();
