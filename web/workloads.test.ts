@@ -54,7 +54,7 @@ describe('the workload table', () => {
         const r = simScenario(m, { workload: name, ...req, seed: 1, preset: 'lu-rfc-p2', maxEvents: MAX_SIM_EVENTS });
         expect(r.stderr, `${name} ${zone}/${cpus}`).toBe('');
         expect(r.status).toBe(0);
-        // the whole log replays in the player (mixed: one huge-page task, one compaction at a time)
+        // the whole log replays in the player (mixed: up to 56 huge-page tasks compacting side by side)
         expect(new Player(decodeEvents(r.events)).length, `${name} ${zone}/${cpus}`).toBe(r.events.byteLength / 32);
       }
     }

@@ -46,23 +46,41 @@ export const PF = {
 export const LOCK = { RUNNING: 0, HOLDING: 1 } as const;
 
 /**
- * Indices into ZoneState.compaction: whether a compaction runs, on which CPU, for which
- * order; the pageblock its scanner reached (pfn, -1 before the first); the last migration's
- * source and destination pfns (-1 when none yet); the pages it merged and migrated so far;
- * and the outcome of the last finished run (1 block made, 0 not, -1 none yet).
+ * Fields of one CPU's compaction in ZoneState.compaction (cpu * COMPACTION.FIELDS + field).
+ * Several CPUs may compact at once (each huge-page task of `mixed` does): each has its own
+ * COMPACT_BEGIN .. COMPACT_END, so each keeps its own record. Per CPU: whether a compaction
+ * runs there and for which order; the pageblock its scanner reached (pfn, -1 before the
+ * first); its last migration's source and destination pfns (-1 when none yet); the pages it
+ * merged and migrated so far; and the outcome of the CPU's last finished run (1 block made,
+ * 0 not, -1 none yet).
  */
 export const COMPACTION = {
   ACTIVE: 0,
-  CPU: 1,
-  ORDER: 2,
-  SCAN_PFN: 3,
-  MIGRATE_FROM: 4,
-  MIGRATE_TO: 5,
-  MERGED: 6,
-  MIGRATED: 7,
-  LAST_RESULT: 8,
-  FIELDS: 9,
+  ORDER: 1,
+  SCAN_PFN: 2,
+  MIGRATE_FROM: 3,
+  MIGRATE_TO: 4,
+  MERGED: 5,
+  MIGRATED: 6,
+  LAST_RESULT: 7,
+  FIELDS: 8,
 } as const;
+
+/** One CPU's compaction, as read from ZoneState.compaction (ZoneState.compactionOf()). */
+export interface CompactionRun {
+  cpu: number;
+  active: boolean;
+  order: number;
+  /** pageblock the scanner reached (its first pfn), -1 before the first */
+  scanPfn: number;
+  /** the last migration's source and destination pfns, -1 when none yet */
+  migrateFrom: number;
+  migrateTo: number;
+  merged: number;
+  migrated: number;
+  /** the CPU's last finished run: 1 made a block, 0 did not, -1 none yet */
+  lastResult: number;
+}
 export const MAX_LOCKS = 3;
 
 /** Zone geometry, from the ZONE_INIT record. */
@@ -170,7 +188,7 @@ export class ZoneState {
   readonly cache: Float64Array;
   /** the slab layer (player/slab.ts); room for slabs only when the log has slab records */
   readonly slab: SlabState;
-  // compaction in progress (COMPACT_* records): see COMPACTION below
+  // per CPU: its compaction (COMPACT_* records), COMPACTION.FIELDS each: see COMPACTION above
   readonly compaction: Float64Array;
 
   constructor(geo: ZoneGeometry, slabSlots = 0) {
@@ -192,8 +210,8 @@ export class ZoneState {
     this.lockStats = new Float64Array(geo.cpus * 4);
     this.cache = new Float64Array(geo.cpus * (NR_OUTCOMES + 2));
     this.slab = new SlabState(geo.cpus, slabSlots);
-    this.compaction = new Float64Array(COMPACTION.FIELDS);
-    this.compaction[COMPACTION.LAST_RESULT] = -1;
+    this.compaction = new Float64Array(geo.cpus * COMPACTION.FIELDS);
+    for (let c = 0; c < geo.cpus; c++) this.compaction[c * COMPACTION.FIELDS + COMPACTION.LAST_RESULT] = -1;
   }
 
   /** The typed arrays, in a fixed order: what a keyframe copies. */
@@ -252,6 +270,33 @@ export class ZoneState {
   pageblockIndex(pfn: number): number {
     const pb = 2 ** this.geo.pageblockOrder;
     return Math.floor(pfn / pb) - Math.floor(this.geo.startPfn / pb);
+  }
+
+  /** CPU `cpu`'s compaction (running or not), or undefined for a CPU the zone lacks. */
+  compactionOf(cpu: number): CompactionRun | undefined {
+    if (!Number.isInteger(cpu) || cpu < 0 || cpu >= this.geo.cpus) return undefined;
+    const c = this.compaction;
+    const b = cpu * COMPACTION.FIELDS;
+    return {
+      cpu,
+      active: c[b + COMPACTION.ACTIVE] !== 0,
+      order: c[b + COMPACTION.ORDER]!,
+      scanPfn: c[b + COMPACTION.SCAN_PFN]!,
+      migrateFrom: c[b + COMPACTION.MIGRATE_FROM]!,
+      migrateTo: c[b + COMPACTION.MIGRATE_TO]!,
+      merged: c[b + COMPACTION.MERGED]!,
+      migrated: c[b + COMPACTION.MIGRATED]!,
+      lastResult: c[b + COMPACTION.LAST_RESULT]!,
+    };
+  }
+
+  /** The compactions running now, one per CPU that runs one, in CPU order. */
+  runningCompactions(): CompactionRun[] {
+    const out: CompactionRun[] = [];
+    for (let cpu = 0; cpu < this.geo.cpus; cpu++) {
+      if (this.compaction[cpu * COMPACTION.FIELDS + COMPACTION.ACTIVE]) out.push(this.compactionOf(cpu)!);
+    }
+    return out;
   }
 
   /** Fields of one page, for hover panels and tests. */
@@ -601,38 +646,40 @@ export function applyEvent(s: ZoneState, log: EventLog, i: number): void {
 }
 
 /**
- * Compaction's progress (docs/skipmerge.md): where its scanner is and what it moved, for
- * the views to animate. The pages themselves change through the state records around these.
+ * Compaction's progress (docs/skipmerge.md): where each CPU's scanner is and what it moved,
+ * for the views to animate. Each CPU compacts at most once at a time (the core marks its
+ * pageset busy from COMPACT_BEGIN to COMPACT_END), but any number of CPUs may at once. The
+ * pages themselves change through the state records around these.
  */
 function applyCompaction(s: ZoneState, log: EventLog, i: number): void {
-  const c = s.compaction;
   const type = log.type[i]!;
   const cpu = checkCpu(s, log, i);
+  const c = s.compaction;
+  const b = cpu * COMPACTION.FIELDS;
   if (type === EV.COMPACT_BEGIN) {
-    if (c[COMPACTION.ACTIVE]) fail(i, log, `compaction already runs on cpu ${c[COMPACTION.CPU]}`);
-    const last = s.compaction[COMPACTION.LAST_RESULT]!;
-    c.fill(0);
-    c[COMPACTION.ACTIVE] = 1;
-    c[COMPACTION.CPU] = cpu;
-    c[COMPACTION.ORDER] = log.order[i]!;
-    c[COMPACTION.SCAN_PFN] = -1;
-    c[COMPACTION.MIGRATE_FROM] = -1;
-    c[COMPACTION.MIGRATE_TO] = -1;
-    c[COMPACTION.LAST_RESULT] = last;
+    if (c[b + COMPACTION.ACTIVE]) fail(i, log, `compaction already runs on cpu ${cpu}`);
+    const last = c[b + COMPACTION.LAST_RESULT]!;
+    c.fill(0, b, b + COMPACTION.FIELDS);
+    c[b + COMPACTION.ACTIVE] = 1;
+    c[b + COMPACTION.ORDER] = log.order[i]!;
+    c[b + COMPACTION.SCAN_PFN] = -1;
+    c[b + COMPACTION.MIGRATE_FROM] = -1;
+    c[b + COMPACTION.MIGRATE_TO] = -1;
+    c[b + COMPACTION.LAST_RESULT] = last;
     return;
   }
-  if (!c[COMPACTION.ACTIVE] || c[COMPACTION.CPU] !== cpu) fail(i, log, `no compaction runs on cpu ${cpu}`);
+  if (!c[b + COMPACTION.ACTIVE]) fail(i, log, `no compaction runs on cpu ${cpu}`);
   if (type === EV.COMPACT_SCAN) {
-    c[COMPACTION.SCAN_PFN] = log.pfn[i]!;
-    c[COMPACTION.MERGED]! += log.arg0[i]!;
+    c[b + COMPACTION.SCAN_PFN] = log.pfn[i]!;
+    c[b + COMPACTION.MERGED]! += log.arg0[i]!;
   } else if (type === EV.COMPACT_MIGRATE) {
     const to = s.geo.startPfn + log.arg0[i]!;
     if (log.arg0[i]! >= s.geo.pages) fail(i, log, `migration target ${to} is outside the zone`);
-    c[COMPACTION.MIGRATE_FROM] = log.pfn[i]!;
-    c[COMPACTION.MIGRATE_TO] = to;
-    c[COMPACTION.MIGRATED]! += 2 ** log.order[i]!;
+    c[b + COMPACTION.MIGRATE_FROM] = log.pfn[i]!;
+    c[b + COMPACTION.MIGRATE_TO] = to;
+    c[b + COMPACTION.MIGRATED]! += 2 ** log.order[i]!;
   } else {
-    c[COMPACTION.ACTIVE] = 0;
-    c[COMPACTION.LAST_RESULT] = log.arg0[i]! ? 1 : 0;
+    c[b + COMPACTION.ACTIVE] = 0;
+    c[b + COMPACTION.LAST_RESULT] = log.arg0[i]! ? 1 : 0;
   }
 }

@@ -5,7 +5,7 @@
 import { scaleLinear } from 'd3-scale';
 import { format } from 'd3-format';
 import { EV, type EventLog } from '../engine/events';
-import { PAGE, PF } from '../player/state';
+import { PAGE, PF, type ZoneState } from '../player/state';
 import type { Player } from '../player/player';
 import { fragIndex, formatIndex } from '../player/fragindex';
 import { COLORS, cssRgb, orderRgb, rgbCss } from './palette';
@@ -65,6 +65,17 @@ function buddyRecordsBetween(log: EventLog, a: number, b: number): boolean {
   return false;
 }
 
+/**
+ * What the free areas show of the running compactions (one per CPU that compacts): the order
+ * each wants and the pageblock its scanner reached. Equal keys, equal marks: no redraw needed.
+ */
+function compactionKey(s: ZoneState): string {
+  return s
+    .runningCompactions()
+    .map((c) => `${c.cpu}:${c.order}:${c.scanPfn}`)
+    .join(',');
+}
+
 export function createFreeAreasView(body: HTMLElement) {
   const wrap = el('div', { class: 'freeareas' });
   const labels = el('div', { class: 'fa-labels', 'aria-hidden': 'true' });
@@ -120,6 +131,7 @@ export function createFreeAreasView(body: HTMLElement) {
 
   let drawnPlayer: Player | undefined;
   let drawnOutlined = false;
+  let drawnCompacting = '';
   function update(p: Player) {
     const same = p === drawnPlayer;
     const from = lastStep;
@@ -129,9 +141,11 @@ export function createFreeAreasView(body: HTMLElement) {
     // Most records (pcp adds and deletes, allocations, accesses, locks) leave the free areas as
     // they are: then, with no outline to add or erase, the picture stands and is not redrawn.
     const outlined = outlines(p.log, p.currentIndex()).length > 0;
-    if (same && !anim && !outlined && !drawnOutlined && !buddyRecordsBetween(p.log, from, p.step)) return;
+    const compacting = compactionKey(p.state);
+    if (same && !anim && !outlined && !drawnOutlined && compacting === drawnCompacting && !buddyRecordsBetween(p.log, from, p.step)) return;
     drawnPlayer = p;
     drawnOutlined = outlined;
+    drawnCompacting = compacting;
     draw(p, true);
   }
 
@@ -219,6 +233,20 @@ export function createFreeAreasView(body: HTMLElement) {
       ctx.strokeStyle = ol.color;
       ctx.strokeRect(x0 - 1, rowY(ol.order), bw + 1, ROW_H);
     }
+
+    // each running compaction, in the row of the order it wants a block of: a dashed mark over
+    // the pageblock its scanner reached (the whole row before its first pageblock)
+    const pbPages = 2 ** g.pageblockOrder;
+    ctx.save();
+    ctx.setLineDash([4, 3]);
+    ctx.strokeStyle = COLORS.compaction;
+    for (const c of s.runningCompactions()) {
+      if (c.order >= s.nrOrders) continue;
+      const x0 = c.scanPfn >= 0 ? x(Math.max(g.startPfn, c.scanPfn)) : 0;
+      const x1 = c.scanPfn >= 0 ? x(Math.min(g.startPfn + g.pages, c.scanPfn - (c.scanPfn % pbPages) + pbPages)) : w;
+      ctx.strokeRect(x0 + 1, rowY(c.order) + 1, Math.max(x1 - x0, 3) - 2, ROW_H - 2);
+    }
+    ctx.restore();
 
     if (anim && anim.toOrder < s.nrOrders) {
       const k = Math.min(1, (performance.now() - anim.t0) / ANIM_MS);

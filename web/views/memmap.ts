@@ -4,7 +4,7 @@
 // Zoom with the wheel or the +/- buttons, pan by dragging; hover shows the struct page fields.
 
 import { CPU_NONE, MIGRATETYPES } from '../engine/events';
-import { COMPACTION, PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../player/state';
+import { PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../player/state';
 import type { Player } from '../player/player';
 import { COLORS, cssRgb, orderRgb } from './palette';
 import { beginCanvas, el, onResize, sizeOf } from './dom';
@@ -73,6 +73,30 @@ export function pageDescription(s: ZoneState, pfn: number): string[] {
   return lines;
 }
 
+/** CPUs the compaction line names one by one; the rest are counted. */
+const COMPACTIONS_NAMED = 6;
+
+/**
+ * One line on the running compactions (one per CPU that compacts), for under the map:
+ * the order each wants, the pageblock its scanner reached, what it merged and migrated so far.
+ * Empty when none runs.
+ */
+export function compactionLine(s: ZoneState): string {
+  const running = s.runningCompactions();
+  if (running.length === 0) return '';
+  const named = running.slice(0, COMPACTIONS_NAMED).map(
+    (c) =>
+      `cpu ${c.cpu} (order ${c.order}, ` +
+      (c.scanPfn >= 0 ? `scanner at pageblock ${hexPfn(c.scanPfn)}` : 'scanner not started') +
+      `, ${c.merged} merged, ${c.migrated} migrated)`,
+  );
+  const more = running.length - named.length;
+  return (
+    `compacting on ${running.length} CPU${running.length === 1 ? '' : 's'}: ${named.join('; ')}` +
+    (more > 0 ? `; and ${more} more` : '')
+  );
+}
+
 export function createMemMapView(body: HTMLElement) {
   const tools = el('div', { class: 'mm-tools' });
   const zoomIn = el('button', { type: 'button', text: '+', 'aria-label': 'Zoom in on mem_map' });
@@ -98,8 +122,11 @@ export function createMemMapView(body: HTMLElement) {
     'aria-label': 'mem_map: one cell per pfn, coloured by state, with pageblock borders. Use inspect pfn for a text description.',
   });
   const hover = el('div', { class: 'mm-hover', 'aria-live': 'polite' });
+  // the running compactions in words (drawn in the map as green outlines and lines)
+  const compacting = el('p', { class: 'mm-compaction', id: 'mm-compaction', 'aria-live': 'off' });
+  compacting.hidden = true;
   stage.append(canvas);
-  body.append(tools, stage, hover);
+  body.append(tools, stage, compacting, hover);
 
   let player: Player | undefined;
   let zoom = 1;
@@ -201,6 +228,20 @@ export function createMemMapView(body: HTMLElement) {
     }
     const focus = pinnedPfn ?? hoverPfn;
     if (focus !== undefined && focus - g.startPfn >= 0 && focus - g.startPfn < g.pages) out.push(rowsOf(lead + focus - g.startPfn, 1));
+    // every running compaction's scanner pageblock, and its migration line's rows (from one
+    // end to the other: the line crosses every row between)
+    const pbPages = 2 ** g.pageblockOrder;
+    for (const c of p.state.runningCompactions()) {
+      if (c.scanPfn >= 0 && c.scanPfn - g.startPfn < g.pages) {
+        const i0 = c.scanPfn - g.startPfn;
+        out.push(rowsOf(lead + i0, Math.min(pbPages - (c.scanPfn % pbPages), g.pages - i0)));
+      }
+      if (c.migrateFrom >= 0 && c.migrateTo >= 0) {
+        const lo = Math.min(c.migrateFrom, c.migrateTo) - g.startPfn;
+        const hi = Math.max(c.migrateFrom, c.migrateTo) - g.startPfn;
+        out.push(rowsOf(lead + lo, hi - lo + 1));
+      }
+    }
     return out;
   }
 
@@ -366,39 +407,40 @@ export function createMemMapView(body: HTMLElement) {
   }
 
   /**
-   * A running compaction (docs/skipmerge.md): the pageblock its scanner has reached, and the
-   * last migrated block with a line from where it was to where it went.
+   * The running compactions (docs/skipmerge.md), one per CPU that compacts: the pageblock each
+   * scanner has reached, and each one's last migrated block with a line from where it was to
+   * where it went. Several CPUs may compact at once (the `mixed` workload's huge-page tasks).
    */
   function drawCompaction(ctx: CanvasRenderingContext2D, s: ZoneState, cell: number, pbPages: number) {
-    const c = s.compaction;
-    if (!c[COMPACTION.ACTIVE]) return;
     const g = s.geo;
-    ctx.strokeStyle = COLORS.compaction;
-    ctx.lineWidth = 3;
-    const scan = c[COMPACTION.SCAN_PFN]!;
-    if (scan >= 0 && scan - g.startPfn < g.pages) {
-      const i0 = scan - g.startPfn;
-      outlineRun(ctx, lead + i0, Math.min(pbPages - (scan % pbPages), g.pages - i0), cell);
-    }
-    const from = c[COMPACTION.MIGRATE_FROM]!;
-    const to = c[COMPACTION.MIGRATE_TO]!;
-    if (from < 0 || to < 0) return;
     const center = (pfn: number): [number, number] => {
       const j = lead + pfn - g.startPfn;
       return [panX + (j % cols) * cell + cell / 2, panY + Math.floor(j / cols) * cell + cell / 2];
     };
-    outlineRun(ctx, lead + from - g.startPfn, 1, cell);
-    outlineRun(ctx, lead + to - g.startPfn, 1, cell);
-    const [x0, y0] = center(from);
-    const [x1, y1] = center(to);
-    ctx.beginPath();
-    ctx.moveTo(x0, y0);
-    ctx.lineTo(x1, y1);
-    ctx.stroke();
-    ctx.beginPath();
-    ctx.arc(x1, y1, Math.max(2, cell / 4), 0, 2 * Math.PI);
-    ctx.fillStyle = COLORS.compaction;
-    ctx.fill();
+    for (const c of s.runningCompactions()) {
+      ctx.strokeStyle = COLORS.compaction;
+      ctx.lineWidth = 3;
+      const scan = c.scanPfn;
+      if (scan >= 0 && scan - g.startPfn < g.pages) {
+        const i0 = scan - g.startPfn;
+        outlineRun(ctx, lead + i0, Math.min(pbPages - (scan % pbPages), g.pages - i0), cell);
+      }
+      const from = c.migrateFrom;
+      const to = c.migrateTo;
+      if (from < 0 || to < 0) continue;
+      outlineRun(ctx, lead + from - g.startPfn, 1, cell);
+      outlineRun(ctx, lead + to - g.startPfn, 1, cell);
+      const [x0, y0] = center(from);
+      const [x1, y1] = center(to);
+      ctx.beginPath();
+      ctx.moveTo(x0, y0);
+      ctx.lineTo(x1, y1);
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(x1, y1, Math.max(2, cell / 4), 0, 2 * Math.PI);
+      ctx.fillStyle = COLORS.compaction;
+      ctx.fill();
+    }
   }
 
   /** Outlines `count` consecutive cells from index i0 (one rectangle per grid row). */
@@ -541,6 +583,9 @@ export function createMemMapView(body: HTMLElement) {
       setup(p.state);
       clampPan();
       draw();
+      const line = compactionLine(p.state);
+      if (compacting.textContent !== line) compacting.textContent = line;
+      if (compacting.hidden !== (line === '')) compacting.hidden = line === '';
       if (pinnedPfn !== undefined) showPage(pinnedPfn);
     },
   };
