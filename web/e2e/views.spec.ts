@@ -178,3 +178,52 @@ test('laptop screen: every panel fits the width, and playing does not move the p
   await frame(page);
   expect(await boxes()).toEqual(b0);
 });
+
+test('the scenario panel runs mixed at 8 CPUs: several CPUs compact at once, mem_map and the status line show each', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = watchErrors(page);
+  await page.goto('/');
+  // chosen in the panel, as a user would: the huge-page half (cpus 4..7) compacts side by side
+  await page.locator('#sc-workload').selectOption('mixed');
+  await expect(page.locator('#sc-cpus-hint')).toContainText('2 to 112');
+  await page.locator('#sc-cpus').fill('8');
+  await page.locator('#sc-pages').selectOption('4096');
+  await page.locator('#sc-preset').selectOption('lu-rfc-p2');
+  await page.getByRole('button', { name: 'Run scenario' }).click();
+  await expect(page.locator('#run-msg')).toContainText(/score \d+ pages\/s \(order 0\), order-9 blocks: \d+ of \d+ attempts/, { timeout: 90_000 });
+  await expect(page.locator('.loglabel')).toContainText(/mixed, 8 CPUs, .* 8 CPUs/);
+  const { length } = await snap(page);
+  const line = page.locator('#mm-compaction');
+  await expect(line).toBeHidden(); // at the end every compaction has ended
+  // scrub through the run until two or more compactions run at the same step, and one whose
+  // scanner has reached a pageblock is drawn in the map
+  await page.locator('#mem-map').scrollIntoViewIfNeeded();
+  // pixels of the compaction colour (palette.ts, #009E73) on the map's canvas
+  const greenPixels = () =>
+    page.locator('.mm-canvas').evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] === 0x00 && d[i + 1] === 0x9e && d[i + 2] === 0x73) n++;
+      return n;
+    });
+  let most = 0;
+  let drawn = 0;
+  for (let k = 1; k < 120 && (most < 2 || drawn === 0); k++) {
+    await page.locator('#scrub').fill(String(Math.floor((length * k) / 120)));
+    await frame(page);
+    if (!(await line.isVisible())) {
+      expect(await greenPixels()).toBe(0); // nothing compacts: nothing drawn in its colour
+      continue;
+    }
+    const text = (await line.textContent()) ?? '';
+    const m = /^compacting on (\d+) CPUs?: cpu ([4-7]) \(order 9, /.exec(text);
+    expect(m, text).not.toBeNull();
+    most = Math.max(most, Number(m![1]));
+    if (text.includes('scanner at pageblock 0x')) drawn = Math.max(drawn, await greenPixels());
+  }
+  expect(most).toBeGreaterThanOrEqual(2);
+  expect(drawn).toBeGreaterThan(0);
+  await page.locator('#mem-map').screenshot({ path: `${SHOTS}/mem-map-compacting.png` });
+  await page.locator('#free-areas').screenshot({ path: `${SHOTS}/free-areas-compacting.png` });
+  expect(errors).toEqual([]);
+});

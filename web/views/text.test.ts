@@ -4,7 +4,7 @@ import { Player } from '../player/player';
 import { expand, mergeBack, setup, withTimes } from '../testing/zone16';
 import { describeEvent } from './describe';
 import { buddyinfoText, cpuStatsText, pagetypeText, zoneinfoText } from './procfs';
-import { gridColumns } from './memmap';
+import { compactionLine, gridColumns } from './memmap';
 
 const log = decodeEvents(encodeEvents(withTimes([...setup, ...expand, ...mergeBack])));
 const p = new Player(log);
@@ -71,5 +71,26 @@ describe('mem_map hover text', () => {
     );
     expect(pageDescription(p.state, 0x100)[2]).toBe('order 0, allocated by cpu 0');
     expect(pageDescription(p.state, 0x200)).toEqual(['pfn 0x200 is outside the zone']);
+  });
+});
+
+describe('the compaction line under mem_map', () => {
+  it('names every CPU compacting, its order, scanner and counts; empty when none runs', () => {
+    const recs = withTimes([
+      ...setup,
+      ...expand,
+      { type: EV.COMPACT_BEGIN, order: 3, cpu: 0, arg0: 1 },
+      { type: EV.COMPACT_BEGIN, order: 4, cpu: 1, arg0: 1 },
+      { type: EV.COMPACT_SCAN, pfn: 0x104, cpu: 1, arg0: 2, arg1: 4 },
+      { type: EV.COMPACT_END, order: 3, cpu: 0, arg0: 0 },
+    ]);
+    const q = new Player(decodeEvents(encodeEvents(recs)));
+    const base = setup.length + expand.length;
+    expect(compactionLine(q.seek(base))).toBe('');
+    expect(compactionLine(q.seek(base + 3))).toBe(
+      'compacting on 2 CPUs: cpu 0 (order 3, scanner not started, 0 merged, 0 migrated); ' +
+        'cpu 1 (order 4, scanner at pageblock 0x104, 2 merged, 0 migrated)',
+    );
+    expect(compactionLine(q.seek(base + 4))).toBe('compacting on 1 CPU: cpu 1 (order 4, scanner at pageblock 0x104, 2 merged, 0 migrated)');
   });
 });
