@@ -60,9 +60,8 @@ export const WORKLOAD_SHAPES: Record<LessonWorkload, WorkloadShape> = {
   // pages); each attempt may compact, scanning the zone: work = pages x attempts
   stress_highalloc: { tasks: [1, 16], pages: [2048, 16384], iterations: [1, 16], unit: 'struct pages scanned at most', work: (_t, p, i) => p * i },
   // half the CPUs run page_fault1 (pages per task per round, iterations rounds), the other
-  // half take order-9 blocks for as long as those run; each of those needs 1024 pages of zone.
-  // CPUs as page_fault1's: the player follows each CPU's compaction, however many run at once
-  mixed: { tasks: [2, 112], pages: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
+  // half take order-9 blocks for as long as those run; each of those needs 1024 pages of zone
+  mixed: { tasks: [2, 16], pages: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
 };
 
 export const METRICS = {
