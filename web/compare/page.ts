@@ -150,14 +150,22 @@ export function mountCompare(root: HTMLElement, search: string): void {
           : `the workload on the model machine, one task per CPU, 2 rounds (the first is a warm-up), clear_page() through ${COMPARE_CLEAR_LINES} cache lines.`;
   }
   state.configs.forEach(addRow);
+  let shown: CompareWorkload = state.workload;
   workload.addEventListener('change', () => {
-    // another workload's parameters mean something else: start from its defaults
+    // a value stays where it means the same for the new workload and fits its bounds (page_fault1
+    // to trunc); anything else starts from the new workload's default
     const w = workload.value as CompareWorkload;
+    const was: CompareWorkloadSpec = COMPARE_WORKLOADS[shown];
+    const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[w];
     const d = defaultsFor(w);
-    cpus.input.value = String(d.cpus);
-    pages.input.value = String(d.pages);
-    attempts.input.value = String(d.attempts || 1);
-    tasks.value = d.tasks.join(',');
+    const keep = (v: string, same: boolean, min: number, max: number) => same && /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max;
+    if (!keep(cpus.input.value, was.cpus.label === sp.cpus.label, sp.cpus.min, sp.cpus.max)) cpus.input.value = String(d.cpus);
+    if (!keep(pages.input.value, was.size.label === sp.size.label, sp.size.min, sp.size.max)) pages.input.value = String(d.pages);
+    if (!sp.attempts) attempts.input.value = '1';
+    else if (!was.attempts) attempts.input.value = String(d.attempts);
+    if (!sp.sweep) tasks.value = '';
+    else if (!was.sweep || was.sweep.axis !== sp.sweep.axis) tasks.value = d.tasks.join(',');
+    shown = w;
     showFor(w);
   });
 
