@@ -147,7 +147,9 @@ export function mountCompare(root: HTMLElement, search: string): void {
         ? `hackbench on the model machine: each group a sender CPU, every message a slab object freed on the next CPU; the preset's page allocator below the slabs.`
         : w === 'stress_highalloc'
           ? 'stress_highalloc on the model machine: the zone filled and freed but for long-lived pages, then cpu 0 asks for order-9 blocks 1 ms apart (compacting when none is free) while the other CPUs churn order-0 pages.'
-          : `the workload on the model machine, one task per CPU, 2 rounds (the first is a warm-up), clear_page() through ${COMPARE_CLEAR_LINES} cache lines.`;
+          : w === 'mixed'
+            ? `mixed on the model machine: page_fault1 on the first half of the CPUs (2 rounds, the first a warm-up), order-9 blocks on the rest for as long as those run, compacting when none is free; clear_page() through ${COMPARE_CLEAR_LINES} cache lines.`
+            : `the workload on the model machine, one task per CPU, 2 rounds (the first is a warm-up), clear_page() through ${COMPARE_CLEAR_LINES} cache lines.`;
   }
   state.configs.forEach(addRow);
   let shown: CompareWorkload = state.workload;
