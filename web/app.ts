@@ -267,7 +267,7 @@ export class App {
     const locks = el('div', { class: 'views-locks' });
     this.views.append(locks);
     this.lockTimeline = createLockTimelineView(
-      panel(locks, 'lock-timeline', 'zone->lock timeline', 'one lane per CPU: spinning (vermillion), holding (blue); white line = now'),
+      panel(locks, 'lock-timeline', 'Lock timeline: zone->lock, lru_lock', 'one lane per CPU and lock: zone->lock spinning (vermillion), holding (blue); lru_lock spinning (yellow), holding (green); white line = now'),
     );
     this.lockHist = createLockHistView(
       panel(locks, 'lock-hist', 'Lock hold and wait times'),

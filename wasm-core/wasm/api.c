@@ -283,9 +283,22 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		(unsigned long long)res.misses_zone_locked, (unsigned long long)res.prefetches,
 		(unsigned long long)res.pf_hit, (unsigned long long)res.pf_late,
 		(unsigned long long)res.pf_wasted, res.batch, res.high);
-	if (workload == BLAB_WL_HACKBENCH)
+	if (workload == BLAB_WL_HACKBENCH) {
+		/* the message cache's SLUB counters and its freelist prefetches, for the compare
+		 * view's hackbench rows */
 		fprintf(out, " messages=%llu elapsed_cycles=%llu", (unsigned long long)res.messages,
 			(unsigned long long)res.elapsed_cycles);
+		fprintf(out, " slab_alloc_fast=%llu slab_alloc_slow=%llu slab_free_fast=%llu "
+			"slab_free_slow=%llu slab_free_remote=%llu slab_prefetch=%llu "
+			"slab_pf_hit=%llu slab_pf_late=%llu slab_pf_wasted=%llu",
+			(unsigned long long)res.slab.alloc_fastpath,
+			(unsigned long long)res.slab.alloc_slowpath,
+			(unsigned long long)res.slab.free_fastpath,
+			(unsigned long long)res.slab.free_slowpath,
+			(unsigned long long)res.slab.free_remote, (unsigned long long)res.slab.prefetch,
+			(unsigned long long)res.slab_pf_hit, (unsigned long long)res.slab_pf_late,
+			(unsigned long long)res.slab_pf_wasted);
+	}
 	if (workload == BLAB_WL_STRESS_HIGHALLOC || workload == BLAB_WL_MIXED)
 		/* hi_unusable: the unusable free space index for hi_order, in thousandths, when the
 		 * attempts began (before any compaction); hi_merged: merge-skipped pages compaction

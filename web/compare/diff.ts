@@ -1,9 +1,12 @@
 // The compare view's diff table: one row per measure, one column per configuration, then each
-// configuration's change against the first. The counters come from the core's stats line;
-// fragmentation is read off the replayed zone at the end of the run.
+// configuration's change against the first, with which way is better. The rows depend on the
+// workload (hackbench: SLUB's paths and freelist prefetches; stress_highalloc: the order-9
+// attempts). The counters come from the core's stats line; fragmentation at the end is read
+// off the replayed zone at the end of the run.
 import type { ZoneState } from '../player/state';
 import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
 import { signedPct } from '../lessons/compute';
+import { COMPARE_WORKLOADS, type Better, type CompareWorkload, type CompareWorkloadSpec } from './url';
 
 /** Unusable free space index (Gorman): the share of free buddy memory in blocks below `order`. */
 export function unusableIndex(s: ZoneState, order: number): number {
@@ -21,33 +24,92 @@ export interface DiffColumn {
   fragmentation: number;
 }
 
-interface Measure {
+export interface Measure {
   name: string;
-  value: (c: DiffColumn) => number;
+  /** undefined: the core did not print it for this run (shown as n/a, never guessed) */
+  value: (c: DiffColumn) => number | undefined;
   digits: number;
+  /** which way is better; null where neither is (a count that only says what happened) */
+  better: Better | null;
 }
 
-/** score: what the workload's score counts (COMPARE_WORKLOADS), for the first row's name */
-export const measures = (score = 'pages faulted / s'): Measure[] => [
-  { name: `throughput (${score})`, value: (c) => c.stats.score, digits: 0 },
-  { name: 'zone->lock contention (% of time spinning)', value: (c) => c.stats.zoneBp / 100, digits: 2 },
-  { name: 'zone->lock acquisitions per page', value: (c) => acqPerPage(c.stats), digits: 3 },
-  { name: 'zone->lock hold (cycles per acquisition)', value: (c) => holdPerAcq(c.stats), digits: 0 },
-  { name: 'cache misses under zone->lock', value: (c) => c.stats.missesLocked, digits: 0 },
-  { name: 'buddy prefetch hits', value: (c) => c.stats.pfHit, digits: 0 },
-  { name: 'fragmentation (unusable free space at pageblock_order)', value: (c) => c.fragmentation, digits: 3 },
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : b ? a / b : 0);
+
+const zoneRows: Measure[] = [
+  { name: 'zone->lock contention (% of time spinning)', value: (c) => c.stats.zoneBp / 100, digits: 2, better: 'lower' },
+  { name: 'zone->lock acquisitions per page', value: (c) => acqPerPage(c.stats), digits: 3, better: 'lower' },
+  { name: 'zone->lock hold (cycles per acquisition)', value: (c) => holdPerAcq(c.stats), digits: 0, better: 'lower' },
 ];
+const lruRow: Measure = { name: 'lru_lock contention (% of time spinning)', value: (c) => c.stats.lruBp / 100, digits: 2, better: 'lower' };
+const fragRow: Measure = { name: 'fragmentation at the end (unusable free space at pageblock_order)', value: (c) => c.fragmentation, digits: 3, better: 'lower' };
+/** the high-order side of stress_highalloc and mixed: the core's hi_* counters */
+const hiRows: Measure[] = [
+  { name: 'order-9 attempts', value: (c) => c.stats.hiAttempts, digits: 0, better: null },
+  { name: 'order-9 blocks got', value: (c) => c.stats.hiSuccess, digits: 0, better: 'higher' },
+  { name: 'cycles per attempt (compaction included)', value: (c) => ratio(c.stats.hiCycles, c.stats.hiAttempts), digits: 0, better: 'lower' },
+  { name: 'compactions run', value: (c) => c.stats.hiCompactions, digits: 0, better: 'lower' },
+  { name: 'merge-skipped pages compaction merged back', value: (c) => c.stats.hiMerged, digits: 0, better: null },
+  { name: 'unusable free space index at order 9 before the attempts', value: (c) => (c.stats.hiUnusable === undefined ? undefined : c.stats.hiUnusable / 1000), digits: 3, better: 'lower' },
+];
+
+/**
+ * The rows that make sense for a workload: its score first (the core's, in its unit), then
+ * what explains it. Every value is a counter the core printed, or a ratio of two of them.
+ */
+export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
+  const w: CompareWorkloadSpec = COMPARE_WORKLOADS[workload];
+  const score: Measure = { name: `throughput (${w.score})`, value: (c) => c.stats.score, digits: 0, better: w.better };
+  switch (workload) {
+    case 'hackbench':
+      return [
+        score,
+        { name: "time until the last message is read (cycles, hackbench's Time:)", value: (c) => c.stats.elapsed, digits: 0, better: 'lower' },
+        { name: 'slab allocations, fast path (ALLOC_FASTPATH)', value: (c) => c.stats.slabAllocFast, digits: 0, better: null },
+        { name: 'slab allocations, slow path (ALLOC_SLOWPATH)', value: (c) => c.stats.slabAllocSlow, digits: 0, better: 'lower' },
+        { name: 'slab frees, fast path (FREE_FASTPATH)', value: (c) => c.stats.slabFreeFast, digits: 0, better: null },
+        { name: 'slab frees, slow path (FREE_SLOWPATH)', value: (c) => c.stats.slabFreeSlow, digits: 0, better: 'lower' },
+        { name: 'remote frees', value: (c) => c.stats.slabFreeRemote, digits: 0, better: null },
+        { name: 'freelist prefetches (prefetch_freepointer)', value: (c) => c.stats.slabPrefetch, digits: 0, better: null },
+        { name: 'prefetch hits (line there in time)', value: (c) => c.stats.slabPfHit, digits: 0, better: 'higher' },
+        { name: 'prefetch late (still in flight)', value: (c) => c.stats.slabPfLate, digits: 0, better: 'lower' },
+        { name: 'prefetch wasted (never used)', value: (c) => c.stats.slabPfWasted, digits: 0, better: 'lower' },
+      ];
+    case 'stress_highalloc':
+      return [{ ...score, name: `order-9 success (${w.score})` }, ...hiRows, zoneRows[0]!, fragRow];
+    case 'mixed':
+      return [score, ...zoneRows, lruRow, ...hiRows, fragRow];
+    default:
+      return [
+        score,
+        ...zoneRows,
+        { name: 'cache misses under zone->lock', value: (c) => c.stats.missesLocked, digits: 0, better: 'lower' },
+        { name: 'buddy prefetch hits', value: (c) => c.stats.pfHit, digits: 0, better: null },
+        lruRow,
+        fragRow,
+      ];
+  }
+}
 
 export const MEASURES: Measure[] = measures();
 
-export function diffRows(cols: DiffColumn[], score?: string): string[][] {
-  const head = ['measure', ...cols.map((c) => c.label), ...cols.slice(1).map((c) => `${c.label} vs ${cols[0]!.label}`)];
-  const rows = measures(score).map((m) => {
+/** The % change against the first column, and whether that is better or worse. */
+export function delta(v: number | undefined, base: number | undefined, better: Better | null): string {
+  if (v === undefined || base === undefined) return 'n/a';
+  if (base === 0) return v === 0 ? '±0.0%' : 'n/a';
+  const pct = ((v - base) / base) * 100;
+  const text = signedPct(pct);
+  if (better === null || text === '±0.0%') return text;
+  return `${text} ${(pct > 0) === (better === 'higher') ? 'better' : 'worse'}`;
+}
+
+/** Head row: measure, which way is better, each configuration, each one against the first. */
+export function diffRows(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): string[][] {
+  const head = ['measure', 'better', ...cols.map((c) => c.label), ...cols.slice(1).map((c) => `${c.label} vs ${cols[0]!.label}`)];
+  const rows = measures(workload).map((m) => {
     const vals = cols.map(m.value);
-    const base = vals[0]!;
-    const fmt = (v: number) => (m.digits === 0 ? Math.round(v).toLocaleString('en') : v.toFixed(m.digits));
-    const delta = (v: number) => (base === 0 ? (v === 0 ? '±0.0%' : 'n/a') : signedPct(((v - base) / base) * 100));
-    return [m.name, ...vals.map(fmt), ...vals.slice(1).map(delta)];
+    const base = vals[0];
+    const fmt = (v: number | undefined) => (v === undefined ? 'n/a' : m.digits === 0 ? Math.round(v).toLocaleString('en') : v.toFixed(m.digits));
+    return [m.name, m.better ?? '—', ...vals.map(fmt), ...vals.slice(1).map((v) => delta(v, base, m.better))];
   });
   return [head, ...rows];
 }

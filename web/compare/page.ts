@@ -1,7 +1,8 @@
-// The compare view: 2-4 configurations (presets, or presets with their own pcp batch / high)
-// run on the same workload and seed; their replays side by side, played in step by virtual
-// time; a diff table; a throughput-vs-tasks chart with all of them. Its state lives in the URL
-// (url.ts), so a compare reloads to the same view.
+// The compare view: 2-4 configurations (presets, or presets with their own pcp batch / high,
+// and for hackbench SLUB's freelist prefetch) run on the same workload and seed; their replays
+// side by side, played in step by virtual time; a diff table with the rows that fit the
+// workload (diff.ts); a score-vs-tasks chart with all of them where the score is a throughput.
+// Its state lives in the URL (url.ts), so a compare reloads to the same view.
 import { EngineClient } from '../engine/engine-client';
 import { decodeEvents } from '../engine/events';
 import { parseSimStats } from '../engine/simstats';
@@ -15,15 +16,16 @@ import { csvButton } from '../lessons/tableview';
 import { createViewSet, VIEW_TITLES, type ViewSet } from '../lessons/viewset';
 import { runStats } from '../lessons/compute';
 import type { SimConfig, ViewId } from '../lessons/lesson';
-import type { SimRequest } from '../engine/blab-module';
-import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, formatCompare, formatConfig, parseCompare, parseConfig, type CompareState } from './url';
+import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
 import { diffRows, unusableIndex, type DiffColumn } from './diff';
+import { COMPARE_CLEAR_LINES, compareRequest, slubPrefetchOf } from './request';
 import { createThroughputSvg, drawThroughputChart, SERIES_COLORS, type ThroughputSeries } from '../views/throughput';
 import '../lessons/lessons.css';
 
-/** Frame lines clear_page() passes through the cache model in compare runs (docs/sim.md: 8 is near the seeds, 5x faster than 64). */
-export const COMPARE_CLEAR_LINES = 8;
-const COMPARE_VIEWS: ViewId[] = ['pcp', 'lock-timeline'];
+/** The replays' views: the pcp lists for the order-0 workloads and hackbench's slabs' pages,
+ * the free areas where order-9 blocks are the point; the lock timeline for all. */
+const compareViews = (w: CompareWorkload): ViewId[] =>
+  w === 'stress_highalloc' || w === 'mixed' ? ['free-areas', 'lock-timeline'] : ['pcp', 'lock-timeline'];
 /** virtual cycles per second of playback at 1x */
 const CYCLES_PER_SECOND = 200_000;
 
@@ -34,21 +36,6 @@ interface Column {
   maxTime: Float64Array;
   set: ViewSet;
   diff: DiffColumn;
-}
-
-function request(s: CompareState, c: SimConfig, cpus: number, maxEvents: number): SimRequest {
-  return {
-    workload: s.workload,
-    cpus,
-    pages: s.pages,
-    iterations: 2,
-    seed: s.seed,
-    preset: c.preset,
-    maxEvents,
-    clearLines: COMPARE_CLEAR_LINES,
-    ...(c.batch !== undefined ? { batch: c.batch } : {}),
-    ...(c.high !== undefined ? { high: c.high } : {}),
-  };
 }
 
 /** The step whose records all happened at or before virtual time t. */
@@ -92,6 +79,12 @@ export function mountCompare(root: HTMLElement, search: string): void {
     sel.value = c.preset;
     const batch = el('input', { type: 'number', id: `cfg-batch-${i}`, name: 'batch', min: 1, max: COMPARE_LIMITS.maxBatch, placeholder: 'preset', value: c.batch ?? '' });
     const high = el('input', { type: 'number', id: `cfg-high-${i}`, name: 'high', min: 1, max: COMPARE_LIMITS.maxHigh, placeholder: 'preset', value: c.high ?? '' });
+    // hackbench only: SLUB's freelist prefetch, the preset's unless this says otherwise
+    const pf = el('select', { id: `cfg-prefetch-${i}`, name: 'prefetch' });
+    for (const [v, text] of [['', "preset's"], ['on', 'on'], ['off', 'off']] as const) pf.append(el('option', { value: v, text }));
+    pf.value = c.slubPrefetch === undefined ? '' : c.slubPrefetch ? 'on' : 'off';
+    const pfLabel = el('label', { for: pf.id, text: 'freelist prefetch', class: 'hackbench-only' });
+    pf.classList.add('hackbench-only');
     const rm = el('button', { type: 'button', class: 'small', text: 'remove', 'aria-label': `Remove configuration ${i + 1}` });
     rm.addEventListener('click', () => {
       if (rows.children.length > COMPARE_LIMITS.minConfigs) row.remove();
@@ -100,11 +93,15 @@ export function mountCompare(root: HTMLElement, search: string): void {
       el('label', { for: sel.id, text: 'preset' }), sel,
       el('label', { for: batch.id, text: 'batch' }), batch,
       el('label', { for: high.id, text: 'high' }), high,
+      pfLabel, pf,
       rm,
     );
     rows.append(row);
+    showFor(workload.value as CompareWorkload);
   };
-  state.configs.forEach(addRow);
+  const workload = el('select', { id: 'cmp-workload' });
+  for (const [name, w] of Object.entries(COMPARE_WORKLOADS)) workload.append(el('option', { value: name, text: w.title }));
+  workload.value = state.workload;
   const add = el('button', { type: 'button', class: 'small', text: 'add a configuration' });
   add.addEventListener('click', () => {
     if (rows.children.length < COMPARE_LIMITS.maxConfigs) addRow({ label: 'v5.18', preset: 'v5.18' });
@@ -113,22 +110,66 @@ export function mountCompare(root: HTMLElement, search: string): void {
     const i = el('input', { type: 'number', id, min, max, step: 1, value, required: true });
     return { input: i, field: el('div', { class: 'field' }, el('label', { for: id, text: label }), i) };
   };
-  const cpus = num('cmp-cpus', 'CPUs (one task each)', state.cpus, 1, COMPARE_LIMITS.maxCpus);
-  const pages = num('cmp-pages', 'pages per task', state.pages, 1, COMPARE_LIMITS.maxPages);
+  const spec0: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
+  const cpus = num('cmp-cpus', spec0.cpus.label, state.cpus, spec0.cpus.min, spec0.cpus.max);
+  const pages = num('cmp-pages', spec0.size.label, state.pages, spec0.size.min, spec0.size.max);
+  const attempts = num('cmp-attempts', 'order-9 attempts', state.attempts || 1, 1, COMPARE_LIMITS.maxAttempts);
   const seed = num('cmp-seed', 'seed', state.seed, 0, 0xffffffff);
-  const workload = el('select', { id: 'cmp-workload' });
-  for (const [name, w] of Object.entries(COMPARE_WORKLOADS)) workload.append(el('option', { value: name, text: w.title }));
-  workload.value = state.workload;
   const tasks = el('input', { type: 'text', id: 'cmp-tasks', value: state.tasks.join(','), pattern: '[0-9]+(,[0-9]+)*' });
+  const tasksField = el('div', { class: 'field' }, el('label', { for: 'cmp-tasks', text: 'tasks for the chart' }), tasks);
+  const hint = el('p', { class: 'hint' });
   const run = el('button', { type: 'submit', class: 'primary', text: 'Compare' });
   form.append(
     rows,
     add,
-    el('div', { class: 'compare-knobs' }, el('div', { class: 'field' }, el('label', { for: 'cmp-workload', text: 'workload' }), workload), cpus.field, pages.field, seed.field, el('div', { class: 'field' }, el('label', { for: 'cmp-tasks', text: 'tasks for the chart' }), tasks)),
-    el('p', { class: 'hint', text: `the workload on the model machine, one task per CPU, 2 rounds (the first is a warm-up), clear_page() through ${COMPARE_CLEAR_LINES} cache lines.` }),
+    el('div', { class: 'compare-knobs' }, el('div', { class: 'field' }, el('label', { for: 'cmp-workload', text: 'workload' }), workload), cpus.field, pages.field, attempts.field, seed.field, tasksField),
+    hint,
     run,
   );
   page.append(form);
+
+  /** The form's fields, labels and bounds for workload w (what its URL keys take, url.ts). */
+  function showFor(w: CompareWorkload) {
+    const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[w];
+    const set = (f: { input: HTMLInputElement; field: HTMLElement }, label: string, min: number, max: number) => {
+      f.field.querySelector('label')!.textContent = label;
+      f.input.min = String(min);
+      f.input.max = String(max);
+    };
+    set(cpus, sp.cpus.label, sp.cpus.min, sp.cpus.max);
+    set(pages, sp.size.label, sp.size.min, sp.size.max);
+    attempts.field.hidden = !sp.attempts;
+    tasksField.hidden = !sp.sweep;
+    if (sp.sweep) tasksField.querySelector('label')!.textContent = `${w === 'hackbench' ? 'groups' : 'tasks'} for the chart`;
+    for (const e of rows.querySelectorAll<HTMLElement>('.hackbench-only')) e.hidden = w !== 'hackbench';
+    hint.textContent =
+      w === 'hackbench'
+        ? `hackbench on the model machine: each group a sender CPU, every message a slab object freed on the next CPU; the preset's page allocator below the slabs.`
+        : w === 'stress_highalloc'
+          ? 'stress_highalloc on the model machine: the zone filled and freed but for long-lived pages, then cpu 0 asks for order-9 blocks 1 ms apart (compacting when none is free) while the other CPUs churn order-0 pages.'
+          : w === 'mixed'
+            ? `mixed on the model machine: page_fault1 on the first half of the CPUs (2 rounds, the first a warm-up), order-9 blocks on the rest for as long as those run, compacting when none is free; clear_page() through ${COMPARE_CLEAR_LINES} cache lines.`
+            : `the workload on the model machine, one task per CPU, 2 rounds (the first is a warm-up), clear_page() through ${COMPARE_CLEAR_LINES} cache lines.`;
+  }
+  state.configs.forEach(addRow);
+  let shown: CompareWorkload = state.workload;
+  workload.addEventListener('change', () => {
+    // a value stays where it means the same for the new workload and fits its bounds (page_fault1
+    // to trunc); anything else starts from the new workload's default
+    const w = workload.value as CompareWorkload;
+    const was: CompareWorkloadSpec = COMPARE_WORKLOADS[shown];
+    const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[w];
+    const d = defaultsFor(w);
+    const keep = (v: string, same: boolean, min: number, max: number) => same && /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max;
+    if (!keep(cpus.input.value, was.cpus.label === sp.cpus.label, sp.cpus.min, sp.cpus.max)) cpus.input.value = String(d.cpus);
+    if (!keep(pages.input.value, was.size.label === sp.size.label, sp.size.min, sp.size.max)) pages.input.value = String(d.pages);
+    if (!sp.attempts) attempts.input.value = '1';
+    else if (!was.attempts) attempts.input.value = String(d.attempts);
+    if (!sp.sweep) tasks.value = '';
+    else if (!was.sweep || was.sweep.axis !== sp.sweep.axis) tasks.value = d.tasks.join(',');
+    shown = w;
+    showFor(w);
+  });
 
   // ---- results
   const bar = el('div', { class: 'compare-bar playerbar', 'aria-label': 'Synchronised playback' });
@@ -197,12 +238,18 @@ export function mountCompare(root: HTMLElement, search: string): void {
   });
 
   function readForm(): CompareState {
+    const w = workload.value as CompareWorkload;
+    const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[w] ?? COMPARE_WORKLOADS.page_fault1;
     const configs = [...rows.querySelectorAll('fieldset')].map((f) => {
       const v = (n: string) => (f.querySelector(`[name="${n}"]`) as HTMLInputElement).value.trim();
-      const text = [v('preset'), v('batch') && `batch=${v('batch')}`, v('high') && `high=${v('high')}`].filter(Boolean).join(':');
-      return parseConfig(text);
+      const pf = w === 'hackbench' ? v('prefetch') : '';
+      return [v('preset'), v('batch') && `batch=${v('batch')}`, v('high') && `high=${v('high')}`, pf && `prefetch=${pf}`].filter(Boolean).join(':');
     });
-    const q = `?compare=${configs.map(formatConfig).join(',')}&workload=${encodeURIComponent(workload.value)}&cpus=${cpus.input.value}&pages=${pages.input.value}&seed=${seed.input.value}&tasks=${tasks.value}&t=0`;
+    // through the link's own parser, so the form and a typed URL are checked alike
+    const q =
+      `?compare=${configs.map(encodeURIComponent).join(',')}&workload=${encodeURIComponent(w)}&cpus=${cpus.input.value}` +
+      `&${sp.size.key}=${pages.input.value}${sp.attempts ? `&attempts=${attempts.input.value}` : ''}&seed=${seed.input.value}` +
+      `${sp.sweep ? `&tasks=${tasks.value}` : ''}&t=0`;
     return parseCompare(q);
   }
 
@@ -226,11 +273,13 @@ export function mountCompare(root: HTMLElement, search: string): void {
     diffBox.replaceChildren();
     chartBox.replaceChildren();
     columns = [];
+    const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
+    const views = compareViews(state.workload);
     try {
-      status.textContent = `running ${state.configs.length} configurations at ${state.cpus} CPUs…`;
+      status.textContent = `running ${state.configs.length} configurations at ${state.cpus} ${state.workload === 'hackbench' ? 'groups' : 'CPUs'}…`;
       let k = 0;
       for (const c of state.configs) {
-        const r = await client.sim(request(state, c, state.cpus, 1 << 21));
+        const r = await client.sim(compareRequest(state, c, state.cpus, 1 << 21));
         if (r.status !== 0) throw new Error(`${c.label}: ${r.stderr.trim()}`);
         const player = new Player(decodeEvents(r.events));
         const stats = parseSimStats(r.stdout);
@@ -243,10 +292,10 @@ export function mountCompare(root: HTMLElement, search: string): void {
         const head = el('h3', { class: 'compare-col-title' }, el('span', { class: 'swatch', style: `background:${SERIES_COLORS[k % SERIES_COLORS.length]}` }), c.label);
         const json = el('button', { type: 'button', class: 'small', text: 'Run as JSON' });
         json.addEventListener('click', () => download(eventLogToJson(player.log, `compare ${c.label}`), `compare-${formatConfig(c)}.events.json`, 'application/json'));
-        col.append(head, el('p', { class: 'hint', text: `batch ${stats.batch}, high ${stats.high}, ${player.length.toLocaleString('en')} events` }), json);
+        col.append(head, el('p', { class: 'hint', text: `batch ${stats.batch}, high ${stats.high}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }), json);
         cols.append(col);
-        const set = createViewSet(col, COMPARE_VIEWS, { batch: stats.batch, high: stats.high, source: 'from the run' }, `cmp${k}`);
-        for (const v of COMPARE_VIEWS) {
+        const set = createViewSet(col, views, { batch: stats.batch, high: stats.high, source: 'from the run' }, `cmp${k}`);
+        for (const v of views) {
           const p = set.panelOf(v);
           const svgB = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': `Export ${c.label} ${v} as SVG` });
           const pngB = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': `Export ${c.label} ${v} as PNG` });
@@ -262,36 +311,26 @@ export function mountCompare(root: HTMLElement, search: string): void {
       t = Math.min(state.t || tMax, tMax);
       draw();
 
-      const dr = diffRows(columns.map((c) => c.diff), COMPARE_WORKLOADS[state.workload].score);
+      const dr = diffRows(columns.map((c) => c.diff), state.workload);
       const tbl = el('table', { class: 'data diff', id: 'diff-table' });
-      tbl.append(el('caption', { text: `${state.workload} at ${state.cpus} CPUs, ${state.pages} pages per task, seed ${state.seed}: the whole run, computed by the core` }));
+      tbl.append(el('caption', { text: `${caption(state)}, seed ${state.seed}: the whole run, computed by the core; "better" says which way each figure is better` }));
       const thead = el('thead');
       const htr = el('tr');
       for (const h of dr[0]!) htr.append(el('th', { scope: 'col', text: h }));
       thead.append(htr);
       const tb = el('tbody');
-      for (const r of dr.slice(1)) tb.append(el('tr', {}, el('th', { scope: 'row', text: r[0]! }), ...r.slice(1).map((v) => el('td', { text: v }))));
+      // the % cells say better / worse in words; the colour only repeats it
+      const cell = (v: string) => el('td', { text: v, ...(/ (better|worse)$/.test(v) ? { class: v.endsWith('better') ? 'gain' : 'loss' } : {}) });
+      for (const r of dr.slice(1)) tb.append(el('tr', {}, el('th', { scope: 'row', text: r[0]! }), ...r.slice(1).map(cell)));
       tbl.append(thead, tb);
       diffBox.append(el('h3', { id: 'diff-title', text: 'Side by side' }), tbl, csvButton(dr, 'compare-diff'));
 
-      status.textContent = `sweeping ${state.tasks.join(', ')} tasks for the chart…`;
-      const series: ThroughputSeries[] = [];
-      for (const c of state.configs) {
-        const points = [];
-        for (const n of state.tasks) points.push({ tasks: n, score: (await runStats((req) => client.sim(req), request(state, c, n, 0))).score });
-        series.push({ label: c.label, points });
-      }
-      const chartPanel = panel(chartBox, 'throughput', 'Throughput against tasks', 'one line per configuration; dashed: linear scaling of the first');
-      chartBox.querySelector('h2')?.setAttribute('id', 'chart-title');
-      const chart = createThroughputSvg();
-      chartPanel.append(chart);
-      drawThroughputChart(chart, series, { title: `${state.workload} score against tasks: ${state.configs.map((c) => c.label).join(', ')}`, linear: true });
-      const chartRows = [['tasks', ...series.map((s) => s.label)], ...state.tasks.map((n, i) => [String(n), ...series.map((s) => String(s.points[i]!.score))])];
-      const svgB = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': 'Export the chart as SVG' });
-      svgB.addEventListener('click', () => download(new XMLSerializer().serializeToString(chartPanel.querySelector('svg')!), 'compare-throughput.svg', 'image/svg+xml'));
-      const pngB = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': 'Export the chart as PNG' });
-      pngB.addEventListener('click', async () => download(await svgToPng(panelToSvg(chartPanel.parentElement!, 'Throughput against tasks')), 'compare-throughput.png'));
-      chartPanel.append(el('div', { class: 'table-actions' }, svgB, pngB, csvButton(chartRows, 'compare-throughput')));
+      if (sp.sweep) await drawSweep(sp.sweep);
+      else
+        chartBox.append(
+          el('h3', { id: 'chart-title', text: 'No chart against tasks' }),
+          el('p', { class: 'hint', text: `${state.workload}'s score is the share of order-9 attempts that got a block (${sp.score}), not a throughput: the diff table above compares it.` }),
+        );
       status.textContent = '';
       page.classList.add('ready');
     } catch (e) {
@@ -301,5 +340,49 @@ export function mountCompare(root: HTMLElement, search: string): void {
     }
   }
 
+  /** The score against tasks (groups for hackbench), one line per configuration, in the core's unit. */
+  async function drawSweep(sweep: NonNullable<CompareWorkloadSpec['sweep']>) {
+    const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
+    const what = state.workload === 'hackbench' ? 'groups' : 'tasks';
+    status.textContent = `sweeping ${state.tasks.join(', ')} ${what} for the chart…`;
+    const series: ThroughputSeries[] = [];
+    for (const c of state.configs) {
+      const points = [];
+      for (const n of state.tasks) points.push({ tasks: n, score: (await runStats((req) => client.sim(req), compareRequest(state, c, n, 0))).score });
+      series.push({ label: c.label, points });
+    }
+    const title = `Throughput against ${what} (${sp.score}, ${sp.better} is better)`;
+    const chartPanel = panel(chartBox, 'throughput', title, `one line per configuration${sweep.linear ? '; dashed: linear scaling of the first' : ''}`);
+    chartBox.querySelector('h2')?.setAttribute('id', 'chart-title');
+    const chart = createThroughputSvg();
+    chartPanel.append(chart);
+    drawThroughputChart(chart, series, {
+      title: `${state.workload} score against ${what}: ${state.configs.map((c) => c.label).join(', ')}`,
+      linear: sweep.linear,
+      unit: sp.score.replace(/ \/ /g, '/'),
+      xLabel: sweep.axis,
+    });
+    const chartRows = [[what, ...series.map((s) => s.label)], ...state.tasks.map((n, i) => [String(n), ...series.map((s) => String(s.points[i]!.score))])];
+    const svgB = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': 'Export the chart as SVG' });
+    svgB.addEventListener('click', () => download(new XMLSerializer().serializeToString(chartPanel.querySelector('svg')!), 'compare-throughput.svg', 'image/svg+xml'));
+    const pngB = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': 'Export the chart as PNG' });
+    pngB.addEventListener('click', async () => download(await svgToPng(panelToSvg(chartPanel.parentElement!, title)), 'compare-throughput.png'));
+    chartPanel.append(el('div', { class: 'table-actions' }, svgB, pngB, csvButton(chartRows, 'compare-throughput')));
+  }
+
   void runAll();
+}
+
+/** The diff table's caption: the workload and what its parameters were. */
+function caption(s: CompareState): string {
+  switch (s.workload) {
+    case 'hackbench':
+      return `hackbench, ${s.cpus} groups x ${s.pages} messages`;
+    case 'stress_highalloc':
+      return `stress_highalloc at ${s.cpus} CPUs, a ${s.pages}-page fill, ${s.attempts} order-9 attempts`;
+    case 'mixed':
+      return `mixed at ${s.cpus} CPUs, ${s.pages} pages per page_fault1 task`;
+    default:
+      return `${s.workload} at ${s.cpus} CPUs, ${s.pages} pages per task`;
+  }
 }

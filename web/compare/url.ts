@@ -1,14 +1,19 @@
 // The compare view's URL state, in the query string:
 //
 //   ?compare=v4.16,v4.17&cpus=56&pages=64&seed=1&tasks=1,8,28,56&t=123456
-//   (&workload=parallel_free|trunc: another order-0 workload; page_fault1 when absent)
+//   &workload=NAME: another workload (page_fault1 when absent), each with its own parameters:
+//     parallel_free, trunc    cpus, pages (per task), tasks
+//     hackbench               cpus (groups), messages (per sender), tasks (groups for the chart)
+//     stress_highalloc        cpus, pages (the zone's fill), attempts; no tasks (no chart)
+//     mixed                   cpus, pages (per page_fault1 task), tasks
 //
-// Each configuration is a preset, optionally with pcp sizes: `v4.16:batch=7:high=42`. `t` is
-// the shared playback position in virtual cycles. User input: bounded, every key known, each
-// problem with its own message.
+// Each configuration is a preset, optionally with pcp sizes: `v4.16:batch=7:high=42`, and for
+// hackbench SLUB's freelist prefetch: `v5.18:prefetch=off` (default: the preset's, on from
+// v3.3). `t` is the shared playback position in virtual cycles. User input: bounded, every
+// key known, each problem with its own message.
 import { PRESETS, type Preset } from '../player/url';
 import type { SimConfig } from '../lessons/lesson';
-
+import { HACKBENCH_LOOPS, HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES, workloadEntry } from '../workloads';
 export const COMPARE_LIMITS = {
   maxQuery: 600,
   minConfigs: 2,
@@ -20,44 +25,146 @@ export const COMPARE_LIMITS = {
   maxTaskPoints: 8,
   maxBatch: 4096,
   maxHigh: 1 << 16,
+  /** hackbench: messages per sender, and groups x messages (about 17 log records each) */
+  maxMessages: 1000,
+  maxHackbenchMessages: 1 << 15,
+  maxAttempts: 16,
+  /** mixed: groups of tasks the chart may sweep (its runs keep no log) */
+  maxMixedSweep: 16,
 } as const;
 
+/** Which way a figure is better: its diff column says "better" / "worse" by this. */
+export type Better = 'higher' | 'lower';
+
+/** A whole-number URL parameter of one workload: its key, bounds and default. */
+export interface Param {
+  key: 'pages' | 'messages';
+  min: number;
+  max: number;
+  default: number;
+  /** the form's label */
+  label: string;
+}
+
+export interface CompareWorkloadSpec {
+  title: string;
+  /** what the core's score counts (blab_sim_workload_unit(), said for people) */
+  score: string;
+  /** the core's score: which way is better */
+  better: Better;
+  cpus: { min: number; max: number; default: number; label: string };
+  size: Param;
+  /** stress_highalloc: attempts at an order-9 block (the core's iterations) */
+  attempts?: { min: number; max: number; default: number };
+  /**
+   * The chart: the score against tasks (no event log, the counters only); null where a sweep
+   * makes no sense (stress_highalloc's score is a success rate, not a throughput). linear:
+   * will-it-scale's linear line, for workloads where every task does the scored work.
+   */
+  sweep: { min: number; max: number; default: number[]; axis: string; linear: boolean } | null;
+  /** the replayed run's work, bounded so its event log stays a few 10^5 records */
+  work: (cpus: number, size: number) => number;
+  maxWork: number;
+  /** what `work` counts, for the message */
+  workUnit: string;
+}
+
+const order0 = (title: string, score: string): CompareWorkloadSpec => ({
+  title,
+  score,
+  better: 'higher',
+  cpus: { min: 1, max: COMPARE_LIMITS.maxCpus, default: 56, label: 'CPUs (one task each)' },
+  size: { key: 'pages', min: 1, max: COMPARE_LIMITS.maxPages, default: 64, label: 'pages per task' },
+  sweep: { min: 1, max: COMPARE_LIMITS.maxCpus, default: [1, 8, 28, 56], axis: 'tasks (one per CPU)', linear: true },
+  work: (cpus, pages) => cpus * pages,
+  maxWork: COMPARE_LIMITS.maxFaults,
+  workUnit: 'page faults',
+});
+
 /**
- * The workloads a compare may run: the order-0 ones whose arguments mean the same thing (one
- * task per CPU, pages per task per round, two rounds) and whose score is pages per second, so
- * the columns, the diff table and the throughput chart read alike (docs/sim.md). hackbench and
- * the high-order workloads score something else and stay in the lessons and the player.
+ * The workloads a compare may run, with what each one's arguments mean (as the scenario panel
+ * gives them to the core, web/workloads.ts) and which way its score is better (docs/sim.md).
  */
 export const COMPARE_WORKLOADS = {
-  page_fault1: { title: 'will-it-scale page_fault1', score: 'pages faulted / s' },
-  parallel_free: { title: 'parallel free (all tasks free at once)', score: 'pages freed / s' },
-  trunc: { title: 'mmtests trunc (truncate page-cache files)', score: 'pages truncated / s' },
-} as const;
+  page_fault1: order0('will-it-scale page_fault1', 'pages faulted / s'),
+  parallel_free: order0('parallel free (all tasks free at once)', 'pages freed / s'),
+  trunc: order0('mmtests trunc (truncate page-cache files)', 'pages truncated / s'),
+  hackbench: {
+    title: 'hackbench (SLUB, remote frees)',
+    score: 'messages / s',
+    better: 'higher',
+    cpus: { min: 2, max: COMPARE_LIMITS.maxCpus, default: 8, label: 'groups (a sender CPU each)' },
+    size: { key: 'messages', min: 1, max: COMPARE_LIMITS.maxMessages, default: HACKBENCH_LOOPS, label: 'messages per sender' },
+    sweep: { min: 2, max: COMPARE_LIMITS.maxCpus, default: [2, 8, 28, 56], axis: 'groups (one sender CPU each)', linear: false },
+    work: (groups, messages) => groups * messages,
+    maxWork: COMPARE_LIMITS.maxHackbenchMessages,
+    workUnit: 'messages',
+  },
+  stress_highalloc: {
+    title: 'mmtests stress-highalloc (order-9 blocks under churn)',
+    score: '% of attempts',
+    better: 'higher',
+    cpus: { min: 1, max: HIGHALLOC_MAX_CPUS, default: 4, label: 'CPUs (cpu 0 allocates order 9, the others churn)' },
+    size: { key: 'pages', min: HIGHALLOC_PAGES[0], max: HIGHALLOC_PAGES[1], default: 4096, label: "the zone's fill (pages)" },
+    attempts: { min: 1, max: COMPARE_LIMITS.maxAttempts, default: HIGHALLOC_ATTEMPTS },
+    sweep: null,
+    work: (_cpus, pages) => pages,
+    maxWork: HIGHALLOC_PAGES[1],
+    workUnit: 'pages of fill',
+  },
+  mixed: {
+    title: "page_fault1 beside huge-page users (the skip-merge RFC's THP test)",
+    score: 'order-0 pages / s',
+    better: 'higher',
+    cpus: { min: 2, max: MIXED_MAX_CPUS, default: MIXED_MAX_CPUS, label: 'CPUs (page_fault1 on the first half, huge pages on the rest)' },
+    size: { key: 'pages', min: 1, max: COMPARE_LIMITS.maxPages, default: 1024, label: 'pages per page_fault1 task' },
+    // half the tasks fault order-0 pages, the score counts only theirs: no linear line
+    sweep: { min: 2, max: COMPARE_LIMITS.maxMixedSweep, default: [2, 4, 8, 16], axis: 'tasks (half page_fault1, half huge pages)', linear: false },
+    work: (cpus, pages) => Math.ceil(cpus / 2) * pages,
+    maxWork: MIXED_MAX_PAGES,
+    workUnit: 'page_fault1 pages',
+  },
+} as const satisfies Record<string, CompareWorkloadSpec>;
 export type CompareWorkload = keyof typeof COMPARE_WORKLOADS;
+
+export const compareSpec = (w: CompareWorkload): CompareWorkloadSpec => COMPARE_WORKLOADS[w];
 
 export interface CompareState {
   workload: CompareWorkload;
   configs: SimConfig[];
+  /** CPUs; hackbench: groups */
   cpus: number;
+  /** the workload's size parameter (spec.size): pages per task, hackbench's messages per
+   * sender, stress_highalloc's fill */
   pages: number;
+  /** stress_highalloc's order-9 attempts; 0 for the others */
+  attempts: number;
   seed: number;
+  /** the chart's task counts; empty for a workload without a chart */
   tasks: number[];
   /** playback position, virtual cycles */
   t: number;
 }
 
-export const DEFAULT_COMPARE: CompareState = {
-  workload: 'page_fault1',
-  configs: [
-    { label: 'v4.16', preset: 'v4.16' },
-    { label: 'v4.17', preset: 'v4.17' },
-  ],
-  cpus: 56,
-  pages: 64,
-  seed: 1,
-  tasks: [1, 8, 28, 56],
-  t: 0,
-};
+/** The state a bare link to a workload starts from. */
+export function defaultsFor(workload: CompareWorkload): CompareState {
+  const w: CompareWorkloadSpec = COMPARE_WORKLOADS[workload];
+  return {
+    workload,
+    configs: [
+      { label: 'v4.16', preset: 'v4.16' },
+      { label: 'v4.17', preset: 'v4.17' },
+    ],
+    cpus: w.cpus.default,
+    pages: w.size.default,
+    attempts: w.attempts?.default ?? 0,
+    seed: 1,
+    tasks: w.sweep ? [...w.sweep.default] : [],
+    t: 0,
+  };
+}
+
+export const DEFAULT_COMPARE: CompareState = defaultsFor('page_fault1');
 
 export class CompareUrlError extends Error {
   override name = 'CompareUrlError';
@@ -70,7 +177,13 @@ function int(key: string, raw: string, min: number, max: number): number {
   return v;
 }
 
-export function parseConfig(text: string): SimConfig {
+/** SLUB's freelist prefetch as the scenario panel runs a preset (on from v3.3, web/workloads.ts). */
+export function presetSlubPrefetch(preset: string): boolean {
+  return ((workloadEntry('hackbench')?.request(0, 2, preset).iterations ?? 1) & 1) === 1;
+}
+
+/** A configuration as the link spells it; options a workload has no use for are refused. */
+export function parseConfig(text: string, workload: CompareWorkload = 'page_fault1'): SimConfig {
   const [preset, ...opts] = text.split(':');
   if (!preset || !Object.hasOwn(PRESETS, preset))
     throw new CompareUrlError(`configuration "${text.slice(0, 40)}": unknown preset; one of ${Object.keys(PRESETS).join(', ')}`);
@@ -79,7 +192,11 @@ export function parseConfig(text: string): SimConfig {
     const [k, v] = o.split('=');
     if (k === 'batch' && v !== undefined && c.batch === undefined) c.batch = int('batch', v, 1, COMPARE_LIMITS.maxBatch);
     else if (k === 'high' && v !== undefined && c.high === undefined) c.high = int('high', v, 1, COMPARE_LIMITS.maxHigh);
-    else throw new CompareUrlError(`configuration "${text.slice(0, 40)}": "${o.slice(0, 20)}" is not batch=N or high=N (each at most once)`);
+    else if (k === 'prefetch' && c.slubPrefetch === undefined) {
+      if (workload !== 'hackbench') throw new CompareUrlError(`configuration "${text.slice(0, 40)}": prefetch= is SLUB's freelist prefetch, for workload=hackbench only`);
+      if (v !== 'on' && v !== 'off') throw new CompareUrlError(`configuration "${text.slice(0, 40)}": prefetch=${(v ?? '').slice(0, 12)}: on or off`);
+      c.slubPrefetch = v === 'on';
+    } else throw new CompareUrlError(`configuration "${text.slice(0, 40)}": "${o.slice(0, 20)}" is not batch=N, high=N or prefetch=on|off (each at most once)`);
   }
   if (c.batch !== undefined && c.high !== undefined && c.high < c.batch)
     throw new CompareUrlError(`configuration "${text.slice(0, 40)}": high must be at least batch`);
@@ -87,74 +204,94 @@ export function parseConfig(text: string): SimConfig {
 }
 
 export function formatConfig(c: SimConfig): string {
-  return `${c.preset}${c.batch !== undefined ? `:batch=${c.batch}` : ''}${c.high !== undefined ? `:high=${c.high}` : ''}`;
+  return (
+    `${c.preset}${c.batch !== undefined ? `:batch=${c.batch}` : ''}${c.high !== undefined ? `:high=${c.high}` : ''}` +
+    (c.slubPrefetch !== undefined ? `:prefetch=${c.slubPrefetch ? 'on' : 'off'}` : '')
+  );
 }
 
 /** Parses location.search (with or without '?'); `compare` must be present (it picks the page). */
 export function parseCompare(search: string): CompareState {
   const q = search.startsWith('?') ? search.slice(1) : search;
   if (q.length > COMPARE_LIMITS.maxQuery) throw new CompareUrlError(`the link is ${q.length} characters; the limit is ${COMPARE_LIMITS.maxQuery}`);
-  const s: CompareState = structuredClone(DEFAULT_COMPARE);
-  const seen = new Set<string>();
+  // first every key once, then the workload, which says what the others may be
+  const raw = new Map<string, string>();
   for (const part of q.split('&')) {
     if (!part) continue;
     const eq = part.indexOf('=');
     const key = eq < 0 ? part : part.slice(0, eq);
-    let raw: string;
+    let value: string;
     try {
-      raw = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1));
+      value = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1));
     } catch {
       throw new CompareUrlError(`${key.slice(0, 20)}: the value is not valid URL encoding`);
     }
-    if (seen.has(key)) throw new CompareUrlError(`${key.slice(0, 20)} appears twice`);
-    seen.add(key);
+    if (raw.has(key)) throw new CompareUrlError(`${key.slice(0, 20)} appears twice`);
+    raw.set(key, value);
+  }
+  if (!raw.has('compare')) throw new CompareUrlError('not a compare link (no "compare" key)');
+  const wl = raw.get('workload') ?? 'page_fault1';
+  if (!Object.hasOwn(COMPARE_WORKLOADS, wl))
+    throw new CompareUrlError(`workload=${wl.slice(0, 32)}: one of ${Object.keys(COMPARE_WORKLOADS).join(', ')}`);
+  const workload = wl as CompareWorkload;
+  const w: CompareWorkloadSpec = COMPARE_WORKLOADS[workload];
+  const s = defaultsFor(workload);
+  for (const [key, v] of raw) {
     switch (key) {
+      case 'workload':
+        break;
       case 'compare': {
-        if (raw === '') break; // the defaults
-        const list = raw.split(',');
+        if (v === '') break; // the defaults
+        const list = v.split(',');
         if (list.length < COMPARE_LIMITS.minConfigs || list.length > COMPARE_LIMITS.maxConfigs)
           throw new CompareUrlError(`compare: ${list.length} configurations; give ${COMPARE_LIMITS.minConfigs} to ${COMPARE_LIMITS.maxConfigs}`);
-        s.configs = list.map(parseConfig);
-        if (new Set(s.configs.map((c) => c.label)).size !== s.configs.length) throw new CompareUrlError('compare: the same configuration twice');
+        s.configs = list.map((c) => parseConfig(c, workload));
+        if (new Set(s.configs.map(formatConfig)).size !== s.configs.length) throw new CompareUrlError('compare: the same configuration twice');
         break;
       }
-      case 'workload':
-        if (!Object.hasOwn(COMPARE_WORKLOADS, raw))
-          throw new CompareUrlError(`workload=${raw.slice(0, 32)}: one of ${Object.keys(COMPARE_WORKLOADS).join(', ')}`);
-        s.workload = raw as CompareWorkload;
-        break;
       case 'cpus':
-        s.cpus = int(key, raw, 1, COMPARE_LIMITS.maxCpus);
+        s.cpus = int(key, v, w.cpus.min, w.cpus.max);
         break;
       case 'pages':
-        s.pages = int(key, raw, 1, COMPARE_LIMITS.maxPages);
+      case 'messages':
+        if (key !== w.size.key) throw new CompareUrlError(`${key}: ${workload} takes ${w.size.key}= (${w.size.label}), not ${key}=`);
+        s.pages = int(key, v, w.size.min, w.size.max);
+        break;
+      case 'attempts':
+        if (!w.attempts) throw new CompareUrlError(`attempts: only stress_highalloc makes order-9 attempts, not ${workload}`);
+        s.attempts = int(key, v, w.attempts.min, w.attempts.max);
         break;
       case 'seed':
-        s.seed = int(key, raw, 0, 0xffffffff);
+        s.seed = int(key, v, 0, 0xffffffff);
         break;
       case 't':
-        s.t = int(key, raw, 0, Number.MAX_SAFE_INTEGER);
+        s.t = int(key, v, 0, Number.MAX_SAFE_INTEGER);
         break;
       case 'tasks': {
-        const list = raw.split(',');
+        if (!w.sweep) throw new CompareUrlError(`tasks: ${workload} has no chart against tasks (its score, ${w.score}, is not a throughput)`);
+        const list = v.split(',');
         if (list.length < 1 || list.length > COMPARE_LIMITS.maxTaskPoints) throw new CompareUrlError(`tasks: 1 to ${COMPARE_LIMITS.maxTaskPoints} values`);
-        s.tasks = list.map((x) => int('tasks', x, 1, COMPARE_LIMITS.maxCpus));
+        s.tasks = list.map((x) => int('tasks', x, w.sweep!.min, w.sweep!.max));
         break;
       }
       default:
         throw new CompareUrlError(`unknown key "${key.slice(0, 32)}"`);
     }
   }
-  if (!seen.has('compare')) throw new CompareUrlError('not a compare link (no "compare" key)');
-  if (s.cpus * s.pages > COMPARE_LIMITS.maxFaults)
-    throw new CompareUrlError(`cpus x pages = ${s.cpus * s.pages}; the compare view replays at most ${COMPARE_LIMITS.maxFaults} page faults per run`);
+  const work = w.work(s.cpus, s.pages);
+  if (work > w.maxWork) {
+    if (w.size.key === 'pages' && workload !== 'stress_highalloc' && workload !== 'mixed')
+      throw new CompareUrlError(`cpus x pages = ${work}; the compare view replays at most ${w.maxWork} page faults per run`);
+    throw new CompareUrlError(`cpus=${s.cpus} with ${w.size.key}=${s.pages} is ${work} ${w.workUnit}; the compare view replays at most ${w.maxWork} per run`);
+  }
   return s;
 }
 
 export function formatCompare(s: CompareState): string {
+  const w: CompareWorkloadSpec = COMPARE_WORKLOADS[s.workload];
   return (
     `?compare=${s.configs.map(formatConfig).join(',')}${s.workload === 'page_fault1' ? '' : `&workload=${s.workload}`}` +
-    `&cpus=${s.cpus}&pages=${s.pages}&seed=${s.seed}` +
-    `&tasks=${s.tasks.join(',')}&t=${s.t}`
+    `&cpus=${s.cpus}&${w.size.key}=${s.pages}${w.attempts ? `&attempts=${s.attempts}` : ''}&seed=${s.seed}` +
+    `${w.sweep ? `&tasks=${s.tasks.join(',')}` : ''}&t=${s.t}`
   );
 }

@@ -113,7 +113,8 @@ test('a v4.16 vs v4.17 compare at 56 CPUs shows throughput and hold time side by
   await page.goto('/?compare=v4.16,v4.17&cpus=56&pages=256&seed=1&tasks=1,28,56');
   await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
   const diff = page.locator('#diff-table');
-  const row = async (name: string) => (await diff.locator('tr', { hasText: name }).locator('td').allInnerTexts()).slice(0, 2);
+  // td 0 says which way is better, then one column per configuration
+  const row = async (name: string) => (await diff.locator('tr', { hasText: name }).locator('td').allInnerTexts()).slice(1, 3);
   const tp = await row('throughput');
   const hold = await row('hold (cycles per acquisition)');
   expect(tp[0]).not.toBe(tp[1]);
@@ -147,6 +148,76 @@ test('the compare view runs another order-0 workload picked in its form (trunc, 
   await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
   await expect(page.locator('#diff-table')).toContainText('throughput (pages truncated / s)');
   await expect(page.locator('#diff-table caption')).toContainText('trunc at 1 CPUs');
+  expect(errors).toEqual([]);
+});
+
+test('a hackbench compare (freelist prefetch on vs off) shows messages/s and time the right way round and reloads from its URL to the same view', async ({ page }) => {
+  test.setTimeout(300_000);
+  const errors = watchConsole(page);
+  await page.goto('/?compare=v5.18,v5.18:prefetch=off&workload=hackbench&cpus=4&messages=100&seed=1&tasks=2,4');
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
+  // the form shows hackbench's fields: groups, messages, a prefetch switch per configuration
+  await expect(page.locator('#cmp-workload')).toHaveValue('hackbench');
+  await expect(page.locator('label[for=cmp-pages]')).toHaveText('messages per sender');
+  await expect(page.locator('#cfg-prefetch-1')).toHaveValue('off');
+  await expect(page.locator('#cmp-attempts')).toBeHidden();
+  const diff = page.locator('#diff-table');
+  await expect(diff.locator('caption')).toContainText('hackbench, 4 groups x 100 messages');
+  const cells = async (name: string) => diff.locator('tr', { hasText: name }).locator('td').allInnerTexts();
+  const score = await cells('throughput (messages / s)');
+  const time = await cells('time until the last message is read');
+  expect(score[0]).toBe('higher');
+  expect(time[0]).toBe('lower');
+  // the same messages in less time are more per second: both % cells say the same word
+  const word = (c: string) => c.match(/(better|worse)$/)?.[1];
+  expect(word(score[3]!)).toMatch(/better|worse/);
+  expect(word(time[3]!)).toBe(word(score[3]!));
+  const prefetches = await cells('freelist prefetches');
+  expect(prefetches[2]).toBe('0');
+  expect(Number(prefetches[1]!.replace(/,/g, ''))).toBeGreaterThan(0);
+  await expect(diff.locator('tr', { hasText: 'ALLOC_SLOWPATH' })).toHaveCount(1);
+  await expect(diff.locator('tr', { hasText: 'prefetch wasted' })).toHaveCount(1);
+  await expect(diff).not.toContainText('zone->lock acquisitions per page');
+  // the chart is in messages/s against groups
+  const chart = page.locator('.compare-chart svg');
+  await expect(chart).toContainText('score (messages/s)');
+  await expect(chart).toContainText('groups (one sender CPU each)');
+  await expect(page.locator('#chart-title')).toContainText('messages / s');
+  // move the shared clock, then reload the link
+  const scrub = page.locator('#cmp-scrub');
+  const max = Number(await scrub.getAttribute('max'));
+  await scrub.fill(String(Math.round(max / 2)));
+  await expect(page).toHaveURL(new RegExp(`workload=hackbench&cpus=4&messages=100&seed=1&tasks=2,4&t=${Math.round(max / 2)}$`));
+  const url = page.url();
+  const before = { diff: await diff.innerText(), t: await page.locator('output[for=cmp-scrub]').innerText(), col: await page.locator('.compare-col').first().innerText() };
+  await page.reload();
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
+  expect(page.url()).toBe(url);
+  expect(await diff.innerText()).toBe(before.diff);
+  expect(await page.locator('output[for=cmp-scrub]').innerText()).toBe(before.t);
+  expect(await page.locator('.compare-col').first().innerText()).toBe(before.col);
+  expect(errors).toEqual([]);
+});
+
+test('a stress_highalloc compare has the order-9 rows and no chart against tasks; a bad link says why', async ({ page }) => {
+  test.setTimeout(300_000);
+  const errors = watchConsole(page);
+  await page.goto('/?compare=v4.16,lu-rfc-p4&workload=stress_highalloc&cpus=2&pages=2048&attempts=4');
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
+  const diff = page.locator('#diff-table');
+  const success = await diff.locator('tr', { hasText: 'order-9 success (% of attempts)' }).locator('td').allInnerTexts();
+  expect(success[0]).toBe('higher');
+  expect(Number(success[1])).toBeGreaterThanOrEqual(0);
+  expect(Number(success[1])).toBeLessThanOrEqual(100);
+  await expect(diff.locator('tr', { hasText: 'cycles per attempt' }).locator('td').first()).toHaveText('lower');
+  await expect(diff.locator('tr', { hasText: 'unusable free space index at order 9' })).toHaveCount(1);
+  await expect(page.locator('.compare-chart svg')).toHaveCount(0);
+  await expect(page.locator('#chart-title')).toHaveText('No chart against tasks');
+  await expect(page.locator('#cmp-tasks')).toBeHidden();
+  await expect(page.locator('#cmp-attempts')).toHaveValue('4');
+  // a link that asks for a sweep of a success rate is refused with its reason, and the defaults run
+  await page.goto('/?compare=v4.16,v4.17&workload=stress_highalloc&tasks=1,2');
+  await expect(page.locator('.compare-page .alert')).toContainText('tasks: stress_highalloc has no chart against tasks');
   expect(errors).toEqual([]);
 });
 
@@ -213,6 +284,9 @@ test('axe: lesson, lecture and compare pages have no serious or critical violati
   await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
   expect(await scan()).toEqual([]);
   await page.goto('/?compare=v4.16,v4.17&cpus=8&pages=64&tasks=1,8');
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
+  expect(await scan()).toEqual([]);
+  await page.goto('/?compare=v5.18,v5.18:prefetch=off&workload=hackbench&cpus=2&messages=50&tasks=2');
   await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
   expect(await scan()).toEqual([]);
 });

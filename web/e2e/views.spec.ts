@@ -125,6 +125,44 @@ test('screenshots of every view from a real run; cache, lock and text panels sho
   expect(errors).toEqual([]);
 });
 
+test('the lock timeline has lru_lock lanes beside zone->lock for lu-rfc-p4 at 8 CPUs, and none where the log has no lru_lock', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/#pages=4096&cpus=8&preset=lu-rfc-p4&workload=page_fault1&seed=1&step=0');
+  await runScenario(page);
+  const lt = page.locator('#lock-timeline');
+  const canvas = lt.locator('canvas.lt-canvas');
+  await lt.scrollIntoViewIfNeeded();
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('End');
+  await frame(page);
+  // skip-merge (lesson 6): zone->lock is short, the queue is on lru_lock: both lane sets, labelled
+  await expect(canvas).toHaveAttribute('data-locks', 'zone->lock,lru_lock');
+  await expect(canvas).toHaveAttribute('aria-label', /^zone->lock and lru_lock timeline at t = \d+: zone->lock: cpu 0 .*\. lru_lock: cpu 0 (running|holding|spinning), /);
+  const label = (await canvas.getAttribute('aria-label'))!;
+  const lru = label.slice(label.indexOf('. lru_lock: '));
+  // every one of the 8 CPUs took lru_lock (release_pages() per 15 pages), some of them after a wait
+  expect(lru.match(/cpu \d+ \w+, \d+% contended/g)).toHaveLength(8);
+  expect(lru).toMatch(/cpu \d+ \w+, [1-9]\d*% contended/);
+  await lt.screenshot({ path: `${SHOTS}/lock-timeline-lru.png` });
+  // the lane set can be switched off; then only zone->lock is drawn
+  const toggle = lt.getByLabel('lru_lock lanes');
+  await expect(toggle).toBeChecked();
+  await toggle.uncheck();
+  await expect(canvas).toHaveAttribute('data-locks', 'zone->lock');
+  await toggle.check();
+  await expect(canvas).toHaveAttribute('data-locks', 'zone->lock,lru_lock');
+
+  // the op-script panel's plain machine takes no lru_lock: no second lane set, no switch
+  await page.getByRole('button', { name: 'Run op script' }).click();
+  await expect(page.locator('.loglabel')).toContainText('64 pages', { timeout: 30_000 });
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('End');
+  await frame(page);
+  await expect(canvas).toHaveAttribute('data-locks', 'zone->lock');
+  await expect(toggle).toBeHidden();
+  expect(errors).toEqual([]);
+});
+
 test('mem_map repaints only changed rows while playing, and the picture equals a full redraw', async ({ page }) => {
   await page.goto('/#pages=16384&cpus=4&preset=v4.17&workload=page_fault1&seed=1&step=0');
   await runScenario(page);

@@ -28,6 +28,17 @@ export interface SimStats {
   hiCompactions?: number;
   hiMerged?: number;
   hiUnusable?: number;
+  /** hackbench's message cache (SLUB's own counter names in the comments) */
+  slabAllocFast?: number; // ALLOC_FASTPATH
+  slabAllocSlow?: number; // ALLOC_SLOWPATH
+  slabFreeFast?: number; // FREE_FASTPATH
+  slabFreeSlow?: number; // FREE_SLOWPATH
+  slabFreeRemote?: number;
+  /** prefetch_freepointer() calls, and those the cache model saw used in time, late, never */
+  slabPrefetch?: number;
+  slabPfHit?: number;
+  slabPfLate?: number;
+  slabPfWasted?: number;
 }
 
 /** Keys the stats line carries for some workloads only. */
@@ -40,6 +51,15 @@ const OPTIONAL: Record<string, keyof SimStats> = {
   hi_compactions: 'hiCompactions',
   hi_merged: 'hiMerged',
   hi_unusable: 'hiUnusable',
+  slab_alloc_fast: 'slabAllocFast',
+  slab_alloc_slow: 'slabAllocSlow',
+  slab_free_fast: 'slabFreeFast',
+  slab_free_slow: 'slabFreeSlow',
+  slab_free_remote: 'slabFreeRemote',
+  slab_prefetch: 'slabPrefetch',
+  slab_pf_hit: 'slabPfHit',
+  slab_pf_late: 'slabPfLate',
+  slab_pf_wasted: 'slabPfWasted',
 };
 
 const KEYS: Record<string, keyof SimStats> = {

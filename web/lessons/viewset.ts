@@ -16,7 +16,7 @@ export const VIEW_TITLES: Record<ViewId, string> = {
   'buddy-tree': 'Buddy tree: buddy pfn = pfn ^ (1 << order)',
   'mem-map': 'mem_map: every pfn',
   pcp: 'pcp lists: per_cpu_pages {count, high, batch}',
-  'lock-timeline': 'zone->lock timeline',
+  'lock-timeline': 'Lock timeline: zone->lock, lru_lock',
   buddyinfo: '/proc/buddyinfo',
   cpustats: 'zone->lock and cache, per CPU',
 };

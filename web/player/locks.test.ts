@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EV, decodeEvents, encodeEvents } from '../engine/events';
-import { firstEndingAfter, lockIntervals } from './locks';
+import { countEndingBy, countStartingBy, firstEndingAfter, lockIntervals } from './locks';
 import { setup } from '../testing/zone16';
 
 describe('zone->lock intervals', () => {
@@ -25,6 +25,27 @@ describe('zone->lock intervals', () => {
     expect(Array.from(iv.hold[1]!)).toEqual([150, 200]);
     expect(iv.end).toBe(200);
     expect(iv.meanGap).toBe(50);
+  });
+
+  it("reads lru_lock's own intervals (lock id 1), which the lock timeline's second lane set draws", () => {
+    const lru = lockIntervals(log, 2, 1);
+    expect(Array.from(lru.hold[1]!)).toEqual([160, 170]);
+    expect(Array.from(lru.hold[0]!)).toEqual([]);
+    expect(Array.from(lru.spin[1]!)).toEqual([]);
+    // a log with no list_lock (id 2) has no intervals for it: no lanes
+    expect(lockIntervals(log, 2, 2).hold.every((h) => h.length === 0)).toBe(true);
+  });
+
+  it('counts acquisitions and contended ones up to a time', () => {
+    const flat = Float64Array.from([0, 10, 20, 30, 40, 50]);
+    expect(countStartingBy(flat, -1)).toBe(0);
+    expect(countStartingBy(flat, 0)).toBe(1);
+    expect(countStartingBy(flat, 25)).toBe(2);
+    expect(countStartingBy(flat, 99)).toBe(3);
+    expect(countEndingBy(flat, 9)).toBe(0);
+    expect(countEndingBy(flat, 10)).toBe(1);
+    expect(countEndingBy(flat, 49)).toBe(2);
+    expect(countEndingBy(flat, 50)).toBe(3);
   });
 
   it('finds the first interval ending at or after a time', () => {

@@ -1,4 +1,4 @@
-// zone->lock intervals per CPU, read off the log once: when each CPU spun and when it held the
+// Lock intervals per CPU (zone->lock by default; any lock id of the log), read off the log once: when each CPU spun and when it held the
 // lock. The lock timeline view draws these; the player's state says where "now" is.
 
 import { EV, type EventLog } from '../engine/events';
@@ -56,6 +56,30 @@ export function firstEndingAfter(flat: Float64Array, t: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (flat[mid * 2 + 1]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** How many intervals start at or before t (starts ascend: acquisitions up to t). */
+export function countStartingBy(flat: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = flat.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (flat[mid * 2]! <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** How many intervals end at or before t (a spin ends when the lock is got: contended acquisitions up to t). */
+export function countEndingBy(flat: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = flat.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (flat[mid * 2 + 1]! <= t) lo = mid + 1;
     else hi = mid;
   }
   return lo;

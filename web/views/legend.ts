@@ -26,6 +26,8 @@ export function createLegend(body: HTMLElement) {
       [COLORS.unknown, 'not in the log yet'],
       [COLORS.spinning, 'zone->lock: spinning'],
       [COLORS.holding, 'zone->lock: holding'],
+      [COLORS.lruSpinning, 'lru_lock: spinning'],
+      [COLORS.lruHolding, 'lru_lock: holding'],
       [COLORS.highlight, 'outline: current event'],
       [COLORS.buddy, 'outline: buddy / upper half'],
       [COLORS.compaction, 'outline: compaction scanner / migration'],

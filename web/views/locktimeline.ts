@@ -1,40 +1,74 @@
-// zone->lock timeline: one lane per CPU, spinning (vermillion) and holding (sky blue) over
-// time; the white line is now. The future is drawn faint: it is in the log, but has not happened
-// at this step. Contention % per CPU at the right, counted up to now.
+// Lock timeline: one lane per CPU, spinning and holding over time; the white line is now. The
+// future is drawn faint: it is in the log, but has not happened at this step. Contention % per
+// CPU at the right, counted up to now.
+//
+// zone->lock lanes always; below them a second lane set for lru_lock (lock id 1 in the log,
+// docs/events.md), in its own colours and under its own label, when the log has lru_lock
+// acquisitions at all (page_fault1, trunc, mixed: skip-merge moves the queue there, lesson 6).
+// The lru_lock set can be switched off; when it is off, or the log has none, it costs nothing.
 
 import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
 import type { EventLog } from '../engine/events';
 import type { Player } from '../player/player';
-import { firstEndingAfter, lockIntervals, type LockIntervals } from '../player/locks';
+import { countEndingBy, countStartingBy, firstEndingAfter, lockIntervals, type LockIntervals } from '../player/locks';
 import { COLORS } from './palette';
 import { beginCanvas, el, onResize } from './dom';
 
 const MAX_LANES = 32;
 const LABEL_W = 64;
 const STAT_W = 150;
+/** a lane set's title row, drawn only when there are two sets */
+const TITLE_H = 16;
 const pct = format('.0%');
 const si = format('.3~s');
+/** the log's lock ids (LOCK_ACQUIRE's mt) */
+const LRU_LOCK = 1;
+
+interface LaneSet {
+  name: string;
+  iv: LockIntervals;
+  spin: string;
+  hold: string;
+}
+
+/** Whether the log has any acquisition of `lock` (a lane set with nothing in it is not drawn). */
+const hasAcquisitions = (iv: LockIntervals) => iv.hold.some((h) => h.length > 0);
 
 export function createLockTimelineView(body: HTMLElement) {
   const canvas = el('canvas', { class: 'lt-canvas', role: 'img', 'aria-label': 'zone->lock timeline' });
+  const lruToggle = el('input', { type: 'checkbox', checked: true });
+  const lruField = el('label', { class: 'lt-toggle' }, lruToggle, ' lru_lock lanes');
+  lruField.hidden = true;
   const note = el('p', { class: 'panel-note' });
-  body.append(canvas, note);
-  let cache: { log: EventLog; iv: LockIntervals } | undefined;
+  body.append(canvas, lruField, note);
+  let cache: { log: EventLog; cpus: number; zone: LockIntervals; lru: LockIntervals | undefined } | undefined;
 
   let last: Player | undefined;
   onResize(canvas, () => {
+    if (last) update(last);
+  });
+  lruToggle.addEventListener('change', () => {
     if (last) update(last);
   });
 
   function update(p: Player) {
     last = p;
     const cpus = p.state.geo.cpus;
-    if (!cache || cache.log !== p.log) cache = { log: p.log, iv: lockIntervals(p.log, cpus) };
-    const iv = cache.iv;
+    if (!cache || cache.log !== p.log || cache.cpus !== cpus) {
+      const lru = lockIntervals(p.log, cpus, LRU_LOCK);
+      cache = { log: p.log, cpus, zone: lockIntervals(p.log, cpus), lru: hasAcquisitions(lru) ? lru : undefined };
+      lruField.hidden = !cache.lru;
+    }
+    const sets: LaneSet[] = [{ name: 'zone->lock', iv: cache.zone, spin: COLORS.spinning, hold: COLORS.holding }];
+    if (cache.lru && lruToggle.checked) sets.push({ name: 'lru_lock', iv: cache.lru, spin: COLORS.lruSpinning, hold: COLORS.lruHolding });
     const lanes = Math.min(cpus, MAX_LANES);
-    const laneH = lanes <= 8 ? 22 : lanes <= 16 ? 14 : 9;
-    const cssH = `${lanes * laneH + 26}px`;
+    const all = lanes * sets.length;
+    const laneH = all <= 8 ? 22 : all <= 16 ? 14 : 9;
+    const titleH = sets.length > 1 ? TITLE_H : 0;
+    const setH = titleH + lanes * laneH;
+    const plotH = setH * sets.length;
+    const cssH = `${plotH + 26}px`;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
     const drawing = beginCanvas(canvas);
     if (!drawing) return;
@@ -42,61 +76,92 @@ export function createLockTimelineView(body: HTMLElement) {
     ctx.clearRect(0, 0, w, h);
 
     const now = p.state.time;
-    const span = Math.max(iv.meanGap * 40, 1000);
+    // the window follows zone->lock's pace (the lock every run takes)
+    const span = Math.max((cache.zone.meanGap || sets[1]?.iv.meanGap || 0) * 40, 1000);
     const x = scaleLinear()
       .domain([now - span * 0.8, now + span * 0.2])
       .range([LABEL_W, w - STAT_W]);
     const [t0, t1] = x.domain() as [number, number];
+    const xn = x(now);
     ctx.font = '12px ui-monospace, DejaVu Sans Mono, monospace';
     ctx.textBaseline = 'middle';
     const summary: string[] = [];
-    for (let c = 0; c < lanes; c++) {
-      const y = c * laneH;
-      ctx.fillStyle = '#232a36';
-      ctx.fillRect(LABEL_W, y + 1, w - STAT_W - LABEL_W, laneH - 2);
-      for (const [flat, color] of [
-        [iv.spin[c]!, COLORS.spinning],
-        [iv.hold[c]!, COLORS.holding],
-      ] as const) {
-        for (let k = firstEndingAfter(flat, t0); k < flat.length / 2; k++) {
-          const a = flat[k * 2]!;
-          const b = flat[k * 2 + 1]!;
-          if (a > t1) break;
-          // past: solid; the part after now: faint
-          const xa = x(Math.max(a, t0));
-          const xb = x(Math.min(b, t1));
-          const xn = x(now);
-          ctx.fillStyle = color;
-          ctx.globalAlpha = 1;
-          if (xa < xn) ctx.fillRect(xa, y + 2, Math.max(1, Math.min(xb, xn) - xa), laneH - 4);
-          ctx.globalAlpha = 0.25;
-          if (xb > xn) ctx.fillRect(Math.max(xa, xn), y + 2, Math.max(1, xb - Math.max(xa, xn)), laneH - 4);
-          ctx.globalAlpha = 1;
-        }
+    sets.forEach((set, si0) => {
+      const top = si0 * setH;
+      if (titleH) {
+        ctx.fillStyle = set.hold;
+        ctx.textAlign = 'left';
+        ctx.fillText(set.name, 4, top + titleH / 2);
       }
-      ctx.fillStyle = '#e6edf3';
-      ctx.textAlign = 'left';
-      ctx.fillText(`cpu ${c}`, 4, y + laneH / 2);
-      const st = p.lockStats(c);
-      const stat = st.acquisitions ? `${pct(st.contended / st.acquisitions)} contended` : 'no acquisitions';
-      ctx.fillText(stat, w - STAT_W + 8, y + laneH / 2);
-      summary.push(`cpu ${c} ${p.lockState(c)}, ${stat}`);
-    }
-    const xn = x(now);
+      const parts: string[] = [];
+      for (let c = 0; c < lanes; c++) {
+        const y = top + titleH + c * laneH;
+        ctx.fillStyle = '#232a36';
+        ctx.fillRect(LABEL_W, y + 1, w - STAT_W - LABEL_W, laneH - 2);
+        for (const [flat, color] of [
+          [set.iv.spin[c]!, set.spin],
+          [set.iv.hold[c]!, set.hold],
+        ] as const) {
+          for (let k = firstEndingAfter(flat, t0); k < flat.length / 2; k++) {
+            const a = flat[k * 2]!;
+            const b = flat[k * 2 + 1]!;
+            if (a > t1) break;
+            // past: solid; the part after now: faint
+            const xa = x(Math.max(a, t0));
+            const xb = x(Math.min(b, t1));
+            ctx.fillStyle = color;
+            ctx.globalAlpha = 1;
+            if (xa < xn) ctx.fillRect(xa, y + 2, Math.max(1, Math.min(xb, xn) - xa), laneH - 4);
+            ctx.globalAlpha = 0.25;
+            if (xb > xn) ctx.fillRect(Math.max(xa, xn), y + 2, Math.max(1, xb - Math.max(xa, xn)), laneH - 4);
+            ctx.globalAlpha = 1;
+          }
+        }
+        ctx.fillStyle = '#e6edf3';
+        ctx.textAlign = 'left';
+        ctx.fillText(`cpu ${c}`, 4, y + laneH / 2);
+        let stat: string;
+        let state: string;
+        if (si0 === 0) {
+          // zone->lock: the player counts it step by step
+          const st = p.lockStats(c);
+          stat = st.acquisitions ? `${pct(st.contended / st.acquisitions)} contended` : 'no acquisitions';
+          state = p.lockState(c);
+        } else {
+          // lru_lock: counted off its intervals up to now
+          const acq = countStartingBy(set.iv.hold[c]!, now);
+          stat = acq ? `${pct(countEndingBy(set.iv.spin[c]!, now) / acq)} contended` : 'no acquisitions';
+          state = within(set.iv.hold[c]!, now) ? 'holding' : within(set.iv.spin[c]!, now) ? 'spinning' : 'running';
+        }
+        ctx.fillText(stat, w - STAT_W + 8, y + laneH / 2);
+        parts.push(`cpu ${c} ${state}, ${stat}`);
+      }
+      summary.push(`${set.name}: ${parts.join('; ')}`);
+    });
     ctx.fillStyle = COLORS.highlight;
-    ctx.fillRect(xn - 1, 0, 2, lanes * laneH);
+    ctx.fillRect(xn - 1, 0, 2, plotH);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
     ctx.fillStyle = '#aab4c0';
-    ctx.fillText(`now t = ${si(now)}`, xn, lanes * laneH + 6);
+    ctx.fillText(`now t = ${si(now)}`, xn, plotH + 6);
     ctx.textAlign = 'left';
-    ctx.fillText(`−${si(span * 0.8)}`, LABEL_W, lanes * laneH + 6);
-    canvas.setAttribute('aria-label', `zone->lock timeline at t = ${now}: ${summary.join('; ')}`);
+    ctx.fillText(`−${si(span * 0.8)}`, LABEL_W, plotH + 6);
+    const names = sets.map((s) => s.name).join(' and ');
+    canvas.setAttribute('aria-label', `${names} timeline at t = ${now}: ${summary.join('. ')}`);
+    canvas.dataset['locks'] = sets.map((s) => s.name).join(',');
     const n =
-      `spinning = waiting for zone->lock, holding = inside it; window ${si(span)} time units` +
+      `spinning = waiting for the lock, holding = inside it (zone->lock: vermillion / blue` +
+      (sets.length > 1 ? '; lru_lock: yellow / green' : '') +
+      `); window ${si(span)} time units` +
       (cpus > lanes ? `; first ${lanes} of ${cpus} CPUs` : '');
     if (note.textContent !== n) note.textContent = n;
   }
 
   return { update };
+}
+
+/** Whether t falls inside one of the intervals. */
+function within(flat: Float64Array, t: number): boolean {
+  const k = firstEndingAfter(flat, t);
+  return k < flat.length / 2 && flat[k * 2]! <= t;
 }

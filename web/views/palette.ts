@@ -39,6 +39,9 @@ export const COLORS = {
   running: '#6b7280',
   spinning: '#D55E00',
   holding: '#56B4E9', // sky blue
+  // lru_lock's lanes, apart from zone->lock's (docs/events.md: lock id 1)
+  lruSpinning: '#F0E442', // yellow
+  lruHolding: '#009E73', // bluish green
   highlight: '#ffffff',
   buddy: '#F0E442', // yellow: the buddy of the block being merged
   compaction: '#009E73', // bluish green: compaction's scanner and migrations

@@ -38,8 +38,12 @@ export interface ThroughputChartOptions {
    * tasks; a series = draw that one as the linear line; false = none.
    */
   linear?: boolean | ThroughputSeries;
-  /** y axis title; default "score (pages/s)" */
+  /** what the score counts, for the y axis title and each point's tooltip; default "pages/s" */
+  unit?: string;
+  /** y axis title; default "score (UNIT)" */
   yLabel?: string;
+  /** x axis title; default "tasks (one per CPU)" (hackbench: groups) */
+  xLabel?: string;
   /** viewBox size; the SVG itself scales to its container's width */
   width?: number;
   height?: number;
@@ -105,6 +109,7 @@ export function drawThroughputChart(
   const W = opts.width ?? 640;
   const H = opts.height ?? 360;
   const title = opts.title ?? 'Throughput';
+  const unit = opts.unit ?? 'pages/s';
   const m = { top: opts.title ? 30 : 12, right: 96, bottom: 44, left: 64 };
   const lines = series.map((s) => ({ label: s.label, pts: clean(s) }));
   const lin =
@@ -144,8 +149,8 @@ export function drawThroughputChart(
   }
   axes.append('line').attr('x1', m.left).attr('x2', W - m.right).attr('y1', H - m.bottom).attr('y2', H - m.bottom).attr('stroke', '#aab4c0');
   axes.append('line').attr('x1', m.left).attr('x2', m.left).attr('y1', m.top).attr('y2', H - m.bottom).attr('stroke', '#aab4c0');
-  text(axes, (m.left + W - m.right) / 2, H - 6, 'tasks (one per CPU)');
-  text(axes, 14, (m.top + H - m.bottom) / 2, opts.yLabel ?? 'score (pages/s)').attr(
+  text(axes, (m.left + W - m.right) / 2, H - 6, opts.xLabel ?? 'tasks (one per CPU)');
+  text(axes, 14, (m.top + H - m.bottom) / 2, opts.yLabel ?? `score (${unit})`).attr(
     'transform',
     `rotate(-90 14 ${(m.top + H - m.bottom) / 2})`,
   );
@@ -179,7 +184,7 @@ export function drawThroughputChart(
         .attr('stroke', color)
         .attr('stroke-width', 1.5)
         .append('title')
-        .text(`${l.label}: ${fmtScore(p.score)} pages/s at ${p.tasks} task${p.tasks === 1 ? '' : 's'}`);
+        .text(`${l.label}: ${fmtScore(p.score)} ${unit} at ${p.tasks} task${p.tasks === 1 ? '' : 's'}`);
     }
     const last = l.pts.at(-1);
     if (last) labels.push({ y: y(last.score), text: l.label, color });
