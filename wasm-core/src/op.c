@@ -11,6 +11,7 @@
 #include <string.h>
 #include "internal.h"
 #include "machine.h"
+#include "fastpath.h"
 
 enum op_state {
 	S_START = 0,
@@ -531,7 +532,11 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 	}
 }
 
-/* ---- synchronous wrappers ---- */
+/*
+ * ---- synchronous wrappers ----
+ * blab_alloc_gfp / blab_free_gfp try the pcp hit first (fastpath.h): it either does exactly
+ * what the op would do, or nothing, and the op runs.
+ */
 
 int _blab_sync(struct blab_zone *z, struct blab_op *op)
 {
@@ -544,8 +549,10 @@ int _blab_sync(struct blab_zone *z, struct blab_op *op)
 	return ret;
 }
 
-int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned gfp,
-		   uint64_t *pfn)
+/* everything but the quiet pcp hit: the recorded (noisy) pcp hit, or the op */
+static __attribute__((noinline)) int alloc_slow(struct blab_zone *z, unsigned cpu,
+						unsigned order, unsigned mt, unsigned gfp,
+						uint64_t *pfn)
 {
 	struct blab_op op;
 	int ret;
@@ -554,6 +561,10 @@ int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned m
 		return BLAB_EINVAL;
 	if (cpu >= z->cpus)
 		return BLAB_ECPU;
+	if (!fast_quiet(z) && alloc_fast(z, cpu, order, mt, (uint8_t)gfp, pfn, 0)) {
+		_blab_debug_check(z, "alloc");
+		return 0;
+	}
 	blab_op_alloc(&op, cpu, order, mt, gfp);
 	ret = _blab_sync(z, &op);
 	if (ret == 0)
@@ -562,12 +573,28 @@ int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned m
 	return ret;
 }
 
+/*
+ * The quiet pcp hit inline, so that it needs no stack frame; anything else (a bad argument
+ * included: alloc_slow() refuses it) goes to alloc_slow().
+ */
+int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned gfp,
+		   uint64_t *pfn)
+{
+	if (z && pfn && cpu < z->cpus && fast_quiet(z) &&
+	    alloc_fast(z, cpu, order, mt, (uint8_t)gfp, pfn, 1)) {
+		_blab_debug_check(z, "alloc");
+		return 0;
+	}
+	return alloc_slow(z, cpu, order, mt, gfp, pfn);
+}
+
 int blab_alloc(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, uint64_t *pfn)
 {
 	return blab_alloc_gfp(z, cpu, order, mt, 0, pfn);
 }
 
-int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp)
+static __attribute__((noinline)) int free_slow(struct blab_zone *z, unsigned cpu, uint64_t pfn,
+					       unsigned order, unsigned gfp)
 {
 	struct blab_op op;
 	int ret;
@@ -576,10 +603,23 @@ int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned orde
 		return BLAB_EINVAL;
 	if (cpu >= z->cpus)
 		return BLAB_ECPU;
+	if (!fast_quiet(z) && free_fast(z, cpu, pfn, order, (uint8_t)gfp, 0)) {
+		_blab_debug_check(z, "free");
+		return 0;
+	}
 	blab_op_free(&op, cpu, pfn, order, gfp);
 	ret = _blab_sync(z, &op);
 	_blab_debug_check(z, "free");
 	return ret;
+}
+
+int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp)
+{
+	if (z && cpu < z->cpus && fast_quiet(z) && free_fast(z, cpu, pfn, order, (uint8_t)gfp, 1)) {
+		_blab_debug_check(z, "free");
+		return 0;
+	}
+	return free_slow(z, cpu, pfn, order, gfp);
 }
 
 int blab_free(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order)
