@@ -22,6 +22,28 @@
 #include "internal.h"
 #include "machine.h"
 
+enum { FAST_NONE = 0, FAST_PER_MT = 1, FAST_HOTCOLD = 2 };
+
+/*
+ * Which pcp hits can be taken inline, from the zone's strategy: per-migratetype LIFO lists
+ * (v2.6.24 on) and the 2.5.45 hot/cold pair; not the 2.6.25 shared list, which is searched
+ * (and every page looked at touched) by migratetype, and not zones without pcp lists.
+ * One compare of order against fast_orders then stands for pcp != NONE, order <=
+ * pcp_max_order and order <= top_order.
+ */
+static inline void fast_setup(struct blab_zone *z)
+{
+	unsigned top = z->s.pcp_max_order < z->top_order ? z->s.pcp_max_order : z->top_order;
+
+	if (z->s.pcp == BLAB_PCP_LIFO && z->s.pcp_per_mt)
+		z->fast_mode = FAST_PER_MT;
+	else if (z->s.pcp == BLAB_PCP_HOTCOLD)
+		z->fast_mode = FAST_HOTCOLD;
+	else
+		z->fast_mode = FAST_NONE;
+	z->fast_orders = z->fast_mode == FAST_NONE ? 0 : (uint8_t)(top + 1);
+}
+
 /*
  * Nothing to record: no event can be emitted (no class on, or nowhere to put it) and the
  * machine is not the model, whose touches charge the cache model. The real machine always
@@ -51,18 +73,17 @@ alloc_fast(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsig
 	uint32_t idx;
 	uint64_t at;
 
-	if (z->s.pcp == BLAB_PCP_NONE || order > z->s.pcp_max_order || order > z->top_order ||
-	    mt >= BLAB_MT_PCPTYPES || ps->busy)
+	if (order >= z->fast_orders || mt >= BLAB_MT_PCPTYPES || ps->busy)
 		return 0;
 	if (z->s.watermarks && z->free_pages < z->wmark[WMARK_LOW] + (1u << order))
 		return 0;
-	if (z->s.pcp == BLAB_PCP_LIFO && z->s.pcp_per_mt) {
+	if (z->fast_mode == FAST_PER_MT) {
 		/* one list per (order, migratetype): its head, or its tail for a cold request */
 		which = 0;
 		pcp = &ps->pcp[0];
 		l = &pcp->lists[order * BLAB_MT_PCPTYPES + mt];
 		idx = cold ? l->tail : l->head;
-	} else if (z->s.pcp == BLAB_PCP_HOTCOLD) {
+	} else {
 		/* 2.5.45: the hot or the cold list's head, unless at low (it refills first) */
 		which = cold;
 		pcp = &ps->pcp[which];
@@ -70,8 +91,6 @@ alloc_fast(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsig
 			return 0;
 		l = &pcp->lists[0];
 		idx = l->head;
-	} else {
-		return 0; /* no pcp, or the 2.6.25 shared list searched (and touched) by mt */
 	}
 	if (idx == NIL)
 		return 0;
@@ -79,7 +98,7 @@ alloc_fast(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsig
 	/* the hit: blab_op_step()'s start, then take_from_pcp() */
 	if (z->machine.kind != BLAB_MACHINE_REAL)
 		z->now++;
-	if (!which && z->s.pcp != BLAB_PCP_HOTCOLD)
+	if (z->fast_mode == FAST_PER_MT)
 		pcp->free_factor >>= 1; /* an allocation: free less next time */
 	at = idx_to_pfn(z, idx);
 	if (!quiet)
@@ -138,8 +157,8 @@ free_fast(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsig
 	uint32_t idx;
 
 	/* free_validate() passes: in the zone, aligned, an allocated head of this order */
-	if (z->s.pcp == BLAB_PCP_NONE || order > z->s.pcp_max_order || order > z->top_order ||
-	    off >= z->pages || (pfn & ((1ull << order) - 1)) || ps->busy)
+	if (order >= z->fast_orders || off >= z->pages || (pfn & ((1ull << order) - 1)) ||
+	    ps->busy)
 		return 0;
 	idx = (uint32_t)off;
 	p = &z->mem_map[idx];
@@ -149,7 +168,7 @@ free_fast(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsig
 	mt = z->pageblock_mt[(pfn >> z->pageblock_order) - z->first_pageblock];
 	if (mt >= BLAB_MT_PCPTYPES)
 		return 0;
-	if (z->s.pcp == BLAB_PCP_LIFO && z->s.pcp_per_mt) {
+	if (z->fast_mode == FAST_PER_MT) {
 		/* added first, then free_pcppages_bulk() if count reached high */
 		which = 0;
 		tail = cold;
@@ -157,7 +176,7 @@ free_fast(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsig
 		if (pcp->count + (1u << order) >= pcp->high)
 			return 0;
 		l = &pcp->lists[order * BLAB_MT_PCPTYPES + mt];
-	} else if (z->s.pcp == BLAB_PCP_HOTCOLD) {
+	} else {
 		/* 2.5.45: a bulk free first if count is at high, then the add to the head */
 		which = cold;
 		tail = 0;
@@ -165,8 +184,6 @@ free_fast(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsig
 		if (pcp->count >= pcp->high && pcp->count)
 			return 0;
 		l = &pcp->lists[0];
-	} else {
-		return 0;
 	}
 
 	/* blab_op_step()'s start, then free_start() */

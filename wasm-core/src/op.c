@@ -549,6 +549,11 @@ int _blab_sync(struct blab_zone *z, struct blab_op *op)
 	return ret;
 }
 
+void _blab_fast_setup(struct blab_zone *z)
+{
+	fast_setup(z);
+}
+
 /* everything but the quiet pcp hit: the recorded (noisy) pcp hit, or the op */
 static __attribute__((noinline)) int alloc_slow(struct blab_zone *z, unsigned cpu,
 						unsigned order, unsigned mt, unsigned gfp,
@@ -588,9 +593,15 @@ int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned m
 	return alloc_slow(z, cpu, order, mt, gfp, pfn);
 }
 
+/* blab_alloc_gfp with gfp 0 spelt out, so that the compiler drops the cold-list branches */
 int blab_alloc(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, uint64_t *pfn)
 {
-	return blab_alloc_gfp(z, cpu, order, mt, 0, pfn);
+	if (z && pfn && cpu < z->cpus && fast_quiet(z) &&
+	    alloc_fast(z, cpu, order, mt, 0, pfn, 1)) {
+		_blab_debug_check(z, "alloc");
+		return 0;
+	}
+	return alloc_slow(z, cpu, order, mt, 0, pfn);
 }
 
 static __attribute__((noinline)) int free_slow(struct blab_zone *z, unsigned cpu, uint64_t pfn,
@@ -624,7 +635,11 @@ int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned orde
 
 int blab_free(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order)
 {
-	return blab_free_gfp(z, cpu, pfn, order, 0);
+	if (z && cpu < z->cpus && fast_quiet(z) && free_fast(z, cpu, pfn, order, 0, 1)) {
+		_blab_debug_check(z, "free");
+		return 0;
+	}
+	return free_slow(z, cpu, pfn, order, 0);
 }
 
 int blab_drain(struct blab_zone *z, unsigned cpu)
