@@ -554,7 +554,24 @@ void _blab_fast_setup(struct blab_zone *z)
 	fast_setup(z);
 }
 
-/* everything but the quiet pcp hit: the recorded (noisy) pcp hit, or the op */
+/* the pcp hit with its events and touches (a logged zone, the model): its own frame */
+static __attribute__((noinline)) int alloc_fast_noisy(struct blab_zone *z, unsigned cpu,
+						      unsigned order, unsigned mt, unsigned gfp,
+						      uint64_t *pfn)
+{
+	return alloc_fast(z, cpu, order, mt, gfp, pfn, 0);
+}
+
+static __attribute__((noinline)) int free_fast_noisy(struct blab_zone *z, unsigned cpu,
+						     uint64_t pfn, unsigned order, unsigned gfp)
+{
+	return free_fast(z, cpu, pfn, order, gfp, 0);
+}
+
+/*
+ * Everything but the quiet pcp hit: the recorded pcp hit, or the op. Out of line, so that
+ * the quiet hit in the callers needs no stack frame. z, pfn and cpu are checked already.
+ */
 static __attribute__((noinline)) int alloc_slow(struct blab_zone *z, unsigned cpu,
 						unsigned order, unsigned mt, unsigned gfp,
 						uint64_t *pfn)
@@ -562,11 +579,7 @@ static __attribute__((noinline)) int alloc_slow(struct blab_zone *z, unsigned cp
 	struct blab_op op;
 	int ret;
 
-	if (!z || !pfn)
-		return BLAB_EINVAL;
-	if (cpu >= z->cpus)
-		return BLAB_ECPU;
-	if (!fast_quiet(z) && alloc_fast(z, cpu, order, mt, (uint8_t)gfp, pfn, 0)) {
+	if (!fast_quiet(z) && alloc_fast_noisy(z, cpu, order, mt, (uint8_t)gfp, pfn)) {
 		_blab_debug_check(z, "alloc");
 		return 0;
 	}
@@ -579,42 +592,44 @@ static __attribute__((noinline)) int alloc_slow(struct blab_zone *z, unsigned cp
 }
 
 /*
- * The quiet pcp hit inline, so that it needs no stack frame; anything else (a bad argument
- * included: alloc_slow() refuses it) goes to alloc_slow().
+ * The public entry: arguments every caller must get right checked here, the quiet pcp hit
+ * inline, anything else (a bad order or mt included) in alloc_slow(). Built into both
+ * blab_alloc_gfp and blab_alloc, where gfp 0 lets the compiler drop the cold-list branches.
  */
-int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned gfp,
-		   uint64_t *pfn)
+static inline __attribute__((always_inline)) int
+alloc_entry(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned gfp,
+	    uint64_t *pfn)
 {
-	if (z && pfn && cpu < z->cpus && fast_quiet(z) &&
-	    alloc_fast(z, cpu, order, mt, (uint8_t)gfp, pfn, 1)) {
+	if (!z || !pfn)
+		return BLAB_EINVAL;
+	if (cpu >= z->cpus)
+		return BLAB_ECPU;
+	if (fast_quiet(z) && alloc_fast(z, cpu, order, mt, (uint8_t)gfp, pfn, 1)) {
 		_blab_debug_check(z, "alloc");
 		return 0;
 	}
 	return alloc_slow(z, cpu, order, mt, gfp, pfn);
 }
 
-/* blab_alloc_gfp with gfp 0 spelt out, so that the compiler drops the cold-list branches */
-int blab_alloc(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, uint64_t *pfn)
+int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned gfp,
+		   uint64_t *pfn)
 {
-	if (z && pfn && cpu < z->cpus && fast_quiet(z) &&
-	    alloc_fast(z, cpu, order, mt, 0, pfn, 1)) {
-		_blab_debug_check(z, "alloc");
-		return 0;
-	}
-	return alloc_slow(z, cpu, order, mt, 0, pfn);
+	return alloc_entry(z, cpu, order, mt, gfp, pfn);
 }
 
+int blab_alloc(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, uint64_t *pfn)
+{
+	return alloc_entry(z, cpu, order, mt, 0, pfn);
+}
+
+/* as alloc_slow(): z and cpu are checked already */
 static __attribute__((noinline)) int free_slow(struct blab_zone *z, unsigned cpu, uint64_t pfn,
 					       unsigned order, unsigned gfp)
 {
 	struct blab_op op;
 	int ret;
 
-	if (!z)
-		return BLAB_EINVAL;
-	if (cpu >= z->cpus)
-		return BLAB_ECPU;
-	if (!fast_quiet(z) && free_fast(z, cpu, pfn, order, (uint8_t)gfp, 0)) {
+	if (!fast_quiet(z) && free_fast_noisy(z, cpu, pfn, order, (uint8_t)gfp)) {
 		_blab_debug_check(z, "free");
 		return 0;
 	}
@@ -624,22 +639,29 @@ static __attribute__((noinline)) int free_slow(struct blab_zone *z, unsigned cpu
 	return ret;
 }
 
-int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp)
+/* as alloc_entry() */
+static inline __attribute__((always_inline)) int
+free_entry(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp)
 {
-	if (z && cpu < z->cpus && fast_quiet(z) && free_fast(z, cpu, pfn, order, (uint8_t)gfp, 1)) {
+	if (!z)
+		return BLAB_EINVAL;
+	if (cpu >= z->cpus)
+		return BLAB_ECPU;
+	if (fast_quiet(z) && free_fast(z, cpu, pfn, order, (uint8_t)gfp, 1)) {
 		_blab_debug_check(z, "free");
 		return 0;
 	}
 	return free_slow(z, cpu, pfn, order, gfp);
 }
 
+int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp)
+{
+	return free_entry(z, cpu, pfn, order, gfp);
+}
+
 int blab_free(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order)
 {
-	if (z && cpu < z->cpus && fast_quiet(z) && free_fast(z, cpu, pfn, order, 0, 1)) {
-		_blab_debug_check(z, "free");
-		return 0;
-	}
-	return free_slow(z, cpu, pfn, order, 0);
+	return free_entry(z, cpu, pfn, order, 0);
 }
 
 int blab_drain(struct blab_zone *z, unsigned cpu)

@@ -15,7 +15,7 @@
 #include "fastpath.h"
 
 #define HELD 512
-#define OPS 5000
+#define OPS 3000
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint32_t rnd(uint32_t n)
@@ -34,7 +34,7 @@ static struct blab_zone *zone(const char *preset, unsigned machine, int logged, 
 	blab_zone_config_init(&cfg);
 	if (blab_preset(preset, &cfg.strategy))
 		return NULL;
-	cfg.pages = 4096;
+	cfg.pages = 1024;
 	cfg.cpus = 3;
 	cfg.machine = (uint8_t)machine;
 	cfg.strategy.watermarks = (uint8_t)wmarks;
