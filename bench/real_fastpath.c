@@ -8,7 +8,12 @@
  * Lock timing is off (the allocator's own cost, what the 25 ns budget is about) unless
  * --timed: then every zone->lock hold reads the clock twice, as `blab run` does.
  *
- * Prints one JSON object per preset: {"preset":..,"timed":0|1,"ns_per_pair":[run, ...]}.
+ * Last, the control: the same pairs on the plain machine (v5.18), in the same process and
+ * minutes, so a figure taken on a busy machine can be read against it.
+ *
+ * Prints one JSON object per preset: {"preset":..,"machine":"real"|"plain","timed":0|1,
+ * "ns_per_pair":[run, ...],"cpu_ns_per_pair":[run, ...]} (wall clock, and this thread's CPU
+ * time where the platform has that clock: fastpath_pairs.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -18,25 +23,27 @@
 #include "blab.h"
 #include "fastpath_pairs.h"
 
-static int measure(const char *preset, unsigned pairs, unsigned runs, int timed)
+static int measure(const char *preset, unsigned machine, unsigned pairs, unsigned runs,
+		   int timed)
 {
 	struct blab_zone_config cfg;
 	struct blab_zone *z;
-	char head[96];
+	char head[128];
 	int err;
 
 	blab_zone_config_init(&cfg);
 	cfg.pages = 1u << 18;
 	cfg.cpus = 1;
-	cfg.machine = BLAB_MACHINE_REAL;
-	cfg.log_mask = 0; /* a real zone keeps no log */
+	cfg.machine = (uint8_t)machine;
+	cfg.log_mask = 0; /* a real zone keeps no log; the plain control keeps none either */
 	cfg.real_untimed = !timed;
 	if ((err = blab_preset(preset, &cfg.strategy)) || (err = blab_zone_create(&cfg, &z))) {
 		fprintf(stderr, "real_fastpath: %s: %s\n", preset, blab_strerror(err));
 		return 1;
 	}
-	snprintf(head, sizeof(head), "{\"preset\":\"%s\",\"timed\":%d,\"ns_per_pair\":[", preset,
-		 timed);
+	snprintf(head, sizeof(head),
+		 "{\"preset\":\"%s\",\"machine\":\"%s\",\"timed\":%d,\"ns_per_pair\":[", preset,
+		 machine == BLAB_MACHINE_REAL ? "real" : "plain", timed);
 	if (!(err = fastpath_pairs(z, pairs, runs, head))) {
 		blab_zone_destroy(z);
 		return 0;
@@ -55,13 +62,16 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--timed")) {
 			timed = 1;
 		} else {
-			printf("usage: real_fastpath [--timed]   (v2.5.44, v4.16, v5.18; %u pairs x %u runs)\n",
+			printf("usage: real_fastpath [--timed]   (v2.5.44, v4.16, v5.18; then the plain "
+			       "machine's v5.18 as the control; %u pairs x %u runs)\n",
 			       pairs, runs);
 			return strcmp(argv[i], "--help") ? 2 : 0;
 		}
 	}
-	bad |= measure("v2.5.44", pairs / 4, runs, timed);
-	bad |= measure("v4.16", pairs, runs, timed);
-	bad |= measure("v5.18", pairs, runs, timed);
+	bad |= measure("v2.5.44", BLAB_MACHINE_REAL, pairs / 4, runs, timed);
+	bad |= measure("v4.16", BLAB_MACHINE_REAL, pairs, runs, timed);
+	bad |= measure("v5.18", BLAB_MACHINE_REAL, pairs, runs, timed);
+	if (!timed)
+		bad |= measure("v5.18", BLAB_MACHINE_PLAIN, pairs, runs, 0);
 	return bad;
 }

@@ -21,6 +21,7 @@ const results = { machine: { nproc, cpu: cpus()[0]?.model ?? 'unknown', node: pr
 for (const line of run('build/bench/core_fastpath', []).trim().split('\n')) {
   const r = JSON.parse(line);
   results.figures.push({ name: `core alloc+free pair, ${r.preset}, plain machine`, unit: 'ns', ...spread(r.ns_per_pair) });
+  if (r.cpu_ns_per_pair) results.figures.push({ name: `core alloc+free pair, ${r.preset}, plain machine, thread CPU time`, unit: 'ns', ...spread(r.cpu_ns_per_pair) });
 }
 
 // 2. The real kernel's page_fault1 at 1..nproc tasks: the reference for the model.

@@ -120,6 +120,10 @@ struct blab_zone {
 	uint8_t cluster_bulk_paid;   /* clusters 4/4: this bulk free already kept them up */
 	struct blab_compact_stats cstats;
 
+	/* the inline pcp hit (fastpath.h), from s and top_order by _blab_fast_setup() */
+	uint8_t fast_mode;           /* FAST_PER_MT, FAST_HOTCOLD, or FAST_NONE */
+	uint8_t fast_orders;         /* orders below this may be pcp hits; 0 when none may */
+
 
 };
 
@@ -228,6 +232,7 @@ void _blab_debug_check(const struct blab_zone *z, const char *what);
 
 /* op.c */
 int _blab_sync(struct blab_zone *z, struct blab_op *op);
+void _blab_fast_setup(struct blab_zone *z); /* fast_mode, fast_orders: once s is final */
 
 /* slab.c */
 void _blab_slab_destroy_all(struct blab_zone *z);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "internal.h"
 #include "machine.h"
+#include "fastpath.h"
 
 enum op_state {
 	S_START = 0,
@@ -531,7 +532,11 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 	}
 }
 
-/* ---- synchronous wrappers ---- */
+/*
+ * ---- synchronous wrappers ----
+ * blab_alloc_gfp / blab_free_gfp try the pcp hit first (fastpath.h): it either does exactly
+ * what the op would do, or nothing, and the op runs.
+ */
 
 int _blab_sync(struct blab_zone *z, struct blab_op *op)
 {
@@ -544,16 +549,40 @@ int _blab_sync(struct blab_zone *z, struct blab_op *op)
 	return ret;
 }
 
-int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned gfp,
-		   uint64_t *pfn)
+void _blab_fast_setup(struct blab_zone *z)
+{
+	fast_setup(z);
+}
+
+/* the pcp hit with its events and touches (a logged zone, the model): its own frame */
+static __attribute__((noinline)) int alloc_fast_noisy(struct blab_zone *z, unsigned cpu,
+						      unsigned order, unsigned mt, unsigned gfp,
+						      uint64_t *pfn)
+{
+	return alloc_fast(z, cpu, order, mt, gfp, pfn, 0);
+}
+
+static __attribute__((noinline)) int free_fast_noisy(struct blab_zone *z, unsigned cpu,
+						     uint64_t pfn, unsigned order, unsigned gfp)
+{
+	return free_fast(z, cpu, pfn, order, gfp, 0);
+}
+
+/*
+ * Everything but the quiet pcp hit: the recorded pcp hit, or the op. Out of line, so that
+ * the quiet hit in the callers needs no stack frame. z, pfn and cpu are checked already.
+ */
+static __attribute__((noinline)) int alloc_slow(struct blab_zone *z, unsigned cpu,
+						unsigned order, unsigned mt, unsigned gfp,
+						uint64_t *pfn)
 {
 	struct blab_op op;
 	int ret;
 
-	if (!z || !pfn)
-		return BLAB_EINVAL;
-	if (cpu >= z->cpus)
-		return BLAB_ECPU;
+	if (!fast_quiet(z) && alloc_fast_noisy(z, cpu, order, mt, (uint8_t)gfp, pfn)) {
+		_blab_debug_check(z, "alloc");
+		return 0;
+	}
 	blab_op_alloc(&op, cpu, order, mt, gfp);
 	ret = _blab_sync(z, &op);
 	if (ret == 0)
@@ -562,29 +591,77 @@ int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned m
 	return ret;
 }
 
-int blab_alloc(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, uint64_t *pfn)
+/*
+ * The public entry: arguments every caller must get right checked here, the quiet pcp hit
+ * inline, anything else (a bad order or mt included) in alloc_slow(). Built into both
+ * blab_alloc_gfp and blab_alloc, where gfp 0 lets the compiler drop the cold-list branches.
+ */
+static inline __attribute__((always_inline)) int
+alloc_entry(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned gfp,
+	    uint64_t *pfn)
 {
-	return blab_alloc_gfp(z, cpu, order, mt, 0, pfn);
+	if (!z || !pfn)
+		return BLAB_EINVAL;
+	if (cpu >= z->cpus)
+		return BLAB_ECPU;
+	if (fast_quiet(z) && alloc_fast(z, cpu, order, mt, (uint8_t)gfp, pfn, 1)) {
+		_blab_debug_check(z, "alloc");
+		return 0;
+	}
+	return alloc_slow(z, cpu, order, mt, gfp, pfn);
 }
 
-int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp)
+int blab_alloc_gfp(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned gfp,
+		   uint64_t *pfn)
+{
+	return alloc_entry(z, cpu, order, mt, gfp, pfn);
+}
+
+int blab_alloc(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, uint64_t *pfn)
+{
+	return alloc_entry(z, cpu, order, mt, 0, pfn);
+}
+
+/* as alloc_slow(): z and cpu are checked already */
+static __attribute__((noinline)) int free_slow(struct blab_zone *z, unsigned cpu, uint64_t pfn,
+					       unsigned order, unsigned gfp)
 {
 	struct blab_op op;
 	int ret;
 
-	if (!z)
-		return BLAB_EINVAL;
-	if (cpu >= z->cpus)
-		return BLAB_ECPU;
+	if (!fast_quiet(z) && free_fast_noisy(z, cpu, pfn, order, (uint8_t)gfp)) {
+		_blab_debug_check(z, "free");
+		return 0;
+	}
 	blab_op_free(&op, cpu, pfn, order, gfp);
 	ret = _blab_sync(z, &op);
 	_blab_debug_check(z, "free");
 	return ret;
 }
 
+/* as alloc_entry() */
+static inline __attribute__((always_inline)) int
+free_entry(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp)
+{
+	if (!z)
+		return BLAB_EINVAL;
+	if (cpu >= z->cpus)
+		return BLAB_ECPU;
+	if (fast_quiet(z) && free_fast(z, cpu, pfn, order, (uint8_t)gfp, 1)) {
+		_blab_debug_check(z, "free");
+		return 0;
+	}
+	return free_slow(z, cpu, pfn, order, gfp);
+}
+
+int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp)
+{
+	return free_entry(z, cpu, pfn, order, gfp);
+}
+
 int blab_free(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order)
 {
-	return blab_free_gfp(z, cpu, pfn, order, 0);
+	return free_entry(z, cpu, pfn, order, 0);
 }
 
 int blab_drain(struct blab_zone *z, unsigned cpu)

@@ -282,6 +282,7 @@ int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snap
 		z->machine.impl = rm;
 		z->machine.kind = BLAB_MACHINE_REAL;
 	}
+	_blab_fast_setup(z);
 	*out = z;
 	return 0;
 }
