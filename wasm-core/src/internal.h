@@ -78,9 +78,6 @@ struct blab_machine {
 	uint64_t lock_taken_at[3];
 	uint64_t misses_zone_locked; /* model: cache misses while this zone's lock was held */
 	uint64_t parked;             /* model: lock requests that had to park (expected 0) */
-	/* model: pcp pages free_pcppages_bulk() loaded while the page before was merged
-	 * (mach_touch_page_overlapped), and the load cycles that overlap hid */
-	uint64_t overlapped_loads, overlap_hidden_cycles;
 };
 
 struct blab_zone {
@@ -209,10 +206,7 @@ uint32_t _blab_pcp_peek(struct blab_zone *z, unsigned cpu, unsigned which, unsig
 			unsigned mt, int cold);
 uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
 		      uint32_t count, unsigned mt);
-/* *known: when this pick's page address became known (BLAB_PICK_FIRST: the first pick of a
- * bulk free, nothing to overlap); set to the time the next page's address is known */
-#define BLAB_PICK_FIRST UINT64_MAX
-uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path, uint64_t *known);
+uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path);
 
 /* skipmerge.c */
 int _blab_skip_merge(const struct blab_zone *z, unsigned order);

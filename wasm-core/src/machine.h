@@ -269,41 +269,6 @@ static inline void mach_touch_page_ahead(struct blab_zone *z, unsigned cpu, uint
 }
 
 /*
- * A read (or read-modify-write) of the struct page of pfn whose address was known at the
- * cpu's clock `known` and that nothing since waited on (the next page free_pcppages_bulk()
- * takes, loaded while the page before it is merged): the model charges only the part of
- * its latency the work since `known` did not cover (model_touch_overlapped); the other
- * machines see a plain touch.
- */
-static inline void mach_touch_page_overlapped(struct blab_zone *z, unsigned cpu, uint64_t pfn,
-					      int write, uint64_t known, unsigned path)
-{
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		struct model_machine *mm = zone_mm(z);
-		uint64_t vaddr = page_vaddr(pfn);
-		struct cache_result r;
-		uint32_t hidden;
-		if (cpu >= mm->ncpus)
-			return;
-		r = model_touch_overlapped(mm, cpu, vaddr, write, known, (uint8_t)path, &hidden);
-		if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
-		    mm->locks.lock[LOCK_ZONE].holder == cpu)
-			z->machine.misses_zone_locked++;
-		z->machine.overlapped_loads++;
-		z->machine.overlap_hidden_cycles += hidden;
-		EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
-		     r.outcome | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr), r.cycles,
-		     0);
-		model_drain_wasted(z, mm);
-		return;
-	}
-#endif
-	(void)known;
-	mach_touch(z, cpu, page_vaddr(pfn), write, path);
-}
-
-/*
  * A store to the struct page of pfn that no load waits on right away (expand()'s page[size]).
  * The model buffers it (model_store); the other machines see a plain write.
  */

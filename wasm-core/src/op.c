@@ -222,8 +222,7 @@ static int bulk_begin(struct blab_zone *z, struct blab_op *op)
 	if (mode == BLAB_BULK_TWO_PASS || mode == BLAB_BULK_TWO_PASS_PREFETCH) {
 		/* 4.17: pick the pages onto a local list without zone->lock */
 		uint32_t idx;
-		uint64_t known = BLAB_PICK_FIRST;
-		while ((idx = _blab_pcp_pick(z, op, BLAB_PATH_BULK_PICK, &known)) != NIL) {
+		while ((idx = _blab_pcp_pick(z, op, BLAB_PATH_BULK_PICK)) != NIL) {
 			struct page *p = &z->mem_map[idx];
 			p->flags = PG_picked;
 			p->next = NIL;
@@ -256,32 +255,21 @@ static void bulk_end(struct blab_zone *z, struct blab_op *op)
 	op->state = S_AFTER_BULK;
 }
 
-uint64_t dbg_bulk_hold, dbg_bulk_pages, dbg_pick_cyc, dbg_fop_cyc, dbg_bulk_n; /* EXPERIMENT */
 /* <= 4.16 and 5.18: select and merge in one pass, zone->lock held throughout */
 static void bulk_locked(struct blab_zone *z, struct blab_op *op)
 {
-	uint64_t t0 = mach_now(z, op->cpu), t1 = t0;
 	int prefetch = z->s.pcp != BLAB_PCP_HOTCOLD &&
 		       z->s.bulk_free == BLAB_BULK_SINGLE_PASS_PREFETCH;
 	uint32_t idx;
-	uint64_t known = BLAB_PICK_FIRST;
 
-	while ((idx = _blab_pcp_pick(z, op, BLAB_PATH_BULK_MERGE, &known)) != NIL) {
+	while ((idx = _blab_pcp_pick(z, op, BLAB_PATH_BULK_MERGE)) != NIL) {
 		struct page *p = &z->mem_map[idx];
 		unsigned order = p->order, mt = p->mt;
-		uint64_t t2 = mach_now(z, op->cpu), t3;
-		dbg_pick_cyc += t2 - t1;
 		if (prefetch)
 			prefetch_buddy(z, op, idx, BLAB_PATH_BULK_MERGE);
 		p->flags = 0;
 		__free_one_page(z, op->cpu, idx_to_pfn(z, idx), order, mt, BLAB_PATH_BULK_MERGE);
-		t3 = mach_now(z, op->cpu);
-		dbg_fop_cyc += t3 - t2;
-		t1 = t3;
-		dbg_bulk_pages++;
 	}
-	dbg_bulk_n++;
-	dbg_bulk_hold += mach_now(z, op->cpu) - t0;
 	bulk_end(z, op);
 }
 
@@ -289,23 +277,17 @@ static void bulk_locked(struct blab_zone *z, struct blab_op *op)
 static void bulk_merge(struct blab_zone *z, struct blab_op *op)
 {
 	uint32_t idx = op->picked_head;
-	uint64_t t0 = mach_now(z, op->cpu);
 
 	while (idx != NIL) {
 		struct page *p = &z->mem_map[idx];
 		uint32_t next = p->next;
 		unsigned order = p->order, mt = p->mt;
-		uint64_t t2 = mach_now(z, op->cpu);
 		p->flags = 0;
 		p->next = NIL;
 		p->prev = NIL;
 		__free_one_page(z, op->cpu, idx_to_pfn(z, idx), order, mt, BLAB_PATH_BULK_MERGE);
-		dbg_fop_cyc += mach_now(z, op->cpu) - t2;
-		dbg_bulk_pages++;
 		idx = next;
 	}
-	dbg_bulk_n++;
-	dbg_bulk_hold += mach_now(z, op->cpu) - t0;
 	op->picked_head = op->picked_tail = NIL;
 	bulk_end(z, op);
 }

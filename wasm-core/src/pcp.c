@@ -11,7 +11,6 @@
  *       list searched for a page of the wanted migratetype.
  *   BLAB_PCP_NONE (2.5.44): no lists at all.
  */
-#include <stdlib.h>
 #include "internal.h"
 #include "machine.h"
 
@@ -215,14 +214,9 @@ uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigne
  * the loop does not spin around empty ones; when only one list has pages it gives all of
  * them. From 5.18 (BLAB_RR_LIST) the list the freed page went to is drained first, and each
  * list is emptied before the next.
- * The page's struct page is loaded while the page before it is merged: its address is
- * known once that page is off the list (list->prev after list_del(), or the next list's
- * tail), and the merge does not wait on it, so an out-of-order core has the load in flight
- * meanwhile (memory-level parallelism; mach_touch_page_overlapped). *known carries that
- * time from one pick to the next (BLAB_PICK_FIRST for the first pick of a bulk free).
  * Returns NIL when op->to_free is spent.
  */
-uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path, uint64_t *known)
+uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path)
 {
 	struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[op->which];
 	unsigned nlists = _blab_pcp_nr_lists(z);
@@ -253,14 +247,7 @@ uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path, 
 	l = &pcp->lists[op->pindex];
 	idx = l->tail;
 	nr = 1u << z->mem_map[idx].order;
-	static int experiment = -1; /* EXPERIMENT ONLY: BLAB_EXP_PICK_OVERLAP=1 turns it on */
-	if (experiment < 0)
-		experiment = getenv("BLAB_EXP_PICK_OVERLAP") != NULL;
-	if (*known == BLAB_PICK_FIRST || !experiment)
-		mach_touch_page(z, op->cpu, idx_to_pfn(z, idx), 1, path);
-	else
-		mach_touch_page_overlapped(z, op->cpu, idx_to_pfn(z, idx), 1, *known, path);
-	*known = mach_now(z, op->cpu);
+	mach_touch_page(z, op->cpu, idx_to_pfn(z, idx), 1, path);
 	_blab_pcp_del(z, op->cpu, op->which, idx, path);
 	op->to_free = op->to_free > nr ? op->to_free - nr : 0;
 	if (op->to_free && (--op->batch_free == 0 || list_empty(l)))

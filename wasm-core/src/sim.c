@@ -219,24 +219,6 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 		r->pf_wasted = cc.pf_wasted;
 	}
 	r->misses_zone_locked = z->machine.misses_zone_locked;
-	if (getenv("BLAB_DEBUG_PATHS")) { /* EXPERIMENT: per-path cache counters, bulk-free hold split */
-		extern uint64_t dbg_bulk_hold, dbg_bulk_pages, dbg_pick_cyc, dbg_fop_cyc, dbg_bulk_n;
-		fprintf(stderr, "bulk (single pass / merge pass): %llu frees, %llu pages, held %.2f cycles a page (pick %.2f, merge %.2f); overlapped picks %llu hiding %llu cycles\n",
-			(unsigned long long)dbg_bulk_n, (unsigned long long)dbg_bulk_pages,
-			dbg_bulk_pages ? (double)dbg_bulk_hold / dbg_bulk_pages : 0.0,
-			dbg_bulk_pages ? (double)dbg_pick_cyc / dbg_bulk_pages : 0.0,
-			dbg_bulk_pages ? (double)dbg_fop_cyc / dbg_bulk_pages : 0.0,
-			(unsigned long long)z->machine.overlapped_loads,
-			(unsigned long long)z->machine.overlap_hidden_cycles);
-		dbg_bulk_hold = dbg_bulk_pages = dbg_pick_cyc = dbg_fop_cyc = dbg_bulk_n = 0;
-		for (unsigned pth = 2; pth < 9; pth++) {
-			const struct cache_counters *pc = &mm->cache.path[pth];
-			fprintf(stderr, "path %u: L1 %llu L2 %llu LLC %llu remote %llu mem %llu pf_hit %llu pf_late %llu cycles %llu\n", pth,
-				(unsigned long long)pc->access[0], (unsigned long long)pc->access[1], (unsigned long long)pc->access[2],
-				(unsigned long long)pc->access[3], (unsigned long long)pc->access[4], (unsigned long long)pc->access[5],
-				(unsigned long long)pc->access[6], (unsigned long long)pc->cycles);
-		}
-	}
 	ret = 0;
 out:
 	if (set_up && wl->teardown)

@@ -430,40 +430,6 @@ static inline struct cache_result model_touch_ahead(struct model_machine *mm, ui
 }
 
 /*
- * A load the CPU could issue at `known` (<= now), the moment its address was known, and that
- * no instruction since then waited on: the next page free_pcppages_bulk() takes off the pcp
- * list, whose address is read together with the current page (list_last_entry() after the
- * list_del()), while the current page is merged. An out-of-order core has the load in flight
- * during that merge (memory-level parallelism, not a software prefetch), so the CPU pays
- * only what is left of its latency at now. The fill is booked at `known`: a miss needs a fill
- * buffer then (fill_buffers), and waits for this CPU's own store to the line. Returns the
- * outcome with .cycles = what the CPU paid; *hidden (if not NULL) gets the cycles it did not.
- */
-static inline struct cache_result model_touch_overlapped(struct model_machine *mm, uint32_t cpu,
-							 uint64_t vaddr, int write,
-							 uint64_t known, uint8_t path,
-							 uint32_t *hidden)
-{
-	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
-	const struct model_store_pending *sp =
-		&mm->sb_pending[cpu][line & (MODEL_STORE_PENDING - 1)];
-	uint64_t now = mm->now[cpu], done;
-	struct cache_result r;
-
-	if (known > now)
-		known = now;
-	if (sp->line == line && sp->done > known)
-		known = sp->done;
-	r = cache_access(&mm->cache, cpu, vaddr, write, known, path);
-	done = known + r.cycles;
-	if (hidden)
-		*hidden = (uint32_t)(done > now ? r.cycles - (done - now) : r.cycles);
-	r.cycles = done > now ? (uint32_t)(done - now) : 0;
-	mm->now[cpu] += r.cycles;
-	return r;
-}
-
-/*
  * A store nothing waits on right away (expand()'s set_page_order and list_add on
  * page[size], a list neighbour's lru pointer): the line is fetched for ownership as by
  * model_touch(write), but the CPU pays only the L1 latency to put the store in its buffer,
