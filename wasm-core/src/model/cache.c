@@ -153,13 +153,26 @@ static inline void llc_sync(struct cache_level *c, uint32_t set, uint64_t base)
 	struct cache_way *w = c->ways + base;
 	uint8_t *g = c->age + base;
 	uint32_t n = c->assoc;
+	if (k >= n) {
+		/* the stream went through the whole set: every way is a filler now, and the
+		 * ranks turned by k mod n (one division, not one per way) */
+		uint32_t r = (uint32_t)(k % n);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t a = g[i] + r;
+			w[i].line = FILLER_LINE;
+			w[i].ver = 0;
+			g[i] = (uint8_t)(a >= n ? a - n : a);
+		}
+		return;
+	}
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t a = g[i] + k;
+		uint32_t a = g[i] + (uint32_t)k;
 		if (a >= n) {
 			w[i].line = FILLER_LINE;
 			w[i].ver = 0;
+			a -= n;
 		}
-		g[i] = (uint8_t)(a % n);
+		g[i] = (uint8_t)a;
 	}
 }
 
