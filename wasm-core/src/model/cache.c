@@ -46,16 +46,19 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 	c->nsets = (uint32_t)nsets;
 	c->assoc = assoc;
 	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
-	c->ways = calloc(nsets * assoc, sizeof(*c->ways));
+	c->line = calloc(nsets * assoc, sizeof(*c->line));
+	c->ver = calloc(nsets * assoc, sizeof(*c->ver));
 	c->age = calloc(nsets * assoc, sizeof(*c->age));
 	c->ready = with_ready ? calloc(nsets * assoc, sizeof(*c->ready)) : NULL;
+	c->pfm = with_ready ? calloc(nsets * assoc, sizeof(*c->pfm)) : NULL;
 	c->synced = with_sync ? calloc(nsets, sizeof(*c->synced)) : NULL;
 	c->tracked = with_masks ? calloc(nsets, sizeof(*c->tracked)) : NULL;
 	c->used = with_masks ? calloc(nsets, sizeof(*c->used)) : NULL;
 	if (with_masks && (!c->tracked || !c->used))
 		return -1;
 	c->fillers = 0;
-	if (!c->ways || !c->age || (with_ready && !c->ready) || (with_sync && !c->synced))
+	if (!c->line || !c->ver || !c->age || (with_ready && (!c->ready || !c->pfm)) ||
+	    (with_sync && !c->synced))
 		return -1;
 	for (uint64_t s = 0; s < nsets; s++)
 		for (uint32_t w = 0; w < assoc; w++)
@@ -65,7 +68,9 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 
 static void level_free(struct cache_level *c)
 {
-	free(c->ways);
+	free(c->line);
+	free(c->ver);
+	free(c->pfm);
 	free(c->age);
 	free(c->ready);
 	free(c->synced);
@@ -73,7 +78,9 @@ static void level_free(struct cache_level *c)
 	free(c->used);
 	c->tracked = NULL;
 	c->used = NULL;
-	c->ways = NULL;
+	c->line = NULL;
+	c->ver = NULL;
+	c->pfm = NULL;
 	c->age = NULL;
 	c->ready = NULL;
 	c->synced = NULL;
@@ -95,12 +102,12 @@ static inline uint64_t base_of(const struct cache_level *c, uint64_t line)
 /* Index (set * assoc + way) of the way holding `line`, valid or stale; -1 if none. */
 static inline int64_t find(const struct cache_level *c, uint64_t base, uint64_t line)
 {
-	const struct cache_way *w = c->ways + base;
+	const uint64_t *w = c->line + base;
 	int64_t hit = -1;
 	/* no early exit: a branch-free scan beats a mispredicted loop exit (a line is in a set
 	 * at most once) */
 	for (uint32_t i = 0; i < c->assoc; i++)
-		hit = w[i].line == line ? (int64_t)(base + i) : hit;
+		hit = w[i] == line ? (int64_t)(base + i) : hit;
 	return hit;
 }
 
@@ -118,13 +125,13 @@ static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
 /* The way `line` should go into: its own (stale) way if present, else the LRU way. */
 static inline uint64_t victim(const struct cache_level *c, uint64_t base, uint64_t line)
 {
-	const struct cache_way *w = c->ways + base;
+	const uint64_t *w = c->line + base;
 	const uint8_t *g = c->age + base;
 	/* ranks are a permutation of 0..assoc-1, so the LRU way is the one ranked assoc-1;
 	 * branch-free, like find() */
 	uint32_t last = c->assoc - 1, own = UINT32_MAX, lru = 0;
 	for (uint32_t i = 0; i < c->assoc; i++) {
-		own = w[i].line == line ? i : own;
+		own = w[i] == line ? i : own;
 		lru = g[i] == last ? i : lru;
 	}
 	return base + (own != UINT32_MAX ? own : lru);
@@ -150,7 +157,8 @@ static inline void llc_sync(struct cache_level *c, uint32_t set, uint64_t base)
 	if (!k)
 		return;
 	c->synced[set] = due;
-	struct cache_way *w = c->ways + base;
+	uint64_t *w = c->line + base;
+	uint32_t *v = c->ver + base;
 	uint8_t *g = c->age + base;
 	uint32_t n = c->assoc;
 	if (k >= n) {
@@ -159,8 +167,8 @@ static inline void llc_sync(struct cache_level *c, uint32_t set, uint64_t base)
 		uint32_t r = (uint32_t)(k % n);
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t a = g[i] + r;
-			w[i].line = FILLER_LINE;
-			w[i].ver = 0;
+			w[i] = FILLER_LINE;
+			v[i] = 0;
 			g[i] = (uint8_t)(a >= n ? a - n : a);
 		}
 		return;
@@ -168,8 +176,8 @@ static inline void llc_sync(struct cache_level *c, uint32_t set, uint64_t base)
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t a = g[i] + (uint32_t)k;
 		if (a >= n) {
-			w[i].line = FILLER_LINE;
-			w[i].ver = 0;
+			w[i] = FILLER_LINE;
+			v[i] = 0;
 			a -= n;
 		}
 		g[i] = (uint8_t)a;
@@ -188,7 +196,7 @@ static inline uint64_t llc_base(struct cache_level *c, uint64_t line)
 static inline int valid_in(const struct cache_level *c, uint64_t line, uint32_t ver)
 {
 	int64_t i = find(c, base_of(c, line), line);
-	return i >= 0 && c->ways[i].ver == ver;
+	return i >= 0 && c->ver[i] == ver;
 }
 
 /* a line of a frame cache_clear_page() may be asked to clear (cache_set_frames) */
@@ -228,24 +236,32 @@ static inline uint32_t dir_peek_ver(const struct cache_model *m, uint64_t line)
 	return m->dir_hash[h].line == line ? m->dir_hash[h].ver : 0;
 }
 
-static inline void account_wasted(struct cache_model *m, struct cache_way *w)
+static inline void account_wasted(struct cache_model *m, const struct cache_pfmark *f)
 {
-	m->cpu[w->pad].pf_wasted++;
-	m->path[w->path].pf_wasted++;
-	w->pf = 0;
+	m->cpu[f->cpu].pf_wasted++;
+	m->path[f->path].pf_wasted++;
 }
 
-static inline void count_wasted(struct cache_model *m, struct cache_way *w)
+/* The prefetched line `line`, marked by f, leaves L1 unused. The caller clears the mark. */
+static inline void count_wasted(struct cache_model *m, uint64_t line,
+				const struct cache_pfmark *f)
 {
-	account_wasted(m, w);
+	account_wasted(m, f);
 	if (m->nwasted < MODEL_WASTED_MAX) {
 		struct cache_wasted *e = &m->wasted[m->nwasted++];
-		e->vaddr = w->line << MODEL_LINE_SHIFT;
-		e->cpu = w->pad;
-		e->path = w->path;
+		e->vaddr = line << MODEL_LINE_SHIFT;
+		e->cpu = f->cpu;
+		e->path = f->path;
 	} else {
 		m->wasted_lost++;
 	}
+}
+
+/* count_wasted() for a way's content copied out of L1 (its mark already cleared there) */
+static inline void count_wasted_way(struct cache_model *m, const struct cache_way *old)
+{
+	struct cache_pfmark f = {old->pf, old->path, old->cpu, 0};
+	count_wasted(m, old->line, &f);
 }
 
 uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint32_t max)
@@ -265,13 +281,21 @@ static inline uint64_t fill_at(struct cache_level *c, uint64_t base, uint64_t li
 			       uint32_t ver, struct cache_way *old)
 {
 	uint64_t i = victim(c, base, line);
-	struct cache_way *w = &c->ways[i];
-	if (old)
-		*old = *w;
-	if (w->line != line)
-		w->pf = 0;
-	w->line = line;
-	w->ver = ver;
+	if (old) {
+		old->line = c->line[i];
+		old->ver = c->ver[i];
+		if (c->pfm) {
+			old->pf = c->pfm[i].pf;
+			old->path = c->pfm[i].path;
+			old->cpu = c->pfm[i].cpu;
+		} else {
+			old->pf = 0;
+		}
+	}
+	if (c->pfm && c->line[i] != line)
+		c->pfm[i].pf = 0;
+	c->line[i] = line;
+	c->ver[i] = ver;
 	touch(c, base, i);
 	return i;
 }
@@ -316,7 +340,7 @@ static inline uint64_t fill_l1(struct cache_model *m, uint32_t core, uint64_t li
 	struct cache_way old;
 	uint64_t i = fill(&m->l1[core], line, ver, &old);
 	if (old.pf && old.line != line)
-		count_wasted(m, &old);
+		count_wasted_way(m, &old);
 	return i;
 }
 
@@ -339,13 +363,12 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		uint64_t b3p = (uint64_t)s3 * l3->assoc;
 		__builtin_prefetch(&l3->synced[s3]);
 		__builtin_prefetch(&l3->age[b3p]);
-		__builtin_prefetch(&l3->ways[b3p]);
-		__builtin_prefetch((const char *)&l3->ways[b3p] + 64);
-		__builtin_prefetch((const char *)&l3->ways[b3p] + 128);
+		__builtin_prefetch(&l3->line[b3p]);
+		__builtin_prefetch((const char *)&l3->line[b3p] + 64);
 	}
 	int64_t i2 = find(&m->l2[core], b2, line);
 
-	if (i2 >= 0 && m->l2[core].ways[i2].ver == ver) {
+	if (i2 >= 0 && m->l2[core].ver[i2] == ver) {
 		touch(&m->l2[core], b2, (uint64_t)i2);
 		*outcome = CACHE_L2;
 		*cycles = m->p.l2_cycles;
@@ -356,7 +379,7 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		 * now; start loading its directory entry and LLC set while this line's own LLC
 		 * lookup runs. */
 		const struct cache_level *l3 = &m->llc[socket];
-		uint64_t old = m->l2[core].ways[victim(&m->l2[core], b2, line)].line;
+		uint64_t old = m->l2[core].line[victim(&m->l2[core], b2, line)];
 		if (is_tracked(old) && old != line) {
 			uint64_t di = old - VMEMMAP_LINE;
 			uint32_t s3 = set_of(l3, old);
@@ -365,9 +388,8 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 				__builtin_prefetch(&m->dir_pages[di]);
 			__builtin_prefetch(&l3->synced[s3]);
 			__builtin_prefetch(&l3->age[b3p]);
-			__builtin_prefetch(&l3->ways[b3p]);
-			__builtin_prefetch((const char *)&l3->ways[b3p] + 64);
-			__builtin_prefetch((const char *)&l3->ways[b3p] + 128);
+			__builtin_prefetch(&l3->line[b3p]);
+			__builtin_prefetch((const char *)&l3->line[b3p] + 64);
 		}
 	}
 	uint32_t owner = d->owner;
@@ -389,7 +411,7 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 	}
 	uint64_t b3 = llc_base(&m->llc[socket], line);
 	int64_t i3 = find(&m->llc[socket], b3, line);
-	if (i3 >= 0 && m->llc[socket].ways[i3].ver == ver) {
+	if (i3 >= 0 && m->llc[socket].ver[i3] == ver) {
 		touch(&m->llc[socket], b3, (uint64_t)i3);
 		*outcome = CACHE_LLC;
 		*cycles = m->p.llc_cycles;
@@ -433,7 +455,7 @@ static inline void set_ver(struct cache_level *c, uint64_t line, uint32_t ver)
 {
 	int64_t i = find(c, base_of(c, line), line);
 	if (i >= 0)
-		c->ways[i].ver = ver;
+		c->ver[i] = ver;
 }
 
 struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
@@ -445,12 +467,12 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 	struct cache_dir_entry *d = dir_get(m, line);
 	struct cache_result r;
 	uint64_t idx = m->last_idx[cpu];
-	const struct cache_way *lw = &l1->ways[idx];
 
 	/* Fast path: the line this CPU touched last, still most recent in its L1, current and
 	 * not a prefetch. Same answer as the full path (touching the MRU way changes nothing),
 	 * without the set scan: allocator code touches one struct page several times running. */
-	if (lw->line == line && l1->age[idx] == 0 && lw->ver == d->ver && !lw->pf) {
+	if (l1->line[idx] == line && l1->age[idx] == 0 && l1->ver[idx] == d->ver &&
+	    !l1->pfm[idx].pf) {
 		r.outcome = CACHE_L1;
 		r.cycles = m->p.l1_cycles;
 		goto done;
@@ -458,8 +480,8 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 	uint64_t b1 = base_of(l1, line);
 	int64_t i1 = find(l1, b1, line);
 
-	if (i1 >= 0 && l1->ways[i1].ver == d->ver) {
-		struct cache_way *w = &l1->ways[i1];
+	if (i1 >= 0 && l1->ver[i1] == d->ver) {
+		struct cache_pfmark *w = &l1->pfm[i1];
 		idx = (uint64_t)i1;
 		r.outcome = CACHE_L1;
 		r.cycles = m->p.l1_cycles;
@@ -477,8 +499,11 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 		}
 		touch(l1, b1, idx);
 	} else {
-		if (i1 >= 0 && l1->ways[i1].pf)
-			count_wasted(m, &l1->ways[i1]); /* someone wrote it before it was used */
+		if (i1 >= 0 && l1->pfm[i1].pf) {
+			/* someone wrote it before it was used */
+			count_wasted(m, line, &l1->pfm[i1]);
+			l1->pfm[i1].pf = 0;
+		}
 		idx = fetch(m, cpu, line, d, now, &r.outcome, &r.cycles);
 	}
 
@@ -489,12 +514,12 @@ done:
 		uint32_t ver = ++m->ver_clock;
 		d->ver = ver;
 		d->owner = (uint16_t)cpu;
-		l1->ways[idx].ver = ver;
+		l1->ver[idx] = ver;
 		set_ver(&m->l2[core], line, ver);
 		struct cache_level *l3 = &m->llc[socket];
 		int64_t i3 = find(l3, llc_base(l3, line), line);
 		if (i3 >= 0)
-			l3->ways[i3].ver = ver;
+			l3->ver[i3] = ver;
 	}
 
 	struct cache_counters *c = &m->cpu[cpu], *p = &m->path[path];
@@ -518,8 +543,8 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 	struct cache_dir_entry *d = dir_get(m, line);
 	int64_t i1 = find(l1, base_of(l1, line), line);
 
-	if (i1 >= 0 && l1->ways[i1].ver == d->ver) {
-		struct cache_way *w = &l1->ways[i1];
+	if (i1 >= 0 && l1->ver[i1] == d->ver) {
+		const struct cache_pfmark *w = &l1->pfm[i1];
 		m->cpu[cpu].pf_redundant++;
 		m->path[path].pf_redundant++;
 		if (w->pf && l1->ready[i1] > now) {
@@ -528,15 +553,17 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 		}
 		return 0;
 	}
-	if (i1 >= 0 && l1->ways[i1].pf)
-		count_wasted(m, &l1->ways[i1]);
+	if (i1 >= 0 && l1->pfm[i1].pf) {
+		count_wasted(m, line, &l1->pfm[i1]);
+		l1->pfm[i1].pf = 0;
+	}
 
 	uint32_t outcome, cycles;
 	uint64_t idx = fetch(m, cpu, line, d, now, &outcome, &cycles);
-	struct cache_way *w = &l1->ways[idx];
+	struct cache_pfmark *w = &l1->pfm[idx];
 	w->pf = 1;
 	w->path = path;
-	w->pad = (uint8_t)cpu;
+	w->cpu = (uint8_t)cpu;
 	l1->ready[idx] = now + cycles;
 	m->cpu[cpu].prefetches++;
 	m->path[path].prefetches++;
@@ -606,21 +633,28 @@ static inline int put_filler(struct cache_level *c, uint32_t set, uint32_t v,
 			     struct cache_way *old, int *was_used)
 {
 	uint64_t bit = 1ull << v;
-	struct cache_way *w = &c->ways[(uint64_t)set * c->assoc + v];
+	uint64_t i = (uint64_t)set * c->assoc + v;
 	if (c->tracked[set] & bit) {
-		*old = *w;
+		old->line = c->line[i];
+		old->ver = c->ver[i];
+		old->pf = 0;
+		if (c->pfm) {
+			old->pf = c->pfm[i].pf;
+			old->path = c->pfm[i].path;
+			old->cpu = c->pfm[i].cpu;
+			c->pfm[i].pf = 0;
+		}
 		c->tracked[set] &= ~bit;
-		w->line = FILLER_LINE;
-		w->ver = 0;
-		w->pf = 0;
+		c->line[i] = FILLER_LINE;
+		c->ver[i] = 0;
 		*was_used = 1;
 		return 1;
 	}
 	*was_used = (c->used[set] & bit) != 0;
 	if (!*was_used) {
 		c->used[set] |= bit;
-		w->line = FILLER_LINE;
-		w->ver = 0;
+		c->line[i] = FILLER_LINE;
+		c->ver[i] = 0;
 	}
 	return 0;
 }
@@ -648,30 +682,28 @@ static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t so
 		int used;
 
 		if (put_filler(l1, s1, insert_filler(l1, s1), &old, &used) && old.pf)
-			count_wasted(m, &old);
+			count_wasted_way(m, &old);
 		uint32_t v = insert_filler(l2, s2);
 		uint64_t bit = 1ull << v;
 		if (l2->tracked[s2] & bit) {
 			l2->tracked[s2] &= ~bit;
 			idx[n] = (uint64_t)s2 * l2->assoc + v;
 			before[n++] = to_llc;
-			__builtin_prefetch(&l2->ways[idx[n - 1]]);
+			__builtin_prefetch(&l2->line[idx[n - 1]]);
 		} else if (l2->used[s2] & bit) {
 			to_llc++; /* a filler goes on down */
 		} else {
-			struct cache_way *w = &l2->ways[(uint64_t)s2 * l2->assoc + v];
+			uint64_t i = (uint64_t)s2 * l2->assoc + v;
 			l2->used[s2] |= bit;
-			w->line = FILLER_LINE;
-			w->ver = 0;
+			l2->line[i] = FILLER_LINE;
+			l2->ver[i] = 0;
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		struct cache_way *w = &l2->ways[idx[i]];
-		line[i] = w->line;
-		ver[i] = w->ver;
-		w->line = FILLER_LINE;
-		w->ver = 0;
-		w->pf = 0;
+		line[i] = l2->line[idx[i]];
+		ver[i] = l2->ver[idx[i]];
+		l2->line[idx[i]] = FILLER_LINE;
+		l2->ver[idx[i]] = 0;
 		uint64_t d = line[i] - VMEMMAP_LINE;
 		if (d < m->dir_npages)
 			__builtin_prefetch(&m->dir_pages[d]);
@@ -679,9 +711,8 @@ static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t so
 		uint64_t b3 = (uint64_t)s3 * l3->assoc;
 		__builtin_prefetch(&l3->synced[s3]);
 		__builtin_prefetch(&l3->age[b3]);
-		__builtin_prefetch(&l3->ways[b3]);
-		__builtin_prefetch((const char *)&l3->ways[b3] + 64);
-		__builtin_prefetch((const char *)&l3->ways[b3] + 128);
+		__builtin_prefetch(&l3->line[b3]);
+		__builtin_prefetch((const char *)&l3->line[b3] + 64);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (dir_peek_ver(m, line[i]) == ver[i]) {
@@ -722,7 +753,7 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 
 		real = put_filler(l1, s1, insert_filler(l1, s1), &old, &used);
 		if (real && old.pf)
-			count_wasted(m, &old);
+			count_wasted_way(m, &old);
 		real = put_filler(l2, s2, insert_filler(l2, s2), &old, &used);
 		if (!m->p.llc_victim) {
 			to_llc++; /* an inclusive LLC is filled by every miss */
@@ -744,12 +775,13 @@ uint64_t cache_finish_each(struct cache_model *m,
 	for (uint32_t k = 0; k < m->ncores; k++) {
 		struct cache_level *c = &m->l1[k];
 		for (uint64_t i = 0; i < (uint64_t)c->nsets * c->assoc; i++)
-			if (c->ways[i].pf) {
+			if (c->pfm[i].pf) {
 				struct cache_wasted w;
-				account_wasted(m, &c->ways[i]);
-				w.vaddr = c->ways[i].line << MODEL_LINE_SHIFT;
-				w.cpu = c->ways[i].pad;
-				w.path = c->ways[i].path;
+				account_wasted(m, &c->pfm[i]);
+				c->pfm[i].pf = 0;
+				w.vaddr = c->line[i] << MODEL_LINE_SHIFT;
+				w.cpu = c->pfm[i].cpu;
+				w.path = c->pfm[i].path;
 				if (fn)
 					fn(ctx, &w);
 				n++;
@@ -871,7 +903,9 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 		       const char *name, uint32_t k, char *err, size_t errlen)
 {
 	for (uint64_t s = 0; s < c->nsets; s++) {
-		const struct cache_way *w = c->ways + s * c->assoc;
+		const uint64_t *w = c->line + s * c->assoc;
+		const uint32_t *v = c->ver + s * c->assoc;
+		const struct cache_pfmark *f = c->pfm ? c->pfm + s * c->assoc : NULL;
 		const uint8_t *g = c->age + s * c->assoc;
 		uint64_t seen = 0;
 		for (uint32_t i = 0; i < c->assoc; i++) {
@@ -880,15 +914,16 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 				why = "LRU ranks are not a permutation";
 			seen |= 1ull << (g[i] < 64 ? g[i] : 63);
 			for (uint32_t j = 0; j < i && !why; j++)
-				if (w[i].line && w[i].line != FILLER_LINE && w[j].line == w[i].line)
+				if (w[i] && w[i] != FILLER_LINE && w[j] == w[i])
 					why = "a line appears twice in a set";
-			if (!why && w[i].line && w[i].ver > m->ver_clock)
+			if (!why && w[i] && v[i] > m->ver_clock)
 				why = "a copy is newer than any version handed out";
-			if (!why && w[i].pf && (!is_l1 || !is_tracked(w[i].line)))
+			if (!why && (is_l1 != (f != NULL) ||
+				     (f && f[i].pf && !is_tracked(w[i]))))
 				why = "prefetch mark outside L1 or on an empty way";
 			if (!why && c->tracked &&
-			    (((c->tracked[s] >> i) & 1) != (uint64_t)is_tracked(w[i].line) ||
-			     ((c->used[s] >> i) & 1) != (w[i].line != 0)))
+			    (((c->tracked[s] >> i) & 1) != (uint64_t)is_tracked(w[i]) ||
+			     ((c->used[s] >> i) & 1) != (w[i] != 0)))
 				why = "tracked/used masks disagree with the ways";
 			if (why) {
 				if (err && errlen)

@@ -137,17 +137,26 @@ struct cache_wasted {
 /* one access or prefetch adds at most two, one cache_clear_page() at most 64 */
 #define MODEL_WASTED_MAX 80
 
+/* One way's content, as copied out of a level's arrays (the way a fill evicts). */
 struct cache_way {
 	uint64_t line; /* vaddr >> 6; 0 = empty (no kernel address has line number 0) */
 	uint32_t ver;  /* directory version the copy was filled at; stale when different */
 	uint8_t pf;    /* L1 only: filled by a prefetch, not used yet */
 	uint8_t path;  /* L1 only: code path that issued that prefetch */
-	uint8_t pad;
-	uint8_t spare;
+	uint8_t cpu;   /* L1 only: CPU that issued it */
+};
+
+/* L1 only, per way: the prefetch mark (struct cache_way's pf, path, cpu) */
+struct cache_pfmark {
+	uint8_t pf, path, cpu, spare;
 };
 
 struct cache_level {
-	struct cache_way *ways; /* nsets * assoc, set-major */
+	/* The ways, set-major (set * assoc + way), in parallel arrays so that a set scan
+	 * reads only the tags: 8 bytes a way, a 16-way set in two host cache lines. */
+	uint64_t *line; /* struct cache_way's line */
+	uint32_t *ver;  /* struct cache_way's ver */
+	struct cache_pfmark *pfm; /* L1 only */
 	/* LRU rank of each way inside its set (0 = most recently used), same indexing: apart
 	 * from the ways so a set's ranks are a few contiguous bytes (cache_clear_page rotates
 	 * them for every frame line) */
