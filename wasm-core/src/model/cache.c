@@ -32,6 +32,15 @@
  * no directory entry, never hit. No kernel line number (vaddr >> 6) has bit 63 set. */
 #define FILLER_LINE UINT64_MAX
 
+/* LRU ranks are handled eight bytes at a time (touch(), below): little-endian words, and
+ * AGE_SLACK bytes after the last set so that a set's last word can be read whole */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "cache.c reads LRU ranks eight at a time, little-endian"
+#endif
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+#define AGE_SLACK 8u
+
 static inline int is_tracked(uint64_t line)
 {
 	return line && line != FILLER_LINE;
@@ -48,7 +57,7 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
 	c->line = calloc(nsets * assoc, sizeof(*c->line));
 	c->ver = calloc(nsets * assoc, sizeof(*c->ver));
-	c->age = calloc(nsets * assoc, sizeof(*c->age));
+	c->age = calloc(nsets * assoc + AGE_SLACK, sizeof(*c->age));
 	c->ready = with_ready ? calloc(nsets * assoc, sizeof(*c->ready)) : NULL;
 	c->pfm = with_ready ? calloc(nsets * assoc, sizeof(*c->pfm)) : NULL;
 	c->synced = with_sync ? calloc(nsets, sizeof(*c->synced)) : NULL;
@@ -111,30 +120,74 @@ static inline int64_t find(const struct cache_level *c, uint64_t base, uint64_t 
 	return hit;
 }
 
+/*
+ * The LRU ranks of a set are bytes below 64 (at most 64 ways): the helpers below work on
+ * eight of them per 64-bit word, loaded little-endian (x86-64 and WebAssembly are), the
+ * last word of a set masked to the set's own bytes (the age array has 8 bytes of slack, so
+ * reading past the last set is safe). Each gives exactly what the byte-by-byte loop would.
+ */
+
+static inline uint64_t load8(const uint8_t *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+
+static inline void store8(uint8_t *p, uint64_t x)
+{
+	memcpy(p, &x, 8);
+}
+
+/* the bytes of word k (k = 0, 8, ..) that belong to a set of n ranks */
+static inline uint64_t rank_mask(uint32_t n, uint32_t k)
+{
+	return n - k >= 8u ? ~0ull : (1ull << (8u * (n - k))) - 1u;
+}
+
+/* Touch way idx (its set starts at base): the ranks below its rank a move down one and it
+ * becomes rank 0. Per byte, rank >= a shows as the high bit of (rank | 0x80) - a. */
 static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
 {
 	uint8_t *g = c->age + base;
+	uint32_t n = c->assoc;
 	uint8_t a = c->age[idx];
 	if (a == 0)
 		return;
-	for (uint32_t i = 0; i < c->assoc; i++)
-		g[i] = (uint8_t)(g[i] + (g[i] < a));
+	uint64_t aa = ONES * a;
+	for (uint32_t k = 0; k < n; k += 8) {
+		uint64_t x = load8(g + k);
+		uint64_t below = ~((x | HIGHS) - aa) & HIGHS & rank_mask(n, k);
+		store8(g + k, x + (below >> 7));
+	}
 	c->age[idx] = 0;
+}
+
+/* Way (in the set) ranked r: the byte equal to r. The zero-byte test flags the lowest zero
+ * byte exactly (a borrow only flags bytes above it); bytes outside the set are made
+ * non-zero. Ranks are a permutation, so exactly one byte matches. */
+static inline uint32_t way_ranked(const uint8_t *g, uint32_t n, uint32_t r)
+{
+	uint64_t rr = ONES * r;
+	for (uint32_t k = 0; k < n; k += 8) {
+		uint64_t t = (load8(g + k) ^ rr) | ~rank_mask(n, k);
+		uint64_t hit = (t - ONES) & ~t & HIGHS;
+		if (hit)
+			return k + (uint32_t)__builtin_ctzll(hit) / 8u;
+	}
+	return 0; /* not reached: the ranks are a permutation */
 }
 
 /* The way `line` should go into: its own (stale) way if present, else the LRU way. */
 static inline uint64_t victim(const struct cache_level *c, uint64_t base, uint64_t line)
 {
 	const uint64_t *w = c->line + base;
-	const uint8_t *g = c->age + base;
-	/* ranks are a permutation of 0..assoc-1, so the LRU way is the one ranked assoc-1;
-	 * branch-free, like find() */
-	uint32_t last = c->assoc - 1, own = UINT32_MAX, lru = 0;
-	for (uint32_t i = 0; i < c->assoc; i++) {
+	/* branch-free, like find(); ranks are a permutation of 0..assoc-1, so the LRU way is
+	 * the one ranked assoc-1 */
+	uint32_t own = UINT32_MAX;
+	for (uint32_t i = 0; i < c->assoc; i++)
 		own = w[i] == line ? i : own;
-		lru = g[i] == last ? i : lru;
-	}
-	return base + (own != UINT32_MAX ? own : lru);
+	return base + (own != UINT32_MAX ? own : way_ranked(c->age + base, c->assoc, c->assoc - 1));
 }
 
 /*
@@ -612,15 +665,32 @@ static inline uint32_t rotate_in_words(uint8_t *g, uint32_t n)
 	return v;
 }
 
+/*
+ * rotate_in_words() when n is a power of two: after adding 1 the ranks are 1..n, and only
+ * n has the bit n set, so that bit alone finds the way ranked last.
+ */
+static inline uint32_t rotate_in_pow2(uint8_t *g, uint32_t n)
+{
+	uint32_t v = 0;
+	for (uint32_t k = 0; k < n; k += 8) {
+		uint64_t x = load8(g + k) + ONES;
+		uint64_t hit = x & (ONES * n);
+		if (hit)
+			v = k + (uint32_t)__builtin_ctzll(hit) / 8u;
+		store8(g + k, x ^ hit);
+	}
+	return v;
+}
+
 /* Way (within the set) that an anonymous filler takes as most recent. */
 static inline uint32_t insert_filler(struct cache_level *c, uint32_t set)
 {
 	uint8_t *g = c->age + (uint64_t)set * c->assoc;
 	switch (c->assoc) {
 	case 8:
-		return rotate_in_words(g, 8);
+		return rotate_in_pow2(g, 8);
 	case 16:
-		return rotate_in_words(g, 16);
+		return rotate_in_pow2(g, 16);
 	default:
 		return (c->assoc & 7u) ? rotate_in(g, c->assoc) : rotate_in_words(g, c->assoc);
 	}
