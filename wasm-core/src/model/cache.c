@@ -738,6 +738,59 @@ static inline int put_filler(struct cache_level *c, uint32_t set, uint32_t v,
  * 3 pushes the current ones into the LLC in order, each after exactly the fillers that came
  * before it, as the loop does.
  */
+/*
+ * Pass 1 of clear_page_batched() for L1 and L2 with power-of-two set counts and n1, n2 ways
+ * (powers of two, multiples of 8): rotate_in_pow2() and the mask tests written out, so that
+ * with constant n1, n2 (the default 8 and 16) the compiler unrolls the rank words. Returns
+ * how many L2 ways held a tracked line (their indexes in idx, the fillers passed down
+ * before each in before); *to_llc counts the fillers passed down.
+ */
+static inline __attribute__((always_inline)) uint32_t
+clear_pass1_pow2(struct cache_model *m, struct cache_level *l1, struct cache_level *l2,
+		 uint64_t first, uint32_t stride, const uint32_t n1, const uint32_t n2,
+		 uint64_t *idx, uint64_t *before, uint64_t *to_llc)
+{
+	uint32_t n = 0;
+	for (uint32_t l = 0; l < 64u; l += stride) {
+		uint64_t ln = first + l;
+		uint32_t s1 = (uint32_t)ln & l1->set_mask, s2 = (uint32_t)ln & l2->set_mask;
+		uint32_t v = rotate_in_pow2(l1->age + (uint64_t)s1 * n1, n1);
+		uint64_t bit = 1ull << v;
+		if (l1->tracked[s1] & bit) {
+			struct cache_way old;
+			int used;
+			if (put_filler(l1, s1, v, &old, &used) && old.pf)
+				count_wasted_way(m, &old);
+		} else if (!(l1->used[s1] & bit)) {
+			uint64_t i = (uint64_t)s1 * n1 + v;
+			l1->used[s1] |= bit;
+			l1->line[i] = FILLER_LINE;
+			l1->ver[i] = 0;
+		}
+		v = rotate_in_pow2(l2->age + (uint64_t)s2 * n2, n2);
+		bit = 1ull << v;
+		if (l2->tracked[s2] & bit) {
+			l2->tracked[s2] &= ~bit;
+			idx[n] = (uint64_t)s2 * n2 + v;
+			before[n++] = *to_llc;
+			__builtin_prefetch(&l2->line[idx[n - 1]]);
+		} else if (l2->used[s2] & bit) {
+			++*to_llc; /* a filler goes on down */
+		} else {
+			uint64_t i = (uint64_t)s2 * n2 + v;
+			l2->used[s2] |= bit;
+			l2->line[i] = FILLER_LINE;
+			l2->ver[i] = 0;
+		}
+	}
+	return n;
+}
+
+static inline int is_pow2_of_words(uint32_t n)
+{
+	return n >= 8u && (n & (n - 1)) == 0;
+}
+
 static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socket,
 			       uint64_t first, uint32_t stride)
 {
@@ -745,30 +798,37 @@ static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t so
 	uint64_t idx[64], before[64], line[64], to_llc = 0, f0 = l3->fillers;
 	uint32_t ver[64], n = 0;
 
-	for (uint32_t l = 0; l < 64u; l += stride) {
-		uint64_t ln = first + l;
-		uint32_t s1 = set_of(l1, ln), s2 = set_of(l2, ln);
-		struct cache_way old;
-		int used;
+	if (l1->set_mask && l2->set_mask && l1->assoc == 8 && l2->assoc == 16)
+		n = clear_pass1_pow2(m, l1, l2, first, stride, 8, 16, idx, before, &to_llc);
+	else if (l1->set_mask && l2->set_mask && is_pow2_of_words(l1->assoc) &&
+		 is_pow2_of_words(l2->assoc))
+		n = clear_pass1_pow2(m, l1, l2, first, stride, l1->assoc, l2->assoc, idx, before,
+				     &to_llc);
+	else
+		for (uint32_t l = 0; l < 64u; l += stride) {
+			uint64_t ln = first + l;
+			uint32_t s1 = set_of(l1, ln), s2 = set_of(l2, ln);
+			struct cache_way old;
+			int used;
 
-		if (put_filler(l1, s1, insert_filler(l1, s1), &old, &used) && old.pf)
-			count_wasted_way(m, &old);
-		uint32_t v = insert_filler(l2, s2);
-		uint64_t bit = 1ull << v;
-		if (l2->tracked[s2] & bit) {
-			l2->tracked[s2] &= ~bit;
-			idx[n] = (uint64_t)s2 * l2->assoc + v;
-			before[n++] = to_llc;
-			__builtin_prefetch(&l2->line[idx[n - 1]]);
-		} else if (l2->used[s2] & bit) {
-			to_llc++; /* a filler goes on down */
-		} else {
-			uint64_t i = (uint64_t)s2 * l2->assoc + v;
-			l2->used[s2] |= bit;
-			l2->line[i] = FILLER_LINE;
-			l2->ver[i] = 0;
+			if (put_filler(l1, s1, insert_filler(l1, s1), &old, &used) && old.pf)
+				count_wasted_way(m, &old);
+			uint32_t v = insert_filler(l2, s2);
+			uint64_t bit = 1ull << v;
+			if (l2->tracked[s2] & bit) {
+				l2->tracked[s2] &= ~bit;
+				idx[n] = (uint64_t)s2 * l2->assoc + v;
+				before[n++] = to_llc;
+				__builtin_prefetch(&l2->line[idx[n - 1]]);
+			} else if (l2->used[s2] & bit) {
+				to_llc++; /* a filler goes on down */
+			} else {
+				uint64_t i = (uint64_t)s2 * l2->assoc + v;
+				l2->used[s2] |= bit;
+				l2->line[i] = FILLER_LINE;
+				l2->ver[i] = 0;
+			}
 		}
-	}
 	for (uint32_t i = 0; i < n; i++) {
 		line[i] = l2->line[idx[i]];
 		ver[i] = l2->ver[idx[i]];
