@@ -666,20 +666,23 @@ static inline uint32_t rotate_in_words(uint8_t *g, uint32_t n)
 }
 
 /*
- * rotate_in_words() when n is a power of two: after adding 1 the ranks are 1..n, and only
- * n has the bit n set, so that bit alone finds the way ranked last.
+ * rotate_in_words() when n is a power of two (8..64): after adding 1 the ranks are 1..n,
+ * and only n has the bit n set, so that bit alone finds the way ranked last. Branch-free:
+ * word k's hit bit (bit log2(n) of byte j) is moved to bit 8j + k of one word, whose only
+ * set bit then says j and k.
  */
 static inline uint32_t rotate_in_pow2(uint8_t *g, uint32_t n)
 {
-	uint32_t v = 0;
-	for (uint32_t k = 0; k < n; k += 8) {
-		uint64_t x = load8(g + k) + ONES;
+	const uint32_t lg = (uint32_t)__builtin_ctz(n);
+	uint64_t all = 0;
+	for (uint32_t k = 0; k < n / 8u; k++) {
+		uint64_t x = load8(g + 8u * k) + ONES;
 		uint64_t hit = x & (ONES * n);
-		if (hit)
-			v = k + (uint32_t)__builtin_ctzll(hit) / 8u;
-		store8(g + k, x ^ hit);
+		all |= (hit >> lg) << k;
+		store8(g + 8u * k, x ^ hit);
 	}
-	return v;
+	uint32_t pos = (uint32_t)__builtin_ctzll(all);
+	return 8u * (pos & 7u) + pos / 8u;
 }
 
 /* Way (within the set) that an anonymous filler takes as most recent. */
@@ -750,39 +753,46 @@ clear_pass1_pow2(struct cache_model *m, struct cache_level *l1, struct cache_lev
 		 uint64_t first, uint32_t stride, const uint32_t n1, const uint32_t n2,
 		 uint64_t *idx, uint64_t *before, uint64_t *to_llc)
 {
+	/* locals: the compiler cannot tell that the stores below leave these alone */
+	uint8_t *age1 = l1->age, *age2 = l2->age;
+	uint64_t *tracked1 = l1->tracked, *used1 = l1->used;
+	uint64_t *tracked2 = l2->tracked, *used2 = l2->used;
+	const uint32_t mask1 = l1->set_mask, mask2 = l2->set_mask;
+	uint64_t down = *to_llc;
 	uint32_t n = 0;
 	for (uint32_t l = 0; l < 64u; l += stride) {
 		uint64_t ln = first + l;
-		uint32_t s1 = (uint32_t)ln & l1->set_mask, s2 = (uint32_t)ln & l2->set_mask;
-		uint32_t v = rotate_in_pow2(l1->age + (uint64_t)s1 * n1, n1);
+		uint32_t s1 = (uint32_t)ln & mask1, s2 = (uint32_t)ln & mask2;
+		uint32_t v = rotate_in_pow2(age1 + (uint64_t)s1 * n1, n1);
 		uint64_t bit = 1ull << v;
-		if (l1->tracked[s1] & bit) {
+		if (tracked1[s1] & bit) {
 			struct cache_way old;
 			int used;
 			if (put_filler(l1, s1, v, &old, &used) && old.pf)
 				count_wasted_way(m, &old);
-		} else if (!(l1->used[s1] & bit)) {
+		} else if (!(used1[s1] & bit)) {
 			uint64_t i = (uint64_t)s1 * n1 + v;
-			l1->used[s1] |= bit;
+			used1[s1] |= bit;
 			l1->line[i] = FILLER_LINE;
 			l1->ver[i] = 0;
 		}
-		v = rotate_in_pow2(l2->age + (uint64_t)s2 * n2, n2);
+		v = rotate_in_pow2(age2 + (uint64_t)s2 * n2, n2);
 		bit = 1ull << v;
-		if (l2->tracked[s2] & bit) {
-			l2->tracked[s2] &= ~bit;
+		if (tracked2[s2] & bit) {
+			tracked2[s2] &= ~bit;
 			idx[n] = (uint64_t)s2 * n2 + v;
-			before[n++] = *to_llc;
+			before[n++] = down;
 			__builtin_prefetch(&l2->line[idx[n - 1]]);
-		} else if (l2->used[s2] & bit) {
-			++*to_llc; /* a filler goes on down */
+		} else if (used2[s2] & bit) {
+			down++; /* a filler goes on down */
 		} else {
 			uint64_t i = (uint64_t)s2 * n2 + v;
-			l2->used[s2] |= bit;
+			used2[s2] |= bit;
 			l2->line[i] = FILLER_LINE;
 			l2->ver[i] = 0;
 		}
 	}
+	*to_llc = down;
 	return n;
 }
 
