@@ -258,7 +258,7 @@ static inline uint32_t is_frame_line(const struct cache_model *m, uint64_t line)
 	return line && line >= m->frame_lo_line && line < m->frame_hi_line;
 }
 
-static inline struct cache_dir_entry *dir_get(struct cache_model *m, uint64_t line)
+static inline struct cache_dir_page *dir_get(struct cache_model *m, uint64_t line)
 {
 	uint64_t i = line - VMEMMAP_LINE;
 	if (i < m->dir_npages)
@@ -273,10 +273,10 @@ static inline struct cache_dir_entry *dir_get(struct cache_model *m, uint64_t li
 		m->dir_frame_live -= is_frame_line(m, e->line);
 		m->dir_frame_live += is_frame_line(m, line);
 		e->line = line;
-		e->ver = ++m->ver_clock;
-		e->owner = MODEL_NO_CPU;
+		e->e.ver = ++m->ver_clock;
+		e->e.owner = MODEL_NO_CPU;
 	}
-	return e;
+	return &e->e;
 }
 
 /* The current version of a line, without creating or forgetting anything; 0 = unknown. */
@@ -286,7 +286,7 @@ static inline uint32_t dir_peek_ver(const struct cache_model *m, uint64_t line)
 	if (i < m->dir_npages)
 		return m->dir_pages[i].ver;
 	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
-	return m->dir_hash[h].line == line ? m->dir_hash[h].ver : 0;
+	return m->dir_hash[h].line == line ? m->dir_hash[h].e.ver : 0;
 }
 
 static inline void account_wasted(struct cache_model *m, const struct cache_pfmark *f)
@@ -402,7 +402,7 @@ static inline uint64_t fill_l1(struct cache_model *m, uint32_t core, uint64_t li
  * L1 index. *outcome and *cycles say where it came from.
  */
 static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
-			   struct cache_dir_entry *d, uint32_t *outcome, uint32_t *cycles)
+			   struct cache_dir_page *d, uint32_t *outcome, uint32_t *cycles)
 {
 	uint32_t core = m->core_of[cpu];
 	uint32_t socket = m->socket_of[cpu];
@@ -487,7 +487,7 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
  * far apart, and a sibling must not wait for fills that lie in its future.
  */
 static inline uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
-			     struct cache_dir_entry *d, uint64_t now, uint32_t *outcome,
+			     struct cache_dir_page *d, uint64_t now, uint32_t *outcome,
 			     uint32_t *cycles)
 {
 	uint64_t idx = fetch_line(m, cpu, line, d, outcome, cycles);
@@ -517,7 +517,7 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
 	uint32_t core = m->core_of[cpu];
 	struct cache_level *l1 = &m->l1[core];
-	struct cache_dir_entry *d = dir_get(m, line);
+	struct cache_dir_page *d = dir_get(m, line);
 	struct cache_result r;
 	uint64_t idx = m->last_idx[cpu];
 
@@ -593,7 +593,7 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
 	uint32_t core = m->core_of[cpu];
 	struct cache_level *l1 = &m->l1[core];
-	struct cache_dir_entry *d = dir_get(m, line);
+	struct cache_dir_page *d = dir_get(m, line);
 	int64_t i1 = find(l1, base_of(l1, line), line);
 
 	if (i1 >= 0 && l1->ver[i1] == d->ver) {
@@ -1086,7 +1086,7 @@ int cache_check(const struct cache_model *m, char *err, size_t errlen)
 		if (level_check(m, &m->llc[s], 0, "LLC", s, err, errlen))
 			return -1;
 	for (uint64_t i = 0; i < m->dir_npages; i++) {
-		const struct cache_dir_entry *d = &m->dir_pages[i];
+		const struct cache_dir_page *d = &m->dir_pages[i];
 		if (d->ver > m->ver_clock || (d->owner != MODEL_NO_CPU && d->owner >= m->ncpus)) {
 			if (err && errlen)
 				snprintf(err, errlen, "directory pfn %llu: bad version or owner",

@@ -173,11 +173,18 @@ struct cache_level {
 	uint32_t set_mask; /* nsets - 1 when nsets is a power of two, else 0 (hashed index) */
 };
 
-struct cache_dir_entry {
-	uint64_t line; /* hashed part only: which line this slot describes */
+/* What the directory knows of one line: 8 bytes, so a struct page's entry (indexed by pfn)
+ * shares its host cache line with seven neighbours' */
+struct cache_dir_page {
 	uint32_t ver;
 	uint16_t owner; /* CPU that holds it Modified, or MODEL_NO_CPU */
 	uint16_t pad;
+};
+
+/* a slot of the hashed part: which line it describes, and that line's entry */
+struct cache_dir_entry {
+	uint64_t line;
+	struct cache_dir_page e;
 };
 
 struct cache_model {
@@ -192,7 +199,7 @@ struct cache_model {
 	struct cache_level *llc;     /* per socket */
 	/* directory: struct page lines indexed densely by pfn, everything else hashed into a
 	 * fixed-size direct-mapped table (a collision forgets the old line's history) */
-	struct cache_dir_entry *dir_pages;
+	struct cache_dir_page *dir_pages;
 	uint64_t dir_npages;
 	struct cache_dir_entry *dir_hash;
 	uint32_t dir_hash_mask;
