@@ -328,12 +328,11 @@ uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint
 	return n;
 }
 
-/* Put `line` at version `ver` into a level as most recent; returns its index. The evicted
- * way's old content is copied to *old when old is not NULL. */
-static inline uint64_t fill_at(struct cache_level *c, uint64_t base, uint64_t line,
-			       uint32_t ver, struct cache_way *old)
+/* Put `line` at version `ver` into way i of a level (its victim(), found by the caller) as
+ * most recent. The evicted way's old content is copied to *old when old is not NULL. */
+static inline void fill_way(struct cache_level *c, uint64_t base, uint64_t i, uint64_t line,
+			    uint32_t ver, struct cache_way *old)
 {
-	uint64_t i = victim(c, base, line);
 	if (old) {
 		old->line = c->line[i];
 		old->ver = c->ver[i];
@@ -350,16 +349,26 @@ static inline uint64_t fill_at(struct cache_level *c, uint64_t base, uint64_t li
 	c->line[i] = line;
 	c->ver[i] = ver;
 	touch(c, base, i);
+}
+
+/* fill_way() into the way victim() picks; returns its index */
+static inline uint64_t fill_at(struct cache_level *c, uint64_t base, uint64_t line,
+			       uint32_t ver, struct cache_way *old)
+{
+	uint64_t i = victim(c, base, line);
+	fill_way(c, base, i, line, ver, old);
 	return i;
 }
 
-/* fill_at() of a tracked line into a private level (L1, L2: power-of-two sets, with masks) */
+/* fill_at() of a tracked line into a private level (L1, L2: power-of-two sets, with masks);
+ * at: victim() of the line's set when the caller has it already, else -1 */
 static inline uint64_t fill(struct cache_level *c, uint64_t line, uint32_t ver,
-			    struct cache_way *old)
+			    struct cache_way *old, int64_t at)
 {
 	uint32_t set = set_of(c, line);
 	uint64_t base = (uint64_t)set * c->assoc;
-	uint64_t i = fill_at(c, base, line, ver, old);
+	uint64_t i = at >= 0 ? (uint64_t)at : victim(c, base, line);
+	fill_way(c, base, i, line, ver, old);
 	uint64_t bit = 1ull << (i - base);
 	c->tracked[set] |= bit;
 	c->used[set] |= bit;
@@ -373,10 +382,10 @@ static inline void fill_llc(struct cache_model *m, uint32_t socket, uint64_t lin
 }
 
 static inline void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket, uint64_t line,
-			   uint32_t ver)
+			   uint32_t ver, int64_t at)
 {
 	struct cache_way old;
-	fill(&m->l2[core], line, ver, &old);
+	fill(&m->l2[core], line, ver, &old, at);
 	if (m->p.llc_victim && old.line && old.line != line) {
 		/* a victim LLC takes what the L2 evicts, if it is still current (peek: the
 		 * caller holds a pointer into the directory that must stay valid); a cleared
@@ -391,7 +400,7 @@ static inline void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket
 static inline uint64_t fill_l1(struct cache_model *m, uint32_t core, uint64_t line, uint32_t ver)
 {
 	struct cache_way old;
-	uint64_t i = fill(&m->l1[core], line, ver, &old);
+	uint64_t i = fill(&m->l1[core], line, ver, &old, -1);
 	if (old.pf && old.line != line)
 		count_wasted_way(m, &old);
 	return i;
@@ -427,12 +436,15 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		*cycles = m->p.l2_cycles;
 		return fill_l1(m, core, line, ver);
 	}
+	/* The L2 way the line will go into: nothing below changes this core's L2 before
+	 * fill_l2(), so it is found once, here. */
+	int64_t v2 = (int64_t)victim(&m->l2[core], b2, line);
 	if (m->p.llc_victim) {
 		/* Host-side only: the L2 victim that fill_l2() will push into the LLC is known
 		 * now; start loading its directory entry and LLC set while this line's own LLC
 		 * lookup runs. */
 		const struct cache_level *l3 = &m->llc[socket];
-		uint64_t old = m->l2[core].line[victim(&m->l2[core], b2, line)];
+		uint64_t old = m->l2[core].line[v2];
 		if (is_tracked(old) && old != line) {
 			uint64_t di = old - VMEMMAP_LINE;
 			uint32_t s3 = set_of(l3, old);
@@ -457,7 +469,7 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 			/* Skylake-SP keeps lines shared by several cores in its L3: fill the
 			 * reader's LLC in both modes, so a third core there hits it */
 			fill_llc(m, socket, line, ver);
-			fill_l2(m, core, socket, line, ver);
+			fill_l2(m, core, socket, line, ver, v2);
 			return fill_l1(m, core, line, ver);
 		}
 		d->owner = MODEL_NO_CPU; /* the owner evicted it: written back below */
@@ -474,7 +486,7 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		if (!m->p.llc_victim)
 			fill_llc(m, socket, line, ver);
 	}
-	fill_l2(m, core, socket, line, ver);
+	fill_l2(m, core, socket, line, ver, v2);
 	return fill_l1(m, core, line, ver);
 }
 
