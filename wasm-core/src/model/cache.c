@@ -108,16 +108,39 @@ static inline uint64_t base_of(const struct cache_level *c, uint64_t line)
 	return (uint64_t)set_of(c, line) * c->assoc;
 }
 
+/* Way (0..n-1) of the n tags at w that equals line, or n if none. No early exit: a
+ * branch-free scan beats a mispredicted loop exit (a line is in a set at most once). With a
+ * constant n the compiler unrolls it. */
+static inline __attribute__((always_inline)) uint32_t scan_tags(const uint64_t *w, uint64_t line,
+								 const uint32_t n)
+{
+	uint32_t hit = n;
+	for (uint32_t i = 0; i < n; i++)
+		hit = w[i] == line ? i : hit;
+	return hit;
+}
+
+/* scan_tags() for a level's assoc, unrolled for the default machine's 8, 11 and 16 ways */
+static inline uint32_t scan_set(const struct cache_level *c, uint64_t base, uint64_t line)
+{
+	const uint64_t *w = c->line + base;
+	switch (c->assoc) {
+	case 8:
+		return scan_tags(w, line, 8);
+	case 11:
+		return scan_tags(w, line, 11);
+	case 16:
+		return scan_tags(w, line, 16);
+	default:
+		return scan_tags(w, line, c->assoc);
+	}
+}
+
 /* Index (set * assoc + way) of the way holding `line`, valid or stale; -1 if none. */
 static inline int64_t find(const struct cache_level *c, uint64_t base, uint64_t line)
 {
-	const uint64_t *w = c->line + base;
-	int64_t hit = -1;
-	/* no early exit: a branch-free scan beats a mispredicted loop exit (a line is in a set
-	 * at most once) */
-	for (uint32_t i = 0; i < c->assoc; i++)
-		hit = w[i] == line ? (int64_t)(base + i) : hit;
-	return hit;
+	uint32_t i = scan_set(c, base, line);
+	return i < c->assoc ? (int64_t)(base + i) : -1;
 }
 
 /*
@@ -181,13 +204,9 @@ static inline uint32_t way_ranked(const uint8_t *g, uint32_t n, uint32_t r)
 /* The way `line` should go into: its own (stale) way if present, else the LRU way. */
 static inline uint64_t victim(const struct cache_level *c, uint64_t base, uint64_t line)
 {
-	const uint64_t *w = c->line + base;
-	/* branch-free, like find(); ranks are a permutation of 0..assoc-1, so the LRU way is
-	 * the one ranked assoc-1 */
-	uint32_t own = UINT32_MAX;
-	for (uint32_t i = 0; i < c->assoc; i++)
-		own = w[i] == line ? i : own;
-	return base + (own != UINT32_MAX ? own : way_ranked(c->age + base, c->assoc, c->assoc - 1));
+	/* ranks are a permutation of 0..assoc-1, so the LRU way is the one ranked assoc-1 */
+	uint32_t own = scan_set(c, base, line);
+	return base + (own < c->assoc ? own : way_ranked(c->age + base, c->assoc, c->assoc - 1));
 }
 
 /*
