@@ -170,18 +170,35 @@ static inline uint64_t rank_mask(uint32_t n, uint32_t k)
 
 /* Touch way idx (its set starts at base): the ranks below its rank a move down one and it
  * becomes rank 0. Per byte, rank >= a shows as the high bit of (rank | 0x80) - a. */
-static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
+static inline __attribute__((always_inline)) void touch_ranks(uint8_t *g, uint8_t a,
+								 const uint32_t n)
 {
-	uint8_t *g = c->age + base;
-	uint32_t n = c->assoc;
-	uint8_t a = c->age[idx];
-	if (a == 0)
-		return;
 	uint64_t aa = ONES * a;
 	for (uint32_t k = 0; k < n; k += 8) {
 		uint64_t x = load8(g + k);
 		uint64_t below = ~((x | HIGHS) - aa) & HIGHS & rank_mask(n, k);
 		store8(g + k, x + (below >> 7));
+	}
+}
+
+static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
+{
+	uint8_t *g = c->age + base;
+	uint8_t a = c->age[idx];
+	if (a == 0)
+		return;
+	switch (c->assoc) { /* unrolled for the default machine's ways, as scan_set() */
+	case 8:
+		touch_ranks(g, a, 8);
+		break;
+	case 11:
+		touch_ranks(g, a, 11);
+		break;
+	case 16:
+		touch_ranks(g, a, 16);
+		break;
+	default:
+		touch_ranks(g, a, c->assoc);
 	}
 	c->age[idx] = 0;
 }
