@@ -241,7 +241,9 @@ static inline void llc_sync(struct cache_level *c, uint32_t set, uint64_t base)
 {
 	if (!c->fillers)
 		return;
-	uint64_t due = (c->fillers + c->nsets - 1u - set) / c->nsets;
+	uint64_t num = c->fillers + c->nsets - 1u - set;
+	/* a 32-bit division while the count fits: the same quotient, several times faster */
+	uint64_t due = num <= 0xffffffffu ? (uint32_t)num / c->nsets : num / c->nsets;
 	uint64_t k = due - c->synced[set];
 	if (!k)
 		return;
