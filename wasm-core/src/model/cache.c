@@ -465,6 +465,10 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		__builtin_prefetch(&l3->age[b3p]);
 		__builtin_prefetch(&l3->line[b3p]);
 		__builtin_prefetch((const char *)&l3->line[b3p] + 64);
+		__builtin_prefetch(&l3->line[b3p + l3->assoc - 1]);
+		__builtin_prefetch(&l3->ver[b3p]);
+		/* the versions live apart from the tags: start their line with the scan */
+		__builtin_prefetch(&m->l2[core].ver[b2]);
 	}
 	int64_t i2 = find(&m->l2[core], b2, line);
 
@@ -493,6 +497,8 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 			__builtin_prefetch(&l3->age[b3p]);
 			__builtin_prefetch(&l3->line[b3p]);
 			__builtin_prefetch((const char *)&l3->line[b3p] + 64);
+			__builtin_prefetch(&l3->line[b3p + l3->assoc - 1]);
+			__builtin_prefetch(&l3->ver[b3p]);
 		}
 	}
 	uint32_t owner = d->owner;
@@ -833,6 +839,7 @@ clear_pass1_pow2(struct cache_model *m, struct cache_level *l1, struct cache_lev
 			idx[n] = (uint64_t)s2 * n2 + v;
 			before[n++] = down;
 			__builtin_prefetch(&l2->line[idx[n - 1]]);
+			__builtin_prefetch(&l2->ver[idx[n - 1]]);
 		} else if (used2[s2] & bit) {
 			down++; /* a filler goes on down */
 		} else {
@@ -880,6 +887,7 @@ static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t so
 				idx[n] = (uint64_t)s2 * l2->assoc + v;
 				before[n++] = to_llc;
 				__builtin_prefetch(&l2->line[idx[n - 1]]);
+				__builtin_prefetch(&l2->ver[idx[n - 1]]);
 			} else if (l2->used[s2] & bit) {
 				to_llc++; /* a filler goes on down */
 			} else {
@@ -903,6 +911,8 @@ static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t so
 		__builtin_prefetch(&l3->age[b3]);
 		__builtin_prefetch(&l3->line[b3]);
 		__builtin_prefetch((const char *)&l3->line[b3] + 64);
+		__builtin_prefetch(&l3->line[b3 + l3->assoc - 1]);
+		__builtin_prefetch(&l3->ver[b3]);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (dir_peek_ver(m, line[i]) == ver[i]) {
