@@ -32,6 +32,15 @@
  * no directory entry, never hit. No kernel line number (vaddr >> 6) has bit 63 set. */
 #define FILLER_LINE UINT64_MAX
 
+/* LRU ranks are handled eight bytes at a time (touch(), below): little-endian words, and
+ * AGE_SLACK bytes after the last set so that a set's last word can be read whole */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "cache.c reads LRU ranks eight at a time, little-endian"
+#endif
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+#define AGE_SLACK 8u
+
 static inline int is_tracked(uint64_t line)
 {
 	return line && line != FILLER_LINE;
@@ -46,16 +55,19 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 	c->nsets = (uint32_t)nsets;
 	c->assoc = assoc;
 	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
-	c->ways = calloc(nsets * assoc, sizeof(*c->ways));
-	c->age = calloc(nsets * assoc, sizeof(*c->age));
+	c->line = calloc(nsets * assoc, sizeof(*c->line));
+	c->ver = calloc(nsets * assoc, sizeof(*c->ver));
+	c->age = calloc(nsets * assoc + AGE_SLACK, sizeof(*c->age));
 	c->ready = with_ready ? calloc(nsets * assoc, sizeof(*c->ready)) : NULL;
+	c->pfm = with_ready ? calloc(nsets * assoc, sizeof(*c->pfm)) : NULL;
 	c->synced = with_sync ? calloc(nsets, sizeof(*c->synced)) : NULL;
 	c->tracked = with_masks ? calloc(nsets, sizeof(*c->tracked)) : NULL;
 	c->used = with_masks ? calloc(nsets, sizeof(*c->used)) : NULL;
 	if (with_masks && (!c->tracked || !c->used))
 		return -1;
 	c->fillers = 0;
-	if (!c->ways || !c->age || (with_ready && !c->ready) || (with_sync && !c->synced))
+	if (!c->line || !c->ver || !c->age || (with_ready && (!c->ready || !c->pfm)) ||
+	    (with_sync && !c->synced))
 		return -1;
 	for (uint64_t s = 0; s < nsets; s++)
 		for (uint32_t w = 0; w < assoc; w++)
@@ -65,7 +77,9 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 
 static void level_free(struct cache_level *c)
 {
-	free(c->ways);
+	free(c->line);
+	free(c->ver);
+	free(c->pfm);
 	free(c->age);
 	free(c->ready);
 	free(c->synced);
@@ -73,7 +87,9 @@ static void level_free(struct cache_level *c)
 	free(c->used);
 	c->tracked = NULL;
 	c->used = NULL;
-	c->ways = NULL;
+	c->line = NULL;
+	c->ver = NULL;
+	c->pfm = NULL;
 	c->age = NULL;
 	c->ready = NULL;
 	c->synced = NULL;
@@ -92,16 +108,77 @@ static inline uint64_t base_of(const struct cache_level *c, uint64_t line)
 	return (uint64_t)set_of(c, line) * c->assoc;
 }
 
+/* Way (0..n-1) of the n tags at w that equals line, or n if none. No early exit: a
+ * branch-free scan beats a mispredicted loop exit (a line is in a set at most once). With a
+ * constant n the compiler unrolls it. */
+static inline __attribute__((always_inline)) uint32_t scan_tags(const uint64_t *w, uint64_t line,
+								 const uint32_t n)
+{
+	uint32_t hit = n;
+	for (uint32_t i = 0; i < n; i++)
+		hit = w[i] == line ? i : hit;
+	return hit;
+}
+
+/* scan_tags() for a level's assoc, unrolled for the default machine's 8, 11 and 16 ways */
+static inline uint32_t scan_set(const struct cache_level *c, uint64_t base, uint64_t line)
+{
+	const uint64_t *w = c->line + base;
+	switch (c->assoc) {
+	case 8:
+		return scan_tags(w, line, 8);
+	case 11:
+		return scan_tags(w, line, 11);
+	case 16:
+		return scan_tags(w, line, 16);
+	default:
+		return scan_tags(w, line, c->assoc);
+	}
+}
+
 /* Index (set * assoc + way) of the way holding `line`, valid or stale; -1 if none. */
 static inline int64_t find(const struct cache_level *c, uint64_t base, uint64_t line)
 {
-	const struct cache_way *w = c->ways + base;
-	int64_t hit = -1;
-	/* no early exit: a branch-free scan beats a mispredicted loop exit (a line is in a set
-	 * at most once) */
-	for (uint32_t i = 0; i < c->assoc; i++)
-		hit = w[i].line == line ? (int64_t)(base + i) : hit;
-	return hit;
+	uint32_t i = scan_set(c, base, line);
+	return i < c->assoc ? (int64_t)(base + i) : -1;
+}
+
+/*
+ * The LRU ranks of a set are bytes below 64 (at most 64 ways): the helpers below work on
+ * eight of them per 64-bit word, loaded little-endian (x86-64 and WebAssembly are), the
+ * last word of a set masked to the set's own bytes (the age array has 8 bytes of slack, so
+ * reading past the last set is safe). Each gives exactly what the byte-by-byte loop would.
+ */
+
+static inline uint64_t load8(const uint8_t *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+
+static inline void store8(uint8_t *p, uint64_t x)
+{
+	memcpy(p, &x, 8);
+}
+
+/* the bytes of word k (k = 0, 8, ..) that belong to a set of n ranks */
+static inline uint64_t rank_mask(uint32_t n, uint32_t k)
+{
+	return n - k >= 8u ? ~0ull : (1ull << (8u * (n - k))) - 1u;
+}
+
+/* Touch way idx (its set starts at base): the ranks below its rank a move down one and it
+ * becomes rank 0. Per byte, rank >= a shows as the high bit of (rank | 0x80) - a. */
+static inline __attribute__((always_inline)) void touch_ranks(uint8_t *g, uint8_t a,
+								 const uint32_t n)
+{
+	uint64_t aa = ONES * a;
+	for (uint32_t k = 0; k < n; k += 8) {
+		uint64_t x = load8(g + k);
+		uint64_t below = ~((x | HIGHS) - aa) & HIGHS & rank_mask(n, k);
+		store8(g + k, x + (below >> 7));
+	}
 }
 
 static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
@@ -110,24 +187,43 @@ static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
 	uint8_t a = c->age[idx];
 	if (a == 0)
 		return;
-	for (uint32_t i = 0; i < c->assoc; i++)
-		g[i] = (uint8_t)(g[i] + (g[i] < a));
+	switch (c->assoc) { /* unrolled for the default machine's ways, as scan_set() */
+	case 8:
+		touch_ranks(g, a, 8);
+		break;
+	case 11:
+		touch_ranks(g, a, 11);
+		break;
+	case 16:
+		touch_ranks(g, a, 16);
+		break;
+	default:
+		touch_ranks(g, a, c->assoc);
+	}
 	c->age[idx] = 0;
+}
+
+/* Way (in the set) ranked r: the byte equal to r. The zero-byte test flags the lowest zero
+ * byte exactly (a borrow only flags bytes above it); bytes outside the set are made
+ * non-zero. Ranks are a permutation, so exactly one byte matches. */
+static inline uint32_t way_ranked(const uint8_t *g, uint32_t n, uint32_t r)
+{
+	uint64_t rr = ONES * r;
+	for (uint32_t k = 0; k < n; k += 8) {
+		uint64_t t = (load8(g + k) ^ rr) | ~rank_mask(n, k);
+		uint64_t hit = (t - ONES) & ~t & HIGHS;
+		if (hit)
+			return k + (uint32_t)__builtin_ctzll(hit) / 8u;
+	}
+	return 0; /* not reached: the ranks are a permutation */
 }
 
 /* The way `line` should go into: its own (stale) way if present, else the LRU way. */
 static inline uint64_t victim(const struct cache_level *c, uint64_t base, uint64_t line)
 {
-	const struct cache_way *w = c->ways + base;
-	const uint8_t *g = c->age + base;
-	/* ranks are a permutation of 0..assoc-1, so the LRU way is the one ranked assoc-1;
-	 * branch-free, like find() */
-	uint32_t last = c->assoc - 1, own = UINT32_MAX, lru = 0;
-	for (uint32_t i = 0; i < c->assoc; i++) {
-		own = w[i].line == line ? i : own;
-		lru = g[i] == last ? i : lru;
-	}
-	return base + (own != UINT32_MAX ? own : lru);
+	/* ranks are a permutation of 0..assoc-1, so the LRU way is the one ranked assoc-1 */
+	uint32_t own = scan_set(c, base, line);
+	return base + (own < c->assoc ? own : way_ranked(c->age + base, c->assoc, c->assoc - 1));
 }
 
 /*
@@ -145,21 +241,37 @@ static inline void llc_sync(struct cache_level *c, uint32_t set, uint64_t base)
 {
 	if (!c->fillers)
 		return;
-	uint64_t due = (c->fillers + c->nsets - 1u - set) / c->nsets;
+	uint64_t num = c->fillers + c->nsets - 1u - set;
+	/* a 32-bit division while the count fits: the same quotient, several times faster */
+	uint64_t due = num <= 0xffffffffu ? (uint32_t)num / c->nsets : num / c->nsets;
 	uint64_t k = due - c->synced[set];
 	if (!k)
 		return;
 	c->synced[set] = due;
-	struct cache_way *w = c->ways + base;
+	uint64_t *w = c->line + base;
+	uint32_t *v = c->ver + base;
 	uint8_t *g = c->age + base;
 	uint32_t n = c->assoc;
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t a = g[i] + k;
-		if (a >= n) {
-			w[i].line = FILLER_LINE;
-			w[i].ver = 0;
+	if (k >= n) {
+		/* the stream went through the whole set: every way is a filler now, and the
+		 * ranks turned by k mod n (one division, not one per way) */
+		uint32_t r = (uint32_t)(k % n);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t a = g[i] + r;
+			w[i] = FILLER_LINE;
+			v[i] = 0;
+			g[i] = (uint8_t)(a >= n ? a - n : a);
 		}
-		g[i] = (uint8_t)(a % n);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t a = g[i] + (uint32_t)k;
+		if (a >= n) {
+			w[i] = FILLER_LINE;
+			v[i] = 0;
+			a -= n;
+		}
+		g[i] = (uint8_t)a;
 	}
 }
 
@@ -175,7 +287,7 @@ static inline uint64_t llc_base(struct cache_level *c, uint64_t line)
 static inline int valid_in(const struct cache_level *c, uint64_t line, uint32_t ver)
 {
 	int64_t i = find(c, base_of(c, line), line);
-	return i >= 0 && c->ways[i].ver == ver;
+	return i >= 0 && c->ver[i] == ver;
 }
 
 /* a line of a frame cache_clear_page() may be asked to clear (cache_set_frames) */
@@ -184,7 +296,7 @@ static inline uint32_t is_frame_line(const struct cache_model *m, uint64_t line)
 	return line && line >= m->frame_lo_line && line < m->frame_hi_line;
 }
 
-static inline struct cache_dir_entry *dir_get(struct cache_model *m, uint64_t line)
+static inline struct cache_dir_page *dir_get(struct cache_model *m, uint64_t line)
 {
 	uint64_t i = line - VMEMMAP_LINE;
 	if (i < m->dir_npages)
@@ -199,10 +311,10 @@ static inline struct cache_dir_entry *dir_get(struct cache_model *m, uint64_t li
 		m->dir_frame_live -= is_frame_line(m, e->line);
 		m->dir_frame_live += is_frame_line(m, line);
 		e->line = line;
-		e->ver = ++m->ver_clock;
-		e->owner = MODEL_NO_CPU;
+		e->e.ver = ++m->ver_clock;
+		e->e.owner = MODEL_NO_CPU;
 	}
-	return e;
+	return &e->e;
 }
 
 /* The current version of a line, without creating or forgetting anything; 0 = unknown. */
@@ -212,27 +324,35 @@ static inline uint32_t dir_peek_ver(const struct cache_model *m, uint64_t line)
 	if (i < m->dir_npages)
 		return m->dir_pages[i].ver;
 	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
-	return m->dir_hash[h].line == line ? m->dir_hash[h].ver : 0;
+	return m->dir_hash[h].line == line ? m->dir_hash[h].e.ver : 0;
 }
 
-static inline void account_wasted(struct cache_model *m, struct cache_way *w)
+static inline void account_wasted(struct cache_model *m, const struct cache_pfmark *f)
 {
-	m->cpu[w->pad].pf_wasted++;
-	m->path[w->path].pf_wasted++;
-	w->pf = 0;
+	m->cpu[f->cpu].pf_wasted++;
+	m->path[f->path].pf_wasted++;
 }
 
-static inline void count_wasted(struct cache_model *m, struct cache_way *w)
+/* The prefetched line `line`, marked by f, leaves L1 unused. The caller clears the mark. */
+static inline void count_wasted(struct cache_model *m, uint64_t line,
+				const struct cache_pfmark *f)
 {
-	account_wasted(m, w);
+	account_wasted(m, f);
 	if (m->nwasted < MODEL_WASTED_MAX) {
 		struct cache_wasted *e = &m->wasted[m->nwasted++];
-		e->vaddr = w->line << MODEL_LINE_SHIFT;
-		e->cpu = w->pad;
-		e->path = w->path;
+		e->vaddr = line << MODEL_LINE_SHIFT;
+		e->cpu = f->cpu;
+		e->path = f->path;
 	} else {
 		m->wasted_lost++;
 	}
+}
+
+/* count_wasted() for a way's content copied out of L1 (its mark already cleared there) */
+static inline void count_wasted_way(struct cache_model *m, const struct cache_way *old)
+{
+	struct cache_pfmark f = {old->pf, old->path, old->cpu, 0};
+	count_wasted(m, old->line, &f);
 }
 
 uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint32_t max)
@@ -246,30 +366,47 @@ uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint
 	return n;
 }
 
-/* Put `line` at version `ver` into a level as most recent; returns its index. The evicted
- * way's old content is copied to *old when old is not NULL. */
+/* Put `line` at version `ver` into way i of a level (its victim(), found by the caller) as
+ * most recent. The evicted way's old content is copied to *old when old is not NULL. */
+static inline void fill_way(struct cache_level *c, uint64_t base, uint64_t i, uint64_t line,
+			    uint32_t ver, struct cache_way *old)
+{
+	if (old) {
+		old->line = c->line[i];
+		old->ver = c->ver[i];
+		if (c->pfm) {
+			old->pf = c->pfm[i].pf;
+			old->path = c->pfm[i].path;
+			old->cpu = c->pfm[i].cpu;
+		} else {
+			old->pf = 0;
+		}
+	}
+	if (c->pfm && c->line[i] != line)
+		c->pfm[i].pf = 0;
+	c->line[i] = line;
+	c->ver[i] = ver;
+	touch(c, base, i);
+}
+
+/* fill_way() into the way victim() picks; returns its index */
 static inline uint64_t fill_at(struct cache_level *c, uint64_t base, uint64_t line,
 			       uint32_t ver, struct cache_way *old)
 {
 	uint64_t i = victim(c, base, line);
-	struct cache_way *w = &c->ways[i];
-	if (old)
-		*old = *w;
-	if (w->line != line)
-		w->pf = 0;
-	w->line = line;
-	w->ver = ver;
-	touch(c, base, i);
+	fill_way(c, base, i, line, ver, old);
 	return i;
 }
 
-/* fill_at() of a tracked line into a private level (L1, L2: power-of-two sets, with masks) */
+/* fill_at() of a tracked line into a private level (L1, L2: power-of-two sets, with masks);
+ * at: victim() of the line's set when the caller has it already, else -1 */
 static inline uint64_t fill(struct cache_level *c, uint64_t line, uint32_t ver,
-			    struct cache_way *old)
+			    struct cache_way *old, int64_t at)
 {
 	uint32_t set = set_of(c, line);
 	uint64_t base = (uint64_t)set * c->assoc;
-	uint64_t i = fill_at(c, base, line, ver, old);
+	uint64_t i = at >= 0 ? (uint64_t)at : victim(c, base, line);
+	fill_way(c, base, i, line, ver, old);
 	uint64_t bit = 1ull << (i - base);
 	c->tracked[set] |= bit;
 	c->used[set] |= bit;
@@ -283,10 +420,10 @@ static inline void fill_llc(struct cache_model *m, uint32_t socket, uint64_t lin
 }
 
 static inline void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket, uint64_t line,
-			   uint32_t ver)
+			   uint32_t ver, int64_t at)
 {
 	struct cache_way old;
-	fill(&m->l2[core], line, ver, &old);
+	fill(&m->l2[core], line, ver, &old, at);
 	if (m->p.llc_victim && old.line && old.line != line) {
 		/* a victim LLC takes what the L2 evicts, if it is still current (peek: the
 		 * caller holds a pointer into the directory that must stay valid); a cleared
@@ -301,9 +438,9 @@ static inline void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket
 static inline uint64_t fill_l1(struct cache_model *m, uint32_t core, uint64_t line, uint32_t ver)
 {
 	struct cache_way old;
-	uint64_t i = fill(&m->l1[core], line, ver, &old);
+	uint64_t i = fill(&m->l1[core], line, ver, &old, -1);
 	if (old.pf && old.line != line)
-		count_wasted(m, &old);
+		count_wasted_way(m, &old);
 	return i;
 }
 
@@ -312,7 +449,7 @@ static inline uint64_t fill_l1(struct cache_model *m, uint32_t core, uint64_t li
  * L1 index. *outcome and *cycles say where it came from.
  */
 static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
-			   struct cache_dir_entry *d, uint32_t *outcome, uint32_t *cycles)
+			   struct cache_dir_page *d, uint32_t *outcome, uint32_t *cycles)
 {
 	uint32_t core = m->core_of[cpu];
 	uint32_t socket = m->socket_of[cpu];
@@ -326,24 +463,30 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		uint64_t b3p = (uint64_t)s3 * l3->assoc;
 		__builtin_prefetch(&l3->synced[s3]);
 		__builtin_prefetch(&l3->age[b3p]);
-		__builtin_prefetch(&l3->ways[b3p]);
-		__builtin_prefetch((const char *)&l3->ways[b3p] + 64);
-		__builtin_prefetch((const char *)&l3->ways[b3p] + 128);
+		__builtin_prefetch(&l3->line[b3p]);
+		__builtin_prefetch((const char *)&l3->line[b3p] + 64);
+		__builtin_prefetch(&l3->line[b3p + l3->assoc - 1]);
+		__builtin_prefetch(&l3->ver[b3p]);
+		/* the versions live apart from the tags: start their line with the scan */
+		__builtin_prefetch(&m->l2[core].ver[b2]);
 	}
 	int64_t i2 = find(&m->l2[core], b2, line);
 
-	if (i2 >= 0 && m->l2[core].ways[i2].ver == ver) {
+	if (i2 >= 0 && m->l2[core].ver[i2] == ver) {
 		touch(&m->l2[core], b2, (uint64_t)i2);
 		*outcome = CACHE_L2;
 		*cycles = m->p.l2_cycles;
 		return fill_l1(m, core, line, ver);
 	}
+	/* The L2 way the line will go into: nothing below changes this core's L2 before
+	 * fill_l2(), so it is found once, here. */
+	int64_t v2 = (int64_t)victim(&m->l2[core], b2, line);
 	if (m->p.llc_victim) {
 		/* Host-side only: the L2 victim that fill_l2() will push into the LLC is known
 		 * now; start loading its directory entry and LLC set while this line's own LLC
 		 * lookup runs. */
 		const struct cache_level *l3 = &m->llc[socket];
-		uint64_t old = m->l2[core].ways[victim(&m->l2[core], b2, line)].line;
+		uint64_t old = m->l2[core].line[v2];
 		if (is_tracked(old) && old != line) {
 			uint64_t di = old - VMEMMAP_LINE;
 			uint32_t s3 = set_of(l3, old);
@@ -352,9 +495,10 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 				__builtin_prefetch(&m->dir_pages[di]);
 			__builtin_prefetch(&l3->synced[s3]);
 			__builtin_prefetch(&l3->age[b3p]);
-			__builtin_prefetch(&l3->ways[b3p]);
-			__builtin_prefetch((const char *)&l3->ways[b3p] + 64);
-			__builtin_prefetch((const char *)&l3->ways[b3p] + 128);
+			__builtin_prefetch(&l3->line[b3p]);
+			__builtin_prefetch((const char *)&l3->line[b3p] + 64);
+			__builtin_prefetch(&l3->line[b3p + l3->assoc - 1]);
+			__builtin_prefetch(&l3->ver[b3p]);
 		}
 	}
 	uint32_t owner = d->owner;
@@ -369,14 +513,14 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 			/* Skylake-SP keeps lines shared by several cores in its L3: fill the
 			 * reader's LLC in both modes, so a third core there hits it */
 			fill_llc(m, socket, line, ver);
-			fill_l2(m, core, socket, line, ver);
+			fill_l2(m, core, socket, line, ver, v2);
 			return fill_l1(m, core, line, ver);
 		}
 		d->owner = MODEL_NO_CPU; /* the owner evicted it: written back below */
 	}
 	uint64_t b3 = llc_base(&m->llc[socket], line);
 	int64_t i3 = find(&m->llc[socket], b3, line);
-	if (i3 >= 0 && m->llc[socket].ways[i3].ver == ver) {
+	if (i3 >= 0 && m->llc[socket].ver[i3] == ver) {
 		touch(&m->llc[socket], b3, (uint64_t)i3);
 		*outcome = CACHE_LLC;
 		*cycles = m->p.llc_cycles;
@@ -386,7 +530,7 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		if (!m->p.llc_victim)
 			fill_llc(m, socket, line, ver);
 	}
-	fill_l2(m, core, socket, line, ver);
+	fill_l2(m, core, socket, line, ver, v2);
 	return fill_l1(m, core, line, ver);
 }
 
@@ -399,7 +543,7 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
  * far apart, and a sibling must not wait for fills that lie in its future.
  */
 static inline uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
-			     struct cache_dir_entry *d, uint64_t now, uint32_t *outcome,
+			     struct cache_dir_page *d, uint64_t now, uint32_t *outcome,
 			     uint32_t *cycles)
 {
 	uint64_t idx = fetch_line(m, cpu, line, d, outcome, cycles);
@@ -420,7 +564,7 @@ static inline void set_ver(struct cache_level *c, uint64_t line, uint32_t ver)
 {
 	int64_t i = find(c, base_of(c, line), line);
 	if (i >= 0)
-		c->ways[i].ver = ver;
+		c->ver[i] = ver;
 }
 
 struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
@@ -429,15 +573,15 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
 	uint32_t core = m->core_of[cpu];
 	struct cache_level *l1 = &m->l1[core];
-	struct cache_dir_entry *d = dir_get(m, line);
+	struct cache_dir_page *d = dir_get(m, line);
 	struct cache_result r;
 	uint64_t idx = m->last_idx[cpu];
-	const struct cache_way *lw = &l1->ways[idx];
 
 	/* Fast path: the line this CPU touched last, still most recent in its L1, current and
 	 * not a prefetch. Same answer as the full path (touching the MRU way changes nothing),
 	 * without the set scan: allocator code touches one struct page several times running. */
-	if (lw->line == line && l1->age[idx] == 0 && lw->ver == d->ver && !lw->pf) {
+	if (l1->line[idx] == line && l1->age[idx] == 0 && l1->ver[idx] == d->ver &&
+	    !l1->pfm[idx].pf) {
 		r.outcome = CACHE_L1;
 		r.cycles = m->p.l1_cycles;
 		goto done;
@@ -445,8 +589,8 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 	uint64_t b1 = base_of(l1, line);
 	int64_t i1 = find(l1, b1, line);
 
-	if (i1 >= 0 && l1->ways[i1].ver == d->ver) {
-		struct cache_way *w = &l1->ways[i1];
+	if (i1 >= 0 && l1->ver[i1] == d->ver) {
+		struct cache_pfmark *w = &l1->pfm[i1];
 		idx = (uint64_t)i1;
 		r.outcome = CACHE_L1;
 		r.cycles = m->p.l1_cycles;
@@ -464,8 +608,11 @@ struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t v
 		}
 		touch(l1, b1, idx);
 	} else {
-		if (i1 >= 0 && l1->ways[i1].pf)
-			count_wasted(m, &l1->ways[i1]); /* someone wrote it before it was used */
+		if (i1 >= 0 && l1->pfm[i1].pf) {
+			/* someone wrote it before it was used */
+			count_wasted(m, line, &l1->pfm[i1]);
+			l1->pfm[i1].pf = 0;
+		}
 		idx = fetch(m, cpu, line, d, now, &r.outcome, &r.cycles);
 	}
 
@@ -476,12 +623,12 @@ done:
 		uint32_t ver = ++m->ver_clock;
 		d->ver = ver;
 		d->owner = (uint16_t)cpu;
-		l1->ways[idx].ver = ver;
+		l1->ver[idx] = ver;
 		set_ver(&m->l2[core], line, ver);
 		struct cache_level *l3 = &m->llc[socket];
 		int64_t i3 = find(l3, llc_base(l3, line), line);
 		if (i3 >= 0)
-			l3->ways[i3].ver = ver;
+			l3->ver[i3] = ver;
 	}
 
 	struct cache_counters *c = &m->cpu[cpu], *p = &m->path[path];
@@ -502,11 +649,11 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
 	uint32_t core = m->core_of[cpu];
 	struct cache_level *l1 = &m->l1[core];
-	struct cache_dir_entry *d = dir_get(m, line);
+	struct cache_dir_page *d = dir_get(m, line);
 	int64_t i1 = find(l1, base_of(l1, line), line);
 
-	if (i1 >= 0 && l1->ways[i1].ver == d->ver) {
-		struct cache_way *w = &l1->ways[i1];
+	if (i1 >= 0 && l1->ver[i1] == d->ver) {
+		const struct cache_pfmark *w = &l1->pfm[i1];
 		m->cpu[cpu].pf_redundant++;
 		m->path[path].pf_redundant++;
 		if (w->pf && l1->ready[i1] > now) {
@@ -515,15 +662,17 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 		}
 		return 0;
 	}
-	if (i1 >= 0 && l1->ways[i1].pf)
-		count_wasted(m, &l1->ways[i1]);
+	if (i1 >= 0 && l1->pfm[i1].pf) {
+		count_wasted(m, line, &l1->pfm[i1]);
+		l1->pfm[i1].pf = 0;
+	}
 
 	uint32_t outcome, cycles;
 	uint64_t idx = fetch(m, cpu, line, d, now, &outcome, &cycles);
-	struct cache_way *w = &l1->ways[idx];
+	struct cache_pfmark *w = &l1->pfm[idx];
 	w->pf = 1;
 	w->path = path;
-	w->pad = (uint8_t)cpu;
+	w->cpu = (uint8_t)cpu;
 	l1->ready[idx] = now + cycles;
 	m->cpu[cpu].prefetches++;
 	m->path[path].prefetches++;
@@ -572,15 +721,35 @@ static inline uint32_t rotate_in_words(uint8_t *g, uint32_t n)
 	return v;
 }
 
+/*
+ * rotate_in_words() when n is a power of two (8..64): after adding 1 the ranks are 1..n,
+ * and only n has the bit n set, so that bit alone finds the way ranked last. Branch-free:
+ * word k's hit bit (bit log2(n) of byte j) is moved to bit 8j + k of one word, whose only
+ * set bit then says j and k.
+ */
+static inline uint32_t rotate_in_pow2(uint8_t *g, uint32_t n)
+{
+	const uint32_t lg = (uint32_t)__builtin_ctz(n);
+	uint64_t all = 0;
+	for (uint32_t k = 0; k < n / 8u; k++) {
+		uint64_t x = load8(g + 8u * k) + ONES;
+		uint64_t hit = x & (ONES * n);
+		all |= (hit >> lg) << k;
+		store8(g + 8u * k, x ^ hit);
+	}
+	uint32_t pos = (uint32_t)__builtin_ctzll(all);
+	return 8u * (pos & 7u) + pos / 8u;
+}
+
 /* Way (within the set) that an anonymous filler takes as most recent. */
 static inline uint32_t insert_filler(struct cache_level *c, uint32_t set)
 {
 	uint8_t *g = c->age + (uint64_t)set * c->assoc;
 	switch (c->assoc) {
 	case 8:
-		return rotate_in_words(g, 8);
+		return rotate_in_pow2(g, 8);
 	case 16:
-		return rotate_in_words(g, 16);
+		return rotate_in_pow2(g, 16);
 	default:
 		return (c->assoc & 7u) ? rotate_in(g, c->assoc) : rotate_in_words(g, c->assoc);
 	}
@@ -593,21 +762,28 @@ static inline int put_filler(struct cache_level *c, uint32_t set, uint32_t v,
 			     struct cache_way *old, int *was_used)
 {
 	uint64_t bit = 1ull << v;
-	struct cache_way *w = &c->ways[(uint64_t)set * c->assoc + v];
+	uint64_t i = (uint64_t)set * c->assoc + v;
 	if (c->tracked[set] & bit) {
-		*old = *w;
+		old->line = c->line[i];
+		old->ver = c->ver[i];
+		old->pf = 0;
+		if (c->pfm) {
+			old->pf = c->pfm[i].pf;
+			old->path = c->pfm[i].path;
+			old->cpu = c->pfm[i].cpu;
+			c->pfm[i].pf = 0;
+		}
 		c->tracked[set] &= ~bit;
-		w->line = FILLER_LINE;
-		w->ver = 0;
-		w->pf = 0;
+		c->line[i] = FILLER_LINE;
+		c->ver[i] = 0;
 		*was_used = 1;
 		return 1;
 	}
 	*was_used = (c->used[set] & bit) != 0;
 	if (!*was_used) {
 		c->used[set] |= bit;
-		w->line = FILLER_LINE;
-		w->ver = 0;
+		c->line[i] = FILLER_LINE;
+		c->ver[i] = 0;
 	}
 	return 0;
 }
@@ -621,6 +797,67 @@ static inline int put_filler(struct cache_level *c, uint32_t set, uint32_t v,
  * 3 pushes the current ones into the LLC in order, each after exactly the fillers that came
  * before it, as the loop does.
  */
+/*
+ * Pass 1 of clear_page_batched() for L1 and L2 with power-of-two set counts and n1, n2 ways
+ * (powers of two, multiples of 8): rotate_in_pow2() and the mask tests written out, so that
+ * with constant n1, n2 (the default 8 and 16) the compiler unrolls the rank words. Returns
+ * how many L2 ways held a tracked line (their indexes in idx, the fillers passed down
+ * before each in before); *to_llc counts the fillers passed down.
+ */
+static inline __attribute__((always_inline)) uint32_t
+clear_pass1_pow2(struct cache_model *m, struct cache_level *l1, struct cache_level *l2,
+		 uint64_t first, uint32_t stride, const uint32_t n1, const uint32_t n2,
+		 uint64_t *idx, uint64_t *before, uint64_t *to_llc)
+{
+	/* locals: the compiler cannot tell that the stores below leave these alone */
+	uint8_t *age1 = l1->age, *age2 = l2->age;
+	uint64_t *tracked1 = l1->tracked, *used1 = l1->used;
+	uint64_t *tracked2 = l2->tracked, *used2 = l2->used;
+	const uint32_t mask1 = l1->set_mask, mask2 = l2->set_mask;
+	uint64_t down = *to_llc;
+	uint32_t n = 0;
+	for (uint32_t l = 0; l < 64u; l += stride) {
+		uint64_t ln = first + l;
+		uint32_t s1 = (uint32_t)ln & mask1, s2 = (uint32_t)ln & mask2;
+		uint32_t v = rotate_in_pow2(age1 + (uint64_t)s1 * n1, n1);
+		uint64_t bit = 1ull << v;
+		if (tracked1[s1] & bit) {
+			struct cache_way old;
+			int used;
+			if (put_filler(l1, s1, v, &old, &used) && old.pf)
+				count_wasted_way(m, &old);
+		} else if (!(used1[s1] & bit)) {
+			uint64_t i = (uint64_t)s1 * n1 + v;
+			used1[s1] |= bit;
+			l1->line[i] = FILLER_LINE;
+			l1->ver[i] = 0;
+		}
+		v = rotate_in_pow2(age2 + (uint64_t)s2 * n2, n2);
+		bit = 1ull << v;
+		if (tracked2[s2] & bit) {
+			tracked2[s2] &= ~bit;
+			idx[n] = (uint64_t)s2 * n2 + v;
+			before[n++] = down;
+			__builtin_prefetch(&l2->line[idx[n - 1]]);
+			__builtin_prefetch(&l2->ver[idx[n - 1]]);
+		} else if (used2[s2] & bit) {
+			down++; /* a filler goes on down */
+		} else {
+			uint64_t i = (uint64_t)s2 * n2 + v;
+			used2[s2] |= bit;
+			l2->line[i] = FILLER_LINE;
+			l2->ver[i] = 0;
+		}
+	}
+	*to_llc = down;
+	return n;
+}
+
+static inline int is_pow2_of_words(uint32_t n)
+{
+	return n >= 8u && (n & (n - 1)) == 0;
+}
+
 static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socket,
 			       uint64_t first, uint32_t stride)
 {
@@ -628,37 +865,43 @@ static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t so
 	uint64_t idx[64], before[64], line[64], to_llc = 0, f0 = l3->fillers;
 	uint32_t ver[64], n = 0;
 
-	for (uint32_t l = 0; l < 64u; l += stride) {
-		uint64_t ln = first + l;
-		uint32_t s1 = set_of(l1, ln), s2 = set_of(l2, ln);
-		struct cache_way old;
-		int used;
+	if (l1->set_mask && l2->set_mask && l1->assoc == 8 && l2->assoc == 16)
+		n = clear_pass1_pow2(m, l1, l2, first, stride, 8, 16, idx, before, &to_llc);
+	else if (l1->set_mask && l2->set_mask && is_pow2_of_words(l1->assoc) &&
+		 is_pow2_of_words(l2->assoc))
+		n = clear_pass1_pow2(m, l1, l2, first, stride, l1->assoc, l2->assoc, idx, before,
+				     &to_llc);
+	else
+		for (uint32_t l = 0; l < 64u; l += stride) {
+			uint64_t ln = first + l;
+			uint32_t s1 = set_of(l1, ln), s2 = set_of(l2, ln);
+			struct cache_way old;
+			int used;
 
-		if (put_filler(l1, s1, insert_filler(l1, s1), &old, &used) && old.pf)
-			count_wasted(m, &old);
-		uint32_t v = insert_filler(l2, s2);
-		uint64_t bit = 1ull << v;
-		if (l2->tracked[s2] & bit) {
-			l2->tracked[s2] &= ~bit;
-			idx[n] = (uint64_t)s2 * l2->assoc + v;
-			before[n++] = to_llc;
-			__builtin_prefetch(&l2->ways[idx[n - 1]]);
-		} else if (l2->used[s2] & bit) {
-			to_llc++; /* a filler goes on down */
-		} else {
-			struct cache_way *w = &l2->ways[(uint64_t)s2 * l2->assoc + v];
-			l2->used[s2] |= bit;
-			w->line = FILLER_LINE;
-			w->ver = 0;
+			if (put_filler(l1, s1, insert_filler(l1, s1), &old, &used) && old.pf)
+				count_wasted_way(m, &old);
+			uint32_t v = insert_filler(l2, s2);
+			uint64_t bit = 1ull << v;
+			if (l2->tracked[s2] & bit) {
+				l2->tracked[s2] &= ~bit;
+				idx[n] = (uint64_t)s2 * l2->assoc + v;
+				before[n++] = to_llc;
+				__builtin_prefetch(&l2->line[idx[n - 1]]);
+				__builtin_prefetch(&l2->ver[idx[n - 1]]);
+			} else if (l2->used[s2] & bit) {
+				to_llc++; /* a filler goes on down */
+			} else {
+				uint64_t i = (uint64_t)s2 * l2->assoc + v;
+				l2->used[s2] |= bit;
+				l2->line[i] = FILLER_LINE;
+				l2->ver[i] = 0;
+			}
 		}
-	}
 	for (uint32_t i = 0; i < n; i++) {
-		struct cache_way *w = &l2->ways[idx[i]];
-		line[i] = w->line;
-		ver[i] = w->ver;
-		w->line = FILLER_LINE;
-		w->ver = 0;
-		w->pf = 0;
+		line[i] = l2->line[idx[i]];
+		ver[i] = l2->ver[idx[i]];
+		l2->line[idx[i]] = FILLER_LINE;
+		l2->ver[idx[i]] = 0;
 		uint64_t d = line[i] - VMEMMAP_LINE;
 		if (d < m->dir_npages)
 			__builtin_prefetch(&m->dir_pages[d]);
@@ -666,9 +909,10 @@ static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t so
 		uint64_t b3 = (uint64_t)s3 * l3->assoc;
 		__builtin_prefetch(&l3->synced[s3]);
 		__builtin_prefetch(&l3->age[b3]);
-		__builtin_prefetch(&l3->ways[b3]);
-		__builtin_prefetch((const char *)&l3->ways[b3] + 64);
-		__builtin_prefetch((const char *)&l3->ways[b3] + 128);
+		__builtin_prefetch(&l3->line[b3]);
+		__builtin_prefetch((const char *)&l3->line[b3] + 64);
+		__builtin_prefetch(&l3->line[b3 + l3->assoc - 1]);
+		__builtin_prefetch(&l3->ver[b3]);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (dir_peek_ver(m, line[i]) == ver[i]) {
@@ -709,7 +953,7 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 
 		real = put_filler(l1, s1, insert_filler(l1, s1), &old, &used);
 		if (real && old.pf)
-			count_wasted(m, &old);
+			count_wasted_way(m, &old);
 		real = put_filler(l2, s2, insert_filler(l2, s2), &old, &used);
 		if (!m->p.llc_victim) {
 			to_llc++; /* an inclusive LLC is filled by every miss */
@@ -731,12 +975,13 @@ uint64_t cache_finish_each(struct cache_model *m,
 	for (uint32_t k = 0; k < m->ncores; k++) {
 		struct cache_level *c = &m->l1[k];
 		for (uint64_t i = 0; i < (uint64_t)c->nsets * c->assoc; i++)
-			if (c->ways[i].pf) {
+			if (c->pfm[i].pf) {
 				struct cache_wasted w;
-				account_wasted(m, &c->ways[i]);
-				w.vaddr = c->ways[i].line << MODEL_LINE_SHIFT;
-				w.cpu = c->ways[i].pad;
-				w.path = c->ways[i].path;
+				account_wasted(m, &c->pfm[i]);
+				c->pfm[i].pf = 0;
+				w.vaddr = c->line[i] << MODEL_LINE_SHIFT;
+				w.cpu = c->pfm[i].cpu;
+				w.path = c->pfm[i].path;
 				if (fn)
 					fn(ctx, &w);
 				n++;
@@ -858,7 +1103,9 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 		       const char *name, uint32_t k, char *err, size_t errlen)
 {
 	for (uint64_t s = 0; s < c->nsets; s++) {
-		const struct cache_way *w = c->ways + s * c->assoc;
+		const uint64_t *w = c->line + s * c->assoc;
+		const uint32_t *v = c->ver + s * c->assoc;
+		const struct cache_pfmark *f = c->pfm ? c->pfm + s * c->assoc : NULL;
 		const uint8_t *g = c->age + s * c->assoc;
 		uint64_t seen = 0;
 		for (uint32_t i = 0; i < c->assoc; i++) {
@@ -867,15 +1114,16 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 				why = "LRU ranks are not a permutation";
 			seen |= 1ull << (g[i] < 64 ? g[i] : 63);
 			for (uint32_t j = 0; j < i && !why; j++)
-				if (w[i].line && w[i].line != FILLER_LINE && w[j].line == w[i].line)
+				if (w[i] && w[i] != FILLER_LINE && w[j] == w[i])
 					why = "a line appears twice in a set";
-			if (!why && w[i].line && w[i].ver > m->ver_clock)
+			if (!why && w[i] && v[i] > m->ver_clock)
 				why = "a copy is newer than any version handed out";
-			if (!why && w[i].pf && (!is_l1 || !is_tracked(w[i].line)))
+			if (!why && (is_l1 != (f != NULL) ||
+				     (f && f[i].pf && !is_tracked(w[i]))))
 				why = "prefetch mark outside L1 or on an empty way";
 			if (!why && c->tracked &&
-			    (((c->tracked[s] >> i) & 1) != (uint64_t)is_tracked(w[i].line) ||
-			     ((c->used[s] >> i) & 1) != (w[i].line != 0)))
+			    (((c->tracked[s] >> i) & 1) != (uint64_t)is_tracked(w[i]) ||
+			     ((c->used[s] >> i) & 1) != (w[i] != 0)))
 				why = "tracked/used masks disagree with the ways";
 			if (why) {
 				if (err && errlen)
@@ -898,7 +1146,7 @@ int cache_check(const struct cache_model *m, char *err, size_t errlen)
 		if (level_check(m, &m->llc[s], 0, "LLC", s, err, errlen))
 			return -1;
 	for (uint64_t i = 0; i < m->dir_npages; i++) {
-		const struct cache_dir_entry *d = &m->dir_pages[i];
+		const struct cache_dir_page *d = &m->dir_pages[i];
 		if (d->ver > m->ver_clock || (d->owner != MODEL_NO_CPU && d->owner >= m->ncpus)) {
 			if (err && errlen)
 				snprintf(err, errlen, "directory pfn %llu: bad version or owner",

@@ -137,17 +137,26 @@ struct cache_wasted {
 /* one access or prefetch adds at most two, one cache_clear_page() at most 64 */
 #define MODEL_WASTED_MAX 80
 
+/* One way's content, as copied out of a level's arrays (the way a fill evicts). */
 struct cache_way {
 	uint64_t line; /* vaddr >> 6; 0 = empty (no kernel address has line number 0) */
 	uint32_t ver;  /* directory version the copy was filled at; stale when different */
 	uint8_t pf;    /* L1 only: filled by a prefetch, not used yet */
 	uint8_t path;  /* L1 only: code path that issued that prefetch */
-	uint8_t pad;
-	uint8_t spare;
+	uint8_t cpu;   /* L1 only: CPU that issued it */
+};
+
+/* L1 only, per way: the prefetch mark (struct cache_way's pf, path, cpu) */
+struct cache_pfmark {
+	uint8_t pf, path, cpu, spare;
 };
 
 struct cache_level {
-	struct cache_way *ways; /* nsets * assoc, set-major */
+	/* The ways, set-major (set * assoc + way), in parallel arrays so that a set scan
+	 * reads only the tags: 8 bytes a way, a 16-way set in two host cache lines. */
+	uint64_t *line; /* struct cache_way's line */
+	uint32_t *ver;  /* struct cache_way's ver */
+	struct cache_pfmark *pfm; /* L1 only */
 	/* LRU rank of each way inside its set (0 = most recently used), same indexing: apart
 	 * from the ways so a set's ranks are a few contiguous bytes (cache_clear_page rotates
 	 * them for every frame line) */
@@ -164,11 +173,18 @@ struct cache_level {
 	uint32_t set_mask; /* nsets - 1 when nsets is a power of two, else 0 (hashed index) */
 };
 
-struct cache_dir_entry {
-	uint64_t line; /* hashed part only: which line this slot describes */
+/* What the directory knows of one line: 8 bytes, so a struct page's entry (indexed by pfn)
+ * shares its host cache line with seven neighbours' */
+struct cache_dir_page {
 	uint32_t ver;
 	uint16_t owner; /* CPU that holds it Modified, or MODEL_NO_CPU */
 	uint16_t pad;
+};
+
+/* a slot of the hashed part: which line it describes, and that line's entry */
+struct cache_dir_entry {
+	uint64_t line;
+	struct cache_dir_page e;
 };
 
 struct cache_model {
@@ -183,7 +199,7 @@ struct cache_model {
 	struct cache_level *llc;     /* per socket */
 	/* directory: struct page lines indexed densely by pfn, everything else hashed into a
 	 * fixed-size direct-mapped table (a collision forgets the old line's history) */
-	struct cache_dir_entry *dir_pages;
+	struct cache_dir_page *dir_pages;
 	uint64_t dir_npages;
 	struct cache_dir_entry *dir_hash;
 	uint32_t dir_hash_mask;

@@ -345,8 +345,8 @@ static void test_checker(void)
 	out(&m, 0, PG(1), 0, 0);
 	out(&m, 0, PG(2), 0, 0);
 	/* fills go to the LRU way: 15, then 14 */
-	CHECK(m.l2[0].ways[15].line && m.l2[0].ways[14].line);
-	m.l2[0].ways[14].line = m.l2[0].ways[15].line;
+	CHECK(m.l2[0].line[15] && m.l2[0].line[14]);
+	m.l2[0].line[14] = m.l2[0].line[15];
 	CHECK_EQ(cache_check(&m, err, sizeof(err)), -1);
 	CHECK(strstr(err, "twice") != NULL);
 	cache_free(&m);
@@ -378,9 +378,49 @@ static void test_determinism(void)
 	cache_free(&b);
 }
 
+/*
+ * LRU against a plain recency list, for way counts that are and are not multiples of the
+ * eight ranks cache.c handles per 64-bit word (touch, LRU search): one CPU, one L1 set, a
+ * random stream of reads over a few more lines than the set holds. A read is an L1 hit
+ * exactly when its line is among the `ways` most recently used distinct lines.
+ */
+static void test_lru_reference(void)
+{
+	static const uint32_t ways[] = {3, 5, 8, 11, 13, 16, 24, 64};
+	for (size_t t = 0; t < sizeof(ways) / sizeof(ways[0]); t++) {
+		uint32_t n = ways[t], pool = n + 3, recent[67], len = 0;
+		struct model_params p;
+		struct cache_model m;
+		struct blab_rng r;
+		char why[160];
+		tiny(&p, n);
+		CHECK_EQ(cache_init(&m, &p, 1, 128, 0), 0);
+		blab_rng_seed(&r, 7 + n);
+		for (int i = 0; i < 4000; i++) {
+			uint32_t pfn = (uint32_t)(blab_rng_next(&r) % pool), pos = len;
+			for (uint32_t j = 0; j < len; j++)
+				if (recent[j] == pfn)
+					pos = j;
+			uint32_t o = out(&m, 0, PG(pfn), 0, (uint64_t)i * 1000);
+			if (pos < len && pos < n) /* pos == len: never seen */
+				CHECK_EQ(o, CACHE_L1);
+			else
+				CHECK(o != CACHE_L1);
+			if (pos == len)
+				len++;
+			for (uint32_t j = pos; j > 0; j--) /* move to the front */
+				recent[j] = recent[j - 1];
+			recent[0] = pfn;
+		}
+		CHECK_EQ(cache_check(&m, why, sizeof(why)), 0);
+		cache_free(&m);
+	}
+}
+
 int main(void)
 {
 	test_lru_order();
+	test_lru_reference();
 	test_capacity();
 	test_write_invalidate();
 	test_hashed_lines();
