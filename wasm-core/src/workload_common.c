@@ -31,6 +31,104 @@ int sim_op_step_may_fail(struct blab_zone *z, struct blab_op *op, uint8_t *activ
 	return ret < 0 ? ret : BLAB_EINVAL;
 }
 
+/*
+ * Where the model machine finds the node's lruvec: 4.16's pglist_data keeps lru_lock and
+ * the lruvec (the LRU list heads) after the zones, behind padding, so a page past
+ * buddy.c's free_area lines (PAGE_OFFSET + 0x7ffc0000, 968 bytes) and below the zone's
+ * frames (PAGE_OFFSET + 4 GB). Two lines: the list heads, and the per-LRU size counters
+ * (lru_zone_size, which update_lru_size() rewrites for every page on or off the list).
+ */
+#define LRUVEC_LISTS_VADDR (PAGE_OFFSET + 0x7ffc1000ull)
+#define LRUVEC_SIZE_VADDR (LRUVEC_LISTS_VADDR + 64u)
+#define LRU_OFF 0xfffffffeu /* prev[] of a page that is not on the list */
+
+int sim_lru_init(struct sim_lru *l, uint32_t zone_pages)
+{
+	l->head = zone_pages;
+	l->prev = malloc(((size_t)zone_pages + 1) * sizeof(*l->prev));
+	l->next = malloc(((size_t)zone_pages + 1) * sizeof(*l->next));
+	if (!l->prev || !l->next) {
+		sim_lru_free(l);
+		return -1;
+	}
+	for (uint32_t i = 0; i < zone_pages; i++)
+		l->prev[i] = l->next[i] = LRU_OFF;
+	l->prev[l->head] = l->next[l->head] = l->head;
+	return 0;
+}
+
+void sim_lru_free(struct sim_lru *l)
+{
+	free(l->prev);
+	free(l->next);
+	l->prev = l->next = NULL;
+}
+
+/* the line a list_add/list_del rewrites for neighbour nb: its struct page, or the head */
+static void lru_store_neighbour(struct blab_zone *z, unsigned cpu, const struct sim_lru *l,
+				uint32_t nb)
+{
+	if (nb == l->head)
+		mach_store_line(z, cpu, LRUVEC_LISTS_VADDR, BLAB_PATH_NONE);
+	else
+		mach_store_line(z, cpu, page_vaddr(idx_to_pfn(z, nb)), BLAB_PATH_NONE);
+}
+
+void sim_lru_add_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
+		       const uint32_t *pfns, uint32_t first, uint32_t n)
+{
+	mach_lock(z, cpu, BLAB_LOCK_LRU);
+	for (uint32_t j = first; j < first + n; j++) {
+		uint32_t idx = pfns[j], old = l->next[l->head];
+		/* SetPageLRU, page->lru */
+		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_NONE);
+		/* list_add: head->next is loaded, the old first page's lru.prev rewritten */
+		mach_touch_line(z, cpu, LRUVEC_LISTS_VADDR, 1, BLAB_PATH_NONE);
+		lru_store_neighbour(z, cpu, l, old);
+		mach_touch_line(z, cpu, LRUVEC_SIZE_VADDR, 1, BLAB_PATH_NONE);
+		mach_work(z, cpu, BLAB_COST_LIST_OP);
+		l->next[idx] = old;
+		l->prev[idx] = l->head;
+		l->prev[old] = idx;
+		l->next[l->head] = idx;
+	}
+	mach_unlock(z, cpu, BLAB_LOCK_LRU);
+}
+
+void sim_lru_release_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
+			   const uint32_t *pfns, uint32_t first, uint32_t n)
+{
+	mach_lock(z, cpu, BLAB_LOCK_LRU);
+	for (uint32_t j = first; j < first + n; j++) {
+		uint32_t idx = pfns[j], p = l->prev[idx], nx = l->next[idx];
+		/* PageLRU test and __ClearPageLRU, then list_del reads page->lru */
+		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_NONE);
+		if (p == LRU_OFF)
+			continue; /* never went on the list (not reached for these workloads) */
+		lru_store_neighbour(z, cpu, l, p);
+		lru_store_neighbour(z, cpu, l, nx);
+		mach_touch_line(z, cpu, LRUVEC_SIZE_VADDR, 1, BLAB_PATH_NONE);
+		mach_work(z, cpu, BLAB_COST_LIST_OP);
+		l->next[p] = nx;
+		l->prev[nx] = p;
+		l->prev[idx] = l->next[idx] = LRU_OFF;
+	}
+	mach_unlock(z, cpu, BLAB_LOCK_LRU);
+}
+
+void sim_lru_migrated(struct sim_lru *l, uint32_t old_idx, uint32_t new_idx)
+{
+	uint32_t p = l->prev[old_idx], nx = l->next[old_idx];
+
+	if (p == LRU_OFF)
+		return;
+	l->prev[new_idx] = p;
+	l->next[new_idx] = nx;
+	l->next[p] = new_idx;
+	l->prev[nx] = new_idx;
+	l->prev[old_idx] = l->next[old_idx] = LRU_OFF;
+}
+
 void sim_lru_batch(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t first,
 		   uint32_t n)
 {

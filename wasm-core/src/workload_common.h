@@ -18,10 +18,44 @@ int sim_op_step(struct blab_zone *z, struct blab_op *op, uint8_t *active);
  * BLAB_ENOMEM, like success, ends the op with BLAB_STEP_DONE and is left in op->err. */
 int sim_op_step_may_fail(struct blab_zone *z, struct blab_op *op, uint8_t *active);
 
-/* One lru_lock hold over pages [first, first + n) of pfns (pfn - zone start): each page's
- * struct page is written as it goes on (lru_cache_add) or off (release_pages) the LRU. */
+/*
+ * The node's LRU list, shared by every task (one lruvec: will-it-scale's processes all sit
+ * in the root memcg): prev/next per page index (pfn - zone start), index `head` being the
+ * list head in the lruvec. Pages are added at the head, so one task's pages end up
+ * interleaved with the others' and taking one off rewrites other CPUs' struct pages.
+ */
+struct sim_lru {
+	uint32_t *prev, *next; /* zone pages + 1 entries */
+	uint32_t head;
+};
+
+/* an empty list for a zone of zone_pages pages; -1 when the host is out of memory */
+int sim_lru_init(struct sim_lru *l, uint32_t zone_pages);
+void sim_lru_free(struct sim_lru *l);
+
+/* __pagevec_lru_add() of pages [first, first + n) of pfns: one lru_lock hold; per page
+ * its struct page, the lruvec's list head, the old first page's lru.prev (often another
+ * CPU's page) and the lruvec's size counter are written. */
+void sim_lru_add_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
+		       const uint32_t *pfns, uint32_t first, uint32_t n);
+
+/* release_pages()'s lru_lock hold over pages [first, first + n) (at most SWAP_CLUSTER_MAX:
+ * it drops the lock every 32 pages): del_page_from_lru_list() of each, rewriting both
+ * neighbours' struct pages (or the list head) and the size counter. */
+void sim_lru_release_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
+			   const uint32_t *pfns, uint32_t first, uint32_t n);
+
+/* compaction moved page old_idx to new_idx: the new page takes its place on the list (the
+ * isolate/putback under lru_lock is not charged) */
+void sim_lru_migrated(struct sim_lru *l, uint32_t old_idx, uint32_t new_idx);
+
+/* One lru_lock hold over pages [first, first + n) of pfns touching only their own struct
+ * pages (no list): what the real machine's threads run, whose lists are not shared. */
 void sim_lru_batch(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t first,
 		   uint32_t n);
+
+/* release_pages() drops lru_lock every SWAP_CLUSTER_MAX pages */
+#define SIM_SWAP_CLUSTER_MAX 32u
 
 /* free_unref_page_list() for pfns[0, n): frees them to the pcp one resumable op at a time,
  * *k counting those freed (it survives a step that ends at a lock). BLAB_STEP_DONE once all

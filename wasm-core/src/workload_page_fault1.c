@@ -22,6 +22,7 @@
 struct pf1_state {
 	struct sim_task *tasks;
 	uint32_t *pfns;
+	struct sim_lru lru;
 };
 
 enum { T_FAULT = 0, T_LRU_ADD, T_UNMAP, T_UNMAP_LRU, T_UNMAP_FREE, T_DONE };
@@ -69,7 +70,10 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 			}
 			break;
 		case T_LRU_ADD: /* __pagevec_lru_add() */
-			sim_lru_batch(z, cpu, t->pfns, t->i - t->pv, t->pv);
+			if (t->lru)
+				sim_lru_add_batch(z, cpu, t->lru, t->pfns, t->i - t->pv, t->pv);
+			else
+				sim_lru_batch(z, cpu, t->pfns, t->i - t->pv, t->pv);
 			t->pv = 0;
 			t->state = T_FAULT;
 			break;
@@ -85,13 +89,18 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 				t->state = T_FAULT;
 				break;
 			}
-			t->pv = sim_pagevec_size(t->pages, t->i);
+			/* release_pages() keeps lru_lock for SWAP_CLUSTER_MAX pages at most */
+			t->pv = t->pages - t->i < SIM_SWAP_CLUSTER_MAX ? t->pages - t->i
+								      : SIM_SWAP_CLUSTER_MAX;
 			/* zap_pte_range: page_remove_rmap() writes the struct page (_mapcount) */
 			sim_unmap_pages(z, cpu, t->pfns + t->i, t->pv);
 			t->state = T_UNMAP_LRU;
 			return SIM_STEP;
 		case T_UNMAP_LRU: /* release_pages(): off the LRU under lru_lock */
-			sim_lru_batch(z, cpu, t->pfns, t->i, t->pv);
+			if (t->lru)
+				sim_lru_release_batch(z, cpu, t->lru, t->pfns, t->i, t->pv);
+			else
+				sim_lru_batch(z, cpu, t->pfns, t->i, t->pv);
 			t->k = 0;
 			t->state = T_UNMAP_FREE;
 			break;
@@ -123,8 +132,11 @@ static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
 	run->priv = st;
 	if (!st || !(st->tasks = sim_tasks_alloc(c, sizeof(*st->tasks), &st->pfns)))
 		return sim_out_of_host_memory(err, errlen);
+	if (sim_lru_init(&st->lru, run->z->pages))
+		return sim_out_of_host_memory(err, errlen);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
 		struct sim_task *t = &st->tasks[cpu];
+		t->lru = &st->lru;
 		t->pfns = sim_task_pfns(st->pfns, c, cpu);
 		t->pages = c->pages;
 		t->iterations = c->iterations;
@@ -155,6 +167,7 @@ static void pf1_teardown(struct sim_run *run)
 	if (st) {
 		free(st->tasks);
 		free(st->pfns);
+		sim_lru_free(&st->lru);
 		free(st);
 	}
 	run->priv = NULL;
@@ -169,6 +182,7 @@ void sim_page_fault1_migrated(void *priv, uint32_t ntasks, uint32_t old_idx, uin
 {
 	struct pf1_state *st = priv;
 
+	sim_lru_migrated(&st->lru, old_idx, new_idx);
 	for (uint32_t cpu = 0; cpu < ntasks; cpu++) {
 		struct sim_task *t = &st->tasks[cpu];
 		uint32_t lo = 0, hi = 0;

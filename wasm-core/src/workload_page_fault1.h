@@ -7,6 +7,7 @@
 #define BLAB_WORKLOAD_PAGE_FAULT1_H
 
 #include "internal.h"
+#include "workload_common.h"
 
 struct sim_task {
 	uint32_t *pfns;       /* the mapping: pfn - zone start of each faulted page */
@@ -20,6 +21,8 @@ struct sim_task {
 	uint64_t pages_done;  /* faulted, all rounds */
 	uint64_t warm_pages, warm_end, end; /* pages and clock at the end of the warm-up round */
 	struct blab_op op;
+	struct sim_lru *lru;  /* the node's LRU list (model machine); NULL: lru_lock held over
+			       * the batch's own struct pages only (real machine) */
 };
 
 /* One step of page_fault1 on cpu: runs until the task is about to take a lock. Returns

@@ -37,12 +37,14 @@ struct trunc_task {
 struct trunc_state {
 	struct trunc_task *tasks;
 	uint32_t *pfns;
+	struct sim_lru lru; /* the node's inactive file LRU, shared by every task's file */
 };
 
 static int trunc_step(struct sim_run *run, unsigned cpu)
 {
 	struct blab_zone *z = run->z;
-	struct trunc_task *t = &((struct trunc_state *)run->priv)->tasks[cpu];
+	struct trunc_state *st = run->priv;
+	struct trunc_task *t = &st->tasks[cpu];
 	uint32_t pages = run->c->pages;
 	int ret;
 
@@ -74,7 +76,7 @@ static int trunc_step(struct sim_run *run, unsigned cpu)
 			}
 			break;
 		case TR_LRU_ADD:
-			sim_lru_batch(z, cpu, t->pfns, t->i - t->pv, t->pv);
+			sim_lru_add_batch(z, cpu, &st->lru, t->pfns, t->i - t->pv, t->pv);
 			t->pv = 0;
 			t->state = TR_READ;
 			break;
@@ -94,8 +96,8 @@ static int trunc_step(struct sim_run *run, unsigned cpu)
 			sim_unmap_pages(z, cpu, t->pfns + t->i, t->pv);
 			t->state = TR_TRUNC_LRU;
 			return SIM_STEP;
-		case TR_TRUNC_LRU:
-			sim_lru_batch(z, cpu, t->pfns, t->i, t->pv);
+		case TR_TRUNC_LRU: /* pagevec_release() -> release_pages() */
+			sim_lru_release_batch(z, cpu, &st->lru, t->pfns, t->i, t->pv);
 			t->k = 0;
 			t->state = TR_TRUNC_FREE;
 			break;
@@ -123,6 +125,8 @@ static int trunc_setup(struct sim_run *run, char *err, size_t errlen)
 	run->priv = st;
 	if (!st || !(st->tasks = sim_tasks_alloc(c, sizeof(*st->tasks), &st->pfns)))
 		return sim_out_of_host_memory(err, errlen);
+	if (sim_lru_init(&st->lru, run->z->pages))
+		return sim_out_of_host_memory(err, errlen);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++)
 		st->tasks[cpu].pfns = sim_task_pfns(st->pfns, c, cpu);
 	return 0;
@@ -143,6 +147,7 @@ static void trunc_teardown(struct sim_run *run)
 	if (st) {
 		free(st->tasks);
 		free(st->pfns);
+		sim_lru_free(&st->lru);
 		free(st);
 	}
 	run->priv = NULL;

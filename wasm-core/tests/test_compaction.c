@@ -180,7 +180,9 @@ static void page_fault1_56(void)
 	CHECK(p2.zone_contention_bp < base.zone_contention_bp);
 	CHECK(p4.zone_contention_bp * 10 < base.zone_contention_bp * 7); /* cut by > 30 % */
 	CHECK(p4.zone_contention_bp < p2.zone_contention_bp);
-	CHECK(p2.lru_contention_bp > 10 * (base.lru_contention_bp + 1));
+	/* v4.16 already spends a few % on lru_lock (the shared LRU list's neighbours miss),
+	 * skip merge multiplies it */
+	CHECK(p2.lru_contention_bp > 4 * (base.lru_contention_bp + 1));
 	CHECK(p4.lru_contention_bp > p2.lru_contention_bp);
 	CHECK(p4.misses_zone_locked * 2 < base.misses_zone_locked);
 	CHECK(p4.score > base.score);

@@ -65,7 +65,8 @@ describe('lesson tables on the core', () => {
     const zl = await computeTable(run, l.tables['zlock']!);
     const last = zl.rows.at(-1)!; // 56 tasks; v4.16, lu-rfc-p2, lu-rfc-p4
     expect(last[2]!.zoneBp).toBeLessThan(last[0]!.zoneBp);
-    expect(last[2]!.lruBp).toBeGreaterThan(last[0]!.lruBp * 5);
+    expect(last[2]!.lruBp).toBeGreaterThan(last[0]!.lruBp * 2); // v4.16 already queues a little on the shared LRU list
+    expect(last[2]!.lruBp).toBeGreaterThan(last[1]!.lruBp);
     const frag = await computeTable(run, l.tables['hifrag']!);
     const cost = await computeTable(run, l.tables['hicost']!);
     for (let i = 0; i < frag.rows.length; i++) {
