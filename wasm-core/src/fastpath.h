@@ -14,7 +14,8 @@
  * the two record for record on the plain and model machines).
  *
  * Why it is cheaper: no op struct to fill and resume, arguments checked once, no calls into
- * pcp.c / list.c / zone.c for a handful of loads and stores, and the machine hooks inlined.
+ * pcp.c / zone.c for a handful of loads and stores (list.h is inline), and the machine
+ * hooks inlined.
  */
 #ifndef BLAB_FASTPATH_H
 #define BLAB_FASTPATH_H
@@ -108,16 +109,7 @@ alloc_fast(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsig
 	p = &z->mem_map[idx];
 	porder = p->order;
 	pmt = p->mt;
-	if (p->prev != NIL)
-		z->mem_map[p->prev].next = p->next;
-	else
-		l->head = p->next;
-	if (p->next != NIL)
-		z->mem_map[p->next].prev = p->prev;
-	else
-		l->tail = p->prev;
-	p->next = NIL;
-	p->prev = NIL;
+	_blab_list_del(z, l, idx);
 	p->flags &= ~(PG_pcp | PG_cold);
 	p->cpu = BLAB_CPU_NONE;
 	pcp->count -= 1u << porder;
@@ -203,23 +195,10 @@ free_fast(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsig
 	p->flags = PG_pcp | (which ? PG_cold : 0);
 	p->mt = (uint8_t)mt;
 	p->cpu = (uint16_t)cpu;
-	if (tail) {
-		p->next = NIL;
-		p->prev = l->tail;
-		if (l->tail != NIL)
-			z->mem_map[l->tail].next = idx;
-		else
-			l->head = idx;
-		l->tail = idx;
-	} else {
-		p->prev = NIL;
-		p->next = l->head;
-		if (l->head != NIL)
-			z->mem_map[l->head].prev = idx;
-		else
-			l->tail = idx;
-		l->head = idx;
-	}
+	if (tail)
+		_blab_list_add_tail(z, l, idx);
+	else
+		_blab_list_add(z, l, idx);
 	pcp->count += 1u << order;
 	pcp_pages_add(z, (int32_t)(1u << order));
 	if (!quiet)

@@ -146,13 +146,7 @@ static inline uint64_t frame_vaddr(uint64_t pfn)
 	return PAGE_OFFSET + (pfn << PAGE_SHIFT);
 }
 
-/* lists (list.c) */
-void _blab_list_init(struct blab_list *l);
-void _blab_list_add(struct blab_zone *z, struct blab_list *l, uint32_t idx);
-void _blab_list_add_tail(struct blab_zone *z, struct blab_list *l, uint32_t idx);
-void _blab_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx);
-void _blab_list_add_after(struct blab_zone *z, struct blab_list *l, uint32_t after, uint32_t idx);
-static inline int list_empty(const struct blab_list *l) { return l->head == NIL; }
+#include "list.h"
 
 /*
  * z->pcp_pages is a zone-wide sum that every CPU's pcp list changes without zone->lock: the

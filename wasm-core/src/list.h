@@ -1,16 +1,19 @@
 /*
- * list.c - doubly linked lists of pages by index, the shape of the kernel's list_head
- * (list_add = at the head, list_add_tail = at the tail) with uint32_t links.
+ * list.h - doubly linked lists of pages by index, the shape of the kernel's list_head
+ * (list_add = at the head, list_add_tail = at the tail) with uint32_t links. Inline, like the
+ * kernel's: the pcp fast path (fastpath.h) and the op machinery share these few stores.
+ * Included by internal.h after struct blab_zone.
  */
-#include "internal.h"
+#ifndef BLAB_LIST_H
+#define BLAB_LIST_H
 
-void _blab_list_init(struct blab_list *l)
+static inline void _blab_list_init(struct blab_list *l)
 {
 	l->head = NIL;
 	l->tail = NIL;
 }
 
-void _blab_list_add(struct blab_zone *z, struct blab_list *l, uint32_t idx)
+static inline void _blab_list_add(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 {
 	struct page *p = &z->mem_map[idx];
 	p->prev = NIL;
@@ -22,7 +25,7 @@ void _blab_list_add(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 	l->head = idx;
 }
 
-void _blab_list_add_tail(struct blab_zone *z, struct blab_list *l, uint32_t idx)
+static inline void _blab_list_add_tail(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 {
 	struct page *p = &z->mem_map[idx];
 	p->next = NIL;
@@ -34,7 +37,7 @@ void _blab_list_add_tail(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 	l->tail = idx;
 }
 
-void _blab_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx)
+static inline void _blab_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 {
 	struct page *p = &z->mem_map[idx];
 	if (p->prev != NIL)
@@ -50,7 +53,7 @@ void _blab_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 }
 
 /* insert idx right after `after` (a page already on l) */
-void _blab_list_add_after(struct blab_zone *z, struct blab_list *l, uint32_t after, uint32_t idx)
+static inline void _blab_list_add_after(struct blab_zone *z, struct blab_list *l, uint32_t after, uint32_t idx)
 {
 	struct page *p = &z->mem_map[idx];
 	struct page *a = &z->mem_map[after];
@@ -62,3 +65,7 @@ void _blab_list_add_after(struct blab_zone *z, struct blab_list *l, uint32_t aft
 		l->tail = idx;
 	a->next = idx;
 }
+
+static inline int list_empty(const struct blab_list *l) { return l->head == NIL; }
+
+#endif
