@@ -109,11 +109,7 @@ alloc_fast(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsig
 	p = &z->mem_map[idx];
 	porder = p->order;
 	pmt = p->mt;
-	_blab_list_del(z, l, idx);
-	p->flags &= ~(PG_pcp | PG_cold);
-	p->cpu = BLAB_CPU_NONE;
-	pcp->count -= 1u << porder;
-	pcp_pages_add(z, -(int32_t)(1u << porder));
+	pcp_unlink(z, pcp, l, idx);
 	if (!quiet)
 		EMIT(z, BLAB_EVC_STATE, BLAB_EV_PCP_DEL, at, porder, cpu, pmt, BLAB_PATH_ALLOC_FAST,
 		     which ? BLAB_EVF_COLD : 0, 0, 0);
@@ -192,15 +188,7 @@ free_fast(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsig
 		mach_touch_page(z, cpu, pfn, 1, BLAB_PATH_FREE_FAST);
 
 	/* free_to_pcp() -> _blab_pcp_add(): the head (hot), or the tail for a cold LIFO free */
-	p->flags = PG_pcp | (which ? PG_cold : 0);
-	p->mt = (uint8_t)mt;
-	p->cpu = (uint16_t)cpu;
-	if (tail)
-		_blab_list_add_tail(z, l, idx);
-	else
-		_blab_list_add(z, l, idx);
-	pcp->count += 1u << order;
-	pcp_pages_add(z, (int32_t)(1u << order));
+	pcp_link(z, pcp, l, idx, order, mt, cpu, which, tail);
 	if (!quiet)
 		EMIT(z, BLAB_EVC_STATE, BLAB_EV_PCP_ADD, pfn, order, cpu, mt, BLAB_PATH_FREE_FAST,
 		     (tail ? BLAB_EVF_TAIL : 0) | (which ? BLAB_EVF_COLD : 0), 0, 0);

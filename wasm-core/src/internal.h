@@ -159,6 +159,39 @@ static inline void pcp_pages_add(struct blab_zone *z, int32_t pages)
 		z->pcp_pages += (uint32_t)pages;
 }
 
+/* A block onto / off one of cpu's pcp lists (l is in pcp): the page's pcp fields, the list and
+ * the counts. The callers emit PCP_ADD / PCP_DEL (pcp.c always, the fast path when it records). */
+static inline void pcp_link(struct blab_zone *z, struct per_cpu_pages *pcp, struct blab_list *l,
+			    uint32_t idx, unsigned order, unsigned mt, unsigned cpu, unsigned which,
+			    int tail)
+{
+	struct page *p = &z->mem_map[idx];
+
+	p->flags = PG_pcp | (which ? PG_cold : 0);
+	p->order = (uint8_t)order;
+	p->mt = (uint8_t)mt;
+	p->cpu = (uint16_t)cpu;
+	if (tail)
+		_blab_list_add_tail(z, l, idx);
+	else
+		_blab_list_add(z, l, idx);
+	pcp->count += 1u << order;
+	pcp_pages_add(z, (int32_t)(1u << order));
+}
+
+static inline void pcp_unlink(struct blab_zone *z, struct per_cpu_pages *pcp, struct blab_list *l,
+			      uint32_t idx)
+{
+	struct page *p = &z->mem_map[idx];
+	unsigned order = p->order;
+
+	_blab_list_del(z, l, idx);
+	p->flags &= ~(PG_pcp | PG_cold);
+	p->cpu = BLAB_CPU_NONE;
+	pcp->count -= 1u << order;
+	pcp_pages_add(z, -(int32_t)(1u << order));
+}
+
 /* events (events.c) */
 void _blab_emit(struct blab_zone *z, unsigned type, uint64_t pfn, unsigned order, unsigned cpu,
 		unsigned mt, unsigned path, unsigned flags, uint32_t arg0, uint32_t arg1);

@@ -97,18 +97,8 @@ void _blab_pcp_add(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t i
 {
 	struct per_cpu_pages *pcp = &z->pageset[cpu].pcp[which];
 	struct blab_list *l = &pcp->lists[_blab_pcp_list_index(z, mt, order)];
-	struct page *p = &z->mem_map[idx];
 
-	p->flags = PG_pcp | (which ? PG_cold : 0);
-	p->order = (uint8_t)order;
-	p->mt = (uint8_t)mt;
-	p->cpu = (uint16_t)cpu;
-	if (tail)
-		_blab_list_add_tail(z, l, idx);
-	else
-		_blab_list_add(z, l, idx);
-	pcp->count += 1u << order;
-	pcp_pages_add(z, (int32_t)(1u << order));
+	pcp_link(z, pcp, l, idx, order, mt, cpu, which, tail);
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_PCP_ADD, idx_to_pfn(z, idx), order, cpu, mt, path,
 	     (tail ? BLAB_EVF_TAIL : 0) | (which ? BLAB_EVF_COLD : 0), 0, 0);
 }
@@ -119,11 +109,7 @@ void _blab_pcp_del(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t i
 	struct page *p = &z->mem_map[idx];
 	unsigned order = p->order, mt = p->mt;
 
-	_blab_list_del(z, &pcp->lists[_blab_pcp_list_index(z, mt, order)], idx);
-	p->flags &= ~(PG_pcp | PG_cold);
-	p->cpu = BLAB_CPU_NONE;
-	pcp->count -= 1u << order;
-	pcp_pages_add(z, -(int32_t)(1u << order));
+	pcp_unlink(z, pcp, &pcp->lists[_blab_pcp_list_index(z, mt, order)], idx);
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_PCP_DEL, idx_to_pfn(z, idx), order, cpu, mt, path,
 	     which ? BLAB_EVF_COLD : 0, 0, 0);
 }
