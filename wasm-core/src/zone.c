@@ -262,8 +262,8 @@ int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snap
 		struct model_machine *mm = malloc(sizeof(*mm));
 		if (!cfg->model)
 			model_params_default(&def);
-		if (!mm || model_machine_init(mm, cfg->model ? cfg->model : &def, cpus,
-					      z->start_pfn + z->pages, 0, 3)) {
+		if (!mm || model_machine_init_at(mm, cfg->model ? cfg->model : &def, cpus,
+						 z->start_pfn, z->pages, 0, 3)) {
 			free(mm);
 			blab_zone_destroy(z);
 			return BLAB_ENOMEMHOST;

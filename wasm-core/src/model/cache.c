@@ -298,7 +298,7 @@ static inline uint32_t is_frame_line(const struct cache_model *m, uint64_t line)
 
 static inline struct cache_dir_page *dir_get(struct cache_model *m, uint64_t line)
 {
-	uint64_t i = line - VMEMMAP_LINE;
+	uint64_t i = line - m->dir_base_line;
 	if (i < m->dir_npages)
 		return &m->dir_pages[i];
 	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
@@ -320,7 +320,7 @@ static inline struct cache_dir_page *dir_get(struct cache_model *m, uint64_t lin
 /* The current version of a line, without creating or forgetting anything; 0 = unknown. */
 static inline uint32_t dir_peek_ver(const struct cache_model *m, uint64_t line)
 {
-	uint64_t i = line - VMEMMAP_LINE;
+	uint64_t i = line - m->dir_base_line;
 	if (i < m->dir_npages)
 		return m->dir_pages[i].ver;
 	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
@@ -488,7 +488,7 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		const struct cache_level *l3 = &m->llc[socket];
 		uint64_t old = m->l2[core].line[v2];
 		if (is_tracked(old) && old != line) {
-			uint64_t di = old - VMEMMAP_LINE;
+			uint64_t di = old - m->dir_base_line;
 			uint32_t s3 = set_of(l3, old);
 			uint64_t b3p = (uint64_t)s3 * l3->assoc;
 			if (di < m->dir_npages)
@@ -902,7 +902,7 @@ static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t so
 		ver[i] = l2->ver[idx[i]];
 		l2->line[idx[i]] = FILLER_LINE;
 		l2->ver[idx[i]] = 0;
-		uint64_t d = line[i] - VMEMMAP_LINE;
+		uint64_t d = line[i] - m->dir_base_line;
 		if (d < m->dir_npages)
 			__builtin_prefetch(&m->dir_pages[d]);
 		uint32_t s3 = set_of(l3, line[i]);
@@ -1041,6 +1041,12 @@ void cache_set_frames(struct cache_model *m, uint64_t first_pfn, uint64_t npfns)
 int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncpus,
 	       uint64_t npages, uint32_t dir_hash_lines)
 {
+	return cache_init_at(m, p, ncpus, 0, npages, dir_hash_lines);
+}
+
+int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t ncpus,
+		  uint64_t first_pfn, uint64_t npages, uint32_t dir_hash_lines)
+{
 	memset(m, 0, sizeof(*m));
 	if (model_params_check(p, NULL, 0) || ncpus == 0 || ncpus > model_cpus_max(p) ||
 	    npages > (1ull << 40))
@@ -1073,6 +1079,9 @@ int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncp
 		if (!m->fb)
 			goto fail;
 	}
+	if (first_pfn > (1ull << 40))
+		goto fail;
+	m->dir_base_line = VMEMMAP_LINE + first_pfn;
 	m->dir_npages = npages;
 	if (npages) {
 		m->dir_pages = calloc(npages, sizeof(*m->dir_pages));
@@ -1150,7 +1159,7 @@ int cache_check(const struct cache_model *m, char *err, size_t errlen)
 		if (d->ver > m->ver_clock || (d->owner != MODEL_NO_CPU && d->owner >= m->ncpus)) {
 			if (err && errlen)
 				snprintf(err, errlen, "directory pfn %llu: bad version or owner",
-					 (unsigned long long)i);
+					 (unsigned long long)(m->dir_base_line - VMEMMAP_LINE + i));
 			return -1;
 		}
 	}

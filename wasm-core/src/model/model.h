@@ -201,6 +201,7 @@ struct cache_model {
 	 * fixed-size direct-mapped table (a collision forgets the old line's history) */
 	struct cache_dir_page *dir_pages;
 	uint64_t dir_npages;
+	uint64_t dir_base_line; /* the line of dir_pages[0]: struct page of the first dense pfn */
 	struct cache_dir_entry *dir_hash;
 	uint32_t dir_hash_mask;
 	uint32_t dir_hash_live; /* hashed slots in use */
@@ -228,6 +229,11 @@ struct cache_model {
  */
 int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncpus,
 	       uint64_t npages, uint32_t dir_hash_lines);
+/* cache_init() whose dense directory covers pfns first_pfn .. first_pfn + npages - 1 only (a
+ * zone that starts high must not pay 8 bytes for every pfn below it); other struct page
+ * lines are hashed. */
+int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t ncpus,
+		  uint64_t first_pfn, uint64_t npages, uint32_t dir_hash_lines);
 void cache_free(struct cache_model *m);
 /* Only frames first_pfn .. first_pfn + npfns - 1 are ever passed to cache_clear_page (the
  * zone's). Without this call every hashed line is taken for a possible frame line, which is
@@ -406,6 +412,10 @@ struct model_machine {
  * lock_init. Returns 0 or -1. */
 int model_machine_init(struct model_machine *mm, const struct model_params *p, uint32_t ncpus,
 		       uint64_t npages, uint32_t dir_hash_lines, uint32_t nlocks);
+/* model_machine_init() for the pfns first_pfn .. first_pfn + npages - 1 (cache_init_at) */
+int model_machine_init_at(struct model_machine *mm, const struct model_params *p,
+			  uint32_t ncpus, uint64_t first_pfn, uint64_t npages,
+			  uint32_t dir_hash_lines, uint32_t nlocks);
 void model_machine_free(struct model_machine *mm);
 /* All CPUs' cycles so far (the denominator of contention %). */
 uint64_t model_machine_cycles(const struct model_machine *mm);

@@ -9,10 +9,17 @@
 int model_machine_init(struct model_machine *mm, const struct model_params *p, uint32_t ncpus,
 		       uint64_t npages, uint32_t dir_hash_lines, uint32_t nlocks)
 {
+	return model_machine_init_at(mm, p, ncpus, 0, npages, dir_hash_lines, nlocks);
+}
+
+int model_machine_init_at(struct model_machine *mm, const struct model_params *p,
+			  uint32_t ncpus, uint64_t first_pfn, uint64_t npages,
+			  uint32_t dir_hash_lines, uint32_t nlocks)
+{
 	memset(mm, 0, sizeof(*mm));
 	mm->p = *p;
 	mm->ncpus = ncpus;
-	if (cache_init(&mm->cache, &mm->p, ncpus, npages, dir_hash_lines))
+	if (cache_init_at(&mm->cache, &mm->p, ncpus, first_pfn, npages, dir_hash_lines))
 		return -1;
 	if (lock_init(&mm->locks, &mm->p, nlocks, ncpus) || sched_init(&mm->sched, ncpus)) {
 		cache_free(&mm->cache);

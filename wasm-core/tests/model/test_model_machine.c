@@ -208,8 +208,26 @@ static void test_park_unpark(void)
 	model_machine_free(&mm);
 }
 
+/* A zone that starts high (the fuzzer found pfn 2^31) gets a directory for its own pfns only,
+ * not 8 bytes for every pfn below it; its struct page lines are dense, others hashed. */
+static void test_directory_from_first_pfn(void)
+{
+	struct model_params p;
+	model_params_default(&p);
+	CHECK_EQ(model_machine_init_at(&mm, &p, 2, 1ull << 31, 1024, 0, 3), 0);
+	CHECK_EQ(mm.cache.dir_npages, 1024);
+	(void)cache_access(&mm.cache, 0, MODEL_PAGE_VADDR((1ull << 31) + 1023), 1, 0, 0);
+	CHECK_EQ(mm.cache.dir_hash_live, 0);
+	(void)cache_access(&mm.cache, 1, MODEL_PAGE_VADDR((1ull << 31) + 1024), 1, 0, 0);
+	CHECK_EQ(mm.cache.dir_hash_live, 1);
+	CHECK_EQ(cache_access(&mm.cache, 1, MODEL_PAGE_VADDR((1ull << 31) + 1023), 0, 10, 0).outcome,
+		 CACHE_REMOTE);
+	model_machine_free(&mm);
+}
+
 int main(void)
 {
+	test_directory_from_first_pfn();
 	test_park_unpark();
 	struct result s1 = run(1, SINGLE), a1 = run(1, OUTSIDE), b1 = run(1, PREFETCH);
 	struct result s56 = run(56, SINGLE), a56 = run(56, OUTSIDE), b56 = run(56, PREFETCH);
