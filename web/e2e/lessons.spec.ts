@@ -221,6 +221,34 @@ test('a stress_highalloc compare has the order-9 rows and no chart against tasks
   expect(errors).toEqual([]);
 });
 
+test('a mixed compare (page_fault1 beside huge-page users) has both sides of the trade-off and a sweep chart against tasks', async ({ page }) => {
+  test.setTimeout(300_000);
+  const errors = watchConsole(page);
+  await page.goto('/?compare=v4.16,lu-rfc-p4&workload=mixed&cpus=4&pages=256&seed=1&tasks=2,4');
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
+  await expect(page.locator('#cmp-workload')).toHaveValue('mixed');
+  const diff = page.locator('#diff-table');
+  await expect(diff.locator('caption')).toContainText('mixed at 4 CPUs, 256 pages per page_fault1 task');
+  const cells = async (name: string) => diff.locator('tr', { hasText: name }).locator('td').allInnerTexts();
+  // the order-0 side: a score for each configuration, and the locks that explain it
+  const score = await cells('throughput (order-0 pages / s)');
+  expect(score[0]).toBe('higher');
+  expect(Number(score[1]!.replace(/,/g, ''))).toBeGreaterThan(0);
+  expect(Number(score[2]!.replace(/,/g, ''))).toBeGreaterThan(0);
+  await expect(diff.locator('tr', { hasText: 'lru_lock contention' })).toHaveCount(1);
+  // the huge-page side: the CPUs past the first half asked for order-9 blocks
+  const attempts = await cells('order-9 attempts');
+  expect(Number(attempts[1]!.replace(/,/g, ''))).toBeGreaterThan(0);
+  const got = await cells('order-9 blocks got');
+  expect(got[0]).toBe('higher');
+  await expect(diff.locator('tr', { hasText: 'compactions run' })).toHaveCount(1);
+  // the chart sweeps tasks, half of them faulting order-0 pages; no linear line
+  const chart = page.locator('.compare-chart svg');
+  await expect(chart).toContainText('tasks (half page_fault1, half huge pages)');
+  await expect(page.locator('.compare-col')).toHaveCount(2);
+  expect(errors).toEqual([]);
+});
+
 test('exports: a table as CSV, a view as SVG, progress as JSON, and a run as a JSON event log that loads back', async ({ page }) => {
   test.setTimeout(180_000);
   const errors = watchConsole(page);
