@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "model/model.h"
 #include "sim_common.h"
+#include "sim_progress.h"
 
 #define MAX_LIST 32
 #define EVENTS_FILE_MAX BLAB_MAX_LOG_EVENTS
@@ -85,6 +86,7 @@ static int sim_help(FILE *f)
 "                 topology sets how many CPUs the modelled machine has\n"
 "  --bench        also print, on stderr, host seconds and simulated page operations\n"
 "                 (allocations + frees) per host second for the whole sweep\n"
+"On a terminal, stderr shows each run's progress (pages faulted, seconds, time to go).\n"
 "\n"
 "Limits: cpus 1..256 (112 on the default 2 sockets), pages 1..%u, iterations 1..%u,\n"
 "cpus x pages <= %u, cpus x pages x iterations <= %llu.\n"
@@ -416,13 +418,16 @@ int cmd_sim(int argc, char **argv)
 		for (uint32_t p = 0; p < npresets && !ret; p++) {
 			struct blab_sim_config cfg = base;
 			struct sim_sink ss = {0};
+			struct sim_progress sp;
 			char err[160];
 			int e;
 			cfg.cpus = cpus[c];
 			blab_preset(presets[p], &cfg.strategy);
 			if (hash || ef)
 				sim_sink_attach(&cfg, &ss, ef);
+			sim_progress_attach(&cfg, &sp, presets[p], cpus[c]);
 			e = blab_sim_run(&cfg, &cells[c * npresets + p].r, err, sizeof(err));
+			sim_progress_done(&sp);
 			if (e) {
 				fprintf(stderr, "blab sim: %s, %u cpus: %s\n", presets[p], cpus[c], err);
 				ret = 1;

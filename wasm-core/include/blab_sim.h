@@ -68,6 +68,12 @@ struct blab_sim_config {
 	uint8_t log_mask;                    /* event classes sent to sink */
 	blab_event_sink sink;                /* NULL: no events at all */
 	void *sink_ctx;
+	/* Called every BLAB_SIM_PROGRESS_STEPS steps while the run goes, with the pages the
+	 * workload has handled so far and will handle in all (both 0 when the workload cannot
+	 * say). It only reads: a run gives the same result and events with or without it.
+	 * NULL: never called. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 	/* hackbench (docs/slab.md); cpus must be groups */
 	struct blab_sim_hackbench {
 		uint32_t groups;       /* sender/receiver pairs, one CPU each: 1..BLAB_HACKBENCH_MAX_GROUPS */
@@ -78,6 +84,7 @@ struct blab_sim_config {
 	} hackbench;
 };
 void blab_sim_config_init(struct blab_sim_config *c);
+#define BLAB_SIM_PROGRESS_STEPS 4096u
 enum blab_sim_compact {
 	BLAB_SIM_COMPACT_NONE = 0,  /* fail at once */
 	BLAB_SIM_COMPACT_MERGE = 1, /* merge merge-skipped pages only */

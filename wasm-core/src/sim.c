@@ -62,6 +62,15 @@ static void emit_wasted(void *ctx, const struct cache_wasted *w)
 	     w->path, line_event_flags(w->vaddr), 0, 0);
 }
 
+static void report_progress(const struct sim_run *run, const struct sim_workload *wl)
+{
+	uint64_t done = 0, total = 0;
+
+	if (wl->progress)
+		wl->progress(run, &done, &total);
+	run->c->progress(run->c->progress_ctx, done, total);
+}
+
 int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
 		 size_t errlen)
 {
@@ -71,7 +80,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	const struct sim_workload *wl;
 	struct sim_run run;
 	struct model_machine *mm;
-	uint64_t zone_pages;
+	uint64_t zone_pages, steps = 0;
 	int ret, set_up = 0;
 
 	if (!c || !r)
@@ -171,7 +180,10 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 
 	for (uint32_t cpu = sched_peek(&mm->sched); cpu != MODEL_NO_CPU;
 	     cpu = sched_peek(&mm->sched)) {
-		int s = wl->step(&run, cpu);
+		int s;
+		if (c->progress && !(++steps % BLAB_SIM_PROGRESS_STEPS))
+			report_progress(&run, wl);
+		s = wl->step(&run, cpu);
 		if (s < 0)
 			FAIL(s, "cpu %u: %s", cpu, blab_strerror(s));
 		if (z->machine.parked)

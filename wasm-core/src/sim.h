@@ -44,6 +44,9 @@ struct sim_workload {
 	void (*finish)(const struct sim_run *run, struct blab_sim_result *r);
 	/* Frees priv; also called when setup() or a step failed. May be NULL. */
 	void (*teardown)(struct sim_run *run);
+	/* Pages handled so far and in all, for blab_sim_config.progress; reads only. May be
+	 * NULL (the progress callback then gets 0 of 0). */
+	void (*progress)(const struct sim_run *run, uint64_t *done, uint64_t *total);
 };
 
 /* The workload with this id, or NULL. */

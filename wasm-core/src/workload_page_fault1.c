@@ -160,6 +160,17 @@ static void pf1_finish(const struct sim_run *run, struct blab_sim_result *r)
 	}
 }
 
+/* pages faulted so far, of all rounds' */
+static void pf1_progress(const struct sim_run *run, uint64_t *done, uint64_t *total)
+{
+	const struct pf1_state *st = run->priv;
+
+	*done = 0;
+	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++)
+		*done += st->tasks[cpu].pages_done;
+	*total = (uint64_t)run->c->cpus * run->c->pages * run->c->iterations;
+}
+
 static void pf1_teardown(struct sim_run *run)
 {
 	struct pf1_state *st = run->priv;
@@ -213,4 +224,5 @@ const struct sim_workload sim_workload_page_fault1 = {
 	.step = pf1_step,
 	.finish = pf1_finish,
 	.teardown = pf1_teardown,
+	.progress = pf1_progress,
 };

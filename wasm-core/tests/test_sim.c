@@ -31,6 +31,26 @@ static void sink(void *ctx, const struct blab_event *e)
 	}
 }
 
+/* what blab_sim_config.progress reported */
+struct progress_seen {
+	uint64_t calls, last_done, total;
+	int backwards, over, total_changed;
+};
+
+static void progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress_seen *p = ctx;
+	if (p->calls && total != p->total)
+		p->total_changed = 1;
+	if (done < p->last_done)
+		p->backwards = 1;
+	if (done > total)
+		p->over = 1;
+	p->calls++;
+	p->last_done = done;
+	p->total = total;
+}
+
 static int run(const char *preset, uint32_t cpus, uint32_t pages, uint64_t seed,
 	       struct hsink *hs, struct blab_sim_result *r)
 {
@@ -142,6 +162,30 @@ int main(void)
 		c.workload = 0;
 		CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), BLAB_EINVAL);
 		CHECK(strstr(err, "unknown workload") != NULL);
+	}
+
+	/* the progress callback: called as the run goes, pages faulted only growing and never
+	 * past the run's total; the run is the same with it as without it */
+	{
+		struct blab_sim_config c;
+		struct progress_seen ps = {0};
+		char err[160];
+		blab_sim_config_init(&c);
+		c.cpus = 8;
+		c.pages = 4096;
+		c.clear_lines = 4;
+		CHECK_EQ(blab_preset("v4.17", &c.strategy), 0);
+		CHECK_EQ(blab_sim_run(&c, &a, err, sizeof(err)), 0);
+		c.progress = progress;
+		c.progress_ctx = &ps;
+		CHECK_EQ(blab_sim_run(&c, &b, err, sizeof(err)), 0);
+		CHECK_EQ(memcmp(&a, &b, sizeof(a)), 0);
+		CHECK(ps.calls >= 2);
+		CHECK_EQ(ps.total, 8u * 4096u * 2u);
+		CHECK(ps.last_done > 0 && ps.last_done <= ps.total);
+		CHECK_EQ(ps.backwards, 0);
+		CHECK_EQ(ps.over, 0);
+		CHECK_EQ(ps.total_changed, 0);
 	}
 
 	/* the workload table: every listed name maps to an id that maps back, with a unit */
