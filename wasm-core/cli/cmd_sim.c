@@ -505,6 +505,10 @@ int cmd_sim(int argc, char **argv)
 					       (unsigned long long)r->compact.migrated,
 					       (unsigned long long)r->compact.scanned, r->merge_skipped,
 					       r->unusable_index, r->extfrag_index);
+				if (workload_id == BLAB_WL_PARALLEL_FREE) /* the free half alone */
+					printf(",\"free_zone_lock_contention_bp\":%u,"
+					       "\"free_lru_lock_contention_bp\":%u",
+					       r->free_zone_contention_bp, r->free_lru_contention_bp);
 				if (hash)
 					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
 				printf("}");
