@@ -47,6 +47,7 @@ struct pfree_state {
 	/* when the last round's frees began: the locks' spin cycles then (seed 004 reports
 	 * the exit's contention, so the free half is measured apart from the set-up) */
 	uint64_t last_release, zone_spin0, lru_spin0;
+	uint32_t done; /* tasks finished */
 };
 
 /*
@@ -135,6 +136,10 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 			if (t->i == pages) {
 				if (sim_round_timed_end(z, cpu, run->c, &t->rounds, pages)) {
 					t->state = PF_DONE;
+					/* the last task done: every page went back off the list */
+					if (++st->done == run->c->cpus &&
+					    st->lru.next[st->lru.head] != st->lru.head)
+						return BLAB_ECHECK;
 					return SIM_FINISHED;
 				}
 				t->i = 0;
