@@ -200,7 +200,7 @@ const luPfreeVerdict = () => {
     claim('lu-rfc-p2', 'zone->lock', fzl, 0), claim('lu-rfc-p2', 'lru_lock', flru, 90),
     claim('lu-rfc-p3', 'zone->lock', fzl, 25), claim('lu-rfc-p4', 'zone->lock', fzl, 0),
   ].join('; ') + '. ' +
-    `In the model 3/4's share of \`zone->lock\` grows with the tasks (${cpus.map((c) => `${fzl(cell('lu2018_pfree', c, 'lu-rfc-p3')).toFixed(1)} % at ${c}`).join(', ')}): ` +
+    `In the model 3/4's share of \`zone->lock\` grows with the tasks (${cpus.map((c) => `${fzl(cell('lu2018_pfree', c, 'lu-rfc-p3')).toFixed(1)} % at ${c}`).join(', ')}), ` +
     'so that match depends on the task count. The seed gives its machine as a 4-socket Skylake; if that is the 8180 of seed 000 ' +
     '(224 CPUs), the full-load row is the one to read, but it does not say how many threads its exit used. ' +
     'The seed gives no times for this workload; the model\'s scores (skip merge freeing ' +
