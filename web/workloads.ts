@@ -95,9 +95,11 @@ export const WORKLOAD_TABLE = [
     name: 'parallel_free',
     title: 'parallel free (many processes exit at once)',
     description:
-      'Each task allocates its pages through the pcp list (set-up, not scored), waits at a barrier, ' +
-      'then all free at once: free_unref_page() onto the pcp list, and free_pcppages_bulk() returns ' +
-      'a batch to the buddy lists under zone->lock whenever count reaches high.',
+      'Each task faults in its pages through the pcp list and puts them on the LRU list 15 at a time ' +
+      'under lru_lock (set-up, not scored), waits at a barrier, then all unmap at once, as when a big ' +
+      'mapping is freed at exit (seed 004): release_pages() takes 32 pages at a time off the LRU list ' +
+      'under lru_lock, then frees them with free_unref_page() onto the pcp list, and free_pcppages_bulk() ' +
+      'returns a batch to the buddy lists under zone->lock whenever count reaches high.',
     params: {
       pages: `pages the tasks free in all (each frees this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
       cpus: 'one task per CPU, 1 to 112',

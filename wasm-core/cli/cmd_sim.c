@@ -37,8 +37,11 @@ static int sim_help(FILE *f)
 "writes one byte to each (a page fault: an order-0 page from the per-cpu list, cleared),\n"
 "adds them to the LRU under lru_lock 15 at a time, unmaps and frees them; --iterations\n"
 "rounds (default 2; the first is a warm-up and not scored).\n"
-"parallel_free: every task allocates --pages pages, waits for all the others, then all\n"
-"free at once through the per-cpu lists; score: pages freed per second.\n"
+"parallel_free (seed 004's parallel free): every task faults in --pages pages, onto the\n"
+"LRU list 15 at a time (set-up), waits for all the others, then all unmap at once:\n"
+"release_pages() takes 32 pages a time off the LRU under lru_lock, then frees them\n"
+"through the per-cpu lists; score: pages freed per second. --json adds the free half's\n"
+"own lock contention (free_zone_lock_contention_bp, free_lru_lock_contention_bp).\n"
 "trunc (mmtests): each task reads --pages pages into the page cache, then truncates the\n"
 "file (page-cache work, lru_lock per 15 pages, free through the per-cpu lists); score:\n"
 "pages truncated per second. Seed 002 runs one task: --cpus 1.\n"
@@ -510,6 +513,10 @@ int cmd_sim(int argc, char **argv)
 					       (unsigned long long)r->compact.migrated,
 					       (unsigned long long)r->compact.scanned, r->merge_skipped,
 					       r->unusable_index, r->extfrag_index);
+				if (workload_id == BLAB_WL_PARALLEL_FREE) /* the free half alone */
+					printf(",\"free_zone_lock_contention_bp\":%u,"
+					       "\"free_lru_lock_contention_bp\":%u",
+					       r->free_zone_contention_bp, r->free_lru_contention_bp);
 				if (hash)
 					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
 				printf("}");

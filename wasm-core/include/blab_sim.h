@@ -116,6 +116,9 @@ struct blab_sim_result {
 	uint32_t merge_skipped;  /* merge-skipped pages when the high-order phase began */
 	/* fragmentation of the zone for hi_order when that phase began (thousandths) */
 	int32_t unusable_index, extfrag_index;
+	/* parallel_free: zone->lock and lru_lock spin in the last round's free half alone (from
+	 * the barrier to each task's last free), 1/100 % of all CPUs' cycles in it; 0 otherwise */
+	uint32_t free_zone_contention_bp, free_lru_contention_bp;
 };
 
 /* 0, or a negative BLAB_E* code with a reason in err. */

@@ -1,15 +1,23 @@
 /*
- * workload_parallel_free.c - every CPU frees a large region at the same moment:
+ * workload_parallel_free.c - every CPU frees a large anonymous region at the same moment,
+ * as in seed 004's "parallel free" (a 512 GB anonymous mapping freed at exit):
  *
- *   loop { allocate --pages order-0 pages; wait for every task; free them all }
+ *   loop { fault in --pages order-0 pages; wait for every task; unmap them all }
  *
- * The allocation half is set-up (not scored); a barrier lines the tasks up so that the
- * frees start together, as when many processes exit or munmap at once. Each page is freed
- * through the pcp (free_unref_page), and free_pcppages_bulk() runs inside the resumable free
- * op when the list reaches high, in the preset's shape. No LRU and no page tables: this is
- * the allocator's free path alone, where zone->lock contention is all there is.
+ * The allocation half is set-up (not scored): each page comes from the pcp and goes onto
+ * the node's LRU list as a faulted anonymous page does, lru_cache_add()'s pagevec of 15
+ * under lru_lock (sim_lru_add_batch). A barrier lines the tasks up so that the frees start
+ * together, as when many processes exit or munmap at once. The free half is the exit's
+ * unmap, the shape page_fault1's munmap has: zap_pte_range work per page, release_pages()
+ * taking up to SWAP_CLUSTER_MAX (32) pages off the LRU list under lru_lock, then each of
+ * them freed through the pcp (free_unref_page_list), where free_pcppages_bulk() runs inside
+ * the resumable free op when the list reaches high, in the preset's shape. So the free half
+ * contends on both lru_lock and zone->lock, and taking the work out of one (skip-merge)
+ * shows up as contention on the other.
  * Score: pages freed per second of virtual time per task (from the barrier to the task's
  * last free), scored rounds only, summed over tasks.
+ *
+ * A step ends just before a lock: an op's BLAB_STEP_LOCK or the workload's lru_lock.
  */
 #include <stdlib.h>
 
@@ -17,11 +25,13 @@
 #include "sim.h"
 #include "workload_common.h"
 
-enum { PF_ALLOC = 0, PF_BARRIER, PF_FREE, PF_DONE };
+enum { PF_ALLOC = 0, PF_LRU_ADD, PF_BARRIER, PF_UNMAP, PF_UNMAP_LRU, PF_UNMAP_FREE, PF_DONE };
 
 struct pfree_task {
 	uint32_t *pfns;  /* the region: pfn - zone start of each page */
-	uint32_t i;      /* next page to allocate / to free */
+	uint32_t i;      /* next page to allocate / to unmap */
+	uint32_t pv;     /* pages in the pagevec (allocating) or in the release batch (freeing) */
+	uint32_t k;      /* pages of the release batch freed to the pcp so far */
 	uint8_t state, op_active, arrived;
 	struct sim_rounds rounds; /* the frees are the timed part */
 	uint64_t pages_done;
@@ -33,6 +43,11 @@ struct pfree_state {
 	uint32_t *pfns;
 	uint32_t *arrived;  /* per round: tasks at the barrier */
 	uint64_t *release;  /* per round: the latest arrival, when everyone may go */
+	struct sim_lru lru; /* the node's LRU list, every task's pages on it */
+	/* when the last round's frees began: the locks' spin cycles then (seed 004 reports
+	 * the exit's contention, so the free half is measured apart from the set-up) */
+	uint64_t last_release, zone_spin0, lru_spin0;
+	uint32_t done; /* tasks finished */
 };
 
 /*
@@ -52,6 +67,13 @@ static int barrier(struct sim_run *run, struct pfree_state *st, unsigned cpu)
 		st->arrived[r]++;
 		if (mm->now[cpu] > st->release[r])
 			st->release[r] = mm->now[cpu];
+		if (st->arrived[r] == n && r + 1 == run->c->iterations) {
+			/* the last arrival of the last round: everyone else waits here and no
+			 * lock is held, so what is spun from here on is the free half's */
+			st->last_release = st->release[r];
+			st->zone_spin0 = mm->locks.lock[LOCK_ZONE].c.spin_cycles;
+			st->lru_spin0 = mm->locks.lock[LOCK_LRU].c.spin_cycles;
+		}
 	}
 	if (st->arrived[r] == n) {
 		if (mm->now[cpu] < st->release[r])
@@ -75,8 +97,12 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 
 	for (;;) {
 		switch (t->state) {
-		case PF_ALLOC:
+		case PF_ALLOC: /* the fault's page, then lru_cache_add() */
 			if (t->i == pages) {
+				if (t->pv) { /* lru_add_drain() before the exit */
+					t->state = PF_LRU_ADD;
+					return SIM_STEP;
+				}
 				t->state = PF_BARRIER;
 				break;
 			}
@@ -88,6 +114,15 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			t->pfns[t->i++] = pfn_to_idx(z, t->op.pfn);
+			if (++t->pv == BLAB_SIM_PAGEVEC) {
+				t->state = PF_LRU_ADD;
+				return SIM_STEP; /* the step ends before lru_lock */
+			}
+			break;
+		case PF_LRU_ADD: /* __pagevec_lru_add() */
+			sim_lru_add_batch(z, cpu, &st->lru, t->pfns, t->i - t->pv, t->pv);
+			t->pv = 0;
+			t->state = PF_ALLOC;
 			break;
 		case PF_BARRIER:
 			if (!barrier(run, st, cpu))
@@ -95,29 +130,42 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 			t->arrived = 0;
 			t->i = 0;
 			sim_round_timed_start(z, cpu, &t->rounds);
-			t->state = PF_FREE;
+			t->state = PF_UNMAP;
 			break;
-		case PF_FREE:
+		case PF_UNMAP:
 			if (t->i == pages) {
 				if (sim_round_timed_end(z, cpu, run->c, &t->rounds, pages)) {
 					t->state = PF_DONE;
+					/* the last task done: every page went back off the list */
+					if (++st->done == run->c->cpus &&
+					    st->lru.next[st->lru.head] != st->lru.head)
+						return BLAB_ECHECK;
 					return SIM_FINISHED;
 				}
 				t->i = 0;
 				t->state = PF_ALLOC;
 				return SIM_STEP; /* the next round's allocations start in a new step */
 			}
-			if (!t->op_active) {
-				/* the caller's per-page work; put_page() writes the refcount */
-				sim_unmap_pages(z, cpu, t->pfns + t->i, 1);
-				blab_op_free(&t->op, cpu, idx_to_pfn(z, t->pfns[t->i]), 0, 0);
-				t->op_active = 1;
-			}
-			ret = sim_op_step(z, &t->op, &t->op_active);
+			/* release_pages() keeps lru_lock for SWAP_CLUSTER_MAX pages at most */
+			t->pv = pages - t->i < SIM_SWAP_CLUSTER_MAX ? pages - t->i : SIM_SWAP_CLUSTER_MAX;
+			/* zap_pte_range: page_remove_rmap() writes each struct page */
+			sim_unmap_pages(z, cpu, t->pfns + t->i, t->pv);
+			t->state = PF_UNMAP_LRU;
+			return SIM_STEP; /* the step ends before lru_lock */
+		case PF_UNMAP_LRU: /* release_pages(): off the LRU list under lru_lock */
+			sim_lru_release_batch(z, cpu, &st->lru, t->pfns, t->i, t->pv);
+			t->k = 0;
+			t->state = PF_UNMAP_FREE;
+			break;
+		case PF_UNMAP_FREE: /* free_unref_page_list() */
+			ret = sim_free_pages_step(z, cpu, &t->op, &t->op_active, t->pfns + t->i, t->pv,
+						  &t->k);
 			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
-			t->i++;
-			t->pages_done++;
+			t->i += t->pv;
+			t->pages_done += t->pv;
+			t->pv = 0;
+			t->state = PF_UNMAP;
 			break;
 		default:
 			return SIM_FINISHED;
@@ -136,19 +184,33 @@ static int pfree_setup(struct sim_run *run, char *err, size_t errlen)
 		st->release = calloc(c->iterations, sizeof(*st->release));
 	}
 	run->priv = st;
-	if (!st || !st->tasks || !st->arrived || !st->release)
+	if (!st || !st->tasks || !st->arrived || !st->release ||
+	    sim_lru_init(&st->lru, run->z->pages))
 		return sim_out_of_host_memory(err, errlen);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++)
 		st->tasks[cpu].pfns = sim_task_pfns(st->pfns, c, cpu);
 	return 0;
 }
 
+/* spin / cycles in 1/100 %, as lock_contention_bp() */
+static uint32_t contention_bp(uint64_t spin, uint64_t cycles)
+{
+	return cycles ? (uint32_t)((unsigned __int128)spin * 10000u / cycles) : 0;
+}
+
 static void pfree_finish(const struct sim_run *run, struct blab_sim_result *r)
 {
 	const struct pfree_state *st = run->priv;
+	const struct model_machine *mm = run->mm;
+	uint64_t n = run->c->cpus, cycles = model_machine_cycles(mm) - n * st->last_release;
 
 	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++)
 		sim_rounds_finish(run, &st->tasks[cpu].rounds, st->tasks[cpu].pages_done, r);
+	/* the last round's free half: every CPU's clock from the release to its last free */
+	r->free_zone_contention_bp =
+		contention_bp(mm->locks.lock[LOCK_ZONE].c.spin_cycles - st->zone_spin0, cycles);
+	r->free_lru_contention_bp =
+		contention_bp(mm->locks.lock[LOCK_LRU].c.spin_cycles - st->lru_spin0, cycles);
 }
 
 static void pfree_teardown(struct sim_run *run)
@@ -160,6 +222,7 @@ static void pfree_teardown(struct sim_run *run)
 		free(st->pfns);
 		free(st->arrived);
 		free(st->release);
+		sim_lru_free(&st->lru);
 		free(st);
 	}
 	run->priv = NULL;

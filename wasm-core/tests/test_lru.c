@@ -69,8 +69,48 @@ static void add_release_migrate(void)
 	blab_zone_destroy(z);
 }
 
+/*
+ * parallel_free's shape (workload_parallel_free.c): three CPUs fault 100 pages each, adding
+ * them 15 at a time so that their pagevecs interleave on the list, then each releases its
+ * own pages 32 at a time: the list ends empty and every hold is released.
+ */
+static void pagevecs_in_release_out(void)
+{
+	enum { CPUS = 3, PAGES = 100 };
+	struct blab_zone *z = mkzone("v4.16", 512, 0, CPUS, 6, 6);
+	struct sim_lru l;
+	uint32_t pfns[CPUS][PAGES], got[CPUS * PAGES + 1];
+
+	CHECK(z);
+	CHECK_EQ(sim_lru_init(&l, z->pages), 0);
+	for (uint32_t c = 0; c < CPUS; c++)
+		for (uint32_t i = 0; i < PAGES; i++)
+			pfns[c][i] = i * CPUS + c; /* neighbours on the list are other CPUs' pages */
+	for (uint32_t i = 0; i < PAGES; i += BLAB_SIM_PAGEVEC)
+		for (uint32_t c = 0; c < CPUS; c++)
+			sim_lru_add_batch(z, c, &l, pfns[c], i, sim_pagevec_size(PAGES, i));
+	CHECK_EQ(walk(&l, got, CPUS * PAGES + 1), CPUS * PAGES);
+	/* the last pagevecs (10 pages each) went on CPU 0's, 1's, 2's: CPU 2's newest page is
+	 * at the head, CPU 1's newest right after CPU 2's 10 */
+	CHECK_EQ(got[0], pfns[2][PAGES - 1]);
+	CHECK_EQ(got[PAGES % BLAB_SIM_PAGEVEC], pfns[1][PAGES - 1]);
+	for (uint32_t i = 0; i < PAGES; i += SIM_SWAP_CLUSTER_MAX)
+		for (uint32_t c = 0; c < CPUS; c++) {
+			uint32_t n = PAGES - i < SIM_SWAP_CLUSTER_MAX ? PAGES - i : SIM_SWAP_CLUSTER_MAX;
+			sim_lru_release_batch(z, c, &l, pfns[c], i, n);
+			CHECK_EQ(z->machine.lock_owner[BLAB_LOCK_LRU], BLAB_CPU_NONE);
+		}
+	CHECK_EQ(walk(&l, got, CPUS * PAGES + 1), 0);
+	for (uint32_t c = 0; c < CPUS; c++)
+		for (uint32_t i = 0; i < PAGES; i++)
+			CHECK(l.prev[pfns[c][i]] == l.next[pfns[c][i]]); /* both off-list marks */
+	sim_lru_free(&l);
+	blab_zone_destroy(z);
+}
+
 int main(void)
 {
 	add_release_migrate();
+	pagevecs_in_release_out();
 	return harness_report("test_lru");
 }
