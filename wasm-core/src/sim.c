@@ -69,6 +69,8 @@ static uint64_t sim_zone_size(const struct sim_workload *wl, const struct blab_s
 	return (pages + 1023u) & ~1023ull;
 }
 
+_Static_assert(BLAB_SIM_MAX_NODES == MODEL_MAX_NODES, "a node per socket: both bounds agree");
+
 /* ZONE_NORMAL starts at 4 GB, above the DMA32 zone; with node_zones node n's zone follows
  * node n-1's (the nodes' pfns are disjoint, as on a NUMA machine) */
 #define SIM_FIRST_PFN 0x100000u
@@ -76,8 +78,10 @@ static uint64_t sim_zone_size(const struct sim_workload *wl, const struct blab_s
 /*
  * node_zones: one model machine (caches, clocks, scheduler, a lock table with each node's
  * zone->lock and lru_lock) and on it one zone per socket that has CPUs, sized for that
- * socket's tasks. zc is the zone template; run->mp, run->mm are set; *own is the machine
- * for the caller to free.
+ * socket's tasks. run->c and run->mp must be set; zc is the zone template (its pages and
+ * start_pfn are each node's). Sets run->mm, run->z (node 0's zone), run->nodes,
+ * run->node_zone[] and run->cpu_node[]; *own is the machine, for the caller to free after
+ * destroying the zones (also when this fails half-way).
  */
 static int create_node_zones(struct sim_run *run, const struct sim_workload *wl,
 			     struct blab_zone_config *zc, struct model_machine **own, char *err,
