@@ -234,8 +234,9 @@ int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snap
  * caller) owns: one cache model, scheduler, CPU clocks and lock table for several zones.
  * cfg->machine must be BLAB_MACHINE_MODEL; cfg->model is ignored (mm's parameters count);
  * cfg->cpus must be mm's CPUs; node's locks must exist in mm (node + 1) x MODEL_NODE_LOCKS
- * <= nlocks; and the zone's pfns must lie in mm's dense struct page directory. The zone
- * never frees mm: the caller does, after destroying the zones. 0 or a BLAB_E* code. */
+ * <= nlocks; and the zone's pfns must lie in mm's dense struct page directory (the caller
+ * also gives mm's cache the frames of all the zones: cache_set_frames). The zone never frees
+ * mm: the caller does, after destroying the zones. 0 or a BLAB_E* code. */
 struct model_machine;
 int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machine *mm,
 			 unsigned node, struct blab_zone **out);
