@@ -26,7 +26,7 @@ static int sim_help(FILE *f)
 "                [--seed N] [--pages N] [--iterations N] [--clear-lines N]\n"
 "                [--hi-order N] [--delay-us N] [--compact none|merge|full]\n"
 "                [--cache-scale N] [--sockets N] [--csv | --json] [--hash] [--events FILE]\n"
-"                [--params FILE] [--bench]\n"
+"                [--params FILE] [--bench] [--node-zones]\n"
 "\n"
 "Runs a benchmark on the model machine: virtual CPUs with cycle clocks, a cache model\n"
 "(L1/L2 per core, LLC per socket, 2 sockets x 28 cores x 2 threads) and queued spinlocks.\n"
@@ -90,6 +90,15 @@ static int sim_help(FILE *f)
 "  --bench        also print, on stderr, host seconds and simulated page operations\n"
 "                 (allocations + frees) per host second for the whole sweep\n"
 "On a terminal, stderr shows each run's progress (pages faulted, seconds, time to go).\n"
+"  --node-zones   page_fault1 only: one zone (own free_area and zone->lock) and one LRU\n"
+"                 list (own lru_lock) per socket, as a NUMA machine has them; each task\n"
+"                 allocates from its socket's zone. zlock%%, acq/page, hold/acq,\n"
+"                 miss_locked and lru%% then sum over the nodes' locks (zlock%%: all\n"
+"                 nodes' zone->lock spin over all CPUs' time); a table of each node's\n"
+"                 acquisitions follows (--json: node_zone_acquisitions and\n"
+"                 node_lru_acquisitions; --csv: sums only). Not with --events (the\n"
+"                 event file and the web player describe one zone); --hash covers every\n"
+"                 zone's records\n"
 "\n"
 "Limits: cpus 1..256 (112 on the default 2 sockets), pages 1..%u, iterations 1..%u,\n"
 "cpus x pages <= %u, cpus x pages x iterations <= %llu.\n"
@@ -213,7 +222,7 @@ int cmd_sim(int argc, char **argv)
 	uint64_t seed = 1, pages = 32768, iterations = 2, clear_lines = 64;
 	uint64_t hi_order = 9, delay_us = 1000, compact = BLAB_SIM_COMPACT_FULL;
 	uint64_t cache_scale = 1, sockets = 0;
-	int csv = 0, json = 0, hash = 0, bench = 0;
+	int csv = 0, json = 0, hash = 0, bench = 0, node_zones = 0;
 	const char *params_file = NULL;
 	struct model_params mp;
 	uint32_t max_cpus;
@@ -246,6 +255,10 @@ int cmd_sim(int argc, char **argv)
 		}
 		if (!strcmp(a, "--bench")) {
 			bench = 1;
+			continue;
+		}
+		if (!strcmp(a, "--node-zones")) {
+			node_zones = 1;
 			continue;
 		}
 		if (strcmp(a, "--workload") && strcmp(a, "--cpus") && strcmp(a, "--preset") &&
@@ -353,6 +366,10 @@ int cmd_sim(int argc, char **argv)
 	}
 	if (!ncpus || !npresets)
 		return bad("%s", "--cpus and --preset need at least one value");
+	if (events && node_zones)
+		return bad("%s", "--events cannot be used with --node-zones: the event file (and the "
+				 "web player) describes one zone, and a run with a zone per node "
+				 "interleaves several zones' records; use --hash to check such a run");
 	if (events && (ncpus != 1 || npresets != 1))
 		return bad("%s", "--events needs one --cpus value and one --preset");
 	{
@@ -416,6 +433,7 @@ int cmd_sim(int argc, char **argv)
 	base.hi_order = (uint32_t)hi_order;
 	base.delay_us = (uint32_t)delay_us;
 	base.compact = (uint32_t)compact;
+	base.node_zones = (uint8_t)node_zones;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t c = 0; c < ncpus && !ret; c++)
 		for (uint32_t p = 0; p < npresets && !ret; p++) {
@@ -475,10 +493,11 @@ int cmd_sim(int argc, char **argv)
 	if (json) {
 		printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",\"pages\":%llu,"
 		       "\"iterations\":%llu,\"seed\":%llu,\"sockets\":%llu,"
-		       "\"cache_scale\":%llu,\"rows\":[",
+		       "\"cache_scale\":%llu,%s\"rows\":[",
 		       workload, blab_sim_workload_unit(workload_id), (unsigned long long)pages,
 		       (unsigned long long)iterations, (unsigned long long)seed,
-		       (unsigned long long)sockets, (unsigned long long)cache_scale);
+		       (unsigned long long)sockets, (unsigned long long)cache_scale,
+		       node_zones ? "\"node_zones\":true," : "");
 		for (uint32_t c = 0; c < ncpus; c++) {
 			printf("%s{\"tasks\":%u,\"linear\":%llu,\"presets\":{", c ? "," : "", cpus[c],
 			       (unsigned long long)(linear1 * cpus[c]));
@@ -517,6 +536,18 @@ int cmd_sim(int argc, char **argv)
 					printf(",\"free_zone_lock_contention_bp\":%u,"
 					       "\"free_lru_lock_contention_bp\":%u",
 					       r->free_zone_contention_bp, r->free_lru_contention_bp);
+				if (node_zones) {
+					/* per node: zone->lock and lru_lock acquisitions */
+					printf(",\"zones\":%u,\"node_zone_acquisitions\":[", r->zones);
+					for (uint32_t n = 0; n < sockets; n++)
+						printf("%s%llu", n ? "," : "",
+						       (unsigned long long)r->node_zone_acq[n]);
+					printf("],\"node_lru_acquisitions\":[");
+					for (uint32_t n = 0; n < sockets; n++)
+						printf("%s%llu", n ? "," : "",
+						       (unsigned long long)r->node_lru_acq[n]);
+					printf("]");
+				}
 				if (hash)
 					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
 				printf("}");
@@ -551,9 +582,11 @@ int cmd_sim(int argc, char **argv)
 			       (unsigned long long)hi_order, (unsigned long long)delay_us,
 			       cnames[compact], (unsigned long long)seed);
 		else
-			printf("# %s on the model machine (%llu sockets%s%s): %llu pages/task, "
+			printf("# %s on the model machine (%llu sockets%s%s%s): %llu pages/task, "
 			       "%llu iteration%s%s, seed %llu; score in %s\n",
-			       workload, (unsigned long long)sockets, cache_scale > 1 ? ", caches / " : "",
+			       workload, (unsigned long long)sockets,
+			       node_zones ? ", a zone and an LRU list per node" : "",
+			       cache_scale > 1 ? ", caches / " : "",
 			       cache_scale > 1 ? (cache_scale == 2 ? "2" : cache_scale == 4 ? "4" :
 						  cache_scale == 8 ? "8" : cache_scale == 16 ? "16" :
 						  cache_scale == 32 ? "32" : "64") : "",
@@ -612,6 +645,21 @@ int cmd_sim(int argc, char **argv)
 	}
 	if (workload_id != BLAB_WL_PAGE_FAULT1)
 		print_highalloc(cells, cpus, ncpus, presets, npresets, (unsigned)hi_order, csv);
+	if (node_zones && !csv) {
+		/* the sums above hide how the nodes shared the work */
+		printf("\n%-15s %5s %4s %10s %10s\n", "preset", "tasks", "node", "zone_acq",
+		       "lru_acq");
+		for (uint32_t p = 0; p < npresets; p++)
+			for (uint32_t c = 0; c < ncpus; c++)
+				for (uint32_t n = 0; n < sockets; n++) {
+					const struct blab_sim_result *r = &cells[c * npresets + p].r;
+					if (!r->node_zone_acq[n] && !r->node_lru_acq[n])
+						continue; /* no CPU on that node */
+					printf("%-15s %5u %4u %10llu %10llu\n", presets[p], cpus[c], n,
+					       (unsigned long long)r->node_zone_acq[n],
+					       (unsigned long long)r->node_lru_acq[n]);
+				}
+	}
 	if (hash)
 		for (uint32_t c = 0; c < ncpus; c++)
 			for (uint32_t p = 0; p < npresets; p++)

@@ -116,6 +116,10 @@ int cmd_sim_hackbench(int argc, char **argv)
 			same_cpu = 1;
 			continue;
 		}
+		if (!strcmp(a, "--node-zones"))
+			return bad("%s", "--node-zones: hackbench runs on one zone only: its slab "
+					 "caches and their pages live in one zone (the slab layer "
+					 "has no per-node lists)");
 		if (strcmp(a, "--workload") && strcmp(a, "--groups") && strcmp(a, "--loops") &&
 		    strcmp(a, "--object-size") && strcmp(a, "--slub-prefetch") &&
 		    strcmp(a, "--preset") && strcmp(a, "--seed") && strcmp(a, "--events"))

@@ -21,6 +21,7 @@ extern "C" {
 #define BLAB_SIM_MAX_MAPPED (1u << 22)         /* cpus * pages: the zone's size */
 #define BLAB_SIM_MAX_WORK (1ull << 26)         /* cpus * pages * iterations page faults */
 #define BLAB_SIM_PAGEVEC 15u                   /* PAGEVEC_SIZE - 1 pages per lru_lock */
+#define BLAB_SIM_MAX_NODES 8u                  /* node_zones: one zone per socket, 1..8 */
 #define BLAB_HACKBENCH_MAX_GROUPS 112u
 #define BLAB_HACKBENCH_MAX_LOOPS 1000000u
 #define BLAB_HACKBENCH_MAX_WORK (1ull << 24)  /* groups * loops messages */
@@ -65,6 +66,10 @@ struct blab_sim_config {
 	/* sockets of the modelled machine (1..8, each cores_per_socket x threads_per_core);
 	 * 0: the parameters' (2 by default: 112 CPUs) */
 	uint32_t sockets;
+	/* 1: one zone (and zone->lock) and one LRU list (and lru_lock) per socket, each task on
+	 * its socket's, as a NUMA machine has them; page_fault1 only (docs/sim.md, "One zone per
+	 * node"). 0: one zone and one LRU list for every CPU */
+	uint8_t node_zones;
 	uint8_t log_mask;                    /* event classes sent to sink */
 	blab_event_sink sink;                /* NULL: no events at all */
 	void *sink_ctx;
@@ -99,10 +104,15 @@ struct blab_sim_result {
 	uint64_t pages_total;    /* pages the workload handled, all rounds */
 	uint64_t cycles_max;     /* the run's virtual length (highest CPU clock) */
 	uint64_t cycles_total;   /* all CPUs' cycles */
+	/* zone->lock and lru_lock; with node_zones the sums over the nodes' locks */
 	uint64_t zone_acq, zone_contended, zone_spin, zone_hold;
 	uint64_t lru_acq, lru_spin, lru_hold;
 	uint32_t zone_contention_bp, lru_contention_bp; /* spin / all cycles, 1/100 % */
 	uint64_t misses_zone_locked; /* cache misses while holding zone->lock */
+	/* zones the run had (node_zones: one per socket with a CPU, else 1), and per node the
+	 * zone->lock and lru_lock acquisitions (node n: model lock ids 3n and 3n + 1) */
+	uint32_t zones;
+	uint64_t node_zone_acq[BLAB_SIM_MAX_NODES], node_lru_acq[BLAB_SIM_MAX_NODES];
 	uint64_t prefetches, pf_hit, pf_late, pf_wasted;
 	uint32_t batch, high;    /* the pcp sizes the run used */
 	/* hackbench */

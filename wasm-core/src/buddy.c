@@ -14,21 +14,21 @@
 
 /*
  * Where the model machine finds struct zone's free_area[]: laid out as in 4.x..5.x x86-64
- * without CMA (MIGRATE_TYPES = 5 list heads of 16 bytes, then nr_free: 88 bytes each), in
- * node 0's pglist_data, which memblock puts in the direct map below the zone's frames. Every
- * zone->lock holder reads and writes these lines, so they move from CPU to CPU with the lock.
+ * without CMA (MIGRATE_TYPES = 5 list heads of 16 bytes, then nr_free: 88 bytes each), at the
+ * start of the zone's node's pglist_data, which memblock puts in the direct map below the
+ * zone's frames (node_pgdat_vaddr, internal.h). Every zone->lock holder reads and writes
+ * these lines, so they move from CPU to CPU with the lock.
  */
-#define ZONE_FREE_AREA_VADDR (PAGE_OFFSET + 0x7ffc0000ull)
 #define FREE_AREA_BYTES 88u
 
-static uint64_t free_list_vaddr(unsigned order, unsigned mt)
+static uint64_t free_list_vaddr(const struct blab_zone *z, unsigned order, unsigned mt)
 {
-	return ZONE_FREE_AREA_VADDR + order * FREE_AREA_BYTES + mt * 16u;
+	return node_pgdat_vaddr(z) + order * FREE_AREA_BYTES + mt * 16u;
 }
 
-static uint64_t nr_free_vaddr(unsigned order)
+static uint64_t nr_free_vaddr(const struct blab_zone *z, unsigned order)
 {
-	return ZONE_FREE_AREA_VADDR + order * FREE_AREA_BYTES + 80u;
+	return node_pgdat_vaddr(z) + order * FREE_AREA_BYTES + 80u;
 }
 
 /* the line a list_add/list_del rewrites next to idx: a neighbour's struct page, or the list
@@ -39,7 +39,7 @@ static void store_neighbour(struct blab_zone *z, unsigned cpu, uint32_t nb, unsi
 	if (nb != NIL)
 		mach_store_line(z, cpu, page_vaddr(idx_to_pfn(z, nb)), path);
 	else
-		mach_store_line(z, cpu, free_list_vaddr(order, mt), path);
+		mach_store_line(z, cpu, free_list_vaddr(z, order, mt), path);
 }
 
 void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, unsigned mt,
@@ -51,10 +51,10 @@ void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, u
 	/* list_add loads the head (the new entry's pointers depend on it) and rewrites the old
 	 * first (last) entry's lru pointer; nr_free++ is a read-modify-write nothing waits
 	 * for, so it is buffered like a store */
-	mach_touch_line(z, cpu, free_list_vaddr(order, mt), 1, path);
+	mach_touch_line(z, cpu, free_list_vaddr(z, order, mt), 1, path);
 	store_neighbour(z, cpu, tail ? area->free_list[mt].tail : area->free_list[mt].head, order,
 			mt, path);
-	mach_store_line(z, cpu, nr_free_vaddr(order), path);
+	mach_store_line(z, cpu, nr_free_vaddr(z, order), path);
 
 	page->flags = PG_buddy;
 	page->buddy = (uint8_t)(order + 1);
@@ -80,7 +80,7 @@ void _blab_del_from_free_list(struct blab_zone *z, uint32_t idx, unsigned cpu, u
 	/* list_del rewrites both neighbours (or the head in struct zone); nr_free-- */
 	store_neighbour(z, cpu, page->prev, order, mt, path);
 	store_neighbour(z, cpu, page->next, order, mt, path);
-	mach_store_line(z, cpu, nr_free_vaddr(order), path);
+	mach_store_line(z, cpu, nr_free_vaddr(z, order), path);
 	_blab_list_del(z, &area->free_list[mt], idx);
 	if (page->flags & PG_merge_skipped)
 		z->merge_skipped--;

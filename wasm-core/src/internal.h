@@ -78,12 +78,18 @@ struct blab_machine {
 	uint64_t lock_taken_at[3];
 	uint64_t misses_zone_locked; /* model: cache misses while this zone's lock was held */
 	uint64_t parked;             /* model: lock requests that had to park (expected 0) */
+	/* model: this zone's BLAB_LOCK_* are the model's lock ids lock_base + BLAB_LOCK_* (node x
+	 * MODEL_NODE_LOCKS), and impl is another zone's machine, not freed with this zone
+	 * (_blab_zone_create_on); both 0 for a zone with its own machine */
+	uint8_t lock_base;
+	uint8_t impl_shared;
 };
 
 struct blab_zone {
 	uint64_t start_pfn;
 	uint32_t pages;
 	uint16_t cpus;
+	uint8_t node;                /* NUMA node: where its pglist_data lines are (node_pgdat_vaddr) */
 	uint8_t top_order;
 	uint8_t pageblock_order;
 	struct blab_strategy s;      /* batch and high resolved */
@@ -144,6 +150,19 @@ static inline uint64_t page_vaddr(uint64_t pfn)
 static inline uint64_t frame_vaddr(uint64_t pfn)
 {
 	return PAGE_OFFSET + (pfn << PAGE_SHIFT);
+}
+
+/*
+ * Node 0's pglist_data (its struct zone's free_area, then its lruvec: buddy.c,
+ * workload_common.c) sits in the direct map at PAGE_OFFSET + 0x7ffc0000, below the zone's
+ * frames; node n's is NODE_PGDAT_STRIDE x n above it, so every node's zone->lock and
+ * lru_lock guard lines of their own. 8 nodes end at + 0x7ffe0000, still below 4 GB.
+ */
+#define NODE_PGDAT_VADDR (PAGE_OFFSET + 0x7ffc0000ull)
+#define NODE_PGDAT_STRIDE 0x4000ull
+static inline uint64_t node_pgdat_vaddr(const struct blab_zone *z)
+{
+	return NODE_PGDAT_VADDR + z->node * NODE_PGDAT_STRIDE;
 }
 
 #include "list.h"
@@ -211,6 +230,16 @@ static inline int ev_on(const struct blab_zone *z, unsigned cls)
 unsigned _blab_pageblock_mt(const struct blab_zone *z, uint64_t pfn);
 int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
 		      struct blab_zone **out);
+/* A model-machine zone of NUMA node `node` on the model machine mm that another zone (or the
+ * caller) owns: one cache model, scheduler, CPU clocks and lock table for several zones.
+ * cfg->machine must be BLAB_MACHINE_MODEL; cfg->model is ignored (mm's parameters count);
+ * cfg->cpus must be mm's CPUs; node's locks must exist in mm (node + 1) x MODEL_NODE_LOCKS
+ * <= nlocks; and the zone's pfns must lie in mm's dense struct page directory (the caller
+ * also gives mm's cache the frames of all the zones: cache_set_frames). The zone never frees
+ * mm: the caller does, after destroying the zones. 0 or a BLAB_E* code. */
+struct model_machine;
+int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machine *mm,
+			 unsigned node, struct blab_zone **out);
 /* snapshot.c: lays snap out on a zone that has no free memory yet (checked already) */
 void _blab_snapshot_layout(struct blab_zone *z, const struct blab_snapshot *snap);
 void _blab_set_pageblock_mt(struct blab_zone *z, uint64_t pfn, unsigned mt, unsigned cpu);

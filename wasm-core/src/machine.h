@@ -91,6 +91,19 @@ static inline unsigned line_event_flags(uint64_t vaddr)
 	return line_is_page(vaddr) ? 0 : BLAB_EVF_SLAB;
 }
 
+/* the model's lock id of this zone's lock BLAB_LOCK_* id (its node's, when zones share a
+ * machine: internal.h, lock_base) */
+static inline unsigned zmodel_lock_id(const struct blab_zone *z, unsigned lockid)
+{
+	return z->machine.lock_base + lockid;
+}
+
+static inline int zmodel_holds_zone_lock(const struct blab_zone *z,
+					 const struct model_machine *mm, unsigned cpu)
+{
+	return mm->locks.lock[zmodel_lock_id(z, LOCK_ZONE)].holder == cpu;
+}
+
 static inline void model_drain_wasted(struct blab_zone *z, struct model_machine *mm)
 {
 	struct cache_wasted w[MODEL_WASTED_MAX];
@@ -121,7 +134,7 @@ static inline void zmodel_touch(struct blab_zone *z, unsigned cpu, uint64_t vadd
 		return; /* zone set-up: no CPU pays */
 	r = model_touch(mm, cpu, vaddr, write, (uint8_t)path);
 	if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
-	    mm->locks.lock[LOCK_ZONE].holder == cpu)
+	    zmodel_holds_zone_lock(z, mm, cpu))
 		z->machine.misses_zone_locked++;
 	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
 	     r.outcome | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr), r.cycles, 0);
@@ -139,7 +152,7 @@ static inline void zmodel_touch_ahead(struct blab_zone *z, unsigned cpu, uint64_
 		return;
 	r = model_touch_ahead(mm, cpu, vaddr, (uint8_t)path);
 	if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
-	    mm->locks.lock[LOCK_ZONE].holder == cpu)
+	    zmodel_holds_zone_lock(z, mm, cpu))
 		z->machine.misses_zone_locked++;
 	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path, r.outcome,
 	     r.cycles, 0);
@@ -156,7 +169,7 @@ static inline void zmodel_store(struct blab_zone *z, unsigned cpu, uint64_t vadd
 		return;
 	r = model_store(mm, cpu, vaddr, (uint8_t)path);
 	if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
-	    mm->locks.lock[LOCK_ZONE].holder == cpu)
+	    zmodel_holds_zone_lock(z, mm, cpu))
 		z->machine.misses_zone_locked++;
 	if (zmodel_logged_line(vaddr))
 		EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
@@ -198,6 +211,7 @@ static inline void zmodel_lock(struct blab_zone *z, unsigned cpu, unsigned locki
 	const struct lock_counters *c;
 	uint64_t spin0, spun;
 
+	lockid = zmodel_lock_id(z, lockid); /* the event names the model's lock */
 	if (cpu >= mm->ncpus || lockid >= mm->locks.nlocks)
 		return;
 	c = &mm->locks.cpu[cpu][lockid];
@@ -215,6 +229,7 @@ static inline void zmodel_unlock(struct blab_zone *z, unsigned cpu, unsigned loc
 	struct model_machine *mm = zone_mm(z);
 	uint64_t held;
 
+	lockid = zmodel_lock_id(z, lockid);
 	if (cpu >= mm->ncpus || lockid >= mm->locks.nlocks)
 		return;
 	model_store_fence(mm, cpu); /* held until the stores made under it are visible */
@@ -307,7 +322,7 @@ static inline void mach_touch_line(struct blab_zone *z, unsigned cpu, uint64_t v
 			return;
 		r = model_touch(mm, cpu, vaddr, write, (uint8_t)path);
 		if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
-		    mm->locks.lock[LOCK_ZONE].holder == cpu)
+	    zmodel_holds_zone_lock(z, mm, cpu))
 			z->machine.misses_zone_locked++;
 		model_drain_wasted(z, mm);
 		return;
@@ -422,7 +437,7 @@ static inline int mach_lock_busy(const struct blab_zone *z, unsigned cpu, unsign
 {
 	if (z->machine.kind == BLAB_MACHINE_MODEL) {
 		/* held across steps only when a step stopped inside a critical section */
-		uint16_t h = zone_mm(z)->locks.lock[lockid].holder;
+		uint16_t h = zone_mm(z)->locks.lock[zmodel_lock_id(z, lockid)].holder;
 		return h != MODEL_NO_CPU && h != cpu;
 	}
 	if (z->machine.kind == BLAB_MACHINE_REAL)

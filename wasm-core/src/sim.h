@@ -20,8 +20,13 @@ enum { SIM_STEP = 0, SIM_FINISHED = 1 };
 struct sim_run {
 	const struct blab_sim_config *c;
 	const struct model_params *mp;
-	struct blab_zone *z;
+	struct blab_zone *z;   /* the zone; with node_zones node 0's (CPU 0's) */
 	struct model_machine *mm;
+	/* node_zones: the zone of each node (NULL for a node without CPUs) and each CPU's node;
+	 * nodes 0 without node_zones (sim_cpu_zone) */
+	uint32_t nodes;
+	struct blab_zone *node_zone[BLAB_SIM_MAX_NODES];
+	uint8_t cpu_node[BLAB_SIM_MAX_CPUS];
 	struct blab_rng rng;  /* the run's PRNG, already used for the start jitter */
 	void *priv;           /* the workload's state: setup() allocates, teardown() frees */
 };
@@ -30,6 +35,10 @@ struct sim_workload {
 	const char *name;       /* as --workload spells it */
 	uint32_t id;            /* enum blab_workload */
 	const char *score_unit; /* what blab_sim_result.score counts */
+	/* 1: runs with node_zones, stepping each CPU on sim_cpu_zone(); 0: refused, with this
+	 * workload's one-zone reason (one_zone_why) in the message */
+	uint8_t node_zones;
+	const char *one_zone_why;
 	/* Checks the config beyond the loop's common bounds (cpus, pages, iterations):
 	 * 0, or a negative BLAB_E* code with the reason in err. May be NULL. */
 	int (*check)(const struct blab_sim_config *c, char *err, size_t errlen);
@@ -48,6 +57,12 @@ struct sim_workload {
 	 * NULL (the progress callback then gets 0 of 0). */
 	void (*progress)(const struct sim_run *run, uint64_t *done, uint64_t *total);
 };
+
+/* The zone CPU cpu allocates from: its node's with node_zones, else the run's one zone. */
+static inline struct blab_zone *sim_cpu_zone(const struct sim_run *run, unsigned cpu)
+{
+	return run->nodes ? run->node_zone[run->cpu_node[cpu]] : run->z;
+}
 
 /* The workload with this id, or NULL. */
 const struct sim_workload *sim_workload_get(uint32_t id);

@@ -34,12 +34,13 @@ int sim_op_step_may_fail(struct blab_zone *z, struct blab_op *op, uint8_t *activ
 /*
  * Where the model machine finds the node's lruvec: 4.16's pglist_data keeps lru_lock and
  * the lruvec (the LRU list heads) after the zones, behind padding, so a page past
- * buddy.c's free_area lines (PAGE_OFFSET + 0x7ffc0000, 968 bytes) and below the zone's
- * frames (PAGE_OFFSET + 4 GB). Two lines: the list heads, and the per-LRU size counters
- * (lru_zone_size, which update_lru_size() rewrites for every page on or off the list).
+ * buddy.c's free_area lines (node_pgdat_vaddr(z): node 0's at PAGE_OFFSET + 0x7ffc0000,
+ * 968 bytes) and below the zone's frames (PAGE_OFFSET + 4 GB). Two lines: the list heads,
+ * and the per-LRU size counters (lru_zone_size, which update_lru_size() rewrites for every
+ * page on or off the list). Each node has its own (z->node).
  */
-#define LRUVEC_LISTS_VADDR (PAGE_OFFSET + 0x7ffc1000ull)
-#define LRUVEC_SIZE_VADDR (LRUVEC_LISTS_VADDR + 64u)
+#define LRUVEC_LISTS_VADDR(z) (node_pgdat_vaddr(z) + 0x1000u)
+#define LRUVEC_SIZE_VADDR(z) (LRUVEC_LISTS_VADDR(z) + 64u)
 #define LRU_OFF 0xfffffffeu /* prev[] of a page that is not on the list */
 
 int sim_lru_init(struct sim_lru *l, uint32_t zone_pages)
@@ -69,7 +70,7 @@ static void lru_store_neighbour(struct blab_zone *z, unsigned cpu, const struct 
 				uint32_t nb)
 {
 	if (nb == l->head)
-		mach_store_line(z, cpu, LRUVEC_LISTS_VADDR, BLAB_PATH_NONE);
+		mach_store_line(z, cpu, LRUVEC_LISTS_VADDR(z), BLAB_PATH_NONE);
 	else
 		mach_store_line(z, cpu, page_vaddr(idx_to_pfn(z, nb)), BLAB_PATH_NONE);
 }
@@ -83,9 +84,9 @@ void sim_lru_add_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
 		/* SetPageLRU, page->lru */
 		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_NONE);
 		/* list_add: head->next is loaded, the old first page's lru.prev rewritten */
-		mach_touch_line(z, cpu, LRUVEC_LISTS_VADDR, 1, BLAB_PATH_NONE);
+		mach_touch_line(z, cpu, LRUVEC_LISTS_VADDR(z), 1, BLAB_PATH_NONE);
 		lru_store_neighbour(z, cpu, l, old);
-		mach_touch_line(z, cpu, LRUVEC_SIZE_VADDR, 1, BLAB_PATH_NONE);
+		mach_touch_line(z, cpu, LRUVEC_SIZE_VADDR(z), 1, BLAB_PATH_NONE);
 		mach_work(z, cpu, BLAB_COST_LIST_OP);
 		l->next[idx] = old;
 		l->prev[idx] = l->head;
@@ -107,7 +108,7 @@ void sim_lru_release_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
 			continue; /* never went on the list (not reached for these workloads) */
 		lru_store_neighbour(z, cpu, l, p);
 		lru_store_neighbour(z, cpu, l, nx);
-		mach_touch_line(z, cpu, LRUVEC_SIZE_VADDR, 1, BLAB_PATH_NONE);
+		mach_touch_line(z, cpu, LRUVEC_SIZE_VADDR(z), 1, BLAB_PATH_NONE);
 		mach_work(z, cpu, BLAB_COST_LIST_OP);
 		l->next[p] = nx;
 		l->prev[nx] = p;

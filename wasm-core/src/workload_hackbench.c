@@ -303,6 +303,7 @@ const struct sim_workload sim_workload_hackbench = {
 	.name = "hackbench",
 	.id = BLAB_WL_HACKBENCH,
 	.score_unit = "messages/s",
+	.one_zone_why = "its slab caches and their pages live in one zone (the slab layer has no per-node lists)",
 	.check = hb_check,
 	.zone_pages = hb_zone_pages,
 	.setup = hb_setup,

@@ -233,6 +233,7 @@ const struct sim_workload sim_workload_mixed = {
 	.name = "mixed",
 	.id = BLAB_WL_MIXED,
 	.score_unit = "order-0 pages/s",
+	.one_zone_why = "its huge-page tasks compact, and compaction scans and migrates pages within one zone",
 	.check = mixed_check,
 	.zone_pages = mixed_zone_pages,
 	.setup = mixed_setup,

@@ -22,7 +22,8 @@
 struct pf1_state {
 	struct sim_task *tasks;
 	uint32_t *pfns;
-	struct sim_lru lru;
+	/* each node's LRU list (index = node; [0] only without node_zones), over its zone */
+	struct sim_lru lru[BLAB_SIM_MAX_NODES];
 };
 
 enum { T_FAULT = 0, T_LRU_ADD, T_UNMAP, T_UNMAP_LRU, T_UNMAP_FREE, T_DONE };
@@ -121,7 +122,8 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 
 static int pf1_step(struct sim_run *run, unsigned cpu)
 {
-	return sim_page_fault1_step(run->z, cpu, &((struct pf1_state *)run->priv)->tasks[cpu]);
+	return sim_page_fault1_step(sim_cpu_zone(run, cpu), cpu,
+				    &((struct pf1_state *)run->priv)->tasks[cpu]);
 }
 
 static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
@@ -132,11 +134,14 @@ static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
 	run->priv = st;
 	if (!st || !(st->tasks = sim_tasks_alloc(c, sizeof(*st->tasks), &st->pfns)))
 		return sim_out_of_host_memory(err, errlen);
-	if (sim_lru_init(&st->lru, run->z->pages))
-		return sim_out_of_host_memory(err, errlen);
+	for (uint32_t n = 0; n < (run->nodes ? run->nodes : 1u); n++) {
+		const struct blab_zone *z = run->nodes ? run->node_zone[n] : run->z;
+		if (z && sim_lru_init(&st->lru[n], z->pages))
+			return sim_out_of_host_memory(err, errlen);
+	}
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
 		struct sim_task *t = &st->tasks[cpu];
-		t->lru = &st->lru;
+		t->lru = &st->lru[run->nodes ? run->cpu_node[cpu] : 0];
 		t->pfns = sim_task_pfns(st->pfns, c, cpu);
 		t->pages = c->pages;
 		t->iterations = c->iterations;
@@ -178,7 +183,8 @@ static void pf1_teardown(struct sim_run *run)
 	if (st) {
 		free(st->tasks);
 		free(st->pfns);
-		sim_lru_free(&st->lru);
+		for (uint32_t n = 0; n < BLAB_SIM_MAX_NODES; n++)
+			sim_lru_free(&st->lru[n]);
 		free(st);
 	}
 	run->priv = NULL;
@@ -193,7 +199,7 @@ void sim_page_fault1_migrated(void *priv, uint32_t ntasks, uint32_t old_idx, uin
 {
 	struct pf1_state *st = priv;
 
-	sim_lru_migrated(&st->lru, old_idx, new_idx);
+	sim_lru_migrated(&st->lru[0], old_idx, new_idx); /* mixed: one zone */
 	for (uint32_t cpu = 0; cpu < ntasks; cpu++) {
 		struct sim_task *t = &st->tasks[cpu];
 		uint32_t lo = 0, hi = 0;
@@ -218,6 +224,7 @@ const struct sim_workload sim_workload_page_fault1 = {
 	.name = "page_fault1",
 	.id = BLAB_WL_PAGE_FAULT1,
 	.score_unit = "pages/s",
+	.node_zones = 1,
 	.check = NULL,
 	.zone_pages = sim_zone_pages_per_task,
 	.setup = pf1_setup,

@@ -232,6 +232,7 @@ const struct sim_workload sim_workload_parallel_free = {
 	.name = "parallel_free",
 	.id = BLAB_WL_PARALLEL_FREE,
 	.score_unit = "pages freed/s",
+	.one_zone_why = "its tasks free into one zone; it has not been split per node yet",
 	.check = NULL,
 	.zone_pages = sim_zone_pages_per_task,
 	.setup = pfree_setup,

@@ -285,6 +285,7 @@ const struct sim_workload sim_workload_stress_highalloc = {
 	.name = "stress_highalloc",
 	.id = BLAB_WL_STRESS_HIGHALLOC,
 	.score_unit = "% of attempts",
+	.one_zone_why = "compaction scans and migrates pages within one zone",
 	.check = hi_check,
 	.zone_pages = hi_zone_pages,
 	.setup = hi_setup,

@@ -157,6 +157,7 @@ const struct sim_workload sim_workload_trunc = {
 	.name = "trunc",
 	.id = BLAB_WL_TRUNC,
 	.score_unit = "pages truncated/s",
+	.one_zone_why = "its page-cache files and LRU list live in one zone; it has not been split per node yet",
 	.check = NULL,
 	.zone_pages = sim_zone_pages_per_task,
 	.setup = trunc_setup,

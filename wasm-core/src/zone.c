@@ -132,10 +132,42 @@ int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 	return _blab_zone_create(cfg, NULL, out);
 }
 
+static int zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
+		       struct model_machine *shared, unsigned node, struct blab_zone **out);
+
 /* snap == NULL: memblock frees the whole zone; else the zone starts in snap's state
  * (snapshot.c, which validated snap against cfg first) */
 int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
 		      struct blab_zone **out)
+{
+	return zone_create(cfg, snap, NULL, 0, out);
+}
+
+int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machine *mm,
+			 unsigned node, struct blab_zone **out)
+{
+	const struct cache_model *cm;
+	uint64_t dense_first;
+
+	if (!cfg || !out)
+		return BLAB_EINVAL;
+	*out = NULL;
+	if (!mm || cfg->machine != BLAB_MACHINE_MODEL || node >= MODEL_MAX_NODES ||
+	    (node + 1) * MODEL_NODE_LOCKS > mm->locks.nlocks)
+		return BLAB_EINVAL;
+	if ((cfg->cpus ? cfg->cpus : 1u) != mm->ncpus)
+		return BLAB_ECPU; /* the pagesets are indexed by the machine's CPU numbers */
+	cm = &mm->cache;
+	dense_first = cm->dir_base_line - (MODEL_VMEMMAP_START >> MODEL_LINE_SHIFT);
+	/* its struct pages in the shared dense directory, not the hashed part */
+	if (cfg->start_pfn < dense_first || cfg->pages > cm->dir_npages ||
+	    cfg->start_pfn - dense_first > cm->dir_npages - cfg->pages)
+		return BLAB_ELIMIT;
+	return zone_create(cfg, NULL, mm, node, out);
+}
+
+static int zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
+		       struct model_machine *shared, unsigned node, struct blab_zone **out)
 {
 	struct blab_zone *z;
 	unsigned top, pbo, cpus;
@@ -166,7 +198,7 @@ int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snap
 	if (cfg->machine == BLAB_MACHINE_REAL &&
 	    (cfg->log_mask || cfg->log_capacity || cfg->sink || cfg->strategy.watermarks))
 		return BLAB_EINVAL; /* shared by every thread: see src/real/real.h */
-	if (cfg->machine == BLAB_MACHINE_MODEL) {
+	if (cfg->machine == BLAB_MACHINE_MODEL && !shared) {
 		struct model_params def;
 		const struct model_params *mp = cfg->model;
 		char why[128];
@@ -193,6 +225,7 @@ int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snap
 	z->start_pfn = cfg->start_pfn;
 	z->pages = cfg->pages;
 	z->cpus = (uint16_t)cpus;
+	z->node = (uint8_t)node;
 	z->top_order = (uint8_t)top;
 	z->pageblock_order = (uint8_t)pbo;
 	z->s = cfg->strategy;
@@ -257,7 +290,13 @@ int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snap
 				       BLAB_CPU_NONE, BLAB_PATH_ZONE_INIT);
 		pfn += 1ull << order;
 	}
-	if (cfg->machine == BLAB_MACHINE_MODEL) {
+	if (shared) {
+		/* the machine's clocks and caches go on; this zone only adds its node's locks */
+		z->machine.impl = shared;
+		z->machine.impl_shared = 1;
+		z->machine.lock_base = (uint8_t)(node * MODEL_NODE_LOCKS);
+		z->machine.kind = BLAB_MACHINE_MODEL;
+	} else if (cfg->machine == BLAB_MACHINE_MODEL) {
 		struct model_params def;
 		struct model_machine *mm = malloc(sizeof(*mm));
 		if (!cfg->model)
@@ -295,6 +334,8 @@ void blab_zone_destroy(struct blab_zone *z)
 	free(z->mem_map);
 	free(z->pageblock_mt);
 	free(z->pageset);
+	if (z->machine.impl_shared)
+		z->machine.impl = NULL; /* its owner frees it */
 	if (z->machine.impl && z->machine.kind == BLAB_MACHINE_REAL)
 		real_machine_free(z->machine.impl);
 	else if (z->machine.impl)

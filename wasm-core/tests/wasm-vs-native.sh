@@ -53,6 +53,9 @@ sims=(
   "sim --workload page_fault1 --cpus 120 --preset v4.17 --pages 8 --hash"
   "sim --workload trunc --cpus 1 --preset v4.16 --pages 64 --sockets 1 --cache-scale 4 --hash"
   "sim --workload parallel_free --cpus 300"
+  "sim --workload page_fault1 --cpus 1,60 --preset v4.16,v4.17 --pages 16 --node-zones --hash"
+  "sim --workload page_fault1 --cpus 40 --preset lu-rfc-p4 --pages 24 --iterations 3 --node-zones --json --hash"
+  "sim --workload trunc --cpus 2 --node-zones"
 )
 for args in "${sims[@]}"; do
   # shellcheck disable=SC2086 # the arguments are meant to split

@@ -111,9 +111,13 @@ uint32_t lock_release(struct lock_model *lm, uint32_t id, uint32_t cpu, uint64_t
 
 uint32_t lock_contention_bp(const struct lock_model *lm, uint32_t id, uint64_t total_cycles)
 {
+	return lock_spin_bp(lm->lock[id].c.spin_cycles, total_cycles);
+}
+
+uint32_t lock_spin_bp(uint64_t spin, uint64_t total_cycles)
+{
 	if (total_cycles == 0)
 		return 0;
-	uint64_t spin = lm->lock[id].c.spin_cycles;
 	/* spin * 10000 / total without overflow for any realistic run */
 	if (spin > UINT64_MAX / 10000)
 		return (uint32_t)(spin / (total_cycles / 10000 ? total_cycles / 10000 : 1));

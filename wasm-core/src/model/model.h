@@ -276,8 +276,12 @@ void cache_total(const struct cache_model *m, struct cache_counters *out);
 
 /* ---------------------------------------------------------------- lock model (lock.c) */
 
-#define MODEL_MAX_LOCKS 8
+/* Lock ids: node n's zone->lock, lru_lock and slab list_lock are n x MODEL_NODE_LOCKS +
+ * LOCK_ZONE, + LOCK_LRU, + LOCK_SLAB_LIST; a machine with one zone has node 0's only. */
 enum { LOCK_ZONE = 0, LOCK_LRU = 1, LOCK_SLAB_LIST = 2 };
+#define MODEL_NODE_LOCKS 3
+#define MODEL_MAX_NODES 8 /* one per socket at most (model_params_check: sockets <= 8) */
+#define MODEL_MAX_LOCKS (MODEL_NODE_LOCKS * MODEL_MAX_NODES)
 
 struct lock_counters {
 	uint64_t acquisitions;
@@ -333,6 +337,8 @@ uint32_t lock_release(struct lock_model *lm, uint32_t id, uint32_t cpu, uint64_t
 int lock_check(const struct lock_model *lm, char *err, size_t errlen);
 /* spin cycles on lock id, in basis points (1/100 %) of total_cycles (all CPUs' cycles). */
 uint32_t lock_contention_bp(const struct lock_model *lm, uint32_t id, uint64_t total_cycles);
+/* the same for spin cycles summed over several locks (one per node) */
+uint32_t lock_spin_bp(uint64_t spin, uint64_t total_cycles);
 
 /* ---------------------------------------------------------------- scheduler (sched.c) */
 

@@ -5,7 +5,7 @@
  * configs made from fuzz bytes: every workload id (and unknown ones), CPU counts past the
  * machine, page counts past the limits, zero and absurd iterations, clear_lines, sockets,
  * cache_scale, hackbench's groups / loops / object size, the high-order knobs, every preset
- * or raw strategy bytes.
+ * or raw strategy bytes, a zone per node (node_zones, refused for all but page_fault1).
  *
  * Oracle, beyond ASan/UBSan/LSan: the result is 0 or a known negative error with a reason in
  * err; a successful run is deterministic (the same config twice gives the same result
@@ -93,6 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (size_t i = 0; i < sizeof(c.strategy); i++)
 				((uint8_t *)&c.strategy)[i] = (uint8_t)take(&b, 1);
 	}
+	c.node_zones = (uint8_t)(take(&b, 1) % 3); /* 2: refused */
 
 	/* skip legal but slow scenarios: the work bound here is far below the real one */
 	{
