@@ -517,6 +517,7 @@ a small task's pages. At this size a task's struct pages (${scale(PF_PAGES) * 64
 L2 while 128 MB's (2 MB) do not; \`--cache-scale 16\` divides L2 and LLC by 16 to restore the
 ratio, but also shrinks what the short reuses (a pagevec of 15 cleared frames) need, so the
 report uses the real sizes. The 4-socket runs use ${num(scale(EXP.lu2018_4s.pages))} pages per task.
+
 Seed 004's parallel free runs ${num(scale(EXP.lu2018_pfree.pages))} pages per task: each task's free half starts by filling its
 pcp list to \`high\` without touching \`zone->lock\`, so on small runs \`lru_lock\` gets a larger
 share than in steady state, and the seed's 512 GB is all steady state. At half the pages
