@@ -42,6 +42,11 @@ void sim_progress_attach(struct blab_sim_config *cfg, struct sim_progress *p,
 	p->shown = 0;
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 	p->last = p->start;
+#ifdef __EMSCRIPTEN__
+	/* Emscripten's NODERAWFS marks fds 0-2 as terminals whatever Node's really are, so
+	 * isatty() says yes into a pipe too: the WASM twin never draws the line */
+	return;
+#endif
 	if (!isatty(STDERR_FILENO))
 		return;
 	cfg->progress = show;

@@ -17,7 +17,8 @@ struct sim_progress {
 };
 
 /* Hooks p into cfg when stderr is a terminal (never into a pipe or a file, so tests and
- * scripts see the same bytes as before); a no-op otherwise. */
+ * scripts see the same bytes as before); a no-op otherwise, and always in the WASM build
+ * (wasm-core/cli/blab.mjs), where isatty() cannot tell. */
 void sim_progress_attach(struct blab_sim_config *cfg, struct sim_progress *p,
 			 const char *preset, unsigned cpus);
 /* Clears the line after the run, if one was shown. */
