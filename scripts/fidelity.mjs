@@ -36,6 +36,8 @@ const EXP = {
   pfree: { workload: 'parallel_free', cpus: [1, 56, 112], presets: ['v4.16', 'v4.17', 'v5.17', 'v5.18'], pages: PF_PAGES / 2 },
   // seed 004's parallel free on its 4-socket Skylake (docs/fidelity.md: "Sizes" for the pages)
   lu2018_pfree: { workload: 'parallel_free', cpus: [112, 224], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], pages: PF_PAGES / 2, sockets: 4 },
+  // the same with a zone, zone->lock, LRU list and lru_lock per node, as the seed's machine has
+  lu2018_pfree_nodes: { workload: 'parallel_free', cpus: [112, 224], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], pages: PF_PAGES / 2, sockets: 4, nodeZones: true },
   // a zone (zone->lock) and an LRU list (lru_lock) per node (--node-zones): seed 000's and
   // seed 004's page_fault1 at 56 and 112 tasks, beside the same runs on one zone
   lu2018_nodes: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.16', 'v4.17-pick', 'v4.17'], pages: PF_PAGES, nodeZones: true },
@@ -178,26 +180,30 @@ const LU_PFREE_SEED = { // zone->lock %, lru_lock % as the seed words them (null
   'lu-rfc-p3': ['25', null, 25, null],
   'lu-rfc-p4': ['almost 0', null, 0, null],
 };
+// one row per (kernel, model machine): the one-zone runs (lu2018_pfree) and, below each, the
+// same runs with a zone per node (lu2018_pfree_nodes)
+const LU_PFREE_RUNS = [['lu2018_pfree', 'one zone'], ['lu2018_pfree_nodes', 'a zone per node']];
 function luPfreeTable() {
   const cpus = Object.keys(results.lu2018_pfree).map(Number).sort((a, b) => a - b);
-  const head = `| kernel | seed zone->lock % | seed lru_lock % | ${cpus.map((c) => `model ${c}: zone->lock % | lru_lock % | pages freed/s`).join(' | ')} |`;
-  const sep = `|---|---:|---:|${cpus.map(() => '---:|---:|---:').join('|')}|`;
-  const rows = EXP.lu2018_pfree.presets.map((p) => {
+  const head = `| kernel | seed zone->lock % | seed lru_lock % | model | ${cpus.map((c) => `${c} tasks: zone->lock % | lru_lock % | pages freed/s`).join(' | ')} |`;
+  const sep = `|---|---:|---:|---|${cpus.map(() => '---:|---:|---:').join('|')}|`;
+  const rows = EXP.lu2018_pfree.presets.flatMap((p) => {
     const [z, l] = LU_PFREE_SEED[p];
-    return `| ${p} | ${z} | ${l ?? '(not given)'} | ${cpus.map((c) => {
-      const r = cell('lu2018_pfree', c, p);
+    return LU_PFREE_RUNS.map(([name, what], i) => `| ${i ? '' : p} | ${i ? '' : z} | ${i ? '' : l ?? '(not given)'} | ${what} | ${cpus.map((c) => {
+      const r = cell(name, c, p);
       return `${fzl(r).toFixed(1)} | ${flru(r).toFixed(1)} | ${num(r.score)}`;
-    }).join(' | ')} |`;
+    }).join(' | ')} |`);
   });
   return [head, sep, ...rows].join('\n');
 }
 // each of the seed's claims against the model at both task counts: "almost 0" read as < 5 %,
 // a number as within 10 points of it
-const luPfreeVerdict = () => {
-  const cpus = Object.keys(results.lu2018_pfree).map(Number).sort((a, b) => a - b);
-  const close = (m, want) => (want === 0 ? m < 5 : Math.abs(m - want) <= 10);
+const LU_PFREE_CLOSE = (m, want) => (want === 0 ? m < 5 : Math.abs(m - want) <= 10);
+const luPfreeClaims = (name) => {
+  const cpus = Object.keys(results[name]).map(Number).sort((a, b) => a - b);
+  const close = LU_PFREE_CLOSE;
   const claim = (p, what, get, want) => {
-    const got = cpus.map((c) => get(cell('lu2018_pfree', c, p)));
+    const got = cpus.map((c) => get(cell(name, c, p)));
     const ok = got.map((m) => close(m, want));
     const say = got.map((m, i) => `${m.toFixed(1)} % at ${cpus[i]} tasks`).join(', ');
     const verdict = ok.every(Boolean) ? 'matches' : ok.some(Boolean) ? `matches at ${cpus.filter((_, i) => ok[i]).join(', ')} tasks only` : 'does not match';
@@ -207,12 +213,37 @@ const luPfreeVerdict = () => {
     claim('v4.16', 'zone->lock', fzl, 90), claim('v4.16', 'lru_lock', flru, 0),
     claim('lu-rfc-p2', 'zone->lock', fzl, 0), claim('lu-rfc-p2', 'lru_lock', flru, 90),
     claim('lu-rfc-p3', 'zone->lock', fzl, 25), claim('lu-rfc-p4', 'zone->lock', fzl, 0),
-  ].join('; ') + '. ' +
+  ];
+};
+// how many of the six claims hold at every task count
+const luPfreeMatched = (name) => luPfreeClaims(name).filter((t) => t.endsWith(', matches')).length;
+const luPfreeVerdict = () => {
+  const cpus = Object.keys(results.lu2018_pfree).map(Number).sort((a, b) => a - b);
+  return 'One zone: ' + luPfreeClaims('lu2018_pfree').join('; ') + '. ' +
     `In the model 3/4's share of \`zone->lock\` grows with the tasks (${cpus.map((c) => `${fzl(cell('lu2018_pfree', c, 'lu-rfc-p3')).toFixed(1)} % at ${c}`).join(', ')}), ` +
     'so that match depends on the task count. The seed gives its machine as a 4-socket Skylake; if that is the 8180 of seed 000 ' +
     '(224 CPUs), the full-load row is the one to read, but it does not say how many threads its exit used. ' +
     'The seed gives no times for this workload; the model\'s scores (skip merge freeing ' +
     `${(cell('lu2018_pfree', 224, 'lu-rfc-p2').score / cell('lu2018_pfree', 224, 'v4.16').score).toFixed(1)}x as fast as v4.16 at 224 tasks) have nothing to be checked against.`;
+};
+// the same claims with a zone per node, and what the split changed for 3/4 at 112 tasks
+const luPfreeNodesVerdict = () => {
+  const p3 = (name, c) => fzl(cell(name, c, 'lu-rfc-p3'));
+  const one = p3('lu2018_pfree', 112);
+  const nodes = p3('lu2018_pfree_nodes', 112);
+  const ok = (m) => LU_PFREE_CLOSE(m, 25);
+  const p3say = ok(nodes)
+    ? (ok(one) ? 'matches the seed\'s 25 % with either shape' : 'matches the seed\'s 25 % with a zone per node where one zone did not')
+    : (ok(one) ? 'matched the seed\'s 25 % with one zone but no longer does' : 'still does not match the seed\'s 25 %');
+  const n = luPfreeMatched('lu2018_pfree_nodes');
+  const o = luPfreeMatched('lu2018_pfree');
+  return 'A zone per node: ' + luPfreeClaims('lu2018_pfree_nodes').join('; ') + '. ' +
+    `3/4's \`zone->lock\` at 112 tasks is ${nodes.toFixed(1)} % with a zone per node against ${one.toFixed(1)} % with one zone: it ${p3say}` +
+    ` (at 224 tasks ${p3('lu2018_pfree_nodes', 224).toFixed(1)} % against ${p3('lu2018_pfree', 224).toFixed(1)} %). ` +
+    `Of the six claims, ${n} hold at both task counts with a zone per node and ${o} with one zone. ` +
+    `With a zone per node each of the ${EXP.lu2018_pfree_nodes.sockets} nodes' locks serves the tasks of one socket ` +
+    `(${EXP.lu2018_pfree_nodes.cpus.map((c) => `${c / EXP.lu2018_pfree_nodes.sockets} at ${c} tasks`).join(', ')}), ` +
+    'so a lock\'s handoffs no longer cross sockets.';
 };
 // the whole run's figures (set-up faults included), for the last paragraph
 const luPfreeWhole = (c) => EXP.lu2018_pfree.presets.map((p) => {
@@ -459,17 +490,22 @@ while \`lru_lock\` goes from almost 0 to 90 %; patch 3/4 (clusters in \`rmqueue_
 again. No times are given for this workload. The seed's percentages are of a perf profile of
 the exit, so the model's columns here are those of the free half alone (from the last round's
 barrier to the end: \`free_zone_lock_contention_bp\`, \`free_lru_lock_contention_bp\`), on 4
-sockets at half and all of the 224 CPUs, ${num(scale(EXP.lu2018_pfree.pages))} pages per task: ${cmd('lu2018_pfree')}
+sockets at half and all of the 224 CPUs, ${num(scale(EXP.lu2018_pfree.pages))} pages per task: ${cmd('lu2018_pfree')}, on
+one zone and one LRU list for all sockets (the model's default), and the same with a zone, a
+\`zone->lock\`, an LRU list and an \`lru_lock\` per node as the seed's machine has them
+(${cmd('lu2018_pfree_nodes')}; the nodes' spin summed over all CPUs' cycles).
 
 ${luPfreeTable()}
 
 ${luPfreeVerdict()}
 
+${luPfreeNodesVerdict()}
+
 Whole-run figures, zone->lock % / lru_lock % with the set-up's faults included (at ${Math.max(...EXP.lu2018_pfree.cpus)} tasks):
 ${luPfreeWhole(Math.max(...EXP.lu2018_pfree.cpus))}. The faults refill the pcp through \`rmqueue_bulk()\`, which 2/4 leaves
 as it was, so over the whole run \`zone->lock\` stays the larger queue; the seed's claims are
-about the exit. What the model does not have: the real machine's \`zone->lock\` and \`lru_lock\`
-are per node (four of each), the model has one of each for all sockets; the seed's exit is
+about the exit. What the model does not have: the one-zone runs have one \`zone->lock\` and one
+\`lru_lock\` for all sockets where the real machine has four of each (the per-node runs have them); the seed's exit is
 freed by kernel threads of an unposted series, the model by one task per CPU after a barrier;
 and the model frees ${num(scale(EXP.lu2018_pfree.pages))} pages a task (${Math.round(scale(EXP.lu2018_pfree.pages) * EXP.lu2018_pfree.cpus[EXP.lu2018_pfree.cpus.length - 1] / 256)} MB at ${Math.max(...EXP.lu2018_pfree.cpus)} tasks), not 512 GB.
 
@@ -491,7 +527,8 @@ ${pfreeVerdict()}
 Seed 000's and seed 004's machines have a zone (with its \`zone->lock\`) and a node's LRU lists
 (with their \`lru_lock\`) per socket, and each task allocates from its own node. Every table
 above runs the model's default, one zone and one LRU list for all CPUs; \`--node-zones\` gives
-page_fault1 the NUMA shape ([sim.md](sim.md#one-zone-per-node---node-zones)). Below, the same
+page_fault1 and parallel_free (seed 004's parallel free, above) the NUMA shape
+([sim.md](sim.md#one-zone-per-node---node-zones)). Below, the same
 runs both ways; \`zone->lock\` % and \`lru_lock\` % are the nodes' spin cycles summed, over all
 CPUs' cycles.
 
@@ -530,7 +567,7 @@ ${fzl(cell('lu2018_pfree', 224, 'v4.16')).toFixed(1)} / ${flru(cell('lu2018_pfre
   a \`zone->lock\`) and an \`lru_lock\` per node, each task allocating from its own node; the
   model's default gives every CPU one zone and one of each lock, so from 57 tasks on the locks
   move between sockets (300-cycle handoffs) and contention is higher than the seeds' machines
-  saw. \`--node-zones\` (page_fault1 only) splits them per socket: at 112 tasks v4.16's
+  saw. \`--node-zones\` (page_fault1 and parallel_free) splits them per socket: at 112 tasks v4.16's
   \`zone->lock\` spin is ${zl(cell('rfc004_nodes', 112, 'v4.16'))} % instead of ${zl(cell('rfc004', 112, 'v4.16'))} % (seed 004: about 80 %), but
   lu-rfc-p4's stays at ${zl(cell('rfc004_nodes', 112, 'lu-rfc-p4'))} % (seed 004: about 0), and the scores move away from seed
   000's (previous section). The other workloads, the event file and the web app keep one zone.

@@ -67,8 +67,8 @@ struct blab_sim_config {
 	 * 0: the parameters' (2 by default: 112 CPUs) */
 	uint32_t sockets;
 	/* 1: one zone (and zone->lock) and one LRU list (and lru_lock) per socket, each task on
-	 * its socket's, as a NUMA machine has them; page_fault1 only (docs/sim.md, "One zone per
-	 * node"). 0: one zone and one LRU list for every CPU */
+	 * its socket's, as a NUMA machine has them; page_fault1 and parallel_free only
+	 * (docs/sim.md, "One zone per node"). 0: one zone and one LRU list for every CPU */
 	uint8_t node_zones;
 	uint8_t log_mask;                    /* event classes sent to sink */
 	blab_event_sink sink;                /* NULL: no events at all */

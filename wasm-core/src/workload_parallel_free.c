@@ -17,6 +17,11 @@
  * Score: pages freed per second of virtual time per task (from the barrier to the task's
  * last free), scored rounds only, summed over tasks.
  *
+ * With node_zones (--node-zones) each CPU allocates from, LRU-lists on and frees to its
+ * socket's zone, under that node's zone->lock and lru_lock; the barrier stays one for all
+ * tasks of all nodes (every process exits at once), and the free half's contention is the
+ * spin on every node's zone->lock and lru_lock, summed.
+ *
  * A step ends just before a lock: an op's BLAB_STEP_LOCK or the workload's lru_lock.
  */
 #include <stdlib.h>
@@ -43,12 +48,34 @@ struct pfree_state {
 	uint32_t *pfns;
 	uint32_t *arrived;  /* per round: tasks at the barrier */
 	uint64_t *release;  /* per round: the latest arrival, when everyone may go */
-	struct sim_lru lru; /* the node's LRU list, every task's pages on it */
+	/* each node's LRU list (index = node; [0] only without node_zones), every task of the
+	 * node with its pages on it */
+	struct sim_lru lru[BLAB_SIM_MAX_NODES];
 	/* when the last round's frees began: the locks' spin cycles then (seed 004 reports
 	 * the exit's contention, so the free half is measured apart from the set-up) */
 	uint64_t last_release, zone_spin0, lru_spin0;
 	uint32_t done; /* tasks finished */
 };
+
+/* spin cycles so far on every node's lock `which` (LOCK_ZONE or LOCK_LRU): node 0's only
+ * without node_zones */
+static uint64_t nodes_spin(const struct sim_run *run, unsigned which)
+{
+	uint64_t spin = 0;
+
+	for (uint32_t n = 0; n < (run->nodes ? run->nodes : 1u); n++)
+		spin += run->mm->locks.lock[n * MODEL_NODE_LOCKS + which].c.spin_cycles;
+	return spin;
+}
+
+/* 1 when every node's LRU list is empty */
+static int lrus_empty(const struct sim_run *run, const struct pfree_state *st)
+{
+	for (uint32_t n = 0; n < (run->nodes ? run->nodes : 1u); n++)
+		if (st->lru[n].next && st->lru[n].next[st->lru[n].head] != st->lru[n].head)
+			return 0;
+	return 1;
+}
 
 /*
  * The barrier: a task that arrived waits, its clock moving to just past the lowest clock of
@@ -71,8 +98,8 @@ static int barrier(struct sim_run *run, struct pfree_state *st, unsigned cpu)
 			/* the last arrival of the last round: everyone else waits here and no
 			 * lock is held, so what is spun from here on is the free half's */
 			st->last_release = st->release[r];
-			st->zone_spin0 = mm->locks.lock[LOCK_ZONE].c.spin_cycles;
-			st->lru_spin0 = mm->locks.lock[LOCK_LRU].c.spin_cycles;
+			st->zone_spin0 = nodes_spin(run, LOCK_ZONE);
+			st->lru_spin0 = nodes_spin(run, LOCK_LRU);
 		}
 	}
 	if (st->arrived[r] == n) {
@@ -89,9 +116,10 @@ static int barrier(struct sim_run *run, struct pfree_state *st, unsigned cpu)
 
 static int pfree_step(struct sim_run *run, unsigned cpu)
 {
-	struct blab_zone *z = run->z;
+	struct blab_zone *z = sim_cpu_zone(run, cpu);
 	struct pfree_state *st = run->priv;
 	struct pfree_task *t = &st->tasks[cpu];
+	struct sim_lru *lru = &st->lru[run->nodes ? run->cpu_node[cpu] : 0];
 	uint32_t pages = run->c->pages;
 	int ret;
 
@@ -120,7 +148,7 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 			}
 			break;
 		case PF_LRU_ADD: /* __pagevec_lru_add() */
-			sim_lru_add_batch(z, cpu, &st->lru, t->pfns, t->i - t->pv, t->pv);
+			sim_lru_add_batch(z, cpu, lru, t->pfns, t->i - t->pv, t->pv);
 			t->pv = 0;
 			t->state = PF_ALLOC;
 			break;
@@ -136,9 +164,8 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 			if (t->i == pages) {
 				if (sim_round_timed_end(z, cpu, run->c, &t->rounds, pages)) {
 					t->state = PF_DONE;
-					/* the last task done: every page went back off the list */
-					if (++st->done == run->c->cpus &&
-					    st->lru.next[st->lru.head] != st->lru.head)
+					/* the last task done: every page went back off the lists */
+					if (++st->done == run->c->cpus && !lrus_empty(run, st))
 						return BLAB_ECHECK;
 					return SIM_FINISHED;
 				}
@@ -153,7 +180,7 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 			t->state = PF_UNMAP_LRU;
 			return SIM_STEP; /* the step ends before lru_lock */
 		case PF_UNMAP_LRU: /* release_pages(): off the LRU list under lru_lock */
-			sim_lru_release_batch(z, cpu, &st->lru, t->pfns, t->i, t->pv);
+			sim_lru_release_batch(z, cpu, lru, t->pfns, t->i, t->pv);
 			t->k = 0;
 			t->state = PF_UNMAP_FREE;
 			break;
@@ -184,9 +211,13 @@ static int pfree_setup(struct sim_run *run, char *err, size_t errlen)
 		st->release = calloc(c->iterations, sizeof(*st->release));
 	}
 	run->priv = st;
-	if (!st || !st->tasks || !st->arrived || !st->release ||
-	    sim_lru_init(&st->lru, run->z->pages))
+	if (!st || !st->tasks || !st->arrived || !st->release)
 		return sim_out_of_host_memory(err, errlen);
+	for (uint32_t n = 0; n < (run->nodes ? run->nodes : 1u); n++) {
+		const struct blab_zone *z = run->nodes ? run->node_zone[n] : run->z;
+		if (z && sim_lru_init(&st->lru[n], z->pages))
+			return sim_out_of_host_memory(err, errlen);
+	}
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++)
 		st->tasks[cpu].pfns = sim_task_pfns(st->pfns, c, cpu);
 	return 0;
@@ -208,9 +239,8 @@ static void pfree_finish(const struct sim_run *run, struct blab_sim_result *r)
 		sim_rounds_finish(run, &st->tasks[cpu].rounds, st->tasks[cpu].pages_done, r);
 	/* the last round's free half: every CPU's clock from the release to its last free */
 	r->free_zone_contention_bp =
-		contention_bp(mm->locks.lock[LOCK_ZONE].c.spin_cycles - st->zone_spin0, cycles);
-	r->free_lru_contention_bp =
-		contention_bp(mm->locks.lock[LOCK_LRU].c.spin_cycles - st->lru_spin0, cycles);
+		contention_bp(nodes_spin(run, LOCK_ZONE) - st->zone_spin0, cycles);
+	r->free_lru_contention_bp = contention_bp(nodes_spin(run, LOCK_LRU) - st->lru_spin0, cycles);
 }
 
 static void pfree_teardown(struct sim_run *run)
@@ -222,7 +252,8 @@ static void pfree_teardown(struct sim_run *run)
 		free(st->pfns);
 		free(st->arrived);
 		free(st->release);
-		sim_lru_free(&st->lru);
+		for (uint32_t n = 0; n < BLAB_SIM_MAX_NODES; n++)
+			sim_lru_free(&st->lru[n]);
 		free(st);
 	}
 	run->priv = NULL;
@@ -232,7 +263,7 @@ const struct sim_workload sim_workload_parallel_free = {
 	.name = "parallel_free",
 	.id = BLAB_WL_PARALLEL_FREE,
 	.score_unit = "pages freed/s",
-	.one_zone_why = "its tasks free into one zone; it has not been split per node yet",
+	.node_zones = 1,
 	.check = NULL,
 	.zone_pages = sim_zone_pages_per_task,
 	.setup = pfree_setup,

@@ -1,9 +1,12 @@
 /*
- * page_fault1 with a zone per node (blab_sim_config.node_zones): deterministic; on one socket
- * the same run as with one zone; on two sockets every CPU takes only its own node's
- * zone->lock and lru_lock and touches only its own node's pages, the per-node counters add up
- * to the sums and to the event log; other workloads refuse it; the internal creation path
- * (_blab_zone_create_on) refuses what does not fit the shared machine.
+ * page_fault1 and parallel_free with a zone per node (blab_sim_config.node_zones):
+ * deterministic; on one socket the same run as with one zone; on two sockets every CPU takes
+ * only its own node's zone->lock and lru_lock and touches only its own node's pages, the
+ * per-node counters add up to the sums and to the event log; other workloads refuse it; the
+ * internal creation path (_blab_zone_create_on) refuses what does not fit the shared machine.
+ * parallel_free's runs also end with every node's LRU list empty (the workload fails the run
+ * with BLAB_ECHECK otherwise), and its free-half contention is the nodes' locks' spin from the
+ * last barrier on, as the event log's LOCK_ACQUIRE records add it up.
  *
  * A small topology keeps it fast: 2 sockets x 2 cores x 1 thread, so CPUs 0-1 sit on node 0
  * and 2-3 on node 1 (model_cpu_socket).
@@ -27,6 +30,11 @@ struct nsink {
 	uint64_t foreign_lock;  /* a CPU took another node's lock */
 	uint64_t foreign_page;  /* a CPU's allocator event names a page outside its node's zone */
 	uint64_t own_page;      /* allocator events checked */
+	/* parallel_free's last round (2 iterations): from the first timed-start mark of round
+	 * 1 (its time is the barrier's release), the spin of each kind of lock (zone->lock,
+	 * lru_lock), every node's summed, as the LOCK_ACQUIRE records give it */
+	int free_half;
+	uint64_t release, free_spin[MODEL_NODE_LOCKS];
 };
 
 static void sink(void *ctx, const struct blab_event *e)
@@ -42,6 +50,12 @@ static void sink(void *ctx, const struct blab_event *e)
 	}
 	if (e->cpu >= NCPUS)
 		return; /* zone set-up */
+	if (e->type == BLAB_EV_MARK && e->arg0 == 1 && e->arg1 == 1 && !s->free_half) {
+		s->free_half = 1;
+		s->release = e->time;
+	}
+	if (s->free_half && e->type == BLAB_EV_LOCK_ACQUIRE)
+		s->free_spin[e->mt % MODEL_NODE_LOCKS] += e->arg0;
 	if (e->type == BLAB_EV_LOCK_ACQUIRE && e->mt < MODEL_MAX_LOCKS) {
 		s->lock_acq[e->mt]++;
 		if (e->mt / MODEL_NODE_LOCKS != model_cpu_socket(s->p, e->cpu))
@@ -67,14 +81,16 @@ static void small_machine(struct model_params *mp, uint32_t sockets)
 	mp->threads_per_core = 1;
 }
 
-static int run(const struct model_params *mp, const char *preset, uint32_t cpus, uint64_t seed,
-	       uint8_t node_zones, struct nsink *s, struct blab_sim_result *r)
+static int run_wl(uint32_t workload, const struct model_params *mp, const char *preset,
+		  uint32_t cpus, uint64_t seed, uint8_t node_zones, struct nsink *s,
+		  struct blab_sim_result *r)
 {
 	struct blab_sim_config c;
 	char err[200];
 	int ret;
 
 	blab_sim_config_init(&c);
+	c.workload = workload;
 	c.cpus = cpus;
 	c.pages = 200;
 	c.iterations = 2;
@@ -95,6 +111,68 @@ static int run(const struct model_params *mp, const char *preset, uint32_t cpus,
 	return ret;
 }
 
+static int run(const struct model_params *mp, const char *preset, uint32_t cpus, uint64_t seed,
+	       uint8_t node_zones, struct nsink *s, struct blab_sim_result *r)
+{
+	return run_wl(BLAB_WL_PAGE_FAULT1, mp, preset, cpus, seed, node_zones, s, r);
+}
+
+/*
+ * parallel_free: the pages of the tasks of both nodes are freed at one barrier; each CPU
+ * stays on its own node's zone, locks and LRU list.
+ */
+static void parallel_free(const struct model_params *one, const struct model_params *two)
+{
+	struct nsink s1, s2;
+	struct blab_sim_result a, b;
+
+	CHECK_EQ(run_wl(BLAB_WL_PARALLEL_FREE, two, "v4.16", NCPUS, 7, 1, &s1, &a), 0);
+	CHECK_EQ(run_wl(BLAB_WL_PARALLEL_FREE, two, "v4.16", NCPUS, 7, 1, &s2, &b), 0);
+	CHECK(s1.n > 1000);
+	CHECK_EQ(s1.h == s2.h, 1);
+	CHECK_EQ(s1.n, s2.n);
+	CHECK_EQ(memcmp(&a, &b, sizeof(a)), 0);
+	CHECK_EQ(a.zones, 2);
+	CHECK_EQ(s1.nzones, 2);
+	CHECK_EQ(s1.foreign_lock, 0);
+	CHECK_EQ(s1.foreign_page, 0);
+	CHECK(s1.own_page > 0);
+	for (unsigned n = 0; n < 2; n++) {
+		CHECK(a.node_zone_acq[n] > 0);
+		CHECK(a.node_lru_acq[n] > 0);
+		CHECK_EQ(a.node_zone_acq[n], s1.lock_acq[n * MODEL_NODE_LOCKS + LOCK_ZONE]);
+		CHECK_EQ(a.node_lru_acq[n], s1.lock_acq[n * MODEL_NODE_LOCKS + LOCK_LRU]);
+	}
+	CHECK_EQ(a.pages_total, NCPUS * 200 * 2);
+	/* the free half's contention: both nodes' spin from the release on, over every CPU's
+	 * cycles from the release to its end, as recomputed from the event log */
+	{
+		uint64_t cycles = a.cycles_total - (uint64_t)NCPUS * s1.release;
+		CHECK(s1.free_half);
+		CHECK(s1.free_spin[LOCK_ZONE] > 0);
+		CHECK(s1.free_spin[LOCK_LRU] > 0);
+		CHECK_EQ(a.free_zone_contention_bp, s1.free_spin[LOCK_ZONE] * 10000 / cycles);
+		CHECK_EQ(a.free_lru_contention_bp, s1.free_spin[LOCK_LRU] * 10000 / cycles);
+	}
+
+	/* one zone on the same machine: every CPU on node 0's locks, another run */
+	CHECK_EQ(run_wl(BLAB_WL_PARALLEL_FREE, two, "v4.16", NCPUS, 7, 0, &s2, &b), 0);
+	CHECK_EQ(b.zones, 1);
+	CHECK(s1.h != s2.h);
+	CHECK_EQ(s2.lock_acq[MODEL_NODE_LOCKS + LOCK_ZONE], 0);
+	CHECK_EQ(s2.lock_acq[MODEL_NODE_LOCKS + LOCK_LRU], 0);
+	CHECK(s2.free_half);
+	CHECK_EQ(b.free_zone_contention_bp,
+		 s2.free_spin[LOCK_ZONE] * 10000 / (b.cycles_total - (uint64_t)NCPUS * s2.release));
+
+	/* one socket: the zone per node is the one zone, the same run byte for byte */
+	CHECK_EQ(run_wl(BLAB_WL_PARALLEL_FREE, one, "v4.16", 2, 5, 1, &s1, &a), 0);
+	CHECK_EQ(run_wl(BLAB_WL_PARALLEL_FREE, one, "v4.16", 2, 5, 0, &s2, &b), 0);
+	CHECK_EQ(s1.h == s2.h, 1);
+	CHECK_EQ(s1.n, s2.n);
+	CHECK_EQ(memcmp(&a, &b, sizeof(a)), 0);
+}
+
 static void refusals(void)
 {
 	struct blab_sim_config c;
@@ -110,7 +188,7 @@ static void refusals(void)
 		c.node_zones = 1;
 		c.hackbench.groups = 2;
 		c.hackbench.loops = 10;
-		if (c.workload == BLAB_WL_PAGE_FAULT1)
+		if (c.workload == BLAB_WL_PAGE_FAULT1 || c.workload == BLAB_WL_PARALLEL_FREE)
 			continue;
 		err[0] = 0;
 		CHECK_EQ(blab_sim_run(&c, &r, err, sizeof(err)), BLAB_EINVAL);
@@ -237,6 +315,7 @@ int main(void)
 	CHECK_EQ(s1.h == s2.h, 1);
 	CHECK_EQ(memcmp(&a, &b, sizeof(a)), 0);
 
+	parallel_free(&one, &two);
 	refusals();
 	create_on();
 	return harness_report("test_node_zones");

@@ -5,7 +5,8 @@
  * configs made from fuzz bytes: every workload id (and unknown ones), CPU counts past the
  * machine, page counts past the limits, zero and absurd iterations, clear_lines, sockets,
  * cache_scale, hackbench's groups / loops / object size, the high-order knobs, every preset
- * or raw strategy bytes, a zone per node (node_zones, refused for all but page_fault1).
+ * or raw strategy bytes, a zone per node (node_zones, refused for all but page_fault1 and
+ * parallel_free).
  *
  * Oracle, beyond ASan/UBSan/LSan: the result is 0 or a known negative error with a reason in
  * err; a successful run is deterministic (the same config twice gives the same result
