@@ -55,8 +55,9 @@ sims=(
   "sim --workload parallel_free --cpus 300"
   "sim --workload page_fault1 --cpus 1,60 --preset v4.16,v4.17 --pages 16 --node-zones --hash"
   "sim --workload page_fault1 --cpus 40 --preset lu-rfc-p4 --pages 24 --iterations 3 --node-zones --json --hash"
-  # parallel_free's barrier makes a step per wait, so many tasks pass the progress line's
-  # 4,096 steps (which the WASM build, its stderr a terminal, would draw): a small topology
+  # a small topology: parallel_free's barrier makes a step per wait, so many tasks make a
+  # slow WASM run (the progress line those steps reach is never drawn by the WASM twin:
+  # cli/sim_progress.c)
   "sim --workload parallel_free --params $here/params/two-core.params --sockets 2 --cpus 1,4 --preset v4.16,lu-rfc-p3 --pages 64 --node-zones --json --hash"
   "sim --workload parallel_free --params $here/params/two-core.params --sockets 4 --cpus 8 --preset lu-rfc-p2 --pages 32 --node-zones --hash"
   "sim --workload trunc --cpus 2 --node-zones"
