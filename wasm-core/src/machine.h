@@ -322,7 +322,7 @@ static inline void mach_touch_line(struct blab_zone *z, unsigned cpu, uint64_t v
 			return;
 		r = model_touch(mm, cpu, vaddr, write, (uint8_t)path);
 		if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
-	    zmodel_holds_zone_lock(z, mm, cpu))
+		    zmodel_holds_zone_lock(z, mm, cpu))
 			z->machine.misses_zone_locked++;
 		model_drain_wasted(z, mm);
 		return;
