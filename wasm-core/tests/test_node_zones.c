@@ -121,6 +121,23 @@ static int run(const struct model_params *mp, const char *preset, uint32_t cpus,
  * parallel_free: the pages of the tasks of both nodes are freed at one barrier; each CPU
  * stays on its own node's zone, locks and LRU list.
  */
+/* A two-node run: two zones, every CPU only on its own node's locks and pages, both nodes
+ * working, and the per-node counts equal to the event log's */
+static void check_two_nodes(const struct nsink *s, const struct blab_sim_result *a)
+{
+	CHECK_EQ(a->zones, 2);
+	CHECK_EQ(s->nzones, 2);
+	CHECK_EQ(s->foreign_lock, 0);
+	CHECK_EQ(s->foreign_page, 0);
+	CHECK(s->own_page > 0);
+	for (unsigned n = 0; n < 2; n++) {
+		CHECK(a->node_zone_acq[n] > 0);
+		CHECK(a->node_lru_acq[n] > 0);
+		CHECK_EQ(a->node_zone_acq[n], s->lock_acq[n * MODEL_NODE_LOCKS + LOCK_ZONE]);
+		CHECK_EQ(a->node_lru_acq[n], s->lock_acq[n * MODEL_NODE_LOCKS + LOCK_LRU]);
+	}
+}
+
 static void parallel_free(const struct model_params *one, const struct model_params *two)
 {
 	struct nsink s1, s2;
@@ -132,17 +149,7 @@ static void parallel_free(const struct model_params *one, const struct model_par
 	CHECK_EQ(s1.h == s2.h, 1);
 	CHECK_EQ(s1.n, s2.n);
 	CHECK_EQ(memcmp(&a, &b, sizeof(a)), 0);
-	CHECK_EQ(a.zones, 2);
-	CHECK_EQ(s1.nzones, 2);
-	CHECK_EQ(s1.foreign_lock, 0);
-	CHECK_EQ(s1.foreign_page, 0);
-	CHECK(s1.own_page > 0);
-	for (unsigned n = 0; n < 2; n++) {
-		CHECK(a.node_zone_acq[n] > 0);
-		CHECK(a.node_lru_acq[n] > 0);
-		CHECK_EQ(a.node_zone_acq[n], s1.lock_acq[n * MODEL_NODE_LOCKS + LOCK_ZONE]);
-		CHECK_EQ(a.node_lru_acq[n], s1.lock_acq[n * MODEL_NODE_LOCKS + LOCK_LRU]);
-	}
+	check_two_nodes(&s1, &a);
 	CHECK_EQ(a.pages_total, NCPUS * 200 * 2);
 	/* the free half's contention: both nodes' spin from the release on, over every CPU's
 	 * cycles from the release to its end, as recomputed from the event log */
@@ -275,21 +282,11 @@ int main(void)
 	CHECK_EQ(s1.n, s2.n);
 	CHECK_EQ(memcmp(&a, &b, sizeof(a)), 0);
 
-	/* two nodes: two zones, disjoint, node 1's above node 0's */
-	CHECK_EQ(a.zones, 2);
-	CHECK_EQ(s1.nzones, 2);
+	/* two nodes: two zones, disjoint, node 1's above node 0's; every CPU only ever took its
+	 * own node's locks and pages; both nodes worked, and the per-node counts add up to the
+	 * log and (below) to the sums */
+	check_two_nodes(&s1, &a);
 	CHECK(s1.zone_start[1] >= s1.zone_start[0] + s1.zone_pages[0]);
-	/* every CPU only ever took its own node's locks and pages */
-	CHECK_EQ(s1.foreign_lock, 0);
-	CHECK_EQ(s1.foreign_page, 0);
-	CHECK(s1.own_page > 0);
-	/* per node counts: both nodes worked, and they add up to the sums and to the log */
-	for (unsigned n = 0; n < 2; n++) {
-		CHECK(a.node_zone_acq[n] > 0);
-		CHECK(a.node_lru_acq[n] > 0);
-		CHECK_EQ(a.node_zone_acq[n], s1.lock_acq[n * MODEL_NODE_LOCKS + LOCK_ZONE]);
-		CHECK_EQ(a.node_lru_acq[n], s1.lock_acq[n * MODEL_NODE_LOCKS + LOCK_LRU]);
-	}
 	CHECK_EQ(a.node_zone_acq[0] + a.node_zone_acq[1], a.zone_acq);
 	CHECK_EQ(a.node_lru_acq[0] + a.node_lru_acq[1], a.lru_acq);
 	CHECK_EQ(a.pages_total, NCPUS * 200 * 2);
