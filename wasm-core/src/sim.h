@@ -58,6 +58,18 @@ struct sim_workload {
 	void (*progress)(const struct sim_run *run, uint64_t *done, uint64_t *total);
 };
 
+/* The run's nodes: with node_zones one per socket, else the one zone counts as node 0. */
+static inline uint32_t sim_nodes(const struct sim_run *run)
+{
+	return run->nodes ? run->nodes : 1u;
+}
+
+/* The node CPU cpu belongs to (0 without node_zones). */
+static inline uint32_t sim_cpu_node(const struct sim_run *run, unsigned cpu)
+{
+	return run->nodes ? run->cpu_node[cpu] : 0u;
+}
+
 /* The zone CPU cpu allocates from: its node's with node_zones, else the run's one zone. */
 static inline struct blab_zone *sim_cpu_zone(const struct sim_run *run, unsigned cpu)
 {

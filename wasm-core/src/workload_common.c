@@ -65,6 +65,22 @@ void sim_lru_free(struct sim_lru *l)
 	l->prev = l->next = NULL;
 }
 
+int sim_node_lrus_init(const struct sim_run *run, struct sim_lru lru[BLAB_SIM_MAX_NODES])
+{
+	for (uint32_t n = 0; n < sim_nodes(run); n++) {
+		const struct blab_zone *z = run->nodes ? run->node_zone[n] : run->z;
+		if (z && sim_lru_init(&lru[n], z->pages))
+			return -1;
+	}
+	return 0;
+}
+
+void sim_node_lrus_free(struct sim_lru lru[BLAB_SIM_MAX_NODES])
+{
+	for (uint32_t n = 0; n < BLAB_SIM_MAX_NODES; n++)
+		sim_lru_free(&lru[n]);
+}
+
 /* the line a list_add/list_del rewrites for neighbour nb: its struct page, or the head */
 static void lru_store_neighbour(struct blab_zone *z, unsigned cpu, const struct sim_lru *l,
 				uint32_t nb)

@@ -32,6 +32,11 @@ struct sim_lru {
 /* an empty list for a zone of zone_pages pages; -1 when the host is out of memory */
 int sim_lru_init(struct sim_lru *l, uint32_t zone_pages);
 void sim_lru_free(struct sim_lru *l);
+/* One LRU list per node of the run (lru[n] for node n's zone, sim_nodes() of them; a node
+ * without a zone keeps an empty slot): 0, or -1 when the host is out of memory. */
+int sim_node_lrus_init(const struct sim_run *run, struct sim_lru lru[BLAB_SIM_MAX_NODES]);
+/* Frees every slot of lru (also those never set up). */
+void sim_node_lrus_free(struct sim_lru lru[BLAB_SIM_MAX_NODES]);
 
 /* __pagevec_lru_add() of pages [first, first + n) of pfns: one lru_lock hold; per page
  * its struct page, the lruvec's list head, the old first page's lru.prev (often another

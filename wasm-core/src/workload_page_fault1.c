@@ -134,14 +134,11 @@ static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
 	run->priv = st;
 	if (!st || !(st->tasks = sim_tasks_alloc(c, sizeof(*st->tasks), &st->pfns)))
 		return sim_out_of_host_memory(err, errlen);
-	for (uint32_t n = 0; n < (run->nodes ? run->nodes : 1u); n++) {
-		const struct blab_zone *z = run->nodes ? run->node_zone[n] : run->z;
-		if (z && sim_lru_init(&st->lru[n], z->pages))
-			return sim_out_of_host_memory(err, errlen);
-	}
+	if (sim_node_lrus_init(run, st->lru))
+		return sim_out_of_host_memory(err, errlen);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
 		struct sim_task *t = &st->tasks[cpu];
-		t->lru = &st->lru[run->nodes ? run->cpu_node[cpu] : 0];
+		t->lru = &st->lru[sim_cpu_node(run, cpu)];
 		t->pfns = sim_task_pfns(st->pfns, c, cpu);
 		t->pages = c->pages;
 		t->iterations = c->iterations;
@@ -183,8 +180,7 @@ static void pf1_teardown(struct sim_run *run)
 	if (st) {
 		free(st->tasks);
 		free(st->pfns);
-		for (uint32_t n = 0; n < BLAB_SIM_MAX_NODES; n++)
-			sim_lru_free(&st->lru[n]);
+		sim_node_lrus_free(st->lru);
 		free(st);
 	}
 	run->priv = NULL;

@@ -63,7 +63,7 @@ static uint64_t nodes_spin(const struct sim_run *run, unsigned which)
 {
 	uint64_t spin = 0;
 
-	for (uint32_t n = 0; n < (run->nodes ? run->nodes : 1u); n++)
+	for (uint32_t n = 0; n < sim_nodes(run); n++)
 		spin += run->mm->locks.lock[n * MODEL_NODE_LOCKS + which].c.spin_cycles;
 	return spin;
 }
@@ -71,7 +71,7 @@ static uint64_t nodes_spin(const struct sim_run *run, unsigned which)
 /* 1 when every node's LRU list is empty */
 static int lrus_empty(const struct sim_run *run, const struct pfree_state *st)
 {
-	for (uint32_t n = 0; n < (run->nodes ? run->nodes : 1u); n++)
+	for (uint32_t n = 0; n < sim_nodes(run); n++)
 		if (st->lru[n].next && st->lru[n].next[st->lru[n].head] != st->lru[n].head)
 			return 0;
 	return 1;
@@ -119,7 +119,7 @@ static int pfree_step(struct sim_run *run, unsigned cpu)
 	struct blab_zone *z = sim_cpu_zone(run, cpu);
 	struct pfree_state *st = run->priv;
 	struct pfree_task *t = &st->tasks[cpu];
-	struct sim_lru *lru = &st->lru[run->nodes ? run->cpu_node[cpu] : 0];
+	struct sim_lru *lru = &st->lru[sim_cpu_node(run, cpu)];
 	uint32_t pages = run->c->pages;
 	int ret;
 
@@ -213,11 +213,8 @@ static int pfree_setup(struct sim_run *run, char *err, size_t errlen)
 	run->priv = st;
 	if (!st || !st->tasks || !st->arrived || !st->release)
 		return sim_out_of_host_memory(err, errlen);
-	for (uint32_t n = 0; n < (run->nodes ? run->nodes : 1u); n++) {
-		const struct blab_zone *z = run->nodes ? run->node_zone[n] : run->z;
-		if (z && sim_lru_init(&st->lru[n], z->pages))
-			return sim_out_of_host_memory(err, errlen);
-	}
+	if (sim_node_lrus_init(run, st->lru))
+		return sim_out_of_host_memory(err, errlen);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++)
 		st->tasks[cpu].pfns = sim_task_pfns(st->pfns, c, cpu);
 	return 0;
@@ -252,8 +249,7 @@ static void pfree_teardown(struct sim_run *run)
 		free(st->pfns);
 		free(st->arrived);
 		free(st->release);
-		for (uint32_t n = 0; n < BLAB_SIM_MAX_NODES; n++)
-			sim_lru_free(&st->lru[n]);
+		sim_node_lrus_free(st->lru);
 		free(st);
 	}
 	run->priv = NULL;
