@@ -13,8 +13,23 @@ test-tsan: build/tsan/.built
 	$(TSAN_ENV) build/tsan/blab run --threads 2 --preset v2.5.44,v4.17 --seconds 1 --warmup 0 \
 	  --pages 4096 >build/tsan/run.out
 	@grep -q '^2,' build/tsan/run.out && echo "test-tsan: blab run clean under ThreadSanitizer"
+	@# every preset, 2 threads, a second each (blab run takes at most 8 presets a call)
+	@set -e; presets=$$(build/tsan/blab presets | cut -d' ' -f1); \
+	for p in $$presets; do \
+	  $(TSAN_ENV) build/tsan/blab run --threads 2 --preset $$p --seconds 1 --warmup 0 --pages 512 \
+	    >build/tsan/run-$$p.out 2>&1 || { cat build/tsan/run-$$p.out; echo "test-tsan: $$p FAILED"; exit 1; }; \
+	done; echo "test-tsan: every preset clean under ThreadSanitizer ($$(echo $$presets | wc -w) presets)"
 
 TEST_SUITES += test-tsan
+
+# Real threads stressed: STRESS_RUNS runs of 1 s at 2 threads for every preset, each checked
+# by blab run's end-of-run invariants (wasm-core/tests/real/stress.sh). `make soak` runs more.
+STRESS_RUNS ?= 20
+.PHONY: test-stress
+test-stress: build/native/.built
+	@wasm-core/tests/real/stress.sh build/native/blab $(STRESS_RUNS)
+
+TEST_SUITES += test-stress
 
 # ---- make bench: the real machine (bench/real.mjs, figures in docs/performance.md) ----
 #   build/bench/real_fastpath      native: alloc+free pair on the real machine, 1 thread

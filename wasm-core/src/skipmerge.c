@@ -93,15 +93,19 @@ uint32_t _blab_rmqueue_cluster(struct blab_zone *z, unsigned cpu, unsigned which
 {
 	struct blab_list *l = &z->free_area[0].free_list[mt];
 	uint32_t first = l->head, last = NIL, n = 0, idx, after;
-	uint32_t rest_head = NIL, rest_tail = NIL, got;
+	uint32_t rest_head = NIL, rest_tail = NIL, got, skipped = 0;
 
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_RMQUEUE_BULK, 0, 0, cpu, mt, BLAB_PATH_RMQUEUE_BULK, 0,
 	     count, 0);
 	/* Host bookkeeping, not a modelled touch: the cut pages stop being PageBuddy for
 	 * page_is_buddy() now, under the lock (the real machine's threads read that byte under
-	 * zone->lock only); their flags are cleared after unlock as the RFC does. */
+	 * zone->lock only); their flags are cleared after unlock as the RFC does. The
+	 * merge-skipped count is zone state that __free_one_page() and compaction change under
+	 * zone->lock too, so it is settled here, before the unlock: decremented after it, two
+	 * real threads would race on it. */
 	for (idx = first; idx != NIL && n < count; idx = z->mem_map[idx].next) {
 		z->mem_map[idx].buddy = 0;
+		skipped += (z->mem_map[idx].flags & PG_merge_skipped) != 0;
 		last = idx;
 		n++;
 	}
@@ -120,6 +124,7 @@ uint32_t _blab_rmqueue_cluster(struct blab_zone *z, unsigned cpu, unsigned which
 		mach_work(z, cpu, BLAB_COST_LIST_OP);
 		z->free_area[0].nr_free -= n;
 		z->free_pages -= n;
+		z->merge_skipped -= skipped;
 		EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_RMQUEUE_CLUSTER, idx_to_pfn(z, first), 0, cpu, mt,
 		     BLAB_PATH_RMQUEUE_BULK, 0, n, 0);
 	}
@@ -144,8 +149,6 @@ uint32_t _blab_rmqueue_cluster(struct blab_zone *z, unsigned cpu, unsigned which
 		struct page *p = &z->mem_map[idx];
 		uint32_t next = p->next;
 		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_RMQUEUE_BULK);
-		if (p->flags & PG_merge_skipped)
-			z->merge_skipped--;
 		p->flags = 0;
 		EMIT(z, BLAB_EVC_STATE, BLAB_EV_BUDDY_DEL, idx_to_pfn(z, idx), 0, cpu, p->mt,
 		     BLAB_PATH_RMQUEUE_BULK, 0, 0, 0);
