@@ -4,16 +4,16 @@
 // workload (diff.ts); a score-vs-tasks chart with all of them where the score is a throughput.
 // Its state lives in the URL (url.ts), so a compare reloads to the same view.
 import { EngineClient } from '../engine/engine-client';
-import { decodeEvents } from '../engine/events';
+import { decodeEvents } from '../log/events';
 import { parseSimStats } from '../engine/simstats';
-import { Player } from '../player/player';
-import { PRESETS } from '../player/url';
-import { el, panel } from '../views/dom';
-import { download } from '../export/download';
-import { eventLogToJson } from '../export/eventlog-json';
-import { panelToSvg, svgToPng } from '../export/image';
+import { Player } from '../log/player';
+import { PRESETS } from '../scenario/url';
+import { el, panel } from '../ui/dom';
+import { download } from '../ui/download';
+import { eventLogToJson } from '../log/eventlog-json';
+import { panelToSvg, svgToPng } from '../ui/image';
 import { csvButton } from '../lessons/tableview';
-import { createViewSet, VIEW_TITLES, type ViewSet } from '../lessons/viewset';
+import { createViewSet, VIEW_TITLES, type ViewSet } from '../views/registry';
 import { runStats } from '../lessons/compute';
 import type { SimConfig, ViewId } from '../lessons/lesson';
 import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';

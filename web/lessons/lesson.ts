@@ -1,7 +1,7 @@
 // What a lesson is, once parsed: the shape lessons/*.md describe (docs/lessons.md).
 // Plain data, no DOM: the build (web/lessons/vite-plugin.ts), Vitest and the browser share it.
 
-import { PRESETS, type Preset } from '../player/url.ts';
+import { PRESETS, type Preset } from '../scenario/url.ts';
 
 /** Hard limits on a lesson file (docs/limits.md). */
 export const LESSON_LIMITS = {
@@ -20,12 +20,12 @@ export const LESSON_LIMITS = {
   maxTableFaults: 1 << 19,
 } as const;
 
-/** Views a step may show: the panel ids of web/lessons/viewset.ts. */
+/** Views a step may show: the panel ids of web/views/registry.ts. */
 export const VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats'] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
 /**
- * Workloads a lesson may run (the core's names, web/workloads.ts). page_fault1: tasks = CPUs,
+ * Workloads a lesson may run (the core's names, web/scenario/workloads.ts). page_fault1: tasks = CPUs,
  * pages per task. hackbench (docs/slab.md): tasks = groups, pages = messages per sender,
  * configs choose slub_prefetch / same_cpu. stress_highalloc and mixed (docs/skipmerge.md):
  * tasks = CPUs, pages, iterations = attempts / rounds. A lesson naming a workload the core
@@ -79,7 +79,7 @@ export const METRICS = {
 } as const;
 export type Metric = keyof typeof METRICS;
 
-/** The player's jump kinds (web/player/player.ts JUMP_KINDS; a test keeps the two equal): kept
+/** The player's jump kinds (web/log/player.ts JUMP_KINDS; a test keeps the two equal): kept
  * as names here so the build-time parser does not load the player. */
 export const JUMP_KIND_NAMES = ['merge', 'split', 'drain', 'refill', 'contended'] as const;
 export type JumpKind = (typeof JUMP_KIND_NAMES)[number];

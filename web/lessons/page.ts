@@ -3,19 +3,19 @@
 // PageUp/PageDown, a laser pointer) and ?embed=1 for slides. Runs and tables are computed by
 // the core in the engine worker when a step needs them, and cached for the page's life.
 import { EngineClient } from '../engine/engine-client';
-import { el } from '../views/dom';
-import { download, readPicked } from '../export/download';
-import { eventLogToJson } from '../export/eventlog-json';
-import { panelToSvg, svgToPng } from '../export/image';
+import { el } from '../ui/dom';
+import { download, readPicked } from '../ui/download';
+import { eventLogToJson } from '../log/eventlog-json';
+import { panelToSvg, svgToPng } from '../ui/image';
 import { ProgressStore } from '../storage/progress';
-import { IMPORT_LIMITS } from '../limits';
+import { IMPORT_LIMITS } from '../scenario/limits';
 import { LESSON_LIMITS, type Lesson, type LessonStep, type Predict, type SimConfig, type ViewId } from './lesson';
 import { LessonError, parseLesson } from './parse';
 import { renderProse } from './render';
 import { loadRun, stepFor, type LoadedRun } from './runs';
 import { computeTable, metricValue, resolveRef, type TableResult } from './compute';
 import { renderTableResult } from './tableview';
-import { createViewSet, VIEW_TITLES, type ViewSet } from './viewset';
+import { createViewSet, VIEW_TITLES, type ViewSet } from '../views/registry';
 import type { LessonSource } from './vite-plugin';
 import './lessons.css';
 

@@ -1,9 +1,9 @@
 // A computed table beside the seed's quoted one, each with a CSV export. The computed cells
 // come from compute.ts (the core, run just now); the quoted ones are the seed mail's own
 // numbers, labelled as such.
-import { el } from '../views/dom';
-import { download } from '../export/download';
-import { toCsv } from '../export/csv';
+import { el } from '../ui/dom';
+import { download } from '../ui/download';
+import { toCsv } from '../ui/csv';
 import { METRICS } from './lesson';
 import { tableCells, type TableResult } from './compute';
 
