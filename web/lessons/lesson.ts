@@ -2,6 +2,7 @@
 // Plain data, no DOM: the build (web/lessons/vite-plugin.ts), Vitest and the browser share it.
 
 import { PRESETS, type Preset } from '../scenario/url.ts';
+import type { ViewId } from '../views/registry.ts';
 
 /** Hard limits on a lesson file (docs/limits.md). */
 export const LESSON_LIMITS = {
@@ -20,9 +21,9 @@ export const LESSON_LIMITS = {
   maxTableFaults: 1 << 19,
 } as const;
 
-/** Views a step may show: the panel ids of web/views/registry.ts. */
-export const VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats'] as const;
-export type ViewId = (typeof VIEW_IDS)[number];
+/** Views a step may show: the ids of the view registry (web/views/registry.ts) a lesson may name. */
+export const LESSON_VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats'] as const satisfies readonly ViewId[];
+export type LessonViewId = (typeof LESSON_VIEW_IDS)[number];
 
 /**
  * Workloads a lesson may run (the core's names, web/scenario/workloads.ts). page_fault1: tasks = CPUs,
@@ -163,8 +164,8 @@ export interface LessonStep {
   prose: string;
   run?: string;
   at: StepAt;
-  views: ViewId[];
-  highlight?: ViewId;
+  views: LessonViewId[];
+  highlight?: LessonViewId;
   table?: string;
   predict?: Predict;
 }

@@ -15,7 +15,7 @@ import { decodeEvents } from '../log/events';
  * engine worker when imported, so the number is repeated here) */
 const MAX_SIM_EVENTS = 1 << 21;
 
-const modulePath = join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'wasm', 'node', 'blab.js');
+const modulePath = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'wasm', 'node', 'blab.js');
 let m: BlabModule;
 beforeAll(async () => {
   if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
