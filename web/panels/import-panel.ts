@@ -3,21 +3,21 @@
 // chunks with a progress bar and a cancel button; the summary panel shows what the C parser
 // counted, and the replay goes into the player like any other event log.
 import './import.css';
-import type { App } from '../shell/app';
 import { EngineClient } from '../engine/engine-client';
 import { EventLog } from '../log/events';
 import { Player } from '../log/player';
 import { IMPORT_LIMITS } from '../scenario/limits';
-import { el, panel } from '../ui/dom';
-import { renderImportSummary } from '../views/importsummary';
+import { el } from '../ui/dom';
+import { mountView } from '../views/registry';
 import { ImportCancelled, ImportClient } from '../import/import-client';
 import { GUIDE_BUILD, GUIDE_NOTES, GUIDE_PERF, GUIDE_PRIVILEGES, GUIDE_TRACEFS } from '../import/recording-guide';
 import { SummaryFormatError, parseSummary } from '../import/summary';
 import { TRACE_ERR } from '../import/trace-core';
+import type { OpenLog, Panel } from './panel';
 
-export interface ImportPanel {
+export interface ImportPanel extends Panel {
   /** the sidebar section: picker, drop zone, progress, cancel, recording guide */
-  readonly controls: HTMLElement;
+  readonly root: HTMLElement;
   /** the summary panel, for the content column (hidden until a trace is imported) */
   readonly summary: HTMLElement;
   importFile(file: File): Promise<void>;
@@ -28,7 +28,7 @@ const PARSE_SHARE = 0.8;
 
 const mb = (b: number) => `${(b / (1024 * 1024)).toFixed(1)} MB`;
 
-export function createImportPanel(app: App, client = new ImportClient()): ImportPanel {
+export function createImportPanel(open: OpenLog, client = new ImportClient()): ImportPanel {
   const sec = el('section', { class: 'trace-import', id: 'trace-import', 'aria-labelledby': 'trace-import-title' });
   const input = el('input', { type: 'file', id: 'trace-file', accept: '.txt,.trace,.log,text/plain' });
   const drop = el('div', {
@@ -76,7 +76,7 @@ export function createImportPanel(app: App, client = new ImportClient()): Import
   );
 
   const summarySec = el('div', { class: 'import-summary-wrap', id: 'import-summary-wrap' });
-  const summaryBody = panel(summarySec, 'import-summary', 'Imported trace', 'What the kernel did, as the C importer counted it (docs/import.md).');
+  const summaryView = mountView(summarySec, 'import-summary');
   summarySec.hidden = true;
 
   const unsupported = EngineClient.unsupported();
@@ -142,7 +142,7 @@ export function createImportPanel(app: App, client = new ImportClient()): Import
       }
       if (r.status !== 0 && r.status !== TRACE_ERR.LIMIT) throw new Error(`${file.name}: ${r.error || `import failed (${r.status})`}`);
       if (summary) {
-        renderImportSummary(summaryBody, file.name, summary);
+        summaryView.update({ summary: { name: file.name, summary } });
         summarySec.hidden = false;
       }
       const notes: string[] = [];
@@ -163,7 +163,7 @@ export function createImportPanel(app: App, client = new ImportClient()): Import
               progress.value = PARSE_SHARE + (1 - PARSE_SHARE) * (n / total);
             },
           });
-          loaded = app.loadEventLog(player, { label: `trace ${file.name}` });
+          loaded = open(player, { label: `trace ${file.name}` });
         } catch (e) {
           if (abort.signal.aborted) throw new ImportCancelled();
           loaded = { ok: false, error: e instanceof Error ? e.message : String(e) };
@@ -216,5 +216,5 @@ export function createImportPanel(app: App, client = new ImportClient()): Import
     if (f) void importFile(f);
   });
 
-  return { controls: sec, summary: summarySec, importFile };
+  return { root: sec, summary: summarySec, importFile };
 }

@@ -3,11 +3,12 @@
 import { el } from '../ui/dom';
 import { readPicked } from '../ui/download';
 import { eventLogFromJson } from '../log/eventlog-json';
+import type { OpenLog, Panel } from './panel';
 
 /** JSON is about three times the binary size: the loader reads at most this many bytes. */
 export const MAX_JSON_LOG_BYTES = 256 * 1024 * 1024;
 
-export function createJsonLogPanel(app: { loadEventLog(data: ArrayBuffer, opts: { label?: string }): { ok: boolean } }): HTMLElement {
+export function createJsonLogPanel(open: OpenLog): Panel {
   const sec = el('section', { class: 'jsonlog', 'aria-labelledby': 'jsonlog-title' });
   const input = el('input', { type: 'file', id: 'jsonlog-file', accept: '.json,application/json' });
   const msg = el('p', { class: 'run-msg', role: 'status' });
@@ -17,11 +18,11 @@ export function createJsonLogPanel(app: { loadEventLog(data: ArrayBuffer, opts: 
       const f = await readPicked(input, MAX_JSON_LOG_BYTES);
       if (!f) return;
       const { label, buffer } = eventLogFromJson(f.text);
-      app.loadEventLog(buffer, { label });
+      open(buffer, { label });
       msg.textContent = '';
     } catch (e) {
       msg.textContent = `${input.files?.[0]?.name ?? 'the file'}: ${e instanceof Error ? e.message : String(e)}`;
     }
   });
-  return sec;
+  return { root: sec };
 }

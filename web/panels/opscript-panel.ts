@@ -2,9 +2,9 @@
 // in the engine worker, and the resulting event log goes into the player like any other.
 // What the core printed (pfns, /proc/buddyinfo lines, `line N: why` errors) is shown as text.
 
-import type { App } from '../shell/app';
 import { EngineClient } from '../engine/engine-client';
 import { el } from '../ui/dom';
+import type { OpenLog, Panel } from './panel';
 
 /** A first script: split an order-3 block down to order 0, then free it and watch it merge. */
 export const EXAMPLE_SCRIPT = `# A 64-page zone, 2 CPUs, the 4.16 allocator with tiny pcp lists (batch=4, high=8).
@@ -22,7 +22,7 @@ buddyinfo
 check
 `;
 
-export function createOpScriptPanel(app: App, engine: EngineClient): HTMLElement {
+export function createOpScriptPanel(open: OpenLog, engine: EngineClient): Panel {
   const sec = el('section', { class: 'opscript', 'aria-labelledby': 'opscript-title' });
   const text = el('textarea', {
     id: 'opscript-text',
@@ -50,7 +50,7 @@ export function createOpScriptPanel(app: App, engine: EngineClient): HTMLElement
   if (unsupported) {
     run.disabled = true;
     out.textContent = `The core cannot run in this page: ${unsupported}.`;
-    return sec;
+    return { root: sec };
   }
 
   run.addEventListener('click', async () => {
@@ -63,7 +63,7 @@ export function createOpScriptPanel(app: App, engine: EngineClient): HTMLElement
       lines.push(r.status === 0 ? `(ok, ${r.events.byteLength / 32} events)` : `(stopped: exit status ${r.status})`);
       out.textContent = lines.filter((l) => l).join('\n');
       if (r.events.byteLength > 0) {
-        const loaded = app.loadEventLog(r.events, { label: 'op script' });
+        const loaded = open(r.events, { label: 'op script' });
         if (!loaded.ok) out.textContent += `\nthe player refused this log: ${loaded.error}`;
       }
     } catch (e) {
@@ -72,5 +72,5 @@ export function createOpScriptPanel(app: App, engine: EngineClient): HTMLElement
       run.disabled = false;
     }
   });
-  return sec;
+  return { root: sec };
 }

@@ -8,6 +8,7 @@ import './real.css';
 import { EngineClient } from '../engine/engine-client';
 import { PRESETS, type Preset } from '../scenario/url';
 import { el } from '../ui/dom';
+import type { Panel } from './panel';
 import type { RealReply, RealRequest } from '../engine/real-protocol';
 import type { RealReport } from '../engine/real-run';
 
@@ -40,7 +41,7 @@ export function parseField(name: string, text: string, lo: number, hi: number): 
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
-export function createRealPanel(): HTMLElement {
+export function createRealPanel(): Panel {
   const isolated = globalThis.crossOriginIsolated === true;
   const machine = chooseMachine(isolated, typeof SharedArrayBuffer !== 'undefined');
   const limit = workerLimit(globalThis.navigator?.hardwareConcurrency);
@@ -187,5 +188,5 @@ export function createRealPanel(): HTMLElement {
     const req: RealRequest = { kind: 'stop' };
     worker?.postMessage(req);
   });
-  return sec;
+  return { root: sec };
 }

@@ -6,8 +6,10 @@ import { parseHash } from '../scenario/url';
 import { el } from '../ui/dom';
 import { checkLimit } from '../scenario/limits';
 import { Store, scenarioHash } from '../storage/store';
+import { download } from '../ui/download';
+import type { Panel } from './panel';
 
-export function createScenariosPanel(store: Store): HTMLElement {
+export function createScenariosPanel(store: Store): Panel {
   const sec = el('section', { class: 'my-scenarios', id: 'my-scenarios', 'aria-labelledby': 'my-scenarios-title' });
   const name = el('input', { type: 'text', id: 'save-name', maxlength: 80, placeholder: 'e.g. 8 CPUs, v4.17' });
   const save = el('button', { type: 'button', id: 'save-scenario', text: 'Save current scenario' });
@@ -59,14 +61,7 @@ export function createScenariosPanel(store: Store): HTMLElement {
       return `Saved ${name.value.trim()}.`;
     }),
   );
-  exportBtn.addEventListener('click', () => {
-    const url = URL.createObjectURL(new Blob([store.exportText()], { type: 'application/json' }));
-    const a = el('a', { href: url, download: 'buddylab-scenarios.json' });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  });
+  exportBtn.addEventListener('click', () => download(store.exportText(), 'buddylab-scenarios.json', 'application/json'));
   importInput.addEventListener('change', async () => {
     const f = importInput.files?.[0];
     importInput.value = '';
@@ -81,5 +76,5 @@ export function createScenariosPanel(store: Store): HTMLElement {
     attempt(() => `Imported ${store.importText(text)} scenario(s) from ${f.name}.`);
   });
   draw();
-  return sec;
+  return { root: sec };
 }

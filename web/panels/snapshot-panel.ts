@@ -3,13 +3,13 @@
 // worker like the op-script panel's); the player shows the core's own log, and the script can
 // go on in the op-script panel. The pcp numbers are compared with what a preset's kernel would
 // pick for a zone of that size, as the core computes them (`zone ...` + `zoneinfo`).
-import type { App } from '../shell/app';
 import { EngineClient } from '../engine/engine-client';
 import { IMPORT_LIMITS } from '../scenario/limits';
 import { PRESETS, URL_LIMITS } from '../scenario/url';
 import { el } from '../ui/dom';
 import { parseBuddyinfo, parseZoneinfo, type BuddyinfoZone, type ZoneinfoZone } from '../import/procfs-parse';
 import { SnapshotScriptError, snapshotScript } from '../import/snapshot-script';
+import type { OpenLog, Panel } from './panel';
 
 /** Puts a script into the op-script panel (web/panels/opscript-panel.ts) and brings it into view. */
 function continueInOpScript(script: string): boolean {
@@ -21,7 +21,7 @@ function continueInOpScript(script: string): boolean {
   return true;
 }
 
-export function createSnapshotPanel(app: App, engine = new EngineClient(), goOn = continueInOpScript): HTMLElement {
+export function createSnapshotPanel(open: OpenLog, engine = new EngineClient(), goOn = continueInOpScript): Panel {
   const sec = el('section', { class: 'snapshot', id: 'snapshot', 'aria-labelledby': 'snapshot-title' });
   const area = (id: string, label: string, hint: string) => {
     const t = el('textarea', { id, rows: 4, spellcheck: false, 'aria-describedby': `${id}-hint`, placeholder: hint });
@@ -119,7 +119,7 @@ export function createSnapshotPanel(app: App, engine = new EngineClient(), goOn 
       const r = await engine.replay(built.script);
       if (r.status !== 0) throw new SnapshotScriptError(`the core refused it: ${r.stderr.trim()}`);
       const cpu0 = zi?.pcp[0];
-      const res = app.loadEventLog(r.events, { label, ...(cpu0 ? { pcp: { high: cpu0.high, batch: cpu0.batch } } : {}) });
+      const res = open(r.events, { label, ...(cpu0 ? { pcp: { high: cpu0.high, batch: cpu0.batch } } : {}) });
       if (!res.ok) throw new SnapshotScriptError(res.error);
       lastScript = built.script;
       goOnButton.hidden = false;
@@ -181,5 +181,5 @@ export function createSnapshotPanel(app: App, engine = new EngineClient(), goOn 
       compare.append(el('p', { class: 'hint', text: 'high_min..high_max: this kernel tunes high itself (6.7+); the presets predate that and keep one fixed high.' }));
     }
   }
-  return sec;
+  return { root: sec };
 }

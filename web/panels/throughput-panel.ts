@@ -6,6 +6,7 @@ import { PRESETS } from '../scenario/url';
 import { runSweep, parseCpuList, checkSweep, type SimFn, type SweepSpec } from '../engine/sweep';
 import { createThroughputSvg, drawThroughputChart, throughputTable, type ThroughputSeries } from '../views/throughput';
 import { el } from '../ui/dom';
+import type { Panel } from './panel';
 
 export const SWEEP_DEFAULTS = {
   presets: ['v4.16', 'v4.17', 'v5.18'],
@@ -16,8 +17,10 @@ export const SWEEP_DEFAULTS = {
 
 const PAGE_CHOICES = [64, 256, 1024, 4096];
 
-/** Builds the panel body into `body`; `sim` runs one blab sim request (the engine's). */
-export function createThroughputPanel(body: HTMLElement, sim: SimFn, seed: () => number) {
+/** Builds the panel body into `body`; `sim` runs one blab sim request (the engine's). A sweep
+ * runs with the seed of the scenario the panel was last given (load()). */
+export function createThroughputPanel(body: HTMLElement, sim: SimFn): Panel {
+  let seed = 1;
   const form = el('form', { class: 'tp-form', 'aria-label': 'Throughput sweep' });
   const presetBox = el('fieldset', { class: 'tp-presets' }, el('legend', { text: 'presets (one line each)' }));
   for (const name of Object.keys(PRESETS)) {
@@ -67,7 +70,7 @@ export function createThroughputPanel(body: HTMLElement, sim: SimFn, seed: () =>
     let spec: SweepSpec;
     try {
       const presets = [...presetBox.querySelectorAll<HTMLInputElement>('input:checked')].map((c) => c.value);
-      spec = { presets, cpus: parseCpuList(cpusIn.value), pages: Number(pagesSel.value), iterations: SWEEP_DEFAULTS.iterations, seed: seed() };
+      spec = { presets, cpus: parseCpuList(cpusIn.value), pages: Number(pagesSel.value), iterations: SWEEP_DEFAULTS.iterations, seed };
       checkSweep(spec);
     } catch (e) {
       status.textContent = e instanceof Error ? e.message : String(e);
@@ -101,5 +104,10 @@ export function createThroughputPanel(body: HTMLElement, sim: SimFn, seed: () =>
       stopBtn.disabled = true;
     }
   });
-  return { series: () => series };
+  return {
+    root: body,
+    load(d) {
+      seed = d.scenario.seed;
+    },
+  };
 }

@@ -18,34 +18,19 @@ import {
 } from '../scenario/url';
 import { el, panel } from '../ui/dom';
 import { describeEvent } from '../log/describe';
-import { createFreeAreasView } from '../views/freeareas';
-import { createMemMapView } from '../views/memmap';
-import { createPcpView, type PcpParams } from '../views/pcp';
-import { createSlabView } from '../views/slab';
-import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from '../views/procfs';
-import { createLegend } from '../ui/legend';
-import { createLockTimelineView } from '../views/locktimeline';
-import { createBuddyTreeView } from '../views/buddytree';
+import type { PcpParams } from '../views/pcp';
+import { buddyinfoText } from '../views/procfs';
+import { mountView, type MountedView, type ViewId } from '../views/registry';
+import type { LoadOptions, LoadResult, Panel, PanelData } from '../panels/panel';
 import { createThroughputPanel } from '../panels/throughput-panel';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
 import { createVisibility } from '../ui/visibility';
-import { createLockHistView } from '../views/lockhist';
-import { createCacheView } from '../views/cache';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] as const;
 /** events per second at 1x */
 export const BASE_RATE = 8;
 /** the largest log a user may load (docs/limits.md): 2^24 records */
 export const MAX_LOG_BYTES = 32 * (1 << 24);
-
-export interface LoadOptions {
-  /** shown next to the player, e.g. "page_fault1, 4 CPUs, seed 1" */
-  label?: string;
-  /** pcp high and batch as the scenario configured them; otherwise they are read off the log */
-  pcp?: { high: number; batch: number };
-}
-
-export type LoadResult = { ok: true; events: number } | { ok: false; error: string };
 
 const ZONE_SIZES = [16, 256, 1024, 4096, 16384, 65536, 262144];
 
@@ -64,6 +49,9 @@ export class App {
   private lastTextUpdate = 0;
   private lastReadout = 0;
   private readonly visibility = createVisibility(() => this.render());
+  private label = '';
+  /** the panels told about every new scenario and run (load()) */
+  private readonly panels: Panel[] = [];
 
   // controls
   private readonly playBtn: HTMLButtonElement;
@@ -79,20 +67,8 @@ export class App {
   private readonly controls: HTMLButtonElement[] = [];
   private readonly form: Record<'pages' | 'cpus' | 'preset' | 'workload' | 'seed', HTMLInputElement | HTMLSelectElement>;
 
-  // views
-  private readonly freeAreas;
-  private readonly memMap;
-  private readonly pcpView;
-  private readonly buddyinfo;
-  private readonly pagetype;
-  private readonly zoneinfo;
-  private readonly cpuStats;
-  private readonly lockTimeline;
-  private readonly buddyTree;
-  private readonly legend;
-  private readonly lockHist;
-  private readonly cacheView;
-  private readonly slabView;
+  /** the views, from the registry, in page order */
+  private readonly mounted: MountedView[] = [];
 
   constructor(root: HTMLElement) {
     // ---- sidebar: scenario, event log, keys
@@ -246,46 +222,33 @@ export class App {
     this.views = el('div', { class: 'views', id: 'views', tabindex: -1 });
     const wide = el('div', { class: 'views-wide' });
     const grid = el('div', { class: 'views-grid' });
+    const view = (parent: HTMLElement, id: ViewId) => this.mounted.push(mountView(parent, id));
     this.views.append(wide);
-    this.freeAreas = createFreeAreasView(
-      panel(wide, 'free-areas', 'Free areas: free_area[order]', 'Each row one order; each mark a free block at its pfn; nr_free at the right.'),
-    );
-    this.legend = createLegend(panel(wide, 'legend', 'Legend'));
-    this.buddyinfo = createTextView(
-      panel(this.views, 'buddyinfo', '/proc/buddyinfo', 'nr_free per order, 0 to MAX_PAGE_ORDER: the rows above, as the kernel prints them'),
-      '/proc/buddyinfo',
-    );
+    view(wide, 'free-areas');
+    view(wide, 'legend');
+    view(this.views, 'buddyinfo');
     this.views.append(grid);
-    this.memMap = createMemMapView(panel(grid, 'mem-map', 'mem_map', 'Every pfn one cell; white lines are pageblock borders.'));
+    view(grid, 'mem-map');
     const right = el('div', { class: 'views-col' });
     grid.append(right);
-    this.pcpView = createPcpView(panel(right, 'pcp', 'pcp lists: per_cpu_pages {count, high, batch}'));
-    this.pagetype = createTextView(panel(right, 'pagetypeinfo', 'Free pages per migratetype and order'), 'free pages per migratetype');
-    this.buddyTree = createBuddyTreeView(
-      panel(this.views, 'buddy-tree', 'Buddy tree', 'buddy pfn = pfn ^ (1 << order): siblings in this tree'),
-    );
+    view(right, 'pcp');
+    view(right, 'pagetypeinfo');
+    view(this.views, 'buddy-tree');
     const locks = el('div', { class: 'views-locks' });
     this.views.append(locks);
-    this.lockTimeline = createLockTimelineView(
-      panel(locks, 'lock-timeline', 'Lock timeline: zone->lock, lru_lock', 'one lane per CPU and lock: zone->lock spinning (vermillion), holding (blue); lru_lock spinning (yellow), holding (green); white line = now'),
-    );
-    this.lockHist = createLockHistView(
-      panel(locks, 'lock-hist', 'Lock hold and wait times'),
-    );
-    this.cacheView = createCacheView(
-      panel(this.views, 'cache', 'Cache and prefetch', 'struct page accesses by outcome, per CPU, and the current CPU’s latest ones'),
-    );
-    this.slabView = createSlabView(
-      panel(this.views, 'slab', 'Slab: kmem_cache_cpu freelists', 'one row per CPU: its cpu slab, freelist order, remote frees, freelist prefetch'),
-    );
+    view(locks, 'lock-timeline');
+    view(locks, 'lock-hist');
+    view(this.views, 'cache');
+    view(this.views, 'slab');
     const lower = el('div', { class: 'views-wide views-text' });
     this.views.append(lower);
-    this.zoneinfo = createTextView(panel(lower, 'zoneinfo', '/proc/zoneinfo (excerpt)'), '/proc/zoneinfo excerpt');
-    this.cpuStats = createTextView(panel(lower, 'cpustats', 'zone->lock and cache, per CPU'), 'zone->lock and cache counters per CPU');
-    createThroughputPanel(
-      panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)'),
-      (req) => engine.sim(req),
-      () => this.scenario.seed,
+    view(lower, 'zoneinfo');
+    view(lower, 'cpustats');
+    this.addPanel(
+      createThroughputPanel(
+        panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)'),
+        (req) => engine.sim(req),
+      ),
     );
 
     content.append(bar, this.logLabel, this.eventLine, this.status, this.alert, this.views);
@@ -333,9 +296,27 @@ export class App {
       step = player.length;
     }
     this.pendingStep = 0;
+    this.label = opts.label ?? 'event log';
     player.seek(step);
     this.render();
+    this.tellPanels();
     return { ok: true, events: player.length };
+  }
+
+  /** Adds a panel to those told (load()) about each new scenario and run; tells it the current ones now. */
+  addPanel(p: Panel): void {
+    this.panels.push(p);
+    p.load?.(this.panelData());
+  }
+
+  private panelData(): PanelData {
+    const p = this.player;
+    return { scenario: { ...this.scenario }, ...(p ? { player: p, run: { label: this.label, pcp: this.pcp } } : {}) };
+  }
+
+  private tellPanels() {
+    const d = this.panelData();
+    for (const p of this.panels) p.load?.(d);
   }
 
   step(): number {
@@ -484,6 +465,7 @@ export class App {
       workload: f.workload.value as Scenario['workload'],
       seed: num(f.seed.value, 0, 0xffffffff, this.scenario.seed),
     };
+    this.tellPanels();
   }
 
   private writeForm() {
@@ -502,6 +484,7 @@ export class App {
     try {
       const u = parseHash(window.location.hash);
       this.scenario = u.scenario;
+      this.tellPanels();
       if (fromEvent) this.writeForm();
       if (this.player && fromEvent) {
         if (u.step !== this.player.step) this.seek(u.step);
@@ -586,29 +569,16 @@ export class App {
           ? 'step 0: before the first record'
           : `#${cur} ${describeEvent(p.log, cur)}${where ? `  [${where}]` : ''}`;
     }
-    this.legend.update(p.state.geo.maxOrder);
-    // while playing, panels scrolled out of view wait; pausing or seeking draws them all
-    const on = (id: string) => !this.playing || this.visibility.shown(document.getElementById(id));
-    if (on('free-areas')) this.freeAreas.update(p);
-    if (on('mem-map')) this.memMap.update(p);
-    if (on('pcp')) this.pcpView.update(p, this.pcp);
-    this.buddyinfo.set(buddyinfoText(p));
-    // The long text panels cost more layout than all the canvases together; while playing they
-    // refresh four times a second (nobody reads numbers changing 60 times a second), and at
-    // once whenever the player stops or seeks.
+    // While playing, views scrolled out of view wait and text views refresh four times a second
+    // (each view's pace, web/views/registry.ts); pausing or seeking draws them all at once.
     const now = performance.now();
     const textDue = !this.playing || now - this.lastTextUpdate >= 250;
-    if (textDue) {
-      this.lastTextUpdate = now;
-      if (on('pagetypeinfo')) this.pagetype.set(pagetypeText(p));
-      if (on('zoneinfo')) this.zoneinfo.set(zoneinfoText(p, this.pcp));
-      if (on('cpustats')) this.cpuStats.set(cpuStatsText(p));
+    if (textDue) this.lastTextUpdate = now;
+    const data = { player: p, pcp: this.pcp, textDue };
+    for (const v of this.mounted) {
+      const onScreen = !this.playing || this.visibility.shown(v.section);
+      if (v.pace === 'always' || (onScreen && (v.pace === 'visible' || textDue))) v.update(data);
     }
-    if (on('lock-timeline')) this.lockTimeline.update(p);
-    if (on('lock-hist')) this.lockHist.update(p);
-    if (on('cache')) this.cacheView.update(p, textDue);
-    if (on('buddy-tree')) this.buddyTree.update(p);
-    if (on('slab')) this.slabView.update(p);
     this.writeHash();
   }
 }

@@ -10,6 +10,7 @@ import { createImportPanel } from '../panels/import-panel';
 import { createSnapshotPanel } from '../panels/snapshot-panel';
 import { createScenariosPanel } from '../panels/scenarios-panel';
 import { Store, browserStorage } from '../storage/store';
+import type { OpenLog, Panel } from '../panels/panel';
 import { createRealPanel } from '../panels/real-panel';
 
 declare global {
@@ -34,20 +35,26 @@ if (root && !mountCourse(root, window.location.search)) {
   const app = new App(root);
   window.buddylab = app;
   if (window.__buddylabTestHooks === true) window.buddylabTest = { injectFault: (f) => engine.injectFault(f) };
-  // The op-script panel runs the real C core (WASM) in the engine worker.
-  // after the scenario form: a newcomer's first click is Run scenario, at the top
-  const opscript = createOpScriptPanel(app, new EngineClient());
+  // Panels that make a run hand its log to the player through this; none holds the app.
+  const open: OpenLog = (data, opts) => app.loadEventLog(data, opts);
+  const sidebar = root.querySelector('aside.sidebar');
+  const place = (p: Panel, where: (e: HTMLElement) => void) => {
+    where(p.root);
+    app.addPanel(p);
+  };
+  // The op-script panel runs the real C core (WASM) in the engine worker; after the scenario
+  // form, because a newcomer's first click is Run scenario, at the top.
   const form = root.querySelector('aside.sidebar #scenario-form');
-  if (form) form.after(opscript);
-  else root.querySelector('aside.sidebar')?.prepend(opscript);
+  place(createOpScriptPanel(open, new EngineClient()), (e) => (form ? form.after(e) : sidebar?.prepend(e)));
   // Runs exported as JSON from the lessons and the compare view load back here.
-  root.querySelector('aside.sidebar')?.append(createJsonLogPanel(app));
-  // Kernel trace import (issue 8): controls in the sidebar, its summary above the views.
-  const imp = createImportPanel(app);
-  root.querySelector('aside.sidebar')?.append(imp.controls, createSnapshotPanel(app));
+  place(createJsonLogPanel(open), (e) => sidebar?.append(e));
+  // Kernel trace import: controls in the sidebar, its summary above the views.
+  const imp = createImportPanel(open);
+  place(imp, (e) => sidebar?.append(e));
+  place(createSnapshotPanel(open), (e) => sidebar?.append(e));
   root.querySelector('#views')?.before(imp.summary);
-  // Saved scenarios (issue 9: nothing a user made is lost), after the scenario form.
-  root.querySelector('#scenario-form')?.after(createScenariosPanel(new Store(browserStorage())));
-  // The real machine: page_fault1 on N Web Workers, live scores (web/panels/real-panel.ts).
-  root.querySelector('aside.sidebar')?.append(createRealPanel());
+  // Saved scenarios (nothing a user made is lost), after the scenario form.
+  place(createScenariosPanel(new Store(browserStorage())), (e) => root.querySelector('#scenario-form')?.after(e));
+  // The real machine: page_fault1 on N Web Workers, live scores.
+  place(createRealPanel(), (e) => sidebar?.append(e));
 }
