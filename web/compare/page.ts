@@ -20,7 +20,8 @@ import type { SimConfig } from '../lessons/lesson';
 import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
 import { diffRows, unusableIndex, type DiffColumn } from './diff';
 import { COMPARE_CLEAR_LINES, compareRequest, slubPrefetchOf } from './request';
-import { createThroughputSvg, drawThroughputChart, SERIES_COLORS, type ThroughputSeries } from '../views/throughput';
+import { createThroughputSvg, drawThroughputChart, SERIES_COLORS } from '../views/throughput';
+import type { ThroughputSeries } from '../engine/sweep';
 import '../lessons/lessons.css';
 
 /** The replays' views: the pcp lists for the order-0 workloads and hackbench's slabs' pages,

@@ -3,8 +3,8 @@
 // linear line (web/views/throughput.ts), updating as each run finishes.
 
 import { PRESETS } from '../scenario/url';
-import { runSweep, parseCpuList, checkSweep, type SimFn, type SweepSpec } from '../engine/sweep';
-import { createThroughputSvg, drawThroughputChart, throughputTable, type ThroughputSeries } from '../views/throughput';
+import { runSweep, parseCpuList, checkSweep, type SimFn, type SweepSpec, type ThroughputSeries } from '../engine/sweep';
+import { createThroughputSvg, drawThroughputChart, throughputTable } from '../views/throughput';
 import { el } from '../ui/dom';
 import type { Panel } from './panel';
 
