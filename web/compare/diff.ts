@@ -90,8 +90,6 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
   }
 }
 
-export const MEASURES: Measure[] = measures();
-
 /** The % change against the first column, and whether that is better or worse. */
 export function delta(v: number | undefined, base: number | undefined, better: Better | null): string {
   if (v === undefined || base === undefined) return 'n/a';

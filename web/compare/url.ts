@@ -127,8 +127,6 @@ export const COMPARE_WORKLOADS = {
 } as const satisfies Record<string, CompareWorkloadSpec>;
 export type CompareWorkload = keyof typeof COMPARE_WORKLOADS;
 
-export const compareSpec = (w: CompareWorkload): CompareWorkloadSpec => COMPARE_WORKLOADS[w];
-
 export interface CompareState {
   workload: CompareWorkload;
   configs: SimConfig[];

@@ -121,14 +121,8 @@ export const EV = {
   RMQUEUE_CLUSTER: 44,
 } as const;
 
-export type EventTypeName = keyof typeof EV;
-
 const BY_ID: (EventTypeInfo | undefined)[] = [];
 for (const t of [...EVENT_TYPES, ...TRACE_EVENT_TYPES]) BY_ID[t.id] = t;
-
-export function eventType(id: number): EventTypeInfo | undefined {
-  return BY_ID[id];
-}
 
 export function eventName(id: number): string {
   return BY_ID[id]?.name ?? `type ${id}`;
@@ -137,8 +131,6 @@ export function eventName(id: number): string {
 export const MIGRATETYPES = ['UNMOVABLE', 'MOVABLE', 'RECLAIMABLE', 'HIGHATOMIC', 'CMA', 'ISOLATE'] as const;
 export const NR_MIGRATETYPES = MIGRATETYPES.length;
 export const LOCK_NAMES = ['zone->lock', 'lru_lock', 'list_lock'] as const;
-/** SLAB_CPU_SLAB flags: how the cpu slab changed. */
-export const CPU_SLAB_HOW = ['new slab', 'from the partial list', 'refill (remote frees)', 'deactivate'] as const;
 export const ACCESS_OUTCOMES = [
   'L1 hit',
   'L2 hit',

@@ -14,7 +14,6 @@ export const SLAB_SLOTS = 256;
 /** objects per slab tracked: 4096 / 8, the most an order-0 slab holds */
 export const SLAB_MAX_OBJECTS = 512;
 export const OBJ = { NONE: 0, SLAB_FREE: 1, CPU_FREE: 2, ALLOCATED: 3 } as const;
-export const OBJ_STATE_NAMES = ['none', "on its slab's freelist", "on a CPU's freelist", 'handed out'] as const;
 const END = 0xffff;
 const SLAB_PATH_ALLOC_FAST = 30; // BLAB_PATH_SLAB_ALLOC_FAST: get_freepointer() of the fast path
 const PAGE_SIZE = 4096;

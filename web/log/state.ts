@@ -43,8 +43,6 @@ export const PF = {
   TAIL: 8, // added at the tail of its list
 } as const;
 
-export const LOCK = { RUNNING: 0, HOLDING: 1 } as const;
-
 /**
  * Fields of one CPU's compaction in ZoneState.compaction (cpu * COMPACTION.FIELDS + field).
  * Several CPUs may compact at once (each huge-page task of `mixed` does): each has its own

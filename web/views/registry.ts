@@ -188,7 +188,6 @@ const DEFS = [
 ] as const satisfies readonly ViewDef[];
 
 export type ViewId = (typeof DEFS)[number]['id'];
-export const VIEW_IDS: readonly ViewId[] = DEFS.map((d) => d.id);
 const BY_ID = new Map<string, ViewDef>(DEFS.map((d) => [d.id, d]));
 
 function defOf(id: ViewId): ViewDef {
