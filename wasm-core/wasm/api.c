@@ -146,7 +146,7 @@ static void js_sink(void *ctx, const struct blab_event *e)
 struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
 				   uint32_t iterations, uint32_t seed, const char *preset,
 				   uint32_t max_events, uint32_t batch, uint32_t high,
-				   uint32_t clear_lines);
+				   uint32_t clear_lines, uint32_t cache_scale);
 
 /*
  * Runs `workload` (1 = page_fault1) on `cpus` model CPUs, each task mapping `pages` pages, with
@@ -159,19 +159,21 @@ struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages
 				uint32_t iterations, uint32_t seed, const char *preset,
 				uint32_t max_events)
 {
-	return blab_js_sim_ex(workload, cpus, pages, iterations, seed, preset, max_events, 0, 0, 0);
+	return blab_js_sim_ex(workload, cpus, pages, iterations, seed, preset, max_events, 0, 0, 0, 0);
 }
 
 /*
  * blab_js_sim() with the knobs the lessons and the compare view turn: pcp `batch` and `high`
  * (0: the preset's), the frame lines clear_page() writes through the cache model (0: the
- * default), and max_events 0 for no log at all (table sweeps need only the counters). A
- * second stdout line, "stats key=value ...", carries every counter of struct blab_sim_result.
+ * default), L2 and LLC divided by `cache_scale` (0 or 1: full size; blab sim --cache-scale,
+ * so 4096 pages per task keep will-it-scale's 128 MB footprint-to-cache ratio at 8), and
+ * max_events 0 for no log at all (table sweeps need only the counters). A second stdout
+ * line, "stats key=value ...", carries every counter of struct blab_sim_result.
  */
 struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
 				   uint32_t iterations, uint32_t seed, const char *preset,
 				   uint32_t max_events, uint32_t batch, uint32_t high,
-				   uint32_t clear_lines)
+				   uint32_t clear_lines, uint32_t cache_scale)
 {
 	struct blab_js_run *r = calloc(1, sizeof(*r));
 	struct js_sink sink = {0};
@@ -225,6 +227,11 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		cfg.strategy.high = high;
 	if (clear_lines)
 		cfg.clear_lines = clear_lines; /* 1..64, checked by blab_sim_run() */
+	cfg.cache_scale = cache_scale; /* 0..64, a power of two, checked by blab_sim_run() */
+	/* as blab sim grows the machine: more CPUs than the default 2 sockets x 28 cores x 2
+	 * threads (112) get the same chips on 4 sockets (224, seed 000's Skylake 4S) or 8 */
+	if (cpus > 112)
+		cfg.sockets = cpus > 224 ? 8 : 4;
 	sink.max = max_events;
 	cfg.log_mask = BLAB_EVC_ALL;
 	cfg.sink = max_events ? js_sink : NULL;

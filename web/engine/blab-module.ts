@@ -10,7 +10,7 @@ export interface BlabModule {
   _blab_js_sim(workload: number, cpus: number, pages: number, iterations: number, seed: number, preset: number, maxEvents: number): number;
   _blab_js_sim_ex(
     workload: number, cpus: number, pages: number, iterations: number, seed: number, preset: number,
-    maxEvents: number, batch: number, high: number, clearLines: number,
+    maxEvents: number, batch: number, high: number, clearLines: number, cacheScale: number,
   ): number;
   _blab_js_status(run: number): number;
   _blab_js_out(run: number): number;
@@ -63,6 +63,9 @@ export interface SimRequest {
   high?: number;
   /** frame lines clear_page() writes through the cache model, 1..64 (absent: 64) */
   clearLines?: number;
+  /** L2 and LLC sizes divided by this, 1..64 and a power of two (absent: 1), as `blab sim
+   * --cache-scale`: 4096 pages per task at 8 keep will-it-scale's 128 MB to cache ratio */
+  cacheScale?: number;
 }
 
 /** The workloads the core has, by name, in the order of its table (wasm-core/src/sim_workloads.c). */
@@ -96,7 +99,7 @@ export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
     m.HEAPU8.set(name, namePtr);
     run = m._blab_js_sim_ex(
       id, req.cpus, req.pages, req.iterations, req.seed >>> 0, namePtr,
-      req.maxEvents, req.batch ?? 0, req.high ?? 0, req.clearLines ?? 0,
+      req.maxEvents, req.batch ?? 0, req.high ?? 0, req.clearLines ?? 0, req.cacheScale ?? 0,
     );
     if (!run) throw new Error('the core is out of memory (no run record)');
     return takeRun(m, run);
