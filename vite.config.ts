@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { defineConfig, type Plugin } from 'vite';
 import { lessonsPlugin } from './web/lessons/vite-plugin.ts';
+import { fileURLToPath } from 'node:url';
+import { coreHash } from './scripts/core-hash.mjs';
 
 // Emscripten pthreads use a SharedArrayBuffer, which the browser only hands out to a
 // cross-origin-isolated page: both the dev server and `vite preview` send these headers.
@@ -63,6 +65,8 @@ const port = Number(process.env['BUDDYLAB_PORT'] ?? 5173);
 
 export default defineConfig({
   plugins: [coiServiceWorker(), contentSecurityPolicy(), lessonsPlugin()],
+  // which core the WebAssembly build comes from (web/engine/core-hash.ts): results are keyed by it
+  define: { __BLAB_CORE_HASH__: JSON.stringify(coreHash(fileURLToPath(new URL('.', import.meta.url)))) },
   server: { headers: isolation, port, strictPort: true },
   preview: { headers: isolation, port, strictPort: true },
   build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, sourcemap: true },
