@@ -28,6 +28,14 @@ export interface SimStats {
   hiCompactions?: number;
   hiMerged?: number;
   hiUnusable?: number;
+  /** the pcp lists over the run: rmqueue_bulk() refills and free_pcppages_bulk() drains in all,
+   * the CPUs whose list was used (pages went on or came off it), and of those the ones never
+   * drained and never refilled (pcp-warning.ts says what that means for a run) */
+  pcpRefills?: number;
+  pcpDrains?: number;
+  pcpUsed?: number;
+  pcpUndrained?: number;
+  pcpUnrefilled?: number;
   /** hackbench's message cache (SLUB's own counter names in the comments) */
   slabAllocFast?: number; // ALLOC_FASTPATH
   slabAllocSlow?: number; // ALLOC_SLOWPATH
@@ -51,6 +59,11 @@ const OPTIONAL: Record<string, keyof SimStats> = {
   hi_compactions: 'hiCompactions',
   hi_merged: 'hiMerged',
   hi_unusable: 'hiUnusable',
+  pcp_refills: 'pcpRefills',
+  pcp_drains: 'pcpDrains',
+  pcp_used: 'pcpUsed',
+  pcp_undrained: 'pcpUndrained',
+  pcp_unrefilled: 'pcpUnrefilled',
   slab_alloc_fast: 'slabAllocFast',
   slab_alloc_slow: 'slabAllocSlow',
   slab_free_fast: 'slabFreeFast',
