@@ -1,20 +1,25 @@
 // The lesson pages: the index of lessons, and one lesson walked step by step (prose, predict,
 // reveal the model's result), with lecture mode (full screen, large type, one view or a pair,
-// PageUp/PageDown, a laser pointer) and ?embed=1 for slides. Runs and tables are computed by
-// the core in the engine worker when a step needs them, and cached for the page's life.
+// PageUp/PageDown, a laser pointer) and ?embed=1 for slides. Runs are replayed from the engine
+// worker; tables come from the results the build shipped, the results cache or the worker pool
+// (tables.ts), and "Run live" recomputes them all in this browser.
 import { EngineClient } from '../engine/engine-client';
+import { SimPool, PoolCancelled } from '../engine/pool';
+import { ResultsCache } from '../engine/results-cache';
+import { progressBar } from '../ui/progress';
 import { el } from '../ui/dom';
 import { download, readPicked } from '../ui/download';
 import { eventLogToJson } from '../log/eventlog-json';
 import { addViewExportButtons } from '../ui/export-buttons';
 import { ProgressStore } from '../storage/progress';
 import { IMPORT_LIMITS } from '../scenario/limits';
-import { LESSON_LIMITS, type Lesson, type LessonStep, type Predict, type SimConfig, type LessonViewId } from './lesson';
+import { LESSON_LIMITS, type Lesson, type LessonStep, type Predict, type LessonViewId } from './lesson';
 import { LessonError, parseLesson } from './parse';
 import { renderProse } from './render';
-import { loadRun, stepFor, type LoadedRun } from './runs';
-import { computeTable, metricValue, resolveRef, type TableResult } from './compute';
-import { renderTableResult } from './tableview';
+import { loadRun, runScaleNote, stepFor, type LoadedRun } from './runs';
+import { cellSpread, resolveRef, type TableResult } from './compute';
+import { TableView } from './tableview';
+import { LessonTables } from './tables';
 import { mountViewSet, viewTitle, type ViewSet } from '../views/registry';
 import type { LessonSource } from './vite-plugin';
 import './lessons.css';
@@ -142,31 +147,20 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   unmountLesson?.();
   const listeners = new AbortController();
   const client = new EngineClient();
+  // the tables' runs: two tables of a lesson often read different counters of the same runs
+  // (lesson 6: zone->lock and lru_lock contention), and the pool runs each distinct one once
+  const pool = new SimPool(undefined, new ResultsCache());
+  const tables = new LessonTables(lesson, pool);
   unmountLesson = () => {
     listeners.abort();
     client.dispose();
+    pool.dispose();
   };
   const runs = new Map<string, Promise<LoadedRun>>();
-  const tables = new Map<string, Promise<TableResult>>();
-  // two tables of a lesson often read different counters of the same runs (lesson 6: zone->lock
-  // and lru_lock contention): each distinct request runs once per page
-  const sims = new Map<string, ReturnType<EngineClient['sim']>>();
-  const sim = (req: Parameters<EngineClient['sim']>[0]) => {
-    const key = JSON.stringify(req);
-    let r = sims.get(key);
-    if (!r) sims.set(key, (r = client.sim(req)));
-    return r;
-  };
   const getRun = (name: string) => {
     let r = runs.get(name);
     if (!r) runs.set(name, (r = loadRun(client, lesson.runs[name]!)));
     return r;
-  };
-  const getTable = (name: string, configs?: SimConfig[]) => {
-    const key = configs ? `${name}:${JSON.stringify(configs)}` : name;
-    let t = tables.get(key);
-    if (!t) tables.set(key, (t = computeTable(sim, lesson.tables[name]!, configs)));
-    return t;
   };
 
   let index = Math.min(Math.max(0, route.step), lesson.steps.length - 1);
@@ -346,7 +340,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
       else {
         status.textContent = 'the model is running…';
         try {
-          expected = resolveRef(p.answer, await getTable(p.answer.table));
+          expected = resolveRef(p.answer, await tables.get(p.answer.table));
         } catch (e) {
           status.textContent = e instanceof Error ? e.message : String(e);
           return;
@@ -386,20 +380,78 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
         drawRun(step, run, views);
       }
       if (step.table) {
-        msg.textContent = 'computing the table on the model machine…';
-        const t = lesson.tables[step.table]!;
-        const r = await getTable(step.table);
-        if (gen !== generation) return;
-        stage.append(renderTableResult(r));
-        const tunable = t.configs.findIndex((c) => c.tunable);
+        msg.textContent = '';
+        const r = await showTable(step.table, gen);
+        if (!r || gen !== generation) return;
+        const tunable = lesson.tables[step.table]!.configs.findIndex((c) => c.tunable);
         if (tunable > 0) stage.append(tuner(step.table, r, tunable, gen));
       }
       msg.textContent = '';
       // tests and lecture tooling wait for this: the step's run and table are drawn
       stage.dataset['ready'] = String(index + 1);
     } catch (e) {
-      if (gen === generation) msg.textContent = `the model could not run: ${e instanceof Error ? e.message : String(e)}`;
+      if (gen === generation) msg.textContent = e instanceof PoolCancelled ? 'cancelled' : `the model could not run: ${e instanceof Error ? e.message : String(e)}`;
     }
+  }
+
+  /** A table as its rows finish (at once when the build shipped it), with a progress bar while
+   * the pool runs, and the "Run live" button; null when the step moved on. */
+  async function showTable(name: string, gen: number): Promise<TableResult | null> {
+    const view = new TableView(lesson.tables[name]!);
+    const bar = progressBar('the model runs of this table', () => pool.cancel());
+    bar.root.hidden = true;
+    stage.append(bar.root, view.root);
+    const r = await tables.get(
+      name,
+      undefined,
+      (res) => {
+        if (gen === generation && !tables.liveResult(name)) view.update(res);
+      },
+      (p) => {
+        if (gen !== generation) return;
+        bar.root.hidden = p.done === p.total;
+        bar.update(p);
+      },
+    );
+    if (gen !== generation) return null;
+    bar.finish('');
+    const live = tables.liveResult(name);
+    if (live) view.update(live.result, live.matches);
+    else view.update(r);
+    stage.append(liveButton(name, view, gen));
+    return r;
+  }
+
+  /** "Run live": every table of the lesson again in this browser, each row checked byte for
+   * byte against the runs the build shipped. */
+  function liveButton(name: string, view: TableView, gen: number): HTMLElement {
+    const count = Object.keys(lesson.tables).length;
+    const btn = el('button', { type: 'button', class: 'run-live', text: `Run live (${count === 1 ? 'this table' : `all ${count} tables of this lesson`})` });
+    const box = el('div', { class: 'live-box' }, btn, el('span', { class: 'hint', text: ' the tables come from the native core at build time; this runs them again here, in WebAssembly, and compares each row byte for byte' }));
+    btn.addEventListener('click', async () => {
+      btn.disabled = true;
+      delete box.dataset['live'];
+      const bar = progressBar('Run live', () => pool.cancel());
+      box.append(bar.root);
+      const t0 = performance.now();
+      try {
+        await tables.runLive({
+          onRow: (n, r) => {
+            if (n === name && gen === generation) view.update(r, tables.liveResult(n)!.matches);
+          },
+          onProgress: (p) => bar.update(p),
+        });
+        const checks = Object.keys(lesson.tables).flatMap((n) => tables.liveResult(n)!.matches);
+        const same = checks.filter((m) => m === 'matched').length;
+        bar.finish(`ran live in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${same} of ${checks.length} rows the same bytes as the shipped runs`);
+        box.dataset['live'] = 'done';
+      } catch (e) {
+        bar.finish(e instanceof PoolCancelled ? 'Run live cancelled' : `Run live stopped: ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        btn.disabled = false;
+      }
+    });
+    return box;
   }
 
   function drawRun(step: LessonStep, run: LoadedRun, views: readonly LessonViewId[]) {
@@ -407,6 +459,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     const stop = stepFor(p, step.at);
     p.seek(stop);
     const bar = el('div', { class: 'mini-player' });
+    stage.append(el('p', { class: 'hint run-scale', text: runScaleNote(lesson.runs[step.run!]!, lesson) }));
     const scrub = el('input', { type: 'range', min: 0, max: p.length, step: 1, value: stop, id: 'lesson-scrub', 'aria-label': 'Step through the run' });
     const out = el('output', { for: 'lesson-scrub', class: 'stepout' });
     const json = el('button', { type: 'button', class: 'small', text: 'Run as JSON' });
@@ -446,12 +499,14 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
       verdict,
     );
     const judge = (r: TableResult) => {
-      // the mixed load's score: the geometric mean over the task counts, so no single row dominates
-      const gm = (k: number) => Math.exp(r.rows.reduce((a, row) => a + Math.log(Math.max(1, metricValue(row[k]!, 'score'))), 0) / r.rows.length);
+      // the mixed load's score: the geometric mean over the task counts (each the mean of its
+      // seeds), so no single row dominates
+      const gm = (k: number) => Math.exp(t.tasks.reduce((a, _n, i) => a + Math.log(Math.max(1, cellSpread(r, i, k).mean)), 0) / t.tasks.length);
       const mine = gm(j);
       const theirs = gm(0);
       const pct = ((mine - theirs) / theirs) * 100;
-      verdict.textContent = `${r.configs[j]!.label} (batch ${r.rows[0]![j]!.batch}, high ${r.rows[0]![j]!.high}): ${Math.round(mine).toLocaleString('en')} pages/s against ${Math.round(theirs).toLocaleString('en')} for ${r.configs[0]!.label}, ${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%: ${mine > theirs ? 'you beat the preset.' : 'the preset still wins.'}`;
+      const used = r.runs[0]![j]![0]!;
+      verdict.textContent = `${r.configs[j]!.label} (batch ${used.batch}, high ${used.high}): ${Math.round(mine).toLocaleString('en')} pages/s against ${Math.round(theirs).toLocaleString('en')} for ${r.configs[0]!.label}, ${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%: ${mine > theirs ? 'you beat the preset.' : 'the preset still wins.'}`;
     };
     judge(first);
     form.addEventListener('submit', async (ev) => {
@@ -464,13 +519,19 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
       }
       const configs = t.configs.map((c, k) => (k === j ? { ...c, label: 'yours', batch: b, high: h } : c));
       verdict.textContent = 'the model is running…';
+      const view = new TableView(t);
+      const bar = progressBar('your configuration', () => pool.cancel());
+      form.append(bar.root);
       try {
-        const r = await getTable(name, configs);
+        const r = await tables.get(name, configs, (res) => view.update(res), (p) => bar.update(p));
         if (gen !== generation) return;
-        stage.querySelector(`.tables[data-table="${name}"]`)?.replaceWith(renderTableResult(r));
+        view.update(r);
+        stage.querySelector(`.tables[data-table="${name}"]`)?.replaceWith(view.root);
+        bar.finish('');
         judge(r);
       } catch (e) {
-        verdict.textContent = e instanceof Error ? e.message : String(e);
+        bar.finish('');
+        verdict.textContent = e instanceof PoolCancelled ? 'cancelled' : e instanceof Error ? e.message : String(e);
       }
     });
     return form;

@@ -199,8 +199,15 @@ class Fields {
 
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'seed', 'tunable', 'slub_prefetch', 'same_cpu'];
-const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'pages', 'iterations', 'clear_lines'];
-const TABLE_KEYS = ['caption', 'workload', 'pages', 'iterations', 'seed', 'clear_lines', 'tasks', 'configs', 'metric', 'gain', 'quoted'];
+const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'pages', 'iterations', 'clear_lines', 'cache_scale'];
+const TABLE_KEYS = ['caption', 'workload', 'pages', 'iterations', 'seed', 'seeds', 'clear_lines', 'cache_scale', 'tasks', 'configs', 'metric', 'gain', 'quoted'];
+
+/** cache_scale: 1, 2, 4 .. 64 (blab sim --cache-scale); 1 when absent */
+function cacheScale(f: Fields): number {
+  const v = f.int('cache_scale', 1, 64, 1);
+  if (v & (v - 1)) f.fail(`cache_scale ${v}: must be a power of two, 1 to 64`, 'cache_scale');
+  return v;
+}
 
 function simConfig(f: Fields): SimConfig {
   const preset = f.oneOf<Preset>('preset', PRESETS);
@@ -238,6 +245,7 @@ function parseRun(f: Fields, name: string, line: number): LessonRun {
     iterations: workloadIterations(s, workload, 1),
     seed: s.int('seed', 0, 0xffffffff, 1),
     clearLines: s.int('clear_lines', 1, 64, 8),
+    cacheScale: cacheScale(s),
   };
   const work = shape.work(run.cpus, run.pages, run.iterations);
   if (work > LESSON_LIMITS.maxRunFaults)
@@ -281,13 +289,19 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     pages: f.int('pages', ...shape.pages),
     iterations: workloadIterations(f, workload, 2),
     seed: f.int('seed', 0, 0xffffffff, 1),
-    clearLines: f.int('clear_lines', 1, 64, 8),
+    seeds: f.int('seeds', 1, LESSON_LIMITS.maxSeeds, 3),
+    // a table is what the lesson measures: clear_page() writes the whole page, as the kernel does
+    clearLines: f.int('clear_lines', 1, 64, 64),
+    cacheScale: cacheScale(f),
     tasks,
     configs,
     metric: f.oneOf<Metric>('metric', METRICS, 'score'),
     gain: f.has('gain') ? f.value('gain') === true : false,
   };
-  const work = configs.length * tasks.reduce((a, n) => a + shape.work(n, t.pages, t.iterations), 0);
+  // the zone holds every task's pages (BLAB_SIM_MAX_MAPPED in blab_sim.h)
+  const mapped = workload === 'page_fault1' ? Math.max(...tasks) * t.pages : 0;
+  if (mapped > 1 << 22) f.fail(`tables.${name}: ${Math.max(...tasks)} tasks x ${t.pages} pages is ${mapped} pages; the core's zone holds at most ${1 << 22}`, 'pages');
+  const work = configs.length * t.seeds * tasks.reduce((a, n) => a + shape.work(n, t.pages, t.iterations), 0);
   if (work > LESSON_LIMITS.maxTableFaults)
     f.fail(`tables.${name} runs ${work} ${shape.unit} in all; the limit is ${LESSON_LIMITS.maxTableFaults} so the table computes in seconds`, 'tasks');
   if (f.has('quoted')) {
@@ -345,7 +359,7 @@ function parsePredict(f: Fields, lesson: { tables: Record<string, LessonTable> }
     const table = r.str('table', 32);
     const t = lesson.tables[table];
     if (!t) r.fail(`predict.answer_from.table: no table "${table}" in the front matter`, 'table');
-    const tasks = r.int('tasks', 1, 112);
+    const tasks = r.int('tasks', 1, 256);
     if (!t.tasks.includes(tasks)) r.fail(`predict.answer_from.tasks: table "${table}" has no row for ${tasks} tasks`, 'tasks');
     const config = r.str('config', 40);
     const idx = t.configs.findIndex((c) => c.label === config);

@@ -247,7 +247,6 @@ export class App {
     this.addPanel(
       createThroughputPanel(
         panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)'),
-        (req) => engine.sim(req),
       ),
     );
 
