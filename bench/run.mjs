@@ -7,6 +7,7 @@ import { cpus } from 'node:os';
 import { benchReal } from './real.mjs';
 import { modelFigures } from './model.mjs';
 import { importFigures } from './import.mjs';
+import { runsFigures } from './runs.mjs';
 
 const nproc = cpus().length;
 const spread = (xs) => {
@@ -47,12 +48,17 @@ importFigures(results, spread);
 // 4. The model machine: its speed native and in WASM, and the calibrated model vs the kernel.
 modelFigures(results);
 
+// 5. Kernel-sized runs: the compare view's default sweep in the browser's worker pool and
+// natively with --jobs, each lesson's shipped tables and "Run live", Cancel (bench/runs.mjs).
+await runsFigures(results);
+
 mkdirSync('bench', { recursive: true });
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 console.log(`machine: ${results.machine.cpu}, ${nproc} CPUs`);
 for (const f of results.figures) {
   const range = f.min !== undefined ? `  (min ${f.min}, max ${f.max}, ${f.runs} runs)` : '';
   const verdict = f.met === undefined ? '' : f.met ? '  [met]' : '  [NOT met]';
-  console.log(`${f.name.padEnd(58)} ${String(f.median).padStart(10)} ${f.unit}${range}${verdict}`);
+  const budget = f.budget === undefined ? '' : `  budget ${f.budget} ${f.unit}`;
+  console.log(`${f.name.padEnd(58)} ${String(f.median).padStart(10)} ${f.unit}${budget}${range}${verdict}`);
 }
 console.log('wrote bench/results.json');

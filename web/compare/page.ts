@@ -8,6 +8,7 @@ import type { SimRequest } from '../engine/blab-module';
 import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
 import { pcpWarnings } from '../engine/pcp-warning';
+import { pointKey } from '../engine/point';
 import type { SimStats } from '../engine/simstats';
 import { progressBar } from '../ui/progress';
 import { decodeEvents } from '../log/events';
@@ -353,19 +354,23 @@ export function mountCompare(root: HTMLElement, search: string): void {
     const seeds = measuredSeeds(state);
     const chartReqs = sp.sweep ? state.configs.flatMap((c) => state.tasks.map((n) => compareRequest(state, c, n))) : [];
     const diffReqs = state.configs.flatMap((c) => seeds.map((seed) => compareRequest(state, c, state.cpus, seed)));
+    chartBox.dataset['measureStartMs'] = String(Math.round(performance.now())); // make bench reads it
     const series: ThroughputSeries[] = state.configs.map((c) => ({ label: c.label, points: [] }));
     const chart = sp.sweep ? mountChart(sp.sweep, series) : undefined;
     const diffStats: (SimStats | undefined)[] = new Array(diffReqs.length);
     const bar = progressBar('the measured runs', () => pool.cancel());
     diffBox.append(el('h3', { id: 'diff-title', text: 'Side by side' }), bar.root);
     const seen = new Set<string>();
-    await pool.run([...chartReqs, ...diffReqs], {
+    let cached = 0;
+    const all = [...chartReqs, ...diffReqs];
+    const outputs = await pool.run(all, {
       priority: (i) => (i < chartReqs.length ? 1 : 0),
       onProgress: (p) => {
         if (gen === runGen) bar.update(p);
       },
-      onPoint: ({ index, stdout }) => {
+      onPoint: ({ index, stdout, source }) => {
         if (gen !== runGen) return;
+        if (source === 'cache') cached++;
         if (index < chartReqs.length) {
           const j = Math.floor(index / state.tasks.length);
           const tasks = state.tasks[index % state.tasks.length]!;
@@ -374,11 +379,18 @@ export function mountCompare(root: HTMLElement, search: string): void {
           series[j]!.points.push({ tasks, score: parseSimStats(stdout).score });
           series[j]!.points.sort((a, b) => a.tasks - b.tasks);
           chart?.redraw();
+          // when the chart's last point arrived, ms after the page started (make bench reads it)
+          if (seen.size === new Set(chartReqs.map(pointKey)).size) chartBox.dataset['lastPointMs'] = String(Math.round(performance.now()));
         } else diffStats[index - chartReqs.length] = parseSimStats(stdout);
       },
     });
     if (gen !== runGen) return;
-    bar.finish('');
+    const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
+    bar.finish(`${runs.size} measured runs${cached ? `, ${cached} of them from this browser's results cache` : ''}`);
+    // every measured run as the core printed it, in the form blab sim --points prints natively
+    const text = el('button', { type: 'button', class: 'small', text: 'Runs as text', 'aria-label': 'Save every measured run as the core printed it' });
+    text.addEventListener('click', () => download([...runs].map(([k, out]) => `point ${k}\n${out}`).join(''), 'compare-runs.txt', 'text/plain'));
+    bar.root.append(text);
     const diffCols: DiffColumn[] = state.configs.map((c, j) => ({ label: c.label, stats: diffStats.slice(j * seeds.length, (j + 1) * seeds.length) as SimStats[] }));
     drawDiff(diffCols, seeds);
     chart?.finish();

@@ -7,6 +7,10 @@ import type { EngineFault, EngineReply, EngineRequest } from './protocol';
 type Pending = { resolve: (r: ReplayResult) => void; reject: (e: Error) => void };
 
 export class EngineClient {
+  /** pool: one of a SimPool's workers (named buddylab-pool, so tests and tools can tell them
+   * from the page's own engine worker) */
+  constructor(private readonly role: 'engine' | 'pool' = 'engine') {}
+
   private worker: Worker | null = null;
   private nextId = 1;
   private pending = new Map<number, Pending>();
@@ -54,7 +58,11 @@ export class EngineClient {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'classic', name: 'buddylab-engine' });
+    // two call sites, because Vite reads a worker's options statically
+    const w =
+      this.role === 'pool'
+        ? new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'classic', name: 'buddylab-pool' })
+        : new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'classic', name: 'buddylab-engine' });
     w.onmessage = (e: MessageEvent<EngineReply>) => {
       const reply = e.data;
       const p = this.pending.get(reply.id);

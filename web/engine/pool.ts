@@ -83,7 +83,7 @@ export class SimPool {
   constructor(
     readonly size: number = defaultPoolSize(),
     private readonly cache: ResultsCache | null = null,
-    makeRunner: (i: number) => PointRunner = () => new EngineClient(),
+    makeRunner: (i: number) => PointRunner = () => new EngineClient('pool'),
   ) {
     if (!Number.isInteger(size) || size < 1) throw new Error(`a pool needs at least one worker, not ${size}`);
     this.runners = Array.from({ length: size }, (_, i) => makeRunner(i));

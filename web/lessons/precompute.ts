@@ -4,12 +4,15 @@
 // (--jobs) and keeps each result in a disk cache keyed by the core build hash and the point
 // (--cache), so a rebuild with the same core runs nothing.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pointKey } from '../engine/point.ts';
 import type { Lesson } from './lesson.ts';
 import { tablePoints } from './compute.ts';
+
+/** The file, in the cache directory, that lists the points of the last build's lessons. */
+export const LESSON_POINTS = 'lesson-points.txt';
 
 export interface PrecomputeOptions {
   /** the native blab (build/native/blab) */
@@ -70,24 +73,20 @@ export async function precompute(lessons: readonly Lesson[], o: PrecomputeOption
   const byLesson = new Map<string, Record<string, string>>();
   if (keys.length === 0) return { byLesson, report: 'no lesson has a table' };
   mkdirSync(o.cacheDir, { recursive: true });
-  const dir = mkdtempSync(join(tmpdir(), 'blab-points-'));
-  try {
-    const file = join(dir, 'points.txt');
-    writeFileSync(file, keys.map((k) => `${k}\n`).join(''));
-    const jobs = String(o.jobs ?? availableParallelism());
-    const { stdout, stderr } = await run(o.blab, ['sim', '--points', file, '--jobs', jobs, '--cache', o.cacheDir]);
-    const outputs = parsePointsOutput(stdout);
-    for (const l of lessons) {
-      const rec: Record<string, string> = {};
-      for (const k of lessonKeys(l)) {
-        const v = outputs.get(k);
-        if (v === undefined) throw new Error(`blab sim --points printed nothing for "${k}"`);
-        rec[k] = v;
-      }
-      byLesson.set(l.id, rec);
+  // kept beside the cache: the points this build asked for (make bench times them cold)
+  const file = join(o.cacheDir, LESSON_POINTS);
+  writeFileSync(file, keys.map((k) => `${k}\n`).join(''));
+  const jobs = String(o.jobs ?? availableParallelism());
+  const { stdout, stderr } = await run(o.blab, ['sim', '--points', file, '--jobs', jobs, '--cache', o.cacheDir]);
+  const outputs = parsePointsOutput(stdout);
+  for (const l of lessons) {
+    const rec: Record<string, string> = {};
+    for (const k of lessonKeys(l)) {
+      const v = outputs.get(k);
+      if (v === undefined) throw new Error(`blab sim --points printed nothing for "${k}"`);
+      rec[k] = v;
     }
-    return { byLesson, report: stderr.trim() };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    byLesson.set(l.id, rec);
   }
+  return { byLesson, report: stderr.trim() };
 }

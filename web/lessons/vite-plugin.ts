@@ -60,9 +60,15 @@ export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
         return null;
       }
       const t0 = performance.now();
-      const r = await precompute(lessons, { blab, cacheDir: join(root, 'build', 'results'), coreHash: coreHash(root) });
-      warn(`lesson tables precomputed in ${((performance.now() - t0) / 1000).toFixed(1)} s (${r.report})`);
-      return r;
+      try {
+        const r = await precompute(lessons, { blab, cacheDir: join(root, 'build', 'results'), coreHash: coreHash(root) });
+        warn(`lesson tables precomputed in ${((performance.now() - t0) / 1000).toFixed(1)} s (${r.report})`);
+        return r;
+      } catch (e) {
+        if (building) throw e;
+        warn(`${e instanceof Error ? e.message : String(e)}; the pages compute their tables in the browser`);
+        return null;
+      }
     })();
     return results;
   };

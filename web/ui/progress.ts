@@ -1,6 +1,7 @@
 // A progress bar for a sweep of model runs: how many of how many, an estimate of the time left,
 // and a Cancel button. It only shows what it is told (the engine's pool computes the figures).
 import { el } from './dom';
+import './progress.css';
 
 export interface ProgressFigures {
   done: number;
