@@ -3,15 +3,12 @@
 // taken from the results shipped with the build, or the results cache). Nothing here is
 // written down in advance: every number a table shows comes back from the core, and each cell
 // is the mean over its seeds with their spread (min..max).
-import type { ReplayResult, SimRequest } from '../engine/blab-module';
+import type { SimRequest } from '../engine/blab-module';
 import { acqPerPage, holdPerAcq, parseSimStats, type SimStats } from '../engine/simstats';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread';
 import { groupedWarnings } from '../engine/pcp-warning';
 import type { PointsRunner } from '../engine/point';
 import type { LessonTable, Metric, SimConfig, TableRef } from './lesson';
-
-/** Runs one sim request: the engine client in the browser, the WASM module directly in Vitest. */
-export type SimRunner = (req: SimRequest) => Promise<ReplayResult>;
 
 
 export interface TableResult {
