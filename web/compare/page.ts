@@ -476,7 +476,10 @@ function sizeWords(s: CompareState): string {
 
 /** A replayed column's note: how small its scenario is, and where the figures below come from. */
 function replayNote(s: CompareState, req: SimRequest, fragmentation: number): string {
-  const small = s.workload === 'stress_highalloc' ? 'the same run as measured below' : `a small scenario to step through: ${req.cpus} ${s.workload === 'hackbench' ? 'groups' : 'CPUs'} x ${req.pages} ${s.workload === 'hackbench' ? 'messages' : 'pages'}, clear_page() through ${req.clearLines} lines`;
+  const small =
+    s.workload === 'stress_highalloc'
+      ? 'the same run as measured below'
+      : `a small scenario to step through: ${req.cpus} ${s.workload === 'hackbench' ? 'groups' : 'CPUs'} x ${req.pages} ${s.workload === 'hackbench' ? 'messages' : 'pages'}${s.workload === 'hackbench' ? '' : ', one round'}, clear_page() through ${req.clearLines} lines`;
   return `Replay: ${small}; it ends with an unusable free space index of ${fragmentation.toFixed(3)} at pageblock_order. The table and chart below come from the measured runs (${sizeWords(s)}).`;
 }
 

@@ -51,9 +51,14 @@ export function compareRequest(s: CompareState, c: SimConfig, cpus: number, seed
 }
 
 /** The replayed run of configuration c: the same, cut down to a size the player steps through
- * page by page (replaySize), clear_page() through COMPARE_CLEAR_LINES lines, with its log. */
+ * page by page (replaySize, one round), clear_page() through COMPARE_CLEAR_LINES lines, with
+ * its log. */
 export function replayRequest(s: CompareState, c: SimConfig, maxEvents: number): SimRequest {
   const w: CompareWorkloadSpec = COMPARE_WORKLOADS[s.workload];
   const pages = w.replaySize(s.cpus, s.pages);
-  return { ...compareRequest(s, c, s.cpus), pages, maxEvents, clearLines: COMPARE_CLEAR_LINES, cacheScale: w.cacheScale(pages) };
+  const req = { ...compareRequest(s, c, s.cpus), pages, maxEvents, clearLines: COMPARE_CLEAR_LINES, cacheScale: w.cacheScale(pages) };
+  // one round is enough to watch (the measured runs score the second); hackbench's and
+  // stress_highalloc's iterations are their switches and attempts
+  if (s.workload !== 'hackbench' && s.workload !== 'stress_highalloc') req.iterations = 1;
+  return req;
 }

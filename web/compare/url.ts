@@ -32,8 +32,9 @@ export const COMPARE_LIMITS = {
   /** pages per task of the measured runs; every task's pages must fit the core's zone */
   maxPages: 32768,
   maxZonePages: 1 << 22,
-  /** the replayed run: at most this many page faults (its pages per task are cut to fit) */
-  replayFaults: 1 << 15,
+  /** the replayed run: one round of at most this many page faults (its pages per task are
+   * cut to fit), a few 10^5 log records */
+  replayFaults: 1 << 14,
   maxTaskPoints: 8,
   maxBatch: 4096,
   maxHigh: 1 << 16,
