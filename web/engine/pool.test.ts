@@ -89,9 +89,11 @@ describe('SimPool', () => {
 
   it('starts the longest points first, a higher priority before them', async () => {
     const w = fakeWorkers(7);
-    const pool = new SimPool(1, null, w.make);
-    await pool.run([req(1), req(8), req(2), req(4)], { priority: (i) => (i === 0 ? 1 : 0) });
-    expect(w.log.map((r) => r.cpus)).toEqual([1, 8, 4, 2]);
+    await new SimPool(2, null, w.make).run([req(1), req(8), req(2), req(4)]);
+    expect(w.log.map((r) => r.cpus)).toEqual([8, 4, 2, 1]);
+    const v = fakeWorkers(8);
+    await new SimPool(2, null, v.make).run([req(1), req(8), req(2), req(4)], { priority: (i) => (i === 0 ? 1 : 0) });
+    expect(v.log.map((r) => r.cpus)).toEqual([1, 8, 4, 2]);
   });
 
   it('reports progress with a time-left estimate once a point has run', async () => {

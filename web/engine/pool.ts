@@ -145,7 +145,7 @@ export class SimPool {
     for (const k of todo) workLeft += pointWork(reqOf(k));
     progress();
     try {
-      await Promise.all(
+      const all = Promise.all(
         todo.map((k) =>
           this.point(k, reqOf(k), opts.priority?.(first(k)) ?? 0).then((stdout) => {
             const w = pointWork(reqOf(k));
@@ -157,6 +157,9 @@ export class SimPool {
           }),
         ),
       );
+      // every point is queued before any starts, so the longest start first
+      this.pump();
+      await all;
     } finally {
       finished = true;
     }
@@ -179,7 +182,8 @@ export class SimPool {
     this.cancel();
   }
 
-  /** One point's output; a key already queued or running (for another run()) is shared. */
+  /** One point's output; a key already queued or running (for another run()) is shared. The
+   * caller pumps the queue once it has queued all its points. */
   private point(key: string, req: SimRequest, priority: number): Promise<string> {
     let p = this.inflight.get(key);
     if (!p) {
@@ -191,7 +195,6 @@ export class SimPool {
         if (this.inflight.get(key) === p) this.inflight.delete(key);
       };
       p.then(forget, forget);
-      this.pump();
     }
     return p;
   }
