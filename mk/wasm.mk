@@ -15,7 +15,9 @@ WASM_CLI_OBJ := $(patsubst wasm-core/%.c,build/wasm/obj/%.o,$(WASM_CLI_SRC))
 WASM_HDRS := $(shell find wasm-core/include wasm-core/src -name '*.h' 2>/dev/null)
 
 WASM_CFLAGS := -O2 -pthread -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
-               -Iwasm-core/include -Iwasm-core/src
+               -Iwasm-core/include -Iwasm-core/src -Ibuild/wasm/generated
+# the core build hash the CLI twin prints (blab version) and keys --cache by
+WASM_CORE_HASH_H := build/wasm/generated/blab_core_hash.h
 # exports.txt, then each area's exports-NAME.txt (each starts with a comma)
 WASM_EXPORT_FILES := wasm-core/wasm/exports.txt $(sort $(wildcard wasm-core/wasm/exports-*.txt))
 WASM_EXPORTS := $(shell cat $(WASM_EXPORT_FILES) 2>/dev/null | tr -d ' \n')
@@ -26,6 +28,11 @@ WASM_RUNTIME := "UTF8ToString","stringToUTF8","lengthBytesUTF8"
 build/wasm/obj/%.o: wasm-core/%.c $(WASM_HDRS)
 	@mkdir -p $(dir $@)
 	@$(EMCC) $(WASM_CFLAGS) -c $< -o $@
+
+$(WASM_CORE_HASH_H): $(WASM_HDRS) $(WASM_SRC)
+	@mkdir -p $(dir $@)
+	@$(CMAKE) -DSRC=$(CURDIR)/wasm-core -DOUT=$(CURDIR)/$@ -P wasm-core/cmake/core_hash.cmake
+$(WASM_CLI_OBJ): $(WASM_CORE_HASH_H)
 
 build/wasm/node/blab.js: $(WASM_OBJ) $(WASM_CLI_OBJ) wasm-core/wasm/node-pre.js $(WASM_EXPORT_FILES)
 	@mkdir -p $(dir $@)

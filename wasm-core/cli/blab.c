@@ -10,6 +10,7 @@
 #include <time.h>
 #include "blab.h"
 #include "cli.h"
+#include "blab_core_hash.h"
 
 static int replay_help(FILE *f)
 {
@@ -194,6 +195,19 @@ static int cmd_bench(int argc, char **argv)
 	return 0;
 }
 
+/* the core build hash: which allocator and model sources this blab runs (wasm-core/cmake/
+ * core_hash.cmake; the web app's is the same for the same sources, scripts/core-hash.mjs) */
+static int cmd_version(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		fprintf(stderr, "usage: blab version\n");
+		return 2;
+	}
+	printf("blab core %s\n", BLAB_CORE_HASH);
+	return 0;
+}
+
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -206,6 +220,7 @@ static const struct command {
 	{"sim", cmd_sim, "run a benchmark (page_fault1, hackbench) on the deterministic model machine"},
 	{"run", cmd_run, "run a benchmark (page_fault1) on real threads: the real machine"},
 	{"calibrate", cmd_calibrate, "measure this machine, write a model parameter file"},
+	{"version", cmd_version, "the core build hash (results are keyed by it)"},
 };
 
 static void usage(FILE *f)

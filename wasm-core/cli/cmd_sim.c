@@ -233,6 +233,10 @@ int cmd_sim(int argc, char **argv)
 	uint64_t linear1 = 0, extra_ops = 0;
 	int ret = 0;
 
+	/* --points FILE: the browser's runs, one key a line (sim_points.c) */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--points"))
+			return cmd_sim_points(argc, argv);
 	/* hackbench has its own options and table (cmd_sim_hackbench.c) */
 	for (int i = 1; i + 1 < argc; i++)
 		if (!strcmp(argv[i], "--workload") && !strcmp(argv[i + 1], "hackbench"))

@@ -135,6 +135,49 @@ struct blab_sim_result {
 int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
 		 size_t errlen);
 
+/*
+ * One run as the browser asks for it: the arguments of blab_js_sim_ex(), and one line of
+ * `blab sim --points` (its key: "workload=page_fault1 preset=v4.16 cpus=56 pages=4096
+ * iterations=2 seed=1 batch=0 high=0 clear_lines=64 cache_scale=8", web/engine/point.ts).
+ * Native and WebAssembly turn a point into a run and its run into text with the same two
+ * functions below, so the same point prints the same bytes in both.
+ */
+struct blab_sim_point {
+	uint32_t workload;    /* enum blab_workload */
+	uint32_t cpus;        /* tasks, one CPU each; hackbench: groups */
+	uint32_t pages;       /* pages per task per round; hackbench: messages per sender */
+	uint32_t iterations;  /* rounds; hackbench: its switches (bit 0 freelist prefetch, bit 1
+			       * same CPU); stress_highalloc: attempts */
+	uint64_t seed;
+	char preset[32];
+	uint32_t batch, high; /* pcp overrides; 0: the preset's */
+	uint32_t clear_lines; /* frame lines clear_page() writes through the cache model; 0: 64 */
+	uint32_t cache_scale; /* L2 and LLC divided by this (1..64, a power of two); 0: 1 */
+};
+#define BLAB_SIM_POINT_KEY_MAX 200u /* a key's characters, NUL included */
+
+/* The config a point runs, as `blab sim` would build it: more than 112 CPUs get 4 sockets (seed
+ * 000's Skylake 4S), more than 224 get 8. 0, or BLAB_EINVAL with the reason in err. */
+int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config *c, char *err,
+			  size_t errlen);
+
+/* The point's key (see above) into buf: its length, or the length it would need. */
+int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n);
+
+/* Reads a key back, every field in its order and range. 0, or BLAB_EINVAL with err saying
+ * which field and why. */
+int blab_sim_point_parse(const char *key, struct blab_sim_point *p, char *err, size_t errlen);
+
+/*
+ * A finished run as text, what the browser's tables and diffs read (web/engine/simstats.ts):
+ * a first line in the workload's words (score, zone->lock contention, batch, high), then
+ * "stats key=value ..." with every counter, each line ending in '\n'. log_cut: the run's event
+ * log stopped at its bound. Writes at most n bytes with a NUL, like snprintf: returns the
+ * length the whole text needs.
+ */
+int blab_sim_report(char *buf, size_t n, const struct blab_sim_config *c,
+		    const struct blab_sim_result *r, int log_cut);
+
 #ifdef __cplusplus
 }
 #endif

@@ -177,11 +177,15 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 {
 	struct blab_js_run *r = calloc(1, sizeof(*r));
 	struct js_sink sink = {0};
+	struct blab_sim_point pt = {.workload = workload, .cpus = cpus, .pages = pages,
+				    .iterations = iterations, .seed = seed, .batch = batch,
+				    .high = high, .clear_lines = clear_lines,
+				    .cache_scale = cache_scale};
 	struct blab_sim_config cfg;
 	struct blab_sim_result res;
-	char why[256] = "";
+	char why[256] = "", *text = NULL;
 	FILE *out, *err;
-	int rc;
+	int rc, len;
 
 	if (!r)
 		return NULL;
@@ -191,47 +195,22 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		r->status = 2;
 		goto done;
 	}
-	blab_sim_config_init(&cfg);
-	cfg.workload = workload;
-	cfg.cpus = cpus;
-	cfg.pages = pages;
-	cfg.iterations = iterations;
-	cfg.seed = seed;
-	if (workload == BLAB_WL_HACKBENCH) {
-		if (iterations > 3) {
-			fprintf(err, "blab sim: hackbench flags=%u: only bits 0 (prefetch) and 1 (same CPU)\n",
-				iterations);
-			r->status = 2;
-			goto done;
-		}
-		cfg.hackbench.groups = cpus;
-		cfg.hackbench.loops = pages;
-		cfg.hackbench.slub_prefetch = (uint8_t)(iterations & 1u);
-		cfg.hackbench.same_cpu = (uint8_t)((iterations >> 1) & 1u);
-		cfg.pages = 1;
-		cfg.iterations = 1;
+	if (!preset || strlen(preset) >= sizeof(pt.preset)) {
+		fprintf(err, "blab sim: unknown preset '%.64s' (blab presets lists them)\n", preset ? preset : "");
+		r->status = 2;
+		goto done;
+	}
+	strcpy(pt.preset, preset);
+	if (blab_sim_point_config(&pt, &cfg, why, sizeof(why))) {
+		fprintf(err, "blab sim: %s\n", why);
+		r->status = 2;
+		goto done;
 	}
 	if (max_events == 1 || max_events > BLAB_MAX_LOG_EVENTS) {
 		fprintf(err, "blab sim: max_events=%u must be 2..%u, or 0 for no log\n", max_events, BLAB_MAX_LOG_EVENTS);
 		r->status = 2;
 		goto done;
 	}
-	if (!preset || (rc = blab_preset(preset, &cfg.strategy))) {
-		fprintf(err, "blab sim: unknown preset '%s' (blab presets lists them)\n", preset ? preset : "");
-		r->status = 2;
-		goto done;
-	}
-	if (batch)
-		cfg.strategy.batch = batch; /* range-checked by the zone (docs/limits.md) */
-	if (high)
-		cfg.strategy.high = high;
-	if (clear_lines)
-		cfg.clear_lines = clear_lines; /* 1..64, checked by blab_sim_run() */
-	cfg.cache_scale = cache_scale; /* 0..64, a power of two, checked by blab_sim_run() */
-	/* as blab sim grows the machine: more CPUs than the default 2 sockets x 28 cores x 2
-	 * threads (112) get the same chips on 4 sockets (224, seed 000's Skylake 4S) or 8 */
-	if (cpus > 112)
-		cfg.sockets = cpus > 224 ? 8 : 4;
 	sink.max = max_events;
 	cfg.log_mask = BLAB_EVC_ALL;
 	cfg.sink = max_events ? js_sink : NULL;
@@ -247,75 +226,17 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		r->status = 2;
 		goto done;
 	}
-	if (workload == BLAB_WL_HACKBENCH)
-		fprintf(out, "%llu messages in %llu cycles, %llu messages/s, %llu remote frees, "
-			"%llu freelist prefetches (%llu hit), batch %u, high %u%s\n",
-			(unsigned long long)res.messages, (unsigned long long)res.elapsed_cycles,
-			(unsigned long long)res.score, (unsigned long long)res.slab.free_remote,
-			(unsigned long long)res.slab.prefetch, (unsigned long long)res.slab_pf_hit,
-			res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
-	else if (workload == BLAB_WL_STRESS_HIGHALLOC)
-		/* its score is the success %, not pages/s: say what it is */
-		fprintf(out, "order-%u blocks: %llu of %llu attempts, %llu cycles per attempt, "
-			"%llu compactions, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
-			cfg.hi_order, (unsigned long long)res.hi_success,
-			(unsigned long long)res.hi_attempts,
-			(unsigned long long)(res.hi_attempts ? res.hi_cycles / res.hi_attempts : 0),
-			(unsigned long long)res.compact.runs, res.zone_contention_bp / 100,
-			res.zone_contention_bp % 100, res.batch, res.high,
-			sink.full ? " (event log cut at its bound)" : "");
-	else if (workload == BLAB_WL_MIXED)
-		fprintf(out, "score %llu pages/s (order 0), order-%u blocks: %llu of %llu attempts, "
-			"zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
-			(unsigned long long)res.score, cfg.hi_order, (unsigned long long)res.hi_success,
-			(unsigned long long)res.hi_attempts, res.zone_contention_bp / 100,
-			res.zone_contention_bp % 100, res.batch, res.high,
-			sink.full ? " (event log cut at its bound)" : "");
-	else
-		fprintf(out, "score %llu pages/s, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
-			(unsigned long long)res.score, res.zone_contention_bp / 100, res.zone_contention_bp % 100,
-			res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
-	/* every counter, for the lessons' tables and the compare view's diff table */
-	fprintf(out, "stats score=%llu pages_scored=%llu pages_total=%llu cycles_max=%llu cycles_total=%llu "
-		"zone_acq=%llu zone_contended=%llu zone_spin=%llu zone_hold=%llu "
-		"lru_acq=%llu lru_spin=%llu zone_bp=%u lru_bp=%u misses_locked=%llu "
-		"prefetches=%llu pf_hit=%llu pf_late=%llu pf_wasted=%llu batch=%u high=%u",
-		(unsigned long long)res.score, (unsigned long long)res.pages_scored,
-		(unsigned long long)res.pages_total,
-		(unsigned long long)res.cycles_max, (unsigned long long)res.cycles_total,
-		(unsigned long long)res.zone_acq, (unsigned long long)res.zone_contended,
-		(unsigned long long)res.zone_spin, (unsigned long long)res.zone_hold,
-		(unsigned long long)res.lru_acq, (unsigned long long)res.lru_spin,
-		res.zone_contention_bp, res.lru_contention_bp,
-		(unsigned long long)res.misses_zone_locked, (unsigned long long)res.prefetches,
-		(unsigned long long)res.pf_hit, (unsigned long long)res.pf_late,
-		(unsigned long long)res.pf_wasted, res.batch, res.high);
-	if (workload == BLAB_WL_HACKBENCH) {
-		/* the message cache's SLUB counters and its freelist prefetches, for the compare
-		 * view's hackbench rows */
-		fprintf(out, " messages=%llu elapsed_cycles=%llu", (unsigned long long)res.messages,
-			(unsigned long long)res.elapsed_cycles);
-		fprintf(out, " slab_alloc_fast=%llu slab_alloc_slow=%llu slab_free_fast=%llu "
-			"slab_free_slow=%llu slab_free_remote=%llu slab_prefetch=%llu "
-			"slab_pf_hit=%llu slab_pf_late=%llu slab_pf_wasted=%llu",
-			(unsigned long long)res.slab.alloc_fastpath,
-			(unsigned long long)res.slab.alloc_slowpath,
-			(unsigned long long)res.slab.free_fastpath,
-			(unsigned long long)res.slab.free_slowpath,
-			(unsigned long long)res.slab.free_remote, (unsigned long long)res.slab.prefetch,
-			(unsigned long long)res.slab_pf_hit, (unsigned long long)res.slab_pf_late,
-			(unsigned long long)res.slab_pf_wasted);
+	/* the same text blab sim --points prints natively (blab_sim_report) */
+	len = blab_sim_report(NULL, 0, &cfg, &res, sink.full);
+	text = malloc((size_t)len + 1);
+	if (!text) {
+		fprintf(err, "blab sim: out of memory for the report\n");
+		r->status = 2;
+		goto done;
 	}
-	if (workload == BLAB_WL_STRESS_HIGHALLOC || workload == BLAB_WL_MIXED)
-		/* hi_unusable: the unusable free space index for hi_order, in thousandths, when the
-		 * attempts began (before any compaction); hi_merged: merge-skipped pages compaction
-		 * merged back */
-		fprintf(out, " hi_attempts=%llu hi_success=%llu hi_cycles=%llu hi_compactions=%llu "
-			"hi_merged=%llu hi_unusable=%d",
-			(unsigned long long)res.hi_attempts, (unsigned long long)res.hi_success,
-			(unsigned long long)res.hi_cycles, (unsigned long long)res.compact.runs,
-			(unsigned long long)res.compact.merged, res.unusable_index);
-	fprintf(out, "\n");
+	blab_sim_report(text, (size_t)len + 1, &cfg, &res, sink.full);
+	fputs(text, out);
+	free(text);
 	r->events = sink.ev;
 	r->nevents = sink.n;
 	sink.ev = NULL;

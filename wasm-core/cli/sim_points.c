@@ -1,0 +1,222 @@
+/*
+ * sim_points.c - `blab sim --points FILE [--jobs N] [--cache DIR]`: runs each point of FILE (one
+ * key a line, as web/engine/point.ts writes them; blank lines and # comments skipped) and prints
+ * "point KEY" then the run's text, in the file's order: the bytes the browser's
+ * blab_js_sim_ex() prints for the same point (both go through blab_sim_report()). This is how
+ * the build precomputes the lessons' tables (web/lessons/precompute.ts), on every core with
+ * --jobs, and with --cache a rebuild with the same core runs nothing again.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "blab_core_hash.h"
+#include "blab_sim.h"
+#include "sim_cache.h"
+#include "sim_common.h"
+#include "sim_jobs.h"
+#include "cli.h"
+
+#define POINTS_FILE_MAX (16u << 20)
+#define POINTS_MAX 20000u /* lines are compared pairwise for repeats */
+
+struct point_job {
+	struct blab_sim_point p;
+	char key[BLAB_SIM_POINT_KEY_MAX];
+	unsigned line;
+	long first;   /* the index of the first line with the same key, or -1 */
+	char *text;   /* the run's text (malloc'd) */
+	char err[200];
+	int cached;
+};
+
+struct points {
+	struct point_job *job;
+	size_t n;
+	const struct sim_cache *cache; /* NULL: no --cache */
+	int cache_failed;
+};
+
+static void run_point(size_t i, void *ctx)
+{
+	struct points *ps = ctx;
+	struct point_job *j = &ps->job[i];
+	struct blab_sim_config cfg;
+	struct blab_sim_result res;
+	int len;
+
+	if (j->first >= 0)
+		return; /* printed from the first line with this key */
+	if (ps->cache && (j->text = sim_cache_get(ps->cache, j->key))) {
+		j->cached = 1;
+		return;
+	}
+	if (blab_sim_point_config(&j->p, &cfg, j->err, sizeof(j->err)))
+		return;
+	if (blab_sim_run(&cfg, &res, j->err, sizeof(j->err))) {
+		if (!j->err[0])
+			snprintf(j->err, sizeof(j->err), "the run failed");
+		return;
+	}
+	len = blab_sim_report(NULL, 0, &cfg, &res, 0);
+	j->text = malloc((size_t)len + 1);
+	if (!j->text) {
+		snprintf(j->err, sizeof(j->err), "out of memory");
+		return;
+	}
+	blab_sim_report(j->text, (size_t)len + 1, &cfg, &res, 0);
+	if (ps->cache && sim_cache_put(ps->cache, j->key, j->text))
+		ps->cache_failed = 1;
+}
+
+/* FILE's points, one a line; errors say FILE:LINE. 0, or -1 (said on stderr). */
+static int read_points(const char *path, struct points *ps)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char *text, *s;
+	size_t n;
+	unsigned line = 0;
+
+	if (!f) {
+		fprintf(stderr, "blab sim: --points: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	text = malloc(POINTS_FILE_MAX + 1);
+	n = text ? fread(text, 1, POINTS_FILE_MAX + 1, f) : 0;
+	if (f != stdin)
+		fclose(f);
+	if (!text || n > POINTS_FILE_MAX) {
+		fprintf(stderr, "blab sim: --points: %s is larger than %u bytes\n", path, POINTS_FILE_MAX);
+		free(text);
+		return -1;
+	}
+	text[n] = '\0';
+	ps->job = calloc(POINTS_MAX, sizeof(*ps->job));
+	if (!ps->job) {
+		fprintf(stderr, "blab sim: out of memory\n");
+		free(text);
+		return -1;
+	}
+	for (s = text; *s;) {
+		char *nl = strchr(s, '\n');
+		char why[160];
+		if (nl)
+			*nl = '\0';
+		line++;
+		if (nl && nl > s && nl[-1] == '\r')
+			nl[-1] = '\0';
+		if (*s && *s != '#') {
+			struct point_job *j;
+			if (ps->n == POINTS_MAX) {
+				fprintf(stderr, "blab sim: %s:%u: more than %u points\n", path, line, POINTS_MAX);
+				free(text);
+				return -1;
+			}
+			j = &ps->job[ps->n];
+			if (blab_sim_point_parse(s, &j->p, why, sizeof(why))) {
+				fprintf(stderr, "blab sim: %s:%u: %s\n", path, line, why);
+				free(text);
+				return -1;
+			}
+			blab_sim_point_key(&j->p, j->key, sizeof(j->key));
+			j->line = line;
+			j->first = -1;
+			for (size_t k = 0; k < ps->n && j->first < 0; k++)
+				if (ps->job[k].first < 0 && !strcmp(ps->job[k].key, j->key))
+					j->first = (long)k;
+			ps->n++;
+		}
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	free(text);
+	return 0;
+}
+
+static int points_usage(const char *fmt, const char *arg)
+{
+	return sim_usage_error("blab sim --help", fmt, arg);
+}
+
+int cmd_sim_points(int argc, char **argv)
+{
+	const char *file = NULL, *cache_dir = NULL;
+	unsigned long jobs = 1;
+	struct sim_cache cache;
+	struct points ps = {0};
+	struct timespec t0, t1;
+	size_t ran = 0, cached = 0, failed = 0;
+	char err[300];
+	int ret = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--points") && strcmp(a, "--jobs") && strcmp(a, "--cache"))
+			return points_usage("with --points only --jobs and --cache may be given (each "
+					    "point says the rest), not '%s'", a);
+		if (!v)
+			return points_usage("%s needs a value", a);
+		i++;
+		if (!strcmp(a, "--points"))
+			file = v;
+		else if (!strcmp(a, "--cache"))
+			cache_dir = v;
+		else {
+			uint64_t x;
+			if (sim_parse_u64(v, SIM_JOBS_MAX, &x) || x < 1)
+				return points_usage("--jobs wants 1..256, not '%s'", v);
+			jobs = (unsigned long)x;
+		}
+	}
+	if (!file)
+		return points_usage("%s", "--points needs a file");
+	if (cache_dir) {
+		if (sim_cache_open(&cache, cache_dir, BLAB_CORE_HASH, err, sizeof(err))) {
+			fprintf(stderr, "blab sim: --cache: %s\n", err);
+			return 1;
+		}
+		ps.cache = &cache;
+	}
+	if (read_points(file, &ps)) {
+		free(ps.job);
+		return 2;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (sim_jobs_run(ps.n, (unsigned)jobs, run_point, &ps))
+		fprintf(stderr, "blab sim: warning: not every --jobs thread started; the others ran "
+				"their points\n");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (size_t i = 0; i < ps.n; i++) {
+		struct point_job *j = &ps.job[i];
+		if (j->first >= 0)
+			continue;
+		if (!j->text) {
+			fprintf(stderr, "blab sim: %s:%u: %s: %s\n", file, j->line, j->key, j->err);
+			failed++;
+		} else if (j->cached) {
+			cached++;
+		} else {
+			ran++;
+		}
+	}
+	if (failed) {
+		ret = 1;
+	} else {
+		for (size_t i = 0; i < ps.n; i++) {
+			const struct point_job *j = &ps.job[i];
+			printf("point %s\n%s", j->key, ps.job[j->first >= 0 ? j->first : (long)i].text);
+		}
+		fprintf(stderr, "blab sim: %zu points: %zu run, %zu from the cache, %.2f s, %lu job%s%s\n",
+			ps.n, ran, cached,
+			(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, jobs,
+			jobs == 1 ? "" : "s",
+			ps.cache_failed ? "; warning: some results could not be written to the cache" : "");
+	}
+	for (size_t i = 0; i < ps.n; i++)
+		free(ps.job[i].text);
+	free(ps.job);
+	return ret;
+}
