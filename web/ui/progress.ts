@@ -1,6 +1,7 @@
 // A progress bar for a sweep of model runs: how many of how many, an estimate of the time left,
 // and a Cancel button. It only shows what it is told (the engine's pool computes the figures).
 import { el } from './dom';
+import { perFrame } from './per-frame';
 import './progress.css';
 
 export interface ProgressFigures {
@@ -32,14 +33,22 @@ export function progressBar(what: string, cancel: () => void): ProgressBar {
   const stop = el('button', { type: 'button', class: 'small progress-cancel', text: 'Cancel' });
   stop.addEventListener('click', cancel);
   const root = el('div', { class: 'sweep-progress', role: 'status' }, bar, text, stop);
+  let last: ProgressFigures = { done: 0, total: 0, etaMs: null };
+  let finished = false;
+  const draw = perFrame(() => {
+    if (finished) return;
+    bar.max = Math.max(1, last.total);
+    bar.value = last.done;
+    text.textContent = `${what}: ${last.done} of ${last.total} runs, ${last.done === last.total ? 'done' : timeLeft(last.etaMs)}`;
+  });
   return {
     root,
     update(p) {
-      bar.max = Math.max(1, p.total);
-      bar.value = p.done;
-      text.textContent = `${what}: ${p.done} of ${p.total} runs, ${p.done === p.total ? 'done' : timeLeft(p.etaMs)}`;
+      last = { ...p };
+      draw();
     },
     finish(message) {
+      finished = true;
       bar.remove();
       stop.remove();
       text.textContent = message;
