@@ -8,8 +8,8 @@
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
                -fno-sanitize-recover=all -fno-omit-frame-pointer -Iwasm-core/include -Iwasm-core/src
-FUZZ_CORE_SRC := $(wildcard wasm-core/src/*.c wasm-core/src/model/*.c wasm-core/src/real/*.c)
-FUZZ_CORE_HDR := $(wildcard wasm-core/include/*.h wasm-core/src/*.h)
+FUZZ_CORE_SRC := $(shell find wasm-core/src -name "*.c")
+FUZZ_CORE_HDR := $(shell find wasm-core/include wasm-core/src -name "*.h")
 FUZZ_TARGETS := $(patsubst wasm-core/tests/fuzz/%.c,%,$(wildcard wasm-core/tests/fuzz/fuzz_*.c))
 FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_SECONDS ?= 300

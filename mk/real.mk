@@ -36,7 +36,7 @@ TEST_SUITES += test-stress
 #   build/bench/wasm/blab.js      the same source as WebAssembly, run by Node (named
 #                                  blab.js: wasm-core/wasm/node-pre.js loads blab.wasm)
 REAL_BENCH_WASM_OBJ := $(patsubst wasm-core/%.c,build/wasm/obj/%.o,\
-                       $(wildcard wasm-core/src/*.c wasm-core/src/model/*.c wasm-core/src/real/*.c))
+                       $(shell find wasm-core/src -name "*.c"))
 
 build/bench/real_fastpath: bench/real_fastpath.c bench/fastpath_pairs.h build/native/.built
 	@mkdir -p $(dir $@)

@@ -7,7 +7,7 @@
 # Both use pthreads over one SharedArrayBuffer and a fixed memory size (no growth), so
 # typed-array views of the heap stay valid.
 EMCC ?= emcc
-WASM_SRC := $(wildcard wasm-core/src/*.c wasm-core/src/model/*.c wasm-core/src/real/*.c) \
+WASM_SRC := $(shell find wasm-core/src -name "*.c") \
             $(wildcard wasm-core/wasm/*.c)
 WASM_CLI_SRC := $(wildcard wasm-core/cli/*.c)
 WASM_OBJ := $(patsubst wasm-core/%.c,build/wasm/obj/%.o,$(WASM_SRC))

@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 #include "common.h"
-#include "fastpath.h"
+#include "mm/fastpath.h"
 
 #define HELD 512
 #define OPS 3000

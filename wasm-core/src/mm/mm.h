@@ -1,0 +1,297 @@
+/*
+ * internal.h - the core's own types: struct page, free_area, per_cpu_pages, struct blab_zone.
+ * Prefixes: blab_ public (include/blab.h), _blab_ shared between core files, static local.
+ * A "__" prefix on an allocator function means, as in mm/page_alloc.c, "caller holds
+ * zone->lock".
+ */
+#ifndef BLAB_INTERNAL_H
+#define BLAB_INTERNAL_H
+
+#include <stdint.h>
+#include "blab.h"
+
+#define NIL 0xffffffffu          /* end of a page-index list */
+#define PAGE_SHIFT 12
+#define VMEMMAP_START 0xffffea0000000000ull
+#define PAGE_OFFSET 0xffff888000000000ull
+
+/* page->flags */
+#define PG_buddy 0x01u        /* head of a free block on free_area[order] (PageBuddy) */
+#define PG_pcp 0x02u          /* head of a block on a per-cpu list */
+#define PG_alloc 0x04u        /* head of a block handed to a caller */
+#define PG_tail 0x08u         /* tail page of an allocated block */
+#define PG_picked 0x10u       /* taken off a pcp list, on a bulk-free op's local list */
+#define PG_merge_skipped 0x20u /* with PG_buddy: an order-0 free page whose merge was skipped (skipmerge.c) */
+#define PG_cold 0x40u         /* on the cold list of the 2002 hot/cold pcp */
+
+/*
+ * One per pfn, 64 bytes like the kernel's, so a model of the cache sees the same lines.
+ * Links are zone-relative page indices, never pointers (JS reads this array directly).
+ */
+struct page {
+	uint32_t flags;
+	uint8_t order;      /* buddy_order / allocation order / pcp order */
+	uint8_t mt;         /* migratetype of the list the block sits on */
+	uint16_t cpu;       /* owning cpu while on a pcp list */
+	uint32_t next, prev;/* list links (page indices) */
+	/* PageBuddy: order + 1 while the block is on a free_area list, else 0. Like the
+	 * kernel's page_type it is written only under zone->lock, apart from flags (which the
+	 * page's owner writes without the lock), so __free_one_page() can test a buddy another
+	 * CPU owns without a data race on the real machine. */
+	uint8_t buddy;
+	uint8_t reserved[47]; /* later: slab, clusters */
+};
+_Static_assert(sizeof(struct page) == 64, "struct page is 64 bytes, one cache line");
+
+struct blab_list {
+	uint32_t head, tail;
+};
+
+struct free_area {
+	struct blab_list free_list[BLAB_MT_TYPES];
+	uint32_t nr_free;
+};
+
+/* lists: order_to_pindex(mt, order) = order * 3 + mt when pcp_per_mt, else order */
+#define NR_PCP_LISTS ((BLAB_PCP_MAX_ORDER + 1) * BLAB_MT_PCPTYPES)
+#define BLAB_PCP_MAX_ORDER 3
+
+struct per_cpu_pages {
+	uint32_t count; /* pages (not blocks) on all lists */
+	uint32_t low;   /* hot/cold only: refill when count <= low */
+	uint32_t high;
+	uint32_t batch;
+	uint32_t free_factor; /* 5.14+: doubles the bulk free on consecutive frees */
+	struct blab_list lists[NR_PCP_LISTS];
+};
+
+/* per_cpu_pageset: pcp[0] = the list set (LIFO) or hot list, pcp[1] = cold (2002). */
+struct per_cpu_pageset {
+	struct per_cpu_pages pcp[2];
+	uint8_t busy; /* an op of this cpu is in flight */
+};
+
+struct blab_machine {
+	uint8_t kind;           /* enum blab_machine_kind */
+	void *impl;             /* model/ or real/ state, owned by that layer; NULL for plain */
+	uint16_t lock_owner[3]; /* BLAB_CPU_NONE when free, per BLAB_LOCK_* */
+	uint64_t lock_taken_at[3];
+	uint64_t misses_zone_locked; /* model: cache misses while this zone's lock was held */
+	uint64_t parked;             /* model: lock requests that had to park (expected 0) */
+	/* model: this zone's BLAB_LOCK_* are the model's lock ids lock_base + BLAB_LOCK_* (node x
+	 * MODEL_NODE_LOCKS), and impl is another zone's machine, not freed with this zone
+	 * (_blab_zone_create_on); both 0 for a zone with its own machine */
+	uint8_t lock_base;
+	uint8_t impl_shared;
+};
+
+struct blab_zone {
+	uint64_t start_pfn;
+	uint32_t pages;
+	uint16_t cpus;
+	uint8_t node;                /* NUMA node: where its pglist_data lines are (node_pgdat_vaddr) */
+	uint8_t top_order;
+	uint8_t pageblock_order;
+	struct blab_strategy s;      /* batch and high resolved */
+
+	struct page *mem_map;        /* pages entries */
+	uint8_t *pageblock_mt;       /* one per pageblock touched by the zone */
+	uint32_t nr_pageblocks;
+	uint64_t first_pageblock;    /* start_pfn >> pageblock_order */
+
+	struct free_area free_area[BLAB_MAX_ORDER_LIMIT + 1];
+	uint32_t free_pages;         /* sum of nr_free[o] << o */
+	uint32_t pcp_pages;          /* sum of pcp counts */
+	struct per_cpu_pageset *pageset;
+
+	uint32_t managed_pages;
+	uint32_t min_free_kbytes;
+	uint32_t wmark[3];           /* WMARK_MIN, WMARK_LOW, WMARK_HIGH */
+
+	struct blab_machine machine;
+	uint64_t now;                /* plain machine: op number */
+
+	struct blab_event *log;
+	uint32_t log_len, log_cap;
+	uint8_t log_mask;
+	uint8_t log_full;
+	blab_event_sink sink;        /* when set, records go here instead of the log */
+	void *sink_ctx;
+	struct slab_state *slab;     /* slab.c: kmem_caches and their slabs; NULL until one exists */
+
+	/* skip-merge and compaction (skipmerge.c, compaction.c) */
+	uint8_t compact_failed;      /* the last compaction missed its order: order-0 frees merge */
+	uint8_t compacting;          /* compaction is merging: __free_one_page may not skip */
+	uint32_t merge_skipped;      /* order-0 free pages flagged PG_merge_skipped */
+	uint8_t cluster_bulk_paid;   /* clusters 4/4: this bulk free already kept them up */
+	struct blab_compact_stats cstats;
+
+	/* the inline pcp hit (fastpath.h), from s and top_order by _blab_fast_setup() */
+	uint8_t fast_mode;           /* FAST_PER_MT, FAST_HOTCOLD, or FAST_NONE */
+	uint8_t fast_orders;         /* orders below this may be pcp hits; 0 when none may */
+
+
+};
+
+enum { WMARK_MIN, WMARK_LOW, WMARK_HIGH };
+
+static inline uint32_t pfn_to_idx(const struct blab_zone *z, uint64_t pfn)
+{
+	return (uint32_t)(pfn - z->start_pfn);
+}
+static inline uint64_t idx_to_pfn(const struct blab_zone *z, uint32_t idx)
+{
+	return z->start_pfn + idx;
+}
+static inline uint64_t page_vaddr(uint64_t pfn)
+{
+	return VMEMMAP_START + pfn * 64u;
+}
+static inline uint64_t frame_vaddr(uint64_t pfn)
+{
+	return PAGE_OFFSET + (pfn << PAGE_SHIFT);
+}
+
+/*
+ * Node 0's pglist_data (its struct zone's free_area, then its lruvec: buddy.c,
+ * workload_common.c) sits in the direct map at PAGE_OFFSET + 0x7ffc0000, below the zone's
+ * frames; node n's is NODE_PGDAT_STRIDE x n above it, so every node's zone->lock and
+ * lru_lock guard lines of their own. 8 nodes end at + 0x7ffe0000, still below 4 GB.
+ */
+#define NODE_PGDAT_VADDR (PAGE_OFFSET + 0x7ffc0000ull)
+#define NODE_PGDAT_STRIDE 0x4000ull
+static inline uint64_t node_pgdat_vaddr(const struct blab_zone *z)
+{
+	return NODE_PGDAT_VADDR + z->node * NODE_PGDAT_STRIDE;
+}
+
+#include "base/list.h"
+
+/*
+ * z->pcp_pages is a zone-wide sum that every CPU's pcp list changes without zone->lock: the
+ * single-threaded machines keep it as they go; real threads would race on it, so on the real
+ * machine blab_zone_info() counts the lists instead (call it when the threads have stopped).
+ */
+static inline void pcp_pages_add(struct blab_zone *z, int32_t pages)
+{
+	if (z->machine.kind != BLAB_MACHINE_REAL)
+		z->pcp_pages += (uint32_t)pages;
+}
+
+/* A block onto / off one of cpu's pcp lists (l is in pcp): the page's pcp fields, the list and
+ * the counts. The callers emit PCP_ADD / PCP_DEL (pcp.c always, the fast path when it records). */
+static inline void pcp_link(struct blab_zone *z, struct per_cpu_pages *pcp, struct blab_list *l,
+			    uint32_t idx, unsigned order, unsigned mt, unsigned cpu, unsigned which,
+			    int tail)
+{
+	struct page *p = &z->mem_map[idx];
+
+	p->flags = PG_pcp | (which ? PG_cold : 0);
+	p->order = (uint8_t)order;
+	p->mt = (uint8_t)mt;
+	p->cpu = (uint16_t)cpu;
+	if (tail)
+		_blab_list_add_tail(z, l, idx);
+	else
+		_blab_list_add(z, l, idx);
+	pcp->count += 1u << order;
+	pcp_pages_add(z, (int32_t)(1u << order));
+}
+
+static inline void pcp_unlink(struct blab_zone *z, struct per_cpu_pages *pcp, struct blab_list *l,
+			      uint32_t idx)
+{
+	struct page *p = &z->mem_map[idx];
+	unsigned order = p->order;
+
+	_blab_list_del(z, l, idx);
+	p->flags &= ~(PG_pcp | PG_cold);
+	p->cpu = BLAB_CPU_NONE;
+	pcp->count -= 1u << order;
+	pcp_pages_add(z, -(int32_t)(1u << order));
+}
+
+/* events (events.c) */
+void _blab_emit(struct blab_zone *z, unsigned type, uint64_t pfn, unsigned order, unsigned cpu,
+		unsigned mt, unsigned path, unsigned flags, uint32_t arg0, uint32_t arg1);
+unsigned _blab_event_class_bit(unsigned type);
+static inline int ev_on(const struct blab_zone *z, unsigned cls)
+{
+	return (z->log_mask & cls) && (z->sink || (!z->log_full && z->log_cap));
+}
+#define EMIT(z, cls, type, pfn, order, cpu, mt, path, flags, a0, a1)                       \
+	do {                                                                               \
+		if (ev_on((z), (cls)))                                                     \
+			_blab_emit((z), (type), (pfn), (order), (cpu), (mt), (path), (flags), \
+				   (a0), (a1));                                            \
+	} while (0)
+
+/* zone.c */
+unsigned _blab_pageblock_mt(const struct blab_zone *z, uint64_t pfn);
+int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
+		      struct blab_zone **out);
+/* A model-machine zone of NUMA node `node` on the model machine mm that another zone (or the
+ * caller) owns: one cache model, scheduler, CPU clocks and lock table for several zones.
+ * cfg->machine must be BLAB_MACHINE_MODEL; cfg->model is ignored (mm's parameters count);
+ * cfg->cpus must be mm's CPUs; node's locks must exist in mm (node + 1) x MODEL_NODE_LOCKS
+ * <= nlocks; and the zone's pfns must lie in mm's dense struct page directory (the caller
+ * also gives mm's cache the frames of all the zones: cache_set_frames). The zone never frees
+ * mm: the caller does, after destroying the zones. 0 or a BLAB_E* code. */
+struct model_machine;
+int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machine *mm,
+			 unsigned node, struct blab_zone **out);
+/* snapshot.c: lays snap out on a zone that has no free memory yet (checked already) */
+void _blab_snapshot_layout(struct blab_zone *z, const struct blab_snapshot *snap);
+void _blab_set_pageblock_mt(struct blab_zone *z, uint64_t pfn, unsigned mt, unsigned cpu);
+
+/* buddy.c (caller holds zone->lock for the __ ones) */
+void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, unsigned mt,
+			    int tail, unsigned cpu, unsigned path);
+void _blab_del_from_free_list(struct blab_zone *z, uint32_t idx, unsigned cpu, unsigned path);
+void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order,
+		     unsigned mt, unsigned path);
+int __rmqueue(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsigned path,
+	      uint32_t *idx);
+void _blab_mark_allocated(struct blab_zone *z, uint32_t idx, unsigned order);
+void _blab_clear_allocated(struct blab_zone *z, uint32_t idx, unsigned order);
+
+/* pcp.c */
+void _blab_pcp_setup(struct blab_zone *z);
+int _blab_pcp_list_index(const struct blab_zone *z, unsigned mt, unsigned order);
+unsigned _blab_pcp_nr_lists(const struct blab_zone *z);
+void _blab_pcp_add(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t idx,
+		   unsigned order, unsigned mt, int tail, unsigned path);
+void _blab_pcp_del(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t idx, unsigned path);
+uint32_t _blab_pcp_peek(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
+			unsigned mt, int cold);
+uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
+		      uint32_t count, unsigned mt);
+uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path);
+
+/* skipmerge.c */
+int _blab_skip_merge(const struct blab_zone *z, unsigned order);
+void _blab_free_skip_merge(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned mt,
+			   unsigned path);
+void _blab_cluster_free_cost(struct blab_zone *z, unsigned cpu, unsigned mt, unsigned path);
+int _blab_cluster_refill(const struct blab_zone *z, unsigned order);
+uint32_t _blab_rmqueue_cluster(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t count,
+			       unsigned mt);
+
+/* check.c: in the debug build (BLAB_DEBUG_CHECK) the synchronous wrappers of op.c and slab.c
+ * run the invariant checker after every step and abort, naming `what`, at the first
+ * violation; in other builds this is nothing. */
+#ifdef BLAB_DEBUG_CHECK
+void _blab_debug_check(const struct blab_zone *z, const char *what);
+#else
+#define _blab_debug_check(z, what) ((void)0)
+#endif
+
+/* op.c */
+int _blab_sync(struct blab_zone *z, struct blab_op *op);
+void _blab_fast_setup(struct blab_zone *z); /* fast_mode, fast_orders: once s is final */
+
+/* slab.c */
+void _blab_slab_destroy_all(struct blab_zone *z);
+int _blab_slab_check(const struct blab_zone *z, char *msg, unsigned msglen);
+
+#endif
