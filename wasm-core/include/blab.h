@@ -135,9 +135,9 @@ enum blab_machine_kind {
 
 /* ---- zone ---- */
 struct blab_zone;
-struct model_params; /* src/model/model.h */
+struct model_params; /* the model machine's parameters: blab_model.h */
 
-/* Receives each event record as it is made (see blab_set_sink()). */
+/* Receives each event record as it is made (blab_zone_config.sink). */
 typedef void (*blab_event_sink)(void *ctx, const struct blab_event *e);
 
 struct blab_zone_config {
@@ -155,7 +155,7 @@ struct blab_zone_config {
 	 * virtual CPUs it runs (must be <= the parameters' CPUs; 0 = cpus) */
 	const struct model_params *model;
 	/* Where records go from the first one on (ZONE_INIT and the set-up included), instead
-	 * of the log; NULL = the log. blab_set_sink() changes it later. */
+	 * of the log; NULL = the log. */
 	blab_event_sink sink;
 	void *sink_ctx;
 	/* REAL only: 1 = count lock acquisitions but do not time spins and holds (the timing
@@ -321,9 +321,6 @@ int blab_check(const struct blab_zone *z, char *msg, unsigned msglen);
 
 /* ---- event log ---- */
 const struct blab_event *blab_log(const struct blab_zone *z, uint32_t *count);
-/* Send every record to fn as it is made instead of keeping it (NULL: back to the log). The
- * log mask still selects the classes; nothing is stored, so runs of any length fit. */
-void blab_set_sink(struct blab_zone *z, blab_event_sink fn, void *ctx);
 int blab_log_full(const struct blab_zone *z);
 void blab_log_clear(struct blab_zone *z);
 const char *blab_event_name(unsigned type);   /* NULL for an unknown type */

@@ -59,7 +59,7 @@ static int same_zone(const struct blab_zone *a, const struct blab_zone *b)
 	uint32_t na, nb;
 	const struct blab_event *ea = blab_log(a, &na), *eb = blab_log(b, &nb);
 
-	return a->now == b->now && a->free_pages == b->free_pages &&
+	return a->machine.now == b->machine.now && a->free_pages == b->free_pages &&
 	       a->pcp_pages == b->pcp_pages && na == nb &&
 	       (!na || !memcmp(ea, eb, na * sizeof(*ea))) &&
 	       !memcmp(a->mem_map, b->mem_map, a->pages * sizeof(*a->mem_map)) &&

@@ -3,70 +3,36 @@
  *
  * The allocator never touches host time, host addresses or host locks directly: it says
  * "cpu touched the struct page line at this kernel virtual address", "cpu prefetched it",
- * "cpu takes zone->lock". Hooks are static inline and branch on z->machine.kind:
- *   PLAIN  here: no costs, the clock counts ops, touches become ACCESS/PREFETCH events.
- *   MODEL  src/model/: the cache, lock and clock models (model/model.h).
- *   REAL   src/real/: real threads, a ticket spinlock, the real clock (real/real.h).
- * Extension point: add the call in the marked #ifdef branch; PLAIN pays one branch.
+ * "cpu takes zone->lock". This header is all the allocator (src/mm/) knows of machines, as
+ * mimalloc's allocator knows its platforms only through prim.h:
+ *   PLAIN  here, inline: no costs, the clock counts ops, touches become ACCESS/PREFETCH events.
+ *   MODEL  machine/model/: the cache, lock and clock models, behind the _mach_model_* calls.
+ *   REAL   machine/real/: real threads, a ticket spinlock, the real clock (_mach_real_*).
+ * Each hook tests the kind (one well-predicted branch) and calls the machine's function;
+ * the plain machine's work is done right here, so replays pay no call.
+ *
+ * Addresses are the kernel's, not the host's (x86-64, 4-level paging, no KASLR): struct
+ * page of pfn p at VMEMMAP_START + p * 64, its frame at PAGE_OFFSET + p * 4096. Host
+ * pointers never reach a machine, so native and WASM compute the same cache behaviour.
  */
 #ifndef BLAB_MACHINE_H
 #define BLAB_MACHINE_H
 
-#include "mm/mm.h"
-#include "machine/model/model.h"
-#include "machine/real/real.h"
+#include <stdint.h>
+#include "blab.h"
+#include "base/events.h"
 
-#define BLAB_HAVE_MODEL 1
-#define BLAB_HAVE_REAL 1
+#define PAGE_SHIFT 12
+#define VMEMMAP_START 0xffffea0000000000ull
+#define PAGE_OFFSET 0xffff888000000000ull
 
-/* cost classes for mach_work() */
-enum blab_cost {
-	BLAB_COST_LIST_OP = 0, /* a list_add / list_del */
-	BLAB_COST_BUDDY_CALC = 1,
-	BLAB_COST_CALL = 2,
-	BLAB_COST_CLEAR_PAGE = 3, /* clear_page() of a 4 KB frame (its lines: mach_clear_page) */
-	BLAB_COST_FAULT = 4,      /* page fault entry + handle_mm_fault bookkeeping (sim workloads) */
-	BLAB_COST_UNMAP = 5,      /* zap_pte_range + release_pages work per page (sim workloads) */
-};
-
-/* ---- real machine glue: src/real/real.h ---- */
-
-static inline struct real_machine *zone_rm(const struct blab_zone *z)
+static inline uint64_t page_vaddr(uint64_t pfn)
 {
-	return (struct real_machine *)z->machine.impl;
+	return VMEMMAP_START + pfn * 64u;
 }
-
-/* The allocator's own loads and stores of struct page are the real touches: nothing to add. */
-static inline void real_touch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, int write,
-			      unsigned path)
+static inline uint64_t frame_vaddr(uint64_t pfn)
 {
-	(void)z, (void)cpu, (void)vaddr, (void)write, (void)path;
-}
-
-/* prefetch() of a struct page line: the host address of that struct page */
-static inline void real_prefetch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, unsigned path)
-{
-	uint64_t pfn = (vaddr - VMEMMAP_START) / 64u;
-
-	(void)cpu, (void)path;
-	if (vaddr < VMEMMAP_START || pfn < z->start_pfn || pfn - z->start_pfn >= z->pages)
-		return;
-#if REAL_HAVE_PREFETCH
-	__builtin_prefetch(&z->mem_map[pfn - z->start_pfn], 1, 3);
-#endif
-}
-
-static inline uint64_t real_now(struct blab_zone *z, unsigned cpu)
-{
-	(void)z, (void)cpu;
-	return real_clock_ns();
-}
-
-/* ---- model machine glue: src/model/model.h's hooks, wrapped into event records ---- */
-
-static inline struct model_machine *zone_mm(const struct blab_zone *z)
-{
-	return (struct model_machine *)z->machine.impl;
+	return PAGE_OFFSET + (pfn << PAGE_SHIFT);
 }
 
 /*
@@ -78,192 +44,165 @@ static inline int line_is_page(uint64_t vaddr)
 {
 	return vaddr >= VMEMMAP_START && vaddr - VMEMMAP_START < BLAB_MAX_START_PFN * 64u;
 }
-
 static inline uint64_t line_event_pfn(uint64_t vaddr)
 {
 	if (line_is_page(vaddr))
 		return (vaddr - VMEMMAP_START) / 64u;
 	return vaddr - PAGE_OFFSET;
 }
-
 static inline unsigned line_event_flags(uint64_t vaddr)
 {
 	return line_is_page(vaddr) ? 0 : BLAB_EVF_SLAB;
 }
 
-/* the model's lock id of this zone's lock BLAB_LOCK_* id (its node's, when zones share a
- * machine: internal.h, lock_base) */
-static inline unsigned zmodel_lock_id(const struct blab_zone *z, unsigned lockid)
+/* cost classes for mach_work() */
+enum blab_cost {
+	BLAB_COST_LIST_OP = 0, /* a list_add / list_del */
+	BLAB_COST_BUDDY_CALC = 1,
+	BLAB_COST_CALL = 2,
+	BLAB_COST_CLEAR_PAGE = 3, /* clear_page() of a 4 KB frame (its lines: mach_clear_page) */
+	BLAB_COST_FAULT = 4,      /* page fault entry + handle_mm_fault bookkeeping (sim workloads) */
+	BLAB_COST_UNMAP = 5,      /* zap_pte_range + release_pages work per page (sim workloads) */
+};
+
+#define MACH_NLOCKS 3 /* per zone: BLAB_LOCK_ZONE, _LRU, _SLAB_LIST */
+
+struct model_machine; /* machine/model/model.h */
+struct real_machine;  /* machine/real/real.h */
+
+struct blab_machine {
+	uint8_t kind;         /* enum blab_machine_kind */
+	/* model: this zone's BLAB_LOCK_* are the model's lock ids lock_base + BLAB_LOCK_* (node x
+	 * MODEL_NODE_LOCKS), and impl is another zone's machine, not freed with this one
+	 * (mach_init_shared); both 0 for a zone with its own machine */
+	uint8_t lock_base;
+	uint8_t impl_shared;
+	void *impl;           /* the model's or the real machine's state; NULL for plain */
+	/* model: each CPU's virtual clock, the model's own array (nclocks CPUs) */
+	const uint64_t *clock;
+	uint32_t nclocks;
+	uint64_t now;         /* plain: op number (counted by the op layer, mach_op_begin) */
+	uint16_t lock_owner[MACH_NLOCKS]; /* plain: BLAB_CPU_NONE when free */
+	uint64_t lock_taken_at[MACH_NLOCKS];
+	uint64_t misses_zone_locked; /* model: cache misses while this zone's lock was held */
+	uint64_t parked;             /* model: lock requests that had to park (expected 0) */
+	/* real: where the struct pages live on the host, for prefetch() */
+	const void *host_pages;
+	uint64_t host_first_pfn;
+	uint32_t host_npages;
+	struct blab_log log;  /* records are stamped with this machine's clock */
+};
+
+/* ---- set-up (machine.c) ---- */
+
+/* Can a machine of `kind` run `cpus` CPUs with these model parameters (NULL = defaults)?
+ * 0, BLAB_EINVAL (bad kind or parameters) or BLAB_ECPU. */
+int mach_check(unsigned kind, const struct model_params *p, unsigned cpus);
+/* Start m as its own machine of `kind` (checked) for the zone's pfns first_pfn .. + pages.
+ * real_timed: the real machine times spins and holds. 0 or BLAB_ENOMEMHOST. */
+int mach_init(struct blab_machine *m, unsigned kind, const struct model_params *p,
+	      unsigned cpus, uint64_t first_pfn, uint64_t pages, int real_timed);
+/* Can a zone of `cpus` CPUs and pfns first_pfn .. + pages run on mm, a model machine someone
+ * else owns, as NUMA node `node` (its locks are the node's)? 0, BLAB_EINVAL, BLAB_ECPU, or
+ * BLAB_ELIMIT when the pfns are not in mm's dense struct page directory. */
+int mach_check_shared(const struct model_machine *mm, unsigned node, unsigned cpus,
+		      uint64_t first_pfn, uint64_t pages);
+/* Start m on mm (checked) as node `node`; mm is never freed with m. */
+void mach_init_shared(struct blab_machine *m, struct model_machine *mm, unsigned node);
+void mach_free(struct blab_machine *m);
+
+static inline struct model_machine *mach_model(const struct blab_machine *m)
 {
-	return z->machine.lock_base + lockid;
+	return (struct model_machine *)m->impl;
+}
+static inline struct real_machine *mach_real(const struct blab_machine *m)
+{
+	return (struct real_machine *)m->impl;
 }
 
-static inline int zmodel_holds_zone_lock(const struct blab_zone *z,
-					 const struct model_machine *mm, unsigned cpu)
+/* ---- the machines behind the hooks (machine/model/hooks.c, machine/real/real_machine.c) ---- */
+
+void _mach_model_touch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, int write,
+		       unsigned path);
+void _mach_model_touch_ahead(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
+			     unsigned path);
+void _mach_model_touch_line(struct blab_machine *m, unsigned cpu, uint64_t vaddr, int write,
+			    unsigned path);
+void _mach_model_store(struct blab_machine *m, unsigned cpu, uint64_t vaddr, unsigned path);
+void _mach_model_prefetch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, unsigned path);
+void _mach_model_work(struct blab_machine *m, unsigned cpu, unsigned cost);
+void _mach_model_lock(struct blab_machine *m, unsigned cpu, unsigned lockid);
+void _mach_model_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid);
+int _mach_model_lock_busy(const struct blab_machine *m, unsigned cpu, unsigned lockid);
+void _mach_model_clear_page(struct blab_machine *m, unsigned cpu, uint64_t pfn, unsigned lines,
+			    unsigned path);
+
+int _mach_model_init(struct blab_machine *m, const struct model_params *p, unsigned cpus,
+		     uint64_t first_pfn, uint64_t pages);
+int _mach_model_check_shared(const struct model_machine *mm, unsigned node, unsigned cpus,
+			     uint64_t first_pfn, uint64_t pages);
+void _mach_model_init_shared(struct blab_machine *m, struct model_machine *mm, unsigned node);
+void _mach_model_free(struct blab_machine *m);
+
+void _mach_real_prefetch(struct blab_machine *m, uint64_t pfn);
+uint64_t _mach_real_now(void);
+void _mach_real_lock(struct blab_machine *m, unsigned cpu, unsigned lockid);
+void _mach_real_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid);
+void _mach_real_clear_page(struct blab_machine *m, unsigned cpu);
+int _mach_real_init(struct blab_machine *m, unsigned cpus, int timed);
+void _mach_real_free(struct blab_machine *m);
+
+/* ---- the clock and the event records ---- */
+
+static inline uint64_t mach_now(const struct blab_machine *m, unsigned cpu)
 {
-	return mm->locks.lock[zmodel_lock_id(z, LOCK_ZONE)].holder == cpu;
+	if (m->kind == BLAB_MACHINE_MODEL)
+		return cpu < m->nclocks ? m->clock[cpu] : 0;
+	if (m->kind == BLAB_MACHINE_REAL)
+		return _mach_real_now();
+	(void)cpu;
+	return m->now;
 }
 
-static inline void model_drain_wasted(struct blab_zone *z, struct model_machine *mm)
+/* An op begins: the plain clock counts it (real threads would race on the count). */
+static inline void mach_op_begin(struct blab_machine *m)
 {
-	struct cache_wasted w[MODEL_WASTED_MAX];
-	uint32_t n;
-
-	if (!mm->cache.nwasted)
-		return;
-	n = cache_take_wasted(&mm->cache, w, MODEL_WASTED_MAX);
-	for (uint32_t i = 0; i < n; i++)
-		EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH_WASTED, line_event_pfn(w[i].vaddr), 0,
-		     w[i].cpu, 0, w[i].path, line_event_flags(w[i].vaddr), 0, 0);
+	if (m->kind != BLAB_MACHINE_REAL)
+		m->now++;
 }
 
-/* ACCESS events name a struct page by its pfn (docs/events.md); the struct zone lines that
- * mach_touch_line() / mach_store_line() charge have none, so they are counted, not logged */
-static inline int zmodel_logged_line(uint64_t vaddr)
-{
-	return vaddr >= VMEMMAP_START && vaddr - VMEMMAP_START < BLAB_MAX_START_PFN * 64u;
-}
+/* One record stamped with cpu's clock, into m's log (machine.c). */
+void _mach_emit(struct blab_machine *m, unsigned type, uint64_t pfn, unsigned order,
+		unsigned cpu, unsigned mt, unsigned path, unsigned flags, uint32_t arg0,
+		uint32_t arg1);
+#define MACH_EMIT(m, cls, type, pfn, order, cpu, mt, path, flags, a0, a1)                   \
+	do {                                                                                \
+		if (log_on(&(m)->log, (cls)))                                               \
+			_mach_emit((m), (type), (pfn), (order), (cpu), (mt), (path), (flags), \
+				   (a0), (a1));                                             \
+	} while (0)
 
-static inline void zmodel_touch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, int write,
-				unsigned path)
-{
-	struct model_machine *mm = zone_mm(z);
-	struct cache_result r;
+/* ---- the hooks ---- */
 
-	if (cpu >= mm->ncpus)
-		return; /* zone set-up: no CPU pays */
-	r = model_touch(mm, cpu, vaddr, write, (uint8_t)path);
-	if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
-	    zmodel_holds_zone_lock(z, mm, cpu))
-		z->machine.misses_zone_locked++;
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
-	     r.outcome | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr), r.cycles, 0);
-	model_drain_wasted(z, mm);
-}
-
-/* an independent load the CPU runs ahead of (model_touch_ahead) */
-static inline void zmodel_touch_ahead(struct blab_zone *z, unsigned cpu, uint64_t vaddr,
-				      unsigned path)
-{
-	struct model_machine *mm = zone_mm(z);
-	struct cache_result r;
-
-	if (cpu >= mm->ncpus)
-		return;
-	r = model_touch_ahead(mm, cpu, vaddr, (uint8_t)path);
-	if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
-	    zmodel_holds_zone_lock(z, mm, cpu))
-		z->machine.misses_zone_locked++;
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path, r.outcome,
-	     r.cycles, 0);
-	model_drain_wasted(z, mm);
-}
-
-/* a buffered store (model_store): the ACCESS event's arg0 is what the CPU paid */
-static inline void zmodel_store(struct blab_zone *z, unsigned cpu, uint64_t vaddr, unsigned path)
-{
-	struct model_machine *mm = zone_mm(z);
-	struct cache_result r;
-
-	if (cpu >= mm->ncpus)
-		return;
-	r = model_store(mm, cpu, vaddr, (uint8_t)path);
-	if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
-	    zmodel_holds_zone_lock(z, mm, cpu))
-		z->machine.misses_zone_locked++;
-	if (zmodel_logged_line(vaddr))
-		EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
-		     r.outcome | BLAB_EVF_WRITE, r.cycles, 0);
-	model_drain_wasted(z, mm);
-}
-
-static inline void zmodel_prefetch(struct blab_zone *z, unsigned cpu, uint64_t vaddr,
-				   unsigned path)
-{
-	struct model_machine *mm = zone_mm(z);
-	uint32_t land;
-
-	if (cpu >= mm->ncpus)
-		return;
-	land = model_prefetch(mm, cpu, vaddr, (uint8_t)path);
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path,
-	     line_event_flags(vaddr), land, 0);
-	model_drain_wasted(z, mm);
-}
-
-static inline uint64_t zmodel_cost(const struct model_params *p, unsigned cost)
-{
-	switch (cost) {
-	case BLAB_COST_CLEAR_PAGE:
-		return p->clear_page_cycles;
-	case BLAB_COST_FAULT:
-		return 250u * p->list_op_cycles; /* 1000 at defaults: [est], docs/sim.md */
-	case BLAB_COST_UNMAP:
-		return 25u * p->list_op_cycles; /* 100 at defaults: [est] */
-	default:
-		return p->list_op_cycles;
-	}
-}
-
-static inline void zmodel_lock(struct blab_zone *z, unsigned cpu, unsigned lockid)
-{
-	struct model_machine *mm = zone_mm(z);
-	const struct lock_counters *c;
-	uint64_t spin0, spun;
-
-	lockid = zmodel_lock_id(z, lockid); /* the event names the model's lock */
-	if (cpu >= mm->ncpus || lockid >= mm->locks.nlocks)
-		return;
-	c = &mm->locks.cpu[cpu][lockid];
-	spin0 = c->spin_cycles;
-	/* never parks: no op or workload stops while it holds a lock (docs/sim.md) */
-	if (!model_lock(mm, cpu, lockid))
-		z->machine.parked++;
-	spun = c->spin_cycles - spin0;
-	EMIT(z, BLAB_EVC_LOCK, BLAB_EV_LOCK_ACQUIRE, 0, 0, cpu, lockid, 0, 0,
-	     (uint32_t)(spun > 0xffffffffu ? 0xffffffffu : spun), 0);
-}
-
-static inline void zmodel_unlock(struct blab_zone *z, unsigned cpu, unsigned lockid)
-{
-	struct model_machine *mm = zone_mm(z);
-	uint64_t held;
-
-	lockid = zmodel_lock_id(z, lockid);
-	if (cpu >= mm->ncpus || lockid >= mm->locks.nlocks)
-		return;
-	model_store_fence(mm, cpu); /* held until the stores made under it are visible */
-	held = mm->now[cpu] - mm->locks.lock[lockid].held_since;
-	model_unlock(mm, cpu, lockid);
-	EMIT(z, BLAB_EVC_LOCK, BLAB_EV_LOCK_RELEASE, 0, 0, cpu, lockid, 0, 0,
-	     (uint32_t)(held > 0xffffffffu ? 0xffffffffu : held), 0);
-}
-
-static inline void mach_touch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, int write,
+static inline void mach_touch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, int write,
 			      unsigned path)
 {
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		zmodel_touch(z, cpu, vaddr, write, path);
+	if (m->kind == BLAB_MACHINE_MODEL) {
+		_mach_model_touch(m, cpu, vaddr, write, path);
 		return;
 	}
-#endif
-#ifdef BLAB_HAVE_REAL
-	if (z->machine.kind == BLAB_MACHINE_REAL) {
-		real_touch(z, cpu, vaddr, write, path);
-		return;
-	}
-#endif
+	if (m->kind == BLAB_MACHINE_REAL)
+		return; /* the allocator's own loads and stores are the real touches */
 	/* plain: record the access; the outcome is not modelled */
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
-	     BLAB_ACC_PLAIN | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr), 0, 0);
+	MACH_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
+		  BLAB_ACC_PLAIN | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr), 0, 0);
 }
 
 /* the struct page line of pfn */
-static inline void mach_touch_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, int write,
-				   unsigned path)
+static inline void mach_touch_page(struct blab_machine *m, unsigned cpu, uint64_t pfn,
+				   int write, unsigned path)
 {
-	mach_touch(z, cpu, page_vaddr(pfn), write, path);
+	mach_touch(m, cpu, page_vaddr(pfn), write, path);
 }
 
 /*
@@ -271,32 +210,28 @@ static inline void mach_touch_page(struct blab_zone *z, unsigned cpu, uint64_t p
  * only steers a predictable branch (the buddy in __free_one_page): the model lets the CPU
  * run ahead of an L2 hit (model_touch_ahead); the other machines see a plain read.
  */
-static inline void mach_touch_page_ahead(struct blab_zone *z, unsigned cpu, uint64_t pfn,
+static inline void mach_touch_page_ahead(struct blab_machine *m, unsigned cpu, uint64_t pfn,
 					 unsigned path)
 {
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		zmodel_touch_ahead(z, cpu, page_vaddr(pfn), path);
+	if (m->kind == BLAB_MACHINE_MODEL) {
+		_mach_model_touch_ahead(m, cpu, page_vaddr(pfn), path);
 		return;
 	}
-#endif
-	mach_touch(z, cpu, page_vaddr(pfn), 0, path);
+	mach_touch(m, cpu, page_vaddr(pfn), 0, path);
 }
 
 /*
  * A store to the struct page of pfn that no load waits on right away (expand()'s page[size]).
  * The model buffers it (model_store); the other machines see a plain write.
  */
-static inline void mach_store_page(struct blab_zone *z, unsigned cpu, uint64_t pfn,
+static inline void mach_store_page(struct blab_machine *m, unsigned cpu, uint64_t pfn,
 				   unsigned path)
 {
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		zmodel_store(z, cpu, page_vaddr(pfn), path);
+	if (m->kind == BLAB_MACHINE_MODEL) {
+		_mach_model_store(m, cpu, page_vaddr(pfn), path);
 		return;
 	}
-#endif
-	mach_touch(z, cpu, page_vaddr(pfn), 1, path);
+	mach_touch(m, cpu, page_vaddr(pfn), 1, path);
 }
 
 /*
@@ -307,169 +242,111 @@ static inline void mach_store_page(struct blab_zone *z, unsigned cpu, uint64_t p
  * struct pages the algorithm inspects, not the neighbours its list_add rewrites, and the
  * real machine's kernel-shaped lists touch them by themselves.
  */
-static inline void mach_touch_line(struct blab_zone *z, unsigned cpu, uint64_t vaddr, int write,
+static inline void mach_touch_line(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
+				   int write, unsigned path)
+{
+	if (m->kind == BLAB_MACHINE_MODEL)
+		_mach_model_touch_line(m, cpu, vaddr, write, path);
+}
+
+static inline void mach_store_line(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
 				   unsigned path)
 {
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		struct model_machine *mm = zone_mm(z);
-		struct cache_result r;
-		if (zmodel_logged_line(vaddr)) {
-			zmodel_touch(z, cpu, vaddr, write, path);
-			return;
-		}
-		if (cpu >= mm->ncpus)
-			return;
-		r = model_touch(mm, cpu, vaddr, write, (uint8_t)path);
-		if (r.outcome != CACHE_L1 && r.outcome != CACHE_PF_HIT &&
-		    zmodel_holds_zone_lock(z, mm, cpu))
-			z->machine.misses_zone_locked++;
-		model_drain_wasted(z, mm);
-		return;
-	}
-#endif
-	(void)z, (void)cpu, (void)vaddr, (void)write, (void)path;
+	if (m->kind == BLAB_MACHINE_MODEL)
+		_mach_model_store(m, cpu, vaddr, path);
 }
 
-static inline void mach_store_line(struct blab_zone *z, unsigned cpu, uint64_t vaddr,
-				   unsigned path)
+static inline void mach_prefetch(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
+				 unsigned path)
 {
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL)
-		zmodel_store(z, cpu, vaddr, path);
-#endif
-	(void)z, (void)cpu, (void)vaddr, (void)path;
-}
-
-static inline void mach_prefetch(struct blab_zone *z, unsigned cpu, uint64_t vaddr, unsigned path)
-{
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		zmodel_prefetch(z, cpu, vaddr, path);
+	if (m->kind == BLAB_MACHINE_MODEL) {
+		_mach_model_prefetch(m, cpu, vaddr, path);
 		return;
 	}
-#endif
-#ifdef BLAB_HAVE_REAL
-	if (z->machine.kind == BLAB_MACHINE_REAL) {
-		real_prefetch(z, cpu, vaddr, path);
+	if (m->kind == BLAB_MACHINE_REAL) {
+		/* prefetch() of a struct page line: the host address of that struct page */
+		if (line_is_page(vaddr))
+			_mach_real_prefetch(m, (vaddr - VMEMMAP_START) / 64u);
 		return;
 	}
-#endif
-	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path,
-	     line_event_flags(vaddr), 0, 0);
+	MACH_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path,
+		  line_event_flags(vaddr), 0, 0);
 }
 
-static inline uint64_t mach_now(struct blab_zone *z, unsigned cpu)
+static inline void mach_work(struct blab_machine *m, unsigned cpu, unsigned cost)
 {
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL)
-		return cpu < zone_mm(z)->ncpus ? zone_mm(z)->now[cpu] : 0;
-#endif
-#ifdef BLAB_HAVE_REAL
-	if (z->machine.kind == BLAB_MACHINE_REAL)
-		return real_now(z, cpu);
-#endif
-	(void)cpu;
-	return z->now;
-}
-
-static inline void mach_work(struct blab_zone *z, unsigned cpu, unsigned cost)
-{
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		if (cpu < zone_mm(z)->ncpus)
-			model_work(zone_mm(z), cpu, zmodel_cost(&zone_mm(z)->p, cost));
-		return;
-	}
-#endif
 	/* plain and real: the real machine's work is the code that runs */
-	(void)z;
-	(void)cpu;
-	(void)cost;
+	if (m->kind == BLAB_MACHINE_MODEL)
+		_mach_model_work(m, cpu, cost);
 }
 
 /*
  * The op layer calls mach_lock() only when blab_op_step() resumes after BLAB_STEP_LOCK and
  * the lock is free (plain), so plain never waits: arg0 (cycles spun) is 0.
  */
-static inline void mach_lock(struct blab_zone *z, unsigned cpu, unsigned lockid)
+static inline void mach_lock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		zmodel_lock(z, cpu, lockid);
+	if (m->kind == BLAB_MACHINE_MODEL) {
+		_mach_model_lock(m, cpu, lockid);
 		return;
 	}
-#endif
-#ifdef BLAB_HAVE_REAL
-	if (z->machine.kind == BLAB_MACHINE_REAL) {
-		if (cpu < zone_rm(z)->ncpus && lockid < REAL_NLOCKS)
-			real_lock(zone_rm(z), cpu, lockid);
+	if (m->kind == BLAB_MACHINE_REAL) {
+		_mach_real_lock(m, cpu, lockid);
 		return;
 	}
-#endif
-	z->machine.lock_owner[lockid] = (uint16_t)cpu;
-	z->machine.lock_taken_at[lockid] = mach_now(z, cpu);
-	EMIT(z, BLAB_EVC_LOCK, BLAB_EV_LOCK_ACQUIRE, 0, 0, cpu, lockid, 0, 0, 0, 0);
+	m->lock_owner[lockid] = (uint16_t)cpu;
+	m->lock_taken_at[lockid] = mach_now(m, cpu);
+	MACH_EMIT(m, BLAB_EVC_LOCK, BLAB_EV_LOCK_ACQUIRE, 0, 0, cpu, lockid, 0, 0, 0, 0);
 }
 
-static inline void mach_unlock(struct blab_zone *z, unsigned cpu, unsigned lockid)
+static inline void mach_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
-#ifdef BLAB_HAVE_MODEL
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		zmodel_unlock(z, cpu, lockid);
+	uint64_t held;
+
+	if (m->kind == BLAB_MACHINE_MODEL) {
+		_mach_model_unlock(m, cpu, lockid);
 		return;
 	}
-#endif
-#ifdef BLAB_HAVE_REAL
-	if (z->machine.kind == BLAB_MACHINE_REAL) {
-		if (cpu < zone_rm(z)->ncpus && lockid < REAL_NLOCKS)
-			real_unlock(zone_rm(z), cpu, lockid);
+	if (m->kind == BLAB_MACHINE_REAL) {
+		_mach_real_unlock(m, cpu, lockid);
 		return;
 	}
-#endif
-	uint64_t held = mach_now(z, cpu) - z->machine.lock_taken_at[lockid];
-	z->machine.lock_owner[lockid] = BLAB_CPU_NONE;
-	EMIT(z, BLAB_EVC_LOCK, BLAB_EV_LOCK_RELEASE, 0, 0, cpu, lockid, 0, 0,
-	     (uint32_t)(held > 0xffffffffu ? 0xffffffffu : held), 0);
+	held = mach_now(m, cpu) - m->lock_taken_at[lockid];
+	m->lock_owner[lockid] = BLAB_CPU_NONE;
+	MACH_EMIT(m, BLAB_EVC_LOCK, BLAB_EV_LOCK_RELEASE, 0, 0, cpu, lockid, 0, 0,
+		  (uint32_t)(held > 0xffffffffu ? 0xffffffffu : held), 0);
 }
 
-static inline int mach_lock_busy(const struct blab_zone *z, unsigned cpu, unsigned lockid)
+/* Would cpu have to wait for the lock? (Only when a step stopped inside a critical section.) */
+static inline int mach_lock_busy(const struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		/* held across steps only when a step stopped inside a critical section */
-		uint16_t h = zone_mm(z)->locks.lock[zmodel_lock_id(z, lockid)].holder;
-		return h != MODEL_NO_CPU && h != cpu;
-	}
-	if (z->machine.kind == BLAB_MACHINE_REAL)
+	uint16_t o;
+
+	if (m->kind == BLAB_MACHINE_MODEL)
+		return _mach_model_lock_busy(m, cpu, lockid);
+	if (m->kind == BLAB_MACHINE_REAL)
 		return 0; /* the spinlock itself waits */
-	uint16_t o = z->machine.lock_owner[lockid];
+	o = m->lock_owner[lockid];
 	return o != BLAB_CPU_NONE && o != cpu;
 }
 
 /*
- * clear_page() of pfn's frame: `lines` of its 64 lines (spread evenly) are written through
- * the cache model, so they evict what the CPU had as rep stosb does, but the CPU pays
- * clear_page_cycles rather than a miss per line: the stores stream.
+ * clear_page() of pfn's frame: on the model, `lines` of its 64 lines (spread evenly) are
+ * written through the cache model, so they evict what the CPU had as rep stosb does, but the
+ * CPU pays clear_page_cycles rather than a miss per line: the stores stream.
  */
-static inline void mach_clear_page(struct blab_zone *z, unsigned cpu, uint64_t pfn,
+static inline void mach_clear_page(struct blab_machine *m, unsigned cpu, uint64_t pfn,
 				   unsigned lines, unsigned path)
 {
-	if (z->machine.kind == BLAB_MACHINE_MODEL) {
-		struct model_machine *mm = zone_mm(z);
-		if (cpu >= mm->ncpus)
-			return;
-		cache_clear_page(&mm->cache, cpu, frame_vaddr(pfn), lines, mm->now[cpu],
-				 (uint8_t)path);
-		model_drain_wasted(z, mm);
-		mm->now[cpu] += mm->p.clear_page_cycles;
+	if (m->kind == BLAB_MACHINE_MODEL) {
+		_mach_model_clear_page(m, cpu, pfn, lines, path);
 		return;
 	}
-	if (z->machine.kind == BLAB_MACHINE_REAL) {
-		if (cpu < zone_rm(z)->ncpus)
-			real_clear_page(zone_rm(z), cpu);
+	if (m->kind == BLAB_MACHINE_REAL) {
+		_mach_real_clear_page(m, cpu);
 		return;
 	}
-	mach_work(z, cpu, BLAB_COST_CLEAR_PAGE);
+	mach_work(m, cpu, BLAB_COST_CLEAR_PAGE);
 }
 
 #endif

@@ -37,9 +37,9 @@ static void store_neighbour(struct blab_zone *z, unsigned cpu, uint32_t nb, unsi
 			    unsigned mt, unsigned path)
 {
 	if (nb != NIL)
-		mach_store_line(z, cpu, page_vaddr(idx_to_pfn(z, nb)), path);
+		mach_store_line(&z->machine, cpu, page_vaddr(idx_to_pfn(z, nb)), path);
 	else
-		mach_store_line(z, cpu, free_list_vaddr(z, order, mt), path);
+		mach_store_line(&z->machine, cpu, free_list_vaddr(z, order, mt), path);
 }
 
 void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, unsigned mt,
@@ -51,10 +51,10 @@ void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, u
 	/* list_add loads the head (the new entry's pointers depend on it) and rewrites the old
 	 * first (last) entry's lru pointer; nr_free++ is a read-modify-write nothing waits
 	 * for, so it is buffered like a store */
-	mach_touch_line(z, cpu, free_list_vaddr(z, order, mt), 1, path);
+	mach_touch_line(&z->machine, cpu, free_list_vaddr(z, order, mt), 1, path);
 	store_neighbour(z, cpu, tail ? area->free_list[mt].tail : area->free_list[mt].head, order,
 			mt, path);
-	mach_store_line(z, cpu, nr_free_vaddr(z, order), path);
+	mach_store_line(&z->machine, cpu, nr_free_vaddr(z, order), path);
 
 	page->flags = PG_buddy;
 	page->buddy = (uint8_t)(order + 1);
@@ -62,9 +62,9 @@ void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, u
 	page->mt = (uint8_t)mt;
 	page->cpu = BLAB_CPU_NONE;
 	if (tail)
-		_blab_list_add_tail(z, &area->free_list[mt], idx);
+		page_list_add_tail(z, &area->free_list[mt], idx);
 	else
-		_blab_list_add(z, &area->free_list[mt], idx);
+		page_list_add(z, &area->free_list[mt], idx);
 	area->nr_free++;
 	z->free_pages += 1u << order;
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_BUDDY_ADD, idx_to_pfn(z, idx), order, cpu, mt, path,
@@ -80,8 +80,8 @@ void _blab_del_from_free_list(struct blab_zone *z, uint32_t idx, unsigned cpu, u
 	/* list_del rewrites both neighbours (or the head in struct zone); nr_free-- */
 	store_neighbour(z, cpu, page->prev, order, mt, path);
 	store_neighbour(z, cpu, page->next, order, mt, path);
-	mach_store_line(z, cpu, nr_free_vaddr(z, order), path);
-	_blab_list_del(z, &area->free_list[mt], idx);
+	mach_store_line(&z->machine, cpu, nr_free_vaddr(z, order), path);
+	page_list_del(z, &area->free_list[mt], idx);
 	if (page->flags & PG_merge_skipped)
 		z->merge_skipped--;
 	page->flags &= ~(PG_buddy | PG_merge_skipped);
@@ -122,7 +122,7 @@ static int buddy_merge_likely(struct blab_zone *z, unsigned cpu, uint64_t pfn, u
 	higher_buddy_pfn = combined_pfn ^ (1ull << (order + 1));
 	if (!pfn_in_zone(z, higher_buddy_pfn))
 		return 0;
-	mach_touch_page_ahead(z, cpu, higher_buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
+	mach_touch_page_ahead(&z->machine, cpu, higher_buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
 	return page_is_buddy(z, higher_buddy_pfn, order + 1);
 }
 
@@ -136,7 +136,7 @@ void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned o
 {
 	int to_tail = 0;
 
-	mach_touch_page(z, cpu, pfn, 1, BLAB_PATH_FREE_ONE_PAGE);
+	mach_touch_page(&z->machine, cpu, pfn, 1, BLAB_PATH_FREE_ONE_PAGE);
 	if (_blab_skip_merge(z, order)) {
 		/* Lu RFC 2/4: no buddy lookup, no merge (skipmerge.c) */
 		_blab_free_skip_merge(z, cpu, pfn, mt, path);
@@ -148,8 +148,8 @@ void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned o
 		if (!pfn_in_zone(z, buddy_pfn))
 			break; /* the block's other half is not ours: it can never merge */
 		/* pfn ^ (1 << order): an address computed, not loaded */
-		mach_touch_page_ahead(z, cpu, buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
-		mach_work(z, cpu, BLAB_COST_BUDDY_CALC);
+		mach_touch_page_ahead(&z->machine, cpu, buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
+		mach_work(&z->machine, cpu, BLAB_COST_BUDDY_CALC);
 		if (!page_is_buddy(z, buddy_pfn, order))
 			break;
 		_blab_del_from_free_list(z, pfn_to_idx(z, buddy_pfn), cpu, BLAB_PATH_FREE_ONE_PAGE);
@@ -180,7 +180,7 @@ static void expand(struct blab_zone *z, unsigned cpu, uint32_t idx, unsigned low
 		EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_SPLIT, idx_to_pfn(z, idx), high, cpu, mt,
 		     BLAB_PATH_EXPAND, 0, 0, 0);
 		/* set_page_order + list_add on page[size]: stores nothing waits for */
-		mach_store_page(z, cpu, idx_to_pfn(z, idx + size), BLAB_PATH_EXPAND);
+		mach_store_page(&z->machine, cpu, idx_to_pfn(z, idx + size), BLAB_PATH_EXPAND);
 		_blab_add_to_free_list(z, idx + size, high, mt, 0, cpu, BLAB_PATH_EXPAND);
 	}
 }
@@ -196,7 +196,7 @@ static int __rmqueue_smallest(struct blab_zone *z, unsigned cpu, unsigned order,
 		if (list_empty(l))
 			continue;
 		idx = l->head;
-		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, path);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, path);
 		_blab_del_from_free_list(z, idx, cpu, path);
 		expand(z, cpu, idx, order, o, mt);
 		*out = idx;
@@ -296,7 +296,7 @@ static int __rmqueue_fallback(struct blab_zone *z, unsigned cpu, unsigned order,
 		idx = z->free_area[current_order].free_list[fmt].head;
 		EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_FALLBACK, idx_to_pfn(z, idx), current_order, cpu,
 		     fmt, BLAB_PATH_FALLBACK, 0, start_mt, 0);
-		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_FALLBACK);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_FALLBACK);
 		_blab_del_from_free_list(z, idx, cpu, BLAB_PATH_FALLBACK);
 		expand(z, cpu, idx, order, (unsigned)current_order, (unsigned)fmt);
 		*out = idx;
@@ -306,7 +306,7 @@ static int __rmqueue_fallback(struct blab_zone *z, unsigned cpu, unsigned order,
 	idx = z->free_area[current_order].free_list[fmt].head;
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_FALLBACK, idx_to_pfn(z, idx), current_order, cpu, fmt,
 	     BLAB_PATH_FALLBACK, 0, start_mt, 0);
-	mach_touch_page(z, cpu, idx_to_pfn(z, idx), 0, BLAB_PATH_FALLBACK);
+	mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 0, BLAB_PATH_FALLBACK);
 	if ((unsigned)current_order >= z->pageblock_order) {
 		/* the block covers whole pageblocks: they all become ours */
 		uint64_t pfn = idx_to_pfn(z, idx);

@@ -99,7 +99,7 @@ static int scan(struct blab_zone *z, struct blab_compact_op *op)
 		uint32_t first, end, skipped = 0;
 		pageblock_range(z, op->pb, &first, &end);
 		for (uint32_t i = first; i < end; i++) {
-			mach_touch_page(z, op->cpu, idx_to_pfn(z, i), 0, BLAB_PATH_COMPACT);
+			mach_touch_page(&z->machine, op->cpu, idx_to_pfn(z, i), 0, BLAB_PATH_COMPACT);
 			skipped += (z->mem_map[i].flags & PG_merge_skipped) != 0;
 		}
 		z->cstats.scanned += end - first;
@@ -133,7 +133,7 @@ static void merge_pageblock(struct blab_zone *z, struct blab_compact_op *op)
 	}
 	z->compacting = 0;
 	op->merged += merged;
-	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_COMPACT_SCAN, idx_to_pfn(z, first), 0, op->cpu, 0,
 	     BLAB_PATH_COMPACT, 0, merged, end - first);
 	op->pb++;
@@ -226,8 +226,8 @@ static void migrate_block(struct blab_zone *z, struct blab_compact_op *op)
 				ok = 0;
 				break;
 			}
-			mach_touch_page(z, cpu, src_pfn, 1, BLAB_PATH_COMPACT);
-			mach_touch_page(z, cpu, idx_to_pfn(z, dst), 1, BLAB_PATH_COMPACT);
+			mach_touch_page(&z->machine, cpu, src_pfn, 1, BLAB_PATH_COMPACT);
+			mach_touch_page(&z->machine, cpu, idx_to_pfn(z, dst), 1, BLAB_PATH_COMPACT);
 			_blab_mark_allocated(z, dst, o);
 			z->mem_map[dst].mt = BLAB_MT_MOVABLE;
 			EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_COMPACT_MIGRATE, src_pfn, o, cpu,
@@ -256,11 +256,11 @@ static void migrate_block(struct blab_zone *z, struct blab_compact_op *op)
 		}
 		z->compacting = 0;
 	}
-	mach_unlock(z, cpu, BLAB_LOCK_ZONE);
+	mach_unlock(&z->machine, cpu, BLAB_LOCK_ZONE);
 	/* migrate_pages(): each page is copied (read 4 KB, write 4 KB) outside zone->lock */
 	for (uint32_t k = 0; k < moved; k++) {
-		mach_work(z, cpu, BLAB_COST_CLEAR_PAGE);
-		mach_work(z, cpu, BLAB_COST_CLEAR_PAGE);
+		mach_work(&z->machine, cpu, BLAB_COST_CLEAR_PAGE);
+		mach_work(&z->machine, cpu, BLAB_COST_CLEAR_PAGE);
 	}
 	op->migrated += moved;
 }
@@ -276,7 +276,7 @@ static int after_scan(struct blab_zone *z, struct blab_compact_op *op)
 		return finish(z, op);
 	/* the migrate scanner reads the target's struct pages */
 	for (uint32_t i = target; i < target + (1u << op->order); i++)
-		mach_touch_page(z, op->cpu, idx_to_pfn(z, i), 0, BLAB_PATH_COMPACT);
+		mach_touch_page(&z->machine, op->cpu, idx_to_pfn(z, i), 0, BLAB_PATH_COMPACT);
 	z->cstats.scanned += 1u << op->order;
 	op->target = idx_to_pfn(z, target);
 	op->state = C_MIGRATE;
@@ -311,7 +311,7 @@ int blab_compact_step(struct blab_zone *z, struct blab_compact_op *op)
 		if (z->pageset[op->cpu].busy)
 			return BLAB_EBUSY;
 		z->pageset[op->cpu].busy = 1;
-		z->now++;
+		mach_op_begin(&z->machine);
 		op->pb = 0;
 		EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_COMPACT_BEGIN, 0, op->order, op->cpu, 0,
 		     BLAB_PATH_COMPACT, 0, op->mode, z->merge_skipped);
@@ -327,9 +327,9 @@ int blab_compact_step(struct blab_zone *z, struct blab_compact_op *op)
 	      op->target - z->start_pfn + (1ull << op->order) > z->pages)))
 		return BLAB_EINVAL;
 	if (op->state == C_MERGE || op->state == C_MIGRATE) {
-		if (mach_lock_busy(z, op->cpu, BLAB_LOCK_ZONE))
+		if (mach_lock_busy(&z->machine, op->cpu, BLAB_LOCK_ZONE))
 			return BLAB_ELOCKED;
-		mach_lock(z, op->cpu, BLAB_LOCK_ZONE);
+		mach_lock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
 	}
 	switch (op->state) {
 	case C_MERGE:

@@ -54,8 +54,7 @@ static inline void fast_setup(struct blab_zone *z)
  */
 static inline int fast_quiet(const struct blab_zone *z)
 {
-	return z->machine.kind != BLAB_MACHINE_MODEL &&
-	       (!z->log_mask || (!z->sink && (z->log_full || !z->log_cap)));
+	return z->machine.kind != BLAB_MACHINE_MODEL && log_quiet(&z->machine.log);
 }
 
 /*
@@ -97,13 +96,12 @@ alloc_fast(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, unsig
 		return 0;
 
 	/* the hit: blab_op_step()'s start, then take_from_pcp() */
-	if (z->machine.kind != BLAB_MACHINE_REAL)
-		z->now++;
+	mach_op_begin(&z->machine);
 	if (z->fast_mode == FAST_PER_MT)
 		pcp->free_factor >>= 1; /* an allocation: free less next time */
 	at = idx_to_pfn(z, idx);
 	if (!quiet)
-		mach_touch_page(z, cpu, at, 1, BLAB_PATH_ALLOC_FAST);
+		mach_touch_page(&z->machine, cpu, at, 1, BLAB_PATH_ALLOC_FAST);
 
 	/* _blab_pcp_del(): off the list, counted by the block's own order */
 	p = &z->mem_map[idx];
@@ -175,8 +173,7 @@ free_fast(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsig
 	}
 
 	/* blab_op_step()'s start, then free_start() */
-	if (z->machine.kind != BLAB_MACHINE_REAL)
-		z->now++;
+	mach_op_begin(&z->machine);
 	if (!quiet)
 		EMIT(z, BLAB_EVC_STATE, BLAB_EV_FREE, pfn, order, cpu, mt, BLAB_PATH_FREE_FAST, 0,
 		     gfp, 0);
@@ -185,7 +182,7 @@ free_fast(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsig
 		for (uint32_t i = 1; i < (1u << order); i++)
 			z->mem_map[idx + i].flags = 0;
 	if (!quiet)
-		mach_touch_page(z, cpu, pfn, 1, BLAB_PATH_FREE_FAST);
+		mach_touch_page(&z->machine, cpu, pfn, 1, BLAB_PATH_FREE_FAST);
 
 	/* free_to_pcp() -> _blab_pcp_add(): the head (hot), or the tail for a cold LIFO free */
 	pcp_link(z, pcp, l, idx, order, mt, cpu, which, tail);

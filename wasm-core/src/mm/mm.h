@@ -9,11 +9,8 @@
 
 #include <stdint.h>
 #include "blab.h"
-
-#define NIL 0xffffffffu          /* end of a page-index list */
-#define PAGE_SHIFT 12
-#define VMEMMAP_START 0xffffea0000000000ull
-#define PAGE_OFFSET 0xffff888000000000ull
+#include "base/list.h"
+#include "machine/machine.h"
 
 /* page->flags */
 #define PG_buddy 0x01u        /* head of a free block on free_area[order] (PageBuddy) */
@@ -33,7 +30,10 @@ struct page {
 	uint8_t order;      /* buddy_order / allocation order / pcp order */
 	uint8_t mt;         /* migratetype of the list the block sits on */
 	uint16_t cpu;       /* owning cpu while on a pcp list */
-	uint32_t next, prev;/* list links (page indices) */
+	union { /* list links (page indices): free_area, pcp or a local list */
+		struct blab_links lru;
+		struct { uint32_t next, prev; };
+	};
 	/* PageBuddy: order + 1 while the block is on a free_area list, else 0. Like the
 	 * kernel's page_type it is written only under zone->lock, apart from flags (which the
 	 * page's owner writes without the lock), so __free_one_page() can test a buddy another
@@ -42,10 +42,6 @@ struct page {
 	uint8_t reserved[47]; /* later: slab, clusters */
 };
 _Static_assert(sizeof(struct page) == 64, "struct page is 64 bytes, one cache line");
-
-struct blab_list {
-	uint32_t head, tail;
-};
 
 struct free_area {
 	struct blab_list free_list[BLAB_MT_TYPES];
@@ -71,20 +67,6 @@ struct per_cpu_pageset {
 	uint8_t busy; /* an op of this cpu is in flight */
 };
 
-struct blab_machine {
-	uint8_t kind;           /* enum blab_machine_kind */
-	void *impl;             /* model/ or real/ state, owned by that layer; NULL for plain */
-	uint16_t lock_owner[3]; /* BLAB_CPU_NONE when free, per BLAB_LOCK_* */
-	uint64_t lock_taken_at[3];
-	uint64_t misses_zone_locked; /* model: cache misses while this zone's lock was held */
-	uint64_t parked;             /* model: lock requests that had to park (expected 0) */
-	/* model: this zone's BLAB_LOCK_* are the model's lock ids lock_base + BLAB_LOCK_* (node x
-	 * MODEL_NODE_LOCKS), and impl is another zone's machine, not freed with this zone
-	 * (_blab_zone_create_on); both 0 for a zone with its own machine */
-	uint8_t lock_base;
-	uint8_t impl_shared;
-};
-
 struct blab_zone {
 	uint64_t start_pfn;
 	uint32_t pages;
@@ -108,15 +90,7 @@ struct blab_zone {
 	uint32_t min_free_kbytes;
 	uint32_t wmark[3];           /* WMARK_MIN, WMARK_LOW, WMARK_HIGH */
 
-	struct blab_machine machine;
-	uint64_t now;                /* plain machine: op number */
-
-	struct blab_event *log;
-	uint32_t log_len, log_cap;
-	uint8_t log_mask;
-	uint8_t log_full;
-	blab_event_sink sink;        /* when set, records go here instead of the log */
-	void *sink_ctx;
+	struct blab_machine machine; /* its kind, clock, locks and event log (machine/machine.h) */
 	struct slab_state *slab;     /* slab.c: kmem_caches and their slabs; NULL until one exists */
 
 	/* skip-merge and compaction (skipmerge.c, compaction.c) */
@@ -143,14 +117,6 @@ static inline uint64_t idx_to_pfn(const struct blab_zone *z, uint32_t idx)
 {
 	return z->start_pfn + idx;
 }
-static inline uint64_t page_vaddr(uint64_t pfn)
-{
-	return VMEMMAP_START + pfn * 64u;
-}
-static inline uint64_t frame_vaddr(uint64_t pfn)
-{
-	return PAGE_OFFSET + (pfn << PAGE_SHIFT);
-}
 
 /*
  * Node 0's pglist_data (its struct zone's free_area, then its lruvec: buddy.c,
@@ -165,7 +131,25 @@ static inline uint64_t node_pgdat_vaddr(const struct blab_zone *z)
 	return NODE_PGDAT_VADDR + z->node * NODE_PGDAT_STRIDE;
 }
 
-#include "base/list.h"
+/* the page lists: list.h's lists over mem_map[] (the links are struct page's lru) */
+static inline void page_list_add(struct blab_zone *z, struct blab_list *l, uint32_t idx)
+{
+	blab_list_add(&z->mem_map->lru, sizeof(struct page), l, idx);
+}
+static inline void page_list_add_tail(struct blab_zone *z, struct blab_list *l, uint32_t idx)
+{
+	blab_list_add_tail(&z->mem_map->lru, sizeof(struct page), l, idx);
+}
+static inline void page_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx)
+{
+	blab_list_del(&z->mem_map->lru, sizeof(struct page), l, idx);
+}
+/* insert idx right after `after` (a page already on l) */
+static inline void page_list_add_after(struct blab_zone *z, struct blab_list *l, uint32_t after,
+				       uint32_t idx)
+{
+	blab_list_add_after(&z->mem_map->lru, sizeof(struct page), l, after, idx);
+}
 
 /*
  * z->pcp_pages is a zone-wide sum that every CPU's pcp list changes without zone->lock: the
@@ -191,9 +175,9 @@ static inline void pcp_link(struct blab_zone *z, struct per_cpu_pages *pcp, stru
 	p->mt = (uint8_t)mt;
 	p->cpu = (uint16_t)cpu;
 	if (tail)
-		_blab_list_add_tail(z, l, idx);
+		page_list_add_tail(z, l, idx);
 	else
-		_blab_list_add(z, l, idx);
+		page_list_add(z, l, idx);
 	pcp->count += 1u << order;
 	pcp_pages_add(z, (int32_t)(1u << order));
 }
@@ -204,27 +188,16 @@ static inline void pcp_unlink(struct blab_zone *z, struct per_cpu_pages *pcp, st
 	struct page *p = &z->mem_map[idx];
 	unsigned order = p->order;
 
-	_blab_list_del(z, l, idx);
+	page_list_del(z, l, idx);
 	p->flags &= ~(PG_pcp | PG_cold);
 	p->cpu = BLAB_CPU_NONE;
 	pcp->count -= 1u << order;
 	pcp_pages_add(z, -(int32_t)(1u << order));
 }
 
-/* events (events.c) */
-void _blab_emit(struct blab_zone *z, unsigned type, uint64_t pfn, unsigned order, unsigned cpu,
-		unsigned mt, unsigned path, unsigned flags, uint32_t arg0, uint32_t arg1);
-unsigned _blab_event_class_bit(unsigned type);
-static inline int ev_on(const struct blab_zone *z, unsigned cls)
-{
-	return (z->log_mask & cls) && (z->sink || (!z->log_full && z->log_cap));
-}
-#define EMIT(z, cls, type, pfn, order, cpu, mt, path, flags, a0, a1)                       \
-	do {                                                                               \
-		if (ev_on((z), (cls)))                                                     \
-			_blab_emit((z), (type), (pfn), (order), (cpu), (mt), (path), (flags), \
-				   (a0), (a1));                                            \
-	} while (0)
+/* an event record, stamped with the machine's clock (machine.h, MACH_EMIT) */
+#define EMIT(z, cls, type, pfn, order, cpu, mt, path, flags, a0, a1) \
+	MACH_EMIT(&(z)->machine, cls, type, pfn, order, cpu, mt, path, flags, a0, a1)
 
 /* zone.c */
 unsigned _blab_pageblock_mt(const struct blab_zone *z, uint64_t pfn);
@@ -237,7 +210,6 @@ int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snap
  * <= nlocks; and the zone's pfns must lie in mm's dense struct page directory (the caller
  * also gives mm's cache the frames of all the zones: cache_set_frames). The zone never frees
  * mm: the caller does, after destroying the zones. 0 or a BLAB_E* code. */
-struct model_machine;
 int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machine *mm,
 			 unsigned node, struct blab_zone **out);
 /* snapshot.c: lays snap out on a zone that has no free memory yet (checked already) */

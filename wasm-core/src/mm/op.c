@@ -112,7 +112,7 @@ static int take_from_pcp(struct blab_zone *z, struct blab_op *op)
 				      z->s.pcp == BLAB_PCP_LIFO && cold);
 	if (idx == NIL)
 		return 0;
-	mach_touch_page(z, op->cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_ALLOC_FAST);
+	mach_touch_page(&z->machine, op->cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_ALLOC_FAST);
 	_blab_pcp_del(z, op->cpu, which, idx, BLAB_PATH_ALLOC_FAST);
 	hand_out(z, op, idx, BLAB_PATH_ALLOC_FAST);
 	return 1;
@@ -159,7 +159,7 @@ static int alloc_refill(struct blab_zone *z, struct blab_op *op)
 		_blab_rmqueue_cluster(z, op->cpu, which, count, op->mt); /* drops zone->lock */
 	} else {
 		rmqueue_bulk(z, op->cpu, which, op->order, count, op->mt);
-		mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+		mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
 	}
 	if (take_from_pcp(z, op))
 		return BLAB_STEP_DONE;
@@ -171,7 +171,7 @@ static int alloc_rmqueue(struct blab_zone *z, struct blab_op *op)
 	uint32_t idx;
 	int err = __rmqueue(z, op->cpu, op->order, op->mt, BLAB_PATH_RMQUEUE, &idx);
 
-	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
 	if (err)
 		return alloc_fail(z, op, err);
 	return hand_out(z, op, idx, BLAB_PATH_RMQUEUE);
@@ -211,7 +211,7 @@ static void prefetch_buddy(struct blab_zone *z, struct blab_op *op, uint32_t idx
 	if (op->prefetch_nr++ >= z->pageset[op->cpu].pcp[op->which].batch)
 		return; /* 97334162e4d7: at most batch prefetches, bounding the work */
 	if (buddy_pfn >= z->start_pfn && buddy_pfn - z->start_pfn < z->pages)
-		mach_prefetch(z, op->cpu, page_vaddr(buddy_pfn), path);
+		mach_prefetch(&z->machine, op->cpu, page_vaddr(buddy_pfn), path);
 }
 
 static int bulk_begin(struct blab_zone *z, struct blab_op *op)
@@ -235,7 +235,7 @@ static int bulk_begin(struct blab_zone *z, struct blab_op *op)
 			op->picked_tail = idx;
 			/* list_add_tail() onto the local list: the list work the single pass
 			 * of 8b10b465d0e1 saves ("the list manipulations have cost") */
-			mach_work(z, op->cpu, BLAB_COST_LIST_OP);
+			mach_work(&z->machine, op->cpu, BLAB_COST_LIST_OP);
 			if (mode == BLAB_BULK_TWO_PASS_PREFETCH)
 				prefetch_buddy(z, op, idx, BLAB_PATH_BULK_PICK);
 		}
@@ -250,7 +250,7 @@ static int bulk_begin(struct blab_zone *z, struct blab_op *op)
 static void bulk_end(struct blab_zone *z, struct blab_op *op)
 {
 	z->cluster_bulk_paid = 0; /* Lu RFC 4/4: the next bulk free keeps clusters up again */
-	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->cpu, 0, BLAB_PATH_BULK_MERGE,
 	     BLAB_EVF_END, op->bulk_asked, z->pageset[op->cpu].pcp[op->which].count);
 	op->state = S_AFTER_BULK;
@@ -374,7 +374,7 @@ static int free_start(struct blab_zone *z, struct blab_op *op)
 	     pcp_handles(z, op->order) ? BLAB_PATH_FREE_FAST : BLAB_PATH_FREE_DIRECT, 0, op->gfp,
 	     0);
 	_blab_clear_allocated(z, idx, op->order);
-	mach_touch_page(z, op->cpu, op->pfn, 1, BLAB_PATH_FREE_FAST);
+	mach_touch_page(&z->machine, op->cpu, op->pfn, 1, BLAB_PATH_FREE_FAST);
 
 	if (!pcp_handles(z, op->order)) {
 		/* in flight until zone->lock is ours */
@@ -416,7 +416,7 @@ static int free_direct(struct blab_zone *z, struct blab_op *op)
 	uint32_t idx = pfn_to_idx(z, op->pfn);
 	z->mem_map[idx].flags = 0;
 	__free_one_page(z, op->cpu, op->pfn, op->order, op->mt, BLAB_PATH_FREE_DIRECT);
-	mach_unlock(z, op->cpu, BLAB_LOCK_ZONE);
+	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
 	return finish(z, op, BLAB_STEP_DONE);
 }
 
@@ -467,8 +467,7 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 	if (op->state == S_START) {
 		if (z->pageset[op->cpu].busy)
 			return BLAB_EBUSY;
-		if (z->machine.kind != BLAB_MACHINE_REAL)
-			z->now++; /* the plain clock; real threads would race on it */
+		mach_op_begin(&z->machine);
 		switch (op->kind) {
 		case BLAB_OP_ALLOC:
 			ret = alloc_start(z, op);
@@ -506,9 +505,9 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 		return BLAB_EINVAL;
 
 	if (needs_lock(op->state)) {
-		if (mach_lock_busy(z, op->cpu, BLAB_LOCK_ZONE))
+		if (mach_lock_busy(&z->machine, op->cpu, BLAB_LOCK_ZONE))
 			return BLAB_ELOCKED;
-		mach_lock(z, op->cpu, BLAB_LOCK_ZONE);
+		mach_lock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
 	}
 	switch (op->state) {
 	case S_REFILL:

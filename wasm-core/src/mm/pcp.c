@@ -43,7 +43,7 @@ void _blab_pcp_setup(struct blab_zone *z)
 		for (int w = 0; w < 2; w++) {
 			ps->pcp[w].count = 0;
 			for (int i = 0; i < NR_PCP_LISTS; i++)
-				_blab_list_init(&ps->pcp[w].lists[i]);
+				blab_list_init(&ps->pcp[w].lists[i]);
 		}
 		ps->pcp[0].batch = batch;
 		ps->pcp[0].high = high;
@@ -130,7 +130,7 @@ static void pcp_add_after(struct blab_zone *z, unsigned cpu, unsigned which, uin
 	p->order = (uint8_t)order;
 	p->mt = (uint8_t)mt;
 	p->cpu = (uint16_t)cpu;
-	_blab_list_add_after(z, l, prev, idx);
+	page_list_add_after(z, l, prev, idx);
 	pcp->count += 1u << order;
 	pcp_pages_add(z, (int32_t)(1u << order));
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_PCP_ADD, idx_to_pfn(z, idx), order, cpu, mt,
@@ -154,7 +154,7 @@ uint32_t _blab_pcp_peek(struct blab_zone *z, unsigned cpu, unsigned which, unsig
 		return cold ? l->tail : l->head;
 	for (idx = cold ? l->tail : l->head; idx != NIL;) {
 		struct page *p = &z->mem_map[idx];
-		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 0, BLAB_PATH_ALLOC_FAST);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 0, BLAB_PATH_ALLOC_FAST);
 		if (p->mt == mt)
 			return idx;
 		idx = cold ? p->prev : p->next;
@@ -181,7 +181,7 @@ uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigne
 		uint32_t idx;
 		if (__rmqueue(z, cpu, order, mt, BLAB_PATH_RMQUEUE_BULK, &idx))
 			break;
-		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_RMQUEUE_BULK);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_RMQUEUE_BULK);
 		if (!shared) {
 			_blab_pcp_add(z, cpu, which, idx, order, mt, 1, BLAB_PATH_RMQUEUE_BULK);
 		} else {
@@ -233,7 +233,7 @@ uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path)
 	l = &pcp->lists[op->pindex];
 	idx = l->tail;
 	nr = 1u << z->mem_map[idx].order;
-	mach_touch_page(z, op->cpu, idx_to_pfn(z, idx), 1, path);
+	mach_touch_page(&z->machine, op->cpu, idx_to_pfn(z, idx), 1, path);
 	_blab_pcp_del(z, op->cpu, op->which, idx, path);
 	op->to_free = op->to_free > nr ? op->to_free - nr : 0;
 	if (op->to_free && (--op->batch_free == 0 || list_empty(l)))

@@ -44,9 +44,9 @@ void _blab_cluster_free_cost(struct blab_zone *z, unsigned cpu, unsigned mt, uns
 	if (path == BLAB_PATH_BULK_MERGE)
 		z->cluster_bulk_paid = 1;
 	if (l->head != NIL)
-		mach_touch_page(z, cpu, idx_to_pfn(z, l->head), 0, BLAB_PATH_FREE_ONE_PAGE);
-	mach_work(z, cpu, BLAB_COST_LIST_OP);
-	mach_work(z, cpu, BLAB_COST_LIST_OP);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, l->head), 0, BLAB_PATH_FREE_ONE_PAGE);
+	mach_work(&z->machine, cpu, BLAB_COST_LIST_OP);
+	mach_work(&z->machine, cpu, BLAB_COST_LIST_OP);
 }
 
 /*
@@ -66,7 +66,7 @@ void _blab_free_skip_merge(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsi
 	page->order = 0;
 	page->mt = (uint8_t)mt;
 	page->cpu = BLAB_CPU_NONE;
-	_blab_list_add(z, &area->free_list[mt], idx);
+	page_list_add(z, &area->free_list[mt], idx);
 	area->nr_free++;
 	z->free_pages++;
 	z->merge_skipped++;
@@ -111,17 +111,17 @@ uint32_t _blab_rmqueue_cluster(struct blab_zone *z, unsigned cpu, unsigned which
 	}
 	if (n) {
 		after = z->mem_map[last].next;
-		mach_touch_page(z, cpu, idx_to_pfn(z, first), 1, BLAB_PATH_RMQUEUE_BULK);
-		mach_touch_page(z, cpu, idx_to_pfn(z, last), 1, BLAB_PATH_RMQUEUE_BULK);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, first), 1, BLAB_PATH_RMQUEUE_BULK);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, last), 1, BLAB_PATH_RMQUEUE_BULK);
 		if (after != NIL) {
-			mach_touch_page(z, cpu, idx_to_pfn(z, after), 1, BLAB_PATH_RMQUEUE_BULK);
+			mach_touch_page(&z->machine, cpu, idx_to_pfn(z, after), 1, BLAB_PATH_RMQUEUE_BULK);
 			z->mem_map[after].prev = NIL;
 			l->head = after;
 		} else {
 			l->head = l->tail = NIL;
 		}
 		z->mem_map[last].next = NIL;
-		mach_work(z, cpu, BLAB_COST_LIST_OP);
+		mach_work(&z->machine, cpu, BLAB_COST_LIST_OP);
 		z->free_area[0].nr_free -= n;
 		z->free_pages -= n;
 		z->merge_skipped -= skipped;
@@ -132,7 +132,7 @@ uint32_t _blab_rmqueue_cluster(struct blab_zone *z, unsigned cpu, unsigned which
 	for (got = n; got < count; got++) {
 		if (__rmqueue(z, cpu, 0, mt, BLAB_PATH_RMQUEUE_BULK, &idx))
 			break;
-		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_RMQUEUE_BULK);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_RMQUEUE_BULK);
 		z->mem_map[idx].flags = PG_picked; /* held on a local list until unlock */
 		z->mem_map[idx].next = NIL;
 		z->mem_map[idx].prev = rest_tail;
@@ -142,13 +142,13 @@ uint32_t _blab_rmqueue_cluster(struct blab_zone *z, unsigned cpu, unsigned which
 			rest_head = idx;
 		rest_tail = idx;
 	}
-	mach_unlock(z, cpu, BLAB_LOCK_ZONE);
+	mach_unlock(&z->machine, cpu, BLAB_LOCK_ZONE);
 
 	/* outside the lock: each cut page leaves the buddy allocator and joins the pcp list */
 	for (idx = n ? first : NIL; idx != NIL;) {
 		struct page *p = &z->mem_map[idx];
 		uint32_t next = p->next;
-		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_RMQUEUE_BULK);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_RMQUEUE_BULK);
 		p->flags = 0;
 		EMIT(z, BLAB_EVC_STATE, BLAB_EV_BUDDY_DEL, idx_to_pfn(z, idx), 0, cpu, p->mt,
 		     BLAB_PATH_RMQUEUE_BULK, 0, 0, 0);

@@ -198,7 +198,7 @@ static void remove_partial(struct blab_zone *z, struct kmem_cache *c, uint32_t s
 static uint16_t get_freepointer(struct blab_zone *z, const struct kmem_cache *c,
 				const struct slab *s, uint16_t obj, unsigned cpu, unsigned path)
 {
-	mach_touch(z, cpu, obj_addr(z, c, s, obj) + c->offset, 0, path);
+	mach_touch(&z->machine, cpu, obj_addr(z, c, s, obj) + c->offset, 0, path);
 	return s->fp[obj];
 }
 
@@ -206,7 +206,7 @@ static uint16_t get_freepointer(struct blab_zone *z, const struct kmem_cache *c,
 static void set_freepointer(struct blab_zone *z, const struct kmem_cache *c, struct slab *s,
 			    uint16_t obj, uint16_t next, unsigned cpu, unsigned path)
 {
-	mach_touch(z, cpu, obj_addr(z, c, s, obj) + c->offset, 1, path);
+	mach_touch(&z->machine, cpu, obj_addr(z, c, s, obj) + c->offset, 1, path);
 	s->fp[obj] = next;
 }
 
@@ -288,8 +288,8 @@ static void freeze_freelist(struct blab_zone *z, struct kmem_cache *c, uint32_t 
 		n++;
 	}
 	/* cmpxchg_double_slab() on the slab's freelist and counters: its struct page line */
-	mach_touch_page(z, cpu, slab_pfn(z, s), 1, path);
-	mach_work(z, cpu, BLAB_COST_LIST_OP);
+	mach_touch_page(&z->machine, cpu, slab_pfn(z, s), 1, path);
+	mach_work(&z->machine, cpu, BLAB_COST_LIST_OP);
 	cc->freelist = s->freelist;
 	cc->nr_free = n;
 	cc->slab = sid;
@@ -318,7 +318,7 @@ static int alloc_slow(struct blab_zone *z, struct blab_slab_op *op, struct kmem_
 			return load_freelist(z, op, c);
 		}
 		/* the cpu slab is full: unfreeze it; full slabs sit on no list */
-		mach_touch_page(z, op->cpu, slab_pfn(z, s), 1, BLAB_PATH_SLAB_ALLOC_SLOW);
+		mach_touch_page(&z->machine, op->cpu, slab_pfn(z, s), 1, BLAB_PATH_SLAB_ALLOC_SLOW);
 		s->frozen = 0;
 		cc->slab = NO_SLAB;
 		c->st.deactivate++;
@@ -341,7 +341,7 @@ static int alloc_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 	struct slab *s;
 
 	z->slab->busy[op->cpu] = 1;
-	mach_touch(z, op->cpu, cpu_slab_vaddr(op->cache, op->cpu), 0, BLAB_PATH_SLAB_ALLOC_FAST);
+	mach_touch(&z->machine, op->cpu, cpu_slab_vaddr(op->cache, op->cpu), 0, BLAB_PATH_SLAB_ALLOC_FAST);
 	for (;;) { /* redo: */
 		tid = cc->tid;
 		obj = cc->freelist;
@@ -355,8 +355,8 @@ static int alloc_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 			break;
 		c->st.cmpxchg_fail++;
 	}
-	mach_work(z, op->cpu, BLAB_COST_LIST_OP);
-	mach_touch(z, op->cpu, cpu_slab_vaddr(op->cache, op->cpu), 1, BLAB_PATH_SLAB_ALLOC_FAST);
+	mach_work(&z->machine, op->cpu, BLAB_COST_LIST_OP);
+	mach_touch(&z->machine, op->cpu, cpu_slab_vaddr(op->cache, op->cpu), 1, BLAB_PATH_SLAB_ALLOC_FAST);
 	cc->freelist = next;
 	cc->tid = next_tid(tid);
 	cc->nr_free--;
@@ -369,12 +369,12 @@ static int alloc_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 	if ((c->flags & BLAB_SLAB_PREFETCH) && next != FP_END) {
 		/* prefetch_freepointer(s, next_object): the line the next allocation reads */
 		uint64_t a = obj_addr(z, c, s, next) + c->offset;
-		uint64_t t0 = mach_now(z, op->cpu);
-		mach_prefetch(z, op->cpu, a, BLAB_PATH_SLAB_ALLOC_FAST);
+		uint64_t t0 = mach_now(&z->machine, op->cpu);
+		mach_prefetch(&z->machine, op->cpu, a, BLAB_PATH_SLAB_ALLOC_FAST);
 		c->st.prefetch++;
 		EMIT(z, BLAB_EVC_CACHE, BLAB_EV_SLAB_FREELIST_PREFETCH, a - c->offset - PAGE_OFFSET, c->order,
 		     op->cpu, 0, BLAB_PATH_SLAB_ALLOC_FAST, 0, op->cache,
-		     (uint32_t)(mach_now(z, op->cpu) - t0));
+		     (uint32_t)(mach_now(&z->machine, op->cpu) - t0));
 	}
 	return op_finish(z, op, BLAB_STEP_DONE);
 }
@@ -384,13 +384,13 @@ static int alloc_partial(struct blab_zone *z, struct blab_slab_op *op, struct km
 	uint32_t sid = c->partial_head;
 
 	if (sid == NO_SLAB) { /* another CPU took it while we waited for list_lock */
-		mach_unlock(z, op->cpu, BLAB_LOCK_SLAB_LIST);
+		mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 		return start_new_slab(z, op, c);
 	}
 	remove_partial(z, c, sid, op->cpu, BLAB_PATH_SLAB_ALLOC_SLOW);
 	c->st.alloc_from_partial++;
 	freeze_freelist(z, c, sid, op->cpu, BLAB_CPU_SLAB_PARTIAL, BLAB_PATH_SLAB_ALLOC_SLOW);
-	mach_unlock(z, op->cpu, BLAB_LOCK_SLAB_LIST);
+	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 	return load_freelist(z, op, c);
 }
 
@@ -491,8 +491,8 @@ static void slab_push(struct blab_zone *z, struct blab_slab_op *op, struct kmem_
 	struct slab *s = &z->slab->slabs[sid];
 
 	set_freepointer(z, c, s, obj, s->freelist, op->cpu, BLAB_PATH_SLAB_FREE_SLOW);
-	mach_touch_page(z, op->cpu, slab_pfn(z, s), 1, BLAB_PATH_SLAB_FREE_SLOW);
-	mach_work(z, op->cpu, BLAB_COST_LIST_OP);
+	mach_touch_page(&z->machine, op->cpu, slab_pfn(z, s), 1, BLAB_PATH_SLAB_FREE_SLOW);
+	mach_work(&z->machine, op->cpu, BLAB_COST_LIST_OP);
 	s->freelist = obj;
 	s->inuse--;
 	s->state[obj] = OBJ_SLAB_FREE;
@@ -531,12 +531,12 @@ static int free_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem_
 		return op_finish(z, op, err);
 	z->slab->busy[op->cpu] = 1;
 	s = &z->slab->slabs[sid];
-	mach_touch(z, op->cpu, cpu_slab_vaddr(op->cache, op->cpu), 0, BLAB_PATH_SLAB_FREE_FAST);
+	mach_touch(&z->machine, op->cpu, cpu_slab_vaddr(op->cache, op->cpu), 0, BLAB_PATH_SLAB_FREE_FAST);
 	if (cc->slab == sid) {
 		/* do_slab_free() fast path: onto this CPU's freelist */
 		set_freepointer(z, c, s, obj, cc->freelist, op->cpu, BLAB_PATH_SLAB_FREE_FAST);
-		mach_work(z, op->cpu, BLAB_COST_LIST_OP);
-		mach_touch(z, op->cpu, cpu_slab_vaddr(op->cache, op->cpu), 1,
+		mach_work(&z->machine, op->cpu, BLAB_COST_LIST_OP);
+		mach_touch(&z->machine, op->cpu, cpu_slab_vaddr(op->cache, op->cpu), 1,
 			   BLAB_PATH_SLAB_FREE_FAST);
 		cc->freelist = obj;
 		cc->nr_free++;
@@ -565,14 +565,14 @@ static int free_locked(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 	int was_full, err = lookup_object(z, c, op->cache, op->addr, &sid, &obj);
 
 	if (err) { /* freed by another CPU while this one waited: a double free */
-		mach_unlock(z, op->cpu, BLAB_LOCK_SLAB_LIST);
+		mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 		return op_finish(z, op, err);
 	}
 	s = &z->slab->slabs[sid];
 	was_full = s->freelist == FP_END;
 	if (s->frozen) { /* became a cpu slab meanwhile: a plain push */
 		slab_push(z, op, c, sid, obj, 0);
-		mach_unlock(z, op->cpu, BLAB_LOCK_SLAB_LIST);
+		mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 		return op_finish(z, op, BLAB_STEP_DONE);
 	}
 	if (s->inuse == 1 && c->nr_partial >= c->min_partial) {
@@ -583,7 +583,7 @@ static int free_locked(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 			c->st.free_remove_partial++;
 		}
 		queue_discard(z, op, sid);
-		mach_unlock(z, op->cpu, BLAB_LOCK_SLAB_LIST);
+		mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 		op->state = SS_DISCARD;
 		return discard_step(z, op, c);
 	}
@@ -592,7 +592,7 @@ static int free_locked(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 		add_partial(z, c, sid, op->cpu);
 		c->st.free_add_partial++;
 	}
-	mach_unlock(z, op->cpu, BLAB_LOCK_SLAB_LIST);
+	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 	return op_finish(z, op, BLAB_STEP_DONE);
 }
 
@@ -622,7 +622,7 @@ static int discard_step(struct blab_zone *z, struct blab_slab_op *op, struct kme
 			op->discard_head = s->next;
 			for (uint32_t i = 0; i < (1u << c->order); i++)
 				z->slab->page_slab[s->idx + i] = NO_SLAB;
-			mach_touch_page(z, op->cpu, pfn, 1, BLAB_PATH_SLAB_DEACTIVATE);
+			mach_touch_page(&z->machine, op->cpu, pfn, 1, BLAB_PATH_SLAB_DEACTIVATE);
 			slab_put_id(z->slab, sid);
 			c->nr_slabs--;
 			c->st.free_slab++;
@@ -655,7 +655,7 @@ static int shrink_locked(struct blab_zone *z, struct blab_slab_op *op, struct km
 			s->inuse--;
 			n++;
 		}
-		mach_touch_page(z, op->cpu, slab_pfn(z, s), 1, BLAB_PATH_SLAB_DEACTIVATE);
+		mach_touch_page(&z->machine, op->cpu, slab_pfn(z, s), 1, BLAB_PATH_SLAB_DEACTIVATE);
 		s->frozen = 0;
 		cc->slab = NO_SLAB;
 		cc->nr_free = 0;
@@ -678,7 +678,7 @@ static int shrink_locked(struct blab_zone *z, struct blab_slab_op *op, struct km
 		}
 		sid = next;
 	}
-	mach_unlock(z, op->cpu, BLAB_LOCK_SLAB_LIST);
+	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 	op->state = SS_DISCARD;
 	return discard_step(z, op, c);
 }
@@ -736,9 +736,9 @@ int blab_slab_op_step(struct blab_zone *z, struct blab_slab_op *op)
 	     op->discard_head >= z->slab->nslabs))
 		return BLAB_EINVAL;
 	if (needs_list_lock(op->state)) {
-		if (mach_lock_busy(z, op->cpu, BLAB_LOCK_SLAB_LIST))
+		if (mach_lock_busy(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST))
 			return BLAB_ELOCKED;
-		mach_lock(z, op->cpu, BLAB_LOCK_SLAB_LIST);
+		mach_lock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 	}
 	switch (op->state) {
 	case SS_ALLOC_PARTIAL:

@@ -146,23 +146,16 @@ int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snap
 int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machine *mm,
 			 unsigned node, struct blab_zone **out)
 {
-	const struct cache_model *cm;
-	uint64_t dense_first;
+	int err;
 
 	if (!cfg || !out)
 		return BLAB_EINVAL;
 	*out = NULL;
-	if (!mm || cfg->machine != BLAB_MACHINE_MODEL || node >= MODEL_MAX_NODES ||
-	    (node + 1) * MODEL_NODE_LOCKS > mm->locks.nlocks)
+	if (!mm || cfg->machine != BLAB_MACHINE_MODEL)
 		return BLAB_EINVAL;
-	if ((cfg->cpus ? cfg->cpus : 1u) != mm->ncpus)
-		return BLAB_ECPU; /* the pagesets are indexed by the machine's CPU numbers */
-	cm = &mm->cache;
-	dense_first = cm->dir_base_line - (MODEL_VMEMMAP_START >> MODEL_LINE_SHIFT);
-	/* its struct pages in the shared dense directory, not the hashed part */
-	if (cfg->start_pfn < dense_first || cfg->pages > cm->dir_npages ||
-	    cfg->start_pfn - dense_first > cm->dir_npages - cfg->pages)
-		return BLAB_ELIMIT;
+	err = mach_check_shared(mm, node, cfg->cpus ? cfg->cpus : 1u, cfg->start_pfn, cfg->pages);
+	if (err)
+		return err;
 	return zone_create(cfg, NULL, mm, node, out);
 }
 
@@ -198,18 +191,10 @@ static int zone_create(const struct blab_zone_config *cfg, const struct blab_sna
 	if (cfg->machine == BLAB_MACHINE_REAL &&
 	    (cfg->log_mask || cfg->log_capacity || cfg->sink || cfg->strategy.watermarks))
 		return BLAB_EINVAL; /* shared by every thread: see src/real/real.h */
-	if (cfg->machine == BLAB_MACHINE_MODEL && !shared) {
-		struct model_params def;
-		const struct model_params *mp = cfg->model;
-		char why[128];
-		if (!mp) {
-			model_params_default(&def);
-			mp = &def;
-		}
-		if (model_params_check(mp, why, sizeof(why)))
-			return BLAB_EINVAL;
-		if (cpus > model_cpus_max(mp))
-			return BLAB_ECPU;
+	if (!shared) {
+		err = mach_check(cfg->machine, cfg->model, cpus);
+		if (err)
+			return err;
 	}
 	if (cfg->log_capacity > BLAB_MAX_LOG_EVENTS)
 		return BLAB_ELIMIT;
@@ -237,19 +222,21 @@ static int zone_create(const struct blab_zone_config *cfg, const struct blab_sna
 	z->pageset = calloc(cpus, sizeof(struct per_cpu_pageset));
 
 	if (cfg->log_capacity)
-		z->log = calloc(cfg->log_capacity, sizeof(struct blab_event));
+		z->machine.log.ev = calloc(cfg->log_capacity, sizeof(struct blab_event));
 	if (!z->mem_map || !z->pageblock_mt || !z->pageset ||
-	    (cfg->log_capacity && !z->log)) {
+	    (cfg->log_capacity && !z->machine.log.ev)) {
 		blab_zone_destroy(z);
 		return BLAB_ENOMEMHOST;
 	}
-	z->log_cap = cfg->log_capacity;
-	z->log_mask = cfg->log_mask;
-	z->sink = cfg->sink;
-	z->sink_ctx = cfg->sink ? cfg->sink_ctx : NULL;
-	z->machine.kind = BLAB_MACHINE_PLAIN; /* the model starts once the zone is set up */
-	for (int i = 0; i < 3; i++)
-		z->machine.lock_owner[i] = BLAB_CPU_NONE;
+	z->machine.log.cap = cfg->log_capacity;
+	z->machine.log.mask = cfg->log_mask;
+	z->machine.log.sink = cfg->sink;
+	z->machine.log.sink_ctx = cfg->sink ? cfg->sink_ctx : NULL;
+	/* a plain machine while the zone is laid out; its own machine starts after that */
+	mach_init(&z->machine, BLAB_MACHINE_PLAIN, NULL, cpus, z->start_pfn, z->pages, 0);
+	z->machine.host_pages = z->mem_map;
+	z->machine.host_first_pfn = z->start_pfn;
+	z->machine.host_npages = z->pages;
 	for (uint32_t i = 0; i < z->pages; i++) {
 		z->mem_map[i].next = NIL;
 		z->mem_map[i].prev = NIL;
@@ -257,7 +244,7 @@ static int zone_create(const struct blab_zone_config *cfg, const struct blab_sna
 	}
 	for (unsigned o = 0; o <= top; o++)
 		for (unsigned mt = 0; mt < BLAB_MT_TYPES; mt++)
-			_blab_list_init(&z->free_area[o].free_list[mt]);
+			blab_list_init(&z->free_area[o].free_list[mt]);
 
 	z->managed_pages = z->pages;
 	z->min_free_kbytes = blab_min_free_kbytes(z->managed_pages);
@@ -291,35 +278,14 @@ static int zone_create(const struct blab_zone_config *cfg, const struct blab_sna
 		pfn += 1ull << order;
 	}
 	if (shared) {
-		/* the machine's clocks and caches go on; this zone only adds its node's locks */
-		z->machine.impl = shared;
-		z->machine.impl_shared = 1;
-		z->machine.lock_base = (uint8_t)(node * MODEL_NODE_LOCKS);
-		z->machine.kind = BLAB_MACHINE_MODEL;
-	} else if (cfg->machine == BLAB_MACHINE_MODEL) {
-		struct model_params def;
-		struct model_machine *mm = malloc(sizeof(*mm));
-		if (!cfg->model)
-			model_params_default(&def);
-		if (!mm || model_machine_init_at(mm, cfg->model ? cfg->model : &def, cpus,
-						 z->start_pfn, z->pages, 0, 3)) {
-			free(mm);
+		mach_init_shared(&z->machine, shared, node);
+	} else {
+		err = mach_init(&z->machine, cfg->machine, cfg->model, cpus, z->start_pfn, z->pages,
+				!cfg->real_untimed);
+		if (err) {
 			blab_zone_destroy(z);
-			return BLAB_ENOMEMHOST;
+			return err;
 		}
-		cache_set_frames(&mm->cache, z->start_pfn, z->pages);
-		z->machine.impl = mm;
-		z->machine.kind = BLAB_MACHINE_MODEL;
-	}
-	if (cfg->machine == BLAB_MACHINE_REAL) {
-		struct real_machine *rm = malloc(sizeof(*rm));
-		if (!rm || real_machine_init(rm, cpus, !cfg->real_untimed)) {
-			free(rm);
-			blab_zone_destroy(z);
-			return BLAB_ENOMEMHOST;
-		}
-		z->machine.impl = rm;
-		z->machine.kind = BLAB_MACHINE_REAL;
 	}
 	_blab_fast_setup(z);
 	*out = z;
@@ -334,15 +300,8 @@ void blab_zone_destroy(struct blab_zone *z)
 	free(z->mem_map);
 	free(z->pageblock_mt);
 	free(z->pageset);
-	if (z->machine.impl_shared)
-		z->machine.impl = NULL; /* its owner frees it */
-	if (z->machine.impl && z->machine.kind == BLAB_MACHINE_REAL)
-		real_machine_free(z->machine.impl);
-	else if (z->machine.impl)
-		model_machine_free(z->machine.impl);
-	free(z->machine.impl);
-
-	free(z->log);
+	mach_free(&z->machine);
+	free(z->machine.log.ev);
 	free(z);
 }
 
@@ -381,4 +340,38 @@ const char *blab_mt_name(unsigned mt)
 	static const char *const names[BLAB_MT_TYPES] = {"Unmovable", "Movable", "Reclaimable",
 							 "HighAtomic", "CMA", "Isolate"};
 	return mt < BLAB_MT_TYPES ? names[mt] : "?";
+}
+
+/* ---- the zone's event log (base/events.h) ---- */
+
+const struct blab_event *blab_log(const struct blab_zone *z, uint32_t *count)
+{
+	if (!z) {
+		if (count)
+			*count = 0;
+		return NULL;
+	}
+	if (count)
+		*count = z->machine.log.len;
+	return z->machine.log.ev;
+}
+
+int blab_log_full(const struct blab_zone *z)
+{
+	return z ? z->machine.log.full : 0;
+}
+
+void blab_log_clear(struct blab_zone *z)
+{
+	if (!z)
+		return;
+	z->machine.log.len = 0;
+	z->machine.log.full = 0;
+}
+
+void blab_mark(struct blab_zone *z, unsigned cpu, uint32_t id, uint32_t value)
+{
+	if (!z)
+		return;
+	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_MARK, 0, 0, cpu, 0, 0, 0, id, value);
 }

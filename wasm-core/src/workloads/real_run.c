@@ -19,6 +19,7 @@
 #include "blab_real.h"
 #include "mm/mm.h"
 #include "machine/machine.h"
+#include "machine/real/real.h"
 #include "sim.h"
 #include "workload_page_fault1.h"
 
@@ -72,7 +73,7 @@ static void *run_thread_main(void *arg)
 	struct run_thread *rt = arg;
 	struct blab_run *r = rt->r;
 	struct blab_zone *z = r->z;
-	struct real_machine *rm = zone_rm(z);
+	struct real_machine *rm = mach_real(&z->machine);
 	struct sim_task *t = &rt->t;
 	int stopping = 0;
 
@@ -289,7 +290,7 @@ uint64_t blab_run_sample(const struct blab_run *r, struct blab_run_thread *out, 
 
 	if (!r)
 		return 0;
-	rm = zone_rm(r->z);
+	rm = mach_real(&r->z->machine);
 	for (unsigned i = 0; out && i < n && i < r->c.threads; i++) {
 		struct real_cpu *cpu = &rm->cpu[i];
 		out[i].pages = atomic_load_explicit(&cpu->pages, memory_order_relaxed);

@@ -264,7 +264,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 			FAIL(ret, "cannot create the zone: %s", blab_strerror(ret));
 		zones[nz++] = z;
 		run.z = z;
-		run.mm = mm = zone_mm(z);
+		run.mm = mm = mach_model(&z->machine);
 	}
 	r->batch = z->pageset[0].pcp[0].batch;
 	r->high = z->pageset[0].pcp[0].high;

@@ -11,6 +11,7 @@
 #define BLAB_SIM_INTERNAL_H
 
 #include "blab_sim.h"
+#include "machine/model/model.h"
 #include "mm/mm.h"
 
 enum { SIM_STEP = 0, SIM_FINISHED = 1 };

@@ -86,51 +86,51 @@ static void lru_store_neighbour(struct blab_zone *z, unsigned cpu, const struct 
 				uint32_t nb)
 {
 	if (nb == l->head)
-		mach_store_line(z, cpu, LRUVEC_LISTS_VADDR(z), BLAB_PATH_NONE);
+		mach_store_line(&z->machine, cpu, LRUVEC_LISTS_VADDR(z), BLAB_PATH_NONE);
 	else
-		mach_store_line(z, cpu, page_vaddr(idx_to_pfn(z, nb)), BLAB_PATH_NONE);
+		mach_store_line(&z->machine, cpu, page_vaddr(idx_to_pfn(z, nb)), BLAB_PATH_NONE);
 }
 
 void sim_lru_add_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
 		       const uint32_t *pfns, uint32_t first, uint32_t n)
 {
-	mach_lock(z, cpu, BLAB_LOCK_LRU);
+	mach_lock(&z->machine, cpu, BLAB_LOCK_LRU);
 	for (uint32_t j = first; j < first + n; j++) {
 		uint32_t idx = pfns[j], old = l->next[l->head];
 		/* SetPageLRU, page->lru */
-		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_NONE);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_NONE);
 		/* list_add: head->next is loaded, the old first page's lru.prev rewritten */
-		mach_touch_line(z, cpu, LRUVEC_LISTS_VADDR(z), 1, BLAB_PATH_NONE);
+		mach_touch_line(&z->machine, cpu, LRUVEC_LISTS_VADDR(z), 1, BLAB_PATH_NONE);
 		lru_store_neighbour(z, cpu, l, old);
-		mach_touch_line(z, cpu, LRUVEC_SIZE_VADDR(z), 1, BLAB_PATH_NONE);
-		mach_work(z, cpu, BLAB_COST_LIST_OP);
+		mach_touch_line(&z->machine, cpu, LRUVEC_SIZE_VADDR(z), 1, BLAB_PATH_NONE);
+		mach_work(&z->machine, cpu, BLAB_COST_LIST_OP);
 		l->next[idx] = old;
 		l->prev[idx] = l->head;
 		l->prev[old] = idx;
 		l->next[l->head] = idx;
 	}
-	mach_unlock(z, cpu, BLAB_LOCK_LRU);
+	mach_unlock(&z->machine, cpu, BLAB_LOCK_LRU);
 }
 
 void sim_lru_release_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
 			   const uint32_t *pfns, uint32_t first, uint32_t n)
 {
-	mach_lock(z, cpu, BLAB_LOCK_LRU);
+	mach_lock(&z->machine, cpu, BLAB_LOCK_LRU);
 	for (uint32_t j = first; j < first + n; j++) {
 		uint32_t idx = pfns[j], p = l->prev[idx], nx = l->next[idx];
 		/* PageLRU test and __ClearPageLRU, then list_del reads page->lru */
-		mach_touch_page(z, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_NONE);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_NONE);
 		if (p == LRU_OFF)
 			continue; /* never went on the list (not reached for these workloads) */
 		lru_store_neighbour(z, cpu, l, p);
 		lru_store_neighbour(z, cpu, l, nx);
-		mach_touch_line(z, cpu, LRUVEC_SIZE_VADDR(z), 1, BLAB_PATH_NONE);
-		mach_work(z, cpu, BLAB_COST_LIST_OP);
+		mach_touch_line(&z->machine, cpu, LRUVEC_SIZE_VADDR(z), 1, BLAB_PATH_NONE);
+		mach_work(&z->machine, cpu, BLAB_COST_LIST_OP);
 		l->next[p] = nx;
 		l->prev[nx] = p;
 		l->prev[idx] = l->next[idx] = LRU_OFF;
 	}
-	mach_unlock(z, cpu, BLAB_LOCK_LRU);
+	mach_unlock(&z->machine, cpu, BLAB_LOCK_LRU);
 }
 
 void sim_lru_migrated(struct sim_lru *l, uint32_t old_idx, uint32_t new_idx)
@@ -149,12 +149,12 @@ void sim_lru_migrated(struct sim_lru *l, uint32_t old_idx, uint32_t new_idx)
 void sim_lru_batch(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t first,
 		   uint32_t n)
 {
-	mach_lock(z, cpu, BLAB_LOCK_LRU);
+	mach_lock(&z->machine, cpu, BLAB_LOCK_LRU);
 	for (uint32_t j = first; j < first + n; j++) {
-		mach_touch_page(z, cpu, idx_to_pfn(z, pfns[j]), 1, BLAB_PATH_NONE);
-		mach_work(z, cpu, BLAB_COST_LIST_OP);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, pfns[j]), 1, BLAB_PATH_NONE);
+		mach_work(&z->machine, cpu, BLAB_COST_LIST_OP);
 	}
-	mach_unlock(z, cpu, BLAB_LOCK_LRU);
+	mach_unlock(&z->machine, cpu, BLAB_LOCK_LRU);
 }
 
 int sim_free_pages_step(struct blab_zone *z, unsigned cpu, struct blab_op *op, uint8_t *active,
@@ -178,8 +178,8 @@ int sim_free_pages_step(struct blab_zone *z, unsigned cpu, struct blab_op *op, u
 void sim_unmap_pages(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t n)
 {
 	for (uint32_t j = 0; j < n; j++) {
-		mach_touch_page(z, cpu, idx_to_pfn(z, pfns[j]), 1, BLAB_PATH_NONE);
-		mach_work(z, cpu, BLAB_COST_UNMAP);
+		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, pfns[j]), 1, BLAB_PATH_NONE);
+		mach_work(&z->machine, cpu, BLAB_COST_UNMAP);
 	}
 }
 
@@ -219,7 +219,7 @@ uint64_t sim_pages_per_second(uint64_t pages, uint64_t cycles, uint32_t cpu_mhz)
 
 void sim_round_timed_start(struct blab_zone *z, unsigned cpu, struct sim_rounds *rd)
 {
-	rd->start = mach_now(z, cpu);
+	rd->start = mach_now(&z->machine, cpu);
 	blab_mark(z, cpu, 1, rd->round);
 }
 
@@ -228,7 +228,7 @@ int sim_round_timed_end(struct blab_zone *z, unsigned cpu, const struct blab_sim
 {
 	if (rd->round > 0 || c->iterations == 1) {
 		rd->scored_pages += pages;
-		rd->scored_cycles += mach_now(z, cpu) - rd->start;
+		rd->scored_cycles += mach_now(&z->machine, cpu) - rd->start;
 	}
 	return ++rd->round >= c->iterations;
 }

@@ -84,7 +84,7 @@ static void touch_message(struct blab_zone *z, unsigned cpu, uint64_t addr, uint
 {
 	uint32_t bytes = size < HB_MESSAGE_BYTES ? size : HB_MESSAGE_BYTES;
 	for (uint64_t line = addr & ~63ull; line < addr + bytes; line += 64u)
-		mach_touch(z, cpu, line, write, BLAB_PATH_NONE);
+		mach_touch(&z->machine, cpu, line, write, BLAB_PATH_NONE);
 }
 
 static uint64_t max64(uint64_t a, uint64_t b)
@@ -139,7 +139,7 @@ static int hb_step(struct sim_run *run, unsigned cpu)
 		if (can_recv) {
 			uint64_t addr = in->addr[islot];
 			model_work(mm, cpu, HB_RECV_CYCLES);
-			mach_touch(z, cpu, socket_vaddr(t->recv_group), 1, BLAB_PATH_NONE);
+			mach_touch(&z->machine, cpu, socket_vaddr(t->recv_group), 1, BLAB_PATH_NONE);
 			touch_message(z, cpu, addr, size, 0);
 			in->read_at[islot] = mm->now[cpu];
 			in->head++;
@@ -170,7 +170,7 @@ static int hb_step(struct sim_run *run, unsigned cpu)
 		if ((ret = step_slab(z, t)) <= 0)
 			return ret < 0 ? ret : SIM_STEP;
 		touch_message(z, cpu, t->op.addr, size, 1);
-		mach_touch(z, cpu, socket_vaddr(t->send_group), 1, BLAB_PATH_NONE);
+		mach_touch(&z->machine, cpu, socket_vaddr(t->send_group), 1, BLAB_PATH_NONE);
 		out->addr[slot] = t->op.addr;
 		out->sent_at[slot] = mm->now[cpu];
 		out->tail++;

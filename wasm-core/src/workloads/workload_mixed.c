@@ -126,8 +126,8 @@ static int thp_step(struct sim_run *run, unsigned cpu)
 				t->state = M_DONE;
 				return SIM_FINISHED;
 			}
-			mach_work(z, cpu, BLAB_COST_FAULT);
-			t->t0 = mach_now(z, cpu);
+			mach_work(&z->machine, cpu, BLAB_COST_FAULT);
+			t->t0 = mach_now(&z->machine, cpu);
 			blab_op_alloc(&t->op, cpu, c->hi_order, BLAB_MT_MOVABLE, 0);
 			t->op_active = 1;
 			t->state = M_ALLOC;
@@ -147,7 +147,7 @@ static int thp_step(struct sim_run *run, unsigned cpu)
 				break;
 			}
 			st->hi.attempts++;
-			st->hi.cycles += mach_now(z, cpu) - t->t0;
+			st->hi.cycles += mach_now(&z->machine, cpu) - t->t0;
 			if (t->op.err) {
 				t->state = M_START; /* fall back to small pages: counted, not modelled */
 				return SIM_STEP;
@@ -172,7 +172,7 @@ static int thp_step(struct sim_run *run, unsigned cpu)
 			break;
 		case M_USE: /* clear_huge_page(), then munmap */
 			for (uint32_t i = 0; i < (1u << c->hi_order); i++)
-				mach_clear_page(z, cpu, t->pfn + i, c->clear_lines, BLAB_PATH_NONE);
+				mach_clear_page(&z->machine, cpu, t->pfn + i, c->clear_lines, BLAB_PATH_NONE);
 			blab_op_free(&t->op, cpu, t->pfn, c->hi_order, 0);
 			t->op_active = 1;
 			t->state = M_FREE;

@@ -33,7 +33,7 @@ static void round_end(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 	t->round++;
 	if (t->round == 1 && t->iterations > 1) {
 		t->warm_pages = t->pages_done;
-		t->warm_end = mach_now(z, cpu);
+		t->warm_end = mach_now(&z->machine, cpu);
 	}
 	blab_mark(z, cpu, 1, t->round);
 }
@@ -55,14 +55,14 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 				break;
 			}
 			if (!t->op_active) {
-				mach_work(z, cpu, BLAB_COST_FAULT);
+				mach_work(&z->machine, cpu, BLAB_COST_FAULT);
 				blab_op_alloc(&t->op, cpu, 0, BLAB_MT_MOVABLE, 0);
 				t->op_active = 1;
 			}
 			ret = sim_op_step(z, &t->op, &t->op_active);
 			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
-			mach_clear_page(z, cpu, t->op.pfn, t->clear_lines, BLAB_PATH_NONE);
+			mach_clear_page(&z->machine, cpu, t->op.pfn, t->clear_lines, BLAB_PATH_NONE);
 			t->pfns[t->i++] = pfn_to_idx(z, t->op.pfn);
 			t->pages_done++;
 			if (++t->pv == BLAB_SIM_PAGEVEC) {
@@ -82,7 +82,7 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 			if (t->i == t->pages) {
 				round_end(z, cpu, t);
 				if (t->round >= t->iterations) {
-					t->end = mach_now(z, cpu);
+					t->end = mach_now(&z->machine, cpu);
 					t->state = T_DONE;
 					return SIM_FINISHED;
 				}

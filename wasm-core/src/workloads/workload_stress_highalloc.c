@@ -134,7 +134,7 @@ static int attempt_step(struct sim_run *run, struct hi_task *t)
 				t->k = 0;
 				break;
 			}
-			t->t0 = mach_now(z, 0);
+			t->t0 = mach_now(&z->machine, 0);
 			blab_op_alloc(&t->op, 0, c->hi_order, BLAB_MT_MOVABLE, 0);
 			t->op_active = 1;
 			t->state = H_ALLOC;
@@ -154,7 +154,7 @@ static int attempt_step(struct sim_run *run, struct hi_task *t)
 				break;
 			}
 			st->hi.attempts++;
-			st->hi.cycles += mach_now(z, 0) - t->t0;
+			st->hi.cycles += mach_now(&z->machine, 0) - t->t0;
 			t->i++;
 			t->state = H_DELAY;
 			break;
@@ -220,7 +220,7 @@ static int churn_step(struct sim_run *run, unsigned cpu, struct hi_task *t)
 			break;
 		case 1: /* fault a new one */
 			if (!t->op_active) {
-				mach_work(z, cpu, BLAB_COST_FAULT);
+				mach_work(&z->machine, cpu, BLAB_COST_FAULT);
 				blab_op_alloc(&t->op, cpu, 0, BLAB_MT_MOVABLE, 0);
 				t->op_active = 1;
 			}
@@ -228,7 +228,7 @@ static int churn_step(struct sim_run *run, unsigned cpu, struct hi_task *t)
 			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
 			if (t->op.err == 0) {
-				mach_clear_page(z, cpu, t->op.pfn, run->c->clear_lines,
+				mach_clear_page(&z->machine, cpu, t->op.pfn, run->c->clear_lines,
 						BLAB_PATH_NONE);
 				held_set(&st->held, slot, t->op.pfn);
 			}

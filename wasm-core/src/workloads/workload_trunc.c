@@ -68,7 +68,7 @@ static int trunc_step(struct sim_run *run, unsigned cpu)
 			ret = sim_op_step(z, &t->op, &t->op_active);
 			if (ret != BLAB_STEP_DONE)
 				return ret == BLAB_STEP_LOCK ? SIM_STEP : ret;
-			mach_clear_page(z, cpu, t->op.pfn, run->c->clear_lines, BLAB_PATH_NONE);
+			mach_clear_page(&z->machine, cpu, t->op.pfn, run->c->clear_lines, BLAB_PATH_NONE);
 			t->pfns[t->i++] = pfn_to_idx(z, t->op.pfn);
 			if (++t->pv == BLAB_SIM_PAGEVEC) {
 				t->state = TR_LRU_ADD;

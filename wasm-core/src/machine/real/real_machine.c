@@ -1,10 +1,12 @@
 /*
  * real_machine.c - set-up and tear-down of the real machine's locks and per-CPU counters.
- * The hooks themselves are static inline in real.h.
+ * The lock and clear_page themselves are static inline in real.h; machine.h reaches them
+ * through the _mach_real_* calls at the end.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "machine/machine.h"
 #include "real.h"
 
 int real_machine_init(struct real_machine *rm, uint32_t ncpus, int time_locks)
@@ -41,4 +43,63 @@ void real_machine_free(struct real_machine *rm)
 {
 	free(rm->cpu_mem);
 	memset(rm, 0, sizeof(*rm));
+}
+
+/* ---- behind machine.h's hooks ---- */
+
+int _mach_real_init(struct blab_machine *m, unsigned cpus, int timed)
+{
+	struct real_machine *rm = malloc(sizeof(*rm));
+
+	if (!rm || real_machine_init(rm, cpus, timed)) {
+		free(rm);
+		return -1;
+	}
+	m->impl = rm;
+	return 0;
+}
+
+void _mach_real_free(struct blab_machine *m)
+{
+	real_machine_free(mach_real(m));
+	free(m->impl);
+}
+
+/* prefetch() of the struct page of pfn: its host address, when it is one of the zone's */
+void _mach_real_prefetch(struct blab_machine *m, uint64_t pfn)
+{
+	if (pfn < m->host_first_pfn || pfn - m->host_first_pfn >= m->host_npages)
+		return;
+#if REAL_HAVE_PREFETCH
+	__builtin_prefetch((const char *)m->host_pages + (pfn - m->host_first_pfn) * 64u, 1, 3);
+#endif
+}
+
+uint64_t _mach_real_now(void)
+{
+	return real_clock_ns();
+}
+
+void _mach_real_lock(struct blab_machine *m, unsigned cpu, unsigned lockid)
+{
+	struct real_machine *rm = mach_real(m);
+
+	if (cpu < rm->ncpus && lockid < REAL_NLOCKS)
+		real_lock(rm, cpu, lockid);
+}
+
+void _mach_real_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid)
+{
+	struct real_machine *rm = mach_real(m);
+
+	if (cpu < rm->ncpus && lockid < REAL_NLOCKS)
+		real_unlock(rm, cpu, lockid);
+}
+
+void _mach_real_clear_page(struct blab_machine *m, unsigned cpu)
+{
+	struct real_machine *rm = mach_real(m);
+
+	if (cpu < rm->ncpus)
+		real_clear_page(rm, cpu);
 }
