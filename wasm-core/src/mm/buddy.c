@@ -10,7 +10,6 @@
  * merges.
  */
 #include "mm.h"
-#include "machine/machine.h"
 
 /*
  * Where the model machine finds struct zone's free_area[]: laid out as in 4.x..5.x x86-64
@@ -137,7 +136,7 @@ void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned o
 	int to_tail = 0;
 
 	mach_touch_page(&z->machine, cpu, pfn, 1, BLAB_PATH_FREE_ONE_PAGE);
-	if (_blab_skip_merge(z, order)) {
+	if (can_skip_merge(z, order)) {
 		/* Lu RFC 2/4: no buddy lookup, no merge (skipmerge.c) */
 		_blab_free_skip_merge(z, cpu, pfn, mt, path);
 		return;
@@ -312,14 +311,14 @@ static int __rmqueue_fallback(struct blab_zone *z, unsigned cpu, unsigned order,
 		uint64_t pfn = idx_to_pfn(z, idx);
 		for (uint64_t p = pfn; p < pfn + (1ull << current_order);
 		     p += 1ull << z->pageblock_order)
-			_blab_set_pageblock_mt(z, p, start_mt, cpu);
+			set_pageblock_migratetype(z, p, start_mt, cpu);
 		_blab_del_from_free_list(z, idx, cpu, BLAB_PATH_FALLBACK);
 		_blab_add_to_free_list(z, idx, (unsigned)current_order, start_mt, 0, cpu,
 				       BLAB_PATH_FALLBACK);
 	} else {
 		uint32_t moved = move_freepages_block(z, cpu, idx, start_mt);
 		if (moved >= (1u << (z->pageblock_order - 1)) || z->pageblock_order == 0)
-			_blab_set_pageblock_mt(z, idx_to_pfn(z, idx), start_mt, cpu);
+			set_pageblock_migratetype(z, idx_to_pfn(z, idx), start_mt, cpu);
 	}
 	return __rmqueue_smallest(z, cpu, order, start_mt, BLAB_PATH_FALLBACK, out);
 }

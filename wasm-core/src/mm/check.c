@@ -167,7 +167,7 @@ static int each_pcp(struct ctx *c, uint32_t idx, void *arg)
 		return fail(c, "cpu %u pcp list: pfn=0x%llx says cpu %u", a->cpu,
 			    (unsigned long long)pfn, p->cpu);
 	if (p->order > z->s.pcp_max_order || p->mt >= BLAB_MT_PCPTYPES ||
-	    (unsigned)_blab_pcp_list_index(z, p->mt, p->order) != a->li)
+	    order_to_pindex(z, p->mt, p->order) != a->li)
 		return fail(c, "cpu %u pcp list %u: pfn=0x%llx order %u mt %u is on the wrong list",
 			    a->cpu, a->li, (unsigned long long)pfn, p->order, p->mt);
 	err = cover(c, idx, p->order, "pcp");
@@ -212,7 +212,7 @@ static int check(struct ctx *c)
 			const struct per_cpu_pages *pcp = &z->pageset[cpu].pcp[w];
 			unsigned nl = z->s.pcp == BLAB_PCP_NONE ? 0 :
 				      (w == 1 && z->s.pcp != BLAB_PCP_HOTCOLD) ? 0 :
-				      _blab_pcp_nr_lists(z);
+				      pcp_nr_lists(z);
 			uint32_t pages = 0;
 			for (unsigned li = 0; li < NR_PCP_LISTS; li++) {
 				struct pcp_arg a = {cpu, w, li, 0};
@@ -303,7 +303,7 @@ int blab_check(const struct blab_zone *z, char *msg, unsigned msglen)
 		return BLAB_ENOMEMHOST;
 	err = check(&c);
 	free(c.seen);
-	if (!err && z->slab)
-		err = _blab_slab_check(z, msg, msglen);
+	if (!err && z->slab_ops)
+		err = z->slab_ops->check(z, msg, msglen);
 	return err;
 }

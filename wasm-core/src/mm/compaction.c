@@ -28,7 +28,6 @@
  */
 #include <string.h>
 #include "mm.h"
-#include "machine/machine.h"
 
 enum {
 	C_START = 0,
@@ -235,7 +234,7 @@ static void migrate_block(struct blab_zone *z, struct blab_compact_op *op)
 			EMIT(z, BLAB_EVC_STATE, BLAB_EV_ALLOC, idx_to_pfn(z, dst), o, cpu,
 			     BLAB_MT_MOVABLE, BLAB_PATH_COMPACT, 0, 0, 0);
 			EMIT(z, BLAB_EVC_STATE, BLAB_EV_FREE, src_pfn, o, cpu,
-			     _blab_pageblock_mt(z, src_pfn), BLAB_PATH_COMPACT, 0, 0, 0);
+			     get_pageblock_migratetype(z, src_pfn), BLAB_PATH_COMPACT, 0, 0, 0);
 			_blab_clear_allocated(z, i, o);
 			if (op->migrate)
 				op->migrate(op->ctx, src_pfn, idx_to_pfn(z, dst), o);
@@ -245,13 +244,13 @@ static void migrate_block(struct blab_zone *z, struct blab_compact_op *op)
 		/* the emptied pages go back merged: one block, or page by page if it failed */
 		z->compacting = 1;
 		if (ok) {
-			__free_one_page(z, cpu, op->target, order, _blab_pageblock_mt(z, op->target),
+			__free_one_page(z, cpu, op->target, order, get_pageblock_migratetype(z, op->target),
 					BLAB_PATH_COMPACT);
 		} else {
 			for (uint32_t i = idx; i < idx + n; i++)
 				if (z->mem_map[i].flags == 0)
 					__free_one_page(z, cpu, idx_to_pfn(z, i), 0,
-							_blab_pageblock_mt(z, idx_to_pfn(z, i)),
+							get_pageblock_migratetype(z, idx_to_pfn(z, i)),
 							BLAB_PATH_COMPACT);
 		}
 		z->compacting = 0;
@@ -326,11 +325,9 @@ int blab_compact_step(struct blab_zone *z, struct blab_compact_op *op)
 	      (op->target & ((1ull << op->order) - 1)) ||
 	      op->target - z->start_pfn + (1ull << op->order) > z->pages)))
 		return BLAB_EINVAL;
-	if (op->state == C_MERGE || op->state == C_MIGRATE) {
-		if (mach_lock_busy(&z->machine, op->cpu, BLAB_LOCK_ZONE))
-			return BLAB_ELOCKED;
-		mach_lock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
-	}
+	if ((op->state == C_MERGE || op->state == C_MIGRATE) &&
+	    step_take_lock(z, op->cpu, BLAB_LOCK_ZONE))
+		return BLAB_ELOCKED;
 	switch (op->state) {
 	case C_MERGE:
 		merge_pageblock(z, op);
@@ -345,6 +342,11 @@ int blab_compact_step(struct blab_zone *z, struct blab_compact_op *op)
 	}
 }
 
+static int compact_op_step(struct blab_zone *z, void *op)
+{
+	return blab_compact_step(z, op);
+}
+
 int blab_compact(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mode,
 		 blab_migrate_fn migrate, void *ctx, int *success)
 {
@@ -356,9 +358,8 @@ int blab_compact(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mod
 	if (cpu >= z->cpus)
 		return BLAB_ECPU;
 	blab_compact_op_init(&op, cpu, order, mode, migrate, ctx);
-	do
-		ret = blab_compact_step(z, &op);
-	while (ret == BLAB_STEP_LOCK);
+	/* no check between steps: a step may stop with compaction's merge half done */
+	ret = _blab_step_to_done(z, compact_op_step, &op, NULL);
 	if (ret == 0 && success)
 		*success = op.success;
 	return ret;

@@ -1,11 +1,14 @@
 /*
- * internal.h - the core's own types: struct page, free_area, per_cpu_pages, struct blab_zone.
- * Prefixes: blab_ public (include/blab.h), _blab_ shared between core files, static local.
- * A "__" prefix on an allocator function means, as in mm/page_alloc.c, "caller holds
- * zone->lock".
+ * mm.h - the allocator's own types (struct page, free_area, per_cpu_pages, struct blab_zone),
+ * the small inline helpers every allocator file uses, and what the files of src/mm/ call in
+ * each other. Layers above (workloads, script, trace) may include it; layers below (base,
+ * machine) never do.
+ * Prefixes: blab_ public (include/blab.h), _blab_ shared between core files, static local;
+ * kernel functions keep the kernel's names. A "__" prefix on an allocator function means,
+ * as in mm/page_alloc.c, "caller holds zone->lock".
  */
-#ifndef BLAB_INTERNAL_H
-#define BLAB_INTERNAL_H
+#ifndef BLAB_MM_H
+#define BLAB_MM_H
 
 #include <stdint.h>
 #include "blab.h"
@@ -18,7 +21,8 @@
 #define PG_alloc 0x04u        /* head of a block handed to a caller */
 #define PG_tail 0x08u         /* tail page of an allocated block */
 #define PG_picked 0x10u       /* taken off a pcp list, on a bulk-free op's local list */
-#define PG_merge_skipped 0x20u /* with PG_buddy: an order-0 free page whose merge was skipped (skipmerge.c) */
+#define PG_merge_skipped 0x20u /* with PG_buddy: an order-0 free page whose merge was skipped
+				* (skipmerge.c) */
 #define PG_cold 0x40u         /* on the cold list of the 2002 hot/cold pcp */
 
 /*
@@ -92,6 +96,7 @@ struct blab_zone {
 
 	struct blab_machine machine; /* its kind, clock, locks and event log (machine/machine.h) */
 	struct slab_state *slab;     /* slab.c: kmem_caches and their slabs; NULL until one exists */
+	const struct zone_layer_ops *slab_ops; /* what the zone does for the slab layer */
 
 	/* skip-merge and compaction (skipmerge.c, compaction.c) */
 	uint8_t compact_failed;      /* the last compaction missed its order: order-0 frees merge */
@@ -100,11 +105,9 @@ struct blab_zone {
 	uint8_t cluster_bulk_paid;   /* clusters 4/4: this bulk free already kept them up */
 	struct blab_compact_stats cstats;
 
-	/* the inline pcp hit (fastpath.h), from s and top_order by _blab_fast_setup() */
+	/* the inline pcp hit (pcp.h), from s and top_order by pcp_hit_setup() */
 	uint8_t fast_mode;           /* FAST_PER_MT, FAST_HOTCOLD, or FAST_NONE */
 	uint8_t fast_orders;         /* orders below this may be pcp hits; 0 when none may */
-
-
 };
 
 enum { WMARK_MIN, WMARK_LOW, WMARK_HIGH };
@@ -151,70 +154,104 @@ static inline void page_list_add_after(struct blab_zone *z, struct blab_list *l,
 	blab_list_add_after(&z->mem_map->lru, sizeof(struct page), l, after, idx);
 }
 
-/*
- * z->pcp_pages is a zone-wide sum that every CPU's pcp list changes without zone->lock: the
- * single-threaded machines keep it as they go; real threads would race on it, so on the real
- * machine blab_zone_info() counts the lists instead (call it when the threads have stopped).
- */
-static inline void pcp_pages_add(struct blab_zone *z, int32_t pages)
-{
-	if (z->machine.kind != BLAB_MACHINE_REAL)
-		z->pcp_pages += (uint32_t)pages;
-}
-
-/* A block onto / off one of cpu's pcp lists (l is in pcp): the page's pcp fields, the list and
- * the counts. The callers emit PCP_ADD / PCP_DEL (pcp.c always, the fast path when it records). */
-static inline void pcp_link(struct blab_zone *z, struct per_cpu_pages *pcp, struct blab_list *l,
-			    uint32_t idx, unsigned order, unsigned mt, unsigned cpu, unsigned which,
-			    int tail)
-{
-	struct page *p = &z->mem_map[idx];
-
-	p->flags = PG_pcp | (which ? PG_cold : 0);
-	p->order = (uint8_t)order;
-	p->mt = (uint8_t)mt;
-	p->cpu = (uint16_t)cpu;
-	if (tail)
-		page_list_add_tail(z, l, idx);
-	else
-		page_list_add(z, l, idx);
-	pcp->count += 1u << order;
-	pcp_pages_add(z, (int32_t)(1u << order));
-}
-
-static inline void pcp_unlink(struct blab_zone *z, struct per_cpu_pages *pcp, struct blab_list *l,
-			      uint32_t idx)
-{
-	struct page *p = &z->mem_map[idx];
-	unsigned order = p->order;
-
-	page_list_del(z, l, idx);
-	p->flags &= ~(PG_pcp | PG_cold);
-	p->cpu = BLAB_CPU_NONE;
-	pcp->count -= 1u << order;
-	pcp_pages_add(z, -(int32_t)(1u << order));
-}
-
 /* an event record, stamped with the machine's clock (machine.h, MACH_EMIT) */
 #define EMIT(z, cls, type, pfn, order, cpu, mt, path, flags, a0, a1) \
 	MACH_EMIT(&(z)->machine, cls, type, pfn, order, cpu, mt, path, flags, a0, a1)
 
+/* ---- pageblocks: the migratetype each pageblock_order block was last given ---- */
+
+static inline unsigned get_pageblock_migratetype(const struct blab_zone *z, uint64_t pfn)
+{
+	return z->pageblock_mt[(pfn >> z->pageblock_order) - z->first_pageblock];
+}
+
+/* the pageblock holding pfn becomes mt's (__rmqueue_fallback claiming it) */
+static inline void set_pageblock_migratetype(struct blab_zone *z, uint64_t pfn, unsigned mt,
+					     unsigned cpu)
+{
+	uint64_t pb = pfn >> z->pageblock_order;
+
+	z->pageblock_mt[pb - z->first_pageblock] = (uint8_t)mt;
+	EMIT(z, BLAB_EVC_STATE, BLAB_EV_PAGEBLOCK_MT, pb << z->pageblock_order, z->pageblock_order,
+	     cpu, mt, BLAB_PATH_FALLBACK, 0, 0, 0);
+}
+
+/* ---- pcp lists: which list of a per_cpu_pages a block of (mt, order) sits on ---- */
+
+/* order_to_pindex(): order * MIGRATE_PCPTYPES + mt with a list per migratetype (2.6.24 on),
+ * the order alone on the one shared list of 2.6.25 (searched by migratetype), 0 in 2002 */
+static inline unsigned order_to_pindex(const struct blab_zone *z, unsigned mt, unsigned order)
+{
+	if (z->s.pcp == BLAB_PCP_HOTCOLD)
+		return 0;
+	if (z->s.pcp_per_mt)
+		return order * BLAB_MT_PCPTYPES + mt;
+	return order;
+}
+
+/* the lists a per_cpu_pages uses: free_pcppages_bulk() goes round these */
+static inline unsigned pcp_nr_lists(const struct blab_zone *z)
+{
+	if (z->s.pcp == BLAB_PCP_HOTCOLD)
+		return 1;
+	return (z->s.pcp_max_order + 1u) * (z->s.pcp_per_mt ? BLAB_MT_PCPTYPES : 1u);
+}
+
+/* does this order go through the pcp lists at all? */
+static inline int pcp_allowed_order(const struct blab_zone *z, unsigned order)
+{
+	return z->s.pcp != BLAB_PCP_NONE && order <= z->s.pcp_max_order;
+}
+
+/* ---- resumable ops (op.c): the states an op stops in ---- */
+
+enum op_state {
+	S_START = 0,
+	S_REFILL,      /* alloc: lock taken, rmqueue_bulk() */
+	S_RMQUEUE,     /* alloc without pcp: lock taken, __rmqueue() */
+	S_FREE_DIRECT, /* free without pcp: lock taken, __free_one_page() */
+	S_BULK_BEGIN,  /* free_pcppages_bulk() starts */
+	S_BULK_LOCKED, /* one pass / single pass: lock taken, pick and merge */
+	S_BULK_MERGE,  /* two pass: pages picked, lock taken, merge */
+	S_AFTER_BULK,  /* bulk free done: what the op does next */
+	S_DONE,
+};
+
+/*
+ * Resuming a step that stopped just before taking `lockid` (BLAB_STEP_LOCK): take it, or
+ * BLAB_ELOCKED when another CPU holds it across steps (nothing done: call again). Every
+ * resumable op (op.c, slab.c, compaction.c) begins its resumed steps here.
+ */
+static inline int step_take_lock(struct blab_zone *z, unsigned cpu, unsigned lockid)
+{
+	if (mach_lock_busy(&z->machine, cpu, lockid))
+		return BLAB_ELOCKED;
+	mach_lock(&z->machine, cpu, lockid);
+	return 0;
+}
+
+/* ---- what a layer built on the zone registers with it (the slab layer: slab.c) ---- */
+
+struct zone_layer_ops {
+	void (*destroy)(struct blab_zone *z); /* free the layer's state with the zone */
+	/* its invariants, checked by blab_check() after the zone's own: 0 or BLAB_ECHECK */
+	int (*check)(const struct blab_zone *z, char *msg, unsigned msglen);
+};
+
 /* zone.c */
-unsigned _blab_pageblock_mt(const struct blab_zone *z, uint64_t pfn);
-int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
-		      struct blab_zone **out);
+/* lays out a new zone's memory in place of memblock's free (snapshots: trace/snapshot.c) */
+typedef void (*zone_layout_fn)(struct blab_zone *z, const void *ctx);
+int _blab_zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout,
+		      const void *layout_ctx, struct blab_zone **out);
 /* A model-machine zone of NUMA node `node` on the model machine mm that another zone (or the
  * caller) owns: one cache model, scheduler, CPU clocks and lock table for several zones.
  * cfg->machine must be BLAB_MACHINE_MODEL; cfg->model is ignored (mm's parameters count);
- * cfg->cpus must be mm's CPUs; node's locks must exist in mm (node + 1) x MODEL_NODE_LOCKS
- * <= nlocks; and the zone's pfns must lie in mm's dense struct page directory (the caller
- * also gives mm's cache the frames of all the zones: cache_set_frames). The zone never frees
- * mm: the caller does, after destroying the zones. 0 or a BLAB_E* code. */
+ * cfg->cpus must be mm's CPUs; node's locks must exist in mm (mach_check_shared); and the
+ * zone's pfns must lie in mm's dense struct page directory (the caller also gives mm's cache
+ * the frames of all the zones: cache_set_frames). The zone never frees mm: the caller does,
+ * after destroying the zones. 0 or a BLAB_E* code. */
 int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machine *mm,
 			 unsigned node, struct blab_zone **out);
-/* snapshot.c: lays snap out on a zone that has no free memory yet (checked already) */
-void _blab_snapshot_layout(struct blab_zone *z, const struct blab_snapshot *snap);
-void _blab_set_pageblock_mt(struct blab_zone *z, uint64_t pfn, unsigned mt, unsigned cpu);
 
 /* buddy.c (caller holds zone->lock for the __ ones) */
 void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, unsigned mt,
@@ -227,27 +264,28 @@ int __rmqueue(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, un
 void _blab_mark_allocated(struct blab_zone *z, uint32_t idx, unsigned order);
 void _blab_clear_allocated(struct blab_zone *z, uint32_t idx, unsigned order);
 
-/* pcp.c */
-void _blab_pcp_setup(struct blab_zone *z);
-int _blab_pcp_list_index(const struct blab_zone *z, unsigned mt, unsigned order);
-unsigned _blab_pcp_nr_lists(const struct blab_zone *z);
+/* skipmerge.c (caller holds zone->lock): Lu RFC 2/4, an order-0 free skips merging unless
+ * the last compaction failed (then frees merge again, so high orders can recover) */
+static inline int can_skip_merge(const struct blab_zone *z, unsigned order)
+{
+	return z->s.skip_merge && order == 0 && !z->compact_failed && !z->compacting;
+}
+void _blab_free_skip_merge(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned mt,
+			   unsigned path);
+
+/* pcp.c (and pcp.h, the pcp hit inline) */
+void setup_zone_pageset(struct blab_zone *z);
 void _blab_pcp_add(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t idx,
 		   unsigned order, unsigned mt, int tail, unsigned path);
 void _blab_pcp_del(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t idx, unsigned path);
-uint32_t _blab_pcp_peek(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
-			unsigned mt, int cold);
+uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op);
 uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
 		      uint32_t count, unsigned mt);
-uint32_t _blab_pcp_pick(struct blab_zone *z, struct blab_op *op, unsigned path);
-
-/* skipmerge.c */
-int _blab_skip_merge(const struct blab_zone *z, unsigned order);
-void _blab_free_skip_merge(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned mt,
-			   unsigned path);
-void _blab_cluster_free_cost(struct blab_zone *z, unsigned cpu, unsigned mt, unsigned path);
-int _blab_cluster_refill(const struct blab_zone *z, unsigned order);
-uint32_t _blab_rmqueue_cluster(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t count,
-			       unsigned mt);
+int free_unref_page_commit(struct blab_zone *z, struct blab_op *op);
+void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, unsigned which,
+			      uint32_t count, unsigned first_list, unsigned path);
+int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op);
+int drain_pages(struct blab_zone *z, struct blab_op *op);
 
 /* check.c: in the debug build (BLAB_DEBUG_CHECK) the synchronous wrappers of op.c and slab.c
  * run the invariant checker after every step and abort, naming `what`, at the first
@@ -258,12 +296,11 @@ void _blab_debug_check(const struct blab_zone *z, const char *what);
 #define _blab_debug_check(z, what) ((void)0)
 #endif
 
-/* op.c */
-int _blab_sync(struct blab_zone *z, struct blab_op *op);
-void _blab_fast_setup(struct blab_zone *z); /* fast_mode, fast_orders: once s is final */
-
-/* slab.c */
-void _blab_slab_destroy_all(struct blab_zone *z);
-int _blab_slab_check(const struct blab_zone *z, char *msg, unsigned msglen);
+/* op.c: step a resumable op (op.c's, slab.c's or compaction.c's) until it is done, on a
+ * machine where nothing else runs between steps (plain, real); `what` names it for the
+ * debug build's check after every step that stopped at a lock (NULL: no check, for an op
+ * whose stops are not whole states of the zone). */
+typedef int (*op_step_fn)(struct blab_zone *z, void *op);
+int _blab_step_to_done(struct blab_zone *z, op_step_fn step, void *op, const char *what);
 
 #endif

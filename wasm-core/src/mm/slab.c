@@ -79,6 +79,8 @@ static unsigned ilog2_32(uint32_t x)
 	return x ? fls32(x) - 1 : 0;
 }
 
+static const struct zone_layer_ops slab_layer;
+
 static int slab_state_get(struct blab_zone *z)
 {
 	struct slab_state *ss;
@@ -100,6 +102,7 @@ static int slab_state_get(struct blab_zone *z)
 		ss->page_slab[i] = NO_SLAB;
 	ss->free_ids = NO_SLAB;
 	z->slab = ss;
+	z->slab_ops = &slab_layer; /* freed and checked with the zone from now on */
 	return 0;
 }
 
@@ -735,11 +738,8 @@ int blab_slab_op_step(struct blab_zone *z, struct blab_slab_op *op)
 	    (op->state == SS_DISCARD && op->discard_head != NO_SLAB &&
 	     op->discard_head >= z->slab->nslabs))
 		return BLAB_EINVAL;
-	if (needs_list_lock(op->state)) {
-		if (mach_lock_busy(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST))
-			return BLAB_ELOCKED;
-		mach_lock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
-	}
+	if (needs_list_lock(op->state) && step_take_lock(z, op->cpu, BLAB_LOCK_SLAB_LIST))
+		return BLAB_ELOCKED;
 	switch (op->state) {
 	case SS_ALLOC_PARTIAL:
 		ret = alloc_partial(z, op, c);
@@ -761,6 +761,11 @@ int blab_slab_op_step(struct blab_zone *z, struct blab_slab_op *op)
 
 /* ---- synchronous wrappers ---- */
 
+static int slab_op_step(struct blab_zone *z, void *op)
+{
+	return blab_slab_op_step(z, op);
+}
+
 static int slab_sync(struct blab_zone *z, struct blab_slab_op *op)
 {
 	int ret;
@@ -768,11 +773,7 @@ static int slab_sync(struct blab_zone *z, struct blab_slab_op *op)
 		return BLAB_EINVAL;
 	if (op->cpu >= z->cpus)
 		return BLAB_ECPU;
-	do {
-		ret = blab_slab_op_step(z, op);
-		if (ret == BLAB_STEP_LOCK)
-			_blab_debug_check(z, "a slab step");
-	} while (ret == BLAB_STEP_LOCK);
+	ret = _blab_step_to_done(z, slab_op_step, op, "a slab step");
 	_blab_debug_check(z, "a slab op");
 	return ret;
 }
@@ -959,7 +960,7 @@ int blab_kmem_cache_cpu_info(const struct blab_zone *z, uint32_t id, unsigned cp
 	return 0;
 }
 
-void _blab_slab_destroy_all(struct blab_zone *z)
+static void slab_destroy_all(struct blab_zone *z)
 {
 	struct slab_state *ss = z->slab;
 	if (!ss)
@@ -976,4 +977,10 @@ void _blab_slab_destroy_all(struct blab_zone *z)
 	free(ss->busy);
 	free(ss);
 	z->slab = NULL;
+	z->slab_ops = NULL;
 }
+
+static const struct zone_layer_ops slab_layer = {
+	.destroy = slab_destroy_all,
+	.check = _blab_slab_check,
+};

@@ -60,6 +60,9 @@ struct slab_state {
 	uint8_t *busy;                  /* per CPU: a slab op is in flight */
 };
 
+/* slab_check.c: the invariants of every cache of z (z->slab set); 0 or BLAB_ECHECK */
+int _blab_slab_check(const struct blab_zone *z, char *msg, unsigned msglen);
+
 static inline uint64_t slab_pfn(const struct blab_zone *z, const struct slab *s)
 {
 	return idx_to_pfn(z, s->idx);

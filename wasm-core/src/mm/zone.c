@@ -1,12 +1,13 @@
 /*
  * zone.c - creating a zone: the struct page array, pageblocks and their migratetypes, the
  * initial free memory (as memblock hands it to the buddy allocator at boot: the largest
- * aligned blocks that fit), the watermarks and the per-cpu pagesets.
+ * aligned blocks that fit), the watermarks, the per-cpu pagesets and the machine; and what a
+ * caller reads of a zone (blab_zone_info, its event log).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "mm.h"
-#include "machine/machine.h"
+#include "pcp.h"
 
 void blab_zone_config_init(struct blab_zone_config *cfg)
 {
@@ -21,44 +22,7 @@ void blab_zone_config_init(struct blab_zone_config *cfg)
 	blab_preset(BLAB_DEFAULT_PRESET, &cfg->strategy);
 }
 
-unsigned _blab_pageblock_mt(const struct blab_zone *z, uint64_t pfn)
-{
-	return z->pageblock_mt[(pfn >> z->pageblock_order) - z->first_pageblock];
-}
-
-void _blab_set_pageblock_mt(struct blab_zone *z, uint64_t pfn, unsigned mt, unsigned cpu)
-{
-	uint64_t pb = pfn >> z->pageblock_order;
-	z->pageblock_mt[pb - z->first_pageblock] = (uint8_t)mt;
-	EMIT(z, BLAB_EVC_STATE, BLAB_EV_PAGEBLOCK_MT, pb << z->pageblock_order, z->pageblock_order,
-	     cpu, mt, BLAB_PATH_FALLBACK, 0, 0, 0);
-}
-
 /* ---- kernel formulas ---- */
-
-static uint32_t rounddown_pow_of_two(uint32_t x)
-{
-	uint32_t r = 1;
-	while (r <= x / 2)
-		r <<= 1;
-	return r;
-}
-
-uint32_t blab_zone_batchsize(uint64_t managed_pages, unsigned batch_era)
-{
-	/* ~0.1% of the zone, capped at 256 KB (2002), 512 KB, or 1 MB (4.18 d8a759b57035) */
-	uint64_t cap = batch_era == 0 ? 64 : batch_era == 1 ? 128 : 256;
-	uint64_t batch = managed_pages >> 10;
-	if (batch > cap)
-		batch = cap;
-	batch /= 4;
-	if (batch < 1)
-		batch = 1;
-	if (batch_era == 0)
-		return (uint32_t)batch; /* 2.5.45: no 2^n - 1 clamp yet */
-	/* 2^n - 1 avoids cache-colour aliasing between tasks refilling alternately */
-	return rounddown_pow_of_two((uint32_t)(batch + batch / 2)) - 1;
-}
 
 static uint64_t int_sqrt(uint64_t x)
 {
@@ -86,14 +50,6 @@ uint32_t blab_min_free_kbytes(uint64_t managed_pages)
 	if (k > 262144)
 		k = 262144;
 	return (uint32_t)k;
-}
-
-uint32_t blab_zone_highsize(uint32_t low_wmark, uint32_t batch, unsigned cpus)
-{
-	/* 5.14+: split the low watermark across the node's cpus, at least 4 batches */
-	uint32_t high = low_wmark / (cpus ? cpus : 1);
-	uint32_t floor = batch * 4;
-	return high > floor ? high : floor;
 }
 
 static void setup_watermarks(struct blab_zone *z)
@@ -129,18 +85,19 @@ static int check_strategy(const struct blab_strategy *s)
 
 int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 {
-	return _blab_zone_create(cfg, NULL, out);
+	return _blab_zone_create(cfg, NULL, NULL, out);
 }
 
-static int zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
-		       struct model_machine *shared, unsigned node, struct blab_zone **out);
+static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout,
+		       const void *layout_ctx, struct model_machine *shared, unsigned node,
+		       struct blab_zone **out);
 
-/* snap == NULL: memblock frees the whole zone; else the zone starts in snap's state
- * (snapshot.c, which validated snap against cfg first) */
-int _blab_zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
-		      struct blab_zone **out)
+/* layout == NULL: memblock frees the whole zone; else layout(z, layout_ctx) lays out its
+ * memory (a snapshot's state: trace/snapshot.c, which validated it against cfg first) */
+int _blab_zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout,
+		      const void *layout_ctx, struct blab_zone **out)
 {
-	return zone_create(cfg, snap, NULL, 0, out);
+	return zone_create(cfg, layout, layout_ctx, NULL, 0, out);
 }
 
 int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machine *mm,
@@ -156,11 +113,12 @@ int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machin
 	err = mach_check_shared(mm, node, cfg->cpus ? cfg->cpus : 1u, cfg->start_pfn, cfg->pages);
 	if (err)
 		return err;
-	return zone_create(cfg, NULL, mm, node, out);
+	return zone_create(cfg, NULL, NULL, mm, node, out);
 }
 
-static int zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
-		       struct model_machine *shared, unsigned node, struct blab_zone **out)
+static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout,
+		       const void *layout_ctx, struct model_machine *shared, unsigned node,
+		       struct blab_zone **out)
 {
 	struct blab_zone *z;
 	unsigned top, pbo, cpus;
@@ -190,7 +148,7 @@ static int zone_create(const struct blab_zone_config *cfg, const struct blab_sna
 		return BLAB_EINVAL;
 	if (cfg->machine == BLAB_MACHINE_REAL &&
 	    (cfg->log_mask || cfg->log_capacity || cfg->sink || cfg->strategy.watermarks))
-		return BLAB_EINVAL; /* shared by every thread: see src/real/real.h */
+		return BLAB_EINVAL; /* shared by every thread: see machine/real/real.h */
 	if (!shared) {
 		err = mach_check(cfg->machine, cfg->model, cpus);
 		if (err)
@@ -249,7 +207,7 @@ static int zone_create(const struct blab_zone_config *cfg, const struct blab_sna
 	z->managed_pages = z->pages;
 	z->min_free_kbytes = blab_min_free_kbytes(z->managed_pages);
 	setup_watermarks(z);
-	_blab_pcp_setup(z);
+	setup_zone_pageset(z);
 
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_ZONE_INIT, z->start_pfn, top, BLAB_CPU_NONE, 0,
 	     BLAB_PATH_ZONE_INIT, pbo, z->pages, cpus);
@@ -263,8 +221,8 @@ static int zone_create(const struct blab_zone_config *cfg, const struct blab_sna
 
 	/* memblock frees [start, end) as the largest naturally aligned blocks that fit */
 	uint64_t pfn = z->start_pfn, end = z->start_pfn + z->pages;
-	if (snap) {
-		_blab_snapshot_layout(z, snap);
+	if (layout) {
+		layout(z, layout_ctx);
 		pfn = end;
 	}
 	while (pfn < end) {
@@ -273,7 +231,7 @@ static int zone_create(const struct blab_zone_config *cfg, const struct blab_sna
 			order--;
 		while (pfn + (1ull << order) > end)
 			order--;
-		_blab_add_to_free_list(z, pfn_to_idx(z, pfn), order, _blab_pageblock_mt(z, pfn), 1,
+		_blab_add_to_free_list(z, pfn_to_idx(z, pfn), order, get_pageblock_migratetype(z, pfn), 1,
 				       BLAB_CPU_NONE, BLAB_PATH_ZONE_INIT);
 		pfn += 1ull << order;
 	}
@@ -287,7 +245,7 @@ static int zone_create(const struct blab_zone_config *cfg, const struct blab_sna
 			return err;
 		}
 	}
-	_blab_fast_setup(z);
+	pcp_hit_setup(z);
 	*out = z;
 	return 0;
 }
@@ -296,7 +254,8 @@ void blab_zone_destroy(struct blab_zone *z)
 {
 	if (!z)
 		return;
-	_blab_slab_destroy_all(z);
+	if (z->slab_ops)
+		z->slab_ops->destroy(z);
 	free(z->mem_map);
 	free(z->pageblock_mt);
 	free(z->pageset);

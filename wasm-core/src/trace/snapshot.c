@@ -49,6 +49,8 @@ int blab_snapshot_pages(const struct blab_snapshot *snap, uint64_t start_pfn, un
 	return 0;
 }
 
+static void snapshot_layout(struct blab_zone *z, const void *ctx);
+
 int blab_zone_create_snapshot(const struct blab_zone_config *cfg,
 			      const struct blab_snapshot *snap, struct blab_zone **out)
 {
@@ -78,7 +80,7 @@ int blab_zone_create_snapshot(const struct blab_zone_config *cfg,
 		for (unsigned c = 0; c < cpus; c++)
 			if (snap->pcp_count[c])
 				return BLAB_ESTRATEGY; /* v2.5.44 had no pcp lists to hold them */
-	return _blab_zone_create(cfg, snap, out);
+	return _blab_zone_create(cfg, snapshot_layout, snap, out);
 }
 
 /* [a, b) allocated, as the largest naturally aligned blocks that fit */
@@ -96,8 +98,10 @@ static void allocate_range(struct blab_zone *z, uint64_t a, uint64_t b)
 	}
 }
 
-void _blab_snapshot_layout(struct blab_zone *z, const struct blab_snapshot *snap)
+/* zone.c's layout hook: lays snap out on the new zone, which has no free memory yet */
+static void snapshot_layout(struct blab_zone *z, const void *ctx)
 {
+	const struct blab_snapshot *snap = ctx;
 	uint64_t start = z->start_pfn, end = z->start_pfn + z->pages, cur = start, pcp_start;
 	unsigned top = z->top_order;
 
@@ -109,7 +113,7 @@ void _blab_snapshot_layout(struct blab_zone *z, const struct blab_snapshot *snap
 		cur = align_up(cur, slot);
 		for (uint32_t k = 0; k < snap->nr_free[o]; k++, cur += slot)
 			_blab_add_to_free_list(z, pfn_to_idx(z, cur), (unsigned)o,
-					       _blab_pageblock_mt(z, cur), 1, BLAB_CPU_NONE,
+					       get_pageblock_migratetype(z, cur), 1, BLAB_CPU_NONE,
 					       BLAB_PATH_ZONE_INIT);
 	}
 	/* pcp pages reach their lists as the kernel's do: allocated, then freed by that cpu */
