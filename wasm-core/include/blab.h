@@ -124,6 +124,7 @@ int blab_preset(const char *name, struct blab_strategy *out);
 unsigned blab_preset_count(void);
 const char *blab_preset_name(unsigned i);        /* NULL past the end */
 const char *blab_preset_describe(unsigned i);    /* one line, cites the commit */
+const char *blab_preset_commit(unsigned i);      /* its upstream commits, space-separated; "" if none */
 #define BLAB_DEFAULT_PRESET "v5.18"
 
 /* ---- machines ---- */

@@ -279,11 +279,7 @@ void _blab_pcp_add(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t i
 		   unsigned order, unsigned mt, int tail, unsigned path);
 void _blab_pcp_del(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t idx, unsigned path);
 uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op);
-uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
-		      uint32_t count, unsigned mt);
 int free_unref_page_commit(struct blab_zone *z, struct blab_op *op);
-void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, unsigned which,
-			      uint32_t count, unsigned first_list, unsigned path);
 int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op);
 int drain_pages(struct blab_zone *z, struct blab_op *op);
 

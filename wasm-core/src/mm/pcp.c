@@ -224,8 +224,8 @@ static int cluster_refill(const struct blab_zone *z, unsigned order)
  * hot/cold lists are empty when refilled, so that is an append; the 2.6.24/25 shared list
  * may hold pages of other types, and the kernel then put the new run in front of them.
  */
-uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
-		      uint32_t count, unsigned mt)
+static uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, unsigned order,
+			     uint32_t count, unsigned mt)
 {
 	int shared = z->s.pcp == BLAB_PCP_LIFO && !z->s.pcp_per_mt;
 	uint32_t got = 0, prev = NIL;
@@ -378,6 +378,9 @@ uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op)
 
 /* ---- freeing: free_unref_page_commit(), free_pcppages_bulk(), drain_pages() ---- */
 
+static void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, unsigned which,
+				     uint32_t count, unsigned first_list, unsigned path);
+
 /*
  * nr_pcp_free(): how many pages a free that reached `high` gives back. Up to 5.13: batch.
  * 5.14+: batch << free_factor, the factor growing while frees follow frees and halved by
@@ -449,8 +452,8 @@ int free_unref_page_commit(struct blab_zone *z, struct blab_op *op)
 
 /* A bulk free of `count` pages of op->cpu's list set `which` starts (op->state S_BULK_BEGIN);
  * first_list: the list to drain first (5.18); the batch_free round-robin starts after 0 */
-void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, unsigned which,
-			      uint32_t count, unsigned first_list, unsigned path)
+static void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, unsigned which,
+				     uint32_t count, unsigned first_list, unsigned path)
 {
 	struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
 	unsigned nlists = pcp_nr_lists(z);

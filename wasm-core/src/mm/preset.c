@@ -9,49 +9,59 @@
 struct preset {
 	const char *name;
 	const char *describe;
+	const char *commit; /* the upstream commits it stands for, or "" (before git, an RFC) */
 	struct blab_strategy s;
 };
 
-/* fields: pcp, pcp_per_mt, pcp_max_order, bulk_free, merge_tail, high_mode, batch_era,
- * watermarks, bulk_rr, free_factor, batch, high, skip_merge, clusters */
+/*
+ * One row per kernel. A switch not named is 0: no pcp lists, one pass, 6 * batch, the 2002
+ * batch cap, no watermarks, round-robin bulk frees, no free_factor, batch and high from the
+ * formulas, no skip-merge, no clusters.
+ */
+#define V4_16 .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .batch_era = 1
+#define V5_14 .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .pcp_max_order = 3, \
+	      .high_mode = BLAB_HIGH_ZONE, .batch_era = 2, .free_factor = 1
 static const struct preset presets[] = {
-	{"v2.5.44", "no per-cpu lists: every page allocation and free takes zone->lock",
-	 {BLAB_PCP_NONE, 0, 0, BLAB_BULK_ONE_PASS, 0, BLAB_HIGH_6BATCH, 0, 0, BLAB_RR_BATCH_FREE, 0, 0, 0, 0, BLAB_CLUSTERS_NONE}},
-	{"v2.5.45",
-	 "hot/cold per-cpu lists, rmqueue_bulk() refills batch pages under one lock (Morton/Bligh 2002, lwn.net/Articles/14768)",
-	 {BLAB_PCP_HOTCOLD, 0, 0, BLAB_BULK_ONE_PASS, 0, BLAB_HIGH_6BATCH, 0, 0, BLAB_RR_BATCH_FREE, 0, 0, 0, 0, BLAB_CLUSTERS_NONE}},
-	{"v2.6.25",
-	 "one LIFO list per cpu searched by migratetype, hot to the head and cold to the tail (2.6.25 merged hot and cold)",
-	 {BLAB_PCP_LIFO, 0, 0, BLAB_BULK_ONE_PASS, 0, BLAB_HIGH_6BATCH, 1, 0, BLAB_RR_BATCH_FREE, 0, 0, 0, 0, BLAB_CLUSTERS_NONE}},
-	{"v4.16",
-	 "pcp list per migratetype; free_pcppages_bulk() picks and merges in one pass under zone->lock",
-	 {BLAB_PCP_LIFO, 1, 0, BLAB_BULK_ONE_PASS, 1, BLAB_HIGH_6BATCH, 1, 0, BLAB_RR_BATCH_FREE, 0, 0, 0, 0, BLAB_CLUSTERS_NONE}},
-	{"v4.17-pick",
-	 "0a5f4e5b4562 alone: free_pcppages_bulk() picks pages outside zone->lock, merges under it",
-	 {BLAB_PCP_LIFO, 1, 0, BLAB_BULK_TWO_PASS, 1, BLAB_HIGH_6BATCH, 1, 0, BLAB_RR_BATCH_FREE, 0, 0, 0, 0, BLAB_CLUSTERS_NONE}},
-	{"v4.17",
-	 "0a5f4e5b4562 + 97334162e4d7: pick outside the lock and prefetch each buddy (at most batch)",
-	 {BLAB_PCP_LIFO, 1, 0, BLAB_BULK_TWO_PASS_PREFETCH, 1, BLAB_HIGH_6BATCH, 1, 0, BLAB_RR_BATCH_FREE, 0, 0, 0, 0, BLAB_CLUSTERS_NONE}},
-	{"v5.17",
-	 "the state 8b10b465d0e1 started from (seed 002's vanilla 5.17-rc3): two passes with the buddy prefetch, as 4.17, but 5.14+ pcp sizes and order <= 3 lists",
-	 {BLAB_PCP_LIFO, 1, 3, BLAB_BULK_TWO_PASS_PREFETCH, 1, BLAB_HIGH_ZONE, 2, 0, BLAB_RR_BATCH_FREE, 1, 0, 0, 0, BLAB_CLUSTERS_NONE}},
-	{"v5.18-prefetch",
-	 "8b10b465d0e1 alone: single pass with zone->lock taken before selection, prefetch under the lock; order <= 3 pcp, zone_highsize(), 1 MB batch cap",
-	 {BLAB_PCP_LIFO, 1, 3, BLAB_BULK_SINGLE_PASS_PREFETCH, 1, BLAB_HIGH_ZONE, 2, 0, BLAB_RR_LIST, 1, 0, 0, 0, BLAB_CLUSTERS_NONE}},
-	{"v5.18",
-	 "8b10b465d0e1 + 2a791f4412cb: single pass under zone->lock, buddy prefetch removed",
-	 {BLAB_PCP_LIFO, 1, 3, BLAB_BULK_SINGLE_PASS, 1, BLAB_HIGH_ZONE, 2, 0, BLAB_RR_LIST, 1, 0, 0, 0, BLAB_CLUSTERS_NONE}},
+	{.name = "v2.5.44", .commit = "",
+	 .describe = "no per-cpu lists: every page allocation and free takes zone->lock",
+	 .s = {.pcp = BLAB_PCP_NONE}},
+	{.name = "v2.5.45", .commit = "",
+	 .describe = "hot/cold per-cpu lists, rmqueue_bulk() refills batch pages under one lock (Morton/Bligh 2002, lwn.net/Articles/14768)",
+	 .s = {.pcp = BLAB_PCP_HOTCOLD}},
+	{.name = "v2.6.25", .commit = "",
+	 .describe = "one LIFO list per cpu searched by migratetype, hot to the head and cold to the tail (2.6.25 merged hot and cold)",
+	 .s = {.pcp = BLAB_PCP_LIFO, .batch_era = 1}},
+	{.name = "v4.16", .commit = "",
+	 .describe = "pcp list per migratetype; free_pcppages_bulk() picks and merges in one pass under zone->lock",
+	 .s = {V4_16, .bulk_free = BLAB_BULK_ONE_PASS}},
+	{.name = "v4.17-pick", .commit = "0a5f4e5b4562",
+	 .describe = "0a5f4e5b4562 alone: free_pcppages_bulk() picks pages outside zone->lock, merges under it",
+	 .s = {V4_16, .bulk_free = BLAB_BULK_TWO_PASS}},
+	{.name = "v4.17", .commit = "0a5f4e5b4562 97334162e4d7",
+	 .describe = "0a5f4e5b4562 + 97334162e4d7: pick outside the lock and prefetch each buddy (at most batch)",
+	 .s = {V4_16, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH}},
+	{.name = "v5.17", .commit = "",
+	 .describe = "the state 8b10b465d0e1 started from (seed 002's vanilla 5.17-rc3): two passes with the buddy prefetch, as 4.17, but 5.14+ pcp sizes and order <= 3 lists",
+	 .s = {V5_14, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH}},
+	{.name = "v5.18-prefetch", .commit = "8b10b465d0e1",
+	 .describe = "8b10b465d0e1 alone: single pass with zone->lock taken before selection, prefetch under the lock; order <= 3 pcp, zone_highsize(), 1 MB batch cap",
+	 .s = {V5_14, .bulk_free = BLAB_BULK_SINGLE_PASS_PREFETCH, .bulk_rr = BLAB_RR_LIST}},
+	{.name = "v5.18", .commit = "8b10b465d0e1 2a791f4412cb",
+	 .describe = "8b10b465d0e1 + 2a791f4412cb: single pass under zone->lock, buddy prefetch removed",
+	 .s = {V5_14, .bulk_free = BLAB_BULK_SINGLE_PASS, .bulk_rr = BLAB_RR_LIST}},
 	/* Aaron Lu's zone->lock RFC v2 (2018-03-20, not merged), on v4.16; docs/skipmerge.md */
-	{"lu-rfc-p2",
-	 "Lu RFC 2/4 on v4.16: order-0 frees skip merging (merge-skipped), compaction merges them",
-	 {BLAB_PCP_LIFO, 1, 0, BLAB_BULK_ONE_PASS, 1, BLAB_HIGH_6BATCH, 1, 0, BLAB_RR_BATCH_FREE, 0, 0, 0, 1, BLAB_CLUSTERS_NONE}},
-	{"lu-rfc-p3",
-	 "Lu RFC 2/4 + 3/4: rmqueue_bulk() cuts clusters of order-0 pages without touching each struct page",
-	 {BLAB_PCP_LIFO, 1, 0, BLAB_BULK_ONE_PASS, 1, BLAB_HIGH_6BATCH, 1, 0, BLAB_RR_BATCH_FREE, 0, 0, 0, 1, BLAB_CLUSTERS_PER_FREE}},
-	{"lu-rfc-p4",
-	 "Lu RFC 2/4..4/4: + free_pcppages_bulk() keeps clusters up once per bulk free",
-	 {BLAB_PCP_LIFO, 1, 0, BLAB_BULK_ONE_PASS, 1, BLAB_HIGH_6BATCH, 1, 0, BLAB_RR_BATCH_FREE, 0, 0, 0, 1, BLAB_CLUSTERS_PER_BULK}},
+	{.name = "lu-rfc-p2", .commit = "",
+	 .describe = "Lu RFC 2/4 on v4.16: order-0 frees skip merging (merge-skipped), compaction merges them",
+	 .s = {V4_16, .skip_merge = 1}},
+	{.name = "lu-rfc-p3", .commit = "",
+	 .describe = "Lu RFC 2/4 + 3/4: rmqueue_bulk() cuts clusters of order-0 pages without touching each struct page",
+	 .s = {V4_16, .skip_merge = 1, .clusters = BLAB_CLUSTERS_PER_FREE}},
+	{.name = "lu-rfc-p4", .commit = "",
+	 .describe = "Lu RFC 2/4..4/4: + free_pcppages_bulk() keeps clusters up once per bulk free",
+	 .s = {V4_16, .skip_merge = 1, .clusters = BLAB_CLUSTERS_PER_BULK}},
 };
+#undef V4_16
+#undef V5_14
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
@@ -81,4 +91,9 @@ const char *blab_preset_name(unsigned i)
 const char *blab_preset_describe(unsigned i)
 {
 	return i < NPRESETS ? presets[i].describe : NULL;
+}
+
+const char *blab_preset_commit(unsigned i)
+{
+	return i < NPRESETS ? presets[i].commit : NULL;
 }

@@ -304,9 +304,9 @@ static void freeze_freelist(struct blab_zone *z, struct kmem_cache *c, uint32_t 
 	     (uint32_t)(c - z->slab->caches), n);
 }
 
-static int start_new_slab(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c);
+static int new_slab(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c);
 
-static int alloc_slow(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
+static int ___slab_alloc(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
 {
 	struct kmem_cache_cpu *cc = &c->cpu_slab[op->cpu];
 
@@ -333,10 +333,10 @@ static int alloc_slow(struct blab_zone *z, struct blab_slab_op *op, struct kmem_
 		op->lock = BLAB_LOCK_SLAB_LIST;
 		return BLAB_STEP_LOCK;
 	}
-	return start_new_slab(z, op, c);
+	return new_slab(z, op, c);
 }
 
-static int alloc_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
+static int slab_alloc(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
 {
 	struct kmem_cache_cpu *cc = &c->cpu_slab[op->cpu];
 	uint64_t tid;
@@ -349,7 +349,7 @@ static int alloc_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 		tid = cc->tid;
 		obj = cc->freelist;
 		if (obj == FP_END)
-			return alloc_slow(z, op, c);
+			return ___slab_alloc(z, op, c);
 		s = &z->slab->slabs[cc->slab];
 		next = get_freepointer(z, c, s, obj, op->cpu, BLAB_PATH_SLAB_ALLOC_FAST);
 		/* this_cpu_cmpxchg_double(freelist, tid): nothing can run between the reads and
@@ -382,13 +382,13 @@ static int alloc_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 	return op_finish(z, op, BLAB_STEP_DONE);
 }
 
-static int alloc_partial(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
+static int get_partial(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
 {
 	uint32_t sid = c->partial_head;
 
 	if (sid == NO_SLAB) { /* another CPU took it while we waited for list_lock */
 		mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
-		return start_new_slab(z, op, c);
+		return new_slab(z, op, c);
 	}
 	remove_partial(z, c, sid, op->cpu, BLAB_PATH_SLAB_ALLOC_SLOW);
 	c->st.alloc_from_partial++;
@@ -398,7 +398,7 @@ static int alloc_partial(struct blab_zone *z, struct blab_slab_op *op, struct km
 }
 
 /* new_slab(): the slab entry first (so a host OOM leaks no page), then the page op. */
-static int start_new_slab(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
+static int new_slab(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
 {
 	uint32_t sid = slab_get_id(z->slab, op->cache, c->objects);
 
@@ -410,7 +410,7 @@ static int start_new_slab(struct blab_zone *z, struct blab_slab_op *op, struct k
 	return BLAB_STEP_DONE + 2; /* "go on": the caller steps the page op now */
 }
 
-static int alloc_new(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
+static int allocate_slab(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
 {
 	int ret = blab_op_step(z, &op->page);
 	uint32_t sid = op->discard_head;
@@ -520,9 +520,10 @@ static void queue_discard(struct blab_zone *z, struct blab_slab_op *op, uint32_t
 	op->discard_head = sid;
 }
 
-static int discard_step(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c);
+static int discard_slab(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c);
+static int __slab_free(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c);
 
-static int free_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
+static int slab_free(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
 {
 	struct kmem_cache_cpu *cc = &c->cpu_slab[op->cpu];
 	uint32_t sid;
@@ -551,27 +552,40 @@ static int free_start(struct blab_zone *z, struct blab_slab_op *op, struct kmem_
 		     BLAB_PATH_SLAB_FREE_FAST, 0, op->cache, (uint32_t)cc->tid);
 		return op_finish(z, op, BLAB_STEP_DONE);
 	}
-	if (free_needs_lock(s)) {
-		op->state = SS_FREE_LOCKED;
-		op->lock = BLAB_LOCK_SLAB_LIST;
-		return BLAB_STEP_LOCK;
-	}
-	slab_push(z, op, c, sid, obj, 0);
-	return op_finish(z, op, BLAB_STEP_DONE);
+	return __slab_free(z, op, c);
 }
 
-static int free_locked(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
+/*
+ * __slab_free(): an object that is not in this CPU's cpu slab goes back on its slab's own
+ * freelist. Without a list change that is the lockless cmpxchg_double_slab() push; a full
+ * slab going partial, or a slab going empty, changes the node's lists, so the op first
+ * stops before list_lock (SS_FREE_LOCKED) and the push happens, with the list change, in
+ * the step that holds it.
+ */
+static int __slab_free(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
 {
 	uint32_t sid;
 	uint16_t obj;
 	struct slab *s;
 	int was_full, err = lookup_object(z, c, op->cache, op->addr, &sid, &obj);
 
-	if (err) { /* freed by another CPU while this one waited: a double free */
-		mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
+	if (err) {
+		/* the first step's object was looked up by slab_free() already; resumed, it was
+		 * freed by another CPU while this one waited for list_lock: a double free */
+		if (op->state != SS_START)
+			mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 		return op_finish(z, op, err);
 	}
 	s = &z->slab->slabs[sid];
+	if (op->state == SS_START) {
+		if (free_needs_lock(s)) {
+			op->state = SS_FREE_LOCKED;
+			op->lock = BLAB_LOCK_SLAB_LIST;
+			return BLAB_STEP_LOCK;
+		}
+		slab_push(z, op, c, sid, obj, 0);
+		return op_finish(z, op, BLAB_STEP_DONE);
+	}
 	was_full = s->freelist == FP_END;
 	if (s->frozen) { /* became a cpu slab meanwhile: a plain push */
 		slab_push(z, op, c, sid, obj, 0);
@@ -588,7 +602,7 @@ static int free_locked(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 		queue_discard(z, op, sid);
 		mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 		op->state = SS_DISCARD;
-		return discard_step(z, op, c);
+		return discard_slab(z, op, c);
 	}
 	slab_push(z, op, c, sid, obj, was_full ? BLAB_EVF_SLAB_TO_PARTIAL : 0);
 	if (was_full) {
@@ -600,7 +614,7 @@ static int free_locked(struct blab_zone *z, struct blab_slab_op *op, struct kmem
 }
 
 /* discard_slab(): one slab of the op's list at a time, each through a page free op */
-static int discard_step(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
+static int discard_slab(struct blab_zone *z, struct blab_slab_op *op, struct kmem_cache *c)
 {
 	for (;;) {
 		int ret;
@@ -683,7 +697,7 @@ static int shrink_locked(struct blab_zone *z, struct blab_slab_op *op, struct km
 	}
 	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_SLAB_LIST);
 	op->state = SS_DISCARD;
-	return discard_step(z, op, c);
+	return discard_slab(z, op, c);
 }
 
 /* ---- the step ---- */
@@ -715,10 +729,10 @@ int blab_slab_op_step(struct blab_zone *z, struct blab_slab_op *op)
 		op->discard_pfn = 0;
 		switch (op->kind) {
 		case BLAB_SLAB_OP_ALLOC:
-			ret = alloc_start(z, op, c);
+			ret = slab_alloc(z, op, c);
 			break;
 		case BLAB_SLAB_OP_FREE:
-			ret = free_start(z, op, c);
+			ret = slab_free(z, op, c);
 			break;
 		default:
 			z->slab->busy[op->cpu] = 1;
@@ -729,7 +743,7 @@ int blab_slab_op_step(struct blab_zone *z, struct blab_slab_op *op)
 		if (ret != BLAB_STEP_DONE + 2)
 			return ret;
 		/* new_slab(): the page op runs in this same step until it needs zone->lock */
-		return alloc_new(z, op, c);
+		return allocate_slab(z, op, c);
 	}
 	/* resuming: an op this zone started, in a state it can be in */
 	if (!z->slab->busy[op->cpu] || op->state >= SS_DONE)
@@ -742,18 +756,18 @@ int blab_slab_op_step(struct blab_zone *z, struct blab_slab_op *op)
 		return BLAB_ELOCKED;
 	switch (op->state) {
 	case SS_ALLOC_PARTIAL:
-		ret = alloc_partial(z, op, c);
+		ret = get_partial(z, op, c);
 		if (ret != BLAB_STEP_DONE + 2)
 			return ret;
-		return alloc_new(z, op, c);
+		return allocate_slab(z, op, c);
 	case SS_ALLOC_NEW:
-		return alloc_new(z, op, c);
+		return allocate_slab(z, op, c);
 	case SS_FREE_LOCKED:
-		return free_locked(z, op, c);
+		return __slab_free(z, op, c);
 	case SS_SHRINK_LOCKED:
 		return shrink_locked(z, op, c);
 	case SS_DISCARD:
-		return discard_step(z, op, c);
+		return discard_slab(z, op, c);
 	default:
 		return BLAB_EINVAL;
 	}

@@ -65,7 +65,8 @@ void held_migrated(void *ctx, uint64_t old_pfn, uint64_t new_pfn, unsigned order
 	held_set(h, slot, new_pfn);
 }
 
-void sim_sync_clocks(struct sim_run *run)
+/* set every runnable CPU's clock to the highest of them */
+static void sim_sync_clocks(struct sim_run *run)
 {
 	uint64_t max = 0;
 

@@ -42,9 +42,6 @@ void held_migrated(void *ctx, uint64_t old_pfn, uint64_t new_pfn, unsigned order
 int sim_fill_and_fragment(struct sim_run *run, struct held_pages *h, uint32_t first,
 			  uint32_t keep_every, uint32_t free_pb_every, uint32_t *filled);
 
-/* set every runnable CPU's clock to the highest of them */
-void sim_sync_clocks(struct sim_run *run);
-
 /* Config checks both high-order workloads make: 0, or a negative BLAB_E* code and why. */
 int sim_check_hi_order(const struct blab_sim_config *c, char *err, size_t errlen);
 int sim_check_compact(const struct blab_sim_config *c, char *err, size_t errlen);
