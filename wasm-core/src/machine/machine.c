@@ -14,9 +14,8 @@ void _mach_emit(struct blab_machine *m, unsigned type, uint64_t pfn, unsigned or
 		uint32_t arg1)
 {
 	if (!m->log.sink && (m->log.full || !m->log.cap))
-		return;
-	log_push(&m->log, blab_event_make(mach_now(m, cpu), pfn, type, order, cpu, mt, path,
-					  flags, arg0, arg1));
+		return; /* before reading the clock: the real machine's costs a system call */
+	mach_log_event(m, mach_now(m, cpu), type, pfn, order, cpu, mt, path, flags, arg0, arg1);
 }
 
 int mach_check(unsigned kind, const struct model_params *p, unsigned cpus)

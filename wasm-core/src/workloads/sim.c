@@ -34,6 +34,13 @@ void blab_sim_config_init(struct blab_sim_config *c)
 	c->hackbench.object_size = 256;
 }
 
+int sim_out_of_host_memory(char *err, size_t errlen)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "out of host memory");
+	return BLAB_ENOMEMHOST;
+}
+
 /* Per-CPU pages batch and high as a 96 GB node with 56 CPUs would have them: the model's
  * zone is only as large as the workload needs, and zone_batchsize() of that would be tiny.
  * The machine has NODES such nodes (2 sockets of seeds 000 / 004): min_free_kbytes is

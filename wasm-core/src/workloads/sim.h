@@ -77,6 +77,9 @@ static inline struct blab_zone *sim_cpu_zone(const struct sim_run *run, unsigned
 	return run->nodes ? run->node_zone[run->cpu_node[cpu]] : run->z;
 }
 
+/* "out of host memory" in err; returns BLAB_ENOMEMHOST (the loop's and the workloads' set-up) */
+int sim_out_of_host_memory(char *err, size_t errlen);
+
 /* The workload with this id, or NULL. */
 const struct sim_workload *sim_workload_get(uint32_t id);
 

@@ -202,13 +202,6 @@ void *sim_tasks_alloc(const struct blab_sim_config *c, size_t task_size, uint32_
 	return tasks;
 }
 
-int sim_out_of_host_memory(char *err, size_t errlen)
-{
-	if (err && errlen)
-		snprintf(err, errlen, "out of host memory");
-	return BLAB_ENOMEMHOST;
-}
-
 uint64_t sim_pages_per_second(uint64_t pages, uint64_t cycles, uint32_t cpu_mhz)
 {
 	if (!cycles)

@@ -93,9 +93,6 @@ static inline uint32_t *sim_task_pfns(uint32_t *pfns, const struct blab_sim_conf
 	return pfns + (size_t)cpu * c->pages;
 }
 
-/* "out of host memory" in err; returns BLAB_ENOMEMHOST */
-int sim_out_of_host_memory(char *err, size_t errlen);
-
 /* pages per second of virtual time over cycles of a cpu_mhz clock; 0 for no cycles */
 uint64_t sim_pages_per_second(uint64_t pages, uint64_t cycles, uint32_t cpu_mhz);
 

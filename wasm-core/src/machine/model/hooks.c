@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "machine/machine.h"
+#include "machine/prim.h"
 #include "model.h"
 
 _Static_assert(MODEL_MAX_CPUS == BLAB_MODEL_MAX_CPUS, "one bound on the model's CPUs");
@@ -15,6 +15,20 @@ _Static_assert(MODEL_NODE_LOCKS == MACH_NLOCKS, "a zone's locks are its node's l
 _Static_assert((int)LOCK_ZONE == (int)BLAB_LOCK_ZONE && (int)LOCK_LRU == (int)BLAB_LOCK_LRU &&
 		       (int)LOCK_SLAB_LIST == (int)BLAB_LOCK_SLAB_LIST,
 	       "the model's lock ids are the core's");
+
+/* mach_now() on the model: the CPU's virtual clock */
+static inline uint64_t model_time(const struct blab_machine *m, unsigned cpu)
+{
+	return cpu < m->nclocks ? m->clock[cpu] : 0;
+}
+
+/* a record stamped with cpu's clock, as machine.h's MACH_EMIT does */
+#define MODEL_EMIT(m, cls, type, pfn, order, cpu, mt, path, flags, a0, a1)                   \
+	do {                                                                                 \
+		if (log_on(&(m)->log, (cls)))                                                \
+			mach_log_event((m), model_time((m), (cpu)), (type), (pfn), (order), (cpu), \
+				       (mt), (path), (flags), (a0), (a1));                   \
+	} while (0)
 
 /* the model's lock id of this zone's lock BLAB_LOCK_* id (its node's, when zones share a
  * machine: lock_base) */
@@ -41,7 +55,7 @@ static void drain_wasted(struct blab_machine *m, struct model_machine *mm)
 		return;
 	n = cache_take_wasted(&mm->cache, w, MODEL_WASTED_MAX);
 	for (uint32_t i = 0; i < n; i++)
-		MACH_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_PREFETCH_WASTED, line_event_pfn(w[i].vaddr), 0,
+		MODEL_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_PREFETCH_WASTED, line_event_pfn(w[i].vaddr), 0,
 			  w[i].cpu, 0, w[i].path, line_event_flags(w[i].vaddr), 0, 0);
 }
 
@@ -55,7 +69,7 @@ void _mach_model_touch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, int
 		return; /* zone set-up: no CPU pays */
 	r = model_touch(mm, cpu, vaddr, write, (uint8_t)path);
 	count_locked_miss(m, mm, cpu, r);
-	MACH_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
+	MODEL_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
 		  r.outcome | (write ? BLAB_EVF_WRITE : 0) | line_event_flags(vaddr), r.cycles, 0);
 	drain_wasted(m, mm);
 }
@@ -71,7 +85,7 @@ void _mach_model_touch_ahead(struct blab_machine *m, unsigned cpu, uint64_t vadd
 		return;
 	r = model_touch_ahead(mm, cpu, vaddr, (uint8_t)path);
 	count_locked_miss(m, mm, cpu, r);
-	MACH_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
+	MODEL_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
 		  r.outcome, r.cycles, 0);
 	drain_wasted(m, mm);
 }
@@ -106,7 +120,7 @@ void _mach_model_store(struct blab_machine *m, unsigned cpu, uint64_t vaddr, uns
 	r = model_store(mm, cpu, vaddr, (uint8_t)path);
 	count_locked_miss(m, mm, cpu, r);
 	if (line_is_page(vaddr))
-		MACH_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
+		MODEL_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
 			  r.outcome | BLAB_EVF_WRITE, r.cycles, 0);
 	drain_wasted(m, mm);
 }
@@ -119,7 +133,7 @@ void _mach_model_prefetch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, 
 	if (cpu >= mm->ncpus)
 		return;
 	land = model_prefetch(mm, cpu, vaddr, (uint8_t)path);
-	MACH_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path,
+	MODEL_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path,
 		  line_event_flags(vaddr), land, 0);
 	drain_wasted(m, mm);
 }
@@ -161,7 +175,7 @@ void _mach_model_lock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 	if (!model_lock(mm, cpu, lockid))
 		m->parked++;
 	spun = c->spin_cycles - spin0;
-	MACH_EMIT(m, BLAB_EVC_LOCK, BLAB_EV_LOCK_ACQUIRE, 0, 0, cpu, lockid, 0, 0,
+	MODEL_EMIT(m, BLAB_EVC_LOCK, BLAB_EV_LOCK_ACQUIRE, 0, 0, cpu, lockid, 0, 0,
 		  (uint32_t)(spun > 0xffffffffu ? 0xffffffffu : spun), 0);
 }
 
@@ -176,7 +190,7 @@ void _mach_model_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 	model_store_fence(mm, cpu); /* held until the stores made under it are visible */
 	held = mm->now[cpu] - mm->locks.lock[lockid].held_since;
 	model_unlock(mm, cpu, lockid);
-	MACH_EMIT(m, BLAB_EVC_LOCK, BLAB_EV_LOCK_RELEASE, 0, 0, cpu, lockid, 0, 0,
+	MODEL_EMIT(m, BLAB_EVC_LOCK, BLAB_EV_LOCK_RELEASE, 0, 0, cpu, lockid, 0, 0,
 		  (uint32_t)(held > 0xffffffffu ? 0xffffffffu : held), 0);
 }
 

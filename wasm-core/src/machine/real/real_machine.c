@@ -1,12 +1,12 @@
 /*
  * real_machine.c - set-up and tear-down of the real machine's locks and per-CPU counters.
- * The lock and clear_page themselves are static inline in real.h; machine.h reaches them
- * through the _mach_real_* calls at the end.
+ * The lock and clear_page themselves are static inline in real.h; machine.h's hooks reach
+ * them through the _mach_real_* functions at the end (prim.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine/machine.h"
+#include "machine/prim.h"
 #include "real.h"
 
 int real_machine_init(struct real_machine *rm, uint32_t ncpus, int time_locks)
