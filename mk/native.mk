@@ -41,3 +41,14 @@ test-asan: cmake-asan
 	cd wasm-core && ctest --preset asan -j$(NPROC)
 
 TEST_SUITES += test-native test-clang test-asan
+
+# make lint's C part (lint-web is knip): the checks that keep the core's shape, seconds once
+# build/native exists (the symbol check reads its objects):
+#   scripts/check-layers.mjs          every #include of wasm-core/ goes down the layers
+#                                     (docs/architecture.md), and no folders include each other
+#   scripts/check-unused-symbols.sh   no C function or datum is exported that nothing uses
+.PHONY: lint lint-c
+lint: lint-c
+lint-c: build/native/blab
+	@node scripts/check-layers.mjs
+	@scripts/check-unused-symbols.sh build/native
