@@ -52,3 +52,10 @@ lint: lint-c
 lint-c: build/native/blab
 	@node scripts/check-layers.mjs
 	@scripts/check-unused-symbols.sh build/native
+
+# web/scenario/core-schema.ts: the core's presets, run request and run counters as TypeScript,
+# printed by build/native/blab-schema (wasm-core/tools/blab_schema.c). Committed, so the app
+# type-checks without a C build; web/scenario/core-schema.test.ts fails when it drifts.
+.PHONY: schema
+schema: build/native/blab
+	@build/native/blab-schema > web/scenario/core-schema.ts && echo "wrote web/scenario/core-schema.ts"

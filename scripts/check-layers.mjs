@@ -3,13 +3,14 @@
 // wasm-core/ and fails when one breaks the order (docs/architecture.md, "The layers"):
 //
 //   include/  the public API: includes only include/
-//   src/base/ < src/machine/ < src/mm/ < src/workloads/, src/script/, src/trace/  < cli/, wasm/
+//   src/base/ < src/machine/ < src/mm/ < src/workloads/, src/script/, src/trace/
+//     < cli/, wasm/, tools/
 //
 //   - a file includes its own folder, lower layers and include/ only (the three top layers
 //     of src/ are siblings: none includes another);
 //   - the allocator (src/mm/) never reaches a header of machine/model/ or machine/real/, not
 //     even through another header: machine/machine.h is all it knows of machines;
-//   - cli/ and wasm/ use the public API (include/) and their own folder only;
+//   - cli/, wasm/ and tools/ use the public API (include/) and their own folder only;
 //   - no two folders include each other, directly or round a longer loop.
 // tests/ and bench/ may include anything and are not checked.
 //
@@ -20,7 +21,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 const root = resolve(process.argv[2] ?? join(dirname(new URL(import.meta.url).pathname), '..'));
 const core = join(root, 'wasm-core');
 const RANK = { include: 0, 'src/base': 1, 'src/machine': 2, 'src/mm': 3, 'src/workloads': 4,
-  'src/script': 4, 'src/trace': 4, cli: 5, wasm: 5 };
+  'src/script': 4, 'src/trace': 4, cli: 5, wasm: 5, tools: 5 };
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -71,7 +72,7 @@ for (const [file, list] of includes) {
     const where = `${relative(root, file)}:${line}: #include "${name}"`;
     if (to === null) {
       problems.push(`${where}: ${rel(target)} is in no layer`);
-    } else if (from === 'cli' || from === 'wasm') {
+    } else if (from === 'cli' || from === 'wasm' || from === 'tools') {
       if (to !== 'include' && to !== from)
         problems.push(`${where}: ${from}/ uses the public API (include/) only, not ${to}/`);
     } else if (to !== from && RANK[to] >= RANK[from]) {

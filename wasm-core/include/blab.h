@@ -113,6 +113,13 @@ struct blab_strategy {
 	uint8_t skip_merge;    /* 2/4: order-0 frees skip merging; compaction merges them later */
 	uint8_t clusters;      /* enum blab_clusters */
 };
+/* X(field, jsName): every switch of struct blab_strategy, for the tables the app is generated
+ * from (wasm-core/tools/blab_schema.c) */
+#define BLAB_STRATEGY_FIELDS(X)                                                            \
+	X(pcp, pcp) X(pcp_per_mt, pcpPerMt) X(pcp_max_order, pcpMaxOrder) X(bulk_free, bulkFree) \
+	X(merge_tail, mergeTail) X(high_mode, highMode) X(batch_era, batchEra)                  \
+	X(watermarks, watermarks) X(bulk_rr, bulkRr) X(free_factor, freeFactor) X(batch, batch) \
+	X(high, high) X(skip_merge, skipMerge) X(clusters, clusters)
 enum blab_clusters {
 	BLAB_CLUSTERS_NONE = 0,
 	BLAB_CLUSTERS_PER_FREE = 1,  /* 3/4: rmqueue_bulk() cuts clusters; each free keeps them up */
@@ -125,6 +132,7 @@ unsigned blab_preset_count(void);
 const char *blab_preset_name(unsigned i);        /* NULL past the end */
 const char *blab_preset_describe(unsigned i);    /* one line, cites the commit */
 const char *blab_preset_commit(unsigned i);      /* its upstream commits, space-separated; "" if none */
+const char *blab_preset_title(unsigned i);       /* a few words, for a menu */
 #define BLAB_DEFAULT_PRESET "v5.18"
 
 /* ---- machines ---- */
