@@ -155,11 +155,12 @@ static inline void mach_prefetch(struct blab_machine *m, unsigned cpu, uint64_t 
 		  line_event_flags(vaddr), 0, 0);
 }
 
+/* plain and real: nothing (the real machine's work is the code that runs); the model: the
+ * cost class's cycles on the CPU's clock, as model_work() does */
 static inline void mach_work(struct blab_machine *m, unsigned cpu, unsigned cost)
 {
-	/* plain and real: the real machine's work is the code that runs */
-	if (m->kind == BLAB_MACHINE_MODEL)
-		_mach_model_work(m, cpu, cost);
+	if (m->kind == BLAB_MACHINE_MODEL && cpu < m->nclocks)
+		m->clock[cpu] += m->work_cycles[cost];
 }
 
 /*

@@ -57,6 +57,7 @@ enum blab_cost {
 	BLAB_COST_CLEAR_PAGE = 3, /* clear_page() of a 4 KB frame (its lines: mach_clear_page) */
 	BLAB_COST_FAULT = 4,      /* page fault entry + handle_mm_fault bookkeeping (sim workloads) */
 	BLAB_COST_UNMAP = 5,      /* zap_pte_range + release_pages work per page (sim workloads) */
+	BLAB_COST_NR
 };
 
 #define MACH_NLOCKS 3 /* per zone: BLAB_LOCK_ZONE, _LRU, _SLAB_LIST */
@@ -72,9 +73,11 @@ struct blab_machine {
 	uint8_t lock_base;
 	uint8_t impl_shared;
 	void *impl;           /* the model's or the real machine's state; NULL for plain */
-	/* model: each CPU's virtual clock, the model's own array (nclocks CPUs) */
-	const uint64_t *clock;
+	/* model: each CPU's virtual clock, the model's own array (nclocks CPUs), and what each
+	 * cost class of mach_work() adds to it (from the model's parameters) */
+	uint64_t *clock;
 	uint32_t nclocks;
+	uint32_t work_cycles[BLAB_COST_NR];
 	uint64_t now;         /* plain: op number (counted by the op layer, mach_op_begin) */
 	uint16_t lock_owner[MACH_NLOCKS]; /* plain: BLAB_CPU_NONE when free */
 	uint64_t lock_taken_at[MACH_NLOCKS];
@@ -118,7 +121,6 @@ void _mach_model_touch_line(struct blab_machine *m, unsigned cpu, uint64_t vaddr
 			    unsigned path);
 void _mach_model_store(struct blab_machine *m, unsigned cpu, uint64_t vaddr, unsigned path);
 void _mach_model_prefetch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, unsigned path);
-void _mach_model_work(struct blab_machine *m, unsigned cpu, unsigned cost);
 void _mach_model_lock(struct blab_machine *m, unsigned cpu, unsigned lockid);
 void _mach_model_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid);
 int _mach_model_lock_busy(const struct blab_machine *m, unsigned cpu, unsigned lockid);

@@ -138,28 +138,6 @@ void _mach_model_prefetch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, 
 	drain_wasted(m, mm);
 }
 
-static uint64_t model_cost(const struct model_params *p, unsigned cost)
-{
-	switch (cost) {
-	case BLAB_COST_CLEAR_PAGE:
-		return p->clear_page_cycles;
-	case BLAB_COST_FAULT:
-		return 250u * p->list_op_cycles; /* 1000 at defaults: [est], docs/sim.md */
-	case BLAB_COST_UNMAP:
-		return 25u * p->list_op_cycles; /* 100 at defaults: [est] */
-	default:
-		return p->list_op_cycles;
-	}
-}
-
-void _mach_model_work(struct blab_machine *m, unsigned cpu, unsigned cost)
-{
-	struct model_machine *mm = mach_model(m);
-
-	if (cpu < mm->ncpus)
-		model_work(mm, cpu, model_cost(&mm->p, cost));
-}
-
 void _mach_model_lock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
 	struct model_machine *mm = mach_model(m);
@@ -216,11 +194,28 @@ void _mach_model_clear_page(struct blab_machine *m, unsigned cpu, uint64_t pfn, 
 
 /* ---- set-up ---- */
 
+/* the cycles each class of mach_work() costs on this machine */
+static uint32_t model_cost(const struct model_params *p, unsigned cost)
+{
+	switch (cost) {
+	case BLAB_COST_CLEAR_PAGE:
+		return p->clear_page_cycles;
+	case BLAB_COST_FAULT:
+		return 250u * p->list_op_cycles; /* 1000 at defaults: [est], docs/sim.md */
+	case BLAB_COST_UNMAP:
+		return 25u * p->list_op_cycles; /* 100 at defaults: [est] */
+	default:
+		return p->list_op_cycles;
+	}
+}
+
 static void attach(struct blab_machine *m, struct model_machine *mm)
 {
 	m->impl = mm;
 	m->clock = mm->now;
 	m->nclocks = mm->ncpus;
+	for (unsigned c = 0; c < BLAB_COST_NR; c++)
+		m->work_cycles[c] = model_cost(&mm->p, c);
 }
 
 int _mach_model_init(struct blab_machine *m, const struct model_params *p, unsigned cpus,
