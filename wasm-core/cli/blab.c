@@ -10,7 +10,7 @@
 #include <time.h>
 #include "blab.h"
 #include "cli.h"
-#include "blab_core_hash.h"
+#include <blab_core_hash.h> /* generated: cmake/core_hash.cmake */
 
 static int replay_help(FILE *f)
 {

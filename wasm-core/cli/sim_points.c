@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "blab_core_hash.h"
+#include <blab_core_hash.h> /* generated: cmake/core_hash.cmake */
 #include "blab_sim.h"
 #include "sim_cache.h"
 #include "sim_common.h"

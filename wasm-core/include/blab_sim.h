@@ -115,6 +115,12 @@ struct blab_sim_result {
 	uint64_t node_zone_acq[BLAB_SIM_MAX_NODES], node_lru_acq[BLAB_SIM_MAX_NODES];
 	uint64_t prefetches, pf_hit, pf_late, pf_wasted;
 	uint32_t batch, high;    /* the pcp sizes the run used */
+	/* the pcp lists: rmqueue_bulk() refills and free_pcppages_bulk() runs at high, all CPUs
+	 * together; the CPUs whose list was used (refilled, drained, or holding pages at the end),
+	 * and of those the ones whose list was never drained at high / never refilled: a run where
+	 * they are not 0 never took the path a change to the bulk free / the refill is about */
+	uint64_t pcp_refills, pcp_bulk_frees;
+	uint32_t pcp_cpus_used, pcp_cpus_undrained, pcp_cpus_unrefilled;
 	/* hackbench */
 	uint64_t messages;                /* messages sent and received */
 	uint64_t elapsed_cycles;          /* until the last message was read (the score's time) */

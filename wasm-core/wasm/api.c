@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blab.h"
+#include "blab_js.h"
 
 struct blab_js_run {
 	int32_t status;   /* 0: every line ran; 1: a line failed ("line N: why" in err) */
@@ -20,6 +21,7 @@ struct blab_js_run {
 	char *out, *err;  /* NUL-terminated, from open_memstream */
 	size_t out_len, err_len;
 	struct blab_event *events;
+	int64_t stats[BLAB_JS_NSTATS]; /* a model-machine run's counters (blab_js.h); else 0 */
 };
 
 /* Op scripts from the browser are bounded like files given to the CLI (docs/limits.md). */
@@ -89,6 +91,8 @@ const char *blab_js_out(const struct blab_js_run *r) { return r && r->out ? r->o
 const char *blab_js_err(const struct blab_js_run *r) { return r && r->err ? r->err : ""; }
 const struct blab_event *blab_js_events(const struct blab_js_run *r) { return r ? r->events : NULL; }
 uint32_t blab_js_event_count(const struct blab_js_run *r) { return r ? r->nevents : 0; }
+/* BLAB_JS_NSTATS counters in the order of BLAB_JS_SIM_STATS (blab_js.h) */
+const int64_t *blab_js_stats(const struct blab_js_run *r) { return r ? r->stats : NULL; }
 
 void blab_js_run_free(struct blab_js_run *r)
 {
@@ -104,8 +108,6 @@ void blab_js_run_free(struct blab_js_run *r)
 uint32_t blab_js_event_size(void) { return (uint32_t)sizeof(struct blab_event); }
 
 /* ---- blab sim for the browser: one run of a workload on the model machine ---- */
-
-#include "blab_sim.h"
 
 struct js_sink {
 	struct blab_event *ev;
@@ -143,47 +145,29 @@ static void js_sink(void *ctx, const struct blab_event *e)
 	s->ev[s->n++] = *e;
 }
 
-struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
-				   uint32_t iterations, uint32_t seed, const char *preset,
-				   uint32_t max_events, uint32_t batch, uint32_t high,
-				   uint32_t clear_lines, uint32_t cache_scale);
-
-/*
- * Runs `workload` (1 = page_fault1) on `cpus` model CPUs, each task mapping `pages` pages, with
- * the strategy of `preset`; keeps at most `max_events` records (>= 2). The run's text result
- * (score, contention, the error if any) is in out/err like a replay's, the log in events.
- * hackbench (4, docs/slab.md): `cpus` = groups, `pages` = loops, `iterations` = flags (bit 0:
- * SLUB freelist prefetch, bit 1: same-CPU control), 256-byte objects.
- */
-struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages,
-				uint32_t iterations, uint32_t seed, const char *preset,
-				uint32_t max_events)
+/* the run's counters into stats[], in the order of BLAB_JS_SIM_STATS (blab_js.h) */
+static void fill_stats(int64_t *stats, const struct blab_sim_result *r)
 {
-	return blab_js_sim_ex(workload, cpus, pages, iterations, seed, preset, max_events, 0, 0, 0, 0);
+#define BLAB_X(js, expr) stats[BLAB_JS_STAT_##js] = (int64_t)(expr);
+	BLAB_JS_SIM_STATS(BLAB_X)
+#undef BLAB_X
 }
 
 /*
- * blab_js_sim() with the knobs the lessons and the compare view turn: pcp `batch` and `high`
- * (0: the preset's), the frame lines clear_page() writes through the cache model (0: the
- * default), L2 and LLC divided by `cache_scale` (0 or 1: full size; blab sim --cache-scale,
- * so 4096 pages per task keep will-it-scale's 128 MB footprint-to-cache ratio at 8), and
- * max_events 0 for no log at all (table sweeps need only the counters). A second stdout
- * line, "stats key=value ...", carries every counter of struct blab_sim_result.
+ * Runs one workload on the model machine as `req` asks (blab_js.h: every field by name, the
+ * hackbench ones apart), keeping at most req->max_events records (>= 2; 0: no log). What the
+ * run prints (its score line, or why it could not run) is in out/err like a replay's, the log
+ * in events, and every counter in the stats array (blab_js_stats).
  */
-struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
-				   uint32_t iterations, uint32_t seed, const char *preset,
-				   uint32_t max_events, uint32_t batch, uint32_t high,
-				   uint32_t clear_lines, uint32_t cache_scale)
+struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 {
 	struct blab_js_run *r = calloc(1, sizeof(*r));
 	struct js_sink sink = {0};
-	struct blab_sim_point pt = {.workload = workload, .cpus = cpus, .pages = pages,
-				    .iterations = iterations, .seed = seed, .batch = batch,
-				    .high = high, .clear_lines = clear_lines,
-				    .cache_scale = cache_scale};
+	struct blab_sim_point pt = {0};
 	struct blab_sim_config cfg;
 	struct blab_sim_result res;
-	char why[256] = "", *text = NULL;
+	char why[256] = "", *text;
+	uint32_t max_events;
 	FILE *out, *err;
 	int rc, len;
 
@@ -195,19 +179,43 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		r->status = 2;
 		goto done;
 	}
-	if (!preset || strlen(preset) >= sizeof(pt.preset)) {
-		fprintf(err, "blab sim: unknown preset '%.64s' (blab presets lists them)\n", preset ? preset : "");
+	if (!req) {
+		fprintf(err, "blab sim: no request\n");
 		r->status = 2;
 		goto done;
 	}
-	strcpy(pt.preset, preset);
-	if (blab_sim_point_config(&pt, &cfg, why, sizeof(why))) {
-		fprintf(err, "blab sim: %s\n", why);
-		r->status = 2;
-		goto done;
+	max_events = req->max_events;
+	/* the request as a point (blab_sim.h): what `blab sim --points` runs natively, through
+	 * the same blab_sim_point_config() and blab_sim_report(), so both print the same bytes */
+	pt.workload = req->workload;
+	pt.cpus = req->cpus;
+	pt.pages = req->pages;
+	pt.iterations = req->iterations;
+	pt.seed = req->seed;
+	pt.batch = req->batch;
+	pt.high = req->high;
+	pt.clear_lines = req->clear_lines;
+	pt.cache_scale = req->cache_scale;
+	memcpy(pt.preset, req->preset, sizeof(pt.preset));
+	pt.preset[sizeof(pt.preset) - 1] = 0; /* caller memory: bounded whatever it holds */
+	if (req->workload == BLAB_WL_HACKBENCH) {
+		if (req->slub_prefetch > 1 || req->same_cpu > 1) {
+			fprintf(err, "blab sim: hackbench slub_prefetch=%u same_cpu=%u: each is 0 or 1\n",
+				req->slub_prefetch, req->same_cpu);
+			r->status = 2;
+			goto done;
+		}
+		pt.cpus = req->groups;
+		pt.pages = req->loops;
+		pt.iterations = req->slub_prefetch | req->same_cpu << 1;
 	}
 	if (max_events == 1 || max_events > BLAB_MAX_LOG_EVENTS) {
 		fprintf(err, "blab sim: max_events=%u must be 2..%u, or 0 for no log\n", max_events, BLAB_MAX_LOG_EVENTS);
+		r->status = 2;
+		goto done;
+	}
+	if (blab_sim_point_config(&pt, &cfg, why, sizeof(why))) {
+		fprintf(err, "blab sim: %s\n", why);
 		r->status = 2;
 		goto done;
 	}
@@ -226,7 +234,7 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		r->status = 2;
 		goto done;
 	}
-	/* the same text blab sim --points prints natively (blab_sim_report) */
+	/* its score line, then "stats NAME=VALUE ..." with every counter of the stats array */
 	len = blab_sim_report(NULL, 0, &cfg, &res, sink.full);
 	text = malloc((size_t)len + 1);
 	if (!text) {
@@ -237,6 +245,8 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 	blab_sim_report(text, (size_t)len + 1, &cfg, &res, sink.full);
 	fputs(text, out);
 	free(text);
+	/* every counter, for the lessons' tables and the compare view's diff table */
+	fill_stats(r->stats, &res);
 	r->events = sink.ev;
 	r->nevents = sink.n;
 	sink.ev = NULL;

@@ -9,11 +9,10 @@ import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
 import { pcpWarnings } from '../engine/pcp-warning';
 import { pointKey } from '../engine/point';
-import type { SimStats } from '../engine/simstats';
+import { parseSimStats, type SimStats } from '../engine/simstats';
 import { progressBar } from '../ui/progress';
 import { perFrame } from '../ui/per-frame';
 import { decodeEvents } from '../log/events';
-import { parseSimStats } from '../engine/simstats';
 import { Player } from '../log/player';
 import type { PcpParams } from '../views/pcp';
 import { PRESETS } from '../scenario/url';
@@ -305,7 +304,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
         // built in slices, so a large replay never blocks the page for long
         const player = await Player.build(decodeEvents(r.events));
         if (gen !== runGen) return;
-        const stats = parseSimStats(r.stdout);
+        const stats = r.stats;
+        if (!stats) throw new Error(`${c.label}: the core returned no counters`);
         const maxTime = new Float64Array(player.length);
         let m = 0;
         for (let i = 0; i < player.length; i++) maxTime[i] = m = Math.max(m, player.log.time[i]!);

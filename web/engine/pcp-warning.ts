@@ -10,16 +10,17 @@ export function pcpWarnings(s: SimStats): string[] {
   const used = s.pcpUsed ?? 0;
   if (used === 0) return [];
   const out: string[] = [];
-  const of = (n: number) => (n === used ? `every pcp list (${used} CPUs)` : `the pcp lists of ${n} of ${used} CPUs`);
+  // the same words for every run where all lists missed the path, so a table says it once
+  const lists = (n: number) => (n === used ? 'the pcp lists' : `the pcp lists of ${n} of ${used} CPUs`);
   if (s.pcpUndrained) {
     out.push(
-      `${of(s.pcpUndrained)} never drained: free_pcppages_bulk() never ran there, because the frees never brought a list's count up to high (${s.high}), so a change to the bulk free cannot show. ` +
+      `${lists(s.pcpUndrained)} never drained: free_pcppages_bulk() never ran, because the frees never brought a list's count up to high (${s.high}), so a change to the bulk free cannot show. ` +
         `Give each task more pages than high, or lower high.`,
     );
   }
   if (s.pcpUnrefilled) {
     out.push(
-      `${of(s.pcpUnrefilled)} never refilled: rmqueue_bulk() never ran there, every allocation took a page freed onto the list before, so a change to the refill cannot show. ` +
+      `${lists(s.pcpUnrefilled)} never refilled: rmqueue_bulk() never ran, every allocation took a page freed onto the list before, so a change to the refill cannot show. ` +
         `Give each task more pages (more than high, ${s.high}), or lower high.`,
     );
   }

@@ -66,7 +66,9 @@ describe('runSweep on the WASM core', () => {
     for (const s of res.series) {
       expect(s.points.map((p) => p.tasks)).toEqual([1, 2]);
       for (const p of s.points) {
-        const direct = parseSimStats(simScenario(m, { workload: 'page_fault1', cpus: p.tasks, pages: 64, iterations: 2, seed: 1, preset: s.label, maxEvents: 0, cacheScale: 64 }).stdout);
+        const r = simScenario(m, { workload: 'page_fault1', cpus: p.tasks, pages: 64, iterations: 2, seed: 1, preset: s.label, maxEvents: 0, cacheScale: 64 });
+        const direct = parseSimStats(r.stdout);
+        expect(direct).toEqual(r.stats); // the stats line is the counters array, by the same names
         expect(p.score).toBe(direct.score);
         expect(p.score).toBeGreaterThan(0);
         expect(res.stats.get(`${s.label}/${p.tasks}`)).toEqual(direct);
