@@ -2,7 +2,7 @@
 // presets differ in: free_pcppages_bulk() (or rmqueue_bulk()) never ran, so two presets that
 // change only that path give the same numbers. Said from the run's own counters (the core's
 // pcp_* stats), with what to change.
-import type { SimStats } from './simstats';
+import type { SimStats } from './simstats.ts';
 
 /** The warnings a run carries, in words; empty when every used pcp list was drained and refilled
  * (or the core printed no pcp counters, or the preset has no pcp lists). */

@@ -7,7 +7,7 @@
 // the core printed: its score line, then "stats NAME=VALUE ..." with the same counters by the
 // same names (blab_sim_report(), from the same table), which `blab sim --points` prints
 // natively; parseSimStats() reads that line back, and a table checks the text byte for byte.
-import { SIM_STATS } from '../scenario/core-schema';
+import { SIM_STATS } from '../scenario/core-schema.ts';
 
 export type SimStats = Record<(typeof SIM_STATS)[number], number>;
 

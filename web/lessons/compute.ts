@@ -4,9 +4,9 @@
 // written down in advance: every number a table shows comes back from the core, and each cell
 // is the mean over its seeds with their spread (min..max).
 import type { SimRequest } from '../engine/blab-module';
-import { acqPerPage, holdPerAcq, parseSimStats, type SimStats } from '../engine/simstats';
-import { insideSpread, spreadOf, type Spread } from '../engine/spread';
-import { groupedWarnings } from '../engine/pcp-warning';
+import { acqPerPage, holdPerAcq, parseSimStats, type SimStats } from '../engine/simstats.ts';
+import { insideSpread, spreadOf, type Spread } from '../engine/spread.ts';
+import { groupedWarnings } from '../engine/pcp-warning.ts';
 import type { PointsRunner } from '../engine/point';
 import type { LessonTable, Metric, SimConfig, TableRef } from './lesson';
 

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Runs fanned out, natively: blab sim --points prints the same bytes on 1 thread and on 3, once
+# per repeated key; --cache gives the same bytes back without running, ignores a damaged file,
+# and keeps one folder per core build hash (blab version); bad input names the file and line.
+set -u
+blab=$1; fail=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/blab-fanout.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
+bad() { echo "FAIL: $*"; fail=1; }
+expect() { # expect STATUS PATTERN ARGS...
+  local want=$1 pat=$2; shift 2
+  local got; got=$("$blab" "$@" 2>&1); local rc=$?
+  if [ "$rc" != "$want" ] || ! grep -q -- "$pat" <<<"$got"; then
+    echo "FAIL: blab $* -> exit $rc, want $want and /$pat/:"; echo "$got" | head -5; fail=1
+  fi
+}
+
+hash=$("$blab" version | sed -n 's/^blab core \([0-9a-f]\{16\}\)$/\1/p')
+[ -n "$hash" ] || bad "blab version prints no core hash"
+
+key() { echo "workload=$1 preset=$2 cpus=$3 pages=$4 iterations=$5 seed=$6 batch=0 high=0 clear_lines=8 cache_scale=$7"; }
+{
+  echo "# points of several workloads, one repeated"
+  key page_fault1 v4.16 4 256 2 1 16
+  key page_fault1 v4.17 8 256 2 2 16
+  echo
+  key hackbench v5.18 4 100 1 1 1
+  key stress_highalloc lu-rfc-p2 2 2048 2 1 1
+  key page_fault1 v4.16 4 256 2 1 16
+} > "$tmp/points.txt"
+
+"$blab" sim --points "$tmp/points.txt" > "$tmp/one.txt" 2> "$tmp/one.err" || bad "--points failed: $(cat "$tmp/one.err")"
+"$blab" sim --points "$tmp/points.txt" --jobs 3 > "$tmp/three.txt" 2>/dev/null || bad "--points --jobs 3 failed"
+cmp -s "$tmp/one.txt" "$tmp/three.txt" || bad "--jobs 3 printed other bytes than --jobs 1"
+[ "$(grep -c '^point ' "$tmp/one.txt")" = 5 ] || bad "not one 'point' line per point"
+[ "$(grep -c '^stats score=' "$tmp/one.txt")" = 5 ] || bad "not one stats line per point"
+grep -q '5 points: 4 run, 0 from the cache' "$tmp/one.err" || bad "the repeated key ran twice: $(cat "$tmp/one.err")"
+# the repeated point prints the same text as its first line
+sed -n '/^point .*cpus=4 pages=256.*seed=1/,/^stats/p' "$tmp/one.txt" | sort | uniq -c | grep -qv '^ *2 ' && bad "a repeated point printed different text"
+
+# the cache: every point from it the second time, the same bytes; a damaged file is run again
+"$blab" sim --points "$tmp/points.txt" --jobs 2 --cache "$tmp/cache" > /dev/null 2>&1 || bad "--cache failed"
+[ -d "$tmp/cache/$hash" ] || bad "no cache folder for core $hash"
+[ "$(ls "$tmp/cache/$hash" | wc -l)" = 4 ] || bad "not one cache file per point"
+"$blab" sim --points "$tmp/points.txt" --cache "$tmp/cache" > "$tmp/cached.txt" 2> "$tmp/cached.err"
+cmp -s "$tmp/one.txt" "$tmp/cached.txt" || bad "the cache gave other bytes"
+grep -q '5 points: 0 run, 4 from the cache' "$tmp/cached.err" || bad "the cache was not read: $(cat "$tmp/cached.err")"
+f=$(ls "$tmp/cache/$hash" | head -1); echo garbage > "$tmp/cache/$hash/$f"
+"$blab" sim --points "$tmp/points.txt" --cache "$tmp/cache" > "$tmp/mended.txt" 2> "$tmp/mended.err"
+cmp -s "$tmp/one.txt" "$tmp/mended.txt" || bad "a damaged cache file changed the output"
+grep -q '5 points: 1 run, 3 from the cache' "$tmp/mended.err" || bad "a damaged cache file was not run again: $(cat "$tmp/mended.err")"
+
+# bad input: file:line and why, nothing on stdout
+printf '# fine\n%s\nworkload=page_fault1 preset=v4.16 cpus=4\n' "$(key page_fault1 v4.16 4 256 2 1 16)" > "$tmp/bad.txt"
+expect 2 'bad.txt:3: the key ends before pages=' sim --points "$tmp/bad.txt"
+printf '%s\n' "$(key page_fault1 nope 4 256 2 1 16)" > "$tmp/bad.txt"
+expect 1 'bad.txt:1: .*unknown preset' sim --points "$tmp/bad.txt"
+printf '%s\n' "$(key page_fault1 v4.16 4 256 2 1 3)" > "$tmp/bad.txt"
+expect 1 'cache_scale must be 1..64, a power of two' sim --points "$tmp/bad.txt"
+expect 2 'only --jobs and --cache' sim --points "$tmp/points.txt" --cpus 4
+expect 2 '--jobs wants 1..256' sim --points "$tmp/points.txt" --jobs 0
+expect 2 'cannot read' sim --points "$tmp/no-such-file"
+[ -z "$("$blab" sim --points "$tmp/bad.txt" 2>/dev/null)" ] || bad "a failed point still printed"
+
+[ $fail -eq 0 ] && echo "run-fanout: ok"
+exit $fail
