@@ -220,6 +220,7 @@ static const struct command {
 	{"sim", cmd_sim, "run a benchmark (page_fault1, hackbench) on the deterministic model machine"},
 	{"run", cmd_run, "run a benchmark (page_fault1) on real threads: the real machine"},
 	{"calibrate", cmd_calibrate, "measure this machine, write a model parameter file"},
+	{"merge", cmd_merge, "put the shards of a study (blab sim --shard I/N) back together"},
 	{"version", cmd_version, "the core build hash (results are keyed by it)"},
 };
 

@@ -1,10 +1,12 @@
 /*
- * sim_points.c - `blab sim --points FILE [--jobs N] [--cache DIR]`: runs each point of FILE (one
- * key a line, as web/engine/point.ts writes them; blank lines and # comments skipped) and prints
- * "point KEY" then the run's text, in the file's order: the bytes the browser's
- * blab_js_sim_ex() prints for the same point (both go through blab_sim_report()). This is how
- * the build precomputes the lessons' tables (web/lessons/precompute.ts), on every core with
- * --jobs, and with --cache a rebuild with the same core runs nothing again.
+ * sim_points.c - `blab sim --points FILE [--jobs N] [--cache DIR] [--shard I/N]`: runs each
+ * point of FILE (one key a line, as web/engine/point.ts writes them; blank lines and # comments
+ * skipped) and prints "point KEY" then the run's text, in the file's order: the bytes the
+ * browser's blab_js_sim_run() prints for the same point (both go through blab_sim_report()).
+ * This is how the build precomputes the lessons' tables (web/lessons/precompute.ts), on every
+ * core with --jobs, and with --cache a rebuild with the same core runs nothing again.
+ * --shard I/N runs every N-th point from the I-th and prints them as a shard (sim_shard.h) that
+ * `blab merge` puts back in order: a study fanned out over GNU parallel or a Slurm job array.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include "sim_cache.h"
 #include "sim_common.h"
 #include "sim_jobs.h"
+#include "sim_shard.h"
 #include "cli.h"
 
 #define POINTS_FILE_MAX (16u << 20)
@@ -26,7 +29,8 @@ struct point_job {
 	struct blab_sim_point p;
 	char key[BLAB_SIM_POINT_KEY_MAX];
 	unsigned line;
-	long first;   /* the index of the first line with the same key, or -1 */
+	int mine;     /* this shard runs it (always without --shard) */
+	long first;   /* the index of the first line of this shard with the same key, or -1 */
 	char *text;   /* the run's text (malloc'd) */
 	char err[200];
 	int cached;
@@ -47,8 +51,8 @@ static void run_point(size_t i, void *ctx)
 	struct blab_sim_result res;
 	int len;
 
-	if (j->first >= 0)
-		return; /* printed from the first line with this key */
+	if (!j->mine || j->first >= 0)
+		return; /* another shard's, or printed from the first line with this key */
 	if (ps->cache && (j->text = sim_cache_get(ps->cache, j->key))) {
 		j->cached = 1;
 		return;
@@ -71,8 +75,9 @@ static void run_point(size_t i, void *ctx)
 		ps->cache_failed = 1;
 }
 
-/* FILE's points, one a line; errors say FILE:LINE. 0, or -1 (said on stderr). */
-static int read_points(const char *path, struct points *ps)
+/* FILE's points, one a line; errors say FILE:LINE. The shard's are marked `mine` (all of them
+ * when sh->n is 0). 0, or -1 (said on stderr). */
+static int read_points(const char *path, struct points *ps, const struct sim_shard *sh)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	char *text, *s;
@@ -122,9 +127,10 @@ static int read_points(const char *path, struct points *ps)
 			}
 			blab_sim_point_key(&j->p, j->key, sizeof(j->key));
 			j->line = line;
+			j->mine = sim_shard_mine(sh, ps->n);
 			j->first = -1;
-			for (size_t k = 0; k < ps->n && j->first < 0; k++)
-				if (ps->job[k].first < 0 && !strcmp(ps->job[k].key, j->key))
+			for (size_t k = 0; k < ps->n && j->first < 0 && j->mine; k++)
+				if (ps->job[k].mine && ps->job[k].first < 0 && !strcmp(ps->job[k].key, j->key))
 					j->first = (long)k;
 			ps->n++;
 		}
@@ -145,6 +151,7 @@ int cmd_sim_points(int argc, char **argv)
 {
 	const char *file = NULL, *cache_dir = NULL;
 	unsigned long jobs = 1;
+	struct sim_shard shard = {0};
 	struct sim_cache cache;
 	struct points ps = {0};
 	struct timespec t0, t1;
@@ -154,9 +161,10 @@ int cmd_sim_points(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "--points") && strcmp(a, "--jobs") && strcmp(a, "--cache"))
-			return points_usage("with --points only --jobs and --cache may be given (each "
-					    "point says the rest), not '%s'", a);
+		if (strcmp(a, "--points") && strcmp(a, "--jobs") && strcmp(a, "--cache") &&
+		    strcmp(a, "--shard"))
+			return points_usage("with --points only --jobs, --cache and --shard may be given "
+					    "(each point says the rest), not '%s'", a);
 		if (!v)
 			return points_usage("%s needs a value", a);
 		i++;
@@ -164,7 +172,10 @@ int cmd_sim_points(int argc, char **argv)
 			file = v;
 		else if (!strcmp(a, "--cache"))
 			cache_dir = v;
-		else {
+		else if (!strcmp(a, "--shard")) {
+			if (sim_shard_parse(v, &shard))
+				return points_usage("--shard wants I/N with 1 <= I <= N <= 100000, not '%s'", v);
+		} else {
 			uint64_t x;
 			if (sim_parse_u64(v, SIM_JOBS_MAX, &x) || x < 1)
 				return points_usage("--jobs wants 1..256, not '%s'", v);
@@ -180,7 +191,7 @@ int cmd_sim_points(int argc, char **argv)
 		}
 		ps.cache = &cache;
 	}
-	if (read_points(file, &ps)) {
+	if (read_points(file, &ps, &shard)) {
 		free(ps.job);
 		return 2;
 	}
@@ -191,7 +202,7 @@ int cmd_sim_points(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (size_t i = 0; i < ps.n; i++) {
 		struct point_job *j = &ps.job[i];
-		if (j->first >= 0)
+		if (!j->mine || j->first >= 0)
 			continue;
 		if (!j->text) {
 			fprintf(stderr, "blab sim: %s:%u: %s: %s\n", file, j->line, j->key, j->err);
@@ -205,12 +216,26 @@ int cmd_sim_points(int argc, char **argv)
 	if (failed) {
 		ret = 1;
 	} else {
+		if (shard.n)
+			printf(SIM_SHARD_MAGIC " points %u/%u %zu\n", shard.i, shard.n, ps.n);
 		for (size_t i = 0; i < ps.n; i++) {
 			const struct point_job *j = &ps.job[i];
-			printf("point %s\n%s", j->key, ps.job[j->first >= 0 ? j->first : (long)i].text);
+			const char *text = ps.job[j->first >= 0 ? j->first : (long)i].text;
+			if (!j->mine)
+				continue;
+			if (shard.n)
+				printf("point %zu %s\n%s", i, j->key, text);
+			else
+				printf("point %s\n%s", j->key, text);
 		}
+		size_t mine = 0;
+		for (size_t i = 0; i < ps.n; i++)
+			mine += ps.job[i].mine != 0;
+		if (shard.n)
+			fprintf(stderr, "blab sim: shard %u/%u: %zu of %zu points\n", shard.i, shard.n,
+				mine, ps.n);
 		fprintf(stderr, "blab sim: %zu points: %zu run, %zu from the cache, %.2f s, %lu job%s%s\n",
-			ps.n, ran, cached,
+			mine, ran, cached,
 			(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, jobs,
 			jobs == 1 ? "" : "s",
 			ps.cache_failed ? "; warning: some results could not be written to the cache" : "");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs fanned out, natively: blab sim --points prints the same bytes on 1 thread and on 3, once
 # per repeated key; --cache gives the same bytes back without running, ignores a damaged file,
-# and keeps one folder per core build hash (blab version); bad input names the file and line.
+# and keeps one folder per core build hash (blab version); shards run as separate processes
+# (xargs -P) merge to the same bytes; bad input names the file and line.
 set -u
 blab=$1; fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/blab-fanout.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
@@ -49,6 +50,28 @@ f=$(ls "$tmp/cache/$hash" | head -1); echo garbage > "$tmp/cache/$hash/$f"
 cmp -s "$tmp/one.txt" "$tmp/mended.txt" || bad "a damaged cache file changed the output"
 grep -q '5 points: 1 run, 3 from the cache' "$tmp/mended.err" || bad "a damaged cache file was not run again: $(cat "$tmp/mended.err")"
 
+# shards: 3 processes at once through xargs -P (as GNU parallel runs them: docs/sim.md,
+# "Fan-out"), put back together by blab merge: the bytes of one process
+seq 1 3 | xargs -P 3 -I{} sh -c "\"$blab\" sim --points \"$tmp/points.txt\" --shard {}/3 --cache \"$tmp/shardcache\" > \"$tmp/shard-{}.txt\" 2>/dev/null" ||
+  bad "a shard failed"
+head -1 "$tmp/shard-2.txt" | grep -q '^blab-shard points 2/3 5$' || bad "shard 2's header: $(head -1 "$tmp/shard-2.txt")"
+"$blab" merge "$tmp/shard-3.txt" "$tmp/shard-1.txt" "$tmp/shard-2.txt" > "$tmp/merged.txt" || bad "merge failed"
+cmp -s "$tmp/one.txt" "$tmp/merged.txt" || bad "the merged shards differ from one process's output"
+# a shard of one: the whole study; shards 4 of 4 and more than points: empty shards merge too
+"$blab" sim --points "$tmp/points.txt" --shard 1/1 2>/dev/null | "$blab" merge /dev/stdin > "$tmp/whole.txt" || bad "merge of 1/1 failed"
+cmp -s "$tmp/one.txt" "$tmp/whole.txt" || bad "shard 1/1 merged is not the study"
+for i in 1 2 3 4 5 6 7; do "$blab" sim --points "$tmp/points.txt" --shard $i/7 > "$tmp/s7-$i.txt" 2>/dev/null; done
+"$blab" merge "$tmp"/s7-*.txt > "$tmp/merged7.txt" && cmp -s "$tmp/one.txt" "$tmp/merged7.txt" || bad "7 shards of 5 points did not merge to the study"
+# what merge refuses: a missing shard, a shard twice, another study's shard, a cut-short shard
+expect 1 'shard 3/3 is missing' merge "$tmp/shard-1.txt" "$tmp/shard-2.txt"
+expect 1 'shard 2/3 is given twice' merge "$tmp/shard-1.txt" "$tmp/shard-2.txt" "$tmp/shard-2.txt" "$tmp/shard-3.txt"
+expect 1 'not the same study' merge "$tmp/shard-1.txt" "$tmp/s7-2.txt"
+head -c 200 "$tmp/shard-1.txt" > "$tmp/cut.txt"
+expect 1 'cut.txt:.*no end\|cut short' merge "$tmp/cut.txt" "$tmp/shard-2.txt" "$tmp/shard-3.txt"
+expect 1 'not a shard' merge "$tmp/points.txt"
+expect 2 '--shard wants I/N' sim --points "$tmp/points.txt" --shard 4/3
+expect 2 'usage: blab merge' merge
+
 # bad input: file:line and why, nothing on stdout
 printf '# fine\n%s\nworkload=page_fault1 preset=v4.16 cpus=4\n' "$(key page_fault1 v4.16 4 256 2 1 16)" > "$tmp/bad.txt"
 expect 2 'bad.txt:3: the key ends before pages=' sim --points "$tmp/bad.txt"
@@ -56,7 +79,7 @@ printf '%s\n' "$(key page_fault1 nope 4 256 2 1 16)" > "$tmp/bad.txt"
 expect 1 'bad.txt:1: .*unknown preset' sim --points "$tmp/bad.txt"
 printf '%s\n' "$(key page_fault1 v4.16 4 256 2 1 3)" > "$tmp/bad.txt"
 expect 1 'cache_scale must be 1..64, a power of two' sim --points "$tmp/bad.txt"
-expect 2 'only --jobs and --cache' sim --points "$tmp/points.txt" --cpus 4
+expect 2 'only --jobs, --cache and --shard' sim --points "$tmp/points.txt" --cpus 4
 expect 2 '--jobs wants 1..256' sim --points "$tmp/points.txt" --jobs 0
 expect 2 'cannot read' sim --points "$tmp/no-such-file"
 [ -z "$("$blab" sim --points "$tmp/bad.txt" 2>/dev/null)" ] || bad "a failed point still printed"

@@ -360,6 +360,11 @@ export function mountCompare(root: HTMLElement, search: string): void {
     chartBox.dataset['measureStartMs'] = String(Math.round(performance.now())); // make bench reads it
     const series: ThroughputSeries[] = state.configs.map((c) => ({ label: c.label, points: [] }));
     const chart = sp.sweep ? mountChart(sp.sweep, series, new Set(chartReqs.map(pointKey)).size) : undefined;
+    if (!sp.sweep)
+      chartBox.append(
+        el('h3', { id: 'chart-title', text: 'No chart against tasks' }),
+        el('p', { class: 'hint', text: `${state.workload}'s score is the share of order-9 attempts that got a block (${sp.score}), not a throughput: the diff table above compares it.` }),
+      );
     const diffStats: (SimStats | undefined)[] = new Array(diffReqs.length);
     const bar = progressBar('the measured runs', () => pool.cancel());
     diffBox.append(el('h3', { id: 'diff-title', text: 'Side by side' }), bar.root);
@@ -389,7 +394,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
     const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
     bar.finish(`${runs.size} measured runs${cached.size ? `, ${cached.size} of them from this browser's results cache` : ''}`);
     // every measured run as the core printed it, in the form blab sim --points prints natively
-    const text = el('button', { type: 'button', class: 'small', text: 'Runs as text', 'aria-label': 'Save every measured run as the core printed it' });
+    const text = el('button', { type: 'button', class: 'small', text: 'Runs as text', 'aria-label': 'Runs as text: save every measured run as the core printed it' });
     text.addEventListener('click', () => download([...runs].map(([k, out]) => `point ${k}\n${out}`).join(''), 'compare-runs.txt', 'text/plain'));
     bar.root.append(text);
     const diffCols: DiffColumn[] = state.configs.map((c, j) => ({ label: c.label, stats: diffStats.slice(j * seeds.length, (j + 1) * seeds.length) as SimStats[] }));

@@ -90,7 +90,7 @@ test('a pool of one worker and a pool of four print the same bytes for every run
     const errors = watchConsole(page);
     await page.goto(link);
     await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 540_000 });
-    texts.push(await savedText(page, 'Save every measured run as the core printed it'));
+    texts.push(await savedText(page, 'Runs as text: save every measured run as the core printed it'));
     expect(errors).toEqual([]);
     await context.close();
   }
