@@ -234,8 +234,8 @@ int cmd_sim_points(int argc, char **argv)
 		if (shard.n)
 			fprintf(stderr, "blab sim: shard %u/%u: %zu of %zu points\n", shard.i, shard.n,
 				mine, ps.n);
-		fprintf(stderr, "blab sim: %zu points: %zu run, %zu from the cache, %.2f s, %lu job%s%s\n",
-			mine, ran, cached,
+		fprintf(stderr, "blab sim: %zu point%s: %zu run, %zu from the cache, %.2f s, %lu job%s%s\n",
+			mine, mine == 1 ? "" : "s", ran, cached,
 			(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, jobs,
 			jobs == 1 ? "" : "s",
 			ps.cache_failed ? "; warning: some results could not be written to the cache" : "");
