@@ -428,7 +428,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
       const texts = new Set(c.stats.flatMap((s) => pcpWarnings(s)));
       return [...texts].map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${c.label}: ${w}` }));
     });
-    diffBox.append(tbl, ...warnings, csvButton(diffRows(diffCols, state.workload, true), 'compare-diff'));
+    // a narrow screen scrolls the table sideways rather than cutting it off
+    diffBox.append(el('div', { class: 'table-scroll' }, tbl), ...warnings, csvButton(diffRows(diffCols, state.workload, true), 'compare-diff'));
   }
 
   /** The score against tasks (groups for hackbench), one line per configuration, in the core's
