@@ -611,7 +611,7 @@ HOT void fill_way(struct cache_level *c, uint32_t s, uint32_t w, uint64_t line, 
 	if (old) {
 		old->line = c->line[i];
 		old->ver = c->ver[i];
-		old->pf = 0;
+		old->pf = old->path = old->cpu = 0;
 		if (c->pfm) {
 			old->pf = c->pfm[i].pf;
 			old->path = c->pfm[i].path;
