@@ -79,6 +79,10 @@ struct blab_sim_config {
 	 * NULL: never called. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* Read every BLAB_SIM_PROGRESS_STEPS steps: once it is not 0 the run stops and returns
+	 * BLAB_ECANCELED (the browser's Cancel stops a worker's run this way, at once, where
+	 * terminating the worker takes Chromium seconds). It only reads; NULL: never read. */
+	const volatile uint32_t *cancel;
 	/* hackbench (docs/slab.md); cpus must be groups */
 	struct blab_sim_hackbench {
 		uint32_t groups;       /* sender/receiver pairs, one CPU each: 1..BLAB_HACKBENCH_MAX_GROUPS */

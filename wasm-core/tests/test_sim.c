@@ -203,6 +203,18 @@ int main(void)
 		CHECK_EQ(ps.backwards, 0);
 		CHECK_EQ(ps.over, 0);
 		CHECK_EQ(ps.total_changed, 0);
+		/* the cancel flag: read only, so a 0 changes nothing; set, the run stops with
+		 * BLAB_ECANCELED and frees what it had (ASan's leak check holds it to that) */
+		{
+			volatile uint32_t flag = 0;
+			c.progress = NULL;
+			c.cancel = &flag;
+			CHECK_EQ(blab_sim_run(&c, &b, err, sizeof(err)), 0);
+			CHECK_EQ(memcmp(&a, &b, sizeof(a)), 0);
+			flag = 1;
+			CHECK_EQ(blab_sim_run(&c, &b, err, sizeof(err)), BLAB_ECANCELED);
+			CHECK(strstr(err, "cancelled") != NULL);
+		}
 	}
 
 	/* the workload table: every listed name maps to an id that maps back, with a unit */

@@ -154,6 +154,18 @@ static void fill_stats(int64_t *stats, const struct blab_sim_result *r)
 }
 
 /*
+ * The flag a run reads to stop early (blab_sim_config.cancel): the page writes 1 into it with
+ * Atomics.store() through the module's shared memory (web/engine/engine-client.ts, Cancel), and
+ * the engine worker sets it back to 0 before the next run.
+ */
+static volatile uint32_t js_cancel;
+
+uint32_t *blab_js_cancel_flag(void)
+{
+	return (uint32_t *)&js_cancel;
+}
+
+/*
  * Runs one workload on the model machine as `req` asks (blab_js.h: every field by name, the
  * hackbench ones apart), keeping at most req->max_events records (>= 2; 0: no log). What the
  * run prints (its score line, or why it could not run) is in out/err like a replay's, the log
@@ -223,6 +235,7 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 	cfg.log_mask = BLAB_EVC_ALL;
 	cfg.sink = max_events ? js_sink : NULL;
 	cfg.sink_ctx = &sink;
+	cfg.cancel = &js_cancel;
 	rc = blab_sim_run(&cfg, &res, why, sizeof(why));
 	if (rc) {
 		fprintf(err, "blab sim: %s\n", why[0] ? why : blab_strerror(rc));

@@ -104,15 +104,16 @@ test('Cancel stops every worker of the pool; a reload takes the finished runs fr
   test.setTimeout(600_000);
   const errors = watchConsole(page);
   const pool: Worker[] = [];
-  page.on('worker', (w) => pool.push(w));
+  page.on('worker', async (w) => {
+    if ((await w.evaluate(() => self.name).catch(() => '')) === 'buddylab-pool') pool.push(w);
+  });
   await page.goto('/?compare=v4.16,v4.17&cpus=56');
   const bar = page.locator('.compare-diff .sweep-progress');
-  await expect(bar).toContainText(/of \d+ runs/, { timeout: 120_000 });
-  const running = pool.filter((w) => !w.url().includes('blab.worker')).length;
-  expect(running).toBeGreaterThanOrEqual(2); // the replay's engine worker and the pool's
-  const closed = Promise.all(pool.slice(-1).map((w) => new Promise((r) => w.on('close', r))));
+  await expect(bar).toContainText(/[1-9]\d* of \d+ runs/, { timeout: 300_000 });
+  expect(pool.length).toBeGreaterThanOrEqual(1);
   await bar.getByRole('button', { name: 'Cancel' }).click();
-  await closed;
+  // every pool worker answers again: its run stopped (it keeps its loaded core for the next)
+  await Promise.all(pool.map((w) => w.evaluate(() => 0)));
   await expect(page.locator('.compare-page > .status')).toHaveText('cancelled: the measured runs stopped');
   await expect(page.locator('.compare-page')).not.toHaveClass(/ready/);
 

@@ -13,6 +13,8 @@ export interface BlabModule {
   _blab_js_sim_run(request: number): number;
   /** the run's counters: SIM_STATS.length int64 values */
   _blab_js_stats(run: number): number;
+  /** the address of the uint32 a run reads to stop early (Cancel): 0 runs, 1 stops */
+  _blab_js_cancel_flag(): number;
   _blab_js_status(run: number): number;
   _blab_js_out(run: number): number;
   _blab_js_err(run: number): number;

@@ -116,6 +116,34 @@ describe('SimPool', () => {
     expect(await pool.run([req(2)])).toEqual([simScenario(m, req(2)).stdout]);
   });
 
+  it('cancel stops a busy worker through its cancel flag and keeps it loaded, where it can', async () => {
+    const calls = { cancel: 0, dispose: 0, sims: 0 };
+    let stop: ((r: ReturnType<typeof simScenario>) => void) | undefined;
+    const runner: PointRunner = {
+      sim: (r) => {
+        calls.sims++;
+        // the first run never ends by itself: only the cancel flag stops it
+        if (calls.sims === 1) return new Promise((resolve) => (stop = resolve));
+        return Promise.resolve(simScenario(m, r));
+      },
+      cancelRun: () => {
+        calls.cancel++;
+        stop?.({ status: 2, stdout: '', stderr: 'blab sim: cancelled\n', events: new ArrayBuffer(0) });
+        return true;
+      },
+      dispose: () => calls.dispose++,
+    };
+    const pool = new SimPool(1, null, () => runner);
+    const running = pool.run([req(2)]);
+    await new Promise((r) => setTimeout(r, 1));
+    pool.cancel();
+    await expect(running).rejects.toBeInstanceOf(PoolCancelled);
+    expect(calls).toEqual({ cancel: 1, dispose: 0, sims: 1 });
+    // the same worker runs the next point
+    expect(await pool.run([req(2)])).toEqual([simScenario(m, req(2)).stdout]);
+    expect(calls.dispose).toBe(0);
+  });
+
   it("rejects a failing point with the core's reason", async () => {
     const pool = new SimPool(2, null, fakeWorkers(5).make);
     await expect(pool.run([req(1), { ...req(2), clearLines: 65 }])).rejects.toThrow(/clear_lines must be 1..64/);

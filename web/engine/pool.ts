@@ -53,6 +53,8 @@ export class PoolCancelled extends Error {
 /** One worker's side as the pool uses it: the engine client in the browser, the module in Vitest. */
 export interface PointRunner {
   sim(req: SimRequest): Promise<ReplayResult>;
+  /** stops the run in progress and keeps the worker; false when it cannot (then dispose()) */
+  cancelRun?(): boolean;
   /** stops the worker now; the next sim() starts a fresh one */
   dispose(): void;
 }
@@ -166,20 +168,28 @@ export class SimPool {
     return out as string[];
   }
 
-  /** Stops everything now: every worker is terminated, every run() rejects with PoolCancelled. */
+  /**
+   * Stops everything now: every run() rejects with PoolCancelled, each busy worker's run stops
+   * within milliseconds (its cancel flag; a worker that cannot is terminated), idle workers
+   * stay loaded for the next run.
+   */
   cancel(): void {
     this.generation++;
     const err = new PoolCancelled();
     const jobs = [...this.queue, ...this.running.filter((j): j is Job => j !== null)];
     this.queue = [];
+    this.running.forEach((job, i) => {
+      if (job && !this.runners[i]!.cancelRun?.()) this.runners[i]!.dispose();
+    });
     this.running.fill(null);
     this.inflight.clear();
-    for (const r of this.runners) r.dispose();
     for (const j of jobs) j.reject(err);
   }
 
+  /** Stops everything and every worker (the page is going away). */
   dispose(): void {
     this.cancel();
+    for (const r of this.runners) r.dispose();
   }
 
   /** One point's output; a key already queued or running (for another run()) is shared. The

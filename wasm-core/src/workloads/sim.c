@@ -289,8 +289,12 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	for (uint32_t cpu = sched_peek(&mm->sched); cpu != MODEL_NO_CPU;
 	     cpu = sched_peek(&mm->sched)) {
 		int s;
-		if (c->progress && !(++steps % BLAB_SIM_PROGRESS_STEPS))
-			report_progress(&run, wl);
+		if ((c->progress || c->cancel) && !(++steps % BLAB_SIM_PROGRESS_STEPS)) {
+			if (c->progress)
+				report_progress(&run, wl);
+			if (c->cancel && *c->cancel)
+				FAIL(BLAB_ECANCELED, "cancelled");
+		}
 		s = wl->step(&run, cpu);
 		if (s < 0)
 			FAIL(s, "cpu %u: %s", cpu, blab_strerror(s));
