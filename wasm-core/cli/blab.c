@@ -4,12 +4,14 @@
  * Commands are a table: add a row (sim, run, import, calibrate come later) with its
  * function and its help text.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "blab.h"
 #include "cli.h"
+#include "cli_io.h"
 
 static int replay_help(FILE *f)
 {
@@ -86,16 +88,16 @@ static int cmd_replay(int argc, char **argv)
 		replay_help(argc == 2 ? stdout : stderr);
 		return argc == 2 ? 0 : 2;
 	}
-	in = strcmp(argv[1], "-") == 0 ? stdin : fopen(argv[1], "r");
-	if (!in) {
-		fprintf(stderr, "blab replay: cannot open %s\n", argv[1]);
+	in = cli_open_read("blab replay", argv[1]);
+	if (!in)
 		return 2;
-	}
 	s = blab_script_new(stdout, stderr);
 	if (!s) {
 		fprintf(stderr, "blab replay: out of memory\n");
+		cli_close_read("blab replay", argv[1], in);
 		return 2;
 	}
+	errno = 0;
 	for (;;) {
 		/* one line, bounded (one byte over the bound is enough to refuse it); NUL bytes are
 		 * kept and refused by blab_script_bytes() rather than silently ending the line */
@@ -103,6 +105,8 @@ static int cmd_replay(int argc, char **argv)
 		int c;
 		while ((c = getc(in)) != EOF && c != '\n' && len <= BLAB_SCRIPT_MAX_LINE)
 			line[len++] = (char)c;
+		if (c == EOF && ferror(in))
+			break; /* a read error, not the end: the half-read line never runs */
 		if (c == EOF && len == 0)
 			break;
 		lineno++;
@@ -113,10 +117,10 @@ static int cmd_replay(int argc, char **argv)
 		if (c == EOF)
 			break;
 	}
+	if (cli_close_read("blab replay", argv[1], in)) /* first: errno is the read's */
+		ret = 2;
 	fflush(stdout);
 	blab_script_free(s);
-	if (in != stdin)
-		fclose(in);
 	return ret;
 }
 
@@ -227,11 +231,11 @@ int main(int argc, char **argv)
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+		return cli_exit(argc < 2 ? 2 : 0);
 	}
 	for (unsigned i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+			return cli_exit(commands[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "blab: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

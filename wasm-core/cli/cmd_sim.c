@@ -11,6 +11,7 @@
 #include "blab.h"
 #include "blab_sim.h"
 #include "cli.h"
+#include "cli_io.h"
 #include "model/model.h"
 #include "sim_common.h"
 #include "sim_progress.h"
@@ -119,22 +120,12 @@ static int sim_help(FILE *f)
  * (starting from the defaults). Errors name the file and the line. Returns 0 or -1. */
 static int load_params(const char *path, struct model_params *mp)
 {
-	static char text[PARAMS_FILE_MAX + 1];
+	static char text[PARAMS_FILE_MAX];
 	char err[200];
 	size_t n;
-	FILE *f = fopen(path, "rb");
 
-	if (!f) {
-		fprintf(stderr, "blab sim: --params: cannot read %s: %s\n", path, strerror(errno));
+	if (cli_read_file("blab sim: --params", path, text, sizeof(text), &n))
 		return -1;
-	}
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	if (n > PARAMS_FILE_MAX) {
-		fprintf(stderr, "blab sim: --params: %s is larger than %u bytes\n", path,
-			PARAMS_FILE_MAX);
-		return -1;
-	}
 	if (model_params_parse(mp, text, n, err, sizeof(err))) {
 		fprintf(stderr, "blab sim: --params: %s: %s\n", path, err);
 		return -1;

@@ -69,6 +69,8 @@ struct blab_zone *blab_script_zone(struct blab_script *s)
 	return s ? s->z : NULL;
 }
 
+#define UTF8_BOM "\xef\xbb\xbf"
+
 static int bad(struct blab_script *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -210,6 +212,8 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		cfg.start_pfn = v;
 	if ((r = num(s, "zone", kv, n, "cpus", BLAB_MAX_CPUS, &v)) < 0)
 		return 1;
+	if (r && v == 0) /* the API takes 0 for its default of 1; a script says what it means */
+		return bad(s, "zone: cpus=0: a zone needs at least one cpu (1..%u)", BLAB_MAX_CPUS);
 	if (r)
 		cfg.cpus = (uint16_t)v;
 	if ((r = num(s, "zone", kv, n, "top_order", BLAB_MAX_ORDER_LIMIT, &v)) < 0)
@@ -759,6 +763,8 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 	if (!s || !line)
 		return 1;
 	s->lineno = lineno;
+	if (lineno == 1 && !strncmp(line, UTF8_BOM, 3))
+		line += 3; /* a byte order mark some editors put first: not part of the op */
 	len = strlen(line);
 	if (len > BLAB_SCRIPT_MAX_LINE)
 		return bad(s, "line longer than %u characters", BLAB_SCRIPT_MAX_LINE);
