@@ -59,17 +59,19 @@ int cli_read_file(const char *cmd, const char *path, char *buf, size_t cap, size
 
 int cli_exit(int status)
 {
-	int e = 0;
+	int e = 0, bad;
 
 	errno = 0;
 	if (fflush(stdout) == EOF)
 		e = errno;
-	if (ferror(stdout) && !e)
-		e = EIO; /* an earlier write failed; its errno is gone */
+	bad = ferror(stdout); /* an earlier write failed too; its errno is gone */
 	if (fclose(stdout) == EOF && !e)
-		e = errno ? errno : EIO;
-	if (!e)
+		e = errno;
+	if (!e && !bad)
 		return status;
-	fprintf(stderr, "blab: cannot write standard output: %s\n", strerror(e));
+	if (e)
+		fprintf(stderr, "blab: cannot write standard output: %s\n", strerror(e));
+	else
+		fprintf(stderr, "blab: cannot write standard output (a write failed)\n");
 	return status ? status : 1;
 }
