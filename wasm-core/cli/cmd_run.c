@@ -29,7 +29,9 @@ static void run_help(FILE *f)
 "host's clock. Output follows will-it-scale: a sample every second (min, max and total\n"
 "pages/s over the tasks), W warm-up seconds, S measured ones, their average, and the lock\n"
 "statistics of the measured seconds; at the end one row per thread count with the score\n"
-"of each preset and 'linear' (the 1-task score times tasks).\n"
+"of each preset and 'linear' (the 1-task score times tasks). At the end of the seconds the\n"
+"threads stop faulting, unmap what they hold and end; each run says how long after its\n"
+"deadline that took.\n"
 "\n"
 "  --workload page_fault1  each task maps N pages, writes one byte to each (fault: an\n"
 "                     order-0 page from the pcp, clear_page), unmaps them (free), forever\n"
@@ -323,6 +325,9 @@ static int run_one(const struct run_opts *o, const char *preset, unsigned thread
 		t_prev = t;
 		fflush(stdout);
 	}
+	/* the deadline: threads stop now, while the figures are printed (--seconds bounds the
+	 * run; what the stop takes is reported below) */
+	blab_run_stop(r);
 	*score = sum / o->seconds;
 	printf("average:%.0f\n", *score);
 	{
@@ -342,8 +347,13 @@ static int run_one(const struct run_opts *o, const char *preset, unsigned thread
 			       z.acquisitions ? (double)z.hold_ns / (double)z.acquisitions : 0.0);
 		}
 	}
-	blab_run_stop(r);
 	ret = blab_run_finish(r, err, sizeof(err));
+	t = blab_run_sample(r, NULL, 0);
+	if (!ret) {
+		uint64_t deadline = (uint64_t)(o->warmup + o->seconds) * 1000000000u;
+		printf("stopped %.3f s after the deadline (the threads' last steps and unmapping)\n",
+		       t > deadline ? (double)(t - deadline) / 1e9 : 0.0);
+	}
 	blab_run_free(r);
 	free(prev), free(cur), free(warm);
 	if (ret) {

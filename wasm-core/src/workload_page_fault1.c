@@ -120,6 +120,17 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 	}
 }
 
+int sim_page_fault1_cut(struct sim_task *t)
+{
+	t->iterations = t->round + 1;
+	if (t->state == T_FAULT || t->state == T_LRU_ADD) {
+		if (t->op_active)
+			return 0;
+		t->pages = t->i;
+	}
+	return 1;
+}
+
 static int pf1_step(struct sim_run *run, unsigned cpu)
 {
 	return sim_page_fault1_step(sim_cpu_zone(run, cpu), cpu,

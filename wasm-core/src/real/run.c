@@ -6,7 +6,9 @@
  *
  * Threads wait for each other and go together; each publishes its progress after every
  * step (a relaxed atomic store, read by blab_run_sample()). When asked to stop, a thread
- * finishes the round it is in (it unmaps everything it faulted), so the zone ends whole.
+ * faults no more pages: it unmaps the ones it faulted in this round and ends, so the zone
+ * ends whole soon after the stop (finishing the round instead took 64 threads on 2 cores
+ * 30 s past a 1 s run).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -74,7 +76,7 @@ static void *run_thread_main(void *arg)
 	struct blab_zone *z = r->z;
 	struct real_machine *rm = zone_rm(z);
 	struct sim_task *t = &rt->t;
-	int stopping = 0;
+	int cut = 0;
 
 	/* the last thread to arrive starts the clock and lets everyone go */
 	if (atomic_fetch_add(&r->ready, 1) + 1 == r->c.threads) {
@@ -95,10 +97,8 @@ static void *run_thread_main(void *arg)
 		}
 		if (s == SIM_FINISHED)
 			break;
-		if (!stopping && atomic_load_explicit(&r->stop, memory_order_relaxed)) {
-			t->iterations = t->round + 1; /* finish this round: unmap what was faulted */
-			stopping = 1;
-		}
+		if (!cut && atomic_load_explicit(&r->stop, memory_order_relaxed))
+			cut = sim_page_fault1_cut(t); /* unmap what this round faulted, and end */
 	}
 out:
 	atomic_fetch_add_explicit(&r->finished, 1, memory_order_release);
@@ -310,6 +310,7 @@ uint64_t blab_run_sample(const struct blab_run *r, struct blab_run_thread *out, 
 	return now > t0 ? now - t0 : 1;
 }
 
+/* (the threads notice within one step: at most a pagevec of faults, or one unmap batch) */
 void blab_run_stop(struct blab_run *r)
 {
 	if (r)
