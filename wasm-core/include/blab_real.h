@@ -34,6 +34,7 @@ struct blab_run_config {
 	struct blab_strategy strategy; /* batch/high 0: those of a 96 GB node, as blab sim */
 	uint8_t pin;        /* 1: pin thread i to the i-th CPU the process may run on */
 	uint8_t untimed;    /* 1: count lock acquisitions, do not time spins and holds */
+	uint64_t mem_limit; /* host bytes the run may take (its zone and mappings); 0: default */
 };
 void blab_run_config_init(struct blab_run_config *c);
 

@@ -39,6 +39,7 @@ struct blab_script {
 	int fresh;
 	struct blab_snapshot snap;
 	uint32_t pcp_count[BLAB_MAX_CPUS];
+	uint64_t mem_limit; /* each zone's host memory bound (0: the default) */
 };
 
 struct kv {
@@ -62,6 +63,12 @@ void blab_script_free(struct blab_script *s)
 		return;
 	blab_zone_destroy(s->z);
 	free(s);
+}
+
+void blab_script_set_mem_limit(struct blab_script *s, uint64_t bytes)
+{
+	if (s)
+		s->mem_limit = bytes;
 }
 
 struct blab_zone *blab_script_zone(struct blab_script *s)
@@ -311,7 +318,14 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	    cfg.pageblock_order > (cfg.top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg.top_order))
 		return bad(s, "zone: pageblock_order=%u is larger than top_order=%u", cfg.pageblock_order,
 			   cfg.top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg.top_order);
+	cfg.mem_limit = s->mem_limit;
 	err = blab_zone_create(&cfg, &z);
+	if (err == BLAB_EHOSTMEM) {
+		char need[32], limit[32];
+		return bad(s, "zone: the host is out of memory for it: the zone needs %s, the "
+			      "limit is %s", blab_mem_text(need, sizeof(need), blab_zone_mem_bytes(&cfg)),
+			   blab_mem_text(limit, sizeof(limit), blab_mem_limit(s->mem_limit)));
+	}
 	if (err)
 		return bad(s, "zone: %s", blab_strerror(err));
 	blab_zone_destroy(s->z);

@@ -166,6 +166,46 @@ int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machin
 	return zone_create(cfg, NULL, mm, node, out);
 }
 
+/* the zone's own arrays (and what malloc adds to each: a large one is mapped whole pages);
+ * the machine's are added by the caller (a shared one is its owner's) */
+static uint64_t zone_mem_bytes(const struct blab_zone_config *cfg, unsigned cpus, unsigned pbo)
+{
+	uint64_t first = cfg->start_pfn >> pbo, last = (cfg->start_pfn + cfg->pages - 1) >> pbo;
+	return sizeof(struct blab_zone) + 5 * 4096u + (uint64_t)cfg->pages * sizeof(struct page) +
+	       (last - first + 1) + (uint64_t)cpus * sizeof(struct per_cpu_pageset) +
+	       (uint64_t)cfg->log_capacity * sizeof(struct blab_event);
+}
+
+/* the machine's arrays: the model's caches and directory, or the real machine's CPUs */
+static uint64_t machine_mem_bytes(const struct blab_zone_config *cfg, unsigned cpus)
+{
+	struct model_params def;
+	if (cfg->machine == BLAB_MACHINE_REAL)
+		return sizeof(struct real_machine) + (uint64_t)(cpus + 1) * sizeof(struct real_cpu) +
+		       4096u;
+	if (cfg->machine != BLAB_MACHINE_MODEL)
+		return 0;
+	if (!cfg->model)
+		model_params_default(&def);
+	return model_machine_mem_bytes(cfg->model ? cfg->model : &def, cpus, cfg->pages, 0);
+}
+
+uint64_t blab_zone_mem_bytes(const struct blab_zone_config *cfg)
+{
+	unsigned cpus, top, pbo;
+	if (!cfg || !cfg->pages)
+		return 0;
+	cpus = cfg->cpus ? cfg->cpus : 1;
+	top = cfg->top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg->top_order;
+	pbo = cfg->pageblock_order;
+	if (pbo == 0xff)
+		pbo = top < BLAB_DEFAULT_PAGEBLOCK_ORDER ? top : BLAB_DEFAULT_PAGEBLOCK_ORDER;
+	if (pbo > 63 || (cfg->machine == BLAB_MACHINE_MODEL && cfg->model &&
+			 model_params_check(cfg->model, NULL, 0)))
+		return 0; /* refused by blab_zone_create() before it would count */
+	return zone_mem_bytes(cfg, cpus, pbo) + machine_mem_bytes(cfg, cpus);
+}
+
 static int zone_create(const struct blab_zone_config *cfg, const struct blab_snapshot *snap,
 		       struct model_machine *shared, unsigned node, struct blab_zone **out)
 {
@@ -218,6 +258,10 @@ static int zone_create(const struct blab_zone_config *cfg, const struct blab_sna
 	err = check_strategy(&cfg->strategy);
 	if (err)
 		return err;
+	/* nothing is allocated before the memory it all takes is known to fit */
+	if (zone_mem_bytes(cfg, cpus, pbo) + (shared ? 0 : machine_mem_bytes(cfg, cpus)) >
+	    blab_mem_limit(cfg->mem_limit))
+		return BLAB_EHOSTMEM;
 
 	z = calloc(1, sizeof(*z));
 	if (!z)

@@ -426,6 +426,12 @@ int model_machine_init_at(struct model_machine *mm, const struct model_params *p
 			  uint32_t ncpus, uint64_t first_pfn, uint64_t npages,
 			  uint32_t dir_hash_lines, uint32_t nlocks);
 void model_machine_free(struct model_machine *mm);
+/* The host bytes model_machine_init() takes for these arguments (the struct, each core's L1
+ * and L2, each socket's LLC, fill buffers, the directory), for the memory bound checked
+ * before anything is allocated (docs/limits.md, "Host memory"). p must pass
+ * model_params_check(). */
+uint64_t model_machine_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t npages,
+				 uint32_t dir_hash_lines);
 /* All CPUs' cycles so far (the denominator of contention %). */
 uint64_t model_machine_cycles(const struct model_machine *mm);
 

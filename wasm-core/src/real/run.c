@@ -237,6 +237,16 @@ int blab_run_start(const struct blab_run_config *c, struct blab_run **out, char 
 	zc.log_mask = 0; /* no events: one log shared by every thread would race */
 	zc.log_capacity = 0;
 	zc.real_untimed = c->untimed ? 1 : 0;
+	{
+		/* the zone, and every thread's mapping (a pfn each page) */
+		uint64_t need = blab_zone_mem_bytes(&zc) + (uint64_t)c->threads * c->pages * 4u;
+		uint64_t limit = blab_mem_limit(c->mem_limit);
+		char n[32], l[32];
+		if (need > limit)
+			FAIL(BLAB_EHOSTMEM, "the run needs %s of host memory; the limit is %s",
+			     blab_mem_text(n, sizeof(n), need), blab_mem_text(l, sizeof(l), limit));
+		zc.mem_limit = UINT64_MAX;
+	}
 	ret = blab_zone_create(&zc, &r->z);
 	if (ret)
 		FAIL(ret, "cannot create the zone: %s", blab_strerror(ret));

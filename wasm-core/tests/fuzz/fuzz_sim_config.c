@@ -53,7 +53,7 @@ static uint32_t pick(struct bytes *b, const uint32_t *menu, unsigned nmenu, uint
 
 static int known_error(int rc)
 {
-	return (rc <= BLAB_EINVAL && rc >= BLAB_ELOGFULL) || rc == BLAB_ESLABCACHE ||
+	return (rc <= BLAB_EINVAL && rc >= BLAB_EHOSTMEM) || rc == BLAB_ESLABCACHE ||
 	       rc == BLAB_ESLABOBJ;
 }
 
