@@ -12,11 +12,12 @@
 #include "blab.h"
 #include "cli.h"
 #include "cli_io.h"
+#include "options.h"
 
 static int replay_help(FILE *f)
 {
 	fprintf(f,
-"usage: blab replay FILE|-\n"
+"usage: blab replay [--mem-limit SIZE] FILE|-\n"
 "\n"
 "Runs an op script against a simulated zone and prints what the kernel would show.\n"
 "One op per line; '#' starts a comment; blank lines are fine. Numbers are decimal or\n"
@@ -65,6 +66,9 @@ static int replay_help(FILE *f)
 "              as /sys/kernel/debug/extfrag prints them, and the merge-skipped pages\n"
 "  check       runs the invariant checker; prints 'check: ok'\n"
 "\n"
+"--mem-limit SIZE: host memory a zone may take (bytes, or with K, M, G, T or Ki .. Ti;\n"
+"default $BLAB_MEM_LIMIT, else half of this machine's memory); a larger zone is refused.\n"
+"\n"
 "A bad line (unknown op or key, bad number, pfn outside the zone, order out of range,\n"
 "double free, wrong order, freeing a tail page or a page on a pcp list, ...) stops the\n"
 "run with 'line N: why' on stderr and exit status 1. An allocation that finds no memory\n"
@@ -81,12 +85,27 @@ static int cmd_replay(int argc, char **argv)
 	char line[BLAB_SCRIPT_MAX_LINE + 2];
 	struct blab_script *s;
 	unsigned lineno = 0;
+	uint64_t limit = 0;
+	char err[200];
 	FILE *in;
 	int ret = 0;
 
+	if (argc == 4 && strcmp(argv[1], "--mem-limit") == 0) {
+		if (cli_parse_size(argv[2], &limit) || !limit) {
+			fprintf(stderr, "blab replay: --mem-limit wants bytes (a number with K, M, G "
+					"or T, or Ki, Mi, Gi, Ti), not '%s'\n", argv[2]);
+			return 2;
+		}
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc != 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		replay_help(argc == 2 ? stdout : stderr);
 		return argc == 2 ? 0 : 2;
+	}
+	if (cli_mem_limit(&limit, err, sizeof(err))) {
+		fprintf(stderr, "blab replay: %s\n", err);
+		return 2;
 	}
 	in = cli_open_read("blab replay", argv[1]);
 	if (!in)
@@ -97,6 +116,7 @@ static int cmd_replay(int argc, char **argv)
 		cli_close_read("blab replay", argv[1], in);
 		return 2;
 	}
+	blab_script_set_mem_limit(s, limit);
 	errno = 0;
 	for (;;) {
 		/* one line, bounded (one byte over the bound is enough to refuse it); NUL bytes are

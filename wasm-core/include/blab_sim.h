@@ -104,6 +104,7 @@ enum blab_sim_compact {
 struct blab_sim_result {
 	uint64_t score;          /* the workload's score (blab_sim_workload_unit); page_fault1:
 				  * pages faulted per second of virtual time, summed over tasks */
+	uint64_t score_milli;    /* the score in thousandths, so that a score below 1 is not 0 */
 	uint64_t pages_scored;   /* pages the score counts (page_fault1: outside the warm-up) */
 	uint64_t pages_total;    /* pages the workload handled, all rounds */
 	uint64_t cycles_max;     /* the run's virtual length (highest CPU clock) */

@@ -169,7 +169,7 @@ static void pf1_finish(const struct sim_run *run, struct blab_sim_result *r)
 		uint64_t cyc = t->end - t->warm_end;
 		r->pages_total += t->pages_done;
 		r->pages_scored += pages;
-		r->score += sim_pages_per_second(pages, cyc, run->mp->cpu_mhz);
+		sim_score_add(r, pages, cyc, run->mp->cpu_mhz);
 	}
 }
 

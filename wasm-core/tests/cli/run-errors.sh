@@ -60,5 +60,34 @@ if ! timeout 60 $blab calibrate --out "$tmp/none/x.params" 2>&1 | grep -q 'nativ
   [ $(( $(date +%s) - start )) -lt 5 ] || { echo "FAIL: calibrate measured before checking --out"; fail=1; }
 fi
 
+# ---- blab sim's options (one table, cli/sim_args.c): repeats, and options a workload ignores
+expect 2 "blab sim: --cpus: 2 given twice" "${pf1[@]}" --cpus 1,2,2
+expect 2 "blab sim: --preset: 'v4.16' given twice" sim --workload page_fault1 --preset v4.16,v4.17,v4.16
+expect 2 "blab sim: --cpus: an empty value in '2,'" "${pf1[@]}" --cpus 2,
+expect 2 "blab sim: --pages given twice" "${pf1[@]}" --cpus 1 --pages 8
+expect 2 "blab sim: --hi-order: page_fault1 has no use for it" "${pf1[@]}" --cpus 1 --hi-order 4
+expect 2 "blab sim: --delay-us: mixed has no use for it" sim --workload mixed --delay-us 5
+expect 2 "blab sim: unknown option '--cpus' for hackbench" sim --workload hackbench --cpus 2
+expect 2 "blab sim: --groups: 2 given twice" sim --workload hackbench --groups 2,2
+# a score below 1 has decimals (it printed 0): one page per 10^6 cycles at 1 MHz
+printf 'cpu_mhz = 1\nclear_page_cycles = 1000000\n' >"$tmp/slow.params"
+slow=(sim --workload page_fault1 --preset v4.16 --iterations 1 --cpus 1 --pages 4 --params "$tmp/slow.params")
+expect 0 '^    1          0\.[0-9][0-9][0-9]          0\.[0-9][0-9][0-9]$' "${slow[@]}"
+expect 0 '"score":0\.[0-9][0-9][0-9],' "${slow[@]}" --json
+
+# ---- the host memory bound: a run, a real run and an op-script zone past it are refused
+# before anything is allocated, with the figures
+expect 1 "the run needs .* MB of host memory (zone .* MB, model machine .* MB, workload .* MB); the limit is 1.0 MB" "${pf1[@]}" --cpus 1 --mem-limit 1M
+BLAB_MEM_LIMIT=2Mi expect 1 "the limit is 2.0 MB" "${pf1[@]}" --cpus 1
+BLAB_MEM_LIMIT=lots expect 2 "BLAB_MEM_LIMIT wants bytes" "${pf1[@]}" --cpus 1
+expect 2 "blab sim: --mem-limit wants bytes" "${pf1[@]}" --cpus 1 --mem-limit 0
+expect 1 "the run needs .* MB of host memory; the limit is 1.0 MB" run --threads 1 --seconds 1 --warmup 0 --pages 262144 --mem-limit 1M
+printf 'zone pages=65536\n' >"$tmp/zone.ops"
+expect 1 "line 1: zone: the host is out of memory for it: the zone needs 6.3 MB, the limit is 1.0 MB" replay --mem-limit 1M "$tmp/zone.ops"
+BLAB_MEM_LIMIT=1M expect 1 "the limit is 1.0 MB" replay "$tmp/zone.ops"
+# cache sizes that each pass the file's checks, together over 12 GB: refused, not swapped
+printf 'sockets = 8\ncores_per_socket = 32\nthreads_per_core = 1\nl2_bytes = 268435456\nllc_bytes_per_core = 268435456\n' >"$tmp/huge.params"
+expect 1 "model machine [0-9]*\.[0-9] MB" "${pf1[@]}" --cpus 256 --params "$tmp/huge.params" --mem-limit 8G
+
 [ $fail -eq 0 ] && echo "cli errors: ok"
 exit $fail
