@@ -49,8 +49,11 @@ public/wasm/blab.js: $(WASM_OBJ) $(WASM_EXPORT_FILES)
 wasm: build/wasm/node/blab.js public/wasm/blab.js
 
 # Native and WASM must print the same bytes (stdout, stderr, exit status) for every
-# golden op script.
+# golden op script; the WASM twin passes the CLI's error-path tests; the host memory bound
+# holds in WebAssembly (its heap is the limit).
 test-wasm: wasm build/native/.built
 	@wasm-core/tests/wasm-vs-native.sh build/native/blab "node wasm-core/cli/blab.mjs"
+	@wasm-core/tests/cli/run-errors.sh "node wasm-core/cli/blab.mjs"
+	@node wasm-core/tests/wasm-mem.mjs
 
 TEST_SUITES += test-wasm

@@ -168,6 +168,82 @@ struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages
  * default), and max_events 0 for no log at all (table sweeps need only the counters). A
  * second stdout line, "stats key=value ...", carries every counter of struct blab_sim_result.
  */
+/* The config blab_js_sim_ex() runs: 0, or 2 with "blab sim: why" in err. */
+static int js_sim_config(struct blab_sim_config *cfg, uint32_t workload, uint32_t cpus,
+			 uint32_t pages, uint32_t iterations, uint32_t seed, const char *preset,
+			 uint32_t max_events, uint32_t batch, uint32_t high, uint32_t clear_lines,
+			 char *err, size_t errlen)
+{
+	blab_sim_config_init(cfg);
+	cfg->workload = workload;
+	cfg->cpus = cpus;
+	cfg->pages = pages;
+	cfg->iterations = iterations;
+	cfg->seed = seed;
+	if (workload == BLAB_WL_HACKBENCH) {
+		if (iterations > 3) {
+			snprintf(err, errlen, "blab sim: hackbench flags=%u: only bits 0 (prefetch) and 1 (same CPU)",
+				 iterations);
+			return 2;
+		}
+		cfg->hackbench.groups = cpus;
+		cfg->hackbench.loops = pages;
+		cfg->hackbench.slub_prefetch = (uint8_t)(iterations & 1u);
+		cfg->hackbench.same_cpu = (uint8_t)((iterations >> 1) & 1u);
+		cfg->pages = 1;
+		cfg->iterations = 1;
+	}
+	if (max_events == 1 || max_events > BLAB_MAX_LOG_EVENTS) {
+		snprintf(err, errlen, "blab sim: max_events=%u must be 2..%u, or 0 for no log", max_events, BLAB_MAX_LOG_EVENTS);
+		return 2;
+	}
+	if (!preset || blab_preset(preset, &cfg->strategy)) {
+		snprintf(err, errlen, "blab sim: unknown preset '%.64s' (blab presets lists them)", preset ? preset : "");
+		return 2;
+	}
+	if (batch)
+		cfg->strategy.batch = batch; /* range-checked by the zone (docs/limits.md) */
+	if (high)
+		cfg->strategy.high = high;
+	if (clear_lines)
+		cfg->clear_lines = clear_lines; /* 1..64, checked by blab_sim_run() */
+	return 0;
+}
+
+/* The event log's buffer at its largest: it doubles as it fills (js_sink), so the old and the
+ * new one live side by side for a moment */
+static uint64_t js_log_bytes(uint32_t max_events)
+{
+	return (uint64_t)max_events * sizeof(struct blab_event) * 3 / 2;
+}
+
+/*
+ * The host bytes blab_js_sim_ex() with these arguments would take (the run's zone, model
+ * machine and workload state, and its event log at the bound), as a JavaScript number; a
+ * negative BLAB_E* code when the run would be refused anyway. With blab_js_mem_limit(), the
+ * browser can refuse a scenario before it asks for it.
+ */
+double blab_js_sim_mem_bytes(uint32_t workload, uint32_t cpus, uint32_t pages,
+			     uint32_t iterations, const char *preset, uint32_t max_events,
+			     uint32_t batch, uint32_t high, uint32_t clear_lines)
+{
+	struct blab_sim_config cfg;
+	struct blab_sim_mem m;
+	char why[160];
+	int rc = js_sim_config(&cfg, workload, cpus, pages, iterations, 1, preset, max_events,
+			       batch, high, clear_lines, why, sizeof(why));
+	if (rc)
+		return BLAB_EINVAL;
+	rc = blab_sim_mem_bytes(&cfg, &m, NULL, 0);
+	return rc ? rc : (double)(m.total + js_log_bytes(max_events));
+}
+
+/* The memory a run may take here: what is left of the WebAssembly heap (it does not grow) */
+double blab_js_mem_limit(void)
+{
+	return (double)blab_mem_limit_default();
+}
+
 struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
 				   uint32_t iterations, uint32_t seed, const char *preset,
 				   uint32_t max_events, uint32_t batch, uint32_t high,
@@ -177,6 +253,7 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 	struct js_sink sink = {0};
 	struct blab_sim_config cfg;
 	struct blab_sim_result res;
+	struct blab_sim_mem need;
 	char why[256] = "";
 	FILE *out, *err;
 	int rc;
@@ -189,42 +266,22 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		r->status = 2;
 		goto done;
 	}
-	blab_sim_config_init(&cfg);
-	cfg.workload = workload;
-	cfg.cpus = cpus;
-	cfg.pages = pages;
-	cfg.iterations = iterations;
-	cfg.seed = seed;
-	if (workload == BLAB_WL_HACKBENCH) {
-		if (iterations > 3) {
-			fprintf(err, "blab sim: hackbench flags=%u: only bits 0 (prefetch) and 1 (same CPU)\n",
-				iterations);
-			r->status = 2;
-			goto done;
-		}
-		cfg.hackbench.groups = cpus;
-		cfg.hackbench.loops = pages;
-		cfg.hackbench.slub_prefetch = (uint8_t)(iterations & 1u);
-		cfg.hackbench.same_cpu = (uint8_t)((iterations >> 1) & 1u);
-		cfg.pages = 1;
-		cfg.iterations = 1;
+	if ((r->status = js_sim_config(&cfg, workload, cpus, pages, iterations, seed, preset,
+				       max_events, batch, high, clear_lines, why, sizeof(why))) != 0) {
+		fprintf(err, "%s\n", why);
+		goto done;
 	}
-	if (max_events == 1 || max_events > BLAB_MAX_LOG_EVENTS) {
-		fprintf(err, "blab sim: max_events=%u must be 2..%u, or 0 for no log\n", max_events, BLAB_MAX_LOG_EVENTS);
+	/* the run and its event log together must fit what is left of the heap */
+	if (blab_sim_mem_bytes(&cfg, &need, NULL, 0) == 0 &&
+	    need.total + js_log_bytes(max_events) > blab_mem_limit_default()) {
+		char n[32], l[32], h[32];
+		fprintf(err, "blab sim: the run needs %s of memory and its event log up to %s; the "
+			"WebAssembly heap has %s left\n", blab_mem_text(n, sizeof(n), need.total),
+			blab_mem_text(l, sizeof(l), js_log_bytes(max_events)),
+			blab_mem_text(h, sizeof(h), blab_mem_limit_default()));
 		r->status = 2;
 		goto done;
 	}
-	if (!preset || (rc = blab_preset(preset, &cfg.strategy))) {
-		fprintf(err, "blab sim: unknown preset '%s' (blab presets lists them)\n", preset ? preset : "");
-		r->status = 2;
-		goto done;
-	}
-	if (batch)
-		cfg.strategy.batch = batch; /* range-checked by the zone (docs/limits.md) */
-	if (high)
-		cfg.strategy.high = high;
-	if (clear_lines)
-		cfg.clear_lines = clear_lines; /* 1..64, checked by blab_sim_run() */
 	sink.max = max_events;
 	cfg.log_mask = BLAB_EVC_ALL;
 	cfg.sink = max_events ? js_sink : NULL;

@@ -5,3 +5,12 @@ if (typeof process === 'object' && typeof require === 'function' &&
     !Module['wasmBinary'] && !Module['ENVIRONMENT_IS_PTHREAD']) {
   Module['wasmBinary'] = require('fs').readFileSync(require('path').join(__dirname, 'blab.wasm'));
 }
+// The environment variables the C side reads (getenv), from Node's: emscripten gives a
+// program its own small environment otherwise. Runs inside the module, where ENV lives.
+if (typeof process === 'object' && process.env && !Module['ENVIRONMENT_IS_PTHREAD']) {
+  Module['preRun'] = [].concat(Module['preRun'] || [], function () {
+    for (const name of ['BLAB_MEM_LIMIT']) {
+      if (process.env[name] !== undefined) ENV[name] = process.env[name];
+    }
+  });
+}
