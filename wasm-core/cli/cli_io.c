@@ -4,6 +4,16 @@
 #include <errno.h>
 #include <string.h>
 
+#include "blab.h"
+
+/* a path as a message shows it: control and bidirectional characters spelled out */
+static const char *shown(const char *path)
+{
+	static char buf[4 * 4096 + 8];
+	blab_text_escape(buf, sizeof(buf), path);
+	return buf;
+}
+
 FILE *cli_open_read(const char *cmd, const char *path)
 {
 	FILE *f;
@@ -11,8 +21,10 @@ FILE *cli_open_read(const char *cmd, const char *path)
 	if (strcmp(path, "-") == 0)
 		return stdin;
 	f = fopen(path, "rb");
-	if (!f)
-		fprintf(stderr, "%s: cannot open %s: %s\n", cmd, path, strerror(errno));
+	if (!f) {
+		const char *why = strerror(errno);
+		fprintf(stderr, "%s: cannot open %s: %s\n", cmd, shown(path), why);
+	}
 	return f;
 }
 
@@ -25,7 +37,7 @@ int cli_close_read(const char *cmd, const char *path, FILE *f)
 		fclose(f);
 	if (!bad)
 		return 0;
-	fprintf(stderr, "%s: cannot read %s: %s\n", cmd, strcmp(path, "-") ? path : "standard input",
+	fprintf(stderr, "%s: cannot read %s: %s\n", cmd, strcmp(path, "-") ? shown(path) : "standard input",
 		e ? strerror(e) : "read error");
 	return -1;
 }
@@ -47,7 +59,7 @@ int cli_read_file(const char *cmd, const char *path, char *buf, size_t cap, size
 		if (fread(&extra, 1, 1, f) == 1) {
 			if (f != stdin)
 				fclose(f);
-			fprintf(stderr, "%s: %s is larger than %zu bytes\n", cmd, path, cap);
+			fprintf(stderr, "%s: %s is larger than %zu bytes\n", cmd, shown(path), cap);
 			return -1;
 		}
 	}

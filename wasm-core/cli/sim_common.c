@@ -12,9 +12,10 @@
 
 int sim_usage_error(const char *help, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "blab sim: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(%s for the options)\n", help);
+	char msg[1024], shown[6 * sizeof(msg)];
+	snprintf(msg, sizeof(msg), fmt, arg);
+	blab_text_escape(shown, sizeof(shown), msg); /* it echoes arguments: nothing hidden */
+	fprintf(stderr, "blab sim: %s\n(%s for the options)\n", shown, help);
 	return 2;
 }
 

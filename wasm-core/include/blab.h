@@ -171,6 +171,16 @@ void blab_zone_config_init(struct blab_zone_config *cfg);
 
 int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out);
 
+/* ---- names and echoed input (text.c) ---- */
+/* 1 when name is UTF-8 with nothing that hides or turns text around: no control character,
+ * no bidirectional formatting (U+202A..U+202E, U+2066..U+2069, LRM, RLM, ALM), no zero-width
+ * character or byte order mark. Names the core keeps (a slab cache's) must pass it. */
+int blab_name_ok(const char *name);
+/* src into dst (at most cap bytes with the NUL) with those characters, and bytes that are
+ * not UTF-8, spelled out: \x1b, \u{202E}; what a message echoes of its input. Returns the
+ * escaped length (dst is cut short, whole characters only, when it does not fit). */
+size_t blab_text_escape(char *dst, size_t cap, const char *src);
+
 /* ---- host memory (docs/limits.md, "Host memory") ---- */
 /* The host bytes blab_zone_create() takes for cfg: the zone, its mem_map (64 bytes a page),
  * pageblock types, per-CPU pagesets, the event log (32 bytes a record) and, for a MODEL

@@ -78,15 +78,18 @@ struct blab_zone *blab_script_zone(struct blab_script *s)
 
 #define UTF8_BOM "\xef\xbb\xbf"
 
+/* "line N: why" on err, with what the line's words hold spelled out when it could hide
+ * itself (a control character, a bidirectional override: blab_text_escape()) */
 static int bad(struct blab_script *s, const char *fmt, ...)
 {
+	char msg[2 * BLAB_SCRIPT_MAX_LINE], shown[6 * sizeof(msg)];
 	va_list ap;
 	fflush(s->out);
-	fprintf(s->err, "line %u: ", s->lineno);
 	va_start(ap, fmt);
-	vfprintf(s->err, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', s->err);
+	blab_text_escape(shown, sizeof(shown), msg);
+	fprintf(s->err, "line %u: %s\n", s->lineno, shown);
 	fflush(s->err);
 	return 1;
 }
@@ -201,12 +204,11 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	blab_zone_config_init(&cfg);
 	k = find(kv, n, "preset");
 	if (k && blab_preset(k->val, &cfg.strategy)) {
-		fflush(s->out);
-		fprintf(s->err, "line %u: zone: unknown preset '%s'; presets:", s->lineno, k->val);
+		char names[BLAB_SCRIPT_MAX_LINE] = "";
 		for (unsigned i = 0; i < blab_preset_count(); i++)
-			fprintf(s->err, " %s", blab_preset_name(i));
-		fputc('\n', s->err);
-		return 1;
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s",
+				 blab_preset_name(i));
+		return bad(s, "zone: unknown preset '%s'; presets:%s", k->val, names);
 	}
 	if ((r = num(s, "zone", kv, n, "pages", BLAB_MAX_PAGES, &v)) < 0)
 		return 1;

@@ -75,6 +75,10 @@ slow=(sim --workload page_fault1 --preset v4.16 --iterations 1 --cpus 1 --pages 
 expect 0 '^    1          0\.[0-9][0-9][0-9]          0\.[0-9][0-9][0-9]$' "${slow[@]}"
 expect 0 '"score":0\.[0-9][0-9][0-9],' "${slow[@]}" --json
 
+# ---- what a message echoes cannot hide itself: a bidirectional override is spelled out
+expect 2 "blab sim: unknown workload 'page_fault1\\\\u{202E}1tluaf_egap'" sim --workload "page_fault1$(printf '\342\200\256')1tluaf_egap"
+expect 2 "cannot open $tmp/a\\\\x1b\\\\u{202E}b" replay "$tmp/a$(printf '\033\342\200\256')b"
+
 # ---- the host memory bound: a run, a real run and an op-script zone past it are refused
 # before anything is allocated, with the figures
 expect 1 "the run needs .* MB of host memory (zone .* MB, model machine .* MB, workload .* MB); the limit is 1.0 MB" "${pf1[@]}" --cpus 1 --mem-limit 1M
