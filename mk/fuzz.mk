@@ -16,9 +16,12 @@ FUZZ_SECONDS ?= 300
 FUZZ_OPTS := -seed=1 -timeout=5 -rss_limit_mb=1024 -print_final_stats=1
 FUZZ_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-build/fuzz/%: wasm-core/tests/fuzz/%.c $(FUZZ_CORE_SRC) $(FUZZ_CORE_HDR)
+# a target that drives CLI code links those files too (fuzz_cli_args: blab sim's option table)
+FUZZ_EXTRA_fuzz_cli_args := wasm-core/cli/options.c wasm-core/cli/sim_args.c
+
+build/fuzz/%: wasm-core/tests/fuzz/%.c $(FUZZ_CORE_SRC) $(FUZZ_CORE_HDR) $(wildcard wasm-core/cli/*.[ch])
 	@mkdir -p $(dir $@)
-	@$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_CORE_SRC) -lpthread -o $@
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -Iwasm-core/cli $< $(FUZZ_EXTRA_$*) $(FUZZ_CORE_SRC) -lpthread -o $@
 
 .PHONY: fuzz-build fuzz-smoke fuzz
 fuzz-build: $(addprefix build/fuzz/,$(FUZZ_TARGETS))
