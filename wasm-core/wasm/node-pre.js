@@ -14,3 +14,12 @@ if (typeof process === 'object' && process.env && !Module['ENVIRONMENT_IS_PTHREA
     }
   });
 }
+// Node makes a pipe on stdout or stderr non-blocking, and the C side writes through
+// fs.writeSync(): once a slow reader lets the pipe fill, a write fails with EAGAIN and its
+// bytes are lost (blab replay | (sleep 1; cat) kept the first 64 KB). Make both blocking, as
+// a C program's are.
+if (typeof process === 'object' && !Module['ENVIRONMENT_IS_PTHREAD']) {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream && stream._handle && typeof stream._handle.setBlocking === 'function') stream._handle.setBlocking(true);
+  }
+}
