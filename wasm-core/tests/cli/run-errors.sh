@@ -46,6 +46,11 @@ if [ -w /dev/full ]; then
   done
 fi
 
+# the event file too (a write that fails before the close is not lost in the close)
+if [ -w /dev/full ]; then
+  expect 1 "blab sim: cannot write /dev/full: " "${pf1[@]}" --cpus 1 --events /dev/full
+fi
+
 # ---- a slow reader on a pipe gets every byte (the WASM twin lost all but the first 64 KB:
 # Node's stdout pipe was non-blocking, and a write into a full pipe failed)
 { echo 'zone pages=1024'; for i in $(seq 3000); do echo buddyinfo; done; } >"$tmp/many.ops"
