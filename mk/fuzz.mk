@@ -19,7 +19,8 @@ FUZZ_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_sta
 # a target that drives CLI code links those files too (fuzz_cli_args: blab sim's option table)
 FUZZ_EXTRA_fuzz_cli_args := wasm-core/cli/options.c wasm-core/cli/sim_args.c
 
-build/fuzz/%: wasm-core/tests/fuzz/%.c $(FUZZ_CORE_SRC) $(FUZZ_CORE_HDR) $(wildcard wasm-core/cli/*.[ch])
+build/fuzz/%: wasm-core/tests/fuzz/%.c $(FUZZ_CORE_SRC) $(FUZZ_CORE_HDR) $(wildcard wasm-core/cli/*.[ch]) \
+	     $(wildcard wasm-core/tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -Iwasm-core/cli $< $(FUZZ_EXTRA_$*) $(FUZZ_CORE_SRC) -lpthread -o $@
 

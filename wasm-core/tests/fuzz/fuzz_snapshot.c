@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "blab.h"
+#include "fuzz_bytes.h"
 
 #define DIE(...)                                                                           \
 	do {                                                                               \
@@ -28,24 +29,6 @@
 	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct bytes {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint32_t take(struct bytes *b, unsigned width)
-{
-	uint32_t v = 0;
-	for (unsigned i = 0; i < width; i++) {
-		v = v << 8 | (b->n ? *b->p : 0);
-		if (b->n) {
-			b->p++;
-			b->n--;
-		}
-	}
-	return v;
-}
 
 /* zones up to this many pages: legal bigger ones are slow to lay out per input */
 #define FUZZ_MAX_PAGES 16384u
