@@ -1,12 +1,14 @@
 # The web app (TypeScript, Vite, Vitest, Playwright on Debian's Chromium).
-#   test-web   typecheck + lint + Vitest
+#   test-web   typecheck + eslint + Vitest (web/layers.test.ts: the folders' layering)
+#   lint       static checks that need no build; lint-web: knip (unused files, exports and
+#              dependencies; knip.jsonc). Other areas add theirs as `lint: lint-AREA`.
 #   test-e2e   vite build, vite preview on a free localhost port, Playwright, server stopped
 #   web-build  dist/ (static; coi-serviceworker.js included for hosts without COOP/COEP)
 #   serve      vite preview on 0.0.0.0:5173 with the isolation headers (what `make start` runs)
 NPX := npx --no-install
 WEB_SRC := $(shell find web -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json
 
-.PHONY: test-web test-e2e web-build serve start
+.PHONY: test-web test-e2e web-build serve start lint lint-web
 
 # The contract tests run the real core: the Node WASM build and the native blab first.
 test-web: build/wasm/node/blab.js build/native/.built
@@ -30,4 +32,10 @@ serve: web-build
 start: setup native web-build
 	@$(MAKE) --no-print-directory serve
 
-TEST_SUITES += test-web test-e2e
+lint: lint-web
+
+lint-web:
+	$(NPX) knip
+
+# lint is quick and needs no build: it runs first, before the slow suites.
+TEST_SUITES := lint $(TEST_SUITES) test-web test-e2e

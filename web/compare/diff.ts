@@ -3,7 +3,7 @@
 // workload (hackbench: SLUB's paths and freelist prefetches; stress_highalloc: the order-9
 // attempts). The counters come from the core's stats line; fragmentation at the end is read
 // off the replayed zone at the end of the run.
-import type { ZoneState } from '../player/state';
+import type { ZoneState } from '../log/state';
 import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
 import { signedPct } from '../lessons/compute';
 import { COMPARE_WORKLOADS, type Better, type CompareWorkload, type CompareWorkloadSpec } from './url';
@@ -89,8 +89,6 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
       ];
   }
 }
-
-export const MEASURES: Measure[] = measures();
 
 /** The % change against the first column, and whether that is better or worse. */
 export function delta(v: number | undefined, base: number | undefined, better: Better | null): string {

@@ -4,22 +4,24 @@
 // workload (diff.ts); a score-vs-tasks chart with all of them where the score is a throughput.
 // Its state lives in the URL (url.ts), so a compare reloads to the same view.
 import { EngineClient } from '../engine/engine-client';
-import { decodeEvents } from '../engine/events';
+import { decodeEvents } from '../log/events';
 import { parseSimStats } from '../engine/simstats';
-import { Player } from '../player/player';
-import { PRESETS } from '../player/url';
-import { el, panel } from '../views/dom';
-import { download } from '../export/download';
-import { eventLogToJson } from '../export/eventlog-json';
-import { panelToSvg, svgToPng } from '../export/image';
-import { csvButton } from '../lessons/tableview';
-import { createViewSet, VIEW_TITLES, type ViewSet } from '../lessons/viewset';
+import { Player } from '../log/player';
+import type { PcpParams } from '../views/pcp';
+import { PRESETS } from '../scenario/url';
+import { el, panel } from '../ui/dom';
+import { download } from '../ui/download';
+import { eventLogToJson } from '../log/eventlog-json';
+import { panelToSvg, svgToPng } from '../ui/image';
+import { addViewExportButtons, csvButton } from '../ui/export-buttons';
+import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
 import { runStats } from '../lessons/compute';
-import type { SimConfig, ViewId } from '../lessons/lesson';
+import type { SimConfig } from '../lessons/lesson';
 import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
 import { diffRows, unusableIndex, type DiffColumn } from './diff';
 import { COMPARE_CLEAR_LINES, compareRequest, slubPrefetchOf } from './request';
-import { createThroughputSvg, drawThroughputChart, SERIES_COLORS, type ThroughputSeries } from '../views/throughput';
+import { createThroughputSvg, drawThroughputChart, SERIES_COLORS } from '../views/throughput';
+import type { ThroughputSeries } from '../engine/sweep';
 import '../lessons/lessons.css';
 
 /** The replays' views: the pcp lists for the order-0 workloads and hackbench's slabs' pages,
@@ -32,6 +34,7 @@ const CYCLES_PER_SECOND = 200_000;
 interface Column {
   config: SimConfig;
   player: Player;
+  pcp: PcpParams;
   /** running maximum of the log's times, so "the last record at or before t" is a binary search */
   maxTime: Float64Array;
   set: ViewSet;
@@ -198,7 +201,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
   const draw = () => {
     for (const c of columns) {
       c.player.seek(stepAtTime(c.maxTime, t));
-      c.set.update(c.player);
+      c.set.update({ player: c.player, pcp: c.pcp });
     }
     scrub.value = String(Math.round(t));
     tOut.textContent = `t = ${Math.round(t).toLocaleString('en')} cycles`;
@@ -294,16 +297,13 @@ export function mountCompare(root: HTMLElement, search: string): void {
         json.addEventListener('click', () => download(eventLogToJson(player.log, `compare ${c.label}`), `compare-${formatConfig(c)}.events.json`, 'application/json'));
         col.append(head, el('p', { class: 'hint', text: `batch ${stats.batch}, high ${stats.high}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }), json);
         cols.append(col);
-        const set = createViewSet(col, views, { batch: stats.batch, high: stats.high, source: 'from the run' }, `cmp${k}`);
+        const pcp: PcpParams = { batch: stats.batch, high: stats.high, source: 'from the run' };
+        const set = mountViewSet(col, views, `cmp${k}`);
         for (const v of views) {
           const p = set.panelOf(v);
-          const svgB = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': `Export ${c.label} ${v} as SVG` });
-          const pngB = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': `Export ${c.label} ${v} as PNG` });
-          svgB.addEventListener('click', () => p && download(panelToSvg(p, `${c.label}: ${VIEW_TITLES[v]}`), `compare-${k}-${v}.svg`, 'image/svg+xml'));
-          pngB.addEventListener('click', async () => p && download(await svgToPng(panelToSvg(p, `${c.label}: ${VIEW_TITLES[v]}`)), `compare-${k}-${v}.png`));
-          p?.querySelector('.panel-head')?.append(el('div', { class: 'export-buttons' }, svgB, pngB));
+          if (p) addViewExportButtons(p, { title: `${c.label}: ${viewTitle(v)}`, what: `${c.label} ${v}`, file: `compare-${k}-${v}` });
         }
-        columns.push({ config: c, player, maxTime, set, diff: { label: c.label, stats, fragmentation } });
+        columns.push({ config: c, player, pcp, maxTime, set, diff: { label: c.label, stats, fragmentation } });
         k++;
       }
       tMax = Math.max(...columns.map((c) => c.maxTime[c.maxTime.length - 1] ?? 0));

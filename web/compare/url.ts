@@ -11,9 +11,9 @@
 // hackbench SLUB's freelist prefetch: `v5.18:prefetch=off` (default: the preset's, on from
 // v3.3). `t` is the shared playback position in virtual cycles. User input: bounded, every
 // key known, each problem with its own message.
-import { PRESETS, type Preset } from '../player/url';
+import { PRESETS, type Preset } from '../scenario/url';
 import type { SimConfig } from '../lessons/lesson';
-import { HACKBENCH_LOOPS, HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES, workloadEntry } from '../workloads';
+import { HACKBENCH_LOOPS, HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES, workloadEntry } from '../scenario/workloads';
 export const COMPARE_LIMITS = {
   maxQuery: 600,
   minConfigs: 2,
@@ -83,7 +83,7 @@ const order0 = (title: string, score: string): CompareWorkloadSpec => ({
 
 /**
  * The workloads a compare may run, with what each one's arguments mean (as the scenario panel
- * gives them to the core, web/workloads.ts) and which way its score is better (docs/sim.md).
+ * gives them to the core, web/scenario/workloads.ts) and which way its score is better (docs/sim.md).
  */
 export const COMPARE_WORKLOADS = {
   page_fault1: order0('will-it-scale page_fault1', 'pages faulted / s'),
@@ -126,8 +126,6 @@ export const COMPARE_WORKLOADS = {
   },
 } as const satisfies Record<string, CompareWorkloadSpec>;
 export type CompareWorkload = keyof typeof COMPARE_WORKLOADS;
-
-export const compareSpec = (w: CompareWorkload): CompareWorkloadSpec => COMPARE_WORKLOADS[w];
 
 export interface CompareState {
   workload: CompareWorkload;
@@ -177,7 +175,7 @@ function int(key: string, raw: string, min: number, max: number): number {
   return v;
 }
 
-/** SLUB's freelist prefetch as the scenario panel runs a preset (on from v3.3, web/workloads.ts). */
+/** SLUB's freelist prefetch as the scenario panel runs a preset (on from v3.3, web/scenario/workloads.ts). */
 export function presetSlubPrefetch(preset: string): boolean {
   return ((workloadEntry('hackbench')?.request(0, 2, preset).iterations ?? 1) & 1) === 1;
 }

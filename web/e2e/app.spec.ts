@@ -133,7 +133,7 @@ test('bad input is refused with a message naming the problem', async ({ page }) 
 test('a 16-page zone: expand() and a merge back, seen in the buddy tree and buddyinfo', async ({ page }) => {
   const errors = watchConsole(page);
   await page.goto('/');
-  const { encodeEvents } = await import('../engine/events');
+  const { encodeEvents } = await import('../log/events');
   const { setup, expand, mergeBack, withTimes } = await import('../testing/zone16');
   const res = await loadLog(page, encodeEvents(withTimes([...setup, ...expand, ...mergeBack])), '16-page zone (fixture)');
   expect(res).toEqual({ ok: true, events: setup.length + expand.length + mergeBack.length });

@@ -150,7 +150,10 @@ test('a 300,000-line trace imports with a progress bar while the main thread sta
     expect(steps.length).toBeGreaterThanOrEqual(20);
     expect(steps).toEqual([...steps].sort((a, b) => a - b));
     expect(steps.at(-1)).toBe(1);
-    expect(probe.gaps.length).toBeGreaterThan(steps.length);
+    // the beats span the import (the probe started before the file was picked and stopped
+    // after it finished), so with every gap under MAX_GAP_MS the page never stalled; how many
+    // beats there are depends on the machine's speed, not on responsiveness
+    expect(probe.gaps.length).toBeGreaterThanOrEqual(2);
     console.log(`${name}: ${big.lines} lines, ${steps.length} progress updates, ${probe.gaps.length} heartbeats, max gap ${Math.max(...probe.gaps).toFixed(0)} ms, long tasks ${probe.longTasks.map((d) => d.toFixed(0)).join(' ')}`);
     expect(Math.max(...probe.gaps)).toBeLessThan(MAX_GAP_MS);
     expect(Math.max(0, ...probe.longTasks)).toBeLessThan(MAX_GAP_MS);

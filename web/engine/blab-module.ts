@@ -46,7 +46,7 @@ export const MAX_SCRIPT_BYTES = 1 << 20;
 
 /** One workload run on the model machine (blab sim), as the scenario panel asks for it. */
 export interface SimRequest {
-  /** the core's workload name (web/workloads.ts; blab_sim_workload_id() resolves it) */
+  /** the core's workload name (web/scenario/workloads.ts; blab_sim_workload_id() resolves it) */
   workload: string;
   /** page_fault1: tasks, one CPU each; hackbench: groups, one CPU each */
   cpus: number;

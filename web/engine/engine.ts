@@ -1,11 +1,11 @@
 // The scenario panel's engine: a scenario becomes one blab sim run on the model machine in
 // the engine worker (the real C core as WebAssembly), and its event log comes back.
-// Which workloads exist, and how a scenario maps onto each, is web/workloads.ts.
+// Which workloads exist, and how a scenario maps onto each, is web/scenario/workloads.ts.
 
-import type { Scenario } from '../player/url';
+import type { Scenario } from '../scenario/url';
 import type { ReplayResult, SimRequest } from './blab-module';
 import { EngineClient } from './engine-client';
-import { workloadEntry } from '../workloads';
+import { workloadEntry } from '../scenario/workloads';
 import type { EngineFault } from './protocol';
 
 export interface EngineRun {

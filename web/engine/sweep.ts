@@ -4,7 +4,18 @@
 // can be stopped between runs.
 
 import type { ReplayResult, SimRequest } from './blab-module';
-import type { ThroughputSeries } from '../views/throughput';
+
+/** One measured point: `score` (pages faulted per second, all tasks together) at `tasks` tasks. */
+export interface ThroughputPoint {
+  tasks: number;
+  score: number;
+}
+
+/** One line of the chart, e.g. one preset swept over task counts (what a sweep produces). */
+export interface ThroughputSeries {
+  label: string;
+  points: ThroughputPoint[];
+}
 
 /** What blab_js_sim() prints on success (wasm-core/wasm/api.c), as numbers. */
 export interface SimSummary {

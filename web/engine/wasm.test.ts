@@ -7,10 +7,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Player } from '../player/player';
+import { Player } from '../log/player';
 import { replayScript, simScenario, type BlabFactory, type BlabModule } from './blab-module';
-import { decodeEvents, EV, EVENT_TYPES, RECORD_SIZE } from './events';
-import { fragIndex } from '../player/fragindex';
+import { decodeEvents, EV, EVENT_TYPES, RECORD_SIZE } from '../log/events';
+import { fragIndex } from '../log/fragindex';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');

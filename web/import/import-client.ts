@@ -1,6 +1,6 @@
 // The page's side of the import worker: one import at a time, progress callbacks, cancel.
 // Cancel (and a crashed worker) terminates the worker; the next import starts a fresh one.
-import type { EventLogColumns } from '../engine/events';
+import type { EventLogColumns } from '../log/events';
 import type { ImportReply, ImportRequest } from './protocol';
 import type { TraceResult } from './trace-core';
 

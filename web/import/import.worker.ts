@@ -2,8 +2,8 @@
 // C parser (the same code as `blab import`, compiled to WebAssembly), and reports progress after
 // every chunk. The page never touches the file's bytes, so a 40 MB trace never freezes it.
 // Cancelling terminates this worker: the page starts a fresh one for the next file.
-import { decodeEvents, type EventLogColumns } from '../engine/events';
-import { IMPORT_LIMITS, checkLimit } from '../limits';
+import { decodeEvents, type EventLogColumns } from '../log/events';
+import { IMPORT_LIMITS, checkLimit } from '../scenario/limits';
 import type { ImportReply, ImportRequest } from './protocol';
 import { TraceImport, type TraceModule } from './trace-core';
 

@@ -3,7 +3,7 @@
 // bounded (docs/limits.md). Lines of /proc/zoneinfo this tool does not use are recognised by
 // shape (`key value` statistics) and skipped; anything else is an error, so a wrong file is
 // refused instead of half-read.
-import { IMPORT_LIMITS } from '../limits';
+import { IMPORT_LIMITS } from '../scenario/limits';
 
 export const SNAPSHOT_LIMITS = {
   /** zones in one file (nodes x zone types) */

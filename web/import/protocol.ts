@@ -1,5 +1,5 @@
 // Messages between the page and the import worker (import.worker.ts).
-import type { EventLogColumns } from '../engine/events';
+import type { EventLogColumns } from '../log/events';
 import type { TraceResult } from './trace-core';
 
 export type ImportRequest = { kind: 'trace'; file: Blob; name: string };

@@ -3,8 +3,8 @@
 // order and each CPU's pcp count. The core lays the blocks out (blab_zone_create_snapshot(),
 // docs/import.md "Snapshots"); this file only writes the numbers down and checks that the
 // core and the player can hold them, so the rule lives in one place.
-import { IMPORT_LIMITS } from '../limits';
-import { LIMITS as PLAYER_LIMITS } from '../player/state';
+import { IMPORT_LIMITS } from '../scenario/limits';
+import { LIMITS as PLAYER_LIMITS } from '../log/state';
 import type { BuddyinfoZone, ZoneinfoZone } from './procfs-parse';
 
 export class SnapshotScriptError extends Error {

@@ -7,11 +7,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EV, decodeEvents } from '../engine/events';
-import { Player } from '../player/player';
-import { describeEvent } from '../views/describe';
-import { PAGE } from '../player/state';
-import { IMPORT_LIMITS } from '../limits';
+import { EV, decodeEvents } from '../log/events';
+import { Player } from '../log/player';
+import { describeEvent } from '../log/describe';
+import { PAGE } from '../log/state';
+import { IMPORT_LIMITS } from '../scenario/limits';
 import { parseSummary } from './summary';
 import { TRACE_ERR, TraceImport, type TraceModule } from './trace-core';
 

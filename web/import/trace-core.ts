@@ -2,7 +2,7 @@
 // exported by wasm-core/wasm/exports-trace.txt). The import worker and the Vitest contract test
 // both go through TraceImport, so the browser parses a file exactly as `blab import` does.
 import type { BlabModule } from '../engine/blab-module';
-import { IMPORT_LIMITS } from '../limits';
+import { IMPORT_LIMITS } from '../scenario/limits';
 
 /** The trace functions of the module, on top of what the engine uses. */
 export interface TraceModule extends BlabModule {

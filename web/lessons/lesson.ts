@@ -1,7 +1,8 @@
 // What a lesson is, once parsed: the shape lessons/*.md describe (docs/lessons.md).
 // Plain data, no DOM: the build (web/lessons/vite-plugin.ts), Vitest and the browser share it.
 
-import { PRESETS, type Preset } from '../player/url.ts';
+import { PRESETS, type Preset } from '../scenario/url.ts';
+import type { ViewId } from '../views/registry.ts';
 
 /** Hard limits on a lesson file (docs/limits.md). */
 export const LESSON_LIMITS = {
@@ -20,12 +21,12 @@ export const LESSON_LIMITS = {
   maxTableFaults: 1 << 19,
 } as const;
 
-/** Views a step may show: the panel ids of web/lessons/viewset.ts. */
-export const VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats'] as const;
-export type ViewId = (typeof VIEW_IDS)[number];
+/** Views a step may show: the ids of the view registry (web/views/registry.ts) a lesson may name. */
+export const LESSON_VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats'] as const satisfies readonly ViewId[];
+export type LessonViewId = (typeof LESSON_VIEW_IDS)[number];
 
 /**
- * Workloads a lesson may run (the core's names, web/workloads.ts). page_fault1: tasks = CPUs,
+ * Workloads a lesson may run (the core's names, web/scenario/workloads.ts). page_fault1: tasks = CPUs,
  * pages per task. hackbench (docs/slab.md): tasks = groups, pages = messages per sender,
  * configs choose slub_prefetch / same_cpu. stress_highalloc and mixed (docs/skipmerge.md):
  * tasks = CPUs, pages, iterations = attempts / rounds. A lesson naming a workload the core
@@ -79,7 +80,7 @@ export const METRICS = {
 } as const;
 export type Metric = keyof typeof METRICS;
 
-/** The player's jump kinds (web/player/player.ts JUMP_KINDS; a test keeps the two equal): kept
+/** The player's jump kinds (web/log/player.ts JUMP_KINDS; a test keeps the two equal): kept
  * as names here so the build-time parser does not load the player. */
 export const JUMP_KIND_NAMES = ['merge', 'split', 'drain', 'refill', 'contended'] as const;
 export type JumpKind = (typeof JUMP_KIND_NAMES)[number];
@@ -163,8 +164,8 @@ export interface LessonStep {
   prose: string;
   run?: string;
   at: StepAt;
-  views: ViewId[];
-  highlight?: ViewId;
+  views: LessonViewId[];
+  highlight?: LessonViewId;
   table?: string;
   predict?: Predict;
 }

@@ -3,19 +3,19 @@
 // PageUp/PageDown, a laser pointer) and ?embed=1 for slides. Runs and tables are computed by
 // the core in the engine worker when a step needs them, and cached for the page's life.
 import { EngineClient } from '../engine/engine-client';
-import { el } from '../views/dom';
-import { download, readPicked } from '../export/download';
-import { eventLogToJson } from '../export/eventlog-json';
-import { panelToSvg, svgToPng } from '../export/image';
+import { el } from '../ui/dom';
+import { download, readPicked } from '../ui/download';
+import { eventLogToJson } from '../log/eventlog-json';
+import { addViewExportButtons } from '../ui/export-buttons';
 import { ProgressStore } from '../storage/progress';
-import { IMPORT_LIMITS } from '../limits';
-import { LESSON_LIMITS, type Lesson, type LessonStep, type Predict, type SimConfig, type ViewId } from './lesson';
+import { IMPORT_LIMITS } from '../scenario/limits';
+import { LESSON_LIMITS, type Lesson, type LessonStep, type Predict, type SimConfig, type LessonViewId } from './lesson';
 import { LessonError, parseLesson } from './parse';
 import { renderProse } from './render';
 import { loadRun, stepFor, type LoadedRun } from './runs';
 import { computeTable, metricValue, resolveRef, type TableResult } from './compute';
 import { renderTableResult } from './tableview';
-import { createViewSet, VIEW_TITLES, type ViewSet } from './viewset';
+import { mountViewSet, viewTitle, type ViewSet } from '../views/registry';
 import type { LessonSource } from './vite-plugin';
 import './lessons.css';
 
@@ -25,7 +25,7 @@ export interface LessonRoute {
   lecture: boolean;
   embed: boolean;
   /** lecture mode: the one view or pair to show (default: the step's first two) */
-  views?: ViewId[];
+  views?: LessonViewId[];
 }
 
 /** Parses every bundled lesson; a bad one is reported, not fatal to the others. */
@@ -233,7 +233,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   fullBtn.addEventListener('click', toggleFull);
   laserBtn.addEventListener('click', () => setLaser(!laser));
   viewPick.addEventListener('change', () => {
-    route.views = viewPick.value ? (viewPick.value.split(',') as ViewId[]) : undefined;
+    route.views = viewPick.value ? (viewPick.value.split(',') as LessonViewId[]) : undefined;
     writeUrl();
     show();
   });
@@ -256,11 +256,11 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   }, { signal: listeners.signal });
 
   /** lecture mode's chosen view or pair, where the step has them */
-  function chosenViews(step: LessonStep): ViewId[] | undefined {
+  function chosenViews(step: LessonStep): LessonViewId[] | undefined {
     const c = route.views?.filter((v) => step.views.includes(v));
     return c?.length ? c : undefined;
   }
-  function viewsFor(step: LessonStep): readonly ViewId[] {
+  function viewsFor(step: LessonStep): readonly LessonViewId[] {
     return chosenViews(step) ?? (lecture ? step.views.slice(0, 2) : step.views);
   }
 
@@ -286,7 +286,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
 
     // lecture: which views; the step's own by default, or the chosen one / pair
     viewPick.replaceChildren(el('option', { value: '', text: 'views: the step’s own' }));
-    for (const v of step.views) viewPick.append(el('option', { value: v, text: VIEW_TITLES[v] }));
+    for (const v of step.views) viewPick.append(el('option', { value: v, text: viewTitle(v) }));
     for (let a = 0; a < step.views.length; a++)
       for (let b = a + 1; b < step.views.length; b++) {
         const pair = `${step.views[a]},${step.views[b]}`;
@@ -373,7 +373,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     return box;
   }
 
-  async function reveal(step: LessonStep, views: readonly ViewId[], gen: number) {
+  async function reveal(step: LessonStep, views: readonly LessonViewId[], gen: number) {
     stage.replaceChildren();
     delete stage.dataset['ready'];
     const msg = el('p', { class: 'status', role: 'status' });
@@ -402,7 +402,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     }
   }
 
-  function drawRun(step: LessonStep, run: LoadedRun, views: readonly ViewId[]) {
+  function drawRun(step: LessonStep, run: LoadedRun, views: readonly LessonViewId[]) {
     const p = run.player;
     const stop = stepFor(p, step.at);
     p.seek(stop);
@@ -413,29 +413,21 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     json.addEventListener('click', () => download(eventLogToJson(p.log, `${lesson.id}/${step.run}`), `${lesson.id}-${step.run}.events.json`, 'application/json'));
     bar.append(scrub, out, json);
     stage.append(bar);
-    const set: ViewSet = createViewSet(stage, views, run.pcp);
-    for (const v of views) addExportButtons(set, v);
+    const set: ViewSet = mountViewSet(stage, views);
+    for (const v of views) {
+      const panel = set.panelOf(v);
+      if (panel) addViewExportButtons(panel, { title: viewTitle(v), what: viewTitle(v), file: `${lesson.id}-${v}` });
+    }
     set.highlight(step.highlight);
     const draw = () => {
       out.textContent = `step ${p.step} / ${p.length}`;
-      set.update(p);
+      set.update({ player: p, pcp: run.pcp });
     };
     scrub.addEventListener('input', () => {
       p.seek(Number(scrub.value));
       draw();
     });
     requestAnimationFrame(draw);
-  }
-
-  function addExportButtons(set: ViewSet, v: ViewId) {
-    const panel = set.panelOf(v);
-    const head = panel?.querySelector('.panel-head');
-    if (!panel || !head) return;
-    const svg = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': `Export ${VIEW_TITLES[v]} as SVG` });
-    const png = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': `Export ${VIEW_TITLES[v]} as PNG` });
-    svg.addEventListener('click', () => download(panelToSvg(panel, VIEW_TITLES[v]), `${lesson.id}-${v}.svg`, 'image/svg+xml'));
-    png.addEventListener('click', async () => download(await svgToPng(panelToSvg(panel, VIEW_TITLES[v])), `${lesson.id}-${v}.png`));
-    head.append(el('div', { class: 'export-buttons' }, svg, png));
   }
 
   /** The capstone: edit batch and high of the tunable config, rerun, and see whether it beats the first. */

@@ -167,7 +167,7 @@ describe('parseLesson: bad input gives file:line: reason', () => {
 
 describe('lesson vocabulary', () => {
   it("names the player's jump kinds exactly", async () => {
-    const { JUMP_KINDS } = await import('../player/player');
+    const { JUMP_KINDS } = await import('../log/player');
     const { JUMP_KIND_NAMES } = await import('./lesson');
     expect([...JUMP_KIND_NAMES].sort()).toEqual(Object.keys(JUMP_KINDS).sort());
   });

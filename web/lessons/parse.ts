@@ -21,7 +21,7 @@ import {
   LESSON_WORKLOADS,
   METRICS,
   PRESETS,
-  VIEW_IDS,
+  LESSON_VIEW_IDS,
   WORKLOAD_SHAPES,
   type Lesson,
   type LessonRun,
@@ -32,7 +32,7 @@ import {
   type Preset,
   type SimConfig,
   type StepAt,
-  type ViewId,
+  type LessonViewId,
   type JumpKind,
   type LessonWorkload,
 } from './lesson.ts';
@@ -442,15 +442,15 @@ export function parseLesson(file: string, text: string): Lesson {
       }
       step.at = parseAt(f);
       if (f.has('views')) {
-        step.views = f.list('views', VIEW_IDS.length).map((n) => {
+        step.views = f.list('views', LESSON_VIEW_IDS.length).map((n) => {
           const v = f.scalar(n);
-          if (typeof v !== 'string' || !(VIEW_IDS as readonly string[]).includes(v))
-            f.failAt(n, `step.views: ${JSON.stringify(v)?.slice(0, 40)} is not one of ${VIEW_IDS.join(', ')}`);
-          return v as ViewId;
+          if (typeof v !== 'string' || !(LESSON_VIEW_IDS as readonly string[]).includes(v))
+            f.failAt(n, `step.views: ${JSON.stringify(v)?.slice(0, 40)} is not one of ${LESSON_VIEW_IDS.join(', ')}`);
+          return v as LessonViewId;
         });
       }
       if (f.has('highlight')) {
-        step.highlight = f.oneOf<ViewId>('highlight', VIEW_IDS);
+        step.highlight = f.oneOf<LessonViewId>('highlight', LESSON_VIEW_IDS);
         if (!step.views.includes(step.highlight)) f.fail(`step.highlight: "${step.highlight}" is not among the step's views`, 'highlight');
       }
       if (f.has('table')) {

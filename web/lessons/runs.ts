@@ -1,8 +1,8 @@
 // Turns a lesson's run (an op script or a model-machine run) into a Player, through the engine
 // worker; and finds the step a lesson step stops at.
 import type { EngineClient } from '../engine/engine-client';
-import { decodeEvents } from '../engine/events';
-import { Player } from '../player/player';
+import { decodeEvents } from '../log/events';
+import { Player } from '../log/player';
 import type { PcpParams } from '../views/pcp';
 import type { LessonRun, StepAt } from './lesson';
 import { iterationsFor } from './compute';

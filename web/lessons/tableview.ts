@@ -1,9 +1,8 @@
 // A computed table beside the seed's quoted one, each with a CSV export. The computed cells
 // come from compute.ts (the core, run just now); the quoted ones are the seed mail's own
 // numbers, labelled as such.
-import { el } from '../views/dom';
-import { download } from '../export/download';
-import { toCsv } from '../export/csv';
+import { el } from '../ui/dom';
+import { csvButton } from '../ui/export-buttons';
 import { METRICS } from './lesson';
 import { tableCells, type TableResult } from './compute';
 
@@ -23,12 +22,6 @@ function htmlTable(rows: readonly (readonly (string | number)[])[], caption: str
   }
   t.append(thead, tbody);
   return t;
-}
-
-export function csvButton(rows: readonly (readonly (string | number)[])[], name: string, label = 'CSV'): HTMLButtonElement {
-  const b = el('button', { type: 'button', class: 'small', text: label, 'aria-label': `Export ${name} as CSV` });
-  b.addEventListener('click', () => download(toCsv(rows), `${name}.csv`, 'text/csv'));
-  return b;
 }
 
 export function renderTableResult(r: TableResult): HTMLElement {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO } from '../player/url';
+import { DEFAULT_SCENARIO } from '../scenario/url';
 import { prng } from '../testing/prng';
 import { BACKUP_KEY, STORAGE_KEY, SCHEMA_VERSION, Store, StoreError, migrate, parseDoc, type KeyValue, type Migration } from './store';
 

@@ -5,8 +5,8 @@
 //
 // The document is also what "Export" writes and "Import" reads, so a file from an older
 // version goes through the same migrations.
-import { IMPORT_LIMITS } from '../limits';
-import { UrlStateError, formatHash, parseHash, type Scenario } from '../player/url';
+import { IMPORT_LIMITS } from '../scenario/limits';
+import { UrlStateError, formatHash, parseHash, type Scenario } from '../scenario/url';
 
 export const STORAGE_KEY = 'buddylab';
 export const BACKUP_KEY = 'buddylab.unreadable';

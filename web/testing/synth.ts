@@ -3,7 +3,7 @@
 // WASM engine lands. Its numbers (times, spins, cache outcomes) are made up: nothing here is a
 // result, and the app never imports this file (only tests and the e2e test hook do).
 
-import { CPU_NONE, EV, FLAG, encodeEvents, type EventRecord } from '../engine/events';
+import { CPU_NONE, EV, FLAG, encodeEvents, type EventRecord } from '../log/events';
 
 export interface SynthOptions {
   pages: number; // power of two, >= 2^maxOrder

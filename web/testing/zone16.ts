@@ -1,7 +1,7 @@
 // TEST FIXTURE ONLY: hand-reasoned logs for a 16-page zone (orders 0..4, pageblock_order 2,
 // two CPUs). Never shown by the app as a result.
 
-import { CPU_NONE, EV, FLAG, type EventRecord } from '../engine/events';
+import { CPU_NONE, EV, FLAG, type EventRecord } from '../log/events';
 
 export const MOVABLE = 1;
 export const START = 0x100;

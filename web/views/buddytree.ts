@@ -2,11 +2,11 @@
 // block (filled with its state's colour), split (an outline, with edges to its two halves), or
 // inside a larger block (not drawn). Buddies are siblings: pfn ^ (1 << order).
 
-import { EV } from '../engine/events';
-import { PAGE, PF } from '../player/state';
-import type { Player } from '../player/player';
-import { COLORS, orderRgb, rgbCss } from './palette';
-import { beginCanvas, el, fitCanvas, onResize } from './dom';
+import { EV } from '../log/events';
+import { PAGE, PF } from '../log/state';
+import type { Player } from '../log/player';
+import { COLORS, orderRgb, rgbCss } from '../ui/palette';
+import { beginCanvas, el, fitCanvas, onResize } from '../ui/dom';
 
 export const TREE_MAX_PAGES = 1024;
 const LABEL_W = 70;

@@ -3,10 +3,10 @@
 // current CPU's most recent cache records: the code path being animated, one cell per access.
 // Every cell also carries a short label, so the outcome never depends on colour alone.
 
-import { CPU_NONE, NR_OUTCOMES, pathWhere, type EventLog } from '../engine/events';
-import { CacheIndex, STRIP, stripKind } from '../player/cacheindex';
-import type { Player } from '../player/player';
-import { beginCanvas, el, onResize } from './dom';
+import { CPU_NONE, NR_OUTCOMES, pathWhere, type EventLog } from '../log/events';
+import { CacheIndex, STRIP, stripKind } from '../log/cacheindex';
+import type { Player } from '../log/player';
+import { beginCanvas, el, onResize } from '../ui/dom';
 
 /** Per strip kind: colour (Okabe–Ito and greys, readable with colour blindness), label, name. */
 export const STRIP_STYLE: { color: string; label: string; name: string }[] = [

@@ -4,12 +4,12 @@
 
 import { scaleLinear } from 'd3-scale';
 import { format } from 'd3-format';
-import { EV, type EventLog } from '../engine/events';
-import { PAGE, PF, type ZoneState } from '../player/state';
-import type { Player } from '../player/player';
-import { fragIndex, formatIndex } from '../player/fragindex';
-import { COLORS, cssRgb, orderRgb, rgbCss } from './palette';
-import { beginCanvas, el, onResize, reducedMotion } from './dom';
+import { EV, type EventLog } from '../log/events';
+import { PAGE, PF, type ZoneState } from '../log/state';
+import type { Player } from '../log/player';
+import { fragIndex, formatIndex } from '../log/fragindex';
+import { COLORS, cssRgb, orderRgb, rgbCss } from '../ui/palette';
+import { beginCanvas, el, onResize, reducedMotion } from '../ui/dom';
 
 /** up to this many pages, free blocks are drawn one by one; above, as per-pixel coverage */
 const SMALL_ZONE = 16384;
@@ -180,7 +180,7 @@ export function createFreeAreasView(body: HTMLElement) {
         const [count, frag] = d.children as unknown as [HTMLSpanElement, HTMLSpanElement];
         const t = `nr_free ${fmt(nr[k]!)}`;
         if (count.textContent !== t) count.textContent = t;
-        // mm/vmstat.c's measures for a request of this order (player/fragindex.ts)
+        // mm/vmstat.c's measures for a request of this order (log/fragindex.ts)
         const fi = fragIndex(nrAscending, o);
         const ft = `unusable ${formatIndex(fi.unusable)} · extfrag ${formatIndex(fi.extfrag)}`;
         if (frag.textContent !== ft) frag.textContent = ft;

@@ -1,7 +1,7 @@
 // The import summary panel: what the C importer counted in a kernel trace (docs/import.md),
 // as tables with bars. Text only, through textContent: nothing from the file becomes markup.
 import type { Batches, TraceSummary } from '../import/summary';
-import { el } from './dom';
+import { el } from '../ui/dom';
 
 const fmt = (n: number) => n.toLocaleString('en');
 

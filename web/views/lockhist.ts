@@ -5,11 +5,11 @@
 
 import { select } from 'd3-selection';
 import { format } from 'd3-format';
-import { LOCK_NAMES, type EventLog } from '../engine/events';
-import { LockHistograms, NR_BINS, binLow, type LockHistogram } from '../player/lockhist';
-import type { Player } from '../player/player';
-import { COLORS } from './palette';
-import { el } from './dom';
+import { LOCK_NAMES, type EventLog } from '../log/events';
+import { LockHistograms, NR_BINS, binLow, type LockHistogram } from '../log/lockhist';
+import type { Player } from '../log/player';
+import { COLORS } from '../ui/palette';
+import { el } from '../ui/dom';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const W = 300;

@@ -9,11 +9,11 @@
 
 import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
-import type { EventLog } from '../engine/events';
-import type { Player } from '../player/player';
-import { countEndingBy, countStartingBy, firstEndingAfter, lockIntervals, type LockIntervals } from '../player/locks';
-import { COLORS } from './palette';
-import { beginCanvas, el, onResize } from './dom';
+import type { EventLog } from '../log/events';
+import type { Player } from '../log/player';
+import { countEndingBy, countStartingBy, firstEndingAfter, lockIntervals, type LockIntervals } from '../log/locks';
+import { COLORS } from '../ui/palette';
+import { beginCanvas, el, onResize } from '../ui/dom';
 
 const MAX_LANES = 32;
 const LABEL_W = 64;

@@ -3,12 +3,12 @@
 // 262,144-page zone costs one 256K-pixel fill per frame, never a DOM node per page.
 // Zoom with the wheel or the +/- buttons, pan by dragging; hover shows the struct page fields.
 
-import { CPU_NONE, MIGRATETYPES } from '../engine/events';
-import { PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../player/state';
-import type { Player } from '../player/player';
-import { COLORS, cssRgb, orderRgb } from './palette';
-import { beginCanvas, el, onResize, sizeOf } from './dom';
-import { hexPfn } from './describe';
+import { CPU_NONE, MIGRATETYPES } from '../log/events';
+import { PAGE, PAGE_STATE_NAMES, PF, type PageState, type ZoneState } from '../log/state';
+import type { Player } from '../log/player';
+import { COLORS, cssRgb, orderRgb } from '../ui/palette';
+import { beginCanvas, el, onResize, sizeOf } from '../ui/dom';
+import { hexPfn } from '../log/describe';
 
 /** Sorts [first, end) bands and merges the ones that overlap or touch. */
 export function mergeBands(bands: [number, number][]): [number, number][] {

@@ -3,9 +3,9 @@
 
 import { select } from 'd3-selection';
 import { scaleLinear } from 'd3-scale';
-import type { Player, CpuLockState } from '../player/player';
-import { COLORS } from './palette';
-import { sizeOf } from './dom';
+import type { Player, CpuLockState } from '../log/player';
+import { COLORS } from '../ui/palette';
+import { sizeOf } from '../ui/dom';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const LEFT = 44; // room for the high / batch labels

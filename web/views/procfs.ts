@@ -1,10 +1,10 @@
 // /proc/buddyinfo and /proc/zoneinfo-style text: the exact numbers behind the pictures, and the
 // text alternative for screen readers.
 
-import { MIGRATETYPES, NR_MIGRATETYPES, NR_OUTCOMES } from '../engine/events';
-import type { Player } from '../player/player';
+import { MIGRATETYPES, NR_MIGRATETYPES, NR_OUTCOMES } from '../log/events';
+import type { Player } from '../log/player';
 import type { PcpParams } from './pcp';
-import { hexPfn } from './describe';
+import { hexPfn } from '../log/describe';
 
 const pad = (v: number | string, w: number) => String(v).padStart(w);
 

@@ -4,13 +4,13 @@
 // pointer was prefetched last carries a ring (green: the next pop found it landed, vermillion:
 // still in flight, white: not used yet). An arrow joins the CPU of the latest remote free to
 // the CPU whose slab it went to. Counters at the right. Draws only what the player's state
-// holds (player/slab.ts).
+// holds (log/slab.ts).
 
 import { select } from 'd3-selection';
-import type { Player } from '../player/player';
-import { OBJ, SLAB_MAX_CACHES, SLAB_MAX_OBJECTS, SLAB_STAT, type SlabState } from '../player/slab';
-import { CPU_NONE } from '../engine/events';
-import { COLORS } from './palette';
+import type { Player } from '../log/player';
+import { OBJ, SLAB_MAX_CACHES, SLAB_MAX_OBJECTS, SLAB_STAT, type SlabState } from '../log/slab';
+import { CPU_NONE } from '../log/events';
+import { COLORS } from '../ui/palette';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const ROW_H = 26;

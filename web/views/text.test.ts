@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEvents, encodeEvents, EV } from '../engine/events';
-import { Player } from '../player/player';
+import { decodeEvents, encodeEvents, EV } from '../log/events';
+import { Player } from '../log/player';
 import { expand, mergeBack, setup, withTimes } from '../testing/zone16';
-import { describeEvent } from './describe';
+import { describeEvent } from '../log/describe';
 import { buddyinfoText, cpuStatsText, pagetypeText, zoneinfoText } from './procfs';
 import { compactionLine, gridColumns } from './memmap';
 

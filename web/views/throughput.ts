@@ -4,7 +4,7 @@
 //
 // Reusable API (the lessons and compare pages draw with it too):
 //
-//   import { drawThroughputChart, type ThroughputSeries } from './views/throughput';
+//   import { drawThroughputChart } from '../views/throughput';
 //   drawThroughputChart(svgElement, [
 //     { label: 'v4.16', points: [{ tasks: 1, score: 1.1e6 }, { tasks: 4, score: 4.2e6 }] },
 //     { label: 'v4.17', points: [...] },
@@ -17,18 +17,7 @@
 import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
 import { select, type Selection } from 'd3-selection';
-
-/** One measured point: `score` (pages faulted per second, all tasks together) at `tasks` tasks. */
-export interface ThroughputPoint {
-  tasks: number;
-  score: number;
-}
-
-/** One line of the chart, e.g. one preset swept over task counts. */
-export interface ThroughputSeries {
-  label: string;
-  points: ThroughputPoint[];
-}
+import type { ThroughputPoint, ThroughputSeries } from '../engine/sweep';
 
 export interface ThroughputChartOptions {
   /** drawn above the plot and used in the accessible name */

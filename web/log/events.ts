@@ -1,0 +1,385 @@
+// The event log decoder: docs/events.md is the contract, this file follows it to the byte.
+//
+// A log is an array of 32-byte little-endian records. We decode it once into a struct of
+// typed arrays (EventLog) so that a million-record log costs ~26 MB, not a million objects,
+// and the player can scan it quickly (next MERGE, next contended lock, ...).
+
+export const RECORD_SIZE = 32;
+
+/** Offsets inside one record (docs/events.md, "Record layout"). */
+export const OFF = {
+  time: 0,
+  pfn: 8,
+  type: 16,
+  order: 17,
+  cpu: 18,
+  mt: 20,
+  path: 21,
+  flags: 22,
+  arg0: 24,
+  arg1: 28,
+} as const;
+
+export type EventClass = 'state' | 'explain' | 'lock' | 'cache';
+
+export interface EventTypeInfo {
+  readonly id: number;
+  readonly name: string;
+  readonly cls: EventClass;
+}
+
+/** The type table, in the order of blab_events.h. */
+export const EVENT_TYPES: readonly EventTypeInfo[] = [
+  { id: 1, name: 'ZONE_INIT', cls: 'state' },
+  { id: 2, name: 'PAGEBLOCK_MT', cls: 'state' },
+  { id: 3, name: 'BUDDY_ADD', cls: 'state' },
+  { id: 4, name: 'BUDDY_DEL', cls: 'state' },
+  { id: 5, name: 'PCP_ADD', cls: 'state' },
+  { id: 6, name: 'PCP_DEL', cls: 'state' },
+  { id: 7, name: 'ALLOC', cls: 'state' },
+  { id: 8, name: 'FREE', cls: 'state' },
+  { id: 9, name: 'SPLIT', cls: 'explain' },
+  { id: 10, name: 'MERGE', cls: 'explain' },
+  { id: 11, name: 'RMQUEUE_BULK', cls: 'explain' },
+  { id: 12, name: 'PCP_DRAIN', cls: 'explain' },
+  { id: 13, name: 'LOCK_ACQUIRE', cls: 'lock' },
+  { id: 14, name: 'LOCK_RELEASE', cls: 'lock' },
+  { id: 15, name: 'ACCESS', cls: 'cache' },
+  { id: 16, name: 'PREFETCH', cls: 'cache' },
+  { id: 17, name: 'PREFETCH_WASTED', cls: 'cache' },
+  { id: 18, name: 'FALLBACK', cls: 'explain' },
+  { id: 19, name: 'ALLOC_FAIL', cls: 'explain' },
+  { id: 20, name: 'MARK', cls: 'explain' },
+  { id: 21, name: 'LOG_FULL', cls: 'explain' },
+  { id: 30, name: 'SLAB_CACHE_CREATE', cls: 'state' },
+  { id: 31, name: 'SLAB_ALLOC', cls: 'state' },
+  { id: 32, name: 'SLAB_FREE', cls: 'state' },
+  { id: 33, name: 'SLAB_REMOTE_FREE', cls: 'state' },
+  { id: 34, name: 'SLAB_FREELIST_PREFETCH', cls: 'cache' },
+  { id: 35, name: 'SLAB_NEW', cls: 'state' },
+  { id: 36, name: 'SLAB_DISCARD', cls: 'state' },
+  { id: 37, name: 'SLAB_CPU_SLAB', cls: 'state' },
+  { id: 38, name: 'SLAB_PARTIAL', cls: 'state' },
+  // skip-merge and compaction (docs/skipmerge.md)
+  { id: 40, name: 'COMPACT_BEGIN', cls: 'explain' },
+  { id: 41, name: 'COMPACT_SCAN', cls: 'explain' },
+  { id: 42, name: 'COMPACT_MIGRATE', cls: 'explain' },
+  { id: 43, name: 'COMPACT_END', cls: 'explain' },
+  { id: 44, name: 'RMQUEUE_CLUSTER', cls: 'explain' },
+];
+
+/**
+ * Records only an imported kernel trace has (BLAB_TRACE_EVENT_TYPES, docs/events.md
+ * "Imported traces"): kept apart from the core's table, as the C header keeps them.
+ */
+export const TRACE_EVENT_TYPES: readonly EventTypeInfo[] = [
+  { id: 80, name: 'TRACE_ZONE', cls: 'state' },
+  { id: 81, name: 'TRACE_UNKNOWN', cls: 'state' },
+  { id: 82, name: 'TRACE_FREE_BATCHED', cls: 'explain' },
+  { id: 83, name: 'TRACE_EXTFRAG', cls: 'explain' },
+];
+
+export const EV = {
+  ZONE_INIT: 1,
+  PAGEBLOCK_MT: 2,
+  BUDDY_ADD: 3,
+  BUDDY_DEL: 4,
+  PCP_ADD: 5,
+  PCP_DEL: 6,
+  ALLOC: 7,
+  FREE: 8,
+  SPLIT: 9,
+  MERGE: 10,
+  RMQUEUE_BULK: 11,
+  PCP_DRAIN: 12,
+  LOCK_ACQUIRE: 13,
+  LOCK_RELEASE: 14,
+  ACCESS: 15,
+  PREFETCH: 16,
+  PREFETCH_WASTED: 17,
+  FALLBACK: 18,
+  ALLOC_FAIL: 19,
+  MARK: 20,
+  LOG_FULL: 21,
+  TRACE_ZONE: 80,
+  TRACE_UNKNOWN: 81,
+  TRACE_FREE_BATCHED: 82,
+  TRACE_EXTFRAG: 83,
+  SLAB_CACHE_CREATE: 30,
+  SLAB_ALLOC: 31,
+  SLAB_FREE: 32,
+  SLAB_REMOTE_FREE: 33,
+  SLAB_FREELIST_PREFETCH: 34,
+  SLAB_NEW: 35,
+  SLAB_DISCARD: 36,
+  SLAB_CPU_SLAB: 37,
+  SLAB_PARTIAL: 38,
+  COMPACT_BEGIN: 40,
+  COMPACT_SCAN: 41,
+  COMPACT_MIGRATE: 42,
+  COMPACT_END: 43,
+  RMQUEUE_CLUSTER: 44,
+} as const;
+
+const BY_ID: (EventTypeInfo | undefined)[] = [];
+for (const t of [...EVENT_TYPES, ...TRACE_EVENT_TYPES]) BY_ID[t.id] = t;
+
+export function eventName(id: number): string {
+  return BY_ID[id]?.name ?? `type ${id}`;
+}
+
+export const MIGRATETYPES = ['UNMOVABLE', 'MOVABLE', 'RECLAIMABLE', 'HIGHATOMIC', 'CMA', 'ISOLATE'] as const;
+export const NR_MIGRATETYPES = MIGRATETYPES.length;
+export const LOCK_NAMES = ['zone->lock', 'lru_lock', 'list_lock'] as const;
+export const ACCESS_OUTCOMES = [
+  'L1 hit',
+  'L2 hit',
+  'LLC hit',
+  'remote hit',
+  'memory',
+  'prefetch hit',
+  'late prefetch',
+  'plain', // the plain machine: the access happened, there is no cache model to cost it
+] as const;
+export const NR_OUTCOMES = ACCESS_OUTCOMES.length;
+export const CPU_NONE = 0xffff;
+
+/** Code paths (the `path` field), as BLAB_PATHS in blab_events.h names them. */
+export const PATHS: readonly { id: number; name: string; where: string }[] = [
+  { id: 0, name: 'NONE', where: 'none' },
+  { id: 1, name: 'ZONE_INIT', where: 'zone set-up (memblock freeing)' },
+  { id: 2, name: 'ALLOC_FAST', where: 'pcp alloc fast path (__rmqueue_pcplist)' },
+  { id: 3, name: 'RMQUEUE_BULK', where: 'rmqueue_bulk' },
+  { id: 4, name: 'FREE_FAST', where: 'pcp free fast path (free_unref_page_commit)' },
+  { id: 5, name: 'BULK_PICK', where: 'free_pcppages_bulk: pick pages' },
+  { id: 6, name: 'BULK_MERGE', where: 'free_pcppages_bulk: merge under zone->lock' },
+  { id: 7, name: 'FREE_ONE_PAGE', where: '__free_one_page' },
+  { id: 8, name: 'EXPAND', where: 'expand' },
+  { id: 9, name: 'RMQUEUE', where: 'rmqueue without pcp (__rmqueue under zone->lock)' },
+  { id: 10, name: 'FALLBACK', where: '__rmqueue_fallback' },
+  { id: 11, name: 'FREE_DIRECT', where: 'free_one_page without pcp' },
+  { id: 12, name: 'DRAIN', where: 'drain_pages' },
+  { id: 13, name: 'COMPACT', where: 'compaction (merge skipped pages, migrate)' },
+  { id: 30, name: 'SLAB_ALLOC_FAST', where: 'slab_alloc fast path (c->freelist)' },
+  { id: 31, name: 'SLAB_ALLOC_SLOW', where: '___slab_alloc slow path' },
+  { id: 32, name: 'SLAB_FREE_FAST', where: 'slab_free fast path (c->freelist)' },
+  { id: 33, name: 'SLAB_FREE_SLOW', where: "__slab_free to the slab's own freelist" },
+  { id: 34, name: 'SLAB_NEW', where: 'new_slab: build the freelist of a fresh slab' },
+  { id: 35, name: 'SLAB_DEACTIVATE', where: 'deactivate_slab / flush / discard_slab' },
+];
+
+// Path ids have gaps (each layer has its own range), so look them up by id.
+const PATH_BY_ID = new Map(PATHS.map((p) => [p.id, p]));
+
+/** Where in the allocator a record was written, in words; undefined for NONE or unknown ids. */
+export function pathWhere(id: number): string | undefined {
+  return id > 0 ? PATH_BY_ID.get(id)?.where : undefined;
+}
+
+/** Flag bits, per type (docs/events.md). */
+export const FLAG = {
+  TAIL: 1, // BUDDY_ADD, PCP_ADD
+  MERGE_SKIPPED: 2, // BUDDY_ADD
+  COLD: 2, // PCP_ADD
+  END: 1, // RMQUEUE_BULK, PCP_DRAIN
+  OUTCOME_MASK: 0xf, // ACCESS
+  WRITE: 0x10, // ACCESS
+  SLAB_OBJECT: 0x8000, // ACCESS, PREFETCH, PREFETCH_WASTED: pfn = address - PAGE_OFFSET
+  SLAB_SLOW: 1, // SLAB_ALLOC
+  SLAB_TO_PARTIAL: 1, // SLAB_REMOTE_FREE
+  SLAB_EMPTY: 2, // SLAB_REMOTE_FREE
+  PARTIAL_DEL: 1, // SLAB_PARTIAL
+} as const;
+
+/** One record, as plain numbers. `time` and `pfn` are exact below 2^53. */
+export interface EventRecord {
+  time: number;
+  pfn: number;
+  type: number;
+  order: number;
+  cpu: number;
+  mt: number;
+  path: number;
+  flags: number;
+  arg0: number;
+  arg1: number;
+}
+
+/** A thrown decode or replay error, naming the record it is about. */
+export class LogError extends Error {
+  constructor(
+    readonly index: number,
+    detail: string,
+  ) {
+    super(index >= 0 ? `record ${index}: ${detail}` : detail);
+    this.name = 'LogError';
+  }
+}
+
+/** Hard limit on records in one log (docs/limits.md): 2^24 records = 512 MiB of input. */
+export const MAX_RECORDS = 1 << 24;
+
+export interface EventLogColumns {
+  time: Float64Array;
+  pfn: Float64Array;
+  type: Uint8Array;
+  order: Uint8Array;
+  cpu: Uint16Array;
+  mt: Uint8Array;
+  path: Uint8Array;
+  flags: Uint16Array;
+  arg0: Uint32Array;
+  arg1: Uint32Array;
+}
+
+/** A decoded log: one typed array per field, index = record number. */
+export class EventLog {
+  readonly length: number;
+  readonly time: Float64Array;
+  readonly pfn: Float64Array;
+  readonly type: Uint8Array;
+  readonly order: Uint8Array;
+  readonly cpu: Uint16Array;
+  readonly mt: Uint8Array;
+  readonly path: Uint8Array;
+  readonly flags: Uint16Array;
+  readonly arg0: Uint32Array;
+  readonly arg1: Uint32Array;
+
+  constructor(length: number, columns?: EventLogColumns) {
+    this.length = length;
+    const c = columns;
+    if (c && Object.values(c).some((a) => a.length !== length)) throw new RangeError(`EventLog: every column must have ${length} entries`);
+    this.time = c?.time ?? new Float64Array(length);
+    this.pfn = c?.pfn ?? new Float64Array(length);
+    this.type = c?.type ?? new Uint8Array(length);
+    this.order = c?.order ?? new Uint8Array(length);
+    this.cpu = c?.cpu ?? new Uint16Array(length);
+    this.mt = c?.mt ?? new Uint8Array(length);
+    this.path = c?.path ?? new Uint8Array(length);
+    this.flags = c?.flags ?? new Uint16Array(length);
+    this.arg0 = c?.arg0 ?? new Uint32Array(length);
+    this.arg1 = c?.arg1 ?? new Uint32Array(length);
+  }
+
+  /**
+   * The typed arrays, to post a decoded log from a worker (transfer their buffers) and rebuild
+   * it on the page with new EventLog(length, columns): no second decode on the main thread.
+   * Columns from another thread are trusted only after the player replays them (it checks
+   * every record); the type table is checked again here.
+   */
+  columns(): EventLogColumns {
+    const { time, pfn, type, order, cpu, mt, path, flags, arg0, arg1 } = this;
+    return { time, pfn, type, order, cpu, mt, path, flags, arg0, arg1 };
+  }
+
+  static fromColumns(c: EventLogColumns): EventLog {
+    const log = new EventLog(c.type.length, c);
+    for (let i = 0; i < log.length; i++) {
+      if (BY_ID[log.type[i]!] === undefined) throw new LogError(i, `unknown event type ${log.type[i]}`);
+    }
+    const first = log.type[0];
+    if (first !== EV.ZONE_INIT && first !== EV.TRACE_ZONE) throw new LogError(0, 'the first record must be ZONE_INIT (or TRACE_ZONE)');
+    return log;
+  }
+
+  get(i: number): EventRecord {
+    if (!Number.isInteger(i) || i < 0 || i >= this.length) {
+      throw new RangeError(`event index ${i} is outside 0..${this.length - 1}`);
+    }
+    return {
+      time: this.time[i]!,
+      pfn: this.pfn[i]!,
+      type: this.type[i]!,
+      order: this.order[i]!,
+      cpu: this.cpu[i]!,
+      mt: this.mt[i]!,
+      path: this.path[i]!,
+      flags: this.flags[i]!,
+      arg0: this.arg0[i]!,
+      arg1: this.arg1[i]!,
+    };
+  }
+}
+
+const TWO_32 = 4294967296;
+
+function readU64(view: DataView, at: number, index: number, field: string): number {
+  const lo = view.getUint32(at, true);
+  const hi = view.getUint32(at + 4, true);
+  if (hi >= 0x200000) {
+    throw new LogError(index, `${field} = ${hi} * 2^32 + ${lo} does not fit in 53 bits`);
+  }
+  return lo + hi * TWO_32;
+}
+
+/**
+ * Decodes a whole log. Throws LogError when the length is not a multiple of 32, a record has an
+ * unknown type, or the first record is neither ZONE_INIT nor (an imported trace) TRACE_ZONE. State transitions are checked later, by
+ * the player (it knows where every page is).
+ */
+export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
+  const view =
+    source instanceof ArrayBuffer
+      ? new DataView(source)
+      : new DataView(source.buffer, source.byteOffset, source.byteLength);
+  const bytes = view.byteLength;
+  if (bytes === 0) throw new LogError(-1, 'the event log is empty: expected at least a ZONE_INIT record');
+  if (bytes % RECORD_SIZE !== 0) {
+    const whole = Math.floor(bytes / RECORD_SIZE);
+    throw new LogError(
+      whole,
+      `the log is ${bytes} bytes, not a multiple of ${RECORD_SIZE}: record ${whole} is cut short (${bytes % RECORD_SIZE} bytes)`,
+    );
+  }
+  const n = bytes / RECORD_SIZE;
+  if (n > MAX_RECORDS) {
+    throw new LogError(-1, `the log has ${n} records; the limit is ${MAX_RECORDS}`);
+  }
+  const log = new EventLog(n);
+  for (let i = 0; i < n; i++) {
+    const at = i * RECORD_SIZE;
+    const type = view.getUint8(at + OFF.type);
+    if (BY_ID[type] === undefined) {
+      throw new LogError(i, `unknown event type ${type}`);
+    }
+    if (i === 0 && type !== EV.ZONE_INIT && type !== EV.TRACE_ZONE) {
+      throw new LogError(0, `the first record must be ZONE_INIT (or TRACE_ZONE), found ${eventName(type)}`);
+    }
+    log.time[i] = readU64(view, at + OFF.time, i, 'time');
+    log.pfn[i] = readU64(view, at + OFF.pfn, i, 'pfn');
+    log.type[i] = type;
+    log.order[i] = view.getUint8(at + OFF.order);
+    log.cpu[i] = view.getUint16(at + OFF.cpu, true);
+    log.mt[i] = view.getUint8(at + OFF.mt);
+    log.path[i] = view.getUint8(at + OFF.path);
+    log.flags[i] = view.getUint16(at + OFF.flags, true);
+    log.arg0[i] = view.getUint32(at + OFF.arg0, true);
+    log.arg1[i] = view.getUint32(at + OFF.arg1, true);
+  }
+  return log;
+}
+
+/** Test and tooling helper: the exact inverse of decodeEvents for in-range values. */
+export function encodeEvents(records: readonly Partial<EventRecord>[]): ArrayBuffer {
+  const buf = new ArrayBuffer(records.length * RECORD_SIZE);
+  const view = new DataView(buf);
+  records.forEach((r, i) => {
+    const at = i * RECORD_SIZE;
+    const u64 = (off: number, v: number) => {
+      view.setUint32(at + off, v % TWO_32, true);
+      view.setUint32(at + off + 4, Math.floor(v / TWO_32), true);
+    };
+    u64(OFF.time, r.time ?? i);
+    u64(OFF.pfn, r.pfn ?? 0);
+    view.setUint8(at + OFF.type, r.type ?? 0);
+    view.setUint8(at + OFF.order, r.order ?? 0);
+    view.setUint16(at + OFF.cpu, r.cpu ?? CPU_NONE, true);
+    view.setUint8(at + OFF.mt, r.mt ?? 0);
+    view.setUint8(at + OFF.path, r.path ?? 0);
+    view.setUint16(at + OFF.flags, r.flags ?? 0, true);
+    view.setUint32(at + OFF.arg0, r.arg0 ?? 0, true);
+    view.setUint32(at + OFF.arg1, r.arg1 ?? 0, true);
+  });
+  return buf;
+}

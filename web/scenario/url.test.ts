@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCENARIO, formatHash, parseHash } from './url';
+
+describe('URL hash state', () => {
+  it('gives the defaults for an empty hash', () => {
+    expect(parseHash('')).toEqual({ scenario: DEFAULT_SCENARIO, step: 0 });
+    expect(parseHash('#')).toEqual({ scenario: DEFAULT_SCENARIO, step: 0 });
+  });
+
+  it('round-trips', () => {
+    const u = { scenario: { pages: 262144, cpus: 16, preset: 'v4.17-pick' as const, workload: 'page_fault1' as const, seed: 42 }, step: 12345 };
+    expect(parseHash(formatHash(u))).toEqual(u);
+  });
+
+  it('accepts every workload of the table, the page allocator ones from the fidelity and skip-merge work included', () => {
+    for (const w of ['parallel_free', 'trunc', 'stress_highalloc', 'mixed'] as const) {
+      const u = { scenario: { ...DEFAULT_SCENARIO, workload: w, cpus: 8 }, step: 3 };
+      expect(parseHash(formatHash(u))).toEqual(u);
+    }
+  });
+
+  it.each([
+    ['#pages=1099511627776', /pages=1099511627776: must be between 16 and 4194304/],
+    ['#pages=1000', /pages=1000: must be a power of two/],
+    ['#cpus=0', /cpus=0: must be between 1 and 256/],
+    ['#cpus=-1', /cpus=-1: expected a whole number/],
+    ['#cpus=1e3', /expected a whole number/],
+    ['#seed=99999999999999999', /expected a whole number/],
+    ['#step=2147483648', /step=2147483648: must be between/],
+    ['#preset=evil', /preset=evil: unknown; one of v2.5.44, v2.5.45/],
+    ['#preset=__proto__', /unknown/],
+    ['#workload=constructor', /workload=constructor: unknown/],
+    // only workloads in web/scenario/workloads.ts (the core's table): none is made up
+    ['#workload=kernbench', /workload=kernbench: unknown; one of page_fault1, hackbench, parallel_free, trunc, stress_highalloc, mixed/],
+    ['#color=red', /unknown key "color"/],
+    ['#cpus=2&cpus=3', /cpus appears twice/],
+    ['#cpus', /"cpus": expected key=value/],
+    ['#seed=%E0%A4%A', /seed: the value is not valid URL encoding/],
+    ['#' + 'a'.repeat(600), /600 characters; the limit is 512/],
+  ])('rejects %s', (hash, msg) => {
+    expect(() => parseHash(hash)).toThrow(msg);
+  });
+});

@@ -1,0 +1,142 @@
+// URL hash state: scenario + step, so any moment can be shared and reloaded exactly.
+//
+//   #pages=4096&cpus=4&preset=v5.18&workload=page_fault1&seed=1&step=120
+//
+// The hash is user input: it is bounded in length, every key is known, every number is an
+// integer in range, and each problem gets its own message (a hash asking for 2^40 pages gets
+// an error, never a frozen tab).
+
+import { WORKLOAD_TABLE, type WorkloadName } from './workloads';
+
+// The core's presets (wasm-core/src/preset.c), named after the kernel that behaves so.
+export const PRESETS = {
+  'v2.5.44': 'v2.5.44: no pcp lists, every page takes zone->lock',
+  'v2.5.45': 'v2.5.45: hot/cold pcp, rmqueue_bulk (2002)',
+  'v2.6.25': 'v2.6.25: one LIFO pcp list per CPU',
+  'v4.16': 'v4.16: pcp per migratetype, one-pass bulk free',
+  'v4.17-pick': 'v4.17-pick: pick outside zone->lock',
+  'v4.17': 'v4.17: pick outside + prefetch_buddy()',
+  'v5.18-prefetch': 'v5.18-prefetch: single pass, prefetch kept',
+  'v5.18': 'v5.18: single pass, prefetch removed',
+  'lu-rfc-p2': 'lu-rfc-p2: Lu RFC 2018, order-0 frees skip merging',
+  'lu-rfc-p3': 'lu-rfc-p3: + rmqueue_bulk() cuts clusters',
+  'lu-rfc-p4': 'lu-rfc-p4: + clusters kept up once per bulk free',
+} as const;
+export type Preset = keyof typeof PRESETS;
+
+/** The workloads a link may name: web/scenario/workloads.ts, one entry each (name -> menu title). */
+export const WORKLOADS: Readonly<Record<WorkloadName, string>> = Object.fromEntries(
+  WORKLOAD_TABLE.map((w) => [w.name, w.title]),
+) as Record<WorkloadName, string>;
+export type Workload = WorkloadName;
+
+export interface Scenario {
+  pages: number;
+  cpus: number;
+  preset: Preset;
+  workload: Workload;
+  seed: number;
+}
+
+export interface UrlState {
+  scenario: Scenario;
+  step: number;
+}
+
+export const URL_LIMITS = {
+  maxHashLength: 512,
+  minPages: 16,
+  maxPages: 1 << 22,
+  maxCpus: 256,
+  maxSeed: 0xffffffff,
+  maxStep: 2 ** 31 - 1,
+} as const;
+
+export const DEFAULT_SCENARIO: Scenario = {
+  pages: 4096,
+  cpus: 4,
+  preset: 'v5.18', // BLAB_DEFAULT_PRESET
+  workload: 'page_fault1',
+  seed: 1,
+};
+
+export class UrlStateError extends Error {
+  override name = 'UrlStateError';
+}
+
+function int(key: string, raw: string, min: number, max: number): number {
+  if (!/^[0-9]{1,16}$/.test(raw)) {
+    throw new UrlStateError(`${key}=${raw.slice(0, 32)}: expected a whole number`);
+  }
+  const v = Number(raw);
+  if (v < min || v > max) throw new UrlStateError(`${key}=${raw}: must be between ${min} and ${max}`);
+  return v;
+}
+
+/** Parses a location hash (with or without the leading '#'). An empty hash gives the defaults. */
+export function parseHash(hash: string): UrlState {
+  const h = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (h.length > URL_LIMITS.maxHashLength) {
+    throw new UrlStateError(`the URL state is ${h.length} characters; the limit is ${URL_LIMITS.maxHashLength}`);
+  }
+  const scenario: Scenario = { ...DEFAULT_SCENARIO };
+  let step = 0;
+  if (h === '') return { scenario, step };
+  const seen = new Set<string>();
+  for (const part of h.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new UrlStateError(`"${part.slice(0, 32)}": expected key=value`);
+    const key = part.slice(0, eq);
+    let raw: string;
+    try {
+      raw = decodeURIComponent(part.slice(eq + 1));
+    } catch {
+      throw new UrlStateError(`${key}: the value is not valid URL encoding`);
+    }
+    if (seen.has(key)) throw new UrlStateError(`${key} appears twice`);
+    seen.add(key);
+    switch (key) {
+      case 'pages': {
+        scenario.pages = int(key, raw, URL_LIMITS.minPages, URL_LIMITS.maxPages);
+        if ((scenario.pages & (scenario.pages - 1)) !== 0) {
+          throw new UrlStateError(`pages=${raw}: must be a power of two`);
+        }
+        break;
+      }
+      case 'cpus':
+        scenario.cpus = int(key, raw, 1, URL_LIMITS.maxCpus);
+        break;
+      case 'seed':
+        scenario.seed = int(key, raw, 0, URL_LIMITS.maxSeed);
+        break;
+      case 'step':
+        step = int(key, raw, 0, URL_LIMITS.maxStep);
+        break;
+      case 'preset':
+        if (!Object.hasOwn(PRESETS, raw)) {
+          throw new UrlStateError(`preset=${raw.slice(0, 32)}: unknown; one of ${Object.keys(PRESETS).join(', ')}`);
+        }
+        scenario.preset = raw as Preset;
+        break;
+      case 'workload':
+        if (!Object.hasOwn(WORKLOADS, raw)) {
+          throw new UrlStateError(
+            `workload=${raw.slice(0, 32)}: unknown; one of ${Object.keys(WORKLOADS).join(', ')}`,
+          );
+        }
+        scenario.workload = raw as Workload;
+        break;
+      default:
+        throw new UrlStateError(`unknown key "${key.slice(0, 32)}"`);
+    }
+  }
+  return { scenario, step };
+}
+
+export function formatHash(u: UrlState): string {
+  const s = u.scenario;
+  return (
+    `#pages=${s.pages}&cpus=${s.cpus}&preset=${encodeURIComponent(s.preset)}` +
+    `&workload=${encodeURIComponent(s.workload)}&seed=${s.seed}&step=${u.step}`
+  );
+}

@@ -1,0 +1,73 @@
+// Every workload the panel offers exists in the C core (no made-up workloads), and each maps a
+// scenario onto arguments the core accepts.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { coreWorkloads, simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
+import { HIGHALLOC_ATTEMPTS, WORKLOAD_TABLE, workloadEntry } from './workloads';
+import { URL_LIMITS, WORKLOADS } from './url';
+import { Player } from '../log/player';
+import { decodeEvents } from '../log/events';
+
+/** web/engine/engine.ts MAX_SIM_EVENTS, the bound of a panel run's log (that module starts the
+ * engine worker when imported, so the number is repeated here) */
+const MAX_SIM_EVENTS = 1 << 21;
+
+const modulePath = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'wasm', 'node', 'blab.js');
+let m: BlabModule;
+beforeAll(async () => {
+  if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
+  m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
+});
+
+describe('the workload table', () => {
+  it('lists only workloads the core has, each once, and the URL accepts exactly these', () => {
+    const core = coreWorkloads(m);
+    expect(core).toContain('page_fault1');
+    const names = WORKLOAD_TABLE.map((w) => w.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names) expect(core).toContain(n);
+    expect(Object.keys(WORKLOADS)).toEqual(names);
+  });
+  it('each entry turns a small scenario into a run the core accepts', () => {
+    for (const w of WORKLOAD_TABLE) {
+      const r = simScenario(m, { workload: w.name, ...w.request(256, 2, 'v5.18'), seed: 1, preset: 'v5.18', maxEvents: 4096 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(w.description.length).toBeGreaterThan(40);
+    }
+  });
+  it('keeps the page allocator workloads small at the largest scenario a link may ask for, and the core takes them', () => {
+    for (const name of ['parallel_free', 'trunc', 'stress_highalloc', 'mixed']) {
+      const w = workloadEntry(name)!;
+      for (const [zone, cpus] of [
+        [URL_LIMITS.maxPages, URL_LIMITS.maxCpus],
+        [URL_LIMITS.minPages, 1],
+      ] as const) {
+        const req = w.request(zone, cpus, 'lu-rfc-p2');
+        // the work a run does: pages per task x tasks x rounds (stress_highalloc: the fill,
+        // which each attempt's compaction may scan, x attempts)
+        const work = name === 'stress_highalloc' ? req.pages * req.iterations : req.cpus * req.pages * req.iterations;
+        expect(work, `${name} ${zone}/${cpus}`).toBeLessThanOrEqual(1 << 17);
+        const r = simScenario(m, { workload: name, ...req, seed: 1, preset: 'lu-rfc-p2', maxEvents: MAX_SIM_EVENTS });
+        expect(r.stderr, `${name} ${zone}/${cpus}`).toBe('');
+        expect(r.status).toBe(0);
+        // the whole log replays in the player (mixed: up to 56 huge-page tasks compacting side by side)
+        expect(new Player(decodeEvents(r.events)).length, `${name} ${zone}/${cpus}`).toBe(r.events.byteLength / 32);
+      }
+    }
+    // stress_highalloc: the scenario's zone is the fill, cpu 0 makes the order-9 attempts
+    expect(workloadEntry('stress_highalloc')!.request(4096, 4, 'v4.16')).toEqual({ cpus: 4, pages: 4096, iterations: HIGHALLOC_ATTEMPTS });
+    const out = simScenario(m, { workload: 'stress_highalloc', ...workloadEntry('stress_highalloc')!.request(4096, 4, 'v4.16'), seed: 1, preset: 'v4.16', maxEvents: 0 });
+    expect(out.stdout).toMatch(new RegExp(`hi_attempts=${HIGHALLOC_ATTEMPTS} `));
+  }, 240_000); // mixed at 112 CPUs alone fills its 2^21-record log bound: ~10 s here
+
+  it('refuses a name the core does not have, listing the ones it has', () => {
+    expect(() => simScenario(m, { workload: 'no_such', cpus: 1, pages: 16, iterations: 1, seed: 1, preset: 'v5.18', maxEvents: 16 })).toThrow(
+      /the core has no workload "no_such"; it has page_fault1/,
+    );
+    expect(workloadEntry('no_such')).toBeUndefined();
+  });
+});

@@ -1,0 +1,33 @@
+// The small export buttons pages put on a panel or under a table: a view as SVG or PNG, a
+// table as CSV. One place, so every page names and labels its files the same way.
+import { toCsv } from './csv';
+import { el } from './dom';
+import { download } from './download';
+import { panelToSvg, svgToPng } from './image';
+
+export interface ViewExport {
+  /** the title drawn into the picture */
+  title: string;
+  /** what the buttons' accessible names say is exported: `Export ${what} as SVG` */
+  what: string;
+  /** the file name without its extension */
+  file: string;
+}
+
+/** Adds SVG and PNG buttons to a panel's heading (a panel without one is left alone). */
+export function addViewExportButtons(panel: HTMLElement, x: ViewExport): void {
+  const head = panel.querySelector('.panel-head');
+  if (!head) return;
+  const svg = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': `Export ${x.what} as SVG` });
+  const png = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': `Export ${x.what} as PNG` });
+  svg.addEventListener('click', () => download(panelToSvg(panel, x.title), `${x.file}.svg`, 'image/svg+xml'));
+  png.addEventListener('click', async () => download(await svgToPng(panelToSvg(panel, x.title)), `${x.file}.png`));
+  head.append(el('div', { class: 'export-buttons' }, svg, png));
+}
+
+/** A button that saves rows as `${name}.csv`. */
+export function csvButton(rows: readonly (readonly (string | number)[])[], name: string, label = 'CSV'): HTMLButtonElement {
+  const b = el('button', { type: 'button', class: 'small', text: label, 'aria-label': `Export ${name} as CSV` });
+  b.addEventListener('click', () => download(toCsv(rows), `${name}.csv`, 'text/csv'));
+  return b;
+}

@@ -1,0 +1,261 @@
+// The view registry: every view the pages can show, in one list (id, title, what data it draws,
+// how to build it). The workbench, a lesson step, a compare column and the trace import all
+// mount views from here by id, so a new view is one entry, and its heading, panel id and
+// redraw pace are the same on every page.
+import type { TraceSummary } from '../import/summary';
+import type { Player } from '../log/player';
+import { createLegend } from '../ui/legend';
+import { el, panel } from '../ui/dom';
+import { createBuddyTreeView } from './buddytree';
+import { createCacheView } from './cache';
+import { createFreeAreasView } from './freeareas';
+import { renderImportSummary } from './importsummary';
+import { createLockHistView } from './lockhist';
+import { createLockTimelineView } from './locktimeline';
+import { createMemMapView } from './memmap';
+import { createPcpView, type PcpParams } from './pcp';
+import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './procfs';
+import { createSlabView } from './slab';
+
+/** Everything a view may draw from; each view names the parts it needs. */
+interface AllViewData {
+  /** the replay: every view of a run draws only from its Player */
+  player: Player;
+  /** pcp high and batch as the run configured them, or as observed in the log */
+  pcp: PcpParams;
+  /** an imported trace's summary, as the C importer counted it, and the file's name */
+  summary: { name: string; summary: TraceSummary };
+}
+type Need = keyof AllViewData;
+
+/** What a page hands its views: any parts; a view whose needs are missing is left as it is. */
+export interface ViewData extends Partial<AllViewData> {
+  /** false while the workbench plays fast between text refreshes: per-frame text may wait */
+  textDue?: boolean;
+}
+
+/**
+ * When the workbench redraws a view while it plays: every frame (`always`, cheap ones), only
+ * when on screen (`visible`), or on screen and at most four times a second (`text`: long text
+ * costs more layout than all the canvases together). Paused or seeking, every view redraws.
+ */
+type Pace = 'always' | 'visible' | 'text';
+
+interface ViewDef {
+  /** the panel's id on the workbench; other pages prefix it (`lv-pcp`, `cmp0-pcp`) */
+  readonly id: string;
+  /** the heading on the workbench */
+  readonly title: string;
+  /** the line under the workbench's heading */
+  readonly hint?: string;
+  /** the heading where a view stands without its hint (a lesson step, a compare column) */
+  readonly short?: string;
+  readonly needs: readonly Need[];
+  readonly pace: Pace;
+  /** builds the view into a panel body; returns its redraw */
+  create(body: HTMLElement): (d: ViewData & AllViewData) => void;
+}
+
+const textView = (label: string, text: (d: AllViewData) => string) => (body: HTMLElement) => {
+  const v = createTextView(body, label);
+  return (d: AllViewData) => v.set(text(d));
+};
+const playerView = (create: (body: HTMLElement) => { update(p: Player): void }) => (body: HTMLElement) => {
+  const v = create(body);
+  return (d: AllViewData) => v.update(d.player);
+};
+
+const DEFS = [
+  {
+    id: 'free-areas',
+    title: 'Free areas: free_area[order]',
+    hint: 'Each row one order; each mark a free block at its pfn; nr_free at the right.',
+    needs: ['player'],
+    pace: 'visible',
+    create: playerView(createFreeAreasView),
+  },
+  {
+    id: 'legend',
+    title: 'Legend',
+    needs: ['player'],
+    pace: 'always',
+    create(body) {
+      const v = createLegend(body);
+      return (d) => v.update(d.player.state.geo.maxOrder);
+    },
+  },
+  {
+    id: 'buddyinfo',
+    title: '/proc/buddyinfo',
+    hint: 'nr_free per order, 0 to MAX_PAGE_ORDER: the rows above, as the kernel prints them',
+    needs: ['player'],
+    pace: 'always',
+    create: textView('/proc/buddyinfo', (d) => buddyinfoText(d.player)),
+  },
+  {
+    id: 'mem-map',
+    title: 'mem_map',
+    hint: 'Every pfn one cell; white lines are pageblock borders.',
+    short: 'mem_map: every pfn',
+    needs: ['player'],
+    pace: 'visible',
+    create: playerView(createMemMapView),
+  },
+  {
+    id: 'pcp',
+    title: 'pcp lists: per_cpu_pages {count, high, batch}',
+    needs: ['player', 'pcp'],
+    pace: 'visible',
+    create(body) {
+      const v = createPcpView(body);
+      return (d) => v.update(d.player, d.pcp);
+    },
+  },
+  {
+    id: 'pagetypeinfo',
+    title: 'Free pages per migratetype and order',
+    needs: ['player'],
+    pace: 'text',
+    create: textView('free pages per migratetype', (d) => pagetypeText(d.player)),
+  },
+  {
+    id: 'buddy-tree',
+    title: 'Buddy tree',
+    hint: 'buddy pfn = pfn ^ (1 << order): siblings in this tree',
+    short: 'Buddy tree: buddy pfn = pfn ^ (1 << order)',
+    needs: ['player'],
+    pace: 'visible',
+    create: playerView(createBuddyTreeView),
+  },
+  {
+    id: 'lock-timeline',
+    title: 'Lock timeline: zone->lock, lru_lock',
+    hint: 'one lane per CPU and lock: zone->lock spinning (vermillion), holding (blue); lru_lock spinning (yellow), holding (green); white line = now',
+    needs: ['player'],
+    pace: 'visible',
+    create: playerView(createLockTimelineView),
+  },
+  {
+    id: 'lock-hist',
+    title: 'Lock hold and wait times',
+    needs: ['player'],
+    pace: 'visible',
+    create: playerView(createLockHistView),
+  },
+  {
+    id: 'cache',
+    title: 'Cache and prefetch',
+    hint: 'struct page accesses by outcome, per CPU, and the current CPU’s latest ones',
+    needs: ['player'],
+    pace: 'visible',
+    create(body) {
+      const v = createCacheView(body);
+      return (d) => v.update(d.player, d.textDue ?? true);
+    },
+  },
+  {
+    id: 'slab',
+    title: 'Slab: kmem_cache_cpu freelists',
+    hint: 'one row per CPU: its cpu slab, freelist order, remote frees, freelist prefetch',
+    needs: ['player'],
+    pace: 'visible',
+    create: playerView(createSlabView),
+  },
+  {
+    id: 'zoneinfo',
+    title: '/proc/zoneinfo (excerpt)',
+    needs: ['player', 'pcp'],
+    pace: 'text',
+    create: textView('/proc/zoneinfo excerpt', (d) => zoneinfoText(d.player, d.pcp)),
+  },
+  {
+    id: 'cpustats',
+    title: 'zone->lock and cache, per CPU',
+    needs: ['player'],
+    pace: 'text',
+    create: textView('zone->lock and cache counters per CPU', (d) => cpuStatsText(d.player)),
+  },
+  {
+    id: 'import-summary',
+    title: 'Imported trace',
+    hint: 'What the kernel did, as the C importer counted it (docs/import.md).',
+    needs: ['summary'],
+    pace: 'always',
+    create(body) {
+      return (d) => renderImportSummary(body, d.summary.name, d.summary.summary);
+    },
+  },
+] as const satisfies readonly ViewDef[];
+
+export type ViewId = (typeof DEFS)[number]['id'];
+const BY_ID = new Map<string, ViewDef>(DEFS.map((d) => [d.id, d]));
+
+function defOf(id: ViewId): ViewDef {
+  return BY_ID.get(id)!;
+}
+
+/** The heading a view has where it stands without its hint (lesson steps, compare, exports). */
+export function viewTitle(id: ViewId): string {
+  const d = defOf(id);
+  return d.short ?? d.title;
+}
+
+export interface MountedView {
+  readonly id: ViewId;
+  readonly pace: Pace;
+  /** the panel's section (panel-head and panel-body inside) */
+  readonly section: HTMLElement;
+  /** redraws from data; does nothing when a part the view needs is missing */
+  update(d: ViewData): void;
+}
+
+export interface MountOptions {
+  /** panel id prefix, so several sets can share a page: `lv` gives `lv-pcp` */
+  prefix?: string;
+  /** `full`: the workbench's heading and hint; `short`: one heading line, no hint */
+  heading?: 'full' | 'short';
+}
+
+/** Builds one view in a titled panel appended to parent. */
+export function mountView(parent: HTMLElement, id: ViewId, opts: MountOptions = {}): MountedView {
+  const def = defOf(id);
+  const panelId = opts.prefix ? `${opts.prefix}-${id}` : id;
+  const body =
+    opts.heading === 'short' ? panel(parent, panelId, viewTitle(id)) : panel(parent, panelId, def.title, def.hint);
+  const draw = def.create(body);
+  return {
+    id,
+    pace: def.pace,
+    section: body.parentElement!,
+    update(d) {
+      if (def.needs.every((n) => d[n] !== undefined)) draw(d as ViewData & AllViewData);
+    },
+  };
+}
+
+/** A chosen set of views side by side: what a lesson step, a lecture slide or a compare column shows. */
+export interface ViewSet {
+  root: HTMLElement;
+  update(d: ViewData): void;
+  highlight(id: ViewId | undefined): void;
+  /** the panel element of a view, for export */
+  panelOf(id: ViewId): HTMLElement | undefined;
+}
+
+export function mountViewSet(parent: HTMLElement, ids: readonly ViewId[], prefix = 'lv'): ViewSet {
+  const root = el('div', { class: `viewset viewset-${ids.length}` });
+  parent.append(root);
+  const views = ids.map((id) => mountView(root, id, { prefix, heading: 'short' }));
+  return {
+    root,
+    update(d) {
+      for (const v of views) v.update(d);
+    },
+    highlight(id) {
+      for (const v of views) v.section.classList.toggle('highlighted', v.id === id);
+    },
+    panelOf(id) {
+      return views.find((v) => v.id === id)?.section;
+    },
+  };
+}
