@@ -238,6 +238,25 @@ double blab_js_sim_mem_bytes(uint32_t workload, uint32_t cpus, uint32_t pages,
 	return rc ? rc : (double)(m.total + js_log_bytes(max_events));
 }
 
+/*
+ * The pages of the zone blab_js_sim_ex() with these arguments would create (with node zones,
+ * all of them), or a negative BLAB_E* code: the page refuses up front a run whose log the
+ * player could not show (its zone past the player's bound), rather than after the run.
+ */
+double blab_js_sim_zone_pages(uint32_t workload, uint32_t cpus, uint32_t pages,
+			      uint32_t iterations, const char *preset, uint32_t batch, uint32_t high)
+{
+	struct blab_sim_config cfg;
+	struct blab_sim_mem m;
+	char why[160];
+	int rc = js_sim_config(&cfg, workload, cpus, pages, iterations, 1, preset, 0, batch,
+			       high, 0, why, sizeof(why));
+	if (rc)
+		return BLAB_EINVAL;
+	rc = blab_sim_mem_bytes(&cfg, &m, NULL, 0);
+	return rc ? rc : (double)m.zone_pages;
+}
+
 /* The memory a run may take here: what is left of the WebAssembly heap (it does not grow) */
 double blab_js_mem_limit(void)
 {

@@ -12,6 +12,10 @@ export interface BlabModule {
     workload: number, cpus: number, pages: number, iterations: number, seed: number, preset: number,
     maxEvents: number, batch: number, high: number, clearLines: number,
   ): number;
+  /** the pages of the zone that run would create, or a negative BLAB_E* code */
+  _blab_js_sim_zone_pages(
+    workload: number, cpus: number, pages: number, iterations: number, preset: number, batch: number, high: number,
+  ): number;
   _blab_js_status(run: number): number;
   _blab_js_out(run: number): number;
   _blab_js_err(run: number): number;
@@ -63,6 +67,9 @@ export interface SimRequest {
   high?: number;
   /** frame lines clear_page() writes through the cache model, 1..64 (absent: 64) */
   clearLines?: number;
+  /** refuse, before it runs, a run whose zone would have more pages (the player's bound,
+   * for a run whose log is shown); absent: no bound but the core's */
+  maxZonePages?: number;
 }
 
 /** The workloads the core has, by name, in the order of its table (wasm-core/src/sim_workloads.c). */
@@ -94,6 +101,19 @@ export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
     const id = workloadId(m, req.workload);
     if (!id) throw new Error(`the core has no workload "${req.workload.slice(0, 32)}"; it has ${coreWorkloads(m).join(', ')}`);
     m.HEAPU8.set(name, namePtr);
+    if (req.maxZonePages !== undefined) {
+      const zone = m._blab_js_sim_zone_pages(id, req.cpus, req.pages, req.iterations, namePtr, req.batch ?? 0, req.high ?? 0);
+      if (zone > req.maxZonePages) {
+        return {
+          status: 2,
+          stdout: '',
+          stderr:
+            `blab sim: this run's zone would have ${zone.toLocaleString('en')} pages; the player shows at most ` +
+            `${req.maxZonePages.toLocaleString('en')} (fewer pages or CPUs)\n`,
+          events: new ArrayBuffer(0),
+        };
+      }
+    }
     run = m._blab_js_sim_ex(
       id, req.cpus, req.pages, req.iterations, req.seed >>> 0, namePtr,
       req.maxEvents, req.batch ?? 0, req.high ?? 0, req.clearLines ?? 0,

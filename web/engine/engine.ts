@@ -7,6 +7,7 @@ import type { ReplayResult, SimRequest } from './blab-module';
 import { EngineClient } from './engine-client';
 import { workloadEntry } from '../scenario/workloads';
 import type { EngineFault } from './protocol';
+import { LIMITS as PLAYER_LIMITS } from '../log/state';
 
 export interface EngineRun {
   /** the event log: 32-byte records, docs/events.md */
@@ -38,7 +39,10 @@ export const engine = {
     const w = workloadEntry(s.workload);
     if (!w) throw new Error(`unknown workload ${s.workload}`);
     const req = w.request(s.pages, s.cpus, s.preset);
-    const r = await client.sim({ workload: w.name, ...req, seed: s.seed, preset: s.preset, maxEvents: MAX_SIM_EVENTS });
+    // the log is shown: a zone past the player's bound is refused before the run, not after it
+    const r = await client.sim({
+      workload: w.name, ...req, seed: s.seed, preset: s.preset, maxEvents: MAX_SIM_EVENTS, maxZonePages: PLAYER_LIMITS.maxPages,
+    });
     if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
     const m = /batch (\d+), high (\d+)/.exec(r.stdout);
     const summary = w.summary ? w.summary(req, r.stdout.trim()) : r.stdout.trim();

@@ -11,6 +11,9 @@ import { Player } from '../log/player';
 import { replayScript, simScenario, type BlabFactory, type BlabModule } from './blab-module';
 import { decodeEvents, EV, EVENT_TYPES, RECORD_SIZE } from '../log/events';
 import { fragIndex } from '../log/fragindex';
+import { LIMITS as PLAYER_LIMITS } from '../log/state';
+import { URL_LIMITS } from '../scenario/url';
+import { workloadEntry } from '../scenario/workloads';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
@@ -139,6 +142,28 @@ describe('WASM core through the JS API', () => {
     const tooMany = simScenario(m, { workload: 'page_fault1', cpus: 300, pages: 256, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 1000 });
     expect(tooMany.status).toBe(2);
     expect(tooMany.stderr).toMatch(/^blab sim: /);
+  });
+
+  it('refuses up front a run whose zone the player could not show (the URL #pages=4194304&cpus=112)', () => {
+    const w = workloadEntry('page_fault1')!;
+    const req = { workload: 'page_fault1', ...w.request(URL_LIMITS.maxPages, URL_LIMITS.maxCpus, 'v5.18'), seed: 1, preset: 'v5.18' };
+    const t0 = performance.now();
+    const r = simScenario(m, { ...req, maxEvents: 1 << 21, maxZonePages: PLAYER_LIMITS.maxPages });
+    expect(r.status).toBe(2);
+    const said = /this run's zone would have ([\d,]+) pages; the player shows at most 4,194,304/.exec(r.stderr);
+    expect(said).not.toBeNull();
+    expect(Number(said![1]!.replaceAll(',', ''))).toBeGreaterThan(PLAYER_LIMITS.maxPages);
+    expect(r.events.byteLength).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(5000); // not the 30 s run it used to be
+    // the core's figure is the zone the run makes: a small run's log starts with that ZONE_INIT
+    const small = simScenario(m, { ...req, cpus: 2, pages: 64, maxEvents: 1000, maxZonePages: PLAYER_LIMITS.maxPages });
+    expect(small.status).toBe(0);
+    const name = new TextEncoder().encode('v5.18\0');
+    const p = m._malloc(name.length);
+    m.HEAPU8.set(name, p);
+    const zone = m._blab_js_sim_zone_pages(1, 2, 64, 1, p, 0, 0);
+    m._free(p);
+    expect(decodeEvents(small.events).arg0[0]).toBe(zone);
   });
 
   it('rejects an oversized script with a message, before touching the core', () => {

@@ -6,6 +6,8 @@
 // it), a title and description for the menu, and how the scenario's zone size and CPU count
 // become the core's per-task arguments (`request`).
 
+import { CORE_LIMITS } from '../log/core-limits';
+
 export interface WorkloadRequest {
   /** model CPUs, one task each */
   cpus: number;
@@ -45,15 +47,15 @@ export const HIGHALLOC_MAX_CPUS = 8;
 /** mixed: CPUs as for every model-machine workload (the default topology's 112); the core
  * gives the first ceil(cpus/2) to page_fault1 and the rest to huge pages, and several of those
  * may compact at once (the player keeps one compaction per CPU, web/log/state.ts). */
-export const MIXED_MAX_CPUS = 112;
+export const MIXED_MAX_CPUS = CORE_LIMITS.modelCpus;
 /** mixed: the page_fault1 side's pages in all */
 export const MIXED_MAX_PAGES = 1 << 13;
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
-/** The zone's pages split over one task per CPU (at most 112), one round. */
+/** The zone's pages split over one task per CPU (at most the modelled machine's), one round. */
 function perTask(zonePages: number, cpus: number, iterations: number): WorkloadRequest {
-  const n = clamp(cpus, 1, 112);
+  const n = clamp(cpus, 1, CORE_LIMITS.modelCpus);
   return { cpus: n, pages: Math.max(1, Math.floor(Math.min(zonePages, BROWSER_MAX_PAGES) / n)), iterations };
 }
 
@@ -67,7 +69,7 @@ export const WORKLOAD_TABLE = [
       'drains a batch back to the buddy lists, merging.',
     params: {
       pages: 'pages the tasks map in all (each maps this / CPUs); the zone adds room for the pcp lists',
-      cpus: 'one task per CPU, 1 to 112',
+      cpus: `one task per CPU, 1 to ${CORE_LIMITS.modelCpus}`,
     },
     request: (zonePages: number, cpus: number) => ({ cpus, pages: Math.max(1, Math.floor(zonePages / cpus)), iterations: 1 }),
   },
@@ -80,11 +82,11 @@ export const WORKLOAD_TABLE = [
       'next free object (2011) is on for presets from v3.3 and off before (docs/slab.md).',
     params: {
       pages: `not used: each sender sends ${HACKBENCH_LOOPS} messages`,
-      cpus: 'groups, one CPU each, 2 to 112',
+      cpus: `groups, one CPU each, 2 to ${CORE_LIMITS.hackbenchMaxGroups}`,
     },
     // iterations carries hackbench's flags: bit 0 = SLUB freelist prefetch
     request: (_zonePages: number, cpus: number, preset: string) => ({
-      cpus: Math.max(2, Math.min(112, cpus)),
+      cpus: Math.max(2, Math.min(CORE_LIMITS.hackbenchMaxGroups, cpus)),
       pages: HACKBENCH_LOOPS,
       iterations: BEFORE_SLUB_PREFETCH.has(preset) ? 0 : 1,
     }),
@@ -102,7 +104,7 @@ export const WORKLOAD_TABLE = [
       'returns a batch to the buddy lists under zone->lock whenever count reaches high.',
     params: {
       pages: `pages the tasks free in all (each frees this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
-      cpus: 'one task per CPU, 1 to 112',
+      cpus: `one task per CPU, 1 to ${CORE_LIMITS.modelCpus}`,
     },
     request: (zonePages: number, cpus: number) => perTask(zonePages, cpus, 1),
   },
@@ -115,7 +117,7 @@ export const WORKLOAD_TABLE = [
       'lru_lock once per pagevec of 15 and frees each page to the pcp list.',
     params: {
       pages: `pages of the files in all (each task truncates this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
-      cpus: 'one task (and file) per CPU, 1 to 112; seed 002 ran one',
+      cpus: `one task (and file) per CPU, 1 to ${CORE_LIMITS.modelCpus}; seed 002 ran one`,
     },
     request: (zonePages: number, cpus: number) => perTask(zonePages, cpus, 1),
   },
