@@ -6,7 +6,7 @@
 // integer in range, and each problem gets its own message (a hash asking for 2^40 pages gets
 // an error, never a frozen tab).
 
-import { CORE_LIMITS } from '../log/core-limits';
+import { CORE_LIMITS } from '../log/core-limits.ts';
 import { WORKLOAD_TABLE, type WorkloadName } from './workloads';
 
 // The core's presets (wasm-core/src/preset.c), named after the kernel that behaves so.

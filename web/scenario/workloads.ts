@@ -6,7 +6,7 @@
 // it), a title and description for the menu, and how the scenario's zone size and CPU count
 // become the core's per-task arguments (`request`).
 
-import { CORE_LIMITS } from '../log/core-limits';
+import { CORE_LIMITS } from '../log/core-limits.ts';
 
 export interface WorkloadRequest {
   /** model CPUs, one task each */
