@@ -8,18 +8,13 @@
 NPX := npx --no-install
 WEB_SRC := $(shell find web -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json
 
-.PHONY: test-web test-e2e web-build serve start lint lint-web core-limits
+.PHONY: test-web test-e2e web-build serve start lint lint-web
 
 # The contract tests run the real core: the Node WASM build and the native blab first.
-test-web: build/wasm/node/blab.js build/native/.built
+test-web: build/wasm/node/blab.js build/native/blab
 	$(NPX) tsc -p .
 	$(NPX) eslint .
 	$(NPX) vitest run
-
-# The core's hard limits as the web app imports them (web/log/core-limits.test.ts fails when
-# the committed file and the core differ: run this, and commit the file).
-core-limits: build/native/.built
-	build/native/blab limits --ts > web/log/core-limits.ts
 
 dist/.built: $(WEB_SRC) public/wasm/blab.js
 	$(NPX) vite build --logLevel warn

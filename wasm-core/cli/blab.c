@@ -230,7 +230,6 @@ static const struct command {
 	{"sim", cmd_sim, "run a benchmark (page_fault1, hackbench) on the deterministic model machine"},
 	{"run", cmd_run, "run a benchmark (page_fault1) on real threads: the real machine"},
 	{"calibrate", cmd_calibrate, "measure this machine, write a model parameter file"},
-	{"limits", cmd_limits, "the core's hard limits as data (JSON, or the web app's TypeScript)"},
 };
 
 static void usage(FILE *f)

@@ -11,6 +11,5 @@ int cmd_sim_hackbench(struct sim_args *a);
 int sim_hackbench_help(FILE *f, const struct sim_args *a);
 int cmd_run(int argc, char **argv); /* cmd_run.c: the real machine */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
-int cmd_limits(int argc, char **argv); /* cmd_limits.c */
 
 #endif

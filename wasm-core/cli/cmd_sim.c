@@ -11,10 +11,10 @@
 #include "blab.h"
 #include "blab_sim.h"
 #include "cli.h"
+#include "blab_model.h"
 #include "cli_io.h"
 #include "options.h"
 #include "sim_args.h"
-#include "model/model.h"
 #include "sim_common.h"
 #include "sim_progress.h"
 

@@ -10,11 +10,10 @@
 #include "blab.h"
 #include "blab_sim.h"
 #include "cli.h"
-#include "model/model.h"
+#include "blab_model.h"
 #include "options.h"
 #include "sim_args.h"
 #include "sim_common.h"
-
 
 int sim_hackbench_help(FILE *f, const struct sim_args *a)
 {

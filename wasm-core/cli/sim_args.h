@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "blab_sim.h"
-#include "model/model.h"
+#include "blab_model.h"
 #include "options.h"
 
 struct sim_args {

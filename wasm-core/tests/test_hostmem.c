@@ -9,7 +9,7 @@
 
 #include "blab_sim.h"
 #include "common.h"
-#include "model/model.h"
+#include "blab_model.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)

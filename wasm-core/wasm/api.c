@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blab.h"
+#include "blab_js.h"
 
 struct blab_js_run {
 	int32_t status;   /* 0: every line ran; 1: a line failed ("line N: why" in err) */
@@ -20,6 +21,7 @@ struct blab_js_run {
 	char *out, *err;  /* NUL-terminated, from open_memstream */
 	size_t out_len, err_len;
 	struct blab_event *events;
+	int64_t stats[BLAB_JS_NSTATS]; /* a model-machine run's counters (blab_js.h); else 0 */
 };
 
 /* Op scripts from the browser are bounded like files given to the CLI (docs/limits.md). */
@@ -89,6 +91,8 @@ const char *blab_js_out(const struct blab_js_run *r) { return r && r->out ? r->o
 const char *blab_js_err(const struct blab_js_run *r) { return r && r->err ? r->err : ""; }
 const struct blab_event *blab_js_events(const struct blab_js_run *r) { return r ? r->events : NULL; }
 uint32_t blab_js_event_count(const struct blab_js_run *r) { return r ? r->nevents : 0; }
+/* BLAB_JS_NSTATS counters in the order of BLAB_JS_SIM_STATS (blab_js.h) */
+const int64_t *blab_js_stats(const struct blab_js_run *r) { return r ? r->stats : NULL; }
 
 void blab_js_run_free(struct blab_js_run *r)
 {
@@ -104,8 +108,6 @@ void blab_js_run_free(struct blab_js_run *r)
 uint32_t blab_js_event_size(void) { return (uint32_t)sizeof(struct blab_event); }
 
 /* ---- blab sim for the browser: one run of a workload on the model machine ---- */
-
-#include "blab_sim.h"
 
 struct js_sink {
 	struct blab_event *ev;
@@ -143,70 +145,58 @@ static void js_sink(void *ctx, const struct blab_event *e)
 	s->ev[s->n++] = *e;
 }
 
-struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
-				   uint32_t iterations, uint32_t seed, const char *preset,
-				   uint32_t max_events, uint32_t batch, uint32_t high,
-				   uint32_t clear_lines);
-
-/*
- * Runs `workload` (1 = page_fault1) on `cpus` model CPUs, each task mapping `pages` pages, with
- * the strategy of `preset`; keeps at most `max_events` records (>= 2). The run's text result
- * (score, contention, the error if any) is in out/err like a replay's, the log in events.
- * hackbench (4, docs/slab.md): `cpus` = groups, `pages` = loops, `iterations` = flags (bit 0:
- * SLUB freelist prefetch, bit 1: same-CPU control), 256-byte objects.
- */
-struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages,
-				uint32_t iterations, uint32_t seed, const char *preset,
-				uint32_t max_events)
+/* the run's counters into stats[], in the order of BLAB_JS_SIM_STATS (blab_js.h) */
+static void fill_stats(int64_t *stats, const struct blab_sim_result *r)
 {
-	return blab_js_sim_ex(workload, cpus, pages, iterations, seed, preset, max_events, 0, 0, 0);
+#define BLAB_X(js, expr) stats[BLAB_JS_STAT_##js] = (int64_t)(expr);
+	BLAB_JS_SIM_STATS(BLAB_X)
+#undef BLAB_X
 }
 
-/*
- * blab_js_sim() with the knobs the lessons and the compare view turn: pcp `batch` and `high`
- * (0: the preset's), the frame lines clear_page() writes through the cache model (0: the
- * default), and max_events 0 for no log at all (table sweeps need only the counters). A
- * second stdout line, "stats key=value ...", carries every counter of struct blab_sim_result.
- */
-/* The config blab_js_sim_ex() runs: 0, or 2 with "blab sim: why" in err. */
-static int js_sim_config(struct blab_sim_config *cfg, uint32_t workload, uint32_t cpus,
-			 uint32_t pages, uint32_t iterations, uint32_t seed, const char *preset,
-			 uint32_t max_events, uint32_t batch, uint32_t high, uint32_t clear_lines,
+/* The config req asks for: 0, or 2 with "blab sim: why" in err. */
+static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_config *cfg,
 			 char *err, size_t errlen)
 {
+	char preset[BLAB_JS_PRESET_MAX];
+	uint32_t workload = req->workload, max_events = req->max_events;
+
+	memcpy(preset, req->preset, sizeof(preset));
+	preset[sizeof(preset) - 1] = 0; /* caller memory: bounded whatever it holds */
 	blab_sim_config_init(cfg);
 	cfg->workload = workload;
-	cfg->cpus = cpus;
-	cfg->pages = pages;
-	cfg->iterations = iterations;
-	cfg->seed = seed;
+	cfg->cpus = req->cpus;
+	cfg->pages = req->pages;
+	cfg->iterations = req->iterations;
+	cfg->seed = req->seed;
 	if (workload == BLAB_WL_HACKBENCH) {
-		if (iterations > 3) {
-			snprintf(err, errlen, "blab sim: hackbench flags=%u: only bits 0 (prefetch) and 1 (same CPU)",
-				 iterations);
+		if (req->slub_prefetch > 1 || req->same_cpu > 1) {
+			snprintf(err, errlen, "blab sim: hackbench slub_prefetch=%u same_cpu=%u: each is 0 or 1",
+				 req->slub_prefetch, req->same_cpu);
 			return 2;
 		}
-		cfg->hackbench.groups = cpus;
-		cfg->hackbench.loops = pages;
-		cfg->hackbench.slub_prefetch = (uint8_t)(iterations & 1u);
-		cfg->hackbench.same_cpu = (uint8_t)((iterations >> 1) & 1u);
+		cfg->cpus = req->groups; /* one CPU per group: blab_sim_run() checks they agree */
+		cfg->hackbench.groups = req->groups;
+		cfg->hackbench.loops = req->loops;
+		cfg->hackbench.slub_prefetch = (uint8_t)req->slub_prefetch;
+		cfg->hackbench.same_cpu = (uint8_t)req->same_cpu;
 		cfg->pages = 1;
 		cfg->iterations = 1;
 	}
 	if (max_events == 1 || max_events > BLAB_MAX_LOG_EVENTS) {
-		snprintf(err, errlen, "blab sim: max_events=%u must be 2..%u, or 0 for no log", max_events, BLAB_MAX_LOG_EVENTS);
+		snprintf(err, errlen, "blab sim: max_events=%u must be 2..%u, or 0 for no log", max_events,
+			 BLAB_MAX_LOG_EVENTS);
 		return 2;
 	}
-	if (!preset || blab_preset(preset, &cfg->strategy)) {
-		snprintf(err, errlen, "blab sim: unknown preset '%.64s' (blab presets lists them)", preset ? preset : "");
+	if (blab_preset(preset, &cfg->strategy)) {
+		snprintf(err, errlen, "blab sim: unknown preset '%s' (blab presets lists them)", preset);
 		return 2;
 	}
-	if (batch)
-		cfg->strategy.batch = batch; /* range-checked by the zone (docs/limits.md) */
-	if (high)
-		cfg->strategy.high = high;
-	if (clear_lines)
-		cfg->clear_lines = clear_lines; /* 1..64, checked by blab_sim_run() */
+	if (req->batch)
+		cfg->strategy.batch = req->batch; /* range-checked by the zone (docs/limits.md) */
+	if (req->high)
+		cfg->strategy.high = req->high;
+	if (req->clear_lines)
+		cfg->clear_lines = req->clear_lines; /* 1..64, checked by blab_sim_run() */
 	return 0;
 }
 
@@ -218,40 +208,37 @@ static uint64_t js_log_bytes(uint32_t max_events)
 }
 
 /*
- * The host bytes blab_js_sim_ex() with these arguments would take (the run's zone, model
- * machine and workload state, and its event log at the bound), as a JavaScript number; a
- * negative BLAB_E* code when the run would be refused anyway. With blab_js_mem_limit(), the
- * browser can refuse a scenario before it asks for it.
+ * The host bytes blab_js_sim_run(req) would take (the run's zone, model machine and workload
+ * state, and its event log at the bound), as a JavaScript number; a negative BLAB_E* code when
+ * the run would be refused anyway. With blab_js_mem_limit(), the browser can refuse a
+ * scenario before it asks for it.
  */
-double blab_js_sim_mem_bytes(uint32_t workload, uint32_t cpus, uint32_t pages,
-			     uint32_t iterations, const char *preset, uint32_t max_events,
-			     uint32_t batch, uint32_t high, uint32_t clear_lines)
+double blab_js_sim_mem_bytes(const struct blab_js_sim_request *req)
 {
 	struct blab_sim_config cfg;
 	struct blab_sim_mem m;
 	char why[160];
-	int rc = js_sim_config(&cfg, workload, cpus, pages, iterations, 1, preset, max_events,
-			       batch, high, clear_lines, why, sizeof(why));
-	if (rc)
+	int rc;
+
+	if (!req || js_sim_config(req, &cfg, why, sizeof(why)))
 		return BLAB_EINVAL;
 	rc = blab_sim_mem_bytes(&cfg, &m, NULL, 0);
-	return rc ? rc : (double)(m.total + js_log_bytes(max_events));
+	return rc ? rc : (double)(m.total + js_log_bytes(req->max_events));
 }
 
 /*
- * The pages of the zone blab_js_sim_ex() with these arguments would create (with node zones,
- * all of them), or a negative BLAB_E* code: the page refuses up front a run whose log the
- * player could not show (its zone past the player's bound), rather than after the run.
+ * The pages of the zone blab_js_sim_run(req) would create (with node zones, all of them), or
+ * a negative BLAB_E* code: the page refuses up front a run whose log the player could not
+ * show (its zone past the player's bound), rather than after the run.
  */
-double blab_js_sim_zone_pages(uint32_t workload, uint32_t cpus, uint32_t pages,
-			      uint32_t iterations, const char *preset, uint32_t batch, uint32_t high)
+double blab_js_sim_zone_pages(const struct blab_js_sim_request *req)
 {
 	struct blab_sim_config cfg;
 	struct blab_sim_mem m;
 	char why[160];
-	int rc = js_sim_config(&cfg, workload, cpus, pages, iterations, 1, preset, 0, batch,
-			       high, 0, why, sizeof(why));
-	if (rc)
+	int rc;
+
+	if (!req || js_sim_config(req, &cfg, why, sizeof(why)))
 		return BLAB_EINVAL;
 	rc = blab_sim_mem_bytes(&cfg, &m, NULL, 0);
 	return rc ? rc : (double)m.zone_pages;
@@ -263,10 +250,13 @@ double blab_js_mem_limit(void)
 	return (double)blab_mem_limit_default();
 }
 
-struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
-				   uint32_t iterations, uint32_t seed, const char *preset,
-				   uint32_t max_events, uint32_t batch, uint32_t high,
-				   uint32_t clear_lines)
+/*
+ * Runs one workload on the model machine as `req` asks (blab_js.h: every field by name, the
+ * hackbench ones apart), keeping at most req->max_events records (>= 2; 0: no log). What the
+ * run prints (its score line, or why it could not run) is in out/err like a replay's, the log
+ * in events, and every counter in the stats array (blab_js_stats).
+ */
+struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 {
 	struct blab_js_run *r = calloc(1, sizeof(*r));
 	struct js_sink sink = {0};
@@ -274,6 +264,7 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 	struct blab_sim_result res;
 	struct blab_sim_mem need;
 	char why[256] = "";
+	uint32_t workload, max_events;
 	FILE *out, *err;
 	int rc;
 
@@ -285,8 +276,14 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		r->status = 2;
 		goto done;
 	}
-	if ((r->status = js_sim_config(&cfg, workload, cpus, pages, iterations, seed, preset,
-				       max_events, batch, high, clear_lines, why, sizeof(why))) != 0) {
+	if (!req) {
+		fprintf(err, "blab sim: no request\n");
+		r->status = 2;
+		goto done;
+	}
+	workload = req->workload;
+	max_events = req->max_events;
+	if ((r->status = js_sim_config(req, &cfg, why, sizeof(why))) != 0) {
 		fprintf(err, "%s\n", why);
 		goto done;
 	}
@@ -345,46 +342,7 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 			(unsigned long long)res.score, res.zone_contention_bp / 100, res.zone_contention_bp % 100,
 			res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
 	/* every counter, for the lessons' tables and the compare view's diff table */
-	fprintf(out, "stats score=%llu pages_scored=%llu pages_total=%llu cycles_max=%llu cycles_total=%llu "
-		"zone_acq=%llu zone_contended=%llu zone_spin=%llu zone_hold=%llu "
-		"lru_acq=%llu lru_spin=%llu zone_bp=%u lru_bp=%u misses_locked=%llu "
-		"prefetches=%llu pf_hit=%llu pf_late=%llu pf_wasted=%llu batch=%u high=%u",
-		(unsigned long long)res.score, (unsigned long long)res.pages_scored,
-		(unsigned long long)res.pages_total,
-		(unsigned long long)res.cycles_max, (unsigned long long)res.cycles_total,
-		(unsigned long long)res.zone_acq, (unsigned long long)res.zone_contended,
-		(unsigned long long)res.zone_spin, (unsigned long long)res.zone_hold,
-		(unsigned long long)res.lru_acq, (unsigned long long)res.lru_spin,
-		res.zone_contention_bp, res.lru_contention_bp,
-		(unsigned long long)res.misses_zone_locked, (unsigned long long)res.prefetches,
-		(unsigned long long)res.pf_hit, (unsigned long long)res.pf_late,
-		(unsigned long long)res.pf_wasted, res.batch, res.high);
-	if (workload == BLAB_WL_HACKBENCH) {
-		/* the message cache's SLUB counters and its freelist prefetches, for the compare
-		 * view's hackbench rows */
-		fprintf(out, " messages=%llu elapsed_cycles=%llu", (unsigned long long)res.messages,
-			(unsigned long long)res.elapsed_cycles);
-		fprintf(out, " slab_alloc_fast=%llu slab_alloc_slow=%llu slab_free_fast=%llu "
-			"slab_free_slow=%llu slab_free_remote=%llu slab_prefetch=%llu "
-			"slab_pf_hit=%llu slab_pf_late=%llu slab_pf_wasted=%llu",
-			(unsigned long long)res.slab.alloc_fastpath,
-			(unsigned long long)res.slab.alloc_slowpath,
-			(unsigned long long)res.slab.free_fastpath,
-			(unsigned long long)res.slab.free_slowpath,
-			(unsigned long long)res.slab.free_remote, (unsigned long long)res.slab.prefetch,
-			(unsigned long long)res.slab_pf_hit, (unsigned long long)res.slab_pf_late,
-			(unsigned long long)res.slab_pf_wasted);
-	}
-	if (workload == BLAB_WL_STRESS_HIGHALLOC || workload == BLAB_WL_MIXED)
-		/* hi_unusable: the unusable free space index for hi_order, in thousandths, when the
-		 * attempts began (before any compaction); hi_merged: merge-skipped pages compaction
-		 * merged back */
-		fprintf(out, " hi_attempts=%llu hi_success=%llu hi_cycles=%llu hi_compactions=%llu "
-			"hi_merged=%llu hi_unusable=%d",
-			(unsigned long long)res.hi_attempts, (unsigned long long)res.hi_success,
-			(unsigned long long)res.hi_cycles, (unsigned long long)res.compact.runs,
-			(unsigned long long)res.compact.merged, res.unusable_index);
-	fprintf(out, "\n");
+	fill_stats(r->stats, &res);
 	r->events = sink.ev;
 	r->nevents = sink.n;
 	sink.ev = NULL;

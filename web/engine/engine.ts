@@ -12,7 +12,7 @@ import { LIMITS as PLAYER_LIMITS } from '../log/state';
 export interface EngineRun {
   /** the event log: 32-byte records, docs/events.md */
   log: ArrayBuffer;
-  /** pcp high and batch as the core configured them, if it says */
+  /** pcp high and batch as the core configured them (the run's counters) */
   pcp?: { high: number; batch: number };
   /** what the core printed about the run (score, contention) */
   summary: string;
@@ -44,8 +44,7 @@ export const engine = {
       workload: w.name, ...req, seed: s.seed, preset: s.preset, maxEvents: MAX_SIM_EVENTS, maxZonePages: PLAYER_LIMITS.maxPages,
     });
     if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
-    const m = /batch (\d+), high (\d+)/.exec(r.stdout);
     const summary = w.summary ? w.summary(req, r.stdout.trim()) : r.stdout.trim();
-    return { log: r.events, summary, ...(m ? { pcp: { batch: Number(m[1]), high: Number(m[2]) } } : {}) };
+    return { log: r.events, summary, ...(r.stats ? { pcp: { batch: r.stats.batch, high: r.stats.high } } : {}) };
   },
 };
