@@ -64,6 +64,9 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
       return a0 > 0
         ? `${who} spun ${fmt(a0)} cycles behind another CPU, then takes ${LOCK_NAMES[log.mt[i]!] ?? 'a lock'}.`
         : `${who} takes ${LOCK_NAMES[log.mt[i]!] ?? 'a lock'}; no one else held it.`;
+    case EV.LOCK_RELEASE:
+      // the plain machine has no clock: a hold of 0 says nothing
+      return a0 > 0 ? `${who} drops ${LOCK_NAMES[log.mt[i]!] ?? 'a lock'} after holding it ${fmt(a0)} cycles.` : `${who} drops ${LOCK_NAMES[log.mt[i]!] ?? 'a lock'}.`;
     case EV.ZONE_INIT:
       return `Zone set-up: ${fmt(a0)} pages from pfn ${hexPfn(pfn)}, ${a1} ${a1 === 1 ? 'CPU' : 'CPUs'}, orders 0 to ${order}.`;
     default:

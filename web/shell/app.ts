@@ -20,7 +20,8 @@ import { el, panel } from '../ui/dom';
 import { describeEvent } from '../log/describe';
 import type { PcpParams } from '../views/pcp';
 import { buddyinfoText } from '../views/procfs';
-import { mountView, type MountedView, type ViewId } from '../views/registry';
+import { mountView, viewTitle, type MountedView, type ViewId } from '../views/registry';
+import { createPresenter, showChosenFigures } from '../ui/presenter';
 import type { LoadOptions, LoadResult, Panel, PanelData } from '../panels/panel';
 import { createThroughputPanel } from '../panels/throughput-panel';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
@@ -141,6 +142,7 @@ export class App {
       }
       this.readScenario();
       this.writeHash();
+      if (!this.player) this.render(); // the hint names the scenario the button would run
     });
 
     const logSec = el('section', { class: 'logfile', 'aria-labelledby': 'log-title' });
@@ -244,6 +246,23 @@ export class App {
     this.views.append(lower);
     view(lower, 'zoneinfo');
     view(lower, 'cpustats');
+    // presenter mode (web/ui/presenter.ts): PageDown / PageUp jump to the next / previous event
+    // of the "jump to" kind; a slide shows the free areas and the pcp lists, or the chosen figures
+    const onSlide: ViewId[] = ['free-areas', 'pcp'];
+    const figures = [...onSlide, ...this.mounted.map((v) => v.id).filter((id) => id !== 'legend' && !onSlide.includes(id))].map((id) => ({ id, title: viewTitle(id), el: this.mounted.find((v) => v.id === id)!.section }));
+    const presenter = createPresenter({
+      root,
+      next: () => this.jump(1),
+      prev: () => this.jump(-1),
+      onLecture: () => showChosenFigures(figures, presenter.chosen, presenter.lecture),
+      onFigures: () => showChosenFigures(figures, presenter.chosen, presenter.lecture),
+      lecture: new URLSearchParams(location.search).get('lecture') === '1',
+      stepKeys: false,
+      signal: new AbortController().signal,
+    });
+    presenter.setFigures(figures);
+    showChosenFigures(figures, presenter.chosen, presenter.lecture);
+    bar.append(presenter.controls);
     this.addPanel(
       createThroughputPanel(
         panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)'),
@@ -550,8 +569,10 @@ export class App {
     if (!p) {
       this.stepOut.textContent = 'step 0 / 0';
       this.logLabel.textContent = 'No event log loaded.';
-      this.eventLine.textContent =
-        'Press Run scenario (left) to run page_fault1 on 4 model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.';
+      // the scenario the button would run, as the workload table maps it (never typed here)
+      const s = this.scenario;
+      const req = workloadEntry(s.workload)?.request(s.pages, s.cpus, s.preset);
+      this.eventLine.textContent = `Press Run scenario (left) to run ${s.workload} on ${req?.cpus ?? s.cpus} model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.`;
       return;
     }
     // Playing fast, the readouts change faster than anyone reads them: 10 times a second is

@@ -3,6 +3,7 @@
 import { select } from 'd3-selection';
 import { COLORS, orderRgb, rgbCss } from './palette';
 import { el } from './dom';
+import './legend.css';
 
 export function createLegend(body: HTMLElement) {
   const ul = el('ul', { class: 'legend' });
@@ -44,4 +45,40 @@ export function createLegend(body: HTMLElement) {
   }
   update(10);
   return { update };
+}
+
+/** How a legend entry's swatch looks: a filled box, a line (solid or dashed), or an outline. */
+export interface LegendItem {
+  color: string;
+  label: string;
+  kind?: 'fill' | 'line' | 'dash' | 'outline';
+}
+
+/**
+ * The legend under one figure: only the colours that figure uses, each named in words. Redrawn
+ * only when its entries change.
+ */
+export function createFigureLegend(parent: HTMLElement) {
+  const ul = el('ul', { class: 'legend figure-legend', 'aria-label': 'Colours in this figure' });
+  parent.append(ul);
+  let shown = '';
+  function set(items: readonly LegendItem[]) {
+    const key = items.map((i) => `${i.color}|${i.label}|${i.kind ?? 'fill'}`).join(';');
+    if (key === shown) return;
+    shown = key;
+    ul.hidden = items.length === 0;
+    select(ul)
+      .selectAll('li')
+      .data(items)
+      .join('li')
+      .call((li) => {
+        li.selectAll('span').remove();
+        li.append('span')
+          .attr('class', (d) => `swatch swatch-${d.kind ?? 'fill'}`)
+          .attr('aria-hidden', 'true')
+          .style('--swatch', (d) => d.color);
+        li.append('span').text((d) => d.label);
+      });
+  }
+  return { set, root: ul };
 }
