@@ -22,6 +22,8 @@ export interface SourcePlace {
   fn: string;
   file: string;
   line: number;
+  /** the call's last line, when its arguments run on (a site) */
+  to?: number;
 }
 
 export interface PathInfo {
@@ -62,6 +64,8 @@ export interface CoreSourceMap {
 interface Call {
   callee: string;
   line: number;
+  /** the line of its closing parenthesis */
+  to: number;
   args: string;
 }
 
@@ -194,7 +198,8 @@ function callsIn(body: string, offset: number, code: string, starts: number[]): 
     if (KEYWORDS.has(m[1]!)) continue;
     const open = offset + m.index + m[0].length - 1;
     const close = matching(code, open);
-    out.push({ callee: m[1]!, line: lineAt(starts, offset + m.index), args: close < 0 ? '' : code.slice(open + 1, close) });
+    const line = lineAt(starts, offset + m.index);
+    out.push({ callee: m[1]!, line, to: close < 0 ? line : lineAt(starts, close), args: close < 0 ? '' : code.slice(open + 1, close) });
   }
   return out;
 }
@@ -264,7 +269,7 @@ export function scanCoreSource(files: readonly SourceFile[], header: string): Co
 
   /** From a call that leads to a type-t record, down to the EMIT that writes it. */
   const follow = (call: Call, inFn: FnDef, t: string, seen = new Set<string>()): { emit: SourcePlace; emitFn: FnDef; chain: string[] } | undefined => {
-    if (writes(call, t)) return { emit: { fn: inFn.fn, file: inFn.file, line: call.line }, emitFn: inFn, chain: [inFn.fn] };
+    if (writes(call, t)) return { emit: { fn: inFn.fn, file: inFn.file, line: call.line, to: call.to }, emitFn: inFn, chain: [inFn.fn] };
     const callee = byName.get(call.callee);
     if (!callee || seen.has(callee.fn)) return undefined;
     seen.add(callee.fn);
@@ -298,9 +303,9 @@ export function scanCoreSource(files: readonly SourceFile[], header: string): Co
     for (const { call, fn } of cands) {
       const r = follow(call, fn, t);
       if (!r) continue;
-      sites[key] = { at: { fn: fn.fn, file: fn.file, line: call.line }, emit: r.emit, chain: r.chain, others: cands.length - 1 };
-      snippetAt.set(`${fn.file}:${call.line}`, fn);
-      snippetAt.set(`${r.emit.file}:${r.emit.line}`, r.emitFn);
+      sites[key] = { at: { fn: fn.fn, file: fn.file, line: call.line, to: call.to }, emit: r.emit, chain: r.chain, others: cands.length - 1 };
+      snippetAt.set(`${fn.file}:${call.line}:${call.to}`, fn);
+      snippetAt.set(`${r.emit.file}:${r.emit.line}:${r.emit.to}`, r.emitFn);
       return;
     }
   };
@@ -329,11 +334,12 @@ export function scanCoreSource(files: readonly SourceFile[], header: string): Co
   const snippets: Record<string, [number, ...string[]]> = {};
   const lines = new Map(sorted.map((f) => [f.path, f.text.split('\n')]));
   for (const [key, fn] of snippetAt) {
-    const [file, l] = [key.slice(0, key.lastIndexOf(':')), Number(key.slice(key.lastIndexOf(':') + 1))];
+    const [l, end] = key.split(':').slice(-2).map(Number) as [number, number];
+    const file = key.split(':').slice(0, -2).join(':');
     const text = lines.get(file)!;
     const from = Math.max(fn.line, l - SNIPPET_BEFORE);
-    const to = Math.min(fn.end, l + SNIPPET_AFTER);
-    snippets[key] = [from, ...text.slice(from - 1, to)];
+    const to = Math.min(fn.end, end + SNIPPET_AFTER);
+    snippets[`${file}:${l}`] = [from, ...text.slice(from - 1, to)];
   }
   const kernelNames = [...new Set(paths.flatMap((p) => (p.kernel ? [p.kernel] : [])))];
   return { types, paths, sites, snippets, kernelNames };

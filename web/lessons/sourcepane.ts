@@ -71,7 +71,8 @@ export function createSourcePane(preset: Preset | undefined) {
       const [first, ...lines] = snip;
       lines.forEach((text, k) => {
         const n = first + k;
-        code.append(el('span', { class: n === site.at.line ? 'src-line src-now' : 'src-line' }, el('span', { class: 'src-no', 'aria-hidden': 'true', text: String(n).padStart(4) }), ` ${text}\n`));
+        const now = n >= site.at.line && n <= (site.at.to ?? site.at.line);
+        code.append(el('span', { class: now ? 'src-line src-now' : 'src-line' }, el('span', { class: 'src-no', 'aria-hidden': 'true', text: String(n).padStart(4) }), ` ${text}\n`));
       });
     }
     // the kernel functions this record's path and writer are named after

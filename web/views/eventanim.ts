@@ -198,7 +198,7 @@ function split(g: G, L: Layout, pfn: number, o: number, max: number) {
   const half = bw / 2;
   const whole = block(g, x0, y0 + 3, bw, h, rgbCss(orderRgb(o + 1, max)));
   const lower = block(g, x0, y0 + 3, half - 2, h, rgbCss(orderRgb(o, max))).attr('opacity', 0);
-  const upper = block(g, x0 + half + 2, y0 + 3, half - 2, h, rgbCss(orderRgb(o, max)), COLORS.buddy).attr('opacity', 0);
+  const upper = block(g, x0 + half + 2, y0 + 3, half - 2, h, rgbCss(orderRgb(o, max)), COLORS.buddy).attr('opacity', 0).classed('ev-moving', true);
   whole.transition().duration(L.dur / 3).attr('opacity', 0);
   lower.transition().duration(L.dur / 3).attr('opacity', 1);
   upper.transition().duration(L.dur / 3).attr('opacity', 1).transition().duration(L.dur).attr('y', y1 + 3);
@@ -213,8 +213,8 @@ function merge(g: G, L: Layout, pfn: number, buddy: number, o: number, max: numb
   const half = bw / 2;
   const [left, right] = pfn < buddy ? [pfn, buddy] : [buddy, pfn];
   const colour = rgbCss(orderRgb(o, max));
-  const a = block(g, x0 - L.fs, y1 + 3, half - 2, h, colour, left === buddy ? COLORS.buddy : COLORS.highlight);
-  const b = block(g, x0 + half + 2 + L.fs, y1 + 3, half - 2, h, colour, right === buddy ? COLORS.buddy : COLORS.highlight);
+  const a = block(g, x0 - L.fs, y1 + 3, half - 2, h, colour, left === buddy ? COLORS.buddy : COLORS.highlight).classed('ev-moving', true);
+  const b = block(g, x0 + half + 2 + L.fs, y1 + 3, half - 2, h, colour, right === buddy ? COLORS.buddy : COLORS.highlight).classed('ev-moving', true);
   a.transition().duration(L.dur).attr('x', x0).attr('y', y0 + 3);
   b.transition().duration(L.dur).attr('x', x0 + half + 2).attr('y', y0 + 3);
   block(g, x0, y0 + 3, bw, h, rgbCss(orderRgb(o + 1, max)))
@@ -248,6 +248,7 @@ function move(g: G, L: Layout, kind: 'refill' | 'drain', cpu: number, n: number,
     const a = at(from, k);
     const b = at(to, k);
     block(g, a.x, a.y, sq, sq, fromColour)
+      .classed('ev-moving', true)
       .transition()
       .delay(L.dur === 0 ? 0 : (k * L.dur) / shown / 2)
       .duration(L.dur)
@@ -276,7 +277,7 @@ function race(g: G, L: Layout, kind: Kind, pfn: number, cycles: number) {
     text(g, use, y - L.fs * 1.5, 'the read', 'middle').attr('class', 'ev-note');
   }
   const sq = L.fs;
-  const line = block(g, issue, y - sq / 2, sq, sq, COLORS.holding);
+  const line = block(g, issue, y - sq / 2, sq, sq, COLORS.holding).classed('ev-moving', true);
   const end = kind === 'prefetch' ? x1 - sq : kind === 'wasted' ? use : land;
   const arrived = kind === 'hit' ? COLORS.compaction : kind === 'late' ? COLORS.pcpHot : COLORS.holding;
   const t = line.transition().duration(L.dur).attr('x', end - sq / 2).attr('fill', arrived);
