@@ -246,15 +246,28 @@ export class App {
     this.views.append(lower);
     view(lower, 'zoneinfo');
     view(lower, 'cpustats');
+    this.addPanel(
+      createThroughputPanel(
+        panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)'),
+        (req) => engine.sim(req),
+      ),
+    );
+
     // presenter mode (web/ui/presenter.ts): PageDown / PageUp jump to the next / previous event
     // of the "jump to" kind; a slide shows the free areas and the pcp lists, or the chosen figures
     const onSlide: ViewId[] = ['free-areas', 'pcp'];
-    const figures = [...onSlide, ...this.mounted.map((v) => v.id).filter((id) => id !== 'legend' && !onSlide.includes(id))].map((id) => ({ id, title: viewTitle(id), el: this.mounted.find((v) => v.id === id)!.section }));
+    // (the legend stays on every slide: it names the colours of them all)
+    const figures = [...onSlide, ...this.mounted.map((v) => v.id).filter((id) => id !== 'legend' && !onSlide.includes(id))].map((id) => ({ id: id as string, title: viewTitle(id), el: this.mounted.find((v) => v.id === id)!.section }));
+    const sweep = this.views.querySelector<HTMLElement>('#throughput');
+    if (sweep) figures.push({ id: 'throughput', title: 'Throughput', el: sweep });
     const presenter = createPresenter({
       root,
       next: () => this.jump(1),
       prev: () => this.jump(-1),
-      onLecture: () => showChosenFigures(figures, presenter.chosen, presenter.lecture),
+      onLecture: () => {
+        showChosenFigures(figures, presenter.chosen, presenter.lecture);
+        this.render(); // figure labels are drawn at the new size
+      },
       onFigures: () => showChosenFigures(figures, presenter.chosen, presenter.lecture),
       lecture: new URLSearchParams(location.search).get('lecture') === '1',
       stepKeys: false,
@@ -263,12 +276,6 @@ export class App {
     presenter.setFigures(figures);
     showChosenFigures(figures, presenter.chosen, presenter.lecture);
     bar.append(presenter.controls);
-    this.addPanel(
-      createThroughputPanel(
-        panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)'),
-        (req) => engine.sim(req),
-      ),
-    );
 
     content.append(bar, this.logLabel, this.eventLine, this.status, this.alert, this.views);
     root.replaceChildren(side, content);

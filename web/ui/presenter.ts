@@ -109,8 +109,11 @@ export function createPresenter(o: PresenterOptions): Presenter {
   document.addEventListener(
     'keydown',
     (ev) => {
-      if (ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target)) return;
       const k = ev.key;
+      // a form field keeps its keys, except that a remote's page keys on a slider still turn the slide
+      const pageKey = k === 'PageDown' || k === 'PageUp';
+      const slider = ev.target instanceof HTMLInputElement && ev.target.type === 'range';
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || (typing(ev.target) && !(pageKey && slider))) return;
       // a blank screen comes back on its own key (or Esc) and swallows the rest
       if (blank) {
         if (k === 'b' || k === 'B' || k === '.' || k === 'Escape') setBlank(false);
