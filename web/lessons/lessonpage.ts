@@ -207,6 +207,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     text.replaceChildren();
     stage.replaceChildren();
     const textHead = cell(text, 1, 'text-head');
+    const runHead = cell(stage, 1, 'run-cell');
     const askCell = cell(text, first, 'text-predict');
     const stageHead = cell(stage, first, 'stage-head');
     const figCells = starts.map((s, g) => {
@@ -257,10 +258,12 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
       stageHead.append(el('p', { class: 'stage-wait', text: presenter.lecture ? 'The run is shown when the answer is revealed (R).' : 'Answer the question first: the model runs when you have committed to a prediction.' }));
       return;
     }
-    void reveal(step, views, { stageHead, stageTail, figCells, groupOf, at }, gen);
+    void reveal(step, views, { runHead, stageHead, stageTail, figCells, groupOf, at }, gen);
   }
 
   interface Cells {
+    /** beside the title: the run's player and the sentence */
+    runHead: HTMLElement;
     stageHead: HTMLElement;
     stageTail: HTMLElement;
     figCells: HTMLElement[];
@@ -288,7 +291,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
           eventInto: eventShown(step) ? c.stageHead : undefined,
           highlight: step.highlight,
         });
-        c.stageHead.prepend(rp.head);
+        c.runHead.append(rp.head);
         c.stageTail.append(rp.source);
         mounted = rp.views;
         requestAnimationFrame(rp.draw);

@@ -67,6 +67,9 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
     case EV.LOCK_RELEASE:
       // the plain machine has no clock: a hold of 0 says nothing
       return a0 > 0 ? `${who} drops ${LOCK_NAMES[log.mt[i]!] ?? 'a lock'} after holding it ${fmt(a0)} cycles.` : `${who} drops ${LOCK_NAMES[log.mt[i]!] ?? 'a lock'}.`;
+    case EV.MARK:
+      // the one marker the workloads write: a task's round boundary (value = the round)
+      return a0 === 1 ? `${who} reaches round ${fmt(a1)} of its workload (a marker; no page moves).` : `${who}: workload marker ${a0} = ${a1} (no page moves).`;
     case EV.ZONE_INIT:
       return `Zone set-up: ${fmt(a0)} pages from pfn ${hexPfn(pfn)}, ${a1} ${a1 === 1 ? 'CPU' : 'CPUs'}, orders 0 to ${order}.`;
     default:

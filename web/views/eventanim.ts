@@ -87,7 +87,10 @@ export function createEventView(body: HTMLElement) {
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('class', 'event-svg');
   svg.setAttribute('role', 'img');
-  body.append(svg);
+  // the caption is HTML under the picture: a long one wraps instead of running off the SVG
+  const caption = document.createElement('p');
+  caption.className = 'ev-caption';
+  body.append(svg, caption);
   let drawn: { log: EventLog; i: number | undefined } | undefined;
 
   function update(p: Player) {
@@ -102,7 +105,7 @@ export function createEventView(body: HTMLElement) {
     const fs = f.px;
     const W = Math.max(280, Math.round(sizeOf(body).w || 600));
     const rowH = Math.round(fs * 2.2);
-    const H = Math.round(rowH * 2 + fs * 2.6);
+    const H = Math.round(rowH * 2 + fs * 1.2);
     svg.setAttribute('width', String(W));
     svg.setAttribute('height', String(H));
     svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
@@ -114,7 +117,8 @@ export function createEventView(body: HTMLElement) {
     svg.dataset['kind'] = kind;
     // the animation's length: a moment to see it, nothing when motion is reduced
     const dur = reducedMotion() ? 0 : 650;
-    const L = { fs, W, H, rowH, dur, labelW: Math.round(fs * 8.5) };
+    const L = { fs, W, H, rowH, dur, labelW: Math.round(fs * 8.5), caption: (t: string) => (caption.textContent = t) };
+    caption.textContent = '';
     if (i === undefined || kind === 'none') {
       const what = i === undefined ? 'before the first record' : `${eventName(p.log.type[i]!)}: no split, merge, refill, drain or prefetch here`;
       text(g, L.W / 2, L.H / 2, what, 'middle').attr('class', 'ev-muted');
@@ -163,6 +167,8 @@ interface Layout {
   rowH: number;
   dur: number;
   labelW: number;
+  /** the line under the picture */
+  caption(text: string): void;
 }
 
 function text(g: G, x: number, y: number, s: string, anchor: 'start' | 'middle' | 'end' = 'start') {
@@ -203,7 +209,7 @@ function split(g: G, L: Layout, pfn: number, o: number, max: number) {
   lower.transition().duration(L.dur / 3).attr('opacity', 1);
   upper.transition().duration(L.dur / 3).attr('opacity', 1).transition().duration(L.dur).attr('y', y1 + 3);
   text(g, x0 + bw + L.fs, y0 + L.rowH / 2, `pfn ${hexPfn(pfn)} .. ${hexPfn(pfn + 2 ** (o + 1) - 1)}`).attr('class', 'ev-note');
-  text(g, x0, L.H - L.fs * 0.9, `expand(): the upper half, pfn ${hexPfn(pfn + 2 ** o)}, goes on free_area[${o}]; the lower half, pfn ${hexPfn(pfn)}, goes on down`).attr('class', 'ev-caption');
+  L.caption(`expand(): the upper half, pfn ${hexPfn(pfn + 2 ** o)}, goes on free_area[${o}]; the lower half, pfn ${hexPfn(pfn)}, is split further or handed out.`);
 }
 
 function merge(g: G, L: Layout, pfn: number, buddy: number, o: number, max: number) {
@@ -224,13 +230,13 @@ function merge(g: G, L: Layout, pfn: number, buddy: number, o: number, max: numb
     .duration(L.dur / 3)
     .attr('opacity', 1);
   text(g, x0 + bw + L.fs, y1 + L.rowH / 2, `pfn ${hexPfn(pfn)} + buddy ${hexPfn(buddy)}`).attr('class', 'ev-note');
-  text(g, x0, L.H - L.fs * 0.9, `__free_one_page(): buddy pfn = ${hexPfn(pfn)} ^ (1 << ${o}) = ${hexPfn(buddy)}, free: one order-${o + 1} block at pfn ${hexPfn(left)}`).attr('class', 'ev-caption');
+  L.caption(`__free_one_page(): buddy pfn = ${hexPfn(pfn)} ^ (1 << ${o}) = ${hexPfn(buddy)}, free: one order-${o + 1} block at pfn ${hexPfn(left)}.`);
 }
 
 function move(g: G, L: Layout, kind: 'refill' | 'drain', cpu: number, n: number, o: number, max: number) {
   const boxW = (L.W - L.fs * 4) / 2;
   const top = L.fs * 1.8;
-  const boxH = L.rowH * 2 - L.fs * 1.2;
+  const boxH = L.H - top - 4;
   const buddyX = 0;
   const pcpX = L.W - boxW;
   g.append('rect').attr('class', 'ev-box').attr('x', buddyX).attr('y', top).attr('width', boxW).attr('height', boxH).attr('rx', 6);
@@ -257,7 +263,7 @@ function move(g: G, L: Layout, kind: 'refill' | 'drain', cpu: number, n: number,
       .attr('fill', toColour);
   }
   const more = n > shown ? ` (${n - shown} more not drawn)` : '';
-  text(g, 0, L.H - L.fs * 0.9, kind === 'refill' ? `rmqueue_bulk(): ${n} ${n === 1 ? 'block' : 'blocks'} under one zone->lock hold${more}` : `free_pcppages_bulk(): ${n} pages back to the buddy${more}`).attr('class', 'ev-caption');
+  L.caption(kind === 'refill' ? `rmqueue_bulk(): ${n} ${n === 1 ? 'block' : 'blocks'} under one zone->lock hold${more}.` : `free_pcppages_bulk(): ${n} pages back to the buddy${more}.`);
 }
 
 /** A prefetched line racing the read that needs it, on one time axis. */
@@ -286,7 +292,7 @@ function race(g: G, L: Layout, kind: Kind, pfn: number, cycles: number) {
     block(g, use, y - sq * 0.15, land - use, sq * 0.3, COLORS.pcpHot).attr('opacity', 0).transition().delay(L.dur).duration(L.dur / 3).attr('opacity', 1);
   }
   if (kind === 'wasted') t.transition().duration(L.dur).attr('fill', COLORS.mergeSkipped).attr('opacity', 0.35);
-  const caption =
+  const said =
     kind === 'hit'
       ? `prefetch hit: the line landed before the read (${cycles} cycles paid)`
       : kind === 'late'
@@ -294,5 +300,5 @@ function race(g: G, L: Layout, kind: Kind, pfn: number, cycles: number) {
         : kind === 'wasted'
           ? 'wasted: the prefetched line was evicted before anyone read it'
           : `prefetch(): the line lands in ${cycles} cycles; the CPU goes on meanwhile`;
-  text(g, x0, L.H - L.fs * 0.9, caption).attr('class', 'ev-caption');
+  L.caption(said);
 }
