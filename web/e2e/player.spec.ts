@@ -87,6 +87,12 @@ test('figures stand beside the paragraph that discusses them on a wide screen, u
   await expect.poll(async () => (await box(fig)).x).toBeLessThan(60);
   [p, f] = [await box(para), await box(fig)];
   expect(f.y).toBeGreaterThan(p.y + p.height - 1); // stacked below
+  // and nothing on the page scrolls sideways (long C lines and wide figures scroll in their own box)
+  for (const [id, n] of [['buddy', 1], ['prefetch', 1], ['skipmerge', 1]] as const) {
+    await page.goto(`/?lesson=${id}&step=${n}`);
+    await ready(page, n);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${id} step ${n}`).toBeLessThanOrEqual(390);
+  }
 });
 
 test('terms in the prose point at the part of the figure they name, by pointer and by keyboard', async ({ page }) => {

@@ -103,7 +103,7 @@ export function createEventView(body: HTMLElement) {
   function draw(p: Player, i: number | undefined) {
     const f = figureFont(svg);
     const fs = f.px;
-    const W = Math.max(280, Math.round(sizeOf(body).w || 600));
+    const W = Math.max(200, Math.round(sizeOf(body).w || 600));
     const rowH = Math.round(fs * 2.2);
     const H = Math.round(rowH * 2 + fs * 1.2);
     svg.setAttribute('width', String(W));
@@ -120,7 +120,7 @@ export function createEventView(body: HTMLElement) {
     const L = { fs, W, H, rowH, dur, labelW: Math.round(fs * 8.5), caption: (t: string) => (caption.textContent = t) };
     caption.textContent = '';
     if (i === undefined || kind === 'none') {
-      const what = i === undefined ? 'before the first record' : `${eventName(p.log.type[i]!)}: no split, merge, refill, drain or prefetch here`;
+      const what = i === undefined ? 'before the first record' : `${eventName(p.log.type[i]!)}: nothing moves here`;
       text(g, L.W / 2, L.H / 2, what, 'middle').attr('class', 'ev-muted');
       svg.setAttribute('aria-label', what);
       return;
