@@ -6,9 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Plugin } from 'vite';
 import { scanCoreSource, type CoreSourceMap, type SourceFile } from './source-scan.ts';
-
-const ID = 'virtual:core-source';
-const RESOLVED = `\0${ID}`;
+import { virtualModule } from './virtual-module.ts';
 
 function cFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -27,20 +25,9 @@ export function loadCoreSource(root: string): { map: CoreSourceMap; files: strin
 }
 
 export function coreSourcePlugin(): Plugin {
-  let root = process.cwd();
-  return {
-    name: 'buddylab-core-source',
-    configResolved(c) {
-      root = c.root;
-    },
-    resolveId(id) {
-      return id === ID ? RESOLVED : null;
-    },
-    load(id) {
-      if (id !== RESOLVED) return null;
-      const { map, files } = loadCoreSource(root);
-      for (const f of files) this.addWatchFile(f);
-      return `export default ${JSON.stringify(map)};`;
-    },
-  };
+  return virtualModule('buddylab-core-source', 'virtual:core-source', (root, watch) => {
+    const { map, files } = loadCoreSource(root);
+    for (const f of files) watch(f);
+    return `export default ${JSON.stringify(map)};`;
+  });
 }
