@@ -262,7 +262,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   }
 
   interface Cells {
-    /** beside the title: the run's player and the sentence */
+    /** beside the title: the run's player bar */
     runHead: HTMLElement;
     stageHead: HTMLElement;
     stageTail: HTMLElement;
@@ -292,6 +292,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
           highlight: step.highlight,
         });
         c.runHead.append(rp.head);
+        c.stageHead.prepend(rp.sentence);
         c.stageTail.append(rp.source);
         mounted = rp.views;
         requestAnimationFrame(rp.draw);

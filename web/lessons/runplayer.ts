@@ -13,8 +13,10 @@ import type { Preset } from './lesson';
 import { createSourcePane } from './sourcepane';
 
 export interface RunPlayer {
-  /** the bar, the sentence and the moving picture: the top of the step's figures */
+  /** the player's bar */
   head: HTMLElement;
+  /** the sentence that says what the current record did */
+  sentence: HTMLElement;
   /** where in the C, for below the figures */
   source: HTMLElement;
   /** the step's figures, for the prose terms to point at */
@@ -40,7 +42,6 @@ export interface RunPlayerOptions {
 export function createRunPlayer(o: RunPlayerOptions): RunPlayer {
   const p = o.run.player;
   p.seek(o.stop);
-  const head = el('div', { class: 'run-head' });
   const bar = el('div', { class: 'mini-player', role: 'group', 'aria-label': 'Step through the run' });
   const back = el('button', { type: 'button', class: 'small step-back', text: '◀ record', 'aria-label': 'Step back one record' });
   const fwd = el('button', { type: 'button', class: 'small step-fwd', text: 'record ▶', 'aria-label': 'Step forward one record' });
@@ -52,7 +53,6 @@ export function createRunPlayer(o: RunPlayerOptions): RunPlayer {
   json.addEventListener('click', () => download(eventLogToJson(p.log, o.label), `${o.file}.events.json`, 'application/json'));
   bar.append(back, scrub, fwd, out, json);
   const said = el('p', { class: 'narration', 'aria-live': 'polite' });
-  head.append(bar, said);
   const anim = o.eventInto ? mountView(o.eventInto, 'event', { prefix: 'lv', heading: 'short', legend: true }) : undefined;
 
   const set = mountViewSet(el('div'), o.views, 'lv', o.placeView);
@@ -86,5 +86,5 @@ export function createRunPlayer(o: RunPlayerOptions): RunPlayer {
     p.stepForward();
     draw();
   });
-  return { head, source: source.root, views: set.views, draw };
+  return { head: bar, sentence: said, source: source.root, views: set.views, draw };
 }

@@ -42,9 +42,22 @@ export function eventKind(log: EventLog, i: number | undefined): Kind {
   return 'none';
 }
 
-/** The colours of the picture for record i, for its legend. */
+/** how far back a record with no picture looks for the last one that has one */
+const LOOK_BACK = 512;
+
+/**
+ * The record the picture shows at record i: i itself when it has a picture, else the last one
+ * before it that had (a refill in progress while its pages go on the list), else undefined.
+ */
+export function picturedRecord(log: EventLog, i: number | undefined): number | undefined {
+  if (i === undefined) return undefined;
+  for (let j = i; j >= 0 && j >= i - LOOK_BACK; j--) if (eventKind(log, j) !== 'none') return j;
+  return undefined;
+}
+
+/** The colours of the picture for the current record, for its legend. */
 export function eventLegend(p: Player): LegendItem[] {
-  const i = p.currentIndex();
+  const i = picturedRecord(p.log, p.currentIndex());
   const max = p.state.geo.maxOrder;
   const o = i === undefined ? 0 : p.log.order[i]!;
   switch (eventKind(p.log, i)) {
@@ -100,7 +113,7 @@ export function createEventView(body: HTMLElement) {
     draw(p, i);
   }
 
-  function draw(p: Player, i: number | undefined) {
+  function draw(p: Player, now: number | undefined) {
     const f = figureFont(svg);
     const fs = f.px;
     const W = Math.max(200, Math.round(sizeOf(body).w || 600));
@@ -113,14 +126,17 @@ export function createEventView(body: HTMLElement) {
     const root = select(svg);
     root.selectAll('*').interrupt().remove();
     const g: G = root.append('g');
+    // a record with no picture of its own shows the last one that had, still, and says so
+    const i = picturedRecord(p.log, now);
     const kind = eventKind(p.log, i);
     svg.dataset['kind'] = kind;
-    // the animation's length: a moment to see it, nothing when motion is reduced
-    const dur = reducedMotion() ? 0 : 650;
-    const L = { fs, W, H, rowH, dur, labelW: Math.round(fs * 8.5), caption: (t: string) => (caption.textContent = t) };
+    // the animation's length: a moment to see it, nothing when motion is reduced or it is past
+    const dur = reducedMotion() || i !== now ? 0 : 650;
+    const before = i !== undefined && now !== undefined && i !== now ? `Record ${i}, ${now - i} before this one: ` : '';
+    const L = { fs, W, H, rowH, dur, labelW: Math.round(fs * 8.5), caption: (t: string) => (caption.textContent = before + t) };
     caption.textContent = '';
     if (i === undefined || kind === 'none') {
-      const what = i === undefined ? 'before the first record' : `${eventName(p.log.type[i]!)}: nothing moves here`;
+      const what = now === undefined ? 'before the first record' : `${eventName(p.log.type[now]!)}: nothing has moved between lists or caches lately`;
       text(g, L.W / 2, L.H / 2, what, 'middle').attr('class', 'ev-muted');
       svg.setAttribute('aria-label', what);
       return;
