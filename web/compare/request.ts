@@ -1,4 +1,4 @@
-// How a compare's state becomes one run of the core (blab_js_sim_ex(), wasm-core/wasm/api.c):
+// How a compare's state becomes one run of the core (blab_js_sim_run(), wasm-core/wasm/api.c):
 // what each workload's cpus, size and iterations mean there. The diff table, the replays and
 // the chart's sweep all go through here, so they run the same thing.
 import type { SimRequest } from '../engine/blab-module';

@@ -11,7 +11,7 @@ import type { EngineFault } from './protocol';
 export interface EngineRun {
   /** the event log: 32-byte records, docs/events.md */
   log: ArrayBuffer;
-  /** pcp high and batch as the core configured them, if it says */
+  /** pcp high and batch as the core configured them (the run's counters) */
   pcp?: { high: number; batch: number };
   /** what the core printed about the run (score, contention) */
   summary: string;
@@ -40,8 +40,7 @@ export const engine = {
     const req = w.request(s.pages, s.cpus, s.preset);
     const r = await client.sim({ workload: w.name, ...req, seed: s.seed, preset: s.preset, maxEvents: MAX_SIM_EVENTS });
     if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
-    const m = /batch (\d+), high (\d+)/.exec(r.stdout);
     const summary = w.summary ? w.summary(req, r.stdout.trim()) : r.stdout.trim();
-    return { log: r.events, summary, ...(m ? { pcp: { batch: Number(m[1]), high: Number(m[2]) } } : {}) };
+    return { log: r.events, summary, ...(r.stats ? { pcp: { batch: r.stats.batch, high: r.stats.high } } : {}) };
   },
 };

@@ -4,20 +4,15 @@
 // under that name.
 import type { Preset } from './lesson';
 
-/** The kernel tag each preset models; the 2018 RFC was never merged: its base, v4.16. */
-const PRESET_TAG: Record<Preset, string> = {
-  'v2.5.44': 'v2.5.44',
-  'v2.5.45': 'v2.5.45',
-  'v2.6.25': 'v2.6.25',
-  'v4.16': 'v4.16',
-  'v4.17-pick': 'v4.17',
-  'v4.17': 'v4.17',
-  'v5.18-prefetch': 'v5.18',
-  'v5.18': 'v5.18',
-  'lu-rfc-p2': 'v4.16',
-  'lu-rfc-p3': 'v4.16',
-  'lu-rfc-p4': 'v4.16',
-};
+/**
+ * The kernel tag a preset models, read off its name (v4.17-pick models 4.17 with one of its two
+ * patches, v5.18-prefetch 5.18 with the prefetch kept); Aaron Lu's 2018 RFC (lu-rfc-*) was never
+ * merged: it was written against v4.16.
+ */
+export function presetTag(preset: string): string | undefined {
+  if (preset.startsWith('lu-rfc')) return 'v4.16';
+  return /^v\d+\.\d+(?:\.\d+)?/.exec(preset)?.[0];
+}
 
 /** Elixir indexes Linux from its git history on, which begins at 2.6.12: older kernels link there. */
 const OLDEST_INDEXED = 'v2.6.12';
@@ -51,7 +46,7 @@ export interface KernelLink {
 
 /** A link to `fn` at the kernel a preset models (no preset: the current kernel). */
 export function kernelLink(fn: string, preset: Preset | undefined): KernelLink {
-  const modelled = preset ? PRESET_TAG[preset] : 'latest';
+  const modelled = (preset && presetTag(preset)) || 'latest';
   const tag = modelled !== 'latest' && tagBefore(modelled, OLDEST_INDEXED) ? OLDEST_INDEXED : modelled;
   let name = fn;
   if (tag !== 'latest') for (const [now, since, before] of RENAMED) if (fn === now && tagBefore(tag, since)) name = before;

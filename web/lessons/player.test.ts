@@ -13,7 +13,8 @@ import { buddyinfoText } from '../views/procfs';
 import { parseLesson } from './parse';
 import { stepFor } from './runs';
 import { assignFigures } from './figures';
-import { kernelLink } from './kernel-link';
+import { kernelLink, presetTag } from './kernel-link';
+import { CORE_PRESETS } from '../scenario/core-schema';
 
 const root = join(import.meta.dirname, '..', '..');
 const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
@@ -61,5 +62,10 @@ describe('kernel links at the tag a preset models', () => {
     expect(kernelLink('rmqueue_bulk', 'v2.5.45')).toMatchObject({ tag: 'v2.6.12', note: expect.stringMatching(/v2.5.45 predates the git history/) });
     expect(kernelLink('__free_one_page', 'lu-rfc-p4')).toMatchObject({ tag: 'v4.16', note: expect.stringMatching(/never merged/) });
     expect(kernelLink('expand', undefined).url).toBe('https://elixir.bootlin.com/linux/latest/C/ident/expand');
+  });
+
+  it('knows the tag of every preset the core has', () => {
+    for (const p of CORE_PRESETS) expect(presetTag(p.name), p.name).toMatch(/^v\d+\.\d+(\.\d+)?$/);
+    expect(presetTag('v5.18-prefetch')).toBe('v5.18');
   });
 });

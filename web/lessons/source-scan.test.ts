@@ -92,7 +92,7 @@ describe('the core source map, scanned from wasm-core/src', () => {
         return { path: `wasm-core/src/moved/${base.startsWith('s') ? 'mm' : 'base'}/${base}`, text: readFileSync(f, 'utf8') };
       });
     const moved = scanCoreSource(files, header);
-    const strip = (x: CoreSourceMap) => JSON.stringify(x.sites, (k, v) => (k === 'file' ? (v as string).split('/').pop() : v));
+    const strip = (x: CoreSourceMap) => JSON.stringify([x.sites, x.paths], (k, v) => (k === 'file' ? (v as string).split('/').pop() : v));
     expect(strip(moved)).toBe(strip(m));
   });
 });

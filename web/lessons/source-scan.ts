@@ -237,26 +237,26 @@ export function scanCoreSource(files: readonly SourceFile[], header: string): Co
   // path ids: it is not the code that ran, so it is never named as a record's source
   const sorted = [...files].filter((f) => !/(^|\/)trace\.c$/.test(f.path)).sort((a, b) => a.path.localeCompare(b.path));
   const defs = sorted.flatMap(scanFunctions);
-  // a static inline in a header can be defined once per build; the first definition stands
+  // a static function is its file's own (two files may each have a static free_start()): a
+  // call finds the definition in its own file first, then the first one in the tree
   const byName = new Map<string, FnDef>();
   for (const d of defs) if (!byName.has(d.fn)) byName.set(d.fn, d);
+  const inFile = new Map<string, FnDef>(defs.map((d) => [`${d.file}\0${d.fn}`, d]));
+  const lookup = (name: string, from: string) => inFile.get(`${from}\0${name}`) ?? byName.get(name);
   const defined = new Set(byName.keys());
 
   // which record types each function writes, itself or through what it calls
   const typeNames = Object.values(types);
-  const direct = new Map<string, Set<string>>();
-  for (const d of defs) {
-    const s = direct.get(d.fn) ?? new Set<string>();
-    for (const c of d.calls) for (const t of typeNames) if (new RegExp(`\\bBLAB_EV_${t}\\b`).test(c.args)) s.add(t);
-    direct.set(d.fn, s);
-  }
-  const reach = new Map<string, Set<string>>([...direct].map(([k, v]) => [k, new Set(v)]));
+  const writes = (call: Call, t: string) => new RegExp(`\\bBLAB_EV_${t}\\b`).test(call.args);
+  const reach = new Map<FnDef, Set<string>>(defs.map((d) => [d, new Set(d.calls.flatMap((c) => typeNames.filter((t) => writes(c, t))))]));
+  const calleeOf = (call: Call, from: FnDef) => lookup(call.callee, from.file);
   for (let changed = true; changed; ) {
     changed = false;
     for (const d of defs) {
-      const s = reach.get(d.fn)!;
+      const s = reach.get(d)!;
       for (const c of d.calls) {
-        for (const t of reach.get(c.callee) ?? []) {
+        const callee = calleeOf(c, d);
+        for (const t of (callee && reach.get(callee)) ?? []) {
           if (!s.has(t)) {
             s.add(t);
             changed = true;
@@ -265,22 +265,25 @@ export function scanCoreSource(files: readonly SourceFile[], header: string): Co
       }
     }
   }
-  const writes = (call: Call, t: string) => new RegExp(`\\bBLAB_EV_${t}\\b`).test(call.args);
+  /** whether the call writes a type-t record, itself or in what it calls */
+  const leadsTo = (call: Call, from: FnDef, t: string) => writes(call, t) || (reach.get(calleeOf(call, from)!)?.has(t) ?? false);
 
   /** From a call that leads to a type-t record, down to the EMIT that writes it. */
-  const follow = (call: Call, inFn: FnDef, t: string, seen = new Set<string>()): { emit: SourcePlace; emitFn: FnDef; chain: string[] } | undefined => {
+  const follow = (call: Call, inFn: FnDef, t: string, seen = new Set<FnDef>()): { emit: SourcePlace; emitFn: FnDef; chain: string[] } | undefined => {
     if (writes(call, t)) return { emit: { fn: inFn.fn, file: inFn.file, line: call.line, to: call.to }, emitFn: inFn, chain: [inFn.fn] };
-    const callee = byName.get(call.callee);
-    if (!callee || seen.has(callee.fn)) return undefined;
-    seen.add(callee.fn);
+    const callee = calleeOf(call, inFn);
+    if (!callee || seen.has(callee)) return undefined;
+    seen.add(callee);
     for (const c of callee.calls) {
-      if (!writes(c, t) && !reach.get(c.callee)?.has(t)) continue;
+      if (!leadsTo(c, callee, t)) continue;
       const r = follow(c, callee, t, seen);
       if (r) return { ...r, chain: [inFn.fn, ...r.chain] };
     }
     return undefined;
   };
 
+  // the definitions by name (and line), so no choice below depends on which folder a file is in
+  const sortedDefs = [...defs].sort((a, b) => (a.fn < b.fn ? -1 : a.fn > b.fn ? 1 : a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   const paths: PathInfo[] = pathRows.map((r) => {
     const name = r[1]!;
     const where = JSON.parse(r[3]!) as string;
@@ -291,12 +294,14 @@ export function scanCoreSource(files: readonly SourceFile[], header: string): Co
     // (ZONE_INIT, RMQUEUE_BULK and others name both a path and a record: its writer first)
     const user =
       own ??
-      defs.find((d) => d.calls.some((c) => lit.test(c.args) && writes(c, name))) ??
-      defs.find((d) => d.calls.some((c) => lit.test(c.args) && typeNames.some((t) => writes(c, t)))) ??
-      defs.find((d) => d.calls.some((c) => lit.test(c.args)));
+      sortedDefs.find((d) => d.calls.some((c) => lit.test(c.args) && writes(c, name))) ??
+      sortedDefs.find((d) => d.calls.some((c) => lit.test(c.args) && typeNames.some((t) => writes(c, t)))) ??
+      sortedDefs.find((d) => d.calls.some((c) => lit.test(c.args)));
     return { id: Number(r[2]), name, where, ...(kernel ? { kernel } : {}), ...(user && name !== 'NONE' ? { ours: { fn: user.fn, file: user.file, line: user.line } } : {}) };
   });
 
+  // ties are broken by function name and line, never by which folder a file sits in
+  const byPlace = (a: { call: Call; fn: FnDef }, b: { call: Call; fn: FnDef }) => (a.fn.fn < b.fn.fn ? -1 : a.fn.fn > b.fn.fn ? 1 : a.call.line - b.call.line);
   const sites: Record<string, ResolvedSite> = {};
   const snippetAt = new Map<string, FnDef>();
   const place = (key: string, cands: { call: Call; fn: FnDef }[], t: string) => {
@@ -315,20 +320,20 @@ export function scanCoreSource(files: readonly SourceFile[], header: string): Co
       if (p.name === 'NONE') continue;
       const lit = new RegExp(`\\bBLAB_PATH_${p.name}\\b`);
       const cands: { call: Call; fn: FnDef }[] = [];
-      for (const fn of defs) for (const call of fn.calls) if (lit.test(call.args) && (writes(call, t) || reach.get(call.callee)?.has(t))) cands.push({ call, fn });
+      for (const fn of defs) for (const call of fn.calls) if (lit.test(call.args) && leadsTo(call, fn, t)) cands.push({ call, fn });
       // nearest the path's own function first (itself, a function it calls or that calls it,
       // its file), and at each distance the calls that write the record themselves
       const home = p.ours ? byName.get(p.ours.fn) : undefined;
       const near = (fn: FnDef) =>
         !home ? 3 : fn === home ? 0 : home.calls.some((c) => c.callee === fn.fn) || fn.calls.some((c) => c.callee === home.fn) ? 1 : fn.file === home.file ? 2 : 3;
       const rank = (c: { call: Call; fn: FnDef }) => near(c.fn) * 2 + (writes(c.call, t) ? 0 : 1);
-      cands.sort((a, b) => rank(a) - rank(b));
+      cands.sort((a, b) => rank(a) - rank(b) || byPlace(a, b));
       place(`${num}:${p.id}`, cands, t);
     }
     // a record whose path is NONE (or a path no call names): the first EMIT of its type
     const any: { call: Call; fn: FnDef }[] = [];
     for (const fn of defs) for (const call of fn.calls) if (writes(call, t)) any.push({ call, fn });
-    place(`${num}:*`, any, t);
+    place(`${num}:*`, any.sort(byPlace), t);
   }
 
   const snippets: Record<string, [number, ...string[]]> = {};
