@@ -140,6 +140,26 @@ describe("the seed's band beside the model's number", () => {
     expect(bandNote(-3.4, { ...b, lo: -12.46, hi: -12.46 }).text).toBe("seed -12.5%: the model's -3.4% is above it");
   });
 
+  it('refuses a band that names a config, a task count, a row or a column the table does not have, at its line', () => {
+    const three = readFileSync(join(root, 'lessons', '03-prefetch-buddy.md'), 'utf8');
+    const line = (t: string) => t.split('\n').findIndex((l) => l.includes('config: v4.17-pick, tasks: 56')) + 1;
+    for (const [from, to, why] of [
+      ['config: v4.17-pick, tasks: 56', 'config: v4.16, tasks: 56', /"v4.16" is not one of the table's configs after the first/],
+      ['config: v4.17-pick, tasks: 56', 'config: v4.17-pick, tasks: 8', /no row for 8 tasks/],
+      ['row: patch 1/2 (pick outside)', 'row: patch 3', /no quoted row starts with "patch 3"/],
+    ] as const) {
+      const bad = three.replace(from, to);
+      let e: LessonError | undefined;
+      try {
+        parseLesson('lessons/x.md', bad);
+      } catch (x) {
+        e = x as LessonError;
+      }
+      expect(e?.reason).toMatch(why);
+      expect(e?.line).toBe(line(three));
+    }
+  });
+
   it('every band a lesson declares reads at least one number from its quoted table', () => {
     let n = 0;
     for (const l of lessons)
