@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { defineConfig, type Plugin } from 'vite';
 import { lessonsPlugin } from './web/lessons/vite-plugin.ts';
+import { coreSourcePlugin } from './web/lessons/source-plugin.ts';
 
 // Emscripten pthreads use a SharedArrayBuffer, which the browser only hands out to a
 // cross-origin-isolated page: both the dev server and `vite preview` send these headers.
@@ -62,7 +63,7 @@ function contentSecurityPolicy(): Plugin {
 const port = Number(process.env['BUDDYLAB_PORT'] ?? 5173);
 
 export default defineConfig({
-  plugins: [coiServiceWorker(), contentSecurityPolicy(), lessonsPlugin()],
+  plugins: [coiServiceWorker(), contentSecurityPolicy(), lessonsPlugin(), coreSourcePlugin()],
   server: { headers: isolation, port, strictPort: true },
   preview: { headers: isolation, port, strictPort: true },
   build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, sourcemap: true },

@@ -13,6 +13,7 @@ import { download } from '../ui/download';
 import { eventLogToJson } from '../log/eventlog-json';
 import { panelToSvg, svgToPng } from '../ui/image';
 import { addViewExportButtons, csvButton } from '../ui/export-buttons';
+import { createPresenter, showChosenFigures } from '../ui/presenter';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
 import { runStats } from '../lessons/compute';
 import type { SimConfig } from '../lessons/lesson';
@@ -55,8 +56,10 @@ function stepAtTime(maxTime: Float64Array, t: number): number {
 export function mountCompare(root: HTMLElement, search: string): void {
   let state: CompareState;
   let urlProblem = '';
+  // ?lecture=1 is the presenter's, not the compare state's
+  const lectureLink = /[?&]lecture=1(&|$)/.test(search);
   try {
-    state = parseCompare(search);
+    state = parseCompare(search.replace(/([?&])lecture=1(&|$)/, (_, a: string, b: string) => (b ? a : '')));
   } catch (e) {
     if (!(e instanceof CompareUrlError)) throw e;
     urlProblem = `The link's compare state was ignored: ${e.message}`;
@@ -186,6 +189,29 @@ export function mountCompare(root: HTMLElement, search: string): void {
   page.append(status, bar, cols, diffBox, chartBox);
   root.replaceChildren(page);
 
+  // presenter mode (web/ui/presenter.ts): PageDown / PageUp move the shared clock a twentieth of
+  // the run; a slide shows the first view of two columns side by side, or the chosen figures
+  const figures: { id: string; title: string; el: HTMLElement }[] = [];
+  const presenter = createPresenter({
+    root: page,
+    next: () => seekBy(1 / 20),
+    prev: () => seekBy(-1 / 20),
+    onLecture: () => {
+      showChosenFigures(figures, presenter.chosen, presenter.lecture);
+      if (columns.length) draw();
+    },
+    onFigures: () => showChosenFigures(figures, presenter.chosen, presenter.lecture),
+    lecture: lectureLink,
+    stepKeys: false,
+    signal: new AbortController().signal,
+  });
+  page.querySelector('.page-title')?.after(presenter.controls);
+  const seekBy = (f: number) => {
+    if (!columns.length) return;
+    t = Math.max(0, Math.min(tMax, t + f * tMax));
+    draw();
+  };
+
   let columns: Column[] = [];
   let t = 0;
   let tMax = 0;
@@ -194,7 +220,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
 
   const writeUrl = () => {
     window.clearTimeout(urlTimer);
-    urlTimer = window.setTimeout(() => history.replaceState(null, '', formatCompare({ ...state, t: Math.round(t) })), playing ? 500 : 50);
+    urlTimer = window.setTimeout(() => history.replaceState(null, '', formatCompare({ ...state, t: Math.round(t) }) + (presenter.lecture ? '&lecture=1' : '')), playing ? 500 : 50);
   };
 
   const draw = () => {
@@ -331,6 +357,12 @@ export function mountCompare(root: HTMLElement, search: string): void {
           el('h3', { id: 'chart-title', text: 'No chart against tasks' }),
           el('p', { class: 'hint', text: `${state.workload}'s score is the share of order-9 attempts that got a block (${sp.score}), not a throughput: the diff table above compares it.` }),
         );
+      // the figures a slide may show: each view of every column (first views first), the table, the chart
+      figures.length = 0;
+      for (const v of views) columns.forEach((c, k) => figures.push({ id: `${k}-${v}`, title: `${c.config.label}: ${viewTitle(v)}`, el: c.set.panelOf(v)! }));
+      figures.push({ id: 'diff', title: 'the diff table', el: diffBox }, { id: 'chart', title: 'the chart', el: chartBox });
+      presenter.setFigures(figures);
+      showChosenFigures(figures, presenter.chosen, presenter.lecture);
       status.textContent = '';
       page.classList.add('ready');
     } catch (e) {

@@ -91,7 +91,7 @@ test('lecture mode: large type, PageDown/PageUp step, laser pointer, one view or
   await expect(page.locator('.step-counter')).toHaveText('step 1 of 4');
   // a chosen single view
   await page.locator('#lecture-views').selectOption('buddyinfo');
-  await expect(page.locator('.viewset .panel')).toHaveCount(1);
+  await expect(page.locator('.lesson-stage section.panel')).toHaveCount(1);
   expect(page.url()).toContain('views=buddyinfo');
   await page.keyboard.press('p');
   await expect(page.locator('.lesson-page')).toHaveClass(/laser-on/);

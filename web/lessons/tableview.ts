@@ -3,7 +3,7 @@
 // numbers, labelled as such.
 import { el } from '../ui/dom';
 import { csvButton } from '../ui/export-buttons';
-import { METRICS } from './lesson';
+import { tableCaption } from './caption';
 import { tableCells, type TableResult } from './compute';
 
 function htmlTable(rows: readonly (readonly (string | number)[])[], caption: string, cls: string): HTMLTableElement {
@@ -29,7 +29,7 @@ export function renderTableResult(r: TableResult): HTMLElement {
   const wrap = el('div', { class: 'tables', 'data-table': t.name });
   const cells = tableCells(r);
   const model = el('figure', { class: 'table-model' });
-  const caption = `The model, computed now: ${t.caption} (${METRICS[t.metric]}; page_fault1, ${t.pages} pages per task, ${t.iterations} rounds, seed ${t.seed})`;
+  const caption = tableCaption(t);
   model.append(htmlTable(cells, caption, 'model'), el('div', { class: 'table-actions' }, csvButton(cells, `${t.name}-model`)));
   wrap.append(model);
   if (t.quoted) {

@@ -20,7 +20,8 @@ import { el, panel } from '../ui/dom';
 import { describeEvent } from '../log/describe';
 import type { PcpParams } from '../views/pcp';
 import { buddyinfoText } from '../views/procfs';
-import { mountView, type MountedView, type ViewId } from '../views/registry';
+import { mountView, viewTitle, type MountedView, type ViewId } from '../views/registry';
+import { createPresenter, showChosenFigures } from '../ui/presenter';
 import type { LoadOptions, LoadResult, Panel, PanelData } from '../panels/panel';
 import { createThroughputPanel } from '../panels/throughput-panel';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
@@ -141,6 +142,7 @@ export class App {
       }
       this.readScenario();
       this.writeHash();
+      if (!this.player) this.render(); // the hint names the scenario the button would run
     });
 
     const logSec = el('section', { class: 'logfile', 'aria-labelledby': 'log-title' });
@@ -250,6 +252,30 @@ export class App {
         (req) => engine.sim(req),
       ),
     );
+
+    // presenter mode (web/ui/presenter.ts): PageDown / PageUp jump to the next / previous event
+    // of the "jump to" kind; a slide shows the free areas and the pcp lists, or the chosen figures
+    const onSlide: ViewId[] = ['free-areas', 'pcp'];
+    // (the legend stays on every slide: it names the colours of them all)
+    const figures = [...onSlide, ...this.mounted.map((v) => v.id).filter((id) => id !== 'legend' && !onSlide.includes(id))].map((id) => ({ id: id as string, title: viewTitle(id), el: this.mounted.find((v) => v.id === id)!.section }));
+    const sweep = this.views.querySelector<HTMLElement>('#throughput');
+    if (sweep) figures.push({ id: 'throughput', title: 'Throughput', el: sweep });
+    const presenter = createPresenter({
+      root,
+      next: () => this.jump(1),
+      prev: () => this.jump(-1),
+      onLecture: () => {
+        showChosenFigures(figures, presenter.chosen, presenter.lecture);
+        this.render(); // figure labels are drawn at the new size
+      },
+      onFigures: () => showChosenFigures(figures, presenter.chosen, presenter.lecture),
+      lecture: new URLSearchParams(location.search).get('lecture') === '1',
+      stepKeys: false,
+      signal: new AbortController().signal,
+    });
+    presenter.setFigures(figures);
+    showChosenFigures(figures, presenter.chosen, presenter.lecture);
+    bar.append(presenter.controls);
 
     content.append(bar, this.logLabel, this.eventLine, this.status, this.alert, this.views);
     root.replaceChildren(side, content);
@@ -550,8 +576,10 @@ export class App {
     if (!p) {
       this.stepOut.textContent = 'step 0 / 0';
       this.logLabel.textContent = 'No event log loaded.';
-      this.eventLine.textContent =
-        'Press Run scenario (left) to run page_fault1 on 4 model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.';
+      // the scenario the button would run, as the workload table maps it (never typed here)
+      const s = this.scenario;
+      const req = workloadEntry(s.workload)?.request(s.pages, s.cpus, s.preset);
+      this.eventLine.textContent = `Press Run scenario (left) to run ${s.workload} on ${req?.cpus ?? s.cpus} model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.`;
       return;
     }
     // Playing fast, the readouts change faster than anyone reads them: 10 times a second is

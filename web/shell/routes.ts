@@ -1,7 +1,7 @@
 // Which page the query string asks for. The player app owns the hash (#pages=...&step=...);
 // the course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
 // ?compare=... . No query: the player app.
-import { LESSON_VIEW_IDS, type LessonViewId } from '../lessons/lesson';
+import { LECTURE_FIGURE_IDS, type LectureFigureId } from '../lessons/lesson';
 import type { LessonRoute } from '../lessons/page';
 
 export type Route = { page: 'app' } | { page: 'lessons' } | { page: 'lesson'; lesson: LessonRoute } | { page: 'compare'; search: string };
@@ -15,7 +15,7 @@ export function routeFrom(search: string): Route {
     const step = Number(q.get('step') ?? '1');
     const views = (q.get('views') ?? '')
       .split(',')
-      .filter((v): v is LessonViewId => (LESSON_VIEW_IDS as readonly string[]).includes(v))
+      .filter((v): v is LectureFigureId => (LECTURE_FIGURE_IDS as readonly string[]).includes(v))
       .slice(0, 2);
     return {
       page: 'lesson',

@@ -14,12 +14,12 @@ import type { Player } from '../log/player';
 import { countEndingBy, countStartingBy, firstEndingAfter, lockIntervals, type LockIntervals } from '../log/locks';
 import { COLORS } from '../ui/palette';
 import { beginCanvas, el, onResize } from '../ui/dom';
+import { figureFont, monoFont } from '../ui/figfont';
+import type { FigureTerm } from './terms';
 
 const MAX_LANES = 32;
-const LABEL_W = 64;
-const STAT_W = 150;
-/** a lane set's title row, drawn only when there are two sets */
-const TITLE_H = 16;
+/** the outline of what prose points at: the page's focus colour */
+const FOCUS = '#f0e442';
 const pct = format('.0%');
 const si = format('.3~s');
 /** the log's lock ids (LOCK_ACQUIRE's mt) */
@@ -45,6 +45,8 @@ export function createLockTimelineView(body: HTMLElement) {
   let cache: { log: EventLog; cpus: number; zone: LockIntervals; lru: LockIntervals | undefined } | undefined;
 
   let last: Player | undefined;
+  // the lock prose points at: its lanes are outlined, the other lock's dimmed
+  let marked: 'zone->lock' | 'lru_lock' | undefined;
   onResize(canvas, () => {
     if (last) update(last);
   });
@@ -64,11 +66,18 @@ export function createLockTimelineView(body: HTMLElement) {
     if (cache.lru && lruToggle.checked) sets.push({ name: 'lru_lock', iv: cache.lru, spin: COLORS.lruSpinning, hold: COLORS.lruHolding });
     const lanes = Math.min(cpus, MAX_LANES);
     const all = lanes * sets.length;
-    const laneH = all <= 8 ? 22 : all <= 16 ? 14 : 9;
-    const titleH = sets.length > 1 ? TITLE_H : 0;
+    // label columns, lanes and titles grow with the figure type (presenter mode): a lane is
+    // never lower than its label once labels are large
+    const fs = figureFont(canvas).px;
+    const ch = fs * 0.62;
+    const LABEL_W = Math.max(64, Math.ceil(ch * 6 + 10));
+    const STAT_W = Math.max(150, Math.ceil(ch * 15 + 16));
+    const laneH = Math.max(all <= 8 ? 22 : all <= 16 ? 14 : 9, fs > 16 ? Math.ceil(fs * 1.25) : 0);
+    const titleH = sets.length > 1 ? Math.max(16, Math.ceil(fs * 1.3)) : 0;
+    canvas.dataset['fontPx'] = String(fs);
     const setH = titleH + lanes * laneH;
     const plotH = setH * sets.length;
-    const cssH = `${plotH + 26}px`;
+    const cssH = `${plotH + Math.max(26, Math.ceil(fs * 1.8))}px`;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
     const drawing = beginCanvas(canvas);
     if (!drawing) return;
@@ -83,11 +92,13 @@ export function createLockTimelineView(body: HTMLElement) {
       .range([LABEL_W, w - STAT_W]);
     const [t0, t1] = x.domain() as [number, number];
     const xn = x(now);
-    ctx.font = '12px ui-monospace, DejaVu Sans Mono, monospace';
+    ctx.font = monoFont(fs);
     ctx.textBaseline = 'middle';
     const summary: string[] = [];
     sets.forEach((set, si0) => {
       const top = si0 * setH;
+      const base = marked !== undefined && marked !== set.name ? 0.35 : 1;
+      ctx.globalAlpha = base;
       if (titleH) {
         ctx.fillStyle = set.hold;
         ctx.textAlign = 'left';
@@ -110,11 +121,11 @@ export function createLockTimelineView(body: HTMLElement) {
             const xa = x(Math.max(a, t0));
             const xb = x(Math.min(b, t1));
             ctx.fillStyle = color;
-            ctx.globalAlpha = 1;
+            ctx.globalAlpha = base;
             if (xa < xn) ctx.fillRect(xa, y + 2, Math.max(1, Math.min(xb, xn) - xa), laneH - 4);
-            ctx.globalAlpha = 0.25;
+            ctx.globalAlpha = base * 0.25;
             if (xb > xn) ctx.fillRect(Math.max(xa, xn), y + 2, Math.max(1, xb - Math.max(xa, xn)), laneH - 4);
-            ctx.globalAlpha = 1;
+            ctx.globalAlpha = base;
           }
         }
         ctx.fillStyle = '#e6edf3';
@@ -137,6 +148,12 @@ export function createLockTimelineView(body: HTMLElement) {
         parts.push(`cpu ${c} ${state}, ${stat}`);
       }
       summary.push(`${set.name}: ${parts.join('; ')}`);
+      ctx.globalAlpha = 1;
+      if (marked === set.name) {
+        ctx.strokeStyle = FOCUS;
+        ctx.lineWidth = 3;
+        ctx.strokeRect(1.5, top + 1.5, w - 3, setH - 3);
+      }
     });
     ctx.fillStyle = COLORS.highlight;
     ctx.fillRect(xn - 1, 0, 2, plotH);
@@ -157,7 +174,12 @@ export function createLockTimelineView(body: HTMLElement) {
     if (note.textContent !== n) note.textContent = n;
   }
 
-  return { update };
+  function mark(t: FigureTerm | undefined) {
+    marked = t?.kind === 'lock' ? t.lock : undefined;
+    if (last) update(last);
+  }
+
+  return { update, mark };
 }
 
 /** Whether t falls inside one of the intervals. */

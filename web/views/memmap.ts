@@ -9,6 +9,7 @@ import type { Player } from '../log/player';
 import { COLORS, cssRgb, orderRgb } from '../ui/palette';
 import { beginCanvas, el, onResize, sizeOf } from '../ui/dom';
 import { hexPfn } from '../log/describe';
+import type { FigureTerm } from './terms';
 
 /** Sorts [first, end) bands and merges the ones that overlap or touch. */
 export function mergeBands(bands: [number, number][]): [number, number][] {
@@ -133,6 +134,8 @@ export function createMemMapView(body: HTMLElement) {
   let panX = 0; // grid offset in CSS px
   let panY = 0;
   let hoverPfn: number | undefined;
+  /** the pfn prose points at (a lesson's "pfn 2"), outlined like a hovered page */
+  let markedPfn: number | undefined;
   let pinnedPfn: number | undefined;
   let table: Uint32Array | undefined;
   let image: ImageData | undefined;
@@ -226,7 +229,7 @@ export function createMemMapView(body: HTMLElement) {
       const i0 = p.log.pfn[cur]! - g.startPfn;
       if (i0 >= 0 && i0 < g.pages) out.push(rowsOf(lead + i0, Math.min(2 ** p.log.order[cur]!, g.pages - i0)));
     }
-    const focus = pinnedPfn ?? hoverPfn;
+    const focus = pinnedPfn ?? hoverPfn ?? markedPfn;
     if (focus !== undefined && focus - g.startPfn >= 0 && focus - g.startPfn < g.pages) out.push(rowsOf(lead + focus - g.startPfn, 1));
     // every running compaction's scanner pageblock, and its migration line's rows (from one
     // end to the other: the line crosses every row between)
@@ -391,7 +394,7 @@ export function createMemMapView(body: HTMLElement) {
       }
     }
     drawCompaction(ctx, s, cell, pbPages);
-    const focus = pinnedPfn ?? hoverPfn;
+    const focus = pinnedPfn ?? hoverPfn ?? markedPfn;
     if (focus !== undefined) {
       const i = focus - g.startPfn;
       if (i >= 0 && i < g.pages) {
@@ -578,6 +581,11 @@ export function createMemMapView(body: HTMLElement) {
   showPage(undefined);
 
   return {
+    mark(t: FigureTerm | undefined) {
+      markedPfn = t?.kind === 'pfn' ? t.pfn : undefined;
+      viewChanged = true;
+      draw();
+    },
     update(p: Player) {
       player = p;
       setup(p.state);
