@@ -19,7 +19,8 @@ import { runStats } from '../lessons/compute';
 import type { SimConfig } from '../lessons/lesson';
 import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
 import { diffRows, unusableIndex, type DiffColumn } from './diff';
-import { COMPARE_CLEAR_LINES, compareRequest, slubPrefetchOf } from './request';
+import { compareRequest, slubPrefetchOf } from './request';
+import { RUN_DEFAULTS } from '../scenario/request';
 import { createThroughputSvg, drawThroughputChart, SERIES_COLORS } from '../views/throughput';
 import type { ThroughputSeries } from '../engine/sweep';
 import '../lessons/lessons.css';
@@ -151,8 +152,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
         : w === 'stress_highalloc'
           ? 'stress_highalloc on the model machine: the zone filled and freed but for long-lived pages, then cpu 0 asks for order-9 blocks 1 ms apart (compacting when none is free) while the other CPUs churn order-0 pages.'
           : w === 'mixed'
-            ? `mixed on the model machine: page_fault1 on the first half of the CPUs (2 rounds, the first a warm-up), order-9 blocks on the rest for as long as those run, compacting when none is free; clear_page() through ${COMPARE_CLEAR_LINES} cache lines.`
-            : `the workload on the model machine, one task per CPU, 2 rounds (the first is a warm-up), clear_page() through ${COMPARE_CLEAR_LINES} cache lines.`;
+            ? `mixed on the model machine: page_fault1 on the first half of the CPUs (${RUN_DEFAULTS.rounds} rounds, the first a warm-up), order-9 blocks on the rest for as long as those run, compacting when none is free; clear_page() through ${RUN_DEFAULTS.clearLines} cache lines.`
+            : `the workload on the model machine, one task per CPU, ${RUN_DEFAULTS.rounds} rounds (the first is a warm-up), clear_page() through ${RUN_DEFAULTS.clearLines} cache lines.`;
   }
   state.configs.forEach(addRow);
   let shown: CompareWorkload = state.workload;

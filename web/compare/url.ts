@@ -13,7 +13,7 @@
 // key known, each problem with its own message.
 import { PRESETS, type Preset } from '../scenario/url';
 import type { SimConfig } from '../lessons/lesson';
-import { HACKBENCH_LOOPS, HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES, workloadEntry } from '../scenario/workloads';
+import { HACKBENCH_LOOPS, HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads';
 export const COMPARE_LIMITS = {
   maxQuery: 600,
   minConfigs: 2,
@@ -173,11 +173,6 @@ function int(key: string, raw: string, min: number, max: number): number {
   const v = Number(raw);
   if (v < min || v > max) throw new CompareUrlError(`${key}=${raw.slice(0, 32)}: must be between ${min} and ${max}`);
   return v;
-}
-
-/** SLUB's freelist prefetch as the scenario panel runs a preset (on from v3.3, web/scenario/workloads.ts). */
-export function presetSlubPrefetch(preset: string): boolean {
-  return ((workloadEntry('hackbench')?.request(0, 2, preset).iterations ?? 1) & 1) === 1;
 }
 
 /** A configuration as the link spells it; options a workload has no use for are refused. */

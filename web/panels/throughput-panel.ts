@@ -3,6 +3,7 @@
 // linear line (web/views/throughput.ts), updating as each run finishes.
 
 import { PRESETS } from '../scenario/url';
+import { RUN_DEFAULTS } from '../scenario/request';
 import { runSweep, parseCpuList, checkSweep, type SimFn, type SweepSpec, type ThroughputSeries } from '../engine/sweep';
 import { createThroughputSvg, drawThroughputChart, throughputTable } from '../views/throughput';
 import { el } from '../ui/dom';
@@ -12,7 +13,7 @@ export const SWEEP_DEFAULTS = {
   presets: ['v4.16', 'v4.17', 'v5.18'],
   cpus: '1,2,4,8,16',
   pages: 256,
-  iterations: 2,
+  iterations: RUN_DEFAULTS.rounds,
 } as const;
 
 const PAGE_CHOICES = [64, 256, 1024, 4096];
