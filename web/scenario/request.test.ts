@@ -101,7 +101,8 @@ describe('one configuration, one run, whichever page asks', () => {
         '    pages: 1024', '    tasks: [4]', '    configs:', '      - { preset: v4.17 }', '---', '', '## One', '', 'text', ''].join('\n'),
     );
     const t = lesson.tables['t']!;
-    const { maxEvents: _none, ...table } = simRequest(t, t.configs[0]!, 4);
+    const table: Partial<ReturnType<typeof simRequest>> = simRequest(t, t.configs[0]!, 4);
+    delete table.maxEvents;
     for (const r of [compare, sweep, table]) expect(r).toEqual(workbench);
   });
 });
