@@ -18,9 +18,11 @@ import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/reg
 import { runStats } from '../lessons/compute';
 import type { SimConfig } from '../lessons/lesson';
 import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
-import { diffRows, unusableIndex, type DiffColumn } from './diff';
-import { compareRequest, slubPrefetchOf } from './request';
-import { RUN_DEFAULTS } from '../scenario/request';
+import { diffCsvColumns, diffCsvRows, diffRows, unusableIndex, type DiffColumn } from './diff';
+import { compareParams, compareRequest, slubPrefetchOf } from './request';
+import { blabCommand, runParameters, RUN_DEFAULTS } from '../scenario/request';
+import { howMadeLine } from '../ui/provenance';
+import type { CsvTable } from '../ui/csv';
 import { createThroughputSvg, drawThroughputChart, SERIES_COLORS } from '../views/throughput';
 import type { ThroughputSeries } from '../engine/sweep';
 import '../lessons/lessons.css';
@@ -324,7 +326,20 @@ export function mountCompare(root: HTMLElement, search: string): void {
       const cell = (v: string) => el('td', { text: v, ...(/ (better|worse)$/.test(v) ? { class: v.endsWith('better') ? 'gain' : 'loss' } : {}) });
       for (const r of dr.slice(1)) tb.append(el('tr', {}, el('th', { scope: 'row', text: r[0]! }), ...r.slice(1).map(cell)));
       tbl.append(thead, tb);
-      diffBox.append(el('h3', { id: 'diff-title', text: 'Side by side' }), tbl, csvButton(dr, 'compare-diff'));
+      const runs = runsOf(state);
+      const diffCsv: CsvTable = {
+        title: `buddylab compare: ${caption(state)}, seed ${state.seed}; the whole run of each configuration`,
+        params: runs.params,
+        commands: runs.commands(),
+        columns: diffCsvColumns(columns.map((c) => c.diff)),
+        rows: diffCsvRows(columns.map((c) => c.diff), state.workload),
+      };
+      diffBox.append(
+        el('h3', { id: 'diff-title', text: 'Side by side' }),
+        tbl,
+        el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
+        howMadeLine(runs.commands(), 'numbers'),
+      );
 
       if (sp.sweep) await drawSweep(sp.sweep);
       else
@@ -363,15 +378,42 @@ export function mountCompare(root: HTMLElement, search: string): void {
       unit: sp.score.replace(/ \/ /g, '/'),
       xLabel: sweep.axis,
     });
-    const chartRows = [[what, ...series.map((s) => s.label)], ...state.tasks.map((n, i) => [String(n), ...series.map((s) => String(s.points[i]!.score))])];
+    const runs = runsOf(state);
+    const chartCsv: CsvTable = {
+      title: `buddylab compare: ${state.workload} score (${sp.score}) against ${what}`,
+      params: runs.params.filter(([k]) => k !== 'tasks' && k !== 'groups'),
+      commands: runs.commands(state.tasks),
+      columns: [what, ...series.map((s) => `${s.label} (${sp.score})`)],
+      rows: state.tasks.map((n, i) => [n, ...series.map((s) => s.points[i]!.score)]),
+    };
     const svgB = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': 'Export the chart as SVG' });
     svgB.addEventListener('click', () => download(new XMLSerializer().serializeToString(chartPanel.querySelector('svg')!), 'compare-throughput.svg', 'image/svg+xml'));
     const pngB = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': 'Export the chart as PNG' });
     pngB.addEventListener('click', async () => download(await svgToPng(panelToSvg(chartPanel.parentElement!, title)), 'compare-throughput.png'));
-    chartPanel.append(el('div', { class: 'table-actions' }, svgB, pngB, csvButton(chartRows, 'compare-throughput')));
+    chartPanel.append(el('div', { class: 'table-actions' }, svgB, pngB, csvButton(chartCsv, 'compare-throughput')), howMadeLine(runs.commands(state.tasks), 'chart'));
   }
 
   void runAll();
+}
+
+/**
+ * Every parameter of a compare's runs: those they share, then each configuration's own; and the
+ * native commands, one per configuration (swept over `tasks` for the chart).
+ */
+function runsOf(state: CompareState): { params: [string, string | number][]; commands(tasks?: readonly number[]): string[] } {
+  const own = new Set(['preset', 'pcp batch', 'pcp high', 'SLUB freelist prefetch']);
+  const shared = runParameters(compareParams(state, state.configs[0]!, state.cpus)).filter(([k]) => !own.has(k));
+  const each = state.configs.map((c, i): [string, string] => [
+    `configuration ${i + 1}`,
+    runParameters(compareParams(state, c, state.cpus))
+      .filter(([k]) => own.has(k))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+  ]);
+  return {
+    params: [...shared, ...each],
+    commands: (tasks) => state.configs.map((c) => blabCommand(compareParams(state, c, state.cpus), tasks)),
+  };
 }
 
 /** The diff table's caption: the workload and what its parameters were. */

@@ -94,6 +94,24 @@ describe('trace import in the WASM core', () => {
       const u = log.type.indexOf(EV.TRACE_UNKNOWN);
       if (s.unknownPages > 0) expect(describeEvent(log, u)).toMatch(/^cpu \d+: block pfn 0x[0-9a-f]+ order \d+ is freed but was allocated before the recording began$/);
     });
+
+    it(`${name}: "next drain" and "next refill" stop at each drain and refill the summary counts`, () => {
+      const r = run(readFileSync(join(traces, `${name}.txt`)), 1 << 20);
+      const s = parseSummary(r.summary);
+      const p = new Player(decodeEvents(r.events));
+      const jumps = (kind: 'drain' | 'refill') => {
+        const at: number[] = [];
+        for (let step = p.findNext(kind, 0); step !== undefined; step = p.findNext(kind, step)) at.push(step);
+        return at;
+      };
+      // the summary's 779-page drain of pf1.perf used to be invisible: "no later PCP_DRAIN"
+      expect(s.drain.count).toBeGreaterThan(0);
+      expect(jumps('drain').length).toBe(s.drain.count);
+      expect(jumps('refill').length).toBe(s.refill.count);
+      // the step it stops at is the drain's first page leaving the pcp list
+      const first = jumps('drain')[0]!;
+      expect(p.log.type[first - 1]).toBe(EV.PCP_DEL);
+    });
   }
 
   it('empty, garbage and binary inputs say why', () => {

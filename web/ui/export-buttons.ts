@@ -1,6 +1,6 @@
 // The small export buttons pages put on a panel or under a table: a view as SVG or PNG, a
 // table as CSV. One place, so every page names and labels its files the same way.
-import { toCsv } from './csv';
+import { csvLines, toCsv, type CsvCell, type CsvTable } from './csv';
 import { el } from './dom';
 import { download } from './download';
 import { panelToSvg, svgToPng } from './image';
@@ -25,9 +25,20 @@ export function addViewExportButtons(panel: HTMLElement, x: ViewExport): void {
   head.append(el('div', { class: 'export-buttons' }, svg, png));
 }
 
-/** A button that saves rows as `${name}.csv`. */
-export function csvButton(rows: readonly (readonly (string | number)[])[], name: string, label = 'CSV'): HTMLButtonElement {
+/**
+ * A button that saves a table as `${name}.csv`: a CsvTable (numbers as numbers, its runs'
+ * parameters and command in comment lines), or plain rows, header first, written as given.
+ * `table` may be a function, read at the click, for a table that grows while a sweep runs.
+ */
+export function csvButton(
+  table: CsvTable | readonly (readonly CsvCell[])[] | (() => CsvTable),
+  name: string,
+  label = 'CSV',
+): HTMLButtonElement {
   const b = el('button', { type: 'button', class: 'small', text: label, 'aria-label': `Export ${name} as CSV` });
-  b.addEventListener('click', () => download(toCsv(rows), `${name}.csv`, 'text/csv'));
+  b.addEventListener('click', () => {
+    const t = typeof table === 'function' ? table() : table;
+    download('columns' in t ? toCsv(t) : csvLines(t), `${name}.csv`, 'text/csv');
+  });
   return b;
 }
