@@ -114,6 +114,28 @@ describe('trace import in the WASM core', () => {
     });
   }
 
+  it('a valid trace with an order-2 block at its highest pfn replays; the zone has MAX_PAGE_ORDER 10; time counts from the first event', () => {
+    const text = [
+      'a 1 [000] 3764.262443: kmem:mm_page_alloc: page=0x100 pfn=0x100 order=0 migratetype=1 gfp_flags=GFP_KERNEL',
+      'a 1 [001] 3764.262500: kmem:mm_page_alloc: page=0x1fc pfn=0x1fc order=2 migratetype=1 gfp_flags=GFP_KERNEL',
+      'a 1 [001] 3764.262600: kmem:mm_page_free: page=0x1fc pfn=0x1fc order=2',
+      '',
+    ].join('\n');
+    const r = run(new Uint8Array(Buffer.from(text)), 1 << 16);
+    expect(r.status).toBe(0);
+    const log = decodeEvents(r.events);
+    // used to fail with "block is outside the zone": the zone ended at the block's first pfn
+    const p = new Player(log);
+    expect(p.state.geo.startPfn + p.state.geo.pages - 1).toBe(0x1ff);
+    p.seek(2);
+    expect(p.state.page(0x1ff)?.state).toBe(PAGE.ALLOCATED);
+    // orders 0..10 as the kernel has them, not the parser's bound of 15
+    expect(p.state.geo.maxOrder).toBe(10);
+    expect(p.state.nrOrders).toBe(11);
+    // 0 at the first event, then the µs after it (not ns since boot)
+    expect(Array.from(log.time)).toEqual([0, 0, 57_000, 157_000]);
+  });
+
   it('empty, garbage and binary inputs say why', () => {
     expect(run(new Uint8Array(0), 10)).toMatchObject({ status: TRACE_ERR.EMPTY, error: 'empty input' });
     const g = run(readFileSync(join(traces, 'garbage.txt')), 5);

@@ -14,6 +14,7 @@ import { defaultsFor } from '../compare/url';
 import { sweepParams } from '../engine/sweep';
 import { simRequest } from '../lessons/compute';
 import { parseLesson } from '../lessons/parse';
+import { workloadEntry } from './workloads';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
@@ -25,16 +26,17 @@ beforeAll(async () => {
   m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
 });
 
-/** What `blab sim ... --json` printed for the one run the command makes. */
-function runNative(cmd: string): Record<string, number> {
+/** What `blab sim ... --json` printed for the one run the command makes, and the score's unit. */
+function runNative(cmd: string): Record<string, number> & { unit: string } {
   const [blab, ...args] = cmd.split(' ');
   expect(blab).toBe('blab');
   const out = JSON.parse(execFileSync(native, [...args, '--json'], { encoding: 'utf8' })) as {
+    score_unit: string;
     rows?: { presets: Record<string, Record<string, number>> }[];
     runs?: Record<string, number>[];
   };
-  if (out.runs) return out.runs[0]!;
-  return Object.values(out.rows![0]!.presets)[0]!;
+  const run = out.runs ? out.runs[0]! : Object.values(out.rows![0]!.presets)[0]!;
+  return Object.assign(run, { unit: out.score_unit });
 }
 
 const CASES: [string, RunInput][] = [
@@ -56,6 +58,8 @@ describe('runRequest() and blabCommand()', () => {
     const s = parseSimStats(web.stdout);
     const n = runNative(blabCommand(req));
     expect(n['score']).toBe(s.score);
+    // the results card names the score's unit as the core does
+    expect(workloadEntry(req.workload)!.unit).toBe(n.unit);
     expect(n['batch'] ?? s.batch).toBe(s.batch);
     expect(n['high'] ?? s.high).toBe(s.high);
     if (req.workload === 'hackbench') {

@@ -20,6 +20,8 @@ export interface WorkloadEntry {
   readonly name: string;
   /** the menu text */
   readonly title: string;
+  /** what the core's score counts, exactly as `blab sim --json` names it (score_unit) */
+  readonly unit: string;
   /** one or two sentences under the menu: what the workload does, in the kernel's words */
   readonly description: string;
   /** what each scenario field means for this workload (shown as the fields' hints) */
@@ -55,6 +57,7 @@ function perTask(zonePages: number, cpus: number): WorkloadSize {
 export const WORKLOAD_TABLE = [
   {
     name: 'page_fault1',
+    unit: 'pages/s',
     title: 'will-it-scale page_fault1',
     description:
       'Each task maps memory, writes one byte per page (an order-0 page fault through its pcp list), ' +
@@ -68,6 +71,7 @@ export const WORKLOAD_TABLE = [
   },
   {
     name: 'hackbench',
+    unit: 'messages/s',
     title: 'hackbench (remote frees)',
     description:
       'Senders and receivers in groups: each message is a slab object allocated on the sender’s CPU ' +
@@ -82,6 +86,7 @@ export const WORKLOAD_TABLE = [
   },
   {
     name: 'parallel_free',
+    unit: 'pages freed/s',
     title: 'parallel free (many processes exit at once)',
     description:
       'Each task faults in its pages through the pcp list and puts them on the LRU list 15 at a time ' +
@@ -97,6 +102,7 @@ export const WORKLOAD_TABLE = [
   },
   {
     name: 'trunc',
+    unit: 'pages truncated/s',
     title: 'mmtests trunc (truncate a page-cache file)',
     description:
       'Each task reads a sparse file into the page cache (set-up), then truncates it: ' +
@@ -110,6 +116,7 @@ export const WORKLOAD_TABLE = [
   },
   {
     name: 'stress_highalloc',
+    unit: '% of attempts',
     title: 'mmtests stress-highalloc (order-9 blocks under churn)',
     description:
       'The zone is filled with order-0 pages and freed again except for long-lived ones, so some ' +
@@ -127,6 +134,7 @@ export const WORKLOAD_TABLE = [
   },
   {
     name: 'mixed',
+    unit: 'order-0 pages/s',
     title: 'page_fault1 beside huge-page users (the skip-merge RFC\'s THP test)',
     description:
       'Half the CPUs run page_fault1 (order-0 faults through the pcp lists); the other half, while ' +

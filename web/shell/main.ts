@@ -5,6 +5,8 @@ import { engine } from '../engine/engine';
 import type { EngineFault } from '../engine/protocol';
 import { createOpScriptPanel } from '../panels/opscript-panel';
 import { mountCourse } from './course';
+import { routeFrom } from './routes';
+import { markCurrentPage, wireSkipLink } from './chrome';
 import { createJsonLogPanel } from '../panels/jsonlog-panel';
 import { createImportPanel } from '../panels/import-panel';
 import { createSnapshotPanel } from '../panels/snapshot-panel';
@@ -23,15 +25,26 @@ declare global {
   }
 }
 
+const root = document.getElementById('app');
+const route = routeFrom(window.location.search, window.location.hash);
+markCurrentPage(route);
+wireSkipLink();
+
+// Threads need a cross-origin-isolated page: the workbench says which it is; the course pages
+// only speak up when something is wrong, in words a student can act on.
 const isolation = document.getElementById('isolation');
 if (isolation) {
   const ok = window.crossOriginIsolated === true;
-  isolation.textContent = ok ? 'cross-origin isolated: threads available' : 'not cross-origin isolated: single-threaded only';
-  isolation.classList.add(ok ? 'ok' : 'warn');
+  if (route.page === 'workbench') {
+    isolation.textContent = ok ? 'cross-origin isolated: threads available' : 'not cross-origin isolated: single-threaded only';
+    isolation.classList.add(ok ? 'ok' : 'warn');
+  } else if (!ok) {
+    isolation.textContent = 'Simulations cannot start in this tab yet: reload the page once.';
+    isolation.classList.add('warn');
+  } else isolation.hidden = true;
 }
-
-const root = document.getElementById('app');
-if (root && !mountCourse(root, window.location.search)) {
+if (root && route.page !== 'workbench') mountCourse(root, route, window.location.search);
+else if (root) {
   const app = new App(root);
   window.buddylab = app;
   if (window.__buddylabTestHooks === true) window.buddylabTest = { injectFault: (f) => engine.injectFault(f) };
@@ -57,4 +70,6 @@ if (root && !mountCourse(root, window.location.search)) {
   place(createScenariosPanel(new Store(browserStorage())), (e) => root.querySelector('#scenario-form')?.after(e));
   // The real machine: page_fault1 on N Web Workers, live scores.
   place(createRealPanel(), (e) => sidebar?.append(e));
+  app.foldTools();
+  if (route.page === 'workbench' && route.focus === 'import') app.showTool(imp.root);
 }
