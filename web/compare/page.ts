@@ -22,6 +22,7 @@ import { diffCsvColumns, diffCsvRows, diffRows, unusableIndex, type DiffColumn }
 import { compareParams, compareRequest, slubPrefetchOf } from './request';
 import { blabCommand, runParameters, RUN_DEFAULTS } from '../scenario/request';
 import { howMadeLine } from '../ui/provenance';
+import { createDrawer } from '../ui/drawer';
 import type { CsvTable } from '../ui/csv';
 import { createThroughputSvg, drawThroughputChart, SERIES_COLORS } from '../views/throughput';
 import type { ThroughputSeries } from '../engine/sweep';
@@ -43,6 +44,9 @@ interface Column {
   set: ViewSet;
   diff: DiffColumn;
 }
+
+/** The playback position in words. */
+const timeLabel = (t: number) => `t = ${Math.round(t).toLocaleString('en')} cycles`;
 
 /** The step whose records all happened at or before virtual time t. */
 function stepAtTime(maxTime: Float64Array, t: number): number {
@@ -68,7 +72,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
   }
   const client = new EngineClient();
   const page = el('div', { class: 'compare-page' });
-  page.append(el('h2', { class: 'page-title', text: 'Compare configurations' }), el('p', {}, el('a', { href: '?lessons', text: '← lessons' })));
+  page.append(el('h2', { class: 'page-title', text: 'Compare configurations' }));
   const alert = el('p', { class: 'alert', role: 'alert', text: urlProblem });
   page.append(alert);
 
@@ -132,7 +136,9 @@ export function mountCompare(root: HTMLElement, search: string): void {
     hint,
     run,
   );
-  page.append(form);
+  // the form folds away (closed on a phone): playback comes first, a few Tabs from the top
+  const settings = createDrawer('Change what is compared', 'compare-settings');
+  settings.body.append(form);
 
   /** The form's fields, labels and bounds for workload w (what its URL keys take, url.ts). */
   function showFor(w: CompareWorkload) {
@@ -187,7 +193,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
   const diffBox = el('section', { class: 'compare-diff', 'aria-labelledby': 'diff-title' });
   const chartBox = el('section', { class: 'compare-chart', 'aria-labelledby': 'chart-title' });
   const status = el('p', { class: 'status', role: 'status' });
-  page.append(status, bar, cols, diffBox, chartBox);
+  page.append(status, bar, settings.root, cols, diffBox, chartBox);
   root.replaceChildren(page);
 
   let columns: Column[] = [];
@@ -207,7 +213,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
       c.set.update({ player: c.player, pcp: c.pcp });
     }
     scrub.value = String(Math.round(t));
-    tOut.textContent = `t = ${Math.round(t).toLocaleString('en')} cycles`;
+    tOut.textContent = timeLabel(t);
     writeUrl();
   };
   scrub.addEventListener('input', () => {
@@ -311,6 +317,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
       }
       tMax = Math.max(...columns.map((c) => c.maxTime[c.maxTime.length - 1] ?? 0));
       scrub.max = String(tMax);
+      // room for the widest time this run can show, so the label is never cut off
+      tOut.style.minWidth = `${timeLabel(tMax).length + 1}ch`;
       t = Math.min(state.t || tMax, tMax);
       draw();
 
@@ -336,7 +344,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
       };
       diffBox.append(
         el('h3', { id: 'diff-title', text: 'Side by side' }),
-        tbl,
+        // a narrow screen scrolls the table inside its box, never the page
+        el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
         el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
         howMadeLine(runs.commands(), 'numbers'),
       );
