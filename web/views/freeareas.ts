@@ -10,6 +10,7 @@ import type { Player } from '../log/player';
 import { fragIndex, formatIndex } from '../log/fragindex';
 import { COLORS, cssRgb, orderRgb, rgbCss } from '../ui/palette';
 import { beginCanvas, el, onResize, reducedMotion } from '../ui/dom';
+import { createCanvasAxis } from '../ui/canvas-axis';
 
 /** up to this many pages, free blocks are drawn one by one; above, as per-pixel coverage */
 const SMALL_ZONE = 16384;
@@ -85,7 +86,9 @@ export function createFreeAreasView(body: HTMLElement) {
     'aria-label': 'Free blocks per order, placed by pfn. The same numbers are in the /proc/buddyinfo panel.',
   });
   const counts = el('div', { class: 'fa-counts' });
-  wrap.append(labels, canvas, counts);
+  const plot = el('div', { class: 'fa-plot canvas-host' }, canvas);
+  const axis = createCanvasAxis(plot, AXIS_H, 'fa-axis');
+  wrap.append(labels, plot, counts);
   body.append(wrap);
   let lastNr: number[] = [];
   let labelRows: HTMLDivElement[] = [];
@@ -262,22 +265,13 @@ export function createFreeAreasView(body: HTMLElement) {
       ctx.strokeRect(x0, yy + 1, bw, ROW_H - 2);
     }
 
-    // pfn axis
-    const axisY = orders.length * (ROW_H + ROW_GAP) + 4;
-    ctx.fillStyle = '#c9d1d9';
-    ctx.font = '13px ui-monospace, SFMono-Regular, Menlo, monospace';
-    ctx.textBaseline = 'top';
-    // ticks on power-of-two pfn boundaries: the numbers a block's alignment is about
+    // the pfn axis (d3-axis), ticks on power-of-two pfn boundaries: the numbers a block's
+    // alignment is about
     const want = Math.max(2, Math.floor(w / 120));
     const tickStep = 2 ** Math.max(0, Math.ceil(Math.log2(g.pages / want)));
     const ticks: number[] = [];
     for (let t = Math.ceil(g.startPfn / tickStep) * tickStep; t <= g.startPfn + g.pages; t += tickStep) ticks.push(t);
-    for (const t of ticks) {
-      const tx = x(t);
-      ctx.fillRect(tx, axisY - 4, 1, 4);
-      ctx.textAlign = tx < 20 ? 'left' : tx > w - 40 ? 'right' : 'center';
-      ctx.fillText(`0x${t.toString(16)}`, tx, axisY);
-    }
+    axis.draw(x, w, ticks, (t) => `0x${t.toString(16)}`);
   }
 
   return { update };

@@ -14,12 +14,15 @@ import type { Player } from '../log/player';
 import { countEndingBy, countStartingBy, firstEndingAfter, lockIntervals, type LockIntervals } from '../log/locks';
 import { COLORS } from '../ui/palette';
 import { beginCanvas, el, onResize } from '../ui/dom';
+import { createCanvasAxis } from '../ui/canvas-axis';
 
 const MAX_LANES = 32;
 const LABEL_W = 64;
 const STAT_W = 150;
 /** a lane set's title row, drawn only when there are two sets */
 const TITLE_H = 16;
+/** the time axis strip under the lanes */
+const AXIS_H = 26;
 const pct = format('.0%');
 const si = format('.3~s');
 /** the log's lock ids (LOCK_ACQUIRE's mt) */
@@ -41,7 +44,9 @@ export function createLockTimelineView(body: HTMLElement) {
   const lruField = el('label', { class: 'lt-toggle' }, lruToggle, ' lru_lock lanes');
   lruField.hidden = true;
   const note = el('p', { class: 'panel-note' });
-  body.append(canvas, lruField, note);
+  const host = el('div', { class: 'lt-plot canvas-host' }, canvas);
+  const axis = createCanvasAxis(host, AXIS_H, 'lt-axis');
+  body.append(host, lruField, note);
   let cache: { log: EventLog; cpus: number; zone: LockIntervals; lru: LockIntervals | undefined } | undefined;
 
   let last: Player | undefined;
@@ -68,7 +73,7 @@ export function createLockTimelineView(body: HTMLElement) {
     const titleH = sets.length > 1 ? TITLE_H : 0;
     const setH = titleH + lanes * laneH;
     const plotH = setH * sets.length;
-    const cssH = `${plotH + 26}px`;
+    const cssH = `${plotH + AXIS_H}px`;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
     const drawing = beginCanvas(canvas);
     if (!drawing) return;
@@ -140,12 +145,10 @@ export function createLockTimelineView(body: HTMLElement) {
     });
     ctx.fillStyle = COLORS.highlight;
     ctx.fillRect(xn - 1, 0, 2, plotH);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    ctx.fillStyle = '#aab4c0';
-    ctx.fillText(`now t = ${si(now)}`, xn, plotH + 6);
-    ctx.textAlign = 'left';
-    ctx.fillText(`−${si(span * 0.8)}`, LABEL_W, plotH + 6);
+    // the time axis (d3-axis): the window's start, a few ticks, and now; times before now
+    // counted back from it
+    const back = x.ticks(4).filter((v) => v > t0 && now - v > span * 0.15 && v < now);
+    axis.draw(x, w, [t0, ...back, now], (v) => (v === now ? `now t = ${si(now)}` : `−${si(now - v)}`));
     const names = sets.map((s) => s.name).join(' and ');
     canvas.setAttribute('aria-label', `${names} timeline at t = ${now}: ${summary.join('. ')}`);
     canvas.dataset['locks'] = sets.map((s) => s.name).join(',');
