@@ -12,7 +12,6 @@ import { PRESETS } from '../scenario/url';
 import { el, panel } from '../ui/dom';
 import { download } from '../ui/download';
 import { eventLogToJson } from '../log/eventlog-json';
-import { panelToSvg, svgToPng } from '../ui/image';
 import { addViewExportButtons, csvButton } from '../ui/export-buttons';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
 import { runStats } from '../lessons/compute';
@@ -395,11 +394,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
       columns: [what, ...series.map((s) => `${s.label} (${sp.score})`)],
       rows: state.tasks.map((n, i) => [n, ...series.map((s) => s.points[i]!.score)]),
     };
-    const svgB = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': 'Export the chart as SVG' });
-    svgB.addEventListener('click', () => download(new XMLSerializer().serializeToString(chartPanel.querySelector('svg')!), 'compare-throughput.svg', 'image/svg+xml'));
-    const pngB = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': 'Export the chart as PNG' });
-    pngB.addEventListener('click', async () => download(await svgToPng(panelToSvg(chartPanel.parentElement!, title)), 'compare-throughput.png'));
-    chartPanel.append(el('div', { class: 'table-actions' }, svgB, pngB, csvButton(chartCsv, 'compare-throughput')), howMadeLine(runs.commands(state.tasks), 'chart'));
+    addViewExportButtons(chartPanel.parentElement!, { title, what: 'the chart', file: 'compare-throughput' });
+    chartPanel.append(el('div', { class: 'table-actions' }, csvButton(chartCsv, 'compare-throughput')), howMadeLine(runs.commands(state.tasks), 'chart'));
   }
 
   void runAll();

@@ -20,7 +20,8 @@ import { el, panel } from '../ui/dom';
 import { describeEvent } from '../log/describe';
 import type { PcpParams } from '../views/pcp';
 import { buddyinfoText } from '../views/procfs';
-import { mountView, type MountedView, type ViewId } from '../views/registry';
+import { mountView, viewTitle, type MountedView, type ViewId } from '../views/registry';
+import { addViewExportButtons } from '../ui/export-buttons';
 import type { LoadOptions, LoadResult, Panel, PanelData } from '../panels/panel';
 import { createThroughputPanel } from '../panels/throughput-panel';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
@@ -251,7 +252,11 @@ export class App {
     this.views = el('div', { class: 'views', id: 'views', tabindex: -1 });
     const wide = el('div', { class: 'views-wide' });
     const grid = el('div', { class: 'views-grid' });
-    const view = (parent: HTMLElement, id: ViewId) => this.mounted.push(mountView(parent, id));
+    const view = (parent: HTMLElement, id: ViewId) => {
+      const v = mountView(parent, id);
+      this.mounted.push(v);
+      if (id !== 'legend') addViewExportButtons(v.section, { title: viewTitle(id), what: viewTitle(id), file: `buddylab-${id}` });
+    };
     this.views.append(wide);
     view(wide, 'free-areas');
     view(wide, 'legend');
@@ -273,12 +278,9 @@ export class App {
     this.views.append(lower);
     view(lower, 'zoneinfo');
     view(lower, 'cpustats');
-    this.addPanel(
-      createThroughputPanel(
-        panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)'),
-        (req) => engine.sim(req),
-      ),
-    );
+    const tpBody = panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)');
+    this.addPanel(createThroughputPanel(tpBody, (req) => engine.sim(req)));
+    addViewExportButtons(tpBody.parentElement!, { title: 'Throughput: will-it-scale page_fault1', what: 'the throughput chart', file: 'buddylab-throughput' });
 
     content.append(bar, this.logLabel, this.eventLine, this.status, this.alert, this.views);
     root.replaceChildren(side, content);

@@ -3,7 +3,7 @@
 import { csvLines, toCsv, type CsvCell, type CsvTable } from './csv';
 import { el } from './dom';
 import { download } from './download';
-import { panelToSvg, svgToPng } from './image';
+import { exportPanelSvg, svgToPng } from './image';
 
 export interface ViewExport {
   /** the title drawn into the picture */
@@ -14,14 +14,19 @@ export interface ViewExport {
   file: string;
 }
 
-/** Adds SVG and PNG buttons to a panel's heading (a panel without one is left alone). */
+/**
+ * Adds SVG and PNG buttons to a panel's heading (a panel without one is left alone). Both are
+ * vector first: a view of the registry draws itself again as SVG (canvas views included), any
+ * other panel is walked as it stands (image.ts).
+ */
 export function addViewExportButtons(panel: HTMLElement, x: ViewExport): void {
   const head = panel.querySelector('.panel-head');
   if (!head) return;
+  const svgOf = () => exportPanelSvg(panel, x.title);
   const svg = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': `Export ${x.what} as SVG` });
   const png = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': `Export ${x.what} as PNG` });
-  svg.addEventListener('click', () => download(panelToSvg(panel, x.title), `${x.file}.svg`, 'image/svg+xml'));
-  png.addEventListener('click', async () => download(await svgToPng(panelToSvg(panel, x.title)), `${x.file}.png`));
+  svg.addEventListener('click', () => download(svgOf(), `${x.file}.svg`, 'image/svg+xml'));
+  png.addEventListener('click', async () => download(await svgToPng(svgOf()), `${x.file}.png`));
   head.append(el('div', { class: 'export-buttons' }, svg, png));
 }
 

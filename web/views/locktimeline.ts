@@ -147,7 +147,7 @@ export function createLockTimelineView(body: HTMLElement) {
     ctx.fillRect(xn - 1, 0, 2, plotH);
     // the time axis (d3-axis): the window's start, a few ticks, and now; times before now
     // counted back from it
-    const back = x.ticks(4).filter((v) => v > t0 && now - v > span * 0.15 && v < now);
+    const back = x.ticks(4).filter((v) => v - t0 > span * 0.15 && now - v > span * 0.15);
     axis.draw(x, w, [t0, ...back, now], (v) => (v === now ? `now t = ${si(now)}` : `−${si(now - v)}`));
     const names = sets.map((s) => s.name).join(' and ');
     canvas.setAttribute('aria-label', `${names} timeline at t = ${now}: ${summary.join('. ')}`);

@@ -5,7 +5,8 @@
 import type { TraceSummary } from '../import/summary';
 import type { Player } from '../log/player';
 import { createLegend } from '../ui/legend';
-import { el, panel } from '../ui/dom';
+import { el, panel, recordCanvases } from '../ui/dom';
+import { panelToSvg, setPanelExporter } from '../ui/image';
 import { createBuddyTreeView } from './buddytree';
 import { createCacheView } from './cache';
 import { createFreeAreasView } from './freeareas';
@@ -207,6 +208,8 @@ export interface MountedView {
   readonly section: HTMLElement;
   /** redraws from data; does nothing when a part the view needs is missing */
   update(d: ViewData): void;
+  /** the view as a vector SVG document, drawn again from the data it last showed */
+  exportSvg(title: string): string;
 }
 
 export interface MountOptions {
@@ -223,13 +226,39 @@ export function mountView(parent: HTMLElement, id: ViewId, opts: MountOptions = 
   const body =
     opts.heading === 'short' ? panel(parent, panelId, viewTitle(id)) : panel(parent, panelId, def.title, def.hint);
   const draw = def.create(body);
+  const section = body.parentElement!;
+  let last: (ViewData & AllViewData) | undefined;
+  /**
+   * A fresh copy of the view, laid out at this one's width off screen, draws the last data once
+   * more with its canvases recording vector SVG (a fresh copy draws everything: no incremental
+   * repaint, no animation half done), and the copy's panel becomes the SVG document.
+   */
+  const exportSvg = (title: string) => {
+    const host = el('div', { class: 'svg-export-host', 'aria-hidden': 'true' });
+    host.style.cssText = `position:fixed;left:-100000px;top:0;width:${Math.max(1, section.getBoundingClientRect().width)}px`;
+    document.body.append(host);
+    try {
+      const copyBody = panel(host, `${panelId}-export`, def.title);
+      const copyDraw = def.create(copyBody);
+      const canvases = recordCanvases(host, () => {
+        if (last) copyDraw({ ...last, textDue: true });
+      });
+      return panelToSvg(copyBody.parentElement!, title, canvases);
+    } finally {
+      host.remove();
+    }
+  };
+  setPanelExporter(section, exportSvg);
   return {
     id,
     pace: def.pace,
-    section: body.parentElement!,
+    section,
     update(d) {
-      if (def.needs.every((n) => d[n] !== undefined)) draw(d as ViewData & AllViewData);
+      if (!def.needs.every((n) => d[n] !== undefined)) return;
+      last = d as ViewData & AllViewData;
+      draw(last);
     },
+    exportSvg,
   };
 }
 
