@@ -22,6 +22,7 @@ import { compareParams, compareRequest, slubPrefetchOf } from './request';
 import { blabCommand, runParameters, RUN_DEFAULTS } from '../scenario/request';
 import { howMadeLine } from '../ui/provenance';
 import { createDrawer } from '../ui/drawer';
+import { createPfnDialog } from '../views/pfn-dialog';
 import type { CsvTable } from '../ui/csv';
 import { createThroughputSvg, drawThroughputChart, SERIES_COLORS } from '../views/throughput';
 import type { ThroughputSeries } from '../engine/sweep';
@@ -197,6 +198,10 @@ export function mountCompare(root: HTMLElement, search: string): void {
 
   let columns: Column[] = [];
   let t = 0;
+  const pfnDialog = createPfnDialog((step, p) => {
+    t = p.log.time[Math.max(0, step - 1)]!;
+    draw();
+  });
   let tMax = 0;
   let playing = false;
   let urlTimer: number | undefined;
@@ -307,6 +312,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
         cols.append(col);
         const pcp: PcpParams = { batch: stats.batch, high: stats.high, source: 'from the run' };
         const set = mountViewSet(col, views, `cmp${k}`);
+        // a page's or pcp list's history; its steps are this column's records: jump to their time
+        pfnDialog.listen(col, () => player);
         for (const v of views) {
           const p = set.panelOf(v);
           if (p) addViewExportButtons(p, { title: `${c.label}: ${viewTitle(v)}`, what: `${c.label} ${v}`, file: `compare-${k}-${v}` });

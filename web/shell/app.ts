@@ -26,6 +26,7 @@ import type { LoadOptions, LoadResult, Panel, PanelData } from '../panels/panel'
 import { createThroughputPanel } from '../panels/throughput-panel';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
 import { renderResults } from '../views/results';
+import { createPfnDialog } from '../views/pfn-dialog';
 import { createDrawer, type Drawer } from '../ui/drawer';
 import { createVisibility } from '../ui/visibility';
 
@@ -282,6 +283,8 @@ export class App {
     this.addPanel(createThroughputPanel(tpBody, (req) => engine.sim(req)));
     addViewExportButtons(tpBody.parentElement!, { title: 'Throughput: will-it-scale page_fault1', what: 'the throughput chart', file: 'buddylab-throughput' });
 
+    // a click on a page (mem_map, free areas) or a pcp list opens the page's history
+    createPfnDialog((step) => this.seek(step)).listen(this.views, () => this.player);
     content.append(bar, this.logLabel, this.eventLine, this.status, this.alert, this.views);
     root.replaceChildren(side, content);
     for (const sec of this.views.querySelectorAll('section.panel')) this.visibility.watch(sec);

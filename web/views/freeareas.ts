@@ -11,6 +11,7 @@ import { fragIndex, formatIndex } from '../log/fragindex';
 import { COLORS, cssRgb, orderRgb, rgbCss } from '../ui/palette';
 import { beginCanvas, el, onResize, reducedMotion } from '../ui/dom';
 import { createCanvasAxis } from '../ui/canvas-axis';
+import { selectPfn } from './pfn-dialog';
 
 /** up to this many pages, free blocks are drawn one by one; above, as per-pixel coverage */
 const SMALL_ZONE = 16384;
@@ -130,6 +131,20 @@ export function createFreeAreasView(body: HTMLElement) {
 
   onResize(canvas, () => {
     if (current) draw(current, false);
+  });
+  // a click on a free block opens the history of its first page
+  canvas.addEventListener('click', (ev) => {
+    const p = current;
+    if (!p) return;
+    const r = canvas.getBoundingClientRect();
+    const s = p.state;
+    const row = Math.floor((ev.clientY - r.top) / (ROW_H + ROW_GAP));
+    const order = s.nrOrders - 1 - row;
+    if (row < 0 || order < 0) return;
+    const pfn = Math.floor(s.geo.startPfn + ((ev.clientX - r.left) / r.width) * s.geo.pages);
+    const head = pfn - (pfn % 2 ** order);
+    const pg = s.page(head);
+    if (pg && pg.state === PAGE.BUDDY && pg.order === order) selectPfn(canvas, head);
   });
 
   let drawnPlayer: Player | undefined;

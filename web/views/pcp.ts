@@ -6,6 +6,7 @@ import { scaleLinear } from 'd3-scale';
 import type { Player, CpuLockState } from '../log/player';
 import { COLORS } from '../ui/palette';
 import { sizeOf } from '../ui/dom';
+import { selectPcp } from './pfn-dialog';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const LEFT = 44; // room for the high / batch labels
@@ -48,7 +49,8 @@ export function createPcpView(body: HTMLElement) {
   scroller.className = 'pcp-scroll';
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('class', 'pcp-svg');
-  svg.setAttribute('role', 'img');
+  // a group, not an image: its columns are buttons
+  svg.setAttribute('role', 'group');
   scroller.append(svg);
   body.append(note, scroller);
 
@@ -95,7 +97,20 @@ export function createPcpView(body: HTMLElement) {
       .selectAll<SVGGElement, number>('g.pcp-col')
       .data(cpus)
       .join((enter) => {
-        const g = enter.append('g').attr('class', 'pcp-col');
+        // a column is a button: its pcp list's pages, to pick one's history (pfn-dialog.ts)
+        const g = enter
+          .append('g')
+          .attr('class', 'pcp-col')
+          .attr('tabindex', 0)
+          .attr('role', 'button')
+          .on('click', function (_ev, c) {
+            selectPcp(this, c);
+          })
+          .on('keydown', function (ev: KeyboardEvent, c) {
+            if (ev.key !== 'Enter' && ev.key !== ' ') return;
+            ev.preventDefault();
+            selectPcp(this, c);
+          });
         g.append('rect').attr('class', 'pcp-track');
         g.append('rect').attr('class', 'pcp-hot');
         g.append('rect').attr('class', 'pcp-cold');
@@ -107,6 +122,7 @@ export function createPcpView(body: HTMLElement) {
         return g;
       });
     if (relayout) all.attr('transform', (c) => `translate(${LEFT + c * COL_W},0)`);
+    all.filter((c) => dirty[c]!).attr('aria-label', (c) => `cpu ${c}'s pcp list: ${counts[c]} pages; open to see them`);
     const cols = all.filter((c) => dirty[c]!);
 
     const bx = Math.round(COL_W * 0.18);
