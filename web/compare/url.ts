@@ -232,6 +232,7 @@ export function parseCompare(search: string): CompareState {
   for (const [key, v] of raw) {
     switch (key) {
       case 'workload':
+      case 'v': // the course version the link was made for (checked by the page, docs/lessons.md)
         break;
       case 'compare': {
         if (v === '') break; // the defaults

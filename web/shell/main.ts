@@ -30,6 +30,18 @@ const route = routeFrom(window.location.search, window.location.hash);
 markCurrentPage(route);
 wireSkipLink();
 
+// The build's version (the build stamps it into the page): shown at the foot of every page, and
+// a link that asks for another version (?v=, docs/lessons.md "Pinning a course") says so.
+const version = document.querySelector('meta[name="buddylab-version"]')?.getAttribute('content') ?? 'dev';
+const foot = document.getElementById('build-version');
+if (foot) foot.textContent = `course version ${version}`;
+const asked = new URLSearchParams(window.location.search).get('v');
+const versionNote = document.getElementById('version-note');
+if (versionNote && asked !== null && asked !== version) {
+  versionNote.textContent = `This link was made for course version ${asked.slice(0, 64)}; this site serves version ${version}, whose lessons and numbers may differ. Ask for the link to version ${asked.slice(0, 64)} if you need exactly that one.`;
+  versionNote.hidden = false;
+}
+
 // Threads need a cross-origin-isolated page: the workbench says which it is; the course pages
 // only speak up when something is wrong, in words a student can act on.
 const isolation = document.getElementById('isolation');
