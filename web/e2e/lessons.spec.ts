@@ -288,7 +288,7 @@ test('exports: a table as CSV, a view as SVG, progress as JSON, and a run as a J
   await expect(page.locator('.lesson-tools .status')).toHaveText(/^mine\.md:2: /);
 
   // the JSON run loads back into the player
-  await page.goto('/');
+  await page.goto('/?workbench');
   await page.locator('#jsonlog-file').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(json) });
   await expect(page.locator('.loglabel')).toContainText('buddy/small');
   expect(errors).toEqual([]);

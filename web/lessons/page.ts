@@ -102,7 +102,7 @@ export function mountLessonIndex(root: HTMLElement, sources: readonly LessonSour
   tools.append(
     el('div', { class: 'tool-row' }, exp),
     el('div', { class: 'tool-row' }, el('label', { for: 'progress-file', text: 'Import progress (a file from Export progress)' }), imp),
-    el('div', { class: 'tool-row' }, el('label', { for: 'lesson-file', text: 'Open a lesson file (.md, docs/lessons.md)' }), own),
+    el('div', { class: 'tool-row' }, el('label', { for: 'lesson-file', text: 'Open a lesson file of your own (Markdown, as the course’s lessons are written)' }), own),
     msg,
   );
   main.append(tools, el('p', {}, el('a', { href: '?compare', text: 'Compare configurations side by side →' })));
@@ -185,11 +185,12 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   const fullBtn = el('button', { type: 'button', text: 'Full screen (F)' });
   const laserBtn = el('button', { type: 'button', 'aria-pressed': 'false', text: 'Laser pointer (P)' });
   const viewPick = el('select', { id: 'lecture-views', 'aria-label': 'Views shown in lecture mode' });
+  // the step buttons first, so the keyboard reaches them within a few Tabs of the page's top
   nav.append(
-    el('a', { href: '?lessons', class: 'back', text: '← all lessons' }),
     title,
     counter,
     el('div', { class: 'nav-buttons' }, prev, next, lectureBtn, fullBtn, laserBtn, viewPick),
+    el('a', { href: '?lessons', class: 'back', text: '← all lessons' }),
   );
   // both scroll on their own in lecture mode, so keyboards must be able to reach them
   const text = el('article', { class: 'lesson-text', 'aria-labelledby': 'step-title', tabindex: 0 });

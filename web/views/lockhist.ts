@@ -106,6 +106,7 @@ export function createLockHistView(body: HTMLElement) {
       s.setAttribute('viewBox', `0 0 ${W} ${H}`);
       s.setAttribute('class', 'lh-svg');
       s.setAttribute('role', 'img');
+      s.setAttribute('aria-label', `${LOCK_NAMES[lock]} histogram: no records yet`);
       return s;
     });
     const box = el('div', { class: 'lh-lock', 'data-lock': lock }, head, stats, el('div', { class: 'lh-pair' }, ...svgs));

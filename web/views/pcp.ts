@@ -103,6 +103,7 @@ export function createPcpView(body: HTMLElement) {
           .attr('class', 'pcp-col')
           .attr('tabindex', 0)
           .attr('role', 'button')
+          .attr('aria-haspopup', 'dialog')
           .on('click', function (_ev, c) {
             selectPcp(this, c);
           })
@@ -122,7 +123,6 @@ export function createPcpView(body: HTMLElement) {
         return g;
       });
     if (relayout) all.attr('transform', (c) => `translate(${LEFT + c * COL_W},0)`);
-    all.filter((c) => dirty[c]!).attr('aria-label', (c) => `cpu ${c}'s pcp list: ${counts[c]} pages; open to see them`);
     const cols = all.filter((c) => dirty[c]!);
 
     const bx = Math.round(COL_W * 0.18);

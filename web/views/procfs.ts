@@ -104,7 +104,8 @@ export function cpuStatsText(p: Player, maxCpus = 32): string {
 export function createTextView(body: HTMLElement, label: string) {
   const pre = document.createElement('pre');
   pre.className = 'procfs';
-  pre.tabIndex = 0;
+  pre.tabIndex = 0; // it may scroll sideways: the keyboard must reach it
+  pre.setAttribute('role', 'figure');
   pre.setAttribute('aria-label', label);
   body.append(pre);
   return {
