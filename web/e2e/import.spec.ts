@@ -38,6 +38,15 @@ test('a perf script trace imports through the picker: summary panel, replay in t
   await page.evaluate(() => window.buddylab!.seek(1500));
   const after = await page.locator('#mem-map canvas').first().screenshot();
   expect(Buffer.compare(before, after)).not.toBe(0);
+  // time since the trace began, not ns since boot
+  await expect(page.locator('.playerbar .stepout')).toHaveText(/^step 1,500 \/ [\d,]+ · t = [\d,]+\.\d µs into the trace$/);
+  // "next drain" finds the 779-page drain the summary counts (it used to say there was none)
+  await page.evaluate(() => window.buddylab!.seek(0));
+  await page.getByRole('button', { name: /^next drain/ }).click();
+  await expect(page.locator('#event-line')).toContainText('taken off its pcp list');
+  await expect(page.locator('.content > p.status')).toBeHidden();
+  // the zone has MAX_PAGE_ORDER 10: eleven free-area rows, not sixteen
+  await expect(page.locator('#free-areas .fa-label')).toHaveCount(11);
   await page.screenshot({ path: 'test-results/buddylab-import.png', fullPage: true });
   // the summary tables and the open recording guide pass axe too
   await page.locator('#recording-guide summary').click();
