@@ -6,7 +6,14 @@ import { el } from './dom';
 export function howMadeLine(commands: readonly string[], what = 'these numbers'): HTMLElement {
   const box = el('div', { class: 'howmade' });
   const code = el('code', { class: 'howmade-cmd' });
-  code.textContent = commands.join('\n');
+  // each option with its value unbroken ("--clear-lines 8" never splits at its hyphens)
+  commands.forEach((c, i) => {
+    if (i) code.append('\n');
+    c.split(/ (?=--)/).forEach((part, j) => {
+      if (j) code.append(' ');
+      code.append(el('span', { class: 'howmade-arg', text: part }));
+    });
+  });
   const copy = el('button', { type: 'button', class: 'small', text: 'Copy', 'aria-label': `Copy the command that makes ${what}` });
   const said = el('span', { class: 'howmade-status', role: 'status' });
   copy.addEventListener('click', async () => {

@@ -23,6 +23,8 @@ const STAT_W = 150;
 const TITLE_H = 16;
 /** the time axis strip under the lanes */
 const AXIS_H = 26;
+/** the least room between two time labels ("now t = 1.23M" is about 90 px wide) */
+const MIN_TICK_GAP = 72;
 const pct = format('.0%');
 const si = format('.3~s');
 /** the log's lock ids (LOCK_ACQUIRE's mt) */
@@ -147,8 +149,10 @@ export function createLockTimelineView(body: HTMLElement) {
     ctx.fillRect(xn - 1, 0, 2, plotH);
     // the time axis (d3-axis): the window's start, a few ticks, and now; times before now
     // counted back from it
-    const back = x.ticks(4).filter((v) => v - t0 > span * 0.15 && now - v > span * 0.15);
-    axis.draw(x, w, [t0, ...back, now], (v) => (v === now ? `now t = ${si(now)}` : `−${si(now - v)}`));
+    // labels at least MIN_TICK_GAP px apart: "now" first, then the window's start, then the rest
+    const kept: number[] = [now];
+    for (const v of [t0, ...x.ticks(4)]) if (v < now && kept.every((k) => Math.abs(x(k) - x(v)) >= MIN_TICK_GAP)) kept.push(v);
+    axis.draw(x, w, kept.sort((a, b) => a - b), (v) => (v === now ? `now t = ${si(now)}` : `−${si(now - v)}`));
     const names = sets.map((s) => s.name).join(' and ');
     canvas.setAttribute('aria-label', `${names} timeline at t = ${now}: ${summary.join('. ')}`);
     canvas.dataset['locks'] = sets.map((s) => s.name).join(',');

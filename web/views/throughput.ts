@@ -37,7 +37,8 @@ export interface ThroughputChartOptions {
   yLabel?: string;
   /** x axis title; default "tasks (one per CPU)" (hackbench: groups) */
   xLabel?: string;
-  /** viewBox size; the SVG itself scales to its container's width */
+  /** viewBox size (default: the container's width, 360 to 640, and 360 high); the SVG itself
+   * scales to its container's width */
   width?: number;
   height?: number;
 }
@@ -62,6 +63,12 @@ export function linearSeries(base: ThroughputSeries, all: readonly ThroughputSer
   if (!one) return undefined;
   const tasks = [...new Set(all.flatMap((s) => s.points.map((p) => p.tasks)))].sort((a, b) => a - b);
   return { label: 'linear', points: tasks.map((t) => ({ tasks: t, score: one.score * t })) };
+}
+
+/** `s` cut to fit `width` px at `size` px type (the whole title is in the chart's accessible name). */
+function fitText(s: string, width: number, size: number): string {
+  const max = Math.floor(width / (size * 0.56));
+  return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
 }
 
 /** The points of a series in task order, without non-finite or negative values. */
@@ -95,8 +102,11 @@ export function drawThroughputChart(
   series: readonly ThroughputSeries[],
   opts: ThroughputChartOptions = {},
 ): void {
-  const W = opts.width ?? 640;
+  // the width of the box it is drawn in (a phone's is narrower), so its type stays readable
+  const box = svg.parentElement?.clientWidth ?? 0;
+  const W = opts.width ?? (box > 0 ? Math.max(360, Math.min(640, Math.round(box))) : 640);
   const H = opts.height ?? 360;
+  svg.style.aspectRatio = `${W} / ${H}`;
   const title = opts.title ?? 'Throughput';
   const unit = opts.unit ?? 'pages/s';
   const m = { top: opts.title ? 30 : 12, right: 96, bottom: 44, left: 64 };
@@ -150,7 +160,7 @@ export function drawThroughputChart(
   const titles = [
     { cls: 'tp-xlabel', x: (m.left + W - m.right) / 2, y: H - 6, t: opts.xLabel ?? 'tasks (one per CPU)', anchor: 'middle', rotate: false },
     { cls: 'tp-ylabel', x: 14, y: (m.top + H - m.bottom) / 2, t: opts.yLabel ?? `score (${unit})`, anchor: 'middle', rotate: true },
-    ...(opts.title ? [{ cls: 'tp-title', x: m.left, y: 18, t: opts.title, anchor: 'start', rotate: false }] : []),
+    ...(opts.title ? [{ cls: 'tp-title', x: m.left, y: 18, t: fitText(opts.title, W - m.left - 4, 14), anchor: 'start', rotate: false }] : []),
   ];
   axes
     .selectAll<SVGTextElement, (typeof titles)[number]>('text.tp-axis-title')
