@@ -7,18 +7,9 @@
 
 type Matrix = [number, number, number, number, number, number];
 
-interface State {
-  fillStyle: string;
-  strokeStyle: string;
-  lineWidth: number;
-  font: string;
-  textAlign: CanvasTextAlign;
-  textBaseline: CanvasTextBaseline;
-  globalAlpha: number;
-  dash: number[];
-  m: Matrix;
-  clip: string | undefined;
-}
+/** What save() keeps and restore() puts back, as the 2D context does. */
+const SAVED = ['fillStyle', 'strokeStyle', 'lineWidth', 'font', 'textAlign', 'textBaseline', 'globalAlpha', 'dash', 'm', 'clipId'] as const;
+type Saved = Pick<SvgContext, (typeof SAVED)[number]>;
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const n = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2).replace(/\.?0+$/, ''));
@@ -39,23 +30,23 @@ const ANCHOR: Record<string, string> = { left: 'start', start: 'start', center: 
 const BASELINE: Record<string, string> = { top: 'hanging', hanging: 'hanging', middle: 'central', alphabetic: 'alphabetic', ideographic: 'ideographic', bottom: 'text-after-edge' };
 
 export class SvgContext {
-  private st: State = {
-    fillStyle: '#000000',
-    strokeStyle: '#000000',
-    lineWidth: 1,
-    font: '10px sans-serif',
-    textAlign: 'start',
-    textBaseline: 'alphabetic',
-    globalAlpha: 1,
-    dash: [],
-    m: [1, 0, 0, 1, 0, 0],
-    clip: undefined,
-  };
-  private readonly stack: State[] = [];
+  // the drawing state, under the 2D context's own names (the views set them directly)
+  fillStyle = '#000000';
+  strokeStyle = '#000000';
+  lineWidth = 1;
+  font = '10px sans-serif';
+  textAlign: CanvasTextAlign = 'start';
+  textBaseline: CanvasTextBaseline = 'alphabetic';
+  globalAlpha = 1;
+  imageSmoothingEnabled = false;
+  /** setLineDash()'s pattern, the transform, the clip path in force */
+  dash: number[] = [];
+  m: Matrix = [1, 0, 0, 1, 0, 0];
+  clipId: string | undefined;
+  private readonly stack: Saved[] = [];
   private out: string[] = [];
   private path = '';
   private clips: string[] = [];
-  imageSmoothingEnabled = false;
 
   constructor(
     /** the canvas's size in CSS pixels: clearRect over all of it starts the picture afresh */
@@ -64,88 +55,46 @@ export class SvgContext {
     private readonly idPrefix = 'c',
   ) {}
 
-  get fillStyle(): string {
-    return this.st.fillStyle;
-  }
-  set fillStyle(v: string | CanvasGradient | CanvasPattern) {
-    this.st.fillStyle = String(v);
-  }
-  get strokeStyle(): string {
-    return this.st.strokeStyle;
-  }
-  set strokeStyle(v: string | CanvasGradient | CanvasPattern) {
-    this.st.strokeStyle = String(v);
-  }
-  get lineWidth(): number {
-    return this.st.lineWidth;
-  }
-  set lineWidth(v: number) {
-    this.st.lineWidth = v;
-  }
-  get font(): string {
-    return this.st.font;
-  }
-  set font(v: string) {
-    this.st.font = v;
-  }
-  get textAlign(): CanvasTextAlign {
-    return this.st.textAlign;
-  }
-  set textAlign(v: CanvasTextAlign) {
-    this.st.textAlign = v;
-  }
-  get textBaseline(): CanvasTextBaseline {
-    return this.st.textBaseline;
-  }
-  set textBaseline(v: CanvasTextBaseline) {
-    this.st.textBaseline = v;
-  }
-  get globalAlpha(): number {
-    return this.st.globalAlpha;
-  }
-  set globalAlpha(v: number) {
-    this.st.globalAlpha = v;
-  }
-
   save(): void {
-    this.stack.push({ ...this.st, dash: [...this.st.dash], m: [...this.st.m] as Matrix });
+    const s = Object.fromEntries(SAVED.map((k) => [k, this[k]])) as Saved;
+    this.stack.push({ ...s, dash: [...this.dash], m: [...this.m] as Matrix });
   }
   restore(): void {
     const s = this.stack.pop();
-    if (s) this.st = s;
+    if (s) Object.assign(this, s);
   }
   setTransform(a: number, b: number, c: number, d: number, e: number, f: number): void {
-    this.st.m = [a, b, c, d, e, f];
+    this.m = [a, b, c, d, e, f];
   }
   scale(x: number, y: number): void {
-    const m = this.st.m;
-    this.st.m = [m[0] * x, m[1] * x, m[2] * y, m[3] * y, m[4], m[5]];
+    const m = this.m;
+    this.m = [m[0] * x, m[1] * x, m[2] * y, m[3] * y, m[4], m[5]];
   }
   translate(x: number, y: number): void {
-    const m = this.st.m;
-    this.st.m = [m[0], m[1], m[2], m[3], m[4] + m[0] * x + m[2] * y, m[5] + m[1] * x + m[3] * y];
+    const m = this.m;
+    this.m = [m[0], m[1], m[2], m[3], m[4] + m[0] * x + m[2] * y, m[5] + m[1] * x + m[3] * y];
   }
   setLineDash(d: number[]): void {
-    this.st.dash = [...d];
+    this.dash = [...d];
   }
   getLineDash(): number[] {
-    return [...this.st.dash];
+    return [...this.dash];
   }
   measureText(text: string): TextMetrics {
-    const size = Number(/([\d.]+)px/.exec(this.st.font)?.[1] ?? 10);
+    const size = Number(/([\d.]+)px/.exec(this.font)?.[1] ?? 10);
     return { width: text.length * size * 0.6 } as TextMetrics;
   }
 
   /** canvas x, y in the SVG's user space (the views never rotate or skew) */
   private px(x: number, y: number): [number, number] {
-    const m = this.st.m;
+    const m = this.m;
     return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
   }
   private get sx(): number {
-    return Math.hypot(this.st.m[0], this.st.m[1]);
+    return Math.hypot(this.m[0], this.m[1]);
   }
   private common(): string {
-    return (this.st.globalAlpha < 1 ? ` opacity="${n(this.st.globalAlpha)}"` : '') + (this.st.clip ? ` clip-path="url(#${this.st.clip})"` : '');
+    return (this.globalAlpha < 1 ? ` opacity="${n(this.globalAlpha)}"` : '') + (this.clipId ? ` clip-path="url(#${this.clipId})"` : '');
   }
   private box(x: number, y: number, w: number, h: number): string {
     const [x0, y0] = this.px(x, y);
@@ -160,13 +109,13 @@ export class SvgContext {
     if (x0 <= 0 && y0 <= 0 && x1 >= this.width && y1 >= this.height) this.out = [];
   }
   fillRect(x: number, y: number, w: number, h: number): void {
-    this.out.push(`<rect ${this.box(x, y, w, h)} fill="${esc(this.st.fillStyle)}"${this.common()}/>`);
+    this.out.push(`<rect ${this.box(x, y, w, h)} fill="${esc(this.fillStyle)}"${this.common()}/>`);
   }
   strokeRect(x: number, y: number, w: number, h: number): void {
-    this.out.push(`<rect ${this.box(x, y, w, h)} fill="none" stroke="${esc(this.st.strokeStyle)}" stroke-width="${n(this.st.lineWidth * this.sx)}"${this.dashAttr()}${this.common()}/>`);
+    this.out.push(`<rect ${this.box(x, y, w, h)} fill="none" stroke="${esc(this.strokeStyle)}" stroke-width="${n(this.lineWidth * this.sx)}"${this.dashAttr()}${this.common()}/>`);
   }
   private dashAttr(): string {
-    return this.st.dash.length ? ` stroke-dasharray="${this.st.dash.map((d) => n(d * this.sx)).join(' ')}"` : '';
+    return this.dash.length ? ` stroke-dasharray="${this.dash.map((d) => n(d * this.sx)).join(' ')}"` : '';
   }
 
   beginPath(): void {
@@ -205,22 +154,22 @@ export class SvgContext {
     }
   }
   stroke(): void {
-    if (this.path) this.out.push(`<path d="${this.path}" fill="none" stroke="${esc(this.st.strokeStyle)}" stroke-width="${n(this.st.lineWidth * this.sx)}"${this.dashAttr()}${this.common()}/>`);
+    if (this.path) this.out.push(`<path d="${this.path}" fill="none" stroke="${esc(this.strokeStyle)}" stroke-width="${n(this.lineWidth * this.sx)}"${this.dashAttr()}${this.common()}/>`);
   }
   fill(): void {
-    if (this.path) this.out.push(`<path d="${this.path}" fill="${esc(this.st.fillStyle)}"${this.common()}/>`);
+    if (this.path) this.out.push(`<path d="${this.path}" fill="${esc(this.fillStyle)}"${this.common()}/>`);
   }
   clip(): void {
     const id = `${this.idPrefix}-clip${this.clips.length}`;
     this.clips.push(`<clipPath id="${id}"><path d="${this.path}"/></clipPath>`);
-    this.st.clip = id;
+    this.clipId = id;
   }
 
   fillText(text: string, x: number, y: number): void {
     const [a, b] = this.px(x, y);
     this.out.push(
-      `<text x="${n(a)}" y="${n(b)}" ${fontAttrs(this.st.font, this.sx)} text-anchor="${ANCHOR[this.st.textAlign] ?? 'start'}" ` +
-        `dominant-baseline="${BASELINE[this.st.textBaseline] ?? 'alphabetic'}" fill="${esc(this.st.fillStyle)}"${this.common()}>${esc(text)}</text>`,
+      `<text x="${n(a)}" y="${n(b)}" ${fontAttrs(this.font, this.sx)} text-anchor="${ANCHOR[this.textAlign] ?? 'start'}" ` +
+        `dominant-baseline="${BASELINE[this.textBaseline] ?? 'alphabetic'}" fill="${esc(this.fillStyle)}"${this.common()}>${esc(text)}</text>`,
     );
   }
 
