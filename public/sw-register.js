@@ -9,9 +9,13 @@
   'use strict';
   var meta = document.querySelector('meta[name="buddylab-version"]');
   var version = meta ? meta.getAttribute('content') : 'dev';
+  // the offline copy is keyed by the version and the files' content hash (a rebuild of the
+  // same version with other files is a new copy)
+  var content = document.querySelector('meta[name="buddylab-content"]');
   if (version === 'dev' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
   var here = document.currentScript ? document.currentScript.src : location.href;
-  var url = new URL('sw.js?v=' + encodeURIComponent(version), here);
+  var key = version + (content ? '.' + content.getAttribute('content') : '');
+  var url = new URL('sw.js?v=' + encodeURIComponent(key), here);
   var KEY = 'buddylab-isolation-reload';
   navigator.serviceWorker.register(url.href).then(
     function (reg) {

@@ -9,7 +9,7 @@
  *
  * Offline: on install it caches every file of the build (sw-manifest.json, written by the
  * build: the app shell, its scripts and styles, the WebAssembly core, the lessons and their
- * tables), in a cache named after the build's version (sw.js?v=VERSION). Pages then load
+ * tables), in a cache named after the build's version and content (sw.js?v=VERSION.HASH). Pages then load
  * from the network when there is one and from the cache when there is not (lecture-hall
  * Wi-Fi); everything else is served from the cache first. A new version's worker takes over
  * and drops the older caches.

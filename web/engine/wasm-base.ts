@@ -3,5 +3,6 @@
 // root, /course/, ...): so relative to the worker's own address. The dev server serves public/
 // (where make wasm writes the core) at its root.
 export function wasmBase(workerUrl: string): string {
-  return import.meta.env.DEV ? new URL('/wasm/', workerUrl).href : new URL('../wasm/', workerUrl).href;
+  // (the folder above the worker's, then wasm/ in it)
+  return new URL('wasm/', import.meta.env.DEV ? new URL(workerUrl).origin : new URL('..', workerUrl)).href;
 }

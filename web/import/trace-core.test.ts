@@ -127,7 +127,7 @@ describe('trace import in the WASM core', () => {
     // used to fail with "block is outside the zone": the zone ended at the block's first pfn
     const p = new Player(log);
     expect(p.state.geo.startPfn + p.state.geo.pages - 1).toBe(0x1ff);
-    p.seek(2);
+    p.seek(3); // after the order-2 block's allocation
     expect(p.state.page(0x1ff)?.state).toBe(PAGE.ALLOCATED);
     // orders 0..10 as the kernel has them, not the parser's bound of 15
     expect(p.state.geo.maxOrder).toBe(10);

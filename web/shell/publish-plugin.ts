@@ -4,7 +4,10 @@
 //                     a hash of its text: what a lecturer pins a course to (docs/lessons.md)
 //   sw-manifest.json  every file of the build, which the service worker (public/sw.js) caches
 //                     so the course works offline after one visit
-// The version is BUDDYLAB_VERSION if set, else package.json's version and the commit.
+// The version is BUDDYLAB_VERSION if set, else package.json's version and the commit. The
+// offline copy is keyed by the version and a hash of the files' contents
+// (<meta name="buddylab-content">), so a rebuild from the same commit with other files (a
+// working tree with changes) is still a new offline copy, never a stale one.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -12,6 +15,9 @@ import { join, relative, sep } from 'node:path';
 import type { Plugin } from 'vite';
 import { loadLessons } from '../lessons/vite-plugin.ts';
 import { parseLesson } from '../lessons/parse.ts';
+
+/** the content hash's place in the page until the files are written */
+const CONTENT_PENDING = 'pending';
 
 /** Files the offline copy leaves out: source maps (large, for developers), and the worker itself. */
 const NOT_CACHED = /(\.map|^sw\.js|^sw-manifest\.json)$/;
@@ -57,7 +63,10 @@ export function publishPlugin(): Plugin {
       }
     },
     transformIndexHtml() {
-      return [{ tag: 'meta', attrs: { name: 'buddylab-version', content: version }, injectTo: 'head-prepend' }];
+      return [
+        { tag: 'meta', attrs: { name: 'buddylab-version', content: version }, injectTo: 'head-prepend' },
+        { tag: 'meta', attrs: { name: 'buddylab-content', content: CONTENT_PENDING }, injectTo: 'head-prepend' },
+      ];
     },
     closeBundle() {
       if (version === 'dev') return;
@@ -65,10 +74,17 @@ export function publishPlugin(): Plugin {
         const l = parseLesson(s.file, s.text);
         return { id: l.id, number: l.number, title: l.title, sha256: createHash('sha256').update(s.text).digest('hex') };
       });
-      const build = { version, commit: sha, built: new Date().toISOString(), lessons };
+      // the files' contents (the page itself aside: it will carry the hash)
+      const all = files(outDir).sort();
+      const h = createHash('sha256');
+      for (const f of all) if (!NOT_CACHED.test(f) && f !== 'index.html' && f !== 'build.json') h.update(f).update(readFileSync(join(outDir, f)));
+      const content = h.digest('hex').slice(0, 12);
+      const page = join(outDir, 'index.html');
+      writeFileSync(page, readFileSync(page, 'utf8').replace(`content="${CONTENT_PENDING}"`, `content="${content}"`));
+      const build = { version, commit: sha, content, built: new Date().toISOString(), lessons };
       writeFileSync(join(outDir, 'build.json'), `${JSON.stringify(build, null, 2)}\n`);
-      const cached = files(outDir).filter((f) => !NOT_CACHED.test(f)).sort();
-      writeFileSync(join(outDir, 'sw-manifest.json'), `${JSON.stringify({ version, files: cached }, null, 2)}\n`);
+      const cached = [...all, 'build.json'].filter((f, i, a) => !NOT_CACHED.test(f) && a.indexOf(f) === i).sort();
+      writeFileSync(join(outDir, 'sw-manifest.json'), `${JSON.stringify({ version, content, cache: `${version}.${content}`, files: cached }, null, 2)}\n`);
     },
   };
 }
