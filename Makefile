@@ -1,5 +1,7 @@
-# buddylab — the two commands a newcomer needs are `make start` and `make test`.
-# Each build area adds its targets in mk/<area>.mk and appends to TEST_SUITES / BENCH_SUITES.
+# buddylab - the two commands a newcomer needs are `make start` and `make test`.
+# Each build area adds its targets in mk/<area>.mk and appends to TEST_SUITES / BENCH_SUITES;
+# the C core's one build description is wasm-core/CMakeLists.txt with its presets
+# (wasm-core/CMakePresets.json), which mk/native.mk, mk/wasm.mk and mk/fuzz.mk run.
 SHELL := /bin/bash
 , := ,
 .DEFAULT_GOAL := help
@@ -12,19 +14,27 @@ BENCH_SUITES :=
 
 include $(sort $(wildcard mk/*.mk))
 
+# `make test` runs the suites fast to slow, so a broken build or a failing unit test shows in
+# seconds, not after the browser tests; a suite not named here runs after these.
+SUITE_ORDER := lint test-native test-wasm test-web test-clang fuzz-smoke test-asan test-tsan \
+               test-wasm-real test-e2e test-stress
+ORDERED_SUITES := $(filter $(TEST_SUITES),$(SUITE_ORDER)) $(filter-out $(SUITE_ORDER),$(TEST_SUITES))
+
 .PHONY: help setup start test bench
 help:
 	@echo "make start   install what is missing, build, serve the app"
-	@echo "make test    build and run every test"
+	@echo "make test    build and run every test (KEEP_GOING=1: on past a failed suite)"
+	@echo "make lint    the layering and unused-symbol checks (also the first suite of make test)"
 	@echo "make bench   run the benchmarks, write bench/results.json"
 	@echo "make native  build the native CLI build/native/blab"
 
 setup:
 	@scripts/setup.sh
 
-# Every suite runs, even after a failure; the summary line says how many passed.
+# The first failing suite ends the run (KEEP_GOING=1 runs them all); the summary line says
+# how many passed.
 test: setup
-	@scripts/run-suites.sh test $(TEST_SUITES)
+	@scripts/run-suites.sh test $(ORDERED_SUITES)
 
 bench: setup
-	@scripts/run-suites.sh bench $(BENCH_SUITES)
+	@KEEP_GOING=1 scripts/run-suites.sh bench $(BENCH_SUITES)

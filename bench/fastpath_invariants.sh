@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# fastpath_invariants.sh - digests that a change to the allocator's fast path (src/fastpath.h,
-# src/op.c, src/machine.h) must leave alone: the model machine's event-log hashes for every
-# workload on several presets and CPU counts, and `blab replay` of every golden op script
-# (stdout, stderr, exit status). Run it with the blab from before and after the change and
+# fastpath_invariants.sh - digests that a change to the allocator's fast path (src/mm/pcp.h,
+# pcp.c, op.c, src/machine/machine.h) must leave alone: the model machine's event-log hashes
+# for every workload on several presets and CPU counts, and `blab replay` of every golden op
+# script (stdout, stderr, exit status). Run it with the blab from before and after the change and
 # diff the two outputs; any difference means the model or the plain machine saw something
 # else (docs/performance.md, "pcp fast path").
 #   usage: bench/fastpath_invariants.sh BLAB > digests.txt

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Frame time while playing: the issue-5 budget (p95 <= 16.7 ms for a 262,144-page zone with 16
+// Frame time while playing: the DESIGN budget (p95 <= 16.7 ms for a 262,144-page zone with 16
 // CPUs animating), measured the way a user gets there. Serves dist/ with `vite preview`, opens
 // it in headless Debian Chromium, runs the page_fault1 scenario (262,144 pages, 16 CPUs) in the
 // app's own WASM engine, then plays the log and records requestAnimationFrame deltas.

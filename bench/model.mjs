@@ -1,7 +1,8 @@
 // The model machine's figures for `make bench` (called by bench/run.mjs):
 //  - simulated page operations (allocations + frees) per host CPU second, native and WASM
 //    (Node), their ratio, each over repeated runs; against DESIGN.md's budgets;
-//  - issue 3's run: page_fault1 at 112 CPUs with 128 MB per task, host seconds (one run);
+//  - the seeds' full-size run: page_fault1 at 112 CPUs with 128 MB per task (will-it-scale's
+//    mapping, seed 000's machine), host seconds (one run);
 //  - the calibrated model (blab calibrate on this machine) against the real kernel's
 //    page_fault1 at 1 and 2 tasks, measured earlier in the same bench run.
 // Host time is CPU time (user + sys from /usr/bin/time) minus the same binary's start-up,
@@ -59,7 +60,7 @@ export function modelFigures(results) {
     figs.push({ name: 'model machine, native and WASM print the same table', unit: '', median: nat.out === wasm.out ? 'yes' : 'NO', met: nat.out === wasm.out });
   }
 
-  // Issue 3: 112 CPUs x 32768 pages (128 MB) per task, two rounds, one run.
+  // The seeds' full size: 112 CPUs x 32768 pages (128 MB) per task, two rounds, one run.
   const big = timed([NATIVE, 'sim', '--workload', 'page_fault1', '--cpus', '112', '--preset', 'v4.17', '--bench']);
   const bigOps = Number(/bench: (\d+) simulated page operations/.exec(big.stderr)?.[1]);
   figs.push({ name: 'model: page_fault1, 112 CPUs x 128 MB, native', unit: 'CPU s', median: big.cpu, ops_per_s: Math.round(bigOps / big.cpu), note: 'one run; blab sim --workload page_fault1 --cpus 112 --preset v4.17' });

@@ -4,5 +4,5 @@
 FIDELITY_FLAGS ?=
 
 .PHONY: fidelity
-fidelity: build/native/.built
+fidelity: build/native/blab
 	@node scripts/fidelity.mjs $(FIDELITY_FLAGS)

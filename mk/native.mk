@@ -1,37 +1,61 @@
-# Native builds of wasm-core. Each variant is one cmake build directory:
-#   native  release gcc, gives build/native/blab (what `make native` promises)
-#   debug   gcc, invariant checker after every op
+# Native builds of wasm-core. Each is one CMake preset (wasm-core/CMakePresets.json), built in
+# build/<preset>/ with every core of the machine; CMake decides what is out of date, so the
+# targets below always ask it (a build with nothing to do takes a second).
+#   native  release gcc: build/native/blab, what `make native` promises
+#   debug   gcc, the invariant checker after every op
 #   clang   release clang, -Werror as well
 #   asan    clang, AddressSanitizer + UndefinedBehaviorSanitizer, invariant checker on
+# A failed build prints its whole log (kept in build/<preset>/build.log) and stops.
 CMAKE ?= cmake
-CORE_DEPS := $(shell find wasm-core -name '*.[ch]' -o -name CMakeLists.txt -o -name '*.sh' 2>/dev/null)
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 
-define native_variant
-build/$(1)/CMakeCache.txt: wasm-core/CMakeLists.txt
+# $(call cmake_build,PRESET[,WRAPPER]): configure when the presets changed (WRAPPER: emcmake
+# for WebAssembly), then build
+define cmake_build
 	@mkdir -p build/$(1)
-	@$(CMAKE) -S wasm-core -B build/$(1) -DCMAKE_BUILD_TYPE=$(2) $(3) >/dev/null
-build/$(1)/.built: build/$(1)/CMakeCache.txt $(CORE_DEPS)
-	@$(CMAKE) --build build/$(1) -j2 -- --no-print-directory >/dev/null || $(CMAKE) --build build/$(1) -j1
-	@touch $$@
+	@{ { [ build/$(1)/CMakeCache.txt -nt wasm-core/CMakePresets.json ] || \
+	     $(2) $(CMAKE) --preset $(1) -S wasm-core; } && \
+	   $(CMAKE) --build build/$(1) -j$(NPROC); } >build/$(1)/build.log 2>&1 || \
+	 { cat build/$(1)/build.log; echo "build/$(1): FAILED (log: build/$(1)/build.log)"; exit 1; }
 endef
 
-$(eval $(call native_variant,native,Release,-DCMAKE_C_COMPILER=gcc))
-$(eval $(call native_variant,debug,Debug,-DCMAKE_C_COMPILER=gcc -DBLAB_DEBUG_CHECK=ON))
-$(eval $(call native_variant,clang,Release,-DCMAKE_C_COMPILER=clang))
-$(eval $(call native_variant,asan,Debug,-DCMAKE_C_COMPILER=clang -DBLAB_DEBUG_CHECK=ON -DBLAB_SANITIZE=address$(,)undefined))
+.PHONY: FORCE native cmake-debug cmake-clang cmake-asan test-native test-clang test-asan
+FORCE:
 
-.PHONY: native test-native test-clang test-asan
-native: build/native/.built
+build/native/blab build/native/libblabcore.a &: FORCE
+	$(call cmake_build,native)
+cmake-debug cmake-clang cmake-asan: cmake-%: FORCE
+	$(call cmake_build,$*)
+
+native: build/native/blab
 	@echo "built build/native/blab"
 
-test-native: build/native/.built build/debug/.built
-	cd build/native && ctest --output-on-failure
-	cd build/debug && ctest --output-on-failure
+test-native: build/native/blab cmake-debug
+	cd wasm-core && ctest --preset native -j$(NPROC)
+	cd wasm-core && ctest --preset debug -j$(NPROC)
 
-test-clang: build/clang/.built
-	cd build/clang && ctest --output-on-failure
+test-clang: cmake-clang
+	cd wasm-core && ctest --preset clang -j$(NPROC)
 
-test-asan: build/asan/.built
-	cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 BLAB_PROP_OPS=100000 ctest --output-on-failure
+test-asan: cmake-asan
+	cd wasm-core && ctest --preset asan -j$(NPROC)
 
 TEST_SUITES += test-native test-clang test-asan
+
+# make lint's C part (lint-web is knip): the checks that keep the core's shape, seconds once
+# build/native exists (the symbol check reads its objects):
+#   scripts/check-layers.mjs          every #include of wasm-core/ goes down the layers
+#                                     (docs/architecture.md), and no folders include each other
+#   scripts/check-unused-symbols.sh   no C function or datum is exported that nothing uses
+.PHONY: lint lint-c
+lint: lint-c
+lint-c: build/native/blab
+	@node scripts/check-layers.mjs
+	@scripts/check-unused-symbols.sh build/native
+
+# web/scenario/core-schema.ts: the core's presets, run request and run counters as TypeScript,
+# printed by build/native/blab-schema (wasm-core/tools/blab_schema.c). Committed, so the app
+# type-checks without a C build; web/scenario/core-schema.test.ts fails when it drifts.
+.PHONY: schema
+schema: build/native/blab
+	@build/native/blab-schema > web/scenario/core-schema.ts && echo "wrote web/scenario/core-schema.ts"

@@ -1,15 +1,16 @@
-# The real machine (wasm-core/src/real/, docs/real.md) under ThreadSanitizer: real threads
-# share one zone, so a missing lock or a plain counter read across threads must show up as a
-# data race here. The tsan variant is a full cmake build with -fsanitize=thread (clang).
+# The real machine (wasm-core/src/machine/real/, src/workloads/real_run.c; docs/real.md) under
+# ThreadSanitizer: real threads share one zone, so a missing lock or a plain counter read
+# across threads must show up as a data race here. The tsan preset is a full build with -fsanitize=thread (clang).
 #   test-tsan   the real machine's ctest tests, then `blab run` with 2 threads for a second
 #               on a preset without pcp lists and one with two-pass frees and prefetch
-$(eval $(call native_variant,tsan,Debug,-DCMAKE_C_COMPILER=clang -DBLAB_SANITIZE=thread))
-
 TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:exitcode=66
 
-.PHONY: test-tsan
-test-tsan: build/tsan/.built
-	cd build/tsan && $(TSAN_ENV) ctest --output-on-failure -R 'real|run_args'
+.PHONY: cmake-tsan test-tsan
+cmake-tsan: FORCE
+	$(call cmake_build,tsan)
+
+test-tsan: cmake-tsan
+	cd wasm-core && ctest --preset tsan -j$(NPROC)
 	$(TSAN_ENV) build/tsan/blab run --threads 2 --preset v2.5.44,v4.17 --seconds 1 --warmup 0 \
 	  --pages 4096 >build/tsan/run.out
 	@grep -q '^2,' build/tsan/run.out && echo "test-tsan: blab run clean under ThreadSanitizer"
@@ -26,28 +27,23 @@ TEST_SUITES += test-tsan
 # by blab run's end-of-run invariants (wasm-core/tests/real/stress.sh). `make soak` runs more.
 STRESS_RUNS ?= 20
 .PHONY: test-stress
-test-stress: build/native/.built
+test-stress: build/native/blab
 	@wasm-core/tests/real/stress.sh build/native/blab $(STRESS_RUNS)
 
 TEST_SUITES += test-stress
 
 # ---- make bench: the real machine (bench/real.mjs, figures in docs/performance.md) ----
 #   build/bench/real_fastpath      native: alloc+free pair on the real machine, 1 thread
-#   build/bench/wasm/blab.js      the same source as WebAssembly, run by Node (named
-#                                  blab.js: wasm-core/wasm/node-pre.js loads blab.wasm)
-REAL_BENCH_WASM_OBJ := $(patsubst wasm-core/%.c,build/wasm/obj/%.o,\
-                       $(wildcard wasm-core/src/*.c wasm-core/src/model/*.c wasm-core/src/real/*.c))
-
-build/bench/real_fastpath: bench/real_fastpath.c bench/fastpath_pairs.h build/native/.built
+#   build/bench/wasm/blab.js      the same source as WebAssembly (the wasm preset's
+#                                  real_fastpath_wasm target), run by Node (named blab.js:
+#                                  wasm-core/wasm/node-pre.js loads blab.wasm)
+build/bench/real_fastpath: bench/real_fastpath.c bench/fastpath_pairs.h build/native/libblabcore.a
 	@mkdir -p $(dir $@)
 	@$(BENCH_CC) -Iwasm-core/include $< build/native/libblabcore.a -lpthread -o $@
 
-build/bench/wasm/blab.js: bench/real_fastpath.c bench/fastpath_pairs.h $(REAL_BENCH_WASM_OBJ) wasm-core/wasm/node-pre.js
-	@mkdir -p $(dir $@)
-	@$(EMCC) -O2 -pthread -std=c11 -Wall -Wextra -Werror -Iwasm-core/include $< $(REAL_BENCH_WASM_OBJ) \
-	  -sENVIRONMENT=node,worker -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=0 \
-	  -sINITIAL_MEMORY=256MB -sTOTAL_STACK=1MB --pre-js wasm-core/wasm/node-pre.js -o $@
-	@echo '{ "type": "commonjs" }' > $(dir $@)package.json
+build/bench/wasm/blab.js: build/wasm/node/blab.js
+	@$(CMAKE) --build build/wasm -j$(NPROC) --target real_fastpath_wasm >>build/wasm/build.log 2>&1 || \
+	  { cat build/wasm/build.log; exit 1; }
 
 # extra prerequisites of bench-run (mk/bench.mk): the programs bench/real.mjs runs
 bench-run: build/bench/real_fastpath build/bench/wasm/blab.js build/wasm/node/blab.js

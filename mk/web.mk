@@ -12,7 +12,7 @@ WEB_SRC := $(shell find web -type f 2>/dev/null) index.html vite.config.ts tscon
 .PHONY: test-web test-e2e web-build serve start lint lint-web
 
 # The contract tests run the real core: the Node WASM build and the native blab first.
-test-web: build/wasm/node/blab.js build/native/.built
+test-web: build/wasm/node/blab.js build/native/blab
 	$(NPX) tsc -p .
 	$(NPX) eslint .
 	$(NPX) vitest run

@@ -29,7 +29,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "model/model.h"
+#include "blab_model.h"
 
 #ifndef __EMSCRIPTEN__
 #include <pthread.h>

@@ -11,7 +11,7 @@
 #include "blab.h"
 #include "blab_sim.h"
 #include "cli.h"
-#include "model/model.h"
+#include "blab_model.h"
 #include "sim_common.h"
 #include "sim_progress.h"
 

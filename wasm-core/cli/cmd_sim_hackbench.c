@@ -10,7 +10,7 @@
 #include "blab.h"
 #include "blab_sim.h"
 #include "cli.h"
-#include "model/model.h"
+#include "blab_model.h"
 #include "sim_common.h"
 
 #define MAX_LIST 32

@@ -113,6 +113,13 @@ struct blab_strategy {
 	uint8_t skip_merge;    /* 2/4: order-0 frees skip merging; compaction merges them later */
 	uint8_t clusters;      /* enum blab_clusters */
 };
+/* X(field, jsName): every switch of struct blab_strategy, for the tables the app is generated
+ * from (wasm-core/tools/blab_schema.c) */
+#define BLAB_STRATEGY_FIELDS(X)                                                            \
+	X(pcp, pcp) X(pcp_per_mt, pcpPerMt) X(pcp_max_order, pcpMaxOrder) X(bulk_free, bulkFree) \
+	X(merge_tail, mergeTail) X(high_mode, highMode) X(batch_era, batchEra)                  \
+	X(watermarks, watermarks) X(bulk_rr, bulkRr) X(free_factor, freeFactor) X(batch, batch) \
+	X(high, high) X(skip_merge, skipMerge) X(clusters, clusters)
 enum blab_clusters {
 	BLAB_CLUSTERS_NONE = 0,
 	BLAB_CLUSTERS_PER_FREE = 1,  /* 3/4: rmqueue_bulk() cuts clusters; each free keeps them up */
@@ -124,6 +131,8 @@ int blab_preset(const char *name, struct blab_strategy *out);
 unsigned blab_preset_count(void);
 const char *blab_preset_name(unsigned i);        /* NULL past the end */
 const char *blab_preset_describe(unsigned i);    /* one line, cites the commit */
+const char *blab_preset_commit(unsigned i);      /* its upstream commits, space-separated; "" if none */
+const char *blab_preset_title(unsigned i);       /* a few words, for a menu */
 #define BLAB_DEFAULT_PRESET "v5.18"
 
 /* ---- machines ---- */
@@ -135,9 +144,9 @@ enum blab_machine_kind {
 
 /* ---- zone ---- */
 struct blab_zone;
-struct model_params; /* src/model/model.h */
+struct model_params; /* the model machine's parameters: blab_model.h */
 
-/* Receives each event record as it is made (see blab_set_sink()). */
+/* Receives each event record as it is made (blab_zone_config.sink). */
 typedef void (*blab_event_sink)(void *ctx, const struct blab_event *e);
 
 struct blab_zone_config {
@@ -155,7 +164,7 @@ struct blab_zone_config {
 	 * virtual CPUs it runs (must be <= the parameters' CPUs; 0 = cpus) */
 	const struct model_params *model;
 	/* Where records go from the first one on (ZONE_INIT and the set-up included), instead
-	 * of the log; NULL = the log. blab_set_sink() changes it later. */
+	 * of the log; NULL = the log. */
 	blab_event_sink sink;
 	void *sink_ctx;
 	/* REAL only: 1 = count lock acquisitions but do not time spins and holds (the timing
@@ -321,9 +330,6 @@ int blab_check(const struct blab_zone *z, char *msg, unsigned msglen);
 
 /* ---- event log ---- */
 const struct blab_event *blab_log(const struct blab_zone *z, uint32_t *count);
-/* Send every record to fn as it is made instead of keeping it (NULL: back to the log). The
- * log mask still selects the classes; nothing is stored, so runs of any length fit. */
-void blab_set_sink(struct blab_zone *z, blab_event_sink fn, void *ctx);
 int blab_log_full(const struct blab_zone *z);
 void blab_log_clear(struct blab_zone *z);
 const char *blab_event_name(unsigned type);   /* NULL for an unknown type */

@@ -3,7 +3,7 @@
 #define BLAB_TEST_COMMON_H
 #include <string.h>
 #include "harness.h"
-#include "internal.h"
+#include "mm/mm.h"
 
 /* FNV-1a over one 32-byte event record, the digest `blab sim --hash` prints: start from
  * FNV1A_OFFSET and fold in every record; equal digests mean equal event logs. */

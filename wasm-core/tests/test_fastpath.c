@@ -1,9 +1,9 @@
 /*
- * test_fastpath.c - the inline pcp hit (src/fastpath.h) against the op state machine.
+ * test_fastpath.c - the inline pcp hit (src/mm/pcp.h) against the op state machine.
  *
  * Two zones with the same config get the same random ops (orders 0..4 and out of range,
  * every migratetype and a bad one, cold and hot, bad cpus, bad pfns, double and misaligned
- * frees, drains): zone A tries alloc_fast() / free_fast() first and falls back to the public
+ * frees, drains): zone A tries rmqueue_pcplist_hit() / free_unref_page_hit() first and falls back to the public
  * calls, exactly as blab_alloc_gfp() does; zone B runs every op through blab_op_step(). The
  * return codes, pfns, event logs (every class, cache accesses included) and the zones'
  * pages, lists and counts must be byte-identical (checked every 61 ops and at the end; the
@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 #include "common.h"
-#include "fastpath.h"
+#include "mm/pcp.h"
 
 #define HELD 512
 #define OPS 3000
@@ -59,7 +59,7 @@ static int same_zone(const struct blab_zone *a, const struct blab_zone *b)
 	uint32_t na, nb;
 	const struct blab_event *ea = blab_log(a, &na), *eb = blab_log(b, &nb);
 
-	return a->now == b->now && a->free_pages == b->free_pages &&
+	return a->machine.now == b->machine.now && a->free_pages == b->free_pages &&
 	       a->pcp_pages == b->pcp_pages && na == nb &&
 	       (!na || !memcmp(ea, eb, na * sizeof(*ea))) &&
 	       !memcmp(a->mem_map, b->mem_map, a->pages * sizeof(*a->mem_map)) &&
@@ -96,8 +96,8 @@ static void compare(const char *preset, unsigned machine, int logged, int wmarks
 				order = 11 + rnd(300);
 			if (!rnd(100))
 				mt = 3 + rnd(300);
-			if (cpu < a->cpus && (fast_quiet(a) ? alloc_fast(a, cpu, order, mt, gfp, &pa, 1)
-							    : alloc_fast(a, cpu, order, mt, gfp, &pa, 0))) {
+			if (cpu < a->cpus && (pcp_hit_quiet(a) ? rmqueue_pcplist_hit(a, cpu, order, mt, gfp, &pa, 1)
+							    : rmqueue_pcplist_hit(a, cpu, order, mt, gfp, &pa, 0))) {
 				ra = 0;
 				t->fast_alloc++;
 			} else {
@@ -124,8 +124,8 @@ static void compare(const char *preset, unsigned machine, int logged, int wmarks
 			else if (bad == 3)
 				order = 11 + rnd(300);
 			for (int twice = 0; twice < (bad == 4 ? 2 : 1); twice++) { /* 4: double free */
-				if (cpu < a->cpus && (fast_quiet(a) ? free_fast(a, cpu, pfn, order, gfp, 1)
-								    : free_fast(a, cpu, pfn, order, gfp, 0))) {
+				if (cpu < a->cpus && (pcp_hit_quiet(a) ? free_unref_page_hit(a, cpu, pfn, order, gfp, 1)
+								    : free_unref_page_hit(a, cpu, pfn, order, gfp, 0))) {
 					ra = 0;
 					t->fast_free++;
 				} else {

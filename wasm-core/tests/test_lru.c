@@ -1,7 +1,7 @@
 /* test_lru.c - the workloads' LRU list (workload_common.c): add at the head, release from
  * anywhere, migration in place, and the lru_lock around each batch */
 #include "common.h"
-#include "workload_common.h"
+#include "workloads/workload_common.h"
 
 /* the list from head to tail into out (at most max entries); the count, or -1 when the
  * prev links do not mirror the next links */

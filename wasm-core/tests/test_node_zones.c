@@ -16,7 +16,7 @@
 
 #include "blab_sim.h"
 #include "common.h"
-#include "model/model.h"
+#include "machine/model/model.h"
 
 #define NCPUS 4
 

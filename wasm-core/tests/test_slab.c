@@ -7,7 +7,7 @@
 
 #include "blab_slab.h"
 #include "harness.h"
-#include "slab.h" /* to corrupt a slab on purpose: the checker must notice */
+#include "mm/slab.h" /* to corrupt a slab on purpose: the checker must notice */
 
 #define PAGES 4096u
 

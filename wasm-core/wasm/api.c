@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blab.h"
+#include "blab_js.h"
 
 struct blab_js_run {
 	int32_t status;   /* 0: every line ran; 1: a line failed ("line N: why" in err) */
@@ -20,6 +21,7 @@ struct blab_js_run {
 	char *out, *err;  /* NUL-terminated, from open_memstream */
 	size_t out_len, err_len;
 	struct blab_event *events;
+	int64_t stats[BLAB_JS_NSTATS]; /* a model-machine run's counters (blab_js.h); else 0 */
 };
 
 /* Op scripts from the browser are bounded like files given to the CLI (docs/limits.md). */
@@ -89,6 +91,8 @@ const char *blab_js_out(const struct blab_js_run *r) { return r && r->out ? r->o
 const char *blab_js_err(const struct blab_js_run *r) { return r && r->err ? r->err : ""; }
 const struct blab_event *blab_js_events(const struct blab_js_run *r) { return r ? r->events : NULL; }
 uint32_t blab_js_event_count(const struct blab_js_run *r) { return r ? r->nevents : 0; }
+/* BLAB_JS_NSTATS counters in the order of BLAB_JS_SIM_STATS (blab_js.h) */
+const int64_t *blab_js_stats(const struct blab_js_run *r) { return r ? r->stats : NULL; }
 
 void blab_js_run_free(struct blab_js_run *r)
 {
@@ -104,8 +108,6 @@ void blab_js_run_free(struct blab_js_run *r)
 uint32_t blab_js_event_size(void) { return (uint32_t)sizeof(struct blab_event); }
 
 /* ---- blab sim for the browser: one run of a workload on the model machine ---- */
-
-#include "blab_sim.h"
 
 struct js_sink {
 	struct blab_event *ev;
@@ -143,41 +145,28 @@ static void js_sink(void *ctx, const struct blab_event *e)
 	s->ev[s->n++] = *e;
 }
 
-struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
-				   uint32_t iterations, uint32_t seed, const char *preset,
-				   uint32_t max_events, uint32_t batch, uint32_t high,
-				   uint32_t clear_lines);
-
-/*
- * Runs `workload` (1 = page_fault1) on `cpus` model CPUs, each task mapping `pages` pages, with
- * the strategy of `preset`; keeps at most `max_events` records (>= 2). The run's text result
- * (score, contention, the error if any) is in out/err like a replay's, the log in events.
- * hackbench (4, docs/slab.md): `cpus` = groups, `pages` = loops, `iterations` = flags (bit 0:
- * SLUB freelist prefetch, bit 1: same-CPU control), 256-byte objects.
- */
-struct blab_js_run *blab_js_sim(uint32_t workload, uint32_t cpus, uint32_t pages,
-				uint32_t iterations, uint32_t seed, const char *preset,
-				uint32_t max_events)
+/* the run's counters into stats[], in the order of BLAB_JS_SIM_STATS (blab_js.h) */
+static void fill_stats(int64_t *stats, const struct blab_sim_result *r)
 {
-	return blab_js_sim_ex(workload, cpus, pages, iterations, seed, preset, max_events, 0, 0, 0);
+#define BLAB_X(js, expr) stats[BLAB_JS_STAT_##js] = (int64_t)(expr);
+	BLAB_JS_SIM_STATS(BLAB_X)
+#undef BLAB_X
 }
 
 /*
- * blab_js_sim() with the knobs the lessons and the compare view turn: pcp `batch` and `high`
- * (0: the preset's), the frame lines clear_page() writes through the cache model (0: the
- * default), and max_events 0 for no log at all (table sweeps need only the counters). A
- * second stdout line, "stats key=value ...", carries every counter of struct blab_sim_result.
+ * Runs one workload on the model machine as `req` asks (blab_js.h: every field by name, the
+ * hackbench ones apart), keeping at most req->max_events records (>= 2; 0: no log). What the
+ * run prints (its score line, or why it could not run) is in out/err like a replay's, the log
+ * in events, and every counter in the stats array (blab_js_stats).
  */
-struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pages,
-				   uint32_t iterations, uint32_t seed, const char *preset,
-				   uint32_t max_events, uint32_t batch, uint32_t high,
-				   uint32_t clear_lines)
+struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 {
 	struct blab_js_run *r = calloc(1, sizeof(*r));
 	struct js_sink sink = {0};
 	struct blab_sim_config cfg;
 	struct blab_sim_result res;
-	char why[256] = "";
+	char why[256] = "", preset[BLAB_JS_PRESET_MAX];
+	uint32_t workload, max_events;
 	FILE *out, *err;
 	int rc;
 
@@ -189,23 +178,33 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		r->status = 2;
 		goto done;
 	}
+	if (!req) {
+		fprintf(err, "blab sim: no request\n");
+		r->status = 2;
+		goto done;
+	}
+	workload = req->workload;
+	max_events = req->max_events;
+	memcpy(preset, req->preset, sizeof(preset));
+	preset[sizeof(preset) - 1] = 0; /* caller memory: bounded whatever it holds */
 	blab_sim_config_init(&cfg);
 	cfg.workload = workload;
-	cfg.cpus = cpus;
-	cfg.pages = pages;
-	cfg.iterations = iterations;
-	cfg.seed = seed;
+	cfg.cpus = req->cpus;
+	cfg.pages = req->pages;
+	cfg.iterations = req->iterations;
+	cfg.seed = req->seed;
 	if (workload == BLAB_WL_HACKBENCH) {
-		if (iterations > 3) {
-			fprintf(err, "blab sim: hackbench flags=%u: only bits 0 (prefetch) and 1 (same CPU)\n",
-				iterations);
+		if (req->slub_prefetch > 1 || req->same_cpu > 1) {
+			fprintf(err, "blab sim: hackbench slub_prefetch=%u same_cpu=%u: each is 0 or 1\n",
+				req->slub_prefetch, req->same_cpu);
 			r->status = 2;
 			goto done;
 		}
-		cfg.hackbench.groups = cpus;
-		cfg.hackbench.loops = pages;
-		cfg.hackbench.slub_prefetch = (uint8_t)(iterations & 1u);
-		cfg.hackbench.same_cpu = (uint8_t)((iterations >> 1) & 1u);
+		cfg.cpus = req->groups; /* one CPU per group: blab_sim_run() checks they agree */
+		cfg.hackbench.groups = req->groups;
+		cfg.hackbench.loops = req->loops;
+		cfg.hackbench.slub_prefetch = (uint8_t)req->slub_prefetch;
+		cfg.hackbench.same_cpu = (uint8_t)req->same_cpu;
 		cfg.pages = 1;
 		cfg.iterations = 1;
 	}
@@ -214,17 +213,17 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 		r->status = 2;
 		goto done;
 	}
-	if (!preset || (rc = blab_preset(preset, &cfg.strategy))) {
-		fprintf(err, "blab sim: unknown preset '%s' (blab presets lists them)\n", preset ? preset : "");
+	if ((rc = blab_preset(preset, &cfg.strategy))) {
+		fprintf(err, "blab sim: unknown preset '%s' (blab presets lists them)\n", preset);
 		r->status = 2;
 		goto done;
 	}
-	if (batch)
-		cfg.strategy.batch = batch; /* range-checked by the zone (docs/limits.md) */
-	if (high)
-		cfg.strategy.high = high;
-	if (clear_lines)
-		cfg.clear_lines = clear_lines; /* 1..64, checked by blab_sim_run() */
+	if (req->batch)
+		cfg.strategy.batch = req->batch; /* range-checked by the zone (docs/limits.md) */
+	if (req->high)
+		cfg.strategy.high = req->high;
+	if (req->clear_lines)
+		cfg.clear_lines = req->clear_lines; /* 1..64, checked by blab_sim_run() */
 	sink.max = max_events;
 	cfg.log_mask = BLAB_EVC_ALL;
 	cfg.sink = max_events ? js_sink : NULL;
@@ -269,46 +268,7 @@ struct blab_js_run *blab_js_sim_ex(uint32_t workload, uint32_t cpus, uint32_t pa
 			(unsigned long long)res.score, res.zone_contention_bp / 100, res.zone_contention_bp % 100,
 			res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
 	/* every counter, for the lessons' tables and the compare view's diff table */
-	fprintf(out, "stats score=%llu pages_scored=%llu pages_total=%llu cycles_max=%llu cycles_total=%llu "
-		"zone_acq=%llu zone_contended=%llu zone_spin=%llu zone_hold=%llu "
-		"lru_acq=%llu lru_spin=%llu zone_bp=%u lru_bp=%u misses_locked=%llu "
-		"prefetches=%llu pf_hit=%llu pf_late=%llu pf_wasted=%llu batch=%u high=%u",
-		(unsigned long long)res.score, (unsigned long long)res.pages_scored,
-		(unsigned long long)res.pages_total,
-		(unsigned long long)res.cycles_max, (unsigned long long)res.cycles_total,
-		(unsigned long long)res.zone_acq, (unsigned long long)res.zone_contended,
-		(unsigned long long)res.zone_spin, (unsigned long long)res.zone_hold,
-		(unsigned long long)res.lru_acq, (unsigned long long)res.lru_spin,
-		res.zone_contention_bp, res.lru_contention_bp,
-		(unsigned long long)res.misses_zone_locked, (unsigned long long)res.prefetches,
-		(unsigned long long)res.pf_hit, (unsigned long long)res.pf_late,
-		(unsigned long long)res.pf_wasted, res.batch, res.high);
-	if (workload == BLAB_WL_HACKBENCH) {
-		/* the message cache's SLUB counters and its freelist prefetches, for the compare
-		 * view's hackbench rows */
-		fprintf(out, " messages=%llu elapsed_cycles=%llu", (unsigned long long)res.messages,
-			(unsigned long long)res.elapsed_cycles);
-		fprintf(out, " slab_alloc_fast=%llu slab_alloc_slow=%llu slab_free_fast=%llu "
-			"slab_free_slow=%llu slab_free_remote=%llu slab_prefetch=%llu "
-			"slab_pf_hit=%llu slab_pf_late=%llu slab_pf_wasted=%llu",
-			(unsigned long long)res.slab.alloc_fastpath,
-			(unsigned long long)res.slab.alloc_slowpath,
-			(unsigned long long)res.slab.free_fastpath,
-			(unsigned long long)res.slab.free_slowpath,
-			(unsigned long long)res.slab.free_remote, (unsigned long long)res.slab.prefetch,
-			(unsigned long long)res.slab_pf_hit, (unsigned long long)res.slab_pf_late,
-			(unsigned long long)res.slab_pf_wasted);
-	}
-	if (workload == BLAB_WL_STRESS_HIGHALLOC || workload == BLAB_WL_MIXED)
-		/* hi_unusable: the unusable free space index for hi_order, in thousandths, when the
-		 * attempts began (before any compaction); hi_merged: merge-skipped pages compaction
-		 * merged back */
-		fprintf(out, " hi_attempts=%llu hi_success=%llu hi_cycles=%llu hi_compactions=%llu "
-			"hi_merged=%llu hi_unusable=%d",
-			(unsigned long long)res.hi_attempts, (unsigned long long)res.hi_success,
-			(unsigned long long)res.hi_cycles, (unsigned long long)res.compact.runs,
-			(unsigned long long)res.compact.merged, res.unusable_index);
-	fprintf(out, "\n");
+	fill_stats(r->stats, &res);
 	r->events = sink.ev;
 	r->nevents = sink.n;
 	sink.ev = NULL;

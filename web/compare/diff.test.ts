@@ -5,7 +5,6 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
-import { parseSimStats } from '../engine/simstats';
 import { delta, diffCsvColumns, diffCsvRows, diffRows, measures, type DiffColumn } from './diff';
 import { compareRequest } from './request';
 import { parseCompare, type CompareState } from './url';
@@ -22,7 +21,7 @@ function columns(s: CompareState): DiffColumn[] {
   return s.configs.map((c) => {
     const r = simScenario(m, compareRequest(s, c, s.cpus, 0));
     if (r.status !== 0) throw new Error(r.stderr);
-    return { label: c.label, stats: parseSimStats(r.stdout), fragmentation: 0 };
+    return { label: c.label, stats: r.stats!, fragmentation: 0 };
   });
 }
 
@@ -76,7 +75,7 @@ describe('the diff table', () => {
     const time = row(rows, /^time until/);
     expect(score.slice(1, 4)).toEqual(['higher', cols[0]!.stats.score.toLocaleString('en'), cols[1]!.stats.score.toLocaleString('en')]);
     expect(time[1]).toBe('lower');
-    expect(time[2]).toBe(cols[0]!.stats.elapsed!.toLocaleString('en'));
+    expect(time[2]).toBe(cols[0]!.stats.elapsed.toLocaleString('en'));
     // the same messages in a shorter time is more messages per second: both cells agree
     const word = (cell: string) => cell.split(' ')[1];
     expect(word(score[4]!)).toMatch(/^(better|worse)$/);
@@ -86,7 +85,7 @@ describe('the diff table', () => {
     expect(Number(pf[2]!.replace(/,/g, ''))).toBeGreaterThan(0);
     expect(pf[3]).toBe('0');
     expect(row(rows, /^remote frees/)[2]).toBe(String(cols[0]!.stats.slabFreeRemote));
-    expect(cols[0]!.stats.slabAllocFast! + cols[0]!.stats.slabAllocSlow!).toBe(cols[0]!.stats.messages);
+    expect(cols[0]!.stats.slabAllocFast + cols[0]!.stats.slabAllocSlow).toBe(cols[0]!.stats.messages);
     for (const r of rows.slice(1)) expect(r.slice(2, 4)).not.toContain('n/a');
   }, 60_000);
 
@@ -98,7 +97,7 @@ describe('the diff table', () => {
     expect(success.slice(1, 4)).toEqual(['higher', String(cols[0]!.stats.score), String(cols[1]!.stats.score)]);
     expect(row(rows, /^order-9 attempts/).slice(1, 4)).toEqual(['—', '4', '4']);
     expect(row(rows, /^cycles per attempt/)[1]).toBe('lower');
-    expect(row(rows, /^unusable free space index/)[2]).toBe((cols[0]!.stats.hiUnusable! / 1000).toFixed(3));
+    expect(row(rows, /^unusable free space index/)[2]).toBe((cols[0]!.stats.hiUnusable / 1000).toFixed(3));
     for (const r of rows.slice(1)) expect(r.slice(2, 4)).not.toContain('n/a');
     // success is a percentage: its change is in percentage points
     expect(success[4]).toMatch(/^(±0\.00|[+-]\d+\.\d\d) pp( better| worse)?$/);

@@ -1,7 +1,7 @@
 // The compare view's diff table: one row per measure, one column per configuration, then each
 // configuration's change against the first, with which way is better. The rows depend on the
 // workload (hackbench: SLUB's paths and freelist prefetches; stress_highalloc: the order-9
-// attempts). The counters come from the core's stats line; fragmentation at the end is read
+// attempts). The counters are the run's (simstats.ts); fragmentation at the end is read
 // off the replayed zone at the end of the run.
 import type { ZoneState } from '../log/state';
 import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
@@ -50,7 +50,7 @@ const hiRows: Measure[] = [
   { name: 'cycles per attempt (compaction included)', value: (c) => ratio(c.stats.hiCycles, c.stats.hiAttempts), digits: 0, better: 'lower' },
   { name: 'compactions run', value: (c) => c.stats.hiCompactions, digits: 0, better: 'lower' },
   { name: 'merge-skipped pages compaction merged back', value: (c) => c.stats.hiMerged, digits: 0, better: null },
-  { name: 'unusable free space index at order 9 before the attempts', value: (c) => (c.stats.hiUnusable === undefined ? undefined : c.stats.hiUnusable / 1000), digits: 3, better: 'lower' },
+  { name: 'unusable free space index at order 9 before the attempts', value: (c) => c.stats.hiUnusable / 1000, digits: 3, better: 'lower' },
 ];
 
 /**

@@ -5,7 +5,6 @@
 // Its state lives in the URL (url.ts), so a compare reloads to the same view.
 import { EngineClient } from '../engine/engine-client';
 import { decodeEvents } from '../log/events';
-import { parseSimStats } from '../engine/simstats';
 import { Player } from '../log/player';
 import type { PcpParams } from '../views/pcp';
 import { PRESETS } from '../scenario/url';
@@ -298,7 +297,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
         const r = await client.sim(compareRequest(state, c, state.cpus, 1 << 21));
         if (r.status !== 0) throw new Error(`${c.label}: ${r.stderr.trim()}`);
         const player = new Player(decodeEvents(r.events));
-        const stats = parseSimStats(r.stdout);
+        const stats = r.stats;
+        if (!stats) throw new Error(`${c.label}: the core returned no counters`);
         const maxTime = new Float64Array(player.length);
         let m = 0;
         for (let i = 0; i < player.length; i++) maxTime[i] = m = Math.max(m, player.log.time[i]!);

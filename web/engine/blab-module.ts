@@ -1,5 +1,7 @@
 // The typed face of the Emscripten module (wasm-core/wasm/api.c), shared by the engine
 // worker in the browser and by Vitest in Node, so both call the core the same way.
+import { SIM_REQUEST, SIM_STATS } from '../scenario/core-schema';
+import type { SimStats } from './simstats';
 
 /** What emscripten's MODULARIZE factory resolves to, narrowed to what we use. */
 export interface BlabModule {
@@ -7,11 +9,10 @@ export interface BlabModule {
   _malloc(bytes: number): number;
   _free(ptr: number): void;
   _blab_js_replay(text: number, len: number): number;
-  _blab_js_sim(workload: number, cpus: number, pages: number, iterations: number, seed: number, preset: number, maxEvents: number): number;
-  _blab_js_sim_ex(
-    workload: number, cpus: number, pages: number, iterations: number, seed: number, preset: number,
-    maxEvents: number, batch: number, high: number, clearLines: number,
-  ): number;
+  /** one model-machine run from a request struct laid out as SIM_REQUEST (include/blab_js.h) */
+  _blab_js_sim_run(request: number): number;
+  /** the run's counters: SIM_STATS.length int64 values */
+  _blab_js_stats(run: number): number;
   _blab_js_status(run: number): number;
   _blab_js_out(run: number): number;
   _blab_js_err(run: number): number;
@@ -39,6 +40,8 @@ export interface ReplayResult {
   stderr: string;
   /** 32-byte records (docs/events.md), copied out of the WASM heap: safe to transfer. */
   events: ArrayBuffer;
+  /** a model-machine run's counters (simScenario); absent for an op script */
+  stats?: SimStats;
 }
 
 /** Bounded like the C side (BLAB_JS_MAX_SCRIPT): checked here too, for a clear message early. */
@@ -84,25 +87,53 @@ function workloadId(m: BlabModule, name: string): number {
   }
 }
 
+/**
+ * The request struct's values by field name. The scenario tables describe hackbench in
+ * blab sim's other terms (cpus = groups, pages = messages per sender, iterations = switches:
+ * bit 0 freelist prefetch, bit 1 same CPU); the core's request names each apart.
+ */
+function requestFields(id: number, req: SimRequest): Record<(typeof SIM_REQUEST.fields)[number], number> {
+  const hackbench = req.workload === 'hackbench';
+  return {
+    workload: id,
+    cpus: req.cpus,
+    pages: req.pages,
+    iterations: req.iterations,
+    seed: req.seed >>> 0,
+    maxEvents: req.maxEvents,
+    batch: req.batch ?? 0,
+    high: req.high ?? 0,
+    clearLines: req.clearLines ?? 0,
+    groups: hackbench ? req.cpus : 0,
+    loops: hackbench ? req.pages : 0,
+    slubPrefetch: hackbench ? req.iterations & 1 : 0,
+    sameCpu: hackbench ? req.iterations >> 1 : 0, // above 1: the core says what is wrong
+  };
+}
+
 export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
-  const name = new TextEncoder().encode(`${req.preset}\0`);
-  if (name.length > 64) throw new Error(`preset name too long: ${req.preset.slice(0, 64)}…`);
-  const namePtr = m._malloc(name.length);
-  if (!namePtr) throw new Error('the core is out of memory (malloc of the preset name failed)');
+  const name = new TextEncoder().encode(req.preset);
+  if (name.length >= SIM_REQUEST.presetMax) throw new Error(`preset name too long: ${req.preset.slice(0, 64)}…`);
+  const reqPtr = m._malloc(SIM_REQUEST.bytes);
+  if (!reqPtr) throw new Error('the core is out of memory (malloc of the request failed)');
   let run = 0;
   try {
     const id = workloadId(m, req.workload);
     if (!id) throw new Error(`the core has no workload "${req.workload.slice(0, 32)}"; it has ${coreWorkloads(m).join(', ')}`);
-    m.HEAPU8.set(name, namePtr);
-    run = m._blab_js_sim_ex(
-      id, req.cpus, req.pages, req.iterations, req.seed >>> 0, namePtr,
-      req.maxEvents, req.batch ?? 0, req.high ?? 0, req.clearLines ?? 0,
-    );
+    const view = new DataView(m.HEAPU8.buffer, reqPtr, SIM_REQUEST.bytes);
+    const values = requestFields(id, req);
+    SIM_REQUEST.fields.forEach((f, i) => view.setUint32(i * 4, values[f] >>> 0, true));
+    m.HEAPU8.fill(0, reqPtr + SIM_REQUEST.presetOffset, reqPtr + SIM_REQUEST.presetOffset + SIM_REQUEST.presetMax);
+    m.HEAPU8.set(name, reqPtr + SIM_REQUEST.presetOffset);
+    run = m._blab_js_sim_run(reqPtr);
     if (!run) throw new Error('the core is out of memory (no run record)');
-    return takeRun(m, run);
+    const stats = new DataView(m.HEAPU8.buffer, m._blab_js_stats(run), SIM_STATS.length * 8);
+    const out: Partial<SimStats> = {};
+    SIM_STATS.forEach((k, i) => (out[k] = Number(stats.getBigInt64(i * 8, true))));
+    return { ...takeRun(m, run), stats: out as SimStats };
   } finally {
     if (run) m._blab_js_run_free(run);
-    m._free(namePtr);
+    m._free(reqPtr);
   }
 }
 

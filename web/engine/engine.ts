@@ -7,16 +7,16 @@ import type { ReplayResult, SimRequest } from './blab-module';
 import { EngineClient } from './engine-client';
 import { scenarioRequest, type RunParams } from '../scenario/request';
 import type { EngineFault } from './protocol';
-import { parseSimStats, type SimStats } from './simstats';
+import type { SimStats } from './simstats';
 
 export interface EngineRun {
   /** the event log: 32-byte records, docs/events.md */
   log: ArrayBuffer;
-  /** pcp high and batch as the core configured them, if it says */
+  /** pcp high and batch as the core configured them (the run's counters) */
   pcp?: { high: number; batch: number };
   /** the run exactly as the core made it (blabCommand() reproduces it) */
   request: RunParams;
-  /** every counter the core printed about the run */
+  /** every counter of the run */
   stats: SimStats;
   /** the core's first line: the score in its unit, and whether the log was cut */
   summary: string;
@@ -43,7 +43,8 @@ export const engine = {
     const request = scenarioRequest(s);
     const r = await client.sim({ ...request, maxEvents: MAX_SIM_EVENTS });
     if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
-    const stats = parseSimStats(r.stdout);
+    if (!r.stats) throw new Error('the core returned no counters for the run');
+    const stats = r.stats;
     const summary = r.stdout.trim().split('\n')[0] ?? '';
     return { log: r.events, request, stats, summary, pcp: { batch: stats.batch, high: stats.high } };
   },

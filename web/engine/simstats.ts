@@ -1,97 +1,10 @@
-// The counters of one model-machine run, read off the "stats key=value ..." line that
-// blab_js_sim_ex() prints (wasm-core/wasm/api.c), and the figures the tables derive from them.
+// The counters of one model-machine run. The core fills one int64 each, in the order of
+// SIM_STATS (web/scenario/core-schema.ts, generated from include/blab_js.h's table), and
+// blab-module.ts reads them into this record by name: nothing parses the core's text.
+// A counter a workload does not have (hackbench's messages on page_fault1) is 0.
+import type { SIM_STATS } from '../scenario/core-schema';
 
-export interface SimStats {
-  score: number;
-  pagesScored: number;
-  pagesTotal: number;
-  zoneAcq: number;
-  zoneHold: number;
-  zoneBp: number;
-  lruBp: number;
-  missesLocked: number;
-  prefetches: number;
-  pfHit: number;
-  pfLate: number;
-  pfWasted: number;
-  batch: number;
-  high: number;
-  /** present when the core prints them (a workload that has them): hackbench's messages and
-   * virtual run length, the high-order workloads' attempts and successes */
-  messages?: number;
-  elapsed?: number;
-  hiAttempts?: number;
-  hiSuccess?: number;
-  /** cycles of all attempts, compaction included; compactions run; pages they merged back;
-   * the unusable free space index (thousandths) for the order before the attempts */
-  hiCycles?: number;
-  hiCompactions?: number;
-  hiMerged?: number;
-  hiUnusable?: number;
-  /** hackbench's message cache (SLUB's own counter names in the comments) */
-  slabAllocFast?: number; // ALLOC_FASTPATH
-  slabAllocSlow?: number; // ALLOC_SLOWPATH
-  slabFreeFast?: number; // FREE_FASTPATH
-  slabFreeSlow?: number; // FREE_SLOWPATH
-  slabFreeRemote?: number;
-  /** prefetch_freepointer() calls, and those the cache model saw used in time, late, never */
-  slabPrefetch?: number;
-  slabPfHit?: number;
-  slabPfLate?: number;
-  slabPfWasted?: number;
-}
-
-/** Keys the stats line carries for some workloads only. */
-const OPTIONAL: Record<string, keyof SimStats> = {
-  messages: 'messages',
-  elapsed_cycles: 'elapsed',
-  hi_attempts: 'hiAttempts',
-  hi_success: 'hiSuccess',
-  hi_cycles: 'hiCycles',
-  hi_compactions: 'hiCompactions',
-  hi_merged: 'hiMerged',
-  hi_unusable: 'hiUnusable',
-  slab_alloc_fast: 'slabAllocFast',
-  slab_alloc_slow: 'slabAllocSlow',
-  slab_free_fast: 'slabFreeFast',
-  slab_free_slow: 'slabFreeSlow',
-  slab_free_remote: 'slabFreeRemote',
-  slab_prefetch: 'slabPrefetch',
-  slab_pf_hit: 'slabPfHit',
-  slab_pf_late: 'slabPfLate',
-  slab_pf_wasted: 'slabPfWasted',
-};
-
-const KEYS: Record<string, keyof SimStats> = {
-  score: 'score',
-  pages_scored: 'pagesScored',
-  pages_total: 'pagesTotal',
-  zone_acq: 'zoneAcq',
-  zone_hold: 'zoneHold',
-  zone_bp: 'zoneBp',
-  lru_bp: 'lruBp',
-  misses_locked: 'missesLocked',
-  prefetches: 'prefetches',
-  pf_hit: 'pfHit',
-  pf_late: 'pfLate',
-  pf_wasted: 'pfWasted',
-  batch: 'batch',
-  high: 'high',
-};
-
-/** Throws if the line is missing or lacks a counter: a table must never show a guessed number. */
-export function parseSimStats(stdout: string): SimStats {
-  const line = stdout.split('\n').find((l) => l.startsWith('stats '));
-  if (!line) throw new Error('the core printed no "stats" line');
-  const out: Partial<SimStats> = {};
-  for (const kv of line.slice(6).trim().split(/\s+/)) {
-    const [k, v] = kv.split('=');
-    const key = KEYS[k ?? ''] ?? OPTIONAL[k ?? ''];
-    if (key && v !== undefined && /^\d+$/.test(v)) out[key] = Number(v);
-  }
-  for (const k of Object.values(KEYS)) if (out[k] === undefined) throw new Error(`the core's stats line has no ${k}`);
-  return out as SimStats;
-}
+export type SimStats = Record<(typeof SIM_STATS)[number], number>;
 
 /** zone->lock acquisitions per page faulted */
 export const acqPerPage = (s: SimStats): number => (s.pagesTotal ? s.zoneAcq / s.pagesTotal : 0);

@@ -1,12 +1,12 @@
 // The sweep's parsers, and a small sweep run on the real WASM core: the chart's numbers are the
-// core's own summary line, parsed, never computed here.
+// core's own counters, never computed here.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from './blab-module';
-import { SWEEP_LIMITS, checkSweep, parseCpuList, parseSimSummary, runSweep, sweepParams } from './sweep';
+import { SWEEP_LIMITS, checkSweep, parseCpuList, runSweep, sweepParams } from './sweep';
 import { describeThroughput, linearSeries } from '../views/throughput';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -15,21 +15,6 @@ let m: BlabModule;
 beforeAll(async () => {
   if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
   m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
-});
-
-describe('parseSimSummary', () => {
-  it('reads score, contention, batch and high', () => {
-    expect(parseSimSummary('score 4191135 pages/s, zone->lock contention 27.05 %, batch 63, high 378\n')).toEqual({
-      score: 4191135,
-      zoneContention: 27.05,
-      batch: 63,
-      high: 378,
-    });
-  });
-  it('accepts the cut-log suffix and refuses anything else, quoting it', () => {
-    expect(parseSimSummary('score 1 pages/s, zone->lock contention 0.00 %, batch 1, high 6 (event log cut at its bound)').score).toBe(1);
-    expect(() => parseSimSummary('blab sim: no')).toThrow(/"blab sim: no" is not "score N pages\/s/);
-  });
 });
 
 describe('parseCpuList', () => {
@@ -68,7 +53,7 @@ describe('linearSeries', () => {
 });
 
 describe('runSweep on the WASM core', () => {
-  it('gives one point per (preset, tasks), each the score the core printed for that run', async () => {
+  it('gives one point per (preset, tasks), each the score the core counted for that run', async () => {
     const sim = async (req: Parameters<typeof simScenario>[1]) => simScenario(m, req);
     const seen: number[] = [];
     const spec = { presets: ['v4.16', 'v5.18'], cpus: [1, 2], pages: 64, iterations: 2, seed: 1 };
@@ -78,7 +63,7 @@ describe('runSweep on the WASM core', () => {
     for (const s of res.series) {
       expect(s.points.map((p) => p.tasks)).toEqual([1, 2]);
       for (const p of s.points) {
-        const direct = parseSimSummary(simScenario(m, { ...sweepParams(spec, s.label, p.tasks), maxEvents: 2 }).stdout);
+        const direct = simScenario(m, { ...sweepParams(spec, s.label, p.tasks), maxEvents: 2 }).stats!;
         expect(p.score).toBe(direct.score);
         expect(p.score).toBeGreaterThan(0);
       }

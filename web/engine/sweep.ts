@@ -1,5 +1,5 @@
 // A throughput sweep: page_fault1 on the model machine for every (preset, task count) pair, one
-// blab_js_sim() run each in the engine worker, gathered into the series the throughput chart
+// blab_js_sim_run() each in the engine worker, gathered into the series the throughput chart
 // draws (web/views/throughput.ts). Runs one at a time, so progress can be shown and a sweep
 // can be stopped between runs.
 
@@ -16,35 +16,6 @@ export interface ThroughputPoint {
 export interface ThroughputSeries {
   label: string;
   points: ThroughputPoint[];
-}
-
-/** What blab_js_sim() prints on success (wasm-core/wasm/api.c), as numbers. */
-export interface SimSummary {
-  /** pages faulted per second of virtual time, summed over tasks, warm-up excluded */
-  score: number;
-  /** zone->lock contention in percent */
-  zoneContention: number;
-  batch: number;
-  high: number;
-}
-
-const SUMMARY = /^score (\d+) pages\/s, zone->lock contention (\d+)\.(\d\d) %, batch (\d+), high (\d+)/;
-
-/** Parses the core's one-line run summary; throws naming what was expected when it does not match. */
-export function parseSimSummary(stdout: string): SimSummary {
-  const line = stdout.trim().split('\n')[0] ?? '';
-  const m = SUMMARY.exec(line);
-  if (!m) {
-    throw new Error(
-      `the core's summary "${line.slice(0, 80)}" is not "score N pages/s, zone->lock contention X.YY %, batch B, high H"`,
-    );
-  }
-  return {
-    score: Number(m[1]),
-    zoneContention: Number(m[2]) + Number(m[3]) / 100,
-    batch: Number(m[4]),
-    high: Number(m[5]),
-  };
 }
 
 export interface SweepSpec {
@@ -134,9 +105,9 @@ export async function runSweep(
       // max_events 2: the sweep needs the numbers only, so the log stops at once (LOG_FULL)
       const r = await sim({ ...sweepParams(spec, preset, cpus), maxEvents: 2 });
       if (r.status !== 0) throw new Error(`${preset} at ${cpus} tasks: ${r.stderr.trim() || `the core stopped with status ${r.status}`}`);
-      const sum = parseSimSummary(r.stdout);
-      series[i]!.points.push({ tasks: cpus, score: sum.score });
-      progress.contention.set(`${preset}/${cpus}`, sum.zoneContention);
+      if (!r.stats) throw new Error(`${preset} at ${cpus} tasks: the core returned no counters`);
+      series[i]!.points.push({ tasks: cpus, score: r.stats.score });
+      progress.contention.set(`${preset}/${cpus}`, r.stats.zoneBp / 100);
       progress.done++;
       onProgress(progress);
     }

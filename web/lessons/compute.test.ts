@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
-import { acqPerPage, parseSimStats } from '../engine/simstats';
+import { acqPerPage } from '../engine/simstats';
 import { computeTable, gainPct, metricValue, resolveRef, signedPct, tableCells, type SimRunner } from './compute';
 import { parseLesson } from './parse';
 
@@ -36,12 +36,11 @@ describe('lesson tables on the core', () => {
     expect(resolveRef(step.predict.answer, a)).toBeCloseTo(acqPerPage(a.rows[0]![0]!), 9);
   }, 60_000);
 
-  it('applies batch and high overrides and reports them in the stats line', async () => {
+  it('applies batch and high overrides and reports them in the run\'s counters', async () => {
     const r = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 64, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 0, batch: 5, high: 20, clearLines: 4 });
     expect(r.status).toBe(0);
     expect(r.events.byteLength).toBe(0); // maxEvents 0: no log
-    const s = parseSimStats(r.stdout);
-    expect([s.batch, s.high]).toEqual([5, 20]);
+    expect([r.stats!.batch, r.stats!.high]).toEqual([5, 20]);
     const bad = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 64, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 0, clearLines: 65 });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/clear_lines must be 1..64/);

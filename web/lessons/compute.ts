@@ -1,8 +1,8 @@
-// Computes a lesson's tables on the model machine: one blab_js_sim_ex() run (no event log, the
+// Computes a lesson's tables on the model machine: one blab_js_sim_run() run (no event log, the
 // counters only) per task count and configuration, in the engine worker. Nothing here is
 // written down in advance: every number a table shows comes back from the core.
 import type { ReplayResult, SimRequest } from '../engine/blab-module';
-import { acqPerPage, holdPerAcq, parseSimStats, type SimStats } from '../engine/simstats';
+import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
 import type { LessonTable, Metric, SimConfig, TableRef } from './lesson';
 
 /** Runs one sim request: the engine client in the browser, the WASM module directly in Vitest. */
@@ -39,7 +39,8 @@ export function simRequest(t: LessonTable, c: SimConfig, tasks: number): SimRequ
 export async function runStats(run: SimRunner, req: SimRequest): Promise<SimStats> {
   const r = await run(req);
   if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
-  return parseSimStats(r.stdout);
+  if (!r.stats) throw new Error('the core returned no counters for the run');
+  return r.stats;
 }
 
 /** configs: the table's own, or the student's edit of a tunable one. */
@@ -84,7 +85,7 @@ export function metricValue(s: SimStats, m: Metric): number {
 const CYCLES_PER_MS = 2_500_000;
 
 function need(v: number | undefined, key: string): number {
-  if (v === undefined) throw new Error(`the core's stats line has no ${key} for this workload`);
+  if (v === undefined) throw new Error(`the core's counters have no ${key} for this workload`);
   return v;
 }
 

@@ -37,7 +37,7 @@ export type LessonWorkload = (typeof LESSON_WORKLOADS)[number];
 
 /**
  * What a lesson's `tasks` (a table's rows, a run's `cpus`), `pages` and `iterations` mean to the
- * core for each workload (blab_js_sim_ex(), wasm-core/wasm/api.c), their bounds, and the work
+ * core for each workload (blab_js_sim_run(), wasm-core/wasm/api.c), their bounds, and the work
  * one run does, which LESSON_LIMITS caps so a table computes in seconds in the browser.
  */
 export interface WorkloadShape {

@@ -7,7 +7,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
-import { parseSimStats } from '../engine/simstats';
 import { blabCommand, runParameters, runRequest, scenarioRequest, RUN_DEFAULTS, type RunInput } from './request';
 import { compareParams } from '../compare/request';
 import { defaultsFor } from '../compare/url';
@@ -55,7 +54,7 @@ describe('runRequest() and blabCommand()', () => {
     const req = runRequest(input);
     const web = simScenario(m, { ...req, maxEvents: 0 });
     expect(web.stderr).toBe('');
-    const s = parseSimStats(web.stdout);
+    const s = web.stats!;
     const n = runNative(blabCommand(req));
     expect(n['score']).toBe(s.score);
     // the results card names the score's unit as the core does

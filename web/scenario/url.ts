@@ -6,22 +6,14 @@
 // integer in range, and each problem gets its own message (a hash asking for 2^40 pages gets
 // an error, never a frozen tab).
 
+import { CORE_PRESETS } from './core-schema';
 import { WORKLOAD_TABLE, type WorkloadName } from './workloads';
 
-// The core's presets (wasm-core/src/preset.c), named after the kernel that behaves so.
-export const PRESETS = {
-  'v2.5.44': 'v2.5.44: no pcp lists, every page takes zone->lock',
-  'v2.5.45': 'v2.5.45: hot/cold pcp, rmqueue_bulk (2002)',
-  'v2.6.25': 'v2.6.25: one LIFO pcp list per CPU',
-  'v4.16': 'v4.16: pcp per migratetype, one-pass bulk free',
-  'v4.17-pick': 'v4.17-pick: pick outside zone->lock',
-  'v4.17': 'v4.17: pick outside + prefetch_buddy()',
-  'v5.18-prefetch': 'v5.18-prefetch: single pass, prefetch kept',
-  'v5.18': 'v5.18: single pass, prefetch removed',
-  'lu-rfc-p2': 'lu-rfc-p2: Lu RFC 2018, order-0 frees skip merging',
-  'lu-rfc-p3': 'lu-rfc-p3: + rmqueue_bulk() cuts clusters',
-  'lu-rfc-p4': 'lu-rfc-p4: + clusters kept up once per bulk free',
-} as const;
+/** The core's presets (generated from wasm-core/src/mm/preset.c), name -> menu label. */
+export const PRESETS = Object.fromEntries(CORE_PRESETS.map((p) => [p.name, `${p.name}: ${p.title}`])) as Record<
+  (typeof CORE_PRESETS)[number]['name'],
+  string
+>;
 export type Preset = keyof typeof PRESETS;
 
 /** The workloads a link may name: web/scenario/workloads.ts, one entry each (name -> menu title). */

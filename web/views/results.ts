@@ -1,7 +1,7 @@
 // The results card a run ends in: the score with its unit and what explains it (zone->lock
 // contention, lock acquisitions per page, prefetch hits / late / wasted, pcp refills and
 // drains), each with its label, then every parameter of the run and the native command that
-// makes it again. Numbers come from the core's stats line; the refill and drain counts from
+// makes it again. Numbers are the run's counters (simstats.ts); the refill and drain counts from
 // the run's own event log.
 import type { SimStats } from '../engine/simstats';
 import { acqPerPage } from '../engine/simstats';

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blab.h"
-#include "model/model.h"
+#include "machine/model/model.h"
 
 #define FUZZ_MAX_PAGES 4096u
 #define MAX_SHADOW 4096u

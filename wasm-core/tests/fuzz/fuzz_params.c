@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
+#include "machine/model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "model/model.h"
+#include "machine/model/model.h"
 #include "blab.h"
 
 #define PG(pfn) MODEL_PAGE_VADDR(pfn)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "model/model.h"
+#include "machine/model/model.h"
 
 #define PG(pfn) MODEL_PAGE_VADDR(pfn)
 #define FR(pfn) MODEL_FRAME_VADDR(pfn)

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "model/model.h"
+#include "machine/model/model.h"
 
 /* Default topology: CPUs 0..27 socket 0, 28..55 socket 1, 56 = CPU 0's sibling.
  * Costs: atomic 20, handoff 70 (same socket), 300 (other socket). */

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "model/model.h"
+#include "machine/model/model.h"
 
 #define BATCH 63
 #define R (BATCH * 64) /* pages per CPU per iteration */

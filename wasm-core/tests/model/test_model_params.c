@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "model/model.h"
+#include "machine/model/model.h"
 
 static int parse(struct model_params *p, const char *text, char *err)
 {

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "model/model.h"
+#include "machine/model/model.h"
 #include "blab.h"
 
 static void test_order_and_ties(void)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "real/real.h"
+#include "machine/real/real.h"
 
 enum { THREADS = 3, ROUNDS = 2000 };
 

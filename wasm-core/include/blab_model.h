@@ -1,0 +1,82 @@
+/*
+ * blab_model.h - the model machine's parameters: the machine `blab sim` models (topology,
+ * cache sizes and latencies, lock and work costs), their defaults with sources, and the
+ * `key = value` parameter file that `blab sim --params` reads and `blab calibrate` writes.
+ * docs/model.md has the same table for humans. The model itself (cache, locks, scheduler)
+ * is private to the core (src/machine/model/); this is all of it a caller sets.
+ */
+#ifndef BLAB_MODEL_H_PUBLIC
+#define BLAB_MODEL_H_PUBLIC
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BLAB_MODEL_MAX_CPUS 256u /* the model's virtual CPUs: BLAB_MAX_CPUS */
+
+/*
+ * Costs in cycles, sizes in bytes. model_params_default() documents every default and its
+ * source; docs/model.md has the same table for humans.
+ */
+struct model_params {
+	/* topology: CPU c sits on core c % (sockets * cores_per_socket), the Linux numbering
+	 * on 2-socket Intel servers (all first threads, then all second threads). */
+	uint32_t sockets;
+	uint32_t cores_per_socket;
+	uint32_t threads_per_core;
+	uint32_t cpu_mhz; /* converts cycles to seconds for scores */
+
+	/* caches: private L1d and L2 per core (shared by its SMT threads), LLC per socket */
+	uint32_t l1_bytes, l1_ways, l1_cycles;
+	uint32_t l2_bytes, l2_ways, l2_cycles;
+	uint32_t llc_bytes_per_core, llc_ways, llc_cycles;
+	uint32_t llc_victim; /* 1: LLC filled by L2 evictions (Skylake-SP); 0: by every miss */
+
+	/* a line held Modified by another core: same socket / other socket */
+	uint32_t xcore_cycles;
+	uint32_t xsocket_cycles;
+	uint32_t mem_cycles; /* local DRAM */
+	uint32_t fill_buffers; /* L1 misses in flight per CPU (prefetches included); 0 = no limit */
+
+	/* locks and plain work */
+	uint32_t lock_handoff_cycles;        /* lock word moves to a core on the same socket */
+	uint32_t lock_handoff_remote_cycles; /* ... to a core on the other socket */
+	uint32_t atomic_cycles;              /* one locked read-modify-write, line already here */
+	uint32_t clear_page_cycles;          /* clear_page() of a 4 KB frame */
+	uint32_t list_op_cycles;             /* list_add/list_del pointer work, beyond the misses */
+	uint32_t prefetch_issue_cycles;      /* issuing one prefetch instruction */
+};
+
+void model_params_default(struct model_params *p);
+/* 0 if consistent, else -1 with a reason in err (no line number). */
+int model_params_check(const struct model_params *p, char *err, size_t errlen);
+/*
+ * Parse a parameter file: lines `key = value` (value a decimal integer), `#` comments,
+ * blank lines; at most MODEL_PARAMS_LINE_MAX bytes a line. Keys not listed are kept at
+ * their current value in *p, so start from model_params_default(). Unknown keys, duplicate
+ * keys, bad or out-of-range values and over-long lines are rejected: returns -1 and writes
+ * "line N: why" into err. After the last line the whole set is checked
+ * (model_params_check), reported as "line 0: why". *p is only changed on success.
+ */
+#define MODEL_PARAMS_LINE_MAX 256
+#define MODEL_PARAMS_FILE_MAX 16384 /* whole file: model_params_parse refuses more */
+int model_params_parse(struct model_params *p, const char *text, size_t len, char *err,
+		       size_t errlen);
+/* Write every key as `key = value\n` (what `blab calibrate` will write). Returns the length
+ * it needed (like snprintf); the output is complete when that is < cap. */
+size_t model_params_write(const struct model_params *p, char *buf, size_t cap);
+
+/* CPUs a run may use: the machine's, at most BLAB_MODEL_MAX_CPUS */
+static inline uint32_t model_cpus_max(const struct model_params *p)
+{
+	uint32_t n = p->sockets * p->cores_per_socket * p->threads_per_core;
+	return n < BLAB_MODEL_MAX_CPUS ? n : BLAB_MODEL_MAX_CPUS;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

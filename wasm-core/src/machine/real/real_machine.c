@@ -1,0 +1,105 @@
+/*
+ * real_machine.c - set-up and tear-down of the real machine's locks and per-CPU counters.
+ * The lock and clear_page themselves are static inline in real.h; machine.h's hooks reach
+ * them through the _mach_real_* functions at the end (prim.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine/prim.h"
+#include "real.h"
+
+int real_machine_init(struct real_machine *rm, uint32_t ncpus, int time_locks)
+{
+	uintptr_t p;
+
+	memset(rm, 0, sizeof(*rm));
+	if (!ncpus)
+		return -1;
+	/* 64-byte aligned per-CPU blocks; aligned_alloc would do, but its size rule differs
+	 * between C libraries, so align by hand */
+	rm->cpu_mem = calloc(1, (size_t)ncpus * sizeof(struct real_cpu) + 64);
+	if (!rm->cpu_mem)
+		return -1;
+	p = ((uintptr_t)rm->cpu_mem + 63u) & ~(uintptr_t)63u;
+	rm->cpu = (struct real_cpu *)p;
+	rm->ncpus = ncpus;
+	rm->time_locks = time_locks ? 1 : 0;
+	for (unsigned i = 0; i < REAL_NLOCKS; i++)
+		real_spin_init(&rm->lock[i]);
+	for (uint32_t c = 0; c < ncpus; c++) {
+		for (unsigned i = 0; i < REAL_NLOCKS; i++) {
+			atomic_init(&rm->cpu[c].lock[i].acquisitions, 0);
+			atomic_init(&rm->cpu[c].lock[i].contended, 0);
+			atomic_init(&rm->cpu[c].lock[i].spin_ns, 0);
+			atomic_init(&rm->cpu[c].lock[i].hold_ns, 0);
+		}
+		atomic_init(&rm->cpu[c].pages, 0);
+	}
+	return 0;
+}
+
+void real_machine_free(struct real_machine *rm)
+{
+	free(rm->cpu_mem);
+	memset(rm, 0, sizeof(*rm));
+}
+
+/* ---- behind machine.h's hooks ---- */
+
+int _mach_real_init(struct blab_machine *m, unsigned cpus, int timed)
+{
+	struct real_machine *rm = malloc(sizeof(*rm));
+
+	if (!rm || real_machine_init(rm, cpus, timed)) {
+		free(rm);
+		return -1;
+	}
+	m->impl = rm;
+	return 0;
+}
+
+void _mach_real_free(struct blab_machine *m)
+{
+	real_machine_free(mach_real(m));
+	free(m->impl);
+}
+
+/* prefetch() of the struct page of pfn: its host address, when it is one of the zone's */
+void _mach_real_prefetch(struct blab_machine *m, uint64_t pfn)
+{
+	if (pfn < m->host_first_pfn || pfn - m->host_first_pfn >= m->host_npages)
+		return;
+#if REAL_HAVE_PREFETCH
+	__builtin_prefetch((const char *)m->host_pages + (pfn - m->host_first_pfn) * 64u, 1, 3);
+#endif
+}
+
+uint64_t _mach_real_now(void)
+{
+	return real_clock_ns();
+}
+
+void _mach_real_lock(struct blab_machine *m, unsigned cpu, unsigned lockid)
+{
+	struct real_machine *rm = mach_real(m);
+
+	if (cpu < rm->ncpus && lockid < REAL_NLOCKS)
+		real_lock(rm, cpu, lockid);
+}
+
+void _mach_real_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid)
+{
+	struct real_machine *rm = mach_real(m);
+
+	if (cpu < rm->ncpus && lockid < REAL_NLOCKS)
+		real_unlock(rm, cpu, lockid);
+}
+
+void _mach_real_clear_page(struct blab_machine *m, unsigned cpu)
+{
+	struct real_machine *rm = mach_real(m);
+
+	if (cpu < rm->ncpus)
+		real_clear_page(rm, cpu);
+}

@@ -1,0 +1,117 @@
+/*
+ * preset.c - the kernel's history as named strategy presets. Each one is a set of the
+ * individual switches in struct blab_strategy; a scenario may start from a preset and
+ * change any switch.
+ */
+#include <string.h>
+#include "blab.h"
+
+struct preset {
+	const char *name;
+	const char *title;    /* a few words, for a menu */
+	const char *describe; /* one line */
+	const char *commit; /* the upstream commits it stands for, or "" (before git, an RFC) */
+	struct blab_strategy s;
+};
+
+/*
+ * One row per kernel. A switch not named is 0: no pcp lists, one pass, 6 * batch, the 2002
+ * batch cap, no watermarks, round-robin bulk frees, no free_factor, batch and high from the
+ * formulas, no skip-merge, no clusters.
+ */
+#define V4_16 .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .batch_era = 1
+#define V5_14 .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .pcp_max_order = 3, \
+	      .high_mode = BLAB_HIGH_ZONE, .batch_era = 2, .free_factor = 1
+static const struct preset presets[] = {
+	{.name = "v2.5.44", .title = "no pcp lists, every page takes zone->lock",
+	 .commit = "",
+	 .describe = "no per-cpu lists: every page allocation and free takes zone->lock",
+	 .s = {.pcp = BLAB_PCP_NONE}},
+	{.name = "v2.5.45", .title = "hot/cold pcp, rmqueue_bulk (2002)",
+	 .commit = "",
+	 .describe = "hot/cold per-cpu lists, rmqueue_bulk() refills batch pages under one lock (Morton/Bligh 2002, lwn.net/Articles/14768)",
+	 .s = {.pcp = BLAB_PCP_HOTCOLD}},
+	{.name = "v2.6.25", .title = "one LIFO pcp list per CPU",
+	 .commit = "",
+	 .describe = "one LIFO list per cpu searched by migratetype, hot to the head and cold to the tail (2.6.25 merged hot and cold)",
+	 .s = {.pcp = BLAB_PCP_LIFO, .batch_era = 1}},
+	{.name = "v4.16", .title = "pcp per migratetype, one-pass bulk free",
+	 .commit = "",
+	 .describe = "pcp list per migratetype; free_pcppages_bulk() picks and merges in one pass under zone->lock",
+	 .s = {V4_16, .bulk_free = BLAB_BULK_ONE_PASS}},
+	{.name = "v4.17-pick", .title = "pick outside zone->lock",
+	 .commit = "0a5f4e5b4562",
+	 .describe = "0a5f4e5b4562 alone: free_pcppages_bulk() picks pages outside zone->lock, merges under it",
+	 .s = {V4_16, .bulk_free = BLAB_BULK_TWO_PASS}},
+	{.name = "v4.17", .title = "pick outside + prefetch_buddy()",
+	 .commit = "0a5f4e5b4562 97334162e4d7",
+	 .describe = "0a5f4e5b4562 + 97334162e4d7: pick outside the lock and prefetch each buddy (at most batch)",
+	 .s = {V4_16, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH}},
+	{.name = "v5.17", .title = "5.14+ pcp sizes, two passes with prefetch",
+	 .commit = "",
+	 .describe = "the state 8b10b465d0e1 started from (seed 002's vanilla 5.17-rc3): two passes with the buddy prefetch, as 4.17, but 5.14+ pcp sizes and order <= 3 lists",
+	 .s = {V5_14, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH}},
+	{.name = "v5.18-prefetch", .title = "single pass, prefetch kept",
+	 .commit = "8b10b465d0e1",
+	 .describe = "8b10b465d0e1 alone: single pass with zone->lock taken before selection, prefetch under the lock; order <= 3 pcp, zone_highsize(), 1 MB batch cap",
+	 .s = {V5_14, .bulk_free = BLAB_BULK_SINGLE_PASS_PREFETCH, .bulk_rr = BLAB_RR_LIST}},
+	{.name = "v5.18", .title = "single pass, prefetch removed",
+	 .commit = "8b10b465d0e1 2a791f4412cb",
+	 .describe = "8b10b465d0e1 + 2a791f4412cb: single pass under zone->lock, buddy prefetch removed",
+	 .s = {V5_14, .bulk_free = BLAB_BULK_SINGLE_PASS, .bulk_rr = BLAB_RR_LIST}},
+	/* Aaron Lu's zone->lock RFC v2 (2018-03-20, not merged), on v4.16; docs/skipmerge.md */
+	{.name = "lu-rfc-p2", .title = "Lu RFC 2018, order-0 frees skip merging",
+	 .commit = "",
+	 .describe = "Lu RFC 2/4 on v4.16: order-0 frees skip merging (merge-skipped), compaction merges them",
+	 .s = {V4_16, .skip_merge = 1}},
+	{.name = "lu-rfc-p3", .title = "+ rmqueue_bulk() cuts clusters",
+	 .commit = "",
+	 .describe = "Lu RFC 2/4 + 3/4: rmqueue_bulk() cuts clusters of order-0 pages without touching each struct page",
+	 .s = {V4_16, .skip_merge = 1, .clusters = BLAB_CLUSTERS_PER_FREE}},
+	{.name = "lu-rfc-p4", .title = "+ clusters kept up once per bulk free",
+	 .commit = "",
+	 .describe = "Lu RFC 2/4..4/4: + free_pcppages_bulk() keeps clusters up once per bulk free",
+	 .s = {V4_16, .skip_merge = 1, .clusters = BLAB_CLUSTERS_PER_BULK}},
+};
+#undef V4_16
+#undef V5_14
+
+#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
+
+int blab_preset(const char *name, struct blab_strategy *out)
+{
+	if (!name || !out)
+		return BLAB_EINVAL;
+	for (unsigned i = 0; i < NPRESETS; i++) {
+		if (strcmp(presets[i].name, name) == 0) {
+			*out = presets[i].s;
+			return 0;
+		}
+	}
+	return BLAB_EPRESET;
+}
+
+unsigned blab_preset_count(void)
+{
+	return (unsigned)NPRESETS;
+}
+
+const char *blab_preset_name(unsigned i)
+{
+	return i < NPRESETS ? presets[i].name : NULL;
+}
+
+const char *blab_preset_describe(unsigned i)
+{
+	return i < NPRESETS ? presets[i].describe : NULL;
+}
+
+const char *blab_preset_title(unsigned i)
+{
+	return i < NPRESETS ? presets[i].title : NULL;
+}
+
+const char *blab_preset_commit(unsigned i)
+{
+	return i < NPRESETS ? presets[i].commit : NULL;
+}

@@ -1,0 +1,372 @@
+/*
+ * sim.c - the simulation loop of the model machine: one task per virtual CPU, always one
+ * step of the CPU whose clock is lowest (ties: the lower CPU number). A step runs until the
+ * task is about to take a lock (BLAB_STEP_LOCK from an op, or lru_lock in the workload), so
+ * every lock is taken at its arrival time, in arrival order. docs/sim.md explains it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blab_sim.h"
+#include "mm/mm.h"
+#include "machine/machine.h"
+#include "sim.h"
+#include "workload_common.h"
+
+void blab_sim_config_init(struct blab_sim_config *c)
+{
+	if (!c)
+		return;
+	memset(c, 0, sizeof(*c));
+	c->workload = BLAB_WL_PAGE_FAULT1;
+	c->cpus = 1;
+	c->pages = 32768;
+	c->iterations = 2;
+	c->seed = 1;
+	c->clear_lines = 64;
+	c->hi_order = 9;
+	c->delay_us = 1000;
+	c->compact = BLAB_SIM_COMPACT_FULL;
+	blab_preset(BLAB_DEFAULT_PRESET, &c->strategy);
+	c->hackbench.groups = 4;
+	c->hackbench.loops = 1000;
+	c->hackbench.object_size = 256;
+}
+
+int sim_out_of_host_memory(char *err, size_t errlen)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "out of host memory");
+	return BLAB_ENOMEMHOST;
+}
+
+/* Per-CPU pages batch and high as a 96 GB node with 56 CPUs would have them: the model's
+ * zone is only as large as the workload needs, and zone_batchsize() of that would be tiny.
+ * The machine has NODES such nodes (2 sockets of seeds 000 / 004): min_free_kbytes is
+ * computed from all of the machine's memory and then shared among the zones by size, so a
+ * node's zone gets 1/NODES of it (__setup_per_zone_wmarks()). */
+#define NODE_PAGES (96ull << 18)
+#define NODE_CPUS 56u
+#define NODES 2u
+
+void sim_node_pcp_sizes(struct blab_strategy *s)
+{
+	if (!s->batch)
+		s->batch = blab_zone_batchsize(NODE_PAGES, s->batch_era);
+	if (!s->high && s->high_mode == BLAB_HIGH_ZONE) {
+		uint32_t min = blab_min_free_kbytes(NODE_PAGES * NODES) / NODES / 4;
+		uint32_t gap = (uint32_t)(NODE_PAGES * 10 / 10000);
+		if (min / 4 > gap)
+			gap = min / 4;
+		s->high = blab_zone_highsize(min + gap, s->batch, NODE_CPUS);
+	}
+}
+
+/* Pages a zone needs for `tasks` of the workload's tasks: their pages, plus what can sit on
+ * their pcp lists, rounded up to a MAX_ORDER block. */
+static uint64_t sim_zone_size(const struct sim_workload *wl, const struct blab_sim_config *c,
+			      uint32_t tasks, const struct blab_strategy *s)
+{
+	struct blab_sim_config cn = *c;
+	uint64_t pages;
+
+	cn.cpus = tasks;
+	pages = wl->zone_pages(&cn) + (uint64_t)tasks * (s->high + 2u * s->batch + 64u) + 4096u;
+	return (pages + 1023u) & ~1023ull;
+}
+
+_Static_assert(BLAB_SIM_MAX_NODES == MODEL_MAX_NODES, "a node per socket: both bounds agree");
+
+/* ZONE_NORMAL starts at 4 GB, above the DMA32 zone; with node_zones node n's zone follows
+ * node n-1's (the nodes' pfns are disjoint, as on a NUMA machine) */
+#define SIM_FIRST_PFN 0x100000u
+
+/*
+ * node_zones: one model machine (caches, clocks, scheduler, a lock table with each node's
+ * zone->lock and lru_lock) and on it one zone per socket that has CPUs, sized for that
+ * socket's tasks. run->c and run->mp must be set; zc is the zone template (its pages and
+ * start_pfn are each node's). Sets run->mm, run->z (node 0's zone), run->nodes,
+ * run->node_zone[] and run->cpu_node[]; *own is the machine, for the caller to free after
+ * destroying the zones (also when this fails half-way).
+ */
+static int create_node_zones(struct sim_run *run, const struct sim_workload *wl,
+			     struct blab_zone_config *zc, struct model_machine **own, char *err,
+			     size_t errlen)
+{
+	const struct blab_sim_config *c = run->c;
+	uint32_t tasks[BLAB_SIM_MAX_NODES] = {0};
+	uint64_t pages[BLAB_SIM_MAX_NODES] = {0}, total = 0, pfn = SIM_FIRST_PFN;
+	struct model_machine *mm;
+	int ret;
+
+	run->nodes = run->mp->sockets;
+	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
+		run->cpu_node[cpu] = (uint8_t)model_cpu_socket(run->mp, cpu);
+		tasks[run->cpu_node[cpu]]++;
+	}
+	for (uint32_t n = 0; n < run->nodes; n++) {
+		if (!tasks[n])
+			continue; /* a node without CPUs: nobody allocates from it */
+		pages[n] = sim_zone_size(wl, c, tasks[n], &zc->strategy);
+		total += pages[n];
+	}
+	if (total > BLAB_MAX_PAGES) {
+		if (err && errlen)
+			snprintf(err, errlen, "the zones would need %llu pages",
+				 (unsigned long long)total);
+		return BLAB_ELIMIT;
+	}
+	*own = mm = malloc(sizeof(*mm));
+	if (!mm || model_machine_init_at(mm, run->mp, c->cpus, SIM_FIRST_PFN, total, 0,
+					 run->nodes * MODEL_NODE_LOCKS)) {
+		free(mm);
+		*own = NULL;
+		return sim_out_of_host_memory(err, errlen);
+	}
+	cache_set_frames(&mm->cache, SIM_FIRST_PFN, total);
+	run->mm = mm;
+	for (uint32_t n = 0; n < run->nodes; n++) {
+		if (!tasks[n])
+			continue;
+		zc->pages = (uint32_t)pages[n];
+		zc->start_pfn = pfn;
+		ret = _blab_zone_create_on(zc, mm, n, &run->node_zone[n]);
+		if (ret) {
+			if (err && errlen)
+				snprintf(err, errlen, "cannot create node %u's zone: %s", n,
+					 blab_strerror(ret));
+			return ret;
+		}
+		pfn += pages[n];
+	}
+	run->z = run->node_zone[0]; /* CPU 0 sits on socket 0 */
+	return 0;
+}
+
+static void emit_wasted(void *ctx, const struct cache_wasted *w)
+{
+	struct blab_zone *z = ctx;
+	EMIT(z, BLAB_EVC_CACHE, BLAB_EV_PREFETCH_WASTED, line_event_pfn(w->vaddr), 0, w->cpu, 0,
+	     w->path, line_event_flags(w->vaddr), 0, 0);
+}
+
+static void report_progress(const struct sim_run *run, const struct sim_workload *wl)
+{
+	uint64_t done = 0, total = 0;
+
+	if (wl->progress)
+		wl->progress(run, &done, &total);
+	run->c->progress(run->c->progress_ctx, done, total);
+}
+
+int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
+		 size_t errlen)
+{
+	struct blab_zone_config zc;
+	struct blab_zone *z = NULL;
+	/* the run's zones: the one zone, or with node_zones each node's that has CPUs */
+	struct blab_zone *zones[BLAB_SIM_MAX_NODES];
+	uint32_t nz = 0;
+	struct model_params def;
+	const struct sim_workload *wl;
+	struct sim_run run;
+	struct model_machine *mm, *mm_own = NULL;
+	uint64_t zone_pages, steps = 0;
+	int ret, set_up = 0;
+
+	if (!c || !r)
+		return BLAB_EINVAL;
+	memset(r, 0, sizeof(*r));
+	memset(&run, 0, sizeof(run));
+	if (err && errlen)
+		err[0] = 0;
+#define FAIL(code, ...)                                                                    \
+	do {                                                                               \
+		if (err && errlen)                                                         \
+			snprintf(err, errlen, __VA_ARGS__);                                \
+		ret = (code);                                                              \
+		goto out;                                                                  \
+	} while (0)
+	wl = sim_workload_get(c->workload);
+	if (!wl)
+		FAIL(BLAB_EINVAL, "unknown workload %u", c->workload);
+	if (c->node_zones > 1)
+		FAIL(BLAB_EINVAL, "node_zones must be 0 or 1");
+	if (c->node_zones && !wl->node_zones)
+		FAIL(BLAB_EINVAL, "node_zones: %s runs on one zone only: %s", wl->name,
+		     wl->one_zone_why ? wl->one_zone_why : "not split per node");
+	run.c = c;
+	if (c->model)
+		def = *c->model;
+	else
+		model_params_default(&def);
+	run.mp = &def;
+	if (c->cache_scale > 1) {
+		if (c->cache_scale > 64 || (c->cache_scale & (c->cache_scale - 1)))
+			FAIL(BLAB_EINVAL, "cache_scale must be 1..64, a power of two");
+		def.l2_bytes /= c->cache_scale;
+		def.llc_bytes_per_core /= c->cache_scale;
+	}
+	if (c->sockets) {
+		if (c->sockets > 8)
+			FAIL(BLAB_EINVAL, "sockets must be 1..8");
+		def.sockets = c->sockets;
+	}
+	{
+		char why[120];
+		if (model_params_check(&def, why, sizeof(why)))
+			FAIL(BLAB_EINVAL, "model parameters: %s", why);
+	}
+	if (c->cpus < 1 || c->cpus > BLAB_SIM_MAX_CPUS)
+		FAIL(BLAB_ECPU, "cpus must be 1..%u", BLAB_SIM_MAX_CPUS);
+	if (c->cpus > model_cpus_max(run.mp))
+		FAIL(BLAB_ECPU, "%u cpus, but the modelled machine has %u", c->cpus,
+		     model_cpus_max(run.mp));
+	if (c->pages < 1 || c->pages > BLAB_SIM_MAX_PAGES)
+		FAIL(BLAB_ELIMIT, "pages must be 1..%u", BLAB_SIM_MAX_PAGES);
+	if (c->iterations < 1 || c->iterations > BLAB_SIM_MAX_ITERATIONS)
+		FAIL(BLAB_ELIMIT, "iterations must be 1..%u", BLAB_SIM_MAX_ITERATIONS);
+	if ((uint64_t)c->cpus * c->pages > BLAB_SIM_MAX_MAPPED)
+		FAIL(BLAB_ELIMIT, "cpus x pages = %llu is over %u",
+		     (unsigned long long)c->cpus * c->pages, BLAB_SIM_MAX_MAPPED);
+	if ((uint64_t)c->cpus * c->pages * c->iterations > BLAB_SIM_MAX_WORK)
+		FAIL(BLAB_ELIMIT, "cpus x pages x iterations = %llu is over %llu",
+		     (unsigned long long)c->cpus * c->pages * c->iterations,
+		     (unsigned long long)BLAB_SIM_MAX_WORK);
+	if (c->clear_lines < 1 || c->clear_lines > 64)
+		FAIL(BLAB_EINVAL, "clear_lines must be 1..64");
+	if (wl->check && (ret = wl->check(c, err, errlen)) != 0)
+		goto out;
+
+	blab_zone_config_init(&zc);
+	zc.strategy = c->strategy;
+	sim_node_pcp_sizes(&zc.strategy);
+	zc.cpus = (uint16_t)c->cpus;
+	zc.machine = BLAB_MACHINE_MODEL;
+	zc.model = run.mp;
+	zc.log_mask = c->sink ? c->log_mask : 0;
+	zc.log_capacity = 0;
+	zc.sink = c->sink; /* from ZONE_INIT on, so the log replays from nothing */
+	zc.sink_ctx = c->sink_ctx;
+	if (c->node_zones) {
+		ret = create_node_zones(&run, wl, &zc, &mm_own, err, errlen);
+		for (uint32_t n = 0; n < run.nodes; n++)
+			if (run.node_zone[n])
+				zones[nz++] = run.node_zone[n];
+		if (ret)
+			goto out;
+		z = run.z;
+		mm = run.mm;
+	} else {
+		/* room for every task's pages, plus what can sit on the pcp lists */
+		zone_pages = sim_zone_size(wl, c, c->cpus, &zc.strategy);
+		if (zone_pages > BLAB_MAX_PAGES)
+			FAIL(BLAB_ELIMIT, "the zone would need %llu pages",
+			     (unsigned long long)zone_pages);
+		zc.pages = (uint32_t)zone_pages;
+		zc.start_pfn = SIM_FIRST_PFN;
+		ret = blab_zone_create(&zc, &z);
+		if (ret)
+			FAIL(ret, "cannot create the zone: %s", blab_strerror(ret));
+		zones[nz++] = z;
+		run.z = z;
+		run.mm = mm = mach_model(&z->machine);
+	}
+	r->batch = z->pageset[0].pcp[0].batch;
+	r->high = z->pageset[0].pcp[0].high;
+
+	blab_rng_seed(&run.rng, c->seed);
+	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
+		/* tasks start a little apart, as processes forked one after another do */
+		mm->now[cpu] = blab_rng_below(&run.rng, 1000);
+		sched_set_clock(&mm->sched, cpu, mm->now[cpu]);
+	}
+	set_up = 1;
+	if ((ret = wl->setup(&run, err, errlen)) != 0)
+		goto out;
+
+	for (uint32_t cpu = sched_peek(&mm->sched); cpu != MODEL_NO_CPU;
+	     cpu = sched_peek(&mm->sched)) {
+		int s;
+		if (c->progress && !(++steps % BLAB_SIM_PROGRESS_STEPS))
+			report_progress(&run, wl);
+		s = wl->step(&run, cpu);
+		if (s < 0)
+			FAIL(s, "cpu %u: %s", cpu, blab_strerror(s));
+		if (sim_cpu_zone(&run, cpu)->machine.parked)
+			FAIL(BLAB_EINVAL, "cpu %u parked on a lock (a step stopped holding one)",
+			     cpu);
+		if (s == SIM_FINISHED)
+			sched_finish(&mm->sched, cpu);
+		else
+			model_step_end(mm, cpu);
+	}
+	cache_finish_each(&mm->cache, emit_wasted, z);
+	for (uint32_t i = 0; i < nz; i++) {
+		/* every page is back in its own zone, and each zone is consistent */
+		const struct blab_zone *zi = zones[i];
+		char why[200];
+		if (zi->free_pages + zi->pcp_pages != zi->pages)
+			FAIL(BLAB_ECHECK, "%u pages missing from node %u's zone after the run",
+			     zi->pages - zi->free_pages - zi->pcp_pages, zi->node);
+		if (blab_check(zi, why, sizeof(why)))
+			FAIL(BLAB_ECHECK, "invariant violated after the run: node %u's zone: %s",
+			     zi->node, why);
+	}
+	{
+		/* the model machine is consistent */
+		char why[200];
+		if (lock_check(&mm->locks, why, sizeof(why)) ||
+		    sched_check(&mm->sched, why, sizeof(why)) ||
+		    cache_check(&mm->cache, why, sizeof(why)))
+			FAIL(BLAB_ECHECK, "invariant violated after the run: %s", why);
+	}
+
+	wl->finish(&run, r);
+	blab_compact_stats(z, &r->compact);
+	r->cycles_max = sched_max_clock(&mm->sched);
+	r->cycles_total = model_machine_cycles(mm);
+	{
+		/* with node_zones, each node's zone->lock and lru_lock, summed */
+		uint64_t zspin = 0, lspin = 0;
+		struct cache_counters cc;
+		r->zones = nz;
+		for (uint32_t i = 0; i < nz; i++) {
+			unsigned n = zones[i]->node, base = n * MODEL_NODE_LOCKS;
+			const struct lock_counters *zl = &mm->locks.lock[base + LOCK_ZONE].c;
+			const struct lock_counters *ll = &mm->locks.lock[base + LOCK_LRU].c;
+			r->zone_acq += zl->acquisitions;
+			r->zone_contended += zl->contended;
+			r->zone_spin += zl->spin_cycles;
+			r->zone_hold += zl->hold_cycles;
+			r->lru_acq += ll->acquisitions;
+			r->lru_spin += ll->spin_cycles;
+			r->lru_hold += ll->hold_cycles;
+			r->node_zone_acq[n] = zl->acquisitions;
+			r->node_lru_acq[n] = ll->acquisitions;
+			r->misses_zone_locked += zones[i]->machine.misses_zone_locked;
+			zspin += zl->spin_cycles;
+			lspin += ll->spin_cycles;
+		}
+		r->zone_contention_bp = lock_spin_bp(zspin, r->cycles_total);
+		r->lru_contention_bp = lock_spin_bp(lspin, r->cycles_total);
+		cache_total(&mm->cache, &cc);
+		r->prefetches = cc.prefetches;
+		r->pf_hit = cc.access[CACHE_PF_HIT];
+		r->pf_late = cc.access[CACHE_PF_LATE];
+		r->pf_wasted = cc.pf_wasted;
+	}
+	ret = 0;
+out:
+	if (set_up && wl->teardown)
+		wl->teardown(&run);
+	for (uint32_t i = 0; i < nz; i++)
+		blab_zone_destroy(zones[i]);
+	if (mm_own) {
+		model_machine_free(mm_own);
+		free(mm_own);
+	}
+	return ret;
+#undef FAIL
+}

@@ -1,0 +1,32 @@
+/*
+ * workload_page_fault1.h - page_fault1's per-task state machine, shared by the model
+ * machine's workload table (workload_page_fault1.c) and the real machine's threads
+ * (real/run.c), so both run the same fault / lru / unmap sequence.
+ */
+#ifndef BLAB_WORKLOAD_PAGE_FAULT1_H
+#define BLAB_WORKLOAD_PAGE_FAULT1_H
+
+#include "mm/mm.h"
+#include "workload_common.h"
+
+struct sim_task {
+	uint32_t *pfns;       /* the mapping: pfn - zone start of each faulted page */
+	uint32_t pages, iterations, clear_lines;
+	uint8_t state;
+	uint8_t op_active;
+	uint32_t i;           /* next page to fault, or to unmap */
+	uint32_t pv;          /* pages waiting in the pagevec (fault) / in this batch (unmap) */
+	uint32_t k;           /* unmap: pages of the batch freed so far */
+	uint32_t round;
+	uint64_t pages_done;  /* faulted, all rounds */
+	uint64_t warm_pages, warm_end, end; /* pages and clock at the end of the warm-up round */
+	struct blab_op op;
+	struct sim_lru *lru;  /* the node's LRU list (model machine); NULL: lru_lock held over
+			       * the batch's own struct pages only (real machine) */
+};
+
+/* One step of page_fault1 on cpu: runs until the task is about to take a lock. Returns
+ * SIM_STEP, SIM_FINISHED or a negative BLAB_E* code. */
+int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t);
+
+#endif

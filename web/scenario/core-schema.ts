@@ -1,0 +1,140 @@
+// web/scenario/core-schema.ts - generated from the C core by wasm-core/tools/blab_schema.c
+// (`make schema`); do not edit. web/scenario/core-schema.test.ts fails when the two differ.
+
+/** The kernels the core models (wasm-core/src/mm/preset.c), one row each. */
+export const CORE_PRESETS = [
+  {
+    name: "v2.5.44",
+    title: "no pcp lists, every page takes zone->lock",
+    describe: "no per-cpu lists: every page allocation and free takes zone->lock",
+    commit: "",
+    strategy: { pcp: 0, pcpPerMt: 0, pcpMaxOrder: 0, bulkFree: 0, mergeTail: 0, highMode: 0, batchEra: 0, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 0, clusters: 0, },
+  },
+  {
+    name: "v2.5.45",
+    title: "hot/cold pcp, rmqueue_bulk (2002)",
+    describe: "hot/cold per-cpu lists, rmqueue_bulk() refills batch pages under one lock (Morton/Bligh 2002, lwn.net/Articles/14768)",
+    commit: "",
+    strategy: { pcp: 1, pcpPerMt: 0, pcpMaxOrder: 0, bulkFree: 0, mergeTail: 0, highMode: 0, batchEra: 0, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 0, clusters: 0, },
+  },
+  {
+    name: "v2.6.25",
+    title: "one LIFO pcp list per CPU",
+    describe: "one LIFO list per cpu searched by migratetype, hot to the head and cold to the tail (2.6.25 merged hot and cold)",
+    commit: "",
+    strategy: { pcp: 2, pcpPerMt: 0, pcpMaxOrder: 0, bulkFree: 0, mergeTail: 0, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 0, clusters: 0, },
+  },
+  {
+    name: "v4.16",
+    title: "pcp per migratetype, one-pass bulk free",
+    describe: "pcp list per migratetype; free_pcppages_bulk() picks and merges in one pass under zone->lock",
+    commit: "",
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 0, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 0, clusters: 0, },
+  },
+  {
+    name: "v4.17-pick",
+    title: "pick outside zone->lock",
+    describe: "0a5f4e5b4562 alone: free_pcppages_bulk() picks pages outside zone->lock, merges under it",
+    commit: "0a5f4e5b4562",
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 1, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 0, clusters: 0, },
+  },
+  {
+    name: "v4.17",
+    title: "pick outside + prefetch_buddy()",
+    describe: "0a5f4e5b4562 + 97334162e4d7: pick outside the lock and prefetch each buddy (at most batch)",
+    commit: "0a5f4e5b4562 97334162e4d7",
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 2, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 0, clusters: 0, },
+  },
+  {
+    name: "v5.17",
+    title: "5.14+ pcp sizes, two passes with prefetch",
+    describe: "the state 8b10b465d0e1 started from (seed 002's vanilla 5.17-rc3): two passes with the buddy prefetch, as 4.17, but 5.14+ pcp sizes and order <= 3 lists",
+    commit: "",
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 3, bulkFree: 2, mergeTail: 1, highMode: 1, batchEra: 2, watermarks: 0, bulkRr: 0, freeFactor: 1, batch: 0, high: 0, skipMerge: 0, clusters: 0, },
+  },
+  {
+    name: "v5.18-prefetch",
+    title: "single pass, prefetch kept",
+    describe: "8b10b465d0e1 alone: single pass with zone->lock taken before selection, prefetch under the lock; order <= 3 pcp, zone_highsize(), 1 MB batch cap",
+    commit: "8b10b465d0e1",
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 3, bulkFree: 3, mergeTail: 1, highMode: 1, batchEra: 2, watermarks: 0, bulkRr: 1, freeFactor: 1, batch: 0, high: 0, skipMerge: 0, clusters: 0, },
+  },
+  {
+    name: "v5.18",
+    title: "single pass, prefetch removed",
+    describe: "8b10b465d0e1 + 2a791f4412cb: single pass under zone->lock, buddy prefetch removed",
+    commit: "8b10b465d0e1 2a791f4412cb",
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 3, bulkFree: 4, mergeTail: 1, highMode: 1, batchEra: 2, watermarks: 0, bulkRr: 1, freeFactor: 1, batch: 0, high: 0, skipMerge: 0, clusters: 0, },
+  },
+  {
+    name: "lu-rfc-p2",
+    title: "Lu RFC 2018, order-0 frees skip merging",
+    describe: "Lu RFC 2/4 on v4.16: order-0 frees skip merging (merge-skipped), compaction merges them",
+    commit: "",
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 0, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 1, clusters: 0, },
+  },
+  {
+    name: "lu-rfc-p3",
+    title: "+ rmqueue_bulk() cuts clusters",
+    describe: "Lu RFC 2/4 + 3/4: rmqueue_bulk() cuts clusters of order-0 pages without touching each struct page",
+    commit: "",
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 0, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 1, clusters: 1, },
+  },
+  {
+    name: "lu-rfc-p4",
+    title: "+ clusters kept up once per bulk free",
+    describe: "Lu RFC 2/4..4/4: + free_pcppages_bulk() keeps clusters up once per bulk free",
+    commit: "",
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 0, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 1, clusters: 2, },
+  },
+] as const;
+
+/** blab_js_sim_run()'s request (include/blab_js.h): uint32 fields in this order, then the
+ * preset's name, NUL-terminated, in presetMax bytes at presetOffset. */
+export const SIM_REQUEST = {
+  fields: ["workload", "cpus", "pages", "iterations", "seed", "maxEvents", "batch", "high", "clearLines", "groups", "loops", "slubPrefetch", "sameCpu", ],
+  presetOffset: 52,
+  presetMax: 32,
+  bytes: 84,
+} as const;
+
+/** A model-machine run's counters, in the order of blab_js_stats()'s int64 array. */
+export const SIM_STATS = [
+  "score",
+  "pagesScored",
+  "pagesTotal",
+  "cyclesMax",
+  "cyclesTotal",
+  "zoneAcq",
+  "zoneContended",
+  "zoneSpin",
+  "zoneHold",
+  "lruAcq",
+  "lruSpin",
+  "zoneBp",
+  "lruBp",
+  "missesLocked",
+  "prefetches",
+  "pfHit",
+  "pfLate",
+  "pfWasted",
+  "batch",
+  "high",
+  "messages",
+  "elapsed",
+  "slabAllocFast",
+  "slabAllocSlow",
+  "slabFreeFast",
+  "slabFreeSlow",
+  "slabFreeRemote",
+  "slabPrefetch",
+  "slabPfHit",
+  "slabPfLate",
+  "slabPfWasted",
+  "hiAttempts",
+  "hiSuccess",
+  "hiCycles",
+  "hiCompactions",
+  "hiMerged",
+  "hiUnusable",
+] as const;
