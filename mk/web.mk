@@ -3,7 +3,8 @@
 #   lint       static checks that need no build; lint-web: knip (unused files, exports and
 #              dependencies; knip.jsonc). Other areas add theirs as `lint: lint-AREA`.
 #   test-e2e   vite build, vite preview on a free localhost port, Playwright, server stopped
-#   web-build  dist/ (static; coi-serviceworker.js included for hosts without COOP/COEP)
+#   web-build  dist/ (static, any host and folder: its service worker isolates the page on hosts
+#              without COOP/COEP and keeps it offline; build.json pins its version, docs/lessons.md)
 #   serve      vite preview on 0.0.0.0:5173 with the isolation headers (what `make start` runs)
 NPX := npx --no-install
 # the build reads lessons/*.md (virtual:lessons) and scans the core's C for the lesson player's

@@ -86,7 +86,7 @@ export function mountLessonIndex(root: HTMLElement, sources: readonly LessonSour
   tools.append(
     el('div', { class: 'tool-row' }, exp),
     el('div', { class: 'tool-row' }, el('label', { for: 'progress-file', text: 'Import progress (a file from Export progress)' }), imp),
-    el('div', { class: 'tool-row' }, el('label', { for: 'lesson-file', text: 'Open a lesson file (.md, docs/lessons.md)' }), own),
+    el('div', { class: 'tool-row' }, el('label', { for: 'lesson-file', text: 'Open a lesson file of your own (Markdown, as the course’s lessons are written)' }), own),
     msg,
   );
   main.append(tools, el('p', {}, el('a', { href: '?compare', text: 'Compare configurations side by side →' })));

@@ -14,6 +14,7 @@
 // error; the browser runs it again and shows the same message. Every size is bounded
 // (LESSON_LIMITS, docs/limits.md) and every key is known: a typo is an error, not a silent default.
 
+import { RUN_DEFAULTS } from '../scenario/request';
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode, type Document } from 'yaml';
 import {
   JUMP_KIND_NAMES,
@@ -241,7 +242,7 @@ function parseRun(f: Fields, name: string, line: number): LessonRun {
     pages: s.int('pages', ...shape.pages),
     iterations: workloadIterations(s, workload, 1),
     seed: s.int('seed', 0, 0xffffffff, 1),
-    clearLines: s.int('clear_lines', 1, 64, 8),
+    clearLines: s.int('clear_lines', 1, 64, RUN_DEFAULTS.clearLines),
   };
   const work = shape.work(run.cpus, run.pages, run.iterations);
   if (work > LESSON_LIMITS.maxRunFaults)
@@ -283,9 +284,9 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     caption: f.str('caption', 300),
     workload,
     pages: f.int('pages', ...shape.pages),
-    iterations: workloadIterations(f, workload, 2),
+    iterations: workloadIterations(f, workload, RUN_DEFAULTS.rounds),
     seed: f.int('seed', 0, 0xffffffff, 1),
-    clearLines: f.int('clear_lines', 1, 64, 8),
+    clearLines: f.int('clear_lines', 1, 64, RUN_DEFAULTS.clearLines),
     tasks,
     configs,
     metric: f.oneOf<Metric>('metric', METRICS, 'score'),

@@ -14,10 +14,14 @@ import { COLORS, cssRgb, orderRgb, rgbCss } from '../ui/palette';
 import { beginCanvas, el, onResize, reducedMotion } from '../ui/dom';
 import { figureFont, monoFont } from '../ui/figfont';
 import type { FigureTerm } from './terms';
+import { createCanvasAxis } from '../ui/canvas-axis';
+import { selectPfn } from './pfn-dialog';
 
 /** up to this many pages, free blocks are drawn one by one; above, as per-pixel coverage */
 const SMALL_ZONE = 16384;
 const ROW_GAP = 6;
+/** the pfn axis strip at the normal figure type; it grows with the type */
+const AXIS_MIN_H = 22;
 const fmt = format(',');
 /** rows and the pfn axis grow with the figure type (presenter mode) */
 const rowHeight = (fs: number) => Math.max(26, Math.ceil(fs * 1.35));
@@ -89,7 +93,9 @@ export function createFreeAreasView(body: HTMLElement) {
     'aria-label': 'Free blocks per order, placed by pfn. The same numbers are in the /proc/buddyinfo panel.',
   });
   const counts = el('div', { class: 'fa-counts' });
-  wrap.append(labels, canvas, counts);
+  const plot = el('div', { class: 'fa-plot canvas-host' }, canvas);
+  const axis = createCanvasAxis(plot, AXIS_MIN_H, 'fa-axis');
+  wrap.append(labels, plot, counts);
   body.append(wrap);
   let lastNr: number[] = [];
   let labelRows: HTMLDivElement[] = [];
@@ -137,6 +143,20 @@ export function createFreeAreasView(body: HTMLElement) {
   onResize(canvas, () => {
     if (current) draw(current, false);
   });
+  // a click on a free block opens the history of its first page
+  canvas.addEventListener('click', (ev) => {
+    const p = current;
+    if (!p) return;
+    const r = canvas.getBoundingClientRect();
+    const s = p.state;
+    const row = Math.floor((ev.clientY - r.top) / (rowHeight(figureFont(canvas).px) + ROW_GAP));
+    const order = s.nrOrders - 1 - row;
+    if (row < 0 || order < 0) return;
+    const pfn = Math.floor(s.geo.startPfn + ((ev.clientX - r.left) / r.width) * s.geo.pages);
+    const head = pfn - (pfn % 2 ** order);
+    const pg = s.page(head);
+    if (pg && pg.state === PAGE.BUDDY && pg.order === order) selectPfn(canvas, head);
+  });
 
   let drawnPlayer: Player | undefined;
   let drawnOutlined = false;
@@ -165,7 +185,7 @@ export function createFreeAreasView(body: HTMLElement) {
     const orders = Array.from({ length: s.nrOrders }, (_, k) => s.nrOrders - 1 - k); // top order first
     const fs = figureFont(canvas).px;
     const ROW_H = rowHeight(fs);
-    const AXIS_H = Math.ceil(fs * 1.7);
+    const AXIS_H = Math.max(AXIS_MIN_H, Math.ceil(fs * 1.7));
     canvas.dataset['fontPx'] = String(fs);
     const height = orders.length * (ROW_H + ROW_GAP) + AXIS_H;
     if (wrap.style.height !== `${height}px`) wrap.style.height = `${height}px`;
@@ -288,22 +308,13 @@ export function createFreeAreasView(body: HTMLElement) {
       ctx.strokeRect(x0, yy + 1, bw, ROW_H - 2);
     }
 
-    // pfn axis
-    const axisY = orders.length * (ROW_H + ROW_GAP) + 4;
-    ctx.fillStyle = '#c9d1d9';
-    ctx.font = monoFont(fs);
-    ctx.textBaseline = 'top';
-    // ticks on power-of-two pfn boundaries: the numbers a block's alignment is about
+    // the pfn axis (d3-axis), ticks on power-of-two pfn boundaries: the numbers a block's
+    // alignment is about; as many as labels of the figure's type fit
     const want = Math.max(2, Math.floor(w / (fs * 9)));
     const tickStep = 2 ** Math.max(0, Math.ceil(Math.log2(g.pages / want)));
     const ticks: number[] = [];
     for (let t = Math.ceil(g.startPfn / tickStep) * tickStep; t <= g.startPfn + g.pages; t += tickStep) ticks.push(t);
-    for (const t of ticks) {
-      const tx = x(t);
-      ctx.fillRect(tx, axisY - 4, 1, 4);
-      ctx.textAlign = tx < 20 ? 'left' : tx > w - 40 ? 'right' : 'center';
-      ctx.fillText(`0x${t.toString(16)}`, tx, axisY);
-    }
+    axis.draw(x, w, ticks, (t) => `0x${t.toString(16)}`, AXIS_H);
   }
 
   function mark(t: FigureTerm | undefined) {

@@ -16,10 +16,15 @@ import { COLORS } from '../ui/palette';
 import { beginCanvas, el, onResize } from '../ui/dom';
 import { figureFont, monoFont } from '../ui/figfont';
 import type { FigureTerm } from './terms';
+import { createCanvasAxis } from '../ui/canvas-axis';
 
 const MAX_LANES = 32;
 /** the outline of what prose points at: the page's focus colour */
 const FOCUS = '#f0e442';
+/** the time axis strip under the lanes at the normal figure type; it grows with the type */
+const AXIS_H = 26;
+/** the least room between two time labels ("now t = 1.23M" is about 90 px wide) */
+const MIN_TICK_GAP = 72;
 const pct = format('.0%');
 const si = format('.3~s');
 /** the log's lock ids (LOCK_ACQUIRE's mt) */
@@ -41,7 +46,9 @@ export function createLockTimelineView(body: HTMLElement) {
   const lruField = el('label', { class: 'lt-toggle' }, lruToggle, ' lru_lock lanes');
   lruField.hidden = true;
   const note = el('p', { class: 'panel-note' });
-  body.append(canvas, lruField, note);
+  const host = el('div', { class: 'lt-plot canvas-host' }, canvas);
+  const axis = createCanvasAxis(host, AXIS_H, 'lt-axis');
+  body.append(host, lruField, note);
   let cache: { log: EventLog; cpus: number; zone: LockIntervals; lru: LockIntervals | undefined } | undefined;
 
   let last: Player | undefined;
@@ -77,7 +84,8 @@ export function createLockTimelineView(body: HTMLElement) {
     canvas.dataset['fontPx'] = String(fs);
     const setH = titleH + lanes * laneH;
     const plotH = setH * sets.length;
-    const cssH = `${plotH + Math.max(26, Math.ceil(fs * 1.8))}px`;
+    const axisH = Math.max(AXIS_H, Math.ceil(fs * 1.8));
+    const cssH = `${plotH + axisH}px`;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
     const drawing = beginCanvas(canvas);
     if (!drawing) return;
@@ -157,12 +165,13 @@ export function createLockTimelineView(body: HTMLElement) {
     });
     ctx.fillStyle = COLORS.highlight;
     ctx.fillRect(xn - 1, 0, 2, plotH);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    ctx.fillStyle = '#aab4c0';
-    ctx.fillText(`now t = ${si(now)}`, xn, plotH + 6);
-    ctx.textAlign = 'left';
-    ctx.fillText(`−${si(span * 0.8)}`, LABEL_W, plotH + 6);
+    // the time axis (d3-axis): the window's start, a few ticks, and now; times before now
+    // counted back from it
+    // labels at least MIN_TICK_GAP px apart: "now" first, then the window's start, then the rest
+    const kept: number[] = [now];
+    const gap = Math.max(MIN_TICK_GAP, fs * 6);
+    for (const v of [t0, ...x.ticks(4)]) if (v < now && kept.every((k) => Math.abs(x(k) - x(v)) >= gap)) kept.push(v);
+    axis.draw(x, w, kept.sort((a, b) => a - b), (v) => (v === now ? `now t = ${si(now)}` : `−${si(now - v)}`), axisH);
     const names = sets.map((s) => s.name).join(' and ');
     canvas.setAttribute('aria-label', `${names} timeline at t = ${now}: ${summary.join('. ')}`);
     canvas.dataset['locks'] = sets.map((s) => s.name).join(',');

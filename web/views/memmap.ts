@@ -10,6 +10,7 @@ import { COLORS, cssRgb, orderRgb } from '../ui/palette';
 import { beginCanvas, el, onResize, sizeOf } from '../ui/dom';
 import { hexPfn } from '../log/describe';
 import type { FigureTerm } from './terms';
+import { selectPfn } from './pfn-dialog';
 
 /** Sorts [first, end) bands and merges the ones that overlap or touch. */
 export function mergeBands(bands: [number, number][]): [number, number][] {
@@ -113,7 +114,9 @@ export function createMemMapView(body: HTMLElement) {
   });
   const pfnLabel = el('label', { for: 'mm-pfn', text: 'inspect pfn' });
   const zoomLabel = el('span', { class: 'mm-zoom', 'aria-live': 'off' });
-  tools.append(zoomOut, zoomIn, zoomReset, zoomLabel, pfnLabel, pfnInput);
+  // the page's provenance: every record it took part in (pfn-dialog.ts), for the pinned pfn
+  const historyBtn = el('button', { type: 'button', class: 'mm-history', text: 'history', 'aria-label': 'History of the inspected pfn', disabled: true });
+  tools.append(zoomOut, zoomIn, zoomReset, zoomLabel, pfnLabel, pfnInput, historyBtn);
 
   const stage = el('div', { class: 'mm-stage' });
   const canvas = el('canvas', {
@@ -460,6 +463,7 @@ export function createMemMapView(body: HTMLElement) {
   }
 
   function showPage(pfn: number | undefined) {
+    historyBtn.disabled = pinnedPfn === undefined || player?.state.page(pinnedPfn) === undefined;
     hover.replaceChildren();
     if (pfn === undefined || !player) {
       hover.append(el('p', { class: 'muted', text: 'Hover a cell, or type a pfn, to see its struct page fields.' }));
@@ -525,8 +529,13 @@ export function createMemMapView(body: HTMLElement) {
       pinnedPfn = pfnAt(ev);
       showPage(pinnedPfn);
       draw();
+      // a click on a page opens its history
+      if (pinnedPfn !== undefined) selectPfn(canvas, pinnedPfn);
     }
     drag = undefined;
+  });
+  historyBtn.addEventListener('click', () => {
+    if (pinnedPfn !== undefined) selectPfn(historyBtn, pinnedPfn);
   });
   canvas.addEventListener('pointermove', (ev) => {
     if (drag) {

@@ -9,6 +9,7 @@ import { COLORS } from '../ui/palette';
 import { reducedMotion, sizeOf } from '../ui/dom';
 import { figureFont } from '../ui/figfont';
 import type { FigureTerm } from './terms';
+import { selectPcp } from './pfn-dialog';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** a refill or drain (a count change a few records away) slides; a jump or fast play does not */
@@ -50,7 +51,8 @@ export function createPcpView(body: HTMLElement) {
   scroller.className = 'pcp-scroll';
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('class', 'pcp-svg');
-  svg.setAttribute('role', 'img');
+  // a group, not an image: its columns are buttons
+  svg.setAttribute('role', 'group');
   scroller.append(svg);
   body.append(note, scroller);
 
@@ -111,7 +113,21 @@ export function createPcpView(body: HTMLElement) {
       .selectAll<SVGGElement, number>('g.pcp-col')
       .data(cpus)
       .join((enter) => {
-        const g = enter.append('g').attr('class', 'pcp-col');
+        // a column is a button: its pcp list's pages, to pick one's history (pfn-dialog.ts)
+        const g = enter
+          .append('g')
+          .attr('class', 'pcp-col')
+          .attr('tabindex', 0)
+          .attr('role', 'button')
+          .attr('aria-haspopup', 'dialog')
+          .on('click', function (_ev, c) {
+            selectPcp(this, c);
+          })
+          .on('keydown', function (ev: KeyboardEvent, c) {
+            if (ev.key !== 'Enter' && ev.key !== ' ') return;
+            ev.preventDefault();
+            selectPcp(this, c);
+          });
         g.append('rect').attr('class', 'pcp-track');
         g.append('rect').attr('class', 'pcp-hot');
         g.append('rect').attr('class', 'pcp-cold');

@@ -5,7 +5,8 @@
 import type { TraceSummary } from '../import/summary';
 import type { Player } from '../log/player';
 import { createFigureLegend, createLegend, type LegendItem } from '../ui/legend';
-import { el, panel } from '../ui/dom';
+import { el, panel, recordCanvases } from '../ui/dom';
+import { panelToSvg, setPanelExporter } from '../ui/image';
 import { createBuddyTreeView } from './buddytree';
 import { createCacheView } from './cache';
 import { createFreeAreasView } from './freeareas';
@@ -246,6 +247,8 @@ export interface MountedView {
   names(t: FigureTerm): boolean;
   /** points at the term's part (or outlines the whole panel); undefined clears it */
   mark(t: FigureTerm | undefined): void;
+  /** the view as a vector SVG document, drawn again from the data it last showed */
+  exportSvg(title: string): string;
 }
 
 export interface MountOptions {
@@ -266,14 +269,37 @@ export function mountView(parent: HTMLElement, id: ViewId, opts: MountOptions = 
   const draw = def.create(body);
   const section = body.parentElement!;
   const legend = opts.legend && def.legend ? createFigureLegend(section) : undefined;
+  let last: (ViewData & AllViewData) | undefined;
+  /**
+   * A fresh copy of the view, laid out at this one's width off screen, draws the last data once
+   * more with its canvases recording vector SVG (a fresh copy draws everything: no incremental
+   * repaint, no animation half done), and the copy's panel becomes the SVG document.
+   */
+  const exportSvg = (title: string) => {
+    const host = el('div', { class: 'svg-export-host', 'aria-hidden': 'true' });
+    host.style.cssText = `position:fixed;left:-100000px;top:0;width:${Math.max(1, section.getBoundingClientRect().width)}px`;
+    document.body.append(host);
+    try {
+      const copyBody = panel(host, `${panelId}-export`, def.title);
+      const copyDraw = def.create(copyBody);
+      const canvases = recordCanvases(host, () => {
+        if (last) copyDraw({ ...last, textDue: true });
+      });
+      return panelToSvg(copyBody.parentElement!, title, canvases);
+    } finally {
+      host.remove();
+    }
+  };
+  setPanelExporter(section, exportSvg);
   return {
     id,
     pace: def.pace,
     section,
     update(d) {
       if (!def.needs.every((n) => d[n] !== undefined)) return;
-      draw(d as ViewData & AllViewData);
-      legend?.set(def.legend!(d as ViewData & AllViewData));
+      last = d as ViewData & AllViewData;
+      draw(last);
+      legend?.set(def.legend!(last));
     },
     names: (t) => def.names?.(t) ?? false,
     mark(t) {
@@ -282,6 +308,7 @@ export function mountView(parent: HTMLElement, id: ViewId, opts: MountOptions = 
       section.classList.toggle('term-marked', own !== undefined && (own.kind === 'name' || !draw.mark));
       draw.mark?.(own);
     },
+    exportSvg,
   };
 }
 
