@@ -12,7 +12,7 @@ import type { Player } from '../log/player';
 import { fragIndex, formatIndex } from '../log/fragindex';
 import { COLORS, cssRgb, orderRgb, rgbCss } from '../ui/palette';
 import { beginCanvas, el, onResize, reducedMotion } from '../ui/dom';
-import { figureFont, monoFont } from '../ui/figfont';
+import { figureFont } from '../ui/figfont';
 import type { FigureTerm } from './terms';
 import { createCanvasAxis } from '../ui/canvas-axis';
 import { selectPfn } from './pfn-dialog';
