@@ -274,6 +274,10 @@ static int sim_page_allocator(struct sim_args *a)
 			int e;
 			cfg.cpus = cpus[c];
 			blab_preset(presets[p], &cfg.strategy);
+			if (a->batch)
+				cfg.strategy.batch = (uint32_t)a->batch;
+			if (a->high)
+				cfg.strategy.high = (uint32_t)a->high;
 			if (hash || ef)
 				sim_sink_attach(&cfg, &ss, ef);
 			sim_progress_attach(&cfg, &sp, presets[p], cpus[c]);

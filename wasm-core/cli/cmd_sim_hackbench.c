@@ -110,6 +110,10 @@ int cmd_sim_hackbench(struct sim_args *a)
 			cfg.iterations = 1;
 			cfg.seed = seed;
 			blab_preset(preset, &cfg.strategy);
+			if (a->batch)
+				cfg.strategy.batch = (uint32_t)a->batch;
+			if (a->high)
+				cfg.strategy.high = (uint32_t)a->high;
 			cfg.hackbench.groups = groups[g];
 			cfg.hackbench.loops = (uint32_t)loops;
 			cfg.hackbench.object_size = (uint32_t)object_size;

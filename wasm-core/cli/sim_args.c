@@ -79,6 +79,12 @@ static const struct cli_opt sim_opts[] = {
 		 "then sum over the nodes' locks, and a table of each node's acquisitions "
 		 "follows (--json: node_zone_acquisitions, node_lru_acquisitions). Not with "
 		 "--events (the event file describes one zone); --hash covers every zone"},
+	/* the pcp overrides the browser's compare view and lessons use; the zone range-checks
+	 * them (docs/limits.md) */
+	{.name = "--batch", .value = "N", .kind = CLI_UINT, .off = OFF(batch), .min = 1,
+	 .max = UINT32_MAX, .help = "every pcp list's batch instead of the preset's"},
+	{.name = "--high", .value = "N", .kind = CLI_UINT, .off = OFF(high), .min = 1,
+	 .max = UINT32_MAX, .help = "every pcp list's high instead of the preset's"},
 	{.name = "--clear-lines", .value = "N", .kind = CLI_UINT, .off = OFF(clear_lines), .min = 1,
 	 .max = 64, .def = "64", .only = PA,
 	 .help = "frame lines clear_page() passes through the cache model"},

@@ -13,7 +13,7 @@ import { decodeEvents, EV, EVENT_TYPES, RECORD_SIZE } from '../log/events';
 import { fragIndex } from '../log/fragindex';
 import { LIMITS as PLAYER_LIMITS } from '../log/state';
 import { URL_LIMITS } from '../scenario/url';
-import { workloadEntry } from '../scenario/workloads';
+import { scenarioRequest } from '../scenario/request';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
@@ -145,8 +145,8 @@ describe('WASM core through the JS API', () => {
   });
 
   it('refuses up front a run whose zone the player could not show (the URL #pages=4194304&cpus=112)', () => {
-    const w = workloadEntry('page_fault1')!;
-    const req = { workload: 'page_fault1', ...w.request(URL_LIMITS.maxPages, URL_LIMITS.maxCpus, 'v5.18'), seed: 1, preset: 'v5.18' };
+    // the workbench's request for that link (web/scenario/request.ts)
+    const req = scenarioRequest({ pages: URL_LIMITS.maxPages, cpus: URL_LIMITS.maxCpus, preset: 'v5.18', workload: 'page_fault1', seed: 1 });
     const r = simScenario(m, { ...req, maxEvents: 1 << 21, maxZonePages: PLAYER_LIMITS.maxPages });
     expect(r.status).toBe(2);
     const said = /this run's zone would have ([\d,]+) pages; the player shows at most 4,194,304/.exec(r.stderr);
