@@ -1,7 +1,7 @@
 /*
- * sim_points.c - `blab sim --points FILE [--jobs N] [--cache DIR] [--shard I/N]`: runs each
- * point of FILE (one key a line, as web/engine/point.ts writes them; blank lines and # comments
- * skipped) and prints "point KEY" then the run's text, in the file's order: the bytes the
+ * sim_points.c - `blab sim --points FILE [--jobs N] [--cache DIR] [--shard I/N]` (options from
+ * sim_args.c's table): runs each point of FILE (one key a line, as web/engine/point.ts writes
+ * them; blank lines and # comments skipped) and prints "point KEY" then the run's text, in the file's order: the bytes the
  * browser's blab_js_sim_run() prints for the same point (both go through blab_sim_report()).
  * This is how the build precomputes the lessons' tables (web/lessons/precompute.ts), on every
  * core with --jobs, and with --cache a rebuild with the same core runs nothing again.
@@ -17,7 +17,7 @@
 #include <blab_core_hash.h> /* generated: cmake/core_hash.cmake */
 #include "blab_sim.h"
 #include "sim_cache.h"
-#include "sim_common.h"
+#include "sim_args.h"
 #include "sim_jobs.h"
 #include "sim_shard.h"
 #include "cli.h"
@@ -40,6 +40,7 @@ struct points {
 	struct point_job *job;
 	size_t n;
 	const struct sim_cache *cache; /* NULL: no --cache */
+	uint64_t mem_limit;            /* each run's (--mem-limit, $BLAB_MEM_LIMIT; 0: the core's) */
 	int cache_failed;
 };
 
@@ -59,6 +60,7 @@ static void run_point(size_t i, void *ctx)
 	}
 	if (blab_sim_point_config(&j->p, &cfg, j->err, sizeof(j->err)))
 		return;
+	cfg.mem_limit = ps->mem_limit;
 	if (blab_sim_run(&cfg, &res, j->err, sizeof(j->err))) {
 		if (!j->err[0])
 			snprintf(j->err, sizeof(j->err), "the run failed");
@@ -142,16 +144,11 @@ static int read_points(const char *path, struct points *ps, const struct sim_sha
 	return 0;
 }
 
-static int points_usage(const char *fmt, const char *arg)
+int cmd_sim_points(const struct sim_args *a)
 {
-	return sim_usage_error("blab sim --help", fmt, arg);
-}
-
-int cmd_sim_points(int argc, char **argv)
-{
-	const char *file = NULL, *cache_dir = NULL;
-	unsigned long jobs = 1;
-	struct sim_shard shard = {0};
+	const char *file = a->points, *cache_dir = a->cache;
+	unsigned long jobs = (unsigned long)a->jobs;
+	struct sim_shard shard = a->shard;
 	struct sim_cache cache;
 	struct points ps = {0};
 	struct timespec t0, t1;
@@ -159,31 +156,7 @@ int cmd_sim_points(int argc, char **argv)
 	char err[300];
 	int ret = 0;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "--points") && strcmp(a, "--jobs") && strcmp(a, "--cache") &&
-		    strcmp(a, "--shard"))
-			return points_usage("with --points only --jobs, --cache and --shard may be given "
-					    "(each point says the rest), not '%s'", a);
-		if (!v)
-			return points_usage("%s needs a value", a);
-		i++;
-		if (!strcmp(a, "--points"))
-			file = v;
-		else if (!strcmp(a, "--cache"))
-			cache_dir = v;
-		else if (!strcmp(a, "--shard")) {
-			if (sim_shard_parse(v, &shard))
-				return points_usage("--shard wants I/N with 1 <= I <= N <= 100000, not '%s'", v);
-		} else {
-			uint64_t x;
-			if (sim_parse_u64(v, SIM_JOBS_MAX, &x) || x < 1)
-				return points_usage("--jobs wants 1..256, not '%s'", v);
-			jobs = (unsigned long)x;
-		}
-	}
-	if (!file)
-		return points_usage("%s", "--points needs a file");
+	ps.mem_limit = a->mem_limit;
 	if (cache_dir) {
 		if (sim_cache_open(&cache, cache_dir, BLAB_CORE_HASH, err, sizeof(err))) {
 			fprintf(stderr, "blab sim: --cache: %s\n", err);

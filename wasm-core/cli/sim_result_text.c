@@ -27,6 +27,7 @@ struct field {
 /* every field of struct blab_sim_result (blab_sim.h), in its order */
 static const struct field fields[] = {
 	F("score", score, U64),
+	F("score_milli", score_milli, U64),
 	F("pages_scored", pages_scored, U64),
 	F("pages_total", pages_total, U64),
 	F("cycles_max", cycles_max, U64),
@@ -93,7 +94,7 @@ static const struct field fields[] = {
 
 /* When this fails a field was added to (or taken from) struct blab_sim_result: list it above,
  * then set the size here; a field missed would come back as 0 from the cache or a shard. */
-_Static_assert(sizeof(struct blab_sim_result) == 568, "struct blab_sim_result changed: update fields[]");
+_Static_assert(sizeof(struct blab_sim_result) == 576, "struct blab_sim_result changed: update fields[]");
 _Static_assert(BLAB_SIM_MAX_NODES == 8, "node_zone_acq and node_lru_acq are listed as 8 each");
 
 int sim_result_write(char *buf, size_t n, const struct blab_sim_result *r)

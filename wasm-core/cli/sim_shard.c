@@ -4,7 +4,21 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sim_common.h"
+#include <stdlib.h>
+
+/* a decimal number 1..SIM_SHARD_MAX, nothing before or after it */
+static int shard_number(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long v;
+	if (*s < '0' || *s > '9')
+		return -1; /* strtoul would take a sign or blanks */
+	v = strtoul(s, &end, 10);
+	if (*end || v < 1 || v > SIM_SHARD_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
 
 int sim_shard_parse(const char *s, struct sim_shard *out)
 {
@@ -17,8 +31,7 @@ int sim_shard_parse(const char *s, struct sim_shard *out)
 	memcpy(i, s, (size_t)(slash - s));
 	i[slash - s] = '\0';
 	strcpy(n, slash + 1);
-	if (sim_parse_u64(i, SIM_SHARD_MAX, &vi) || sim_parse_u64(n, SIM_SHARD_MAX, &vn) || vi < 1 ||
-	    vi > vn)
+	if (shard_number(i, &vi) || shard_number(n, &vn) || vi > vn)
 		return -1;
 	out->i = (unsigned)vi;
 	out->n = (unsigned)vn;

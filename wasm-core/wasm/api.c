@@ -154,6 +154,100 @@ static void fill_stats(int64_t *stats, const struct blab_sim_result *r)
 }
 
 /*
+ * The config req asks for: 0, or 2 with "blab sim: why" in err. The request goes through a point
+ * (blab_sim.h), as `blab sim --points` runs it natively: the same blab_sim_point_config(), so
+ * both run the same machine and print the same bytes.
+ */
+static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_config *cfg,
+			 char *err, size_t errlen)
+{
+	struct blab_sim_point pt = {0};
+	char why[200];
+
+	pt.workload = req->workload;
+	pt.cpus = req->cpus;
+	pt.pages = req->pages;
+	pt.iterations = req->iterations;
+	pt.seed = req->seed;
+	pt.batch = req->batch;
+	pt.high = req->high;
+	pt.clear_lines = req->clear_lines;
+	pt.cache_scale = req->cache_scale;
+	memcpy(pt.preset, req->preset, sizeof(pt.preset));
+	pt.preset[sizeof(pt.preset) - 1] = 0; /* caller memory: bounded whatever it holds */
+	if (req->workload == BLAB_WL_HACKBENCH) {
+		if (req->slub_prefetch > 1 || req->same_cpu > 1) {
+			snprintf(err, errlen, "blab sim: hackbench slub_prefetch=%u same_cpu=%u: each is 0 or 1",
+				 req->slub_prefetch, req->same_cpu);
+			return 2;
+		}
+		pt.cpus = req->groups; /* one CPU per group: blab_sim_run() checks they agree */
+		pt.pages = req->loops;
+		pt.iterations = req->slub_prefetch | req->same_cpu << 1;
+	}
+	if (req->max_events == 1 || req->max_events > BLAB_MAX_LOG_EVENTS) {
+		snprintf(err, errlen, "blab sim: max_events=%u must be 2..%u, or 0 for no log",
+			 req->max_events, BLAB_MAX_LOG_EVENTS);
+		return 2;
+	}
+	if (blab_sim_point_config(&pt, cfg, why, sizeof(why))) {
+		snprintf(err, errlen, "blab sim: %s", why);
+		return 2;
+	}
+	return 0;
+}
+
+/* The event log's buffer at its largest: it doubles as it fills (js_sink), so the old and the
+ * new one live side by side for a moment */
+static uint64_t js_log_bytes(uint32_t max_events)
+{
+	return (uint64_t)max_events * sizeof(struct blab_event) * 3 / 2;
+}
+
+/*
+ * The host bytes blab_js_sim_run(req) would take (the run's zone, model machine and workload
+ * state, and its event log at the bound), as a JavaScript number; a negative BLAB_E* code when
+ * the run would be refused anyway. With blab_js_mem_limit(), the browser can refuse a
+ * scenario before it asks for it.
+ */
+double blab_js_sim_mem_bytes(const struct blab_js_sim_request *req)
+{
+	struct blab_sim_config cfg;
+	struct blab_sim_mem m;
+	char why[160];
+	int rc;
+
+	if (!req || js_sim_config(req, &cfg, why, sizeof(why)))
+		return BLAB_EINVAL;
+	rc = blab_sim_mem_bytes(&cfg, &m, NULL, 0);
+	return rc ? rc : (double)(m.total + js_log_bytes(req->max_events));
+}
+
+/*
+ * The pages of the zone blab_js_sim_run(req) would create (with node zones, all of them), or
+ * a negative BLAB_E* code: the page refuses up front a run whose log the player could not
+ * show (its zone past the player's bound), rather than after the run.
+ */
+double blab_js_sim_zone_pages(const struct blab_js_sim_request *req)
+{
+	struct blab_sim_config cfg;
+	struct blab_sim_mem m;
+	char why[160];
+	int rc;
+
+	if (!req || js_sim_config(req, &cfg, why, sizeof(why)))
+		return BLAB_EINVAL;
+	rc = blab_sim_mem_bytes(&cfg, &m, NULL, 0);
+	return rc ? rc : (double)m.zone_pages;
+}
+
+/* The memory a run may take here: what is left of the WebAssembly heap (it does not grow) */
+double blab_js_mem_limit(void)
+{
+	return (double)blab_mem_limit_default();
+}
+
+/*
  * The flag a run reads to stop early (blab_sim_config.cancel): the page writes 1 into it with
  * Atomics.store() through the module's shared memory (web/engine/engine-client.ts, Cancel), and
  * the engine worker sets it back to 0 before the next run.
@@ -175,9 +269,9 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 {
 	struct blab_js_run *r = calloc(1, sizeof(*r));
 	struct js_sink sink = {0};
-	struct blab_sim_point pt = {0};
 	struct blab_sim_config cfg;
 	struct blab_sim_result res;
+	struct blab_sim_mem need;
 	char why[256] = "", *text;
 	uint32_t max_events;
 	FILE *out, *err;
@@ -197,37 +291,18 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 		goto done;
 	}
 	max_events = req->max_events;
-	/* the request as a point (blab_sim.h): what `blab sim --points` runs natively, through
-	 * the same blab_sim_point_config() and blab_sim_report(), so both print the same bytes */
-	pt.workload = req->workload;
-	pt.cpus = req->cpus;
-	pt.pages = req->pages;
-	pt.iterations = req->iterations;
-	pt.seed = req->seed;
-	pt.batch = req->batch;
-	pt.high = req->high;
-	pt.clear_lines = req->clear_lines;
-	pt.cache_scale = req->cache_scale;
-	memcpy(pt.preset, req->preset, sizeof(pt.preset));
-	pt.preset[sizeof(pt.preset) - 1] = 0; /* caller memory: bounded whatever it holds */
-	if (req->workload == BLAB_WL_HACKBENCH) {
-		if (req->slub_prefetch > 1 || req->same_cpu > 1) {
-			fprintf(err, "blab sim: hackbench slub_prefetch=%u same_cpu=%u: each is 0 or 1\n",
-				req->slub_prefetch, req->same_cpu);
-			r->status = 2;
-			goto done;
-		}
-		pt.cpus = req->groups;
-		pt.pages = req->loops;
-		pt.iterations = req->slub_prefetch | req->same_cpu << 1;
-	}
-	if (max_events == 1 || max_events > BLAB_MAX_LOG_EVENTS) {
-		fprintf(err, "blab sim: max_events=%u must be 2..%u, or 0 for no log\n", max_events, BLAB_MAX_LOG_EVENTS);
-		r->status = 2;
+	if ((r->status = js_sim_config(req, &cfg, why, sizeof(why))) != 0) {
+		fprintf(err, "%s\n", why);
 		goto done;
 	}
-	if (blab_sim_point_config(&pt, &cfg, why, sizeof(why))) {
-		fprintf(err, "blab sim: %s\n", why);
+	/* the run and its event log together must fit what is left of the heap */
+	if (blab_sim_mem_bytes(&cfg, &need, NULL, 0) == 0 &&
+	    need.total + js_log_bytes(max_events) > blab_mem_limit_default()) {
+		char n[32], l[32], h[32];
+		fprintf(err, "blab sim: the run needs %s of memory and its event log up to %s; the "
+			"WebAssembly heap has %s left\n", blab_mem_text(n, sizeof(n), need.total),
+			blab_mem_text(l, sizeof(l), js_log_bytes(max_events)),
+			blab_mem_text(h, sizeof(h), blab_mem_limit_default()));
 		r->status = 2;
 		goto done;
 	}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
 import { parseSimStats } from '../engine/simstats';
-import { delta, diffRows, measures, spreadDelta, type DiffColumn } from './diff';
+import { delta, diffCsvColumns, diffCsvRows, diffRows, measures, spreadDelta, type DiffColumn } from './diff';
 import { compareRequest, measuredSeeds, replayRequest } from './request';
 import { WITHIN_SPREAD } from '../lessons/compute';
 import { parseCompare, type CompareState } from './url';
@@ -18,10 +18,12 @@ beforeAll(async () => {
   m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
 });
 
-/** Every configuration of the link at its seeds, counters only (as the page's pool runs them). */
+/** Every configuration of the link at its seeds, counters only (as the page's pool runs them;
+ * the replayed fragmentation is the page's). */
 function columns(s: CompareState): DiffColumn[] {
   return s.configs.map((c) => ({
     label: c.label,
+    fragmentation: 0,
     stats: measuredSeeds(s).map((seed) => {
       const r = simScenario(m, compareRequest(s, c, s.cpus, seed));
       if (r.status !== 0) throw new Error(r.stderr);
@@ -54,12 +56,22 @@ describe('the diff table', () => {
 
   it('measures at the link\'s size, and replays a cut-down copy of it that the player can step through', () => {
     const s = parseCompare('?compare=v4.16,v4.17&cpus=56');
-    expect(compareRequest(s, s.configs[0]!, 56)).toMatchObject({ cpus: 56, pages: 4096, cacheScale: 8, maxEvents: 0, iterations: 2 });
-    expect(compareRequest(s, s.configs[0]!, 56).clearLines).toBeUndefined(); // the core's 64
+    expect(compareRequest(s, s.configs[0]!, 56)).toMatchObject({ cpus: 56, pages: 4096, cacheScale: 8, maxEvents: 0, iterations: 2, clearLines: 64 });
     const replay = replayRequest(s, s.configs[0]!, 1 << 21);
     expect(replay).toMatchObject({ cpus: 56, pages: 292, iterations: 1, clearLines: 8, maxEvents: 1 << 21 });
     expect(replay.pages * replay.cpus).toBeLessThanOrEqual(1 << 14);
     expect(measuredSeeds(s)).toEqual([1, 2, 3]);
+  });
+
+  it('gives the change of a percentage in percentage points, not percent', () => {
+    // contention 2.26 % -> 3.00 %: 0.74 percentage points more, not "+32.7%"
+    expect(delta(3, 2.26, 'lower', true)).toBe('+0.74 pp worse');
+    expect(delta(50, 75, 'higher', true)).toBe('-25.00 pp worse');
+    expect(delta(2.26, 2.26, 'lower', true)).toBe('±0.00 pp');
+    const pctRows = measures('page_fault1').filter((m) => /%/.test(m.name));
+    expect(pctRows.length).toBeGreaterThan(0);
+    for (const m of pctRows) expect(m.percent, m.name).toBe(true);
+    expect(measures('stress_highalloc')[0]!.percent).toBe(true);
   });
 
   it('has rows that make sense for each workload', () => {
@@ -96,7 +108,7 @@ describe('the diff table', () => {
     expect(row(rows, /^remote frees/)[2]).toBe(String(cols[0]!.stats[0]!.slabFreeRemote));
     for (const x of cols[0]!.stats) expect(x.slabAllocFast! + x.slabAllocSlow!).toBe(x.messages);
     // the CSV has each column's min and max too
-    expect(diffRows(cols, 'hackbench', true)[0]).toEqual(['measure', 'better', 'v5.18', 'v5.18 min', 'v5.18 max', 'v5.18:prefetch=off', 'v5.18:prefetch=off min', 'v5.18:prefetch=off max', 'v5.18:prefetch=off vs v5.18']);
+    expect(diffCsvColumns(cols).slice(0, 8)).toEqual(['measure', 'better', 'v5.18', 'v5.18 min', 'v5.18 max', 'v5.18:prefetch=off', 'v5.18:prefetch=off min', 'v5.18:prefetch=off max']);
     for (const r of rows.slice(1)) expect(r.slice(2, 4)).not.toContain('n/a');
   }, 60_000);
 
@@ -110,5 +122,28 @@ describe('the diff table', () => {
     expect(row(rows, /^cycles per attempt/)[1]).toBe('lower');
     expect(row(rows, /^unusable free space index/)[2]).toBe((mean(cols[0]!.stats.map((x) => x.hiUnusable!)) / 1000).toFixed(3));
     for (const r of rows.slice(1)) expect(r.slice(2, 4)).not.toContain('n/a');
+    // success is a percentage: its change is in percentage points
+    expect(success[4]).toMatch(/^(±0\.00|[+-]\d+\.\d\d) pp( better| worse)?( \(within the spread\))?$/);
+  }, 60_000);
+
+  it('writes the CSV with plain numbers, the change as a number with its unit, and the verdict in its own column', () => {
+    const s = parseCompare('?compare=v4.16,v4.17&cpus=8&pages=512');
+    const cols = columns(s);
+    const vs = 'v4.17 vs v4.16';
+    expect(diffCsvColumns(cols)).toEqual(['measure', 'better', 'v4.16', 'v4.16 min', 'v4.16 max', 'v4.17', 'v4.17 min', 'v4.17 max', vs, `${vs} unit`, `${vs} verdict`, `${vs} inside the spread`]);
+    const rows = diffCsvRows(cols, 'page_fault1');
+    const scores = cols.map((c) => c.stats.map((x) => x.score));
+    const score = rows.find((r) => /^throughput/.test(String(r[0])))!;
+    expect(score.slice(1, 8)).toEqual(['higher', Math.round(mean(scores[0]!)), Math.min(...scores[0]!), Math.max(...scores[0]!), Math.round(mean(scores[1]!)), Math.min(...scores[1]!), Math.max(...scores[1]!)]);
+    expect(score[8]).toBeCloseTo(((mean(scores[1]!) - mean(scores[0]!)) / mean(scores[0]!)) * 100, 3);
+    expect(score[9]).toBe('%');
+    expect(['better', 'worse', 'same']).toContain(score[10]);
+    expect(['yes', 'no']).toContain(score[11]);
+    const zone = cols.map((c) => mean(c.stats.map((x) => x.zoneBp / 100)));
+    const cont = rows.find((r) => /^zone->lock contention/.test(String(r[0])))!;
+    expect(cont[2]).toBeCloseTo(zone[0]!, 6);
+    expect(cont[8]).toBeCloseTo(zone[1]! - zone[0]!, 4);
+    expect(cont[9]).toBe('pp');
+    for (const r of rows) for (const c of r.slice(2)) expect(typeof c === 'number' || c === null || ['%', 'pp', 'better', 'worse', 'same', 'yes', 'no', ''].includes(c)).toBe(true);
   }, 60_000);
 });

@@ -6,7 +6,7 @@
 import type { ZoneState } from '../log/state';
 import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread';
-import { signedPct, WITHIN_SPREAD } from '../lessons/compute';
+import { WITHIN_SPREAD } from '../lessons/compute';
 import { COMPARE_WORKLOADS, type Better, type CompareWorkload, type CompareWorkloadSpec } from './url';
 
 /** Unusable free space index (Gorman): the share of free buddy memory in blocks below `order`
@@ -23,25 +23,40 @@ export interface DiffColumn {
   label: string;
   /** the measured runs' counters, one per seed */
   stats: SimStats[];
+  /** unusable free space index at pageblock_order at the end of the replayed run, 0..1
+   * (absent until the replay ran) */
+  fragmentation?: number;
 }
 
 export interface Measure {
   name: string;
   /** undefined: the core did not print it for this run (shown as n/a, never guessed) */
   value: (s: SimStats) => number | undefined;
+  /** a value of the column rather than of each seed's run (the replayed zone's): no spread */
+  ofColumn?: (c: DiffColumn) => number | undefined;
   digits: number;
   /** which way is better; null where neither is (a count that only says what happened) */
   better: Better | null;
+  /** the value is itself a percentage: its change is a difference in percentage points */
+  percent?: boolean;
 }
 
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : b ? a / b : 0);
 
 const zoneRows: Measure[] = [
-  { name: 'zone->lock contention (% of time spinning)', value: (s) => s.zoneBp / 100, digits: 2, better: 'lower' },
+  { name: 'zone->lock contention (% of time spinning)', value: (s) => s.zoneBp / 100, digits: 2, better: 'lower', percent: true },
   { name: 'zone->lock acquisitions per page', value: acqPerPage, digits: 3, better: 'lower' },
   { name: 'zone->lock hold (cycles per acquisition)', value: holdPerAcq, digits: 0, better: 'lower' },
 ];
-const lruRow: Measure = { name: 'lru_lock contention (% of time spinning)', value: (s) => s.lruBp / 100, digits: 2, better: 'lower' };
+const lruRow: Measure = { name: 'lru_lock contention (% of time spinning)', value: (s) => s.lruBp / 100, digits: 2, better: 'lower', percent: true };
+/** read off the replayed zone: a cut-down copy of the first seed's run (the page says so) */
+const fragRow: Measure = {
+  name: 'fragmentation at the end of the replay (unusable free space at pageblock_order)',
+  value: () => undefined,
+  ofColumn: (c) => c.fragmentation,
+  digits: 3,
+  better: 'lower',
+};
 /** the high-order side of stress_highalloc and mixed: the core's hi_* counters */
 const hiRows: Measure[] = [
   { name: 'order-9 attempts', value: (s) => s.hiAttempts, digits: 0, better: null },
@@ -75,9 +90,9 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
         { name: 'prefetch wasted (never used)', value: (s) => s.slabPfWasted, digits: 0, better: 'lower' },
       ];
     case 'stress_highalloc':
-      return [{ ...score, name: `order-9 success (${w.score})` }, ...hiRows, zoneRows[0]!];
+      return [{ ...score, name: `order-9 success (${w.score})`, percent: true }, ...hiRows, zoneRows[0]!, fragRow];
     case 'mixed':
-      return [score, ...zoneRows, lruRow, ...hiRows];
+      return [score, ...zoneRows, lruRow, ...hiRows, fragRow];
     default:
       return [
         score,
@@ -89,44 +104,126 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
   }
 }
 
-/** The % change against the first column, and whether that is better or worse. */
-export function delta(v: number | undefined, base: number | undefined, better: Better | null): string {
-  if (v === undefined || base === undefined) return 'n/a';
-  if (base === 0) return v === 0 ? '±0.0%' : 'n/a';
-  const pct = ((v - base) / base) * 100;
-  const text = signedPct(pct);
-  if (better === null || text === '±0.0%') return text;
-  return `${text} ${(pct > 0) === (better === 'higher') ? 'better' : 'worse'}`;
+/** How a value differs from the first column's: a relative change in percent, or for a value
+ * that is itself a percentage, the difference in percentage points. */
+export interface Change {
+  /** undefined: no value, or a relative change from zero */
+  value: number | undefined;
+  unit: '%' | 'pp';
+  /** which way that is for this measure; null where neither way is better */
+  verdict: 'better' | 'worse' | 'same' | null;
+}
+
+export function change(v: number | undefined, base: number | undefined, m: Pick<Measure, 'better' | 'percent'>): Change {
+  const unit = m.percent ? 'pp' : '%';
+  if (v === undefined || base === undefined) return { value: undefined, unit, verdict: null };
+  const value = m.percent ? v - base : base === 0 ? (v === 0 ? 0 : undefined) : ((v - base) / base) * 100;
+  if (value === undefined) return { value, unit, verdict: null };
+  // as shown: a change that rounds to zero is no change
+  const shown = Number(value.toFixed(m.percent ? 2 : 1));
+  const verdict = m.better === null ? null : shown === 0 ? 'same' : (shown > 0) === (m.better === 'higher') ? 'better' : 'worse';
+  return { value, unit, verdict };
+}
+
+/** A change in words: "+10.0% better", "-0.42 pp better" (percentage points), "±0.0%", "n/a". */
+export function changeText(c: Change): string {
+  if (c.value === undefined) return 'n/a';
+  const digits = c.unit === 'pp' ? 2 : 1;
+  const r = c.value.toFixed(digits);
+  const num = Number(r) === 0 ? `±${(0).toFixed(digits)}` : `${c.value > 0 ? '+' : ''}${r}`;
+  const text = c.unit === 'pp' ? `${num} pp` : `${num}%`;
+  return c.verdict === 'better' || c.verdict === 'worse' ? `${text} ${c.verdict}` : text;
+}
+
+/** The % change against the first column (pp for a percentage), and whether that is better or worse. */
+export function delta(v: number | undefined, base: number | undefined, better: Better | null, percent = false): string {
+  return changeText(change(v, base, { better, percent }));
 }
 
 /** A measure over a column's seeds; undefined where a run lacks it. */
 export function measureSpread(m: Measure, c: DiffColumn): Spread | undefined {
+  if (m.ofColumn) {
+    const v = m.ofColumn(c);
+    return v === undefined ? undefined : spreadOf([v]);
+  }
   const vals = c.stats.map(m.value);
-  return vals.some((v) => v === undefined) ? undefined : spreadOf(vals as number[]);
+  return vals.length === 0 || vals.some((v) => v === undefined) ? undefined : spreadOf(vals as number[]);
 }
 
-/** delta() of the means, saying so when the two columns' seeds overlap. */
-export function spreadDelta(v: Spread | undefined, base: Spread | undefined, better: Better | null): string {
-  const d = delta(v?.mean, base?.mean, better);
-  return v && base && d !== 'n/a' && insideSpread(base, v) ? `${d} (${WITHIN_SPREAD})` : d;
+export interface DiffRow {
+  measure: Measure;
+  /** one per column: the mean over its seeds, with min and max; undefined where the core
+   * printed no such counter */
+  values: (Spread | undefined)[];
+  /** one per column after the first, its mean against the first's */
+  changes: Change[];
+  /** one per change: the two columns' seeds overlap, so the change is inside the spread */
+  within: boolean[];
+}
+
+/** The table as numbers: one row per measure of the workload. */
+export function diffData(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): DiffRow[] {
+  return measures(workload).map((m) => {
+    const values = cols.map((c) => measureSpread(m, c));
+    const rest = values.slice(1);
+    return {
+      measure: m,
+      values,
+      changes: rest.map((v) => change(v?.mean, values[0]?.mean, m)),
+      within: rest.map((v) => !!v && !!values[0] && v.n > 1 && insideSpread(values[0], v)),
+    };
+  });
+}
+
+/** changeText(), saying so when the change is inside the seeds' spread. */
+function spreadChangeText(c: Change, within: boolean): string {
+  const t = changeText(c);
+  return within && t !== 'n/a' ? `${t} (${WITHIN_SPREAD})` : t;
+}
+
+/** delta() of two spreads' means, saying so when the two columns' seeds overlap. */
+export function spreadDelta(v: Spread | undefined, base: Spread | undefined, better: Better | null, percent = false): string {
+  return spreadChangeText(change(v?.mean, base?.mean, { better, percent }), !!v && !!base && insideSpread(base, v));
 }
 
 export function formatMeasure(m: Measure, v: number | undefined): string {
   return v === undefined ? 'n/a' : m.digits === 0 ? Math.round(v).toLocaleString('en') : v.toFixed(m.digits);
 }
 
-/**
- * Head row: measure, which way is better, each configuration (its mean; `spread`: then its
- * min and max, for the CSV), each one against the first.
- */
-export function diffRows(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1', spread = false): string[][] {
-  const head = ['measure', 'better'];
-  for (const c of cols) head.push(...(spread ? [c.label, `${c.label} min`, `${c.label} max`] : [c.label]));
-  head.push(...cols.slice(1).map((c) => `${c.label} vs ${cols[0]!.label}`));
-  const rows = measures(workload).map((m) => {
-    const vals = cols.map((c) => measureSpread(m, c));
-    const cells = vals.flatMap((v) => (spread ? [v?.mean, v?.min, v?.max] : [v?.mean]).map((x) => formatMeasure(m, x)));
-    return [m.name, m.better ?? '—', ...cells, ...vals.slice(1).map((v) => spreadDelta(v, vals[0], m.better))];
-  });
+/** Head row: measure, which way is better, each configuration (the mean over its seeds), each
+ * one against the first. */
+export function diffRows(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): string[][] {
+  const head = ['measure', 'better', ...cols.map((c) => c.label), ...cols.slice(1).map((c) => `${c.label} vs ${cols[0]!.label}`)];
+  const rows = diffData(cols, workload).map(({ measure: m, values, changes, within }) => [
+    m.name,
+    m.better ?? '—',
+    ...values.map((v) => formatMeasure(m, v?.mean)),
+    ...changes.map((c, k) => spreadChangeText(c, within[k]!)),
+  ]);
   return [head, ...rows];
+}
+
+/** The table for a spreadsheet: plain numbers (each configuration's mean, min and max over its
+ * seeds), and each change as a number, its unit (% or pp), its verdict and whether it is
+ * inside the spread, in columns of their own. */
+export function diffCsvColumns(cols: DiffColumn[]): string[] {
+  const base = cols[0]!.label;
+  return [
+    'measure',
+    'better',
+    ...cols.flatMap((c) => [c.label, `${c.label} min`, `${c.label} max`]),
+    ...cols.slice(1).flatMap((c) => [`${c.label} vs ${base}`, `${c.label} vs ${base} unit`, `${c.label} vs ${base} verdict`, `${c.label} vs ${base} inside the spread`]),
+  ];
+}
+
+export function diffCsvRows(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): (string | number | null)[][] {
+  return diffData(cols, workload).map(({ measure: m, values, changes, within }) => {
+    const num = (v: number | undefined) => (v === undefined ? null : m.digits === 0 ? Math.round(v) : Number(v.toFixed(6)));
+    return [
+      m.name,
+      m.better ?? '',
+      ...values.flatMap((v) => [num(v?.mean), num(v?.min), num(v?.max)]),
+      ...changes.flatMap((c, k) => [c.value === undefined ? null : Number(c.value.toFixed(4)), c.unit, c.verdict ?? '', within[k] ? 'yes' : 'no']),
+    ];
+  });
 }

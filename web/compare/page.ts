@@ -19,13 +19,18 @@ import { PRESETS } from '../scenario/url';
 import { el, panel } from '../ui/dom';
 import { download } from '../ui/download';
 import { eventLogToJson } from '../log/eventlog-json';
-import { panelToSvg, svgToPng } from '../ui/image';
 import { addViewExportButtons, csvButton } from '../ui/export-buttons';
+import { createPresenter, showChosenFigures } from '../ui/presenter';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
 import type { SimConfig } from '../lessons/lesson';
 import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
-import { diffRows, formatMeasure, measures, measureSpread, unusableIndex, type DiffColumn } from './diff';
-import { COMPARE_CLEAR_LINES, compareRequest, measuredSeeds, replayRequest, slubPrefetchOf } from './request';
+import { diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, unusableIndex, type DiffColumn } from './diff';
+import { COMPARE_CLEAR_LINES, compareParams, compareRequest, measuredSeeds, replayRequest, slubPrefetchOf } from './request';
+import { blabCommand, runParameters, RUN_DEFAULTS } from '../scenario/request';
+import { howMadeLine } from '../ui/provenance';
+import { createDrawer } from '../ui/drawer';
+import { createPfnDialog } from '../views/pfn-dialog';
+import type { CsvTable } from '../ui/csv';
 import { createThroughputSvg, drawThroughputChart, SERIES_COLORS } from '../views/throughput';
 import type { ThroughputSeries } from '../engine/sweep';
 import '../lessons/lessons.css';
@@ -46,6 +51,9 @@ interface Column {
   set: ViewSet;
 }
 
+/** The playback position in words. */
+const timeLabel = (t: number) => `t = ${Math.round(t).toLocaleString('en')} cycles`;
+
 /** The step whose records all happened at or before virtual time t. */
 function stepAtTime(maxTime: Float64Array, t: number): number {
   let lo = 0;
@@ -61,8 +69,10 @@ function stepAtTime(maxTime: Float64Array, t: number): number {
 export function mountCompare(root: HTMLElement, search: string): void {
   let state: CompareState;
   let urlProblem = '';
+  // ?lecture=1 is the presenter's, not the compare state's
+  const lectureLink = /[?&]lecture=1(&|$)/.test(search);
   try {
-    state = parseCompare(search);
+    state = parseCompare(search.replace(/([?&])lecture=1(&|$)/, (_, a: string, b: string) => (b ? a : '')));
   } catch (e) {
     if (!(e instanceof CompareUrlError)) throw e;
     urlProblem = `The link's compare state was ignored: ${e.message}`;
@@ -72,7 +82,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
   // the measured runs (diff table and chart), side by side on every hardware thread
   const pool = new SimPool(undefined, new ResultsCache());
   const page = el('div', { class: 'compare-page' });
-  page.append(el('h2', { class: 'page-title', text: 'Compare configurations' }), el('p', {}, el('a', { href: '?lessons', text: '← lessons' })));
+  page.append(el('h2', { class: 'page-title', text: 'Compare configurations' }));
   const alert = el('p', { class: 'alert', role: 'alert', text: urlProblem });
   page.append(alert);
 
@@ -136,7 +146,9 @@ export function mountCompare(root: HTMLElement, search: string): void {
     hint,
     run,
   );
-  page.append(form);
+  // the form folds away (closed on a phone): playback comes first, a few Tabs from the top
+  const settings = createDrawer('Change what is compared', 'compare-settings');
+  settings.body.append(form);
 
   /** The form's fields, labels and bounds for workload w (what its URL keys take, url.ts). */
   function showFor(w: CompareWorkload) {
@@ -158,8 +170,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
         : w === 'stress_highalloc'
           ? 'stress_highalloc on the model machine: the zone filled and freed but for long-lived pages, then cpu 0 asks for order-9 blocks 1 ms apart (compacting when none is free) while the other CPUs churn order-0 pages.'
           : w === 'mixed'
-            ? `mixed on the model machine: page_fault1 on the first half of the CPUs (2 rounds, the first a warm-up), order-9 blocks on the rest for as long as those run, compacting when none is free. The table and chart: clear_page() through all 64 cache lines; the replays through ${COMPARE_CLEAR_LINES}.`
-            : `the workload on the model machine, one task per CPU, 2 rounds (the first is a warm-up). The table (${COMPARE_LIMITS.seeds} seeds) and the chart run the pages per task given here, clear_page() through all 64 cache lines, the caches scaled to keep will-it-scale's footprint-to-cache ratio; the replays above them are cut down to step through.`;
+            ? `mixed on the model machine: page_fault1 on the first half of the CPUs (${RUN_DEFAULTS.rounds} rounds, the first a warm-up), order-9 blocks on the rest for as long as those run, compacting when none is free. The table and chart: clear_page() through all 64 cache lines; the replays through ${COMPARE_CLEAR_LINES}.`
+            : `the workload on the model machine, one task per CPU, ${RUN_DEFAULTS.rounds} rounds (the first is a warm-up). The table (${COMPARE_LIMITS.seeds} seeds) and the chart run the pages per task given here, clear_page() through all 64 cache lines, the caches scaled to keep will-it-scale's footprint-to-cache ratio; the replays above them are cut down to step through.`;
   }
   state.configs.forEach(addRow);
   let shown: CompareWorkload = state.workload;
@@ -191,18 +203,45 @@ export function mountCompare(root: HTMLElement, search: string): void {
   const diffBox = el('section', { class: 'compare-diff', 'aria-labelledby': 'diff-title' });
   const chartBox = el('section', { class: 'compare-chart', 'aria-labelledby': 'chart-title' });
   const status = el('p', { class: 'status', role: 'status' });
-  page.append(status, bar, cols, diffBox, chartBox);
+  page.append(status, bar, settings.root, cols, diffBox, chartBox);
   root.replaceChildren(page);
+
+  // presenter mode (web/ui/presenter.ts): PageDown / PageUp move the shared clock a twentieth of
+  // the run; a slide shows the first view of two columns side by side, or the chosen figures
+  const figures: { id: string; title: string; el: HTMLElement }[] = [];
+  const presenter = createPresenter({
+    root: page,
+    next: () => seekBy(1 / 20),
+    prev: () => seekBy(-1 / 20),
+    onLecture: () => {
+      showChosenFigures(figures, presenter.chosen, presenter.lecture);
+      if (columns.length) draw();
+    },
+    onFigures: () => showChosenFigures(figures, presenter.chosen, presenter.lecture),
+    lecture: lectureLink,
+    stepKeys: false,
+    signal: new AbortController().signal,
+  });
+  page.querySelector('.page-title')?.after(presenter.controls);
+  const seekBy = (f: number) => {
+    if (!columns.length) return;
+    t = Math.max(0, Math.min(tMax, t + f * tMax));
+    draw();
+  };
 
   let columns: Column[] = [];
   let t = 0;
+  const pfnDialog = createPfnDialog((step, p) => {
+    t = p.log.time[Math.max(0, step - 1)]!;
+    draw();
+  });
   let tMax = 0;
   let playing = false;
   let urlTimer: number | undefined;
 
   const writeUrl = () => {
     window.clearTimeout(urlTimer);
-    urlTimer = window.setTimeout(() => history.replaceState(null, '', formatCompare({ ...state, t: Math.round(t) })), playing ? 500 : 50);
+    urlTimer = window.setTimeout(() => history.replaceState(null, '', formatCompare({ ...state, t: Math.round(t) }) + (presenter.lecture ? '&lecture=1' : '')), playing ? 500 : 50);
   };
 
   const draw = () => {
@@ -211,7 +250,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
       c.set.update({ player: c.player, pcp: c.pcp });
     }
     scrub.value = String(Math.round(t));
-    tOut.textContent = `t = ${Math.round(t).toLocaleString('en')} cycles`;
+    tOut.textContent = timeLabel(t);
     writeUrl();
   };
   scrub.addEventListener('input', () => {
@@ -278,6 +317,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
 
   /** bumped by every compare: a compare's drawing stops when a newer one starts */
   let runGen = 0;
+  /** each replayed column's unusable free space index at its end (the diff table's last row) */
+  let replayFragmentation: number[] = [];
 
   async function runAll() {
     const gen = ++runGen;
@@ -291,6 +332,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
     diffBox.replaceChildren();
     chartBox.replaceChildren();
     columns = [];
+    replayFragmentation = [];
     const views = compareViews(state.workload);
     const unit = state.workload === 'hackbench' ? 'groups' : 'CPUs';
     try {
@@ -311,6 +353,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
         for (let i = 0; i < player.length; i++) maxTime[i] = m = Math.max(m, player.log.time[i]!);
         player.seek(player.length);
         const fragmentation = unusableIndex(player.state, Math.min(9, player.state.geo.maxOrder));
+        replayFragmentation[k] = fragmentation;
         const col = el('section', { class: 'compare-col', 'aria-label': c.label });
         const head = el('h3', { class: 'compare-col-title' }, el('span', { class: 'swatch', style: `background:${SERIES_COLORS[k % SERIES_COLORS.length]}` }), c.label);
         const json = el('button', { type: 'button', class: 'small', text: 'Run as JSON' });
@@ -325,6 +368,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
         cols.append(col);
         const pcp: PcpParams = { batch: stats.batch, high: stats.high, source: 'from the run' };
         const set = mountViewSet(col, views, `cmp${k}`);
+        // a page's or pcp list's history; its steps are this column's records: jump to their time
+        pfnDialog.listen(col, () => player);
         for (const v of views) {
           const p = set.panelOf(v);
           if (p) addViewExportButtons(p, { title: `${c.label}: ${viewTitle(v)}`, what: `${c.label} ${v}`, file: `compare-${k}-${v}` });
@@ -334,8 +379,16 @@ export function mountCompare(root: HTMLElement, search: string): void {
       }
       tMax = Math.max(...columns.map((c) => c.maxTime[c.maxTime.length - 1] ?? 0));
       scrub.max = String(tMax);
+      // room for the widest time this run can show, so the label is never cut off
+      tOut.style.minWidth = `${timeLabel(tMax).length + 1}ch`;
       t = Math.min(state.t || tMax, tMax);
       draw();
+      // the figures a slide may show: each view of every column (first views first), the table, the chart
+      figures.length = 0;
+      for (const v of views) columns.forEach((c, k) => figures.push({ id: `${k}-${v}`, title: `${c.config.label}: ${viewTitle(v)}`, el: c.set.panelOf(v)! }));
+      figures.push({ id: 'diff', title: 'the diff table', el: diffBox }, { id: 'chart', title: 'the chart', el: chartBox });
+      presenter.setFigures(figures);
+      showChosenFigures(figures, presenter.chosen, presenter.lecture);
       status.textContent = '';
       await measure(gen);
       if (gen !== runGen) return;
@@ -397,7 +450,11 @@ export function mountCompare(root: HTMLElement, search: string): void {
     const text = el('button', { type: 'button', class: 'small', text: 'Runs as text', 'aria-label': 'Runs as text: save every measured run as the core printed it' });
     text.addEventListener('click', () => download([...runs].map(([k, out]) => `point ${k}\n${out}`).join(''), 'compare-runs.txt', 'text/plain'));
     bar.root.append(text);
-    const diffCols: DiffColumn[] = state.configs.map((c, j) => ({ label: c.label, stats: diffStats.slice(j * seeds.length, (j + 1) * seeds.length) as SimStats[] }));
+    const diffCols: DiffColumn[] = state.configs.map((c, j) => ({
+      label: c.label,
+      stats: diffStats.slice(j * seeds.length, (j + 1) * seeds.length) as SimStats[],
+      ...(replayFragmentation[j] !== undefined ? { fragmentation: replayFragmentation[j] } : {}),
+    }));
     drawDiff(diffCols, seeds);
     chart?.finish();
   }
@@ -428,8 +485,21 @@ export function mountCompare(root: HTMLElement, search: string): void {
       const texts = new Set(c.stats.flatMap((s) => pcpWarnings(s)));
       return [...texts].map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${c.label}: ${w}` }));
     });
-    // a narrow screen scrolls the table sideways rather than cutting it off
-    diffBox.append(el('div', { class: 'table-scroll' }, tbl), ...warnings, csvButton(diffRows(diffCols, state.workload, true), 'compare-diff'));
+    const runs = runsOf(state);
+    const diffCsv: CsvTable = {
+      title: `buddylab compare: ${caption(state)}, seeds ${seeds[0]}..${seeds.at(-1)}; the measured runs of each configuration`,
+      params: [...runs.params, ['seeds', seeds.join(',')]],
+      commands: runs.commands(),
+      columns: diffCsvColumns(diffCols),
+      rows: diffCsvRows(diffCols, state.workload),
+    };
+    // a narrow screen scrolls the table inside its box, never the page
+    diffBox.append(
+      el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
+      ...warnings,
+      el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
+      howMadeLine(runs.commands(), 'numbers'),
+    );
   }
 
   /** The score against tasks (groups for hackbench), one line per configuration, in the core's
@@ -455,15 +525,19 @@ export function mountCompare(root: HTMLElement, search: string): void {
         chartBox.dataset['lastPointMs'] = String(Math.round(performance.now()));
     });
     redraw();
+    const runs = runsOf(state);
     return {
       redraw,
       finish() {
-        const chartRows = [[what, ...series.map((s) => s.label)], ...state.tasks.map((n) => [String(n), ...series.map((s) => String(s.points.find((p) => p.tasks === n)?.score ?? ''))])];
-        const svgB = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': 'Export the chart as SVG' });
-        svgB.addEventListener('click', () => download(new XMLSerializer().serializeToString(chartPanel.querySelector('svg')!), 'compare-throughput.svg', 'image/svg+xml'));
-        const pngB = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': 'Export the chart as PNG' });
-        pngB.addEventListener('click', async () => download(await svgToPng(panelToSvg(chartPanel.parentElement!, title)), 'compare-throughput.png'));
-        chartPanel.append(el('div', { class: 'table-actions' }, svgB, pngB, csvButton(chartRows, 'compare-throughput')));
+        const chartCsv: CsvTable = {
+          title: `buddylab compare: ${state.workload} score (${sp.score}) against ${what}`,
+          params: runs.params.filter(([k]) => k !== 'tasks' && k !== 'groups'),
+          commands: runs.commands(state.tasks),
+          columns: [what, ...series.map((s) => `${s.label} (${sp.score})`)],
+          rows: state.tasks.map((n) => [n, ...series.map((s) => s.points.find((p) => p.tasks === n)?.score ?? null)]),
+        };
+        addViewExportButtons(chartPanel.parentElement!, { title, what: 'the chart', file: 'compare-throughput' });
+        chartPanel.append(el('div', { class: 'table-actions' }, csvButton(chartCsv, 'compare-throughput')), howMadeLine(runs.commands(state.tasks), 'chart'));
       },
     };
   }
@@ -492,6 +566,26 @@ function replayNote(s: CompareState, req: SimRequest, fragmentation: number): st
       ? 'the same run as measured below'
       : `a small scenario to step through: ${req.cpus} ${s.workload === 'hackbench' ? 'groups' : 'CPUs'} x ${req.pages} ${s.workload === 'hackbench' ? 'messages' : 'pages'}${s.workload === 'hackbench' ? '' : ', one round'}, clear_page() through ${req.clearLines} lines`;
   return `Replay: ${small}; it ends with an unusable free space index of ${fragmentation.toFixed(3)} at pageblock_order. The table and chart below come from the measured runs (${sizeWords(s)}).`;
+}
+
+/**
+ * Every parameter of a compare's runs: those they share, then each configuration's own; and the
+ * native commands, one per configuration (swept over `tasks` for the chart).
+ */
+function runsOf(state: CompareState): { params: [string, string | number][]; commands(tasks?: readonly number[]): string[] } {
+  const own = new Set(['preset', 'pcp batch', 'pcp high', 'SLUB freelist prefetch']);
+  const shared = runParameters(compareParams(state, state.configs[0]!, state.cpus)).filter(([k]) => !own.has(k));
+  const each = state.configs.map((c, i): [string, string] => [
+    `configuration ${i + 1}`,
+    runParameters(compareParams(state, c, state.cpus))
+      .filter(([k]) => own.has(k))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+  ]);
+  return {
+    params: [...shared, ...each],
+    commands: (tasks) => state.configs.map((c) => blabCommand(compareParams(state, c, state.cpus), tasks)),
+  };
 }
 
 /** The diff table's caption: the workload and what its parameters were. */

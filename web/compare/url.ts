@@ -16,22 +16,22 @@
 // chart): 4096 pages per task by default, with L2 and LLC scaled to keep will-it-scale's 128 MB
 // footprint-to-cache ratio. The replayed columns run a cut-down copy (replaySize()), small
 // enough to step page by page, and say so.
+import { CORE_LIMITS } from '../log/core-limits';
 import { PRESETS, type Preset } from '../scenario/url';
 import { willItScaleCacheScale } from '../engine/point';
 import type { SimConfig } from '../lessons/lesson';
-import { HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES, workloadEntry } from '../scenario/workloads';
+import { HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads';
 
-/** the core's hackbench groups (BLAB_HACKBENCH_MAX_GROUPS in blab_sim.h) */
-const HACKBENCH_MAX_GROUPS = 112;
+const HACKBENCH_MAX_GROUPS = CORE_LIMITS.hackbenchMaxGroups;
 export const COMPARE_LIMITS = {
   maxQuery: 600,
   minConfigs: 2,
   maxConfigs: 4,
   /** up to seed 000's 4-socket Skylake: past 112 the model machine has 4 sockets */
-  maxCpus: 224,
+  maxCpus: 2 * CORE_LIMITS.modelCpus,
   /** pages per task of the measured runs; every task's pages must fit the core's zone */
   maxPages: 32768,
-  maxZonePages: 1 << 22,
+  maxZonePages: CORE_LIMITS.simMaxMapped,
   /** the replayed run: one round of at most this many page faults (its pages per task are
    * cut to fit), a few 10^5 log records */
   replayFaults: 1 << 14,
@@ -192,11 +192,6 @@ function int(key: string, raw: string, min: number, max: number): number {
   return v;
 }
 
-/** SLUB's freelist prefetch as the scenario panel runs a preset (on from v3.3, web/scenario/workloads.ts). */
-export function presetSlubPrefetch(preset: string): boolean {
-  return ((workloadEntry('hackbench')?.request(0, 2, preset).iterations ?? 1) & 1) === 1;
-}
-
 /** A configuration as the link spells it; options a workload has no use for are refused. */
 export function parseConfig(text: string, workload: CompareWorkload = 'page_fault1'): SimConfig {
   const [preset, ...opts] = text.split(':');
@@ -254,6 +249,7 @@ export function parseCompare(search: string): CompareState {
   for (const [key, v] of raw) {
     switch (key) {
       case 'workload':
+      case 'v': // the course version the link was made for (checked by the page, docs/lessons.md)
         break;
       case 'compare': {
         if (v === '') break; // the defaults

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from './blab-module';
-import { SWEEP_LIMITS, checkSweep, parseCpuList, runSweep, sweepRequests } from './sweep';
+import { SWEEP_LIMITS, checkSweep, parseCpuList, runSweep, sweepParams, sweepRequests } from './sweep';
 import { serialPoints } from './point';
 import { parseSimStats } from './simstats';
 import { describeThroughput, linearSeries } from '../views/throughput';
@@ -66,7 +66,7 @@ describe('runSweep on the WASM core', () => {
     for (const s of res.series) {
       expect(s.points.map((p) => p.tasks)).toEqual([1, 2]);
       for (const p of s.points) {
-        const r = simScenario(m, { workload: 'page_fault1', cpus: p.tasks, pages: 64, iterations: 2, seed: 1, preset: s.label, maxEvents: 0, cacheScale: 64 });
+        const r = simScenario(m, { ...sweepParams(spec, s.label, p.tasks), maxEvents: 0 });
         const direct = parseSimStats(r.stdout);
         expect(direct).toEqual(r.stats); // the stats line is the counters array, by the same names
         expect(p.score).toBe(direct.score);
@@ -77,7 +77,7 @@ describe('runSweep on the WASM core', () => {
   });
   it('runs at the seeds\' sizes: the caches scaled to the pages, the whole clear_page(), no log', () => {
     const [r] = sweepRequests({ presets: ['v4.16'], cpus: [112], pages: 4096, iterations: 2, seed: 3 });
-    expect(r).toEqual({ workload: 'page_fault1', cpus: 112, pages: 4096, iterations: 2, seed: 3, preset: 'v4.16', maxEvents: 0, cacheScale: 8 });
+    expect(r).toEqual({ workload: 'page_fault1', cpus: 112, pages: 4096, iterations: 2, seed: 3, preset: 'v4.16', maxEvents: 0, clearLines: 64, cacheScale: 8 });
   });
   it('reports a core error with its reason', async () => {
     await expect(runSweep(run(), { presets: ['no-such'], cpus: [1], pages: 16, iterations: 1, seed: 1 })).rejects.toThrow(/blab sim: unknown preset/);

@@ -2,9 +2,11 @@
 // counters-only run each (the worker pool runs them side by side), gathered into the series the
 // throughput chart draws (web/views/throughput.ts) as they arrive.
 
+import { CORE_LIMITS } from '../log/core-limits';
 import type { SimRequest } from './blab-module';
 import { willItScaleCacheScale, type PointsRunner } from './point';
 import { parseSimStats, type SimStats } from './simstats';
+import { MEASURED_CLEAR_LINES, runRequest, type RunParams } from '../scenario/request';
 
 /** One measured point: `score` (pages faulted per second, all tasks together) at `tasks` tasks. */
 export interface ThroughputPoint {
@@ -34,9 +36,9 @@ export interface SweepSpec {
 export const SWEEP_LIMITS = {
   maxPresets: 8,
   maxCpuCounts: 12,
-  /** seed 000's 4-socket Skylake: past 112 (2 sockets x 28 cores x 2 threads) the model
-   * machine has 4 sockets */
-  maxCpus: 224,
+  /** seed 000's 4-socket Skylake: past the default machine's 112 CPUs (2 sockets x 28 cores
+   * x 2 threads) the model machine has 4 sockets, as blab sim grows it */
+  maxCpus: 2 * CORE_LIMITS.modelCpus,
   /** page faults over the whole sweep (all presets, all task counts, all rounds) */
   maxFaults: 1 << 26,
 } as const;
@@ -74,13 +76,18 @@ export function checkSweep(s: SweepSpec): void {
   }
 }
 
-/** Every run of a sweep, preset by preset, task count by task count: counters only, clear_page()
- * through all 64 lines, the caches scaled for the pages per task. */
+/** One point of the sweep as a run (runRequest(): the same defaults as every other page):
+ * clear_page() through the whole page, the caches scaled for the pages per task. */
+export function sweepParams(spec: SweepSpec, preset: string, cpus: number): RunParams {
+  return runRequest({
+    workload: 'page_fault1', preset, cpus, pages: spec.pages, rounds: spec.iterations, seed: spec.seed,
+    clearLines: MEASURED_CLEAR_LINES, cacheScale: willItScaleCacheScale(spec.pages),
+  });
+}
+
+/** Every run of a sweep, preset by preset, task count by task count: counters only. */
 export function sweepRequests(spec: SweepSpec): SimRequest[] {
-  const cacheScale = willItScaleCacheScale(spec.pages);
-  return spec.presets.flatMap((preset) =>
-    spec.cpus.map((cpus) => ({ workload: 'page_fault1', cpus, pages: spec.pages, iterations: spec.iterations, seed: spec.seed, preset, maxEvents: 0, cacheScale })),
-  );
+  return spec.presets.flatMap((preset) => spec.cpus.map((cpus) => ({ ...sweepParams(spec, preset, cpus), maxEvents: 0 })));
 }
 
 export interface SweepProgress {

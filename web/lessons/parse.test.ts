@@ -162,11 +162,14 @@ describe('parseLesson: bad input gives file:line: reason', () => {
     expectError(wide, lineOf('pages: 16'), /224 tasks x 32768 pages is 7340032 pages; the core's zone holds at most 4194304/);
   });
 
-  it('runs three seeds per cell, the whole clear_page() and the full caches unless the table says', () => {
+  it("runs three seeds per cell, the whole clear_page() and will-it-scale's cache ratio unless the table says", () => {
     const t = parseLesson('x.md', GOOD).tables['t']!;
-    expect([t.seeds, t.clearLines, t.cacheScale]).toEqual([3, 64, 1]);
-    const scaled = parseLesson('x.md', GOOD.replace('pages: 16\n', 'pages: 4096\n    cache_scale: 8\n    seeds: 5\n')).tables['t']!;
-    expect([scaled.pages, scaled.cacheScale, scaled.seeds]).toEqual([4096, 8, 5]);
+    // 16 pages per task: the caches divided by the most there is, 64
+    expect([t.seeds, t.clearLines, t.cacheScale]).toEqual([3, 64, 64]);
+    const real = parseLesson('x.md', GOOD.replace('pages: 16\n', 'pages: 4096\n')).tables['t']!;
+    expect(real.cacheScale).toBe(8); // 4096 x 8 pages: will-it-scale's 128 MB
+    const scaled = parseLesson('x.md', GOOD.replace('pages: 16\n', 'pages: 4096\n    cache_scale: 1\n    seeds: 5\n')).tables['t']!;
+    expect([scaled.pages, scaled.cacheScale, scaled.seeds]).toEqual([4096, 1, 5]);
     expectError(GOOD.replace('pages: 16\n', 'pages: 16\n    cache_scale: 6\n'), lineOf('pages: 16') + 1, /cache_scale 6: must be a power of two, 1 to 64/);
     expectError(GOOD.replace('pages: 16\n', 'pages: 16\n    seeds: 6\n'), lineOf('pages: 16') + 1, /seeds must be a whole number from 1 to 5/);
   });

@@ -3,6 +3,7 @@
 import type { EngineClient } from '../engine/engine-client';
 import { decodeEvents } from '../log/events';
 import { Player } from '../log/player';
+import { afterSetup } from '../log/setup';
 import type { PcpParams } from '../views/pcp';
 import type { Lesson, LessonRun, StepAt } from './lesson';
 import { iterationsFor } from './compute';
@@ -58,7 +59,7 @@ export function runScaleNote(run: LessonRun, lesson: Lesson): string {
 export function stepFor(p: Player, at: StepAt): number {
   switch (at.kind) {
     case 'start':
-      return 0;
+      return afterSetup(p.log);
     case 'end':
       return p.length;
     case 'step':

@@ -5,8 +5,13 @@
 // ones. The quoted cells are the seed mail's own numbers, labelled as such.
 import { el } from '../ui/dom';
 import { csvButton } from '../ui/export-buttons';
-import { METRICS, type LessonTable } from './lesson';
-import { cellSpread, formatMetric, rowDone, tableCells, tableWarnings, type TableResult } from './compute';
+import { howMadeLine } from '../ui/provenance';
+import type { CsvTable } from '../ui/csv';
+import { blabCommand, runParameters, RUN_DEFAULTS, type RunParams } from '../scenario/request';
+import { tableCaption } from './caption';
+import { METRICS, type LessonTable, type Metric } from './lesson';
+import { cellSpread, formatMetric, gainPct, rowDone, seedsOf, simRequest, tableCells, tableWarnings, type TableResult } from './compute';
+import { annotateModelTable } from './seedband';
 
 /** A row of a live run against the shipped results: the same bytes, not, nothing shipped to
  * compare with (a lesson opened from a file), or still running. */
@@ -18,6 +23,56 @@ const MATCH_TEXT: Record<RowMatch, string> = {
   unshipped: 'no shipped run',
   running: '…',
 };
+
+/** metrics that are themselves percentages: their changes are percentage points */
+const PERCENT_METRICS: readonly Metric[] = ['zone_bp', 'lru_bp', 'hi_success_pct'];
+
+/** A configuration's run at `tasks` as blabCommand() takes it (its first seed). */
+function runParams(t: LessonTable, r: TableResult, j: number, tasks: number): RunParams {
+  const q = simRequest(t, r.configs[j]!, tasks);
+  return { ...q, clearLines: q.clearLines ?? RUN_DEFAULTS.clearLines, cacheScale: q.cacheScale ?? 1 };
+}
+
+/** The native commands that make the table: one per configuration, swept over its task counts
+ * (its first seed; --seed N+1 .. for the others). */
+function tableCommands(r: TableResult): string[] {
+  return r.configs.map((_c, j) => blabCommand(runParams(r.table, r, j, r.table.tasks[0]!), r.table.tasks));
+}
+
+/** The table for a spreadsheet: plain numbers (each configuration's mean, min and max over its
+ * seeds), the change of the means against the first configuration as a number with its unit,
+ * and every parameter of the runs above the header. */
+function tableCsv(r: TableResult, caption: string): CsvTable {
+  const t = r.table;
+  const base = r.configs[0]!.label;
+  const pp = PERCENT_METRICS.includes(t.metric);
+  const own = new Set(['preset', 'pcp batch', 'pcp high', 'SLUB freelist prefetch', 'tasks', 'groups', 'CPUs', 'seed']);
+  const num = (v: number) => Number(v.toFixed(6));
+  const rows: (string | number | null)[][] = [];
+  t.tasks.forEach((n, i) => {
+    if (!rowDone(r, i)) return;
+    const cells = r.configs.map((_c, j) => cellSpread(r, i, j));
+    const m0 = cells[0]!.mean;
+    const change = (x: number) => Number((pp ? x - m0 : gainPct(m0, x)).toFixed(4));
+    rows.push([n, ...cells.flatMap((s) => [num(s.mean), num(s.min), num(s.max)]), ...(t.gain ? cells.slice(1).flatMap((s) => [change(s.mean), pp ? 'pp' : '%']) : [])]);
+  });
+  return {
+    title: caption,
+    params: [
+      ...runParameters(runParams(t, r, 0, t.tasks[0]!)).filter(([k]) => !own.has(k)),
+      ['tasks', t.tasks.join(',')],
+      ['metric', METRICS[t.metric]],
+      ...r.configs.map((c, i): [string, string] => [`configuration ${i + 1}`, `${c.label}: preset ${c.preset}, pcp batch ${c.batch ?? "the preset's"}, pcp high ${c.high ?? "the preset's"}, seeds ${seedsOf(t, c).join(',')}`]),
+    ],
+    commands: tableCommands(r),
+    columns: [
+      'tasks',
+      ...r.configs.flatMap((c) => [c.label, `${c.label} min`, `${c.label} max`]),
+      ...(t.gain ? r.configs.slice(1).flatMap((c) => [`${c.label} vs ${base}`, `${c.label} vs ${base} unit`]) : []),
+    ],
+    rows,
+  };
+}
 
 function htmlTable(rows: readonly (readonly (string | number)[])[], caption: string, cls: string): HTMLTableElement {
   const t = el('table', { class: `data ${cls}` });
@@ -35,20 +90,6 @@ function htmlTable(rows: readonly (readonly (string | number)[])[], caption: str
   }
   t.append(thead, tbody);
   return t;
-}
-
-/** What the model ran, said in the caption: workload, sizes, the cache scale, rounds, seeds. */
-export function runsCaption(t: LessonTable): string {
-  const seeds = t.seeds > 1 ? `seeds ${t.seed}..${t.seed + t.seeds - 1}, mean and min..max` : `seed ${t.seed}`;
-  const scale = t.cacheScale > 1 ? `, L2 and LLC / ${t.cacheScale} (${t.pages} pages keep the footprint-to-cache ratio of ${t.pages * t.cacheScale} pages)` : '';
-  switch (t.workload) {
-    case 'hackbench':
-      return `hackbench, ${t.pages} messages per sender, ${seeds}`;
-    case 'stress_highalloc':
-      return `stress_highalloc, a ${t.pages}-page fill, ${t.iterations} order-9 attempts, ${seeds}`;
-    default:
-      return `${t.workload}, ${t.pages} pages per task${scale}, clear_page() through ${t.clearLines} of 64 lines, ${t.iterations} rounds, ${seeds}`;
-  }
 }
 
 /** A table that fills in as its rows finish: update() with the result so far. */
@@ -74,7 +115,8 @@ export class TableView {
     const t = this.table;
     const head = tableCells(r)[0]!;
     const shown = matches ? [...head, 'live run vs shipped'] : head;
-    const tbl = htmlTable([shown], `The model: ${t.caption} (${METRICS[t.metric]}; ${runsCaption(t)})`, 'model');
+    const caption = tableCaption(t);
+    const tbl = htmlTable([shown], caption, 'model');
     const tbody = tbl.querySelector('tbody')!;
     const done = tableCells(r).slice(1);
     let next = 0;
@@ -101,7 +143,9 @@ export class TableView {
       }
       tbody.append(tr);
     });
-    this.model.replaceChildren(tbl, el('div', { class: 'table-actions' }, csvButton(tableCells(r, true), `${t.name}-model`)));
+    this.model.replaceChildren(tbl, el('div', { class: 'table-actions' }, csvButton(tableCsv(r, caption), `${t.name}-model`)), howMadeLine(tableCommands(r), 'table'));
+    // where the seed's own numbers disagree with the model's, say so in the cell
+    annotateModelTable(this.root, r);
     // when every row was in, ms after the page started (make bench reads it)
     if (!this.root.dataset['completeMs'] && t.tasks.every((_n, i) => rowDone(r, i))) this.root.dataset['completeMs'] = String(Math.round(performance.now()));
     this.warnings.replaceChildren(

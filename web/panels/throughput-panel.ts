@@ -4,11 +4,15 @@
 // line (web/views/throughput.ts), updating as each run finishes.
 
 import { PRESETS } from '../scenario/url';
-import { runSweep, parseCpuList, checkSweep, type SweepSpec, type ThroughputSeries } from '../engine/sweep';
+import { runSweep, parseCpuList, checkSweep, sweepParams, type SweepSpec, type ThroughputSeries } from '../engine/sweep';
 import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
 import { willItScaleCacheScale } from '../engine/point';
 import { groupedWarnings } from '../engine/pcp-warning';
+import { RUN_DEFAULTS, blabCommand, runParameters } from '../scenario/request';
+import { csvButton } from '../ui/export-buttons';
+import { howMadeLine } from '../ui/provenance';
+import { linearSeries } from '../views/throughput';
 import { createThroughputSvg, drawThroughputChart, throughputTable } from '../views/throughput';
 import { el } from '../ui/dom';
 import { progressBar } from '../ui/progress';
@@ -21,7 +25,7 @@ export const SWEEP_DEFAULTS = {
   // 88-CPU Broadwell and 112-CPU Skylake
   cpus: '1,16,28,44,56,72,88,112',
   pages: 4096,
-  iterations: 2,
+  iterations: RUN_DEFAULTS.rounds,
 } as const;
 
 const PAGE_CHOICES = [1024, 4096, 16384, 32768];
@@ -31,6 +35,11 @@ function sizeNote(spec: SweepSpec): string {
   const scale = willItScaleCacheScale(spec.pages);
   const caches = scale > 1 ? `L2 and LLC / ${scale}, the footprint-to-cache ratio of will-it-scale's 128 MB` : "the model's full L2 and LLC";
   return `seed ${spec.seed}, ${spec.pages} pages per task, ${caches}, clear_page() through all 64 lines, each preset's own pcp batch and high`;
+}
+
+/** The one native command of a sweep: every preset and task count (blab sim takes lists). */
+function commandOf(spec: SweepSpec): string {
+  return blabCommand(sweepParams(spec, spec.presets.join(','), spec.cpus[0]!), spec.cpus);
 }
 
 /** Builds the panel body into `body`. A sweep runs with the seed of the scenario the panel was
@@ -67,9 +76,27 @@ export function createThroughputPanel(body: HTMLElement): Panel {
   );
   const svg = createThroughputSvg();
   const details = el('details', { class: 'tp-details' }, el('summary', { text: 'the numbers (table)' }));
-  body.append(form, progressBox, status, warnings, el('div', { class: 'tp-chart' }, svg), details);
-
+  const made = el('div', { class: 'tp-made' });
   let series: ThroughputSeries[] = [];
+  /** the sweep the chart shows (the last one started) */
+  let shown: SweepSpec | undefined;
+  // the numbers as a spreadsheet reads them, with every parameter of the sweep above them
+  const csv = csvButton(() => {
+    const lin = series[0] ? linearSeries(series[0], series) : undefined;
+    const cols = lin ? [...series, lin] : series;
+    const tasks = [...new Set(cols.flatMap((x) => x.points.map((p) => p.tasks)))].sort((a, b) => a - b);
+    const spec = shown;
+    return {
+      title: 'buddylab throughput sweep: page_fault1 score (pages/s) against tasks',
+      params: spec ? [...runParameters(sweepParams(spec, spec.presets.join(','), spec.cpus[0]!)).filter(([k]) => k !== 'tasks'), ['tasks', spec.cpus.join(',')]] : [],
+      commands: spec ? [commandOf(spec)] : [],
+      columns: ['tasks', ...cols.map((x) => `${x.label} (pages/s)`)],
+      rows: tasks.map((t) => [t, ...cols.map((x) => x.points.find((p) => p.tasks === t)?.score ?? null)]),
+    };
+  }, 'throughput-sweep');
+  csv.disabled = true;
+  body.append(form, progressBox, status, warnings, el('div', { class: 'tp-chart' }, svg), el('div', { class: 'table-actions' }, csv), made, details);
+
   const draw = perFrame(() => {
     drawThroughputChart(svg, series, { title: 'page_fault1 on the model machine: score vs tasks', linear: true });
     details.querySelector('table')?.remove();
@@ -94,6 +121,9 @@ export function createThroughputPanel(body: HTMLElement): Panel {
     status.textContent = '';
     warnings.replaceChildren();
     series = spec.presets.map((label) => ({ label, points: [] }));
+    shown = spec;
+    csv.disabled = false;
+    made.replaceChildren(howMadeLine([commandOf(spec)], 'chart'));
     draw();
     const bar = progressBar('the sweep', () => workers.cancel());
     progressBox.replaceChildren(bar.root);
