@@ -33,6 +33,13 @@ key() { echo "workload=$1 preset=$2 cpus=$3 pages=$4 iterations=$5 seed=$6 batch
 "$blab" sim --points "$tmp/points.txt" --jobs 3 > "$tmp/three.txt" 2>/dev/null || bad "--points --jobs 3 failed"
 cmp -s "$tmp/one.txt" "$tmp/three.txt" || bad "--jobs 3 printed other bytes than --jobs 1"
 [ "$(grep -c '^point ' "$tmp/one.txt")" = 5 ] || bad "not one 'point' line per point"
+
+# an ordinary sweep's cells on threads: the same table and digests as one thread
+sweep="sim --workload page_fault1 --cpus 1,2,8 --preset v4.16,v4.17 --pages 256 --cache-scale 64 --hash"
+"$blab" $sweep > "$tmp/sweep1.txt" 2>/dev/null || bad "a sweep failed"
+"$blab" $sweep --jobs 4 > "$tmp/sweep4.txt" 2>/dev/null || bad "a sweep with --jobs 4 failed"
+cmp -s "$tmp/sweep1.txt" "$tmp/sweep4.txt" || bad "a sweep with --jobs 4 printed other bytes than with one thread"
+[ "$(grep -c '^hash ' "$tmp/sweep4.txt")" = 6 ] || bad "the sweep did not print a digest per cell"
 [ "$(grep -c '^stats score=' "$tmp/one.txt")" = 5 ] || bad "not one stats line per point"
 grep -q '5 points: 4 run, 0 from the cache' "$tmp/one.err" || bad "the repeated key ran twice: $(cat "$tmp/one.err")"
 # the repeated point prints the same text as its first line
@@ -79,7 +86,9 @@ printf '%s\n' "$(key page_fault1 nope 4 256 2 1 16)" > "$tmp/bad.txt"
 expect 1 'bad.txt:1: .*unknown preset' sim --points "$tmp/bad.txt"
 printf '%s\n' "$(key page_fault1 v4.16 4 256 2 1 3)" > "$tmp/bad.txt"
 expect 1 'cache_scale must be 1..64, a power of two' sim --points "$tmp/bad.txt"
-expect 2 'only --jobs, --cache and --shard' sim --points "$tmp/points.txt" --cpus 4
+expect 2 '--cpus: with --points each point says its own settings' sim --points "$tmp/points.txt" --cpus 4
+expect 2 '--workload: with --points' sim --points "$tmp/points.txt" --workload page_fault1
+expect 2 '--cache: page_fault1 has no use for it' sim --workload page_fault1 --cache "$tmp/cache"
 expect 2 '--jobs wants 1..256' sim --points "$tmp/points.txt" --jobs 0
 expect 2 'cannot read' sim --points "$tmp/no-such-file"
 [ -z "$("$blab" sim --points "$tmp/bad.txt" 2>/dev/null)" ] || bad "a failed point still printed"
