@@ -82,7 +82,8 @@ describe('runRequest() and blabCommand()', () => {
     expect(blabCommand(r)).toBe('blab sim --workload page_fault1 --cpus 4 --preset v5.18 --pages 1024 --iterations 2 --seed 1 --clear-lines 8');
     expect(blabCommand(r, [1, 2, 4])).toContain('--cpus 1,2,4 ');
     const names = runParameters(r).map(([k]) => k);
-    expect(names).toEqual(['workload', 'preset', 'tasks', 'pages per task', 'rounds (the first a warm-up)', 'seed', 'clear_page() lines', 'L2 and LLC sizes divided by', 'pcp batch', 'pcp high']);
+    expect(names).toEqual(['workload', 'preset', 'tasks', 'pages per task', 'rounds (the first a warm-up)', 'seed', 'clear_page() lines', 'pcp batch', 'pcp high']);
+    expect(runParameters({ ...r, cacheScale: 8 }).map(([k]) => k)).toContain('L2 and LLC sizes divided by');
     // a measured run's scaled caches are in its command
     expect(blabCommand({ ...r, cacheScale: 32 })).toContain(' --cache-scale 32');
     // hackbench's switches from the preset: SLUB's freelist prefetch came in 3.3

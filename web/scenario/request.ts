@@ -136,7 +136,9 @@ export function runParameters(p: RunParams): [string, string | number][] {
     out.push(['tasks', p.cpus], ['pages per task', p.pages], ['rounds (the first a warm-up)', p.iterations]);
   }
   out.push(['seed', p.seed]);
-  if (p.workload !== 'hackbench') out.push(['clear_page() lines', p.clearLines], ['L2 and LLC sizes divided by', p.cacheScale]);
+  if (p.workload !== 'hackbench') out.push(['clear_page() lines', p.clearLines]);
+  // only where the caches were scaled: the workbench's runs use the model's own
+  if (p.workload !== 'hackbench' && p.cacheScale > 1) out.push(['L2 and LLC sizes divided by', p.cacheScale]);
   out.push(['pcp batch', p.batch ?? "the preset's"], ['pcp high', p.high ?? "the preset's"]);
   return out;
 }
