@@ -2,15 +2,14 @@
 // the import worker and replayed in slices, so the page keeps answering (a heartbeat every
 // 20 ms, no long task) while the bar moves to the end; a broken JSON log says its line and
 // record; Cancel leaves the player as it was.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { decodeEvents } from '../log/events';
 import { eventLogToJson } from '../log/eventlog-json';
 import { watchConsole } from './console-errors';
+import { MAX_GAP_MS, startProbe, stopProbe } from './responsiveness';
 
-/** the page may not stall longer than this (the same bound as the trace import's test) */
-const MAX_GAP_MS = 600;
 const BIN = 'test-results/big-log.bin';
 const JSON_LOG = 'test-results/big-log.json';
 
@@ -24,37 +23,6 @@ test.beforeAll(() => {
   records = log.length;
   writeFileSync(JSON_LOG, eventLogToJson(log, 'page_fault1, 8 CPUs, v4.16'));
 });
-
-async function startProbe(page: Page, bar: string): Promise<void> {
-  await page.evaluate((sel) => {
-    const probe = { gaps: [] as number[], longTasks: [] as number[], progress: [] as number[], stop: () => {} };
-    let last = performance.now();
-    const beat = setInterval(() => {
-      const now = performance.now();
-      probe.gaps.push(now - last);
-      last = now;
-    }, 20);
-    const po = new PerformanceObserver((l) => l.getEntries().forEach((e) => probe.longTasks.push(e.duration)));
-    po.observe({ entryTypes: ['longtask'] });
-    const el = document.querySelector(sel) as HTMLProgressElement;
-    const mo = new MutationObserver(() => probe.progress.push(el.value));
-    mo.observe(el, { attributes: true, attributeFilter: ['value'] });
-    probe.stop = () => {
-      clearInterval(beat);
-      po.disconnect();
-      mo.disconnect();
-    };
-    (window as unknown as { probe: typeof probe }).probe = probe;
-  }, bar);
-}
-
-async function stopProbe(page: Page): Promise<{ gaps: number[]; longTasks: number[]; progress: number[] }> {
-  return page.evaluate(() => {
-    const p = (window as unknown as { probe: { gaps: number[]; longTasks: number[]; progress: number[]; stop: () => void } }).probe;
-    p.stop();
-    return { gaps: p.gaps, longTasks: p.longTasks, progress: p.progress };
-  });
-}
 
 for (const [what, input, file, label] of [
   ['binary', '#log-file', BIN, 'big-log.bin'],
