@@ -64,6 +64,17 @@ seq 1 3 | xargs -P 3 -I{} sh -c "\"$blab\" sim --points \"$tmp/points.txt\" --sh
 head -1 "$tmp/shard-2.txt" | grep -q '^blab-shard points 2/3 5$' || bad "shard 2's header: $(head -1 "$tmp/shard-2.txt")"
 "$blab" merge "$tmp/shard-3.txt" "$tmp/shard-1.txt" "$tmp/shard-2.txt" > "$tmp/merged.txt" || bad "merge failed"
 cmp -s "$tmp/one.txt" "$tmp/merged.txt" || bad "the merged shards differ from one process's output"
+# docs/sim.md's GNU parallel example, as written there (blab on PATH, in the study's folder);
+# without GNU parallel (scripts/setup.sh installs it) the xargs run above stands in for it
+if parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
+  mkdir "$tmp/gnu" && cp "$tmp/points.txt" "$tmp/gnu/study.txt"
+  (cd "$tmp/gnu" && PATH="$(dirname "$blab"):$PATH" && export PATH &&
+    seq 1 8 | parallel --will-cite 'blab sim --points study.txt --shard {}/8 --cache cache > shard-{}.txt' 2>/dev/null &&
+    blab merge shard-*.txt > study-out.txt) || bad "the GNU parallel example failed"
+  cmp -s "$tmp/one.txt" "$tmp/gnu/study-out.txt" || bad "the GNU parallel example's merge differs from one process's output"
+else
+  echo "run-fanout: GNU parallel is not installed; its example ran as xargs -P only"
+fi
 # a shard of one: the whole study; shards 4 of 4 and more than points: empty shards merge too
 "$blab" sim --points "$tmp/points.txt" --shard 1/1 2>/dev/null | "$blab" merge /dev/stdin > "$tmp/whole.txt" || bad "merge of 1/1 failed"
 cmp -s "$tmp/one.txt" "$tmp/whole.txt" || bad "shard 1/1 merged is not the study"
