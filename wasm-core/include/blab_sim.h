@@ -129,6 +129,10 @@ struct blab_sim_result {
 	/* parallel_free: zone->lock and lru_lock spin in the last round's free half alone (from
 	 * the barrier to each task's last free), 1/100 % of all CPUs' cycles in it; 0 otherwise */
 	uint32_t free_zone_contention_bp, free_lru_contention_bp;
+	/* page_fault1: zone->lock and lru_lock spin in the scored rounds alone (each task's
+	 * cycles after its warm-up round), 1/100 % of those cycles; the whole run's with one
+	 * round; 0 for the other workloads */
+	uint32_t scored_zone_contention_bp, scored_lru_contention_bp;
 };
 
 /* 0, or a negative BLAB_E* code with a reason in err. */

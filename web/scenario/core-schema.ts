@@ -137,4 +137,6 @@ export const SIM_STATS = [
   "hiCompactions",
   "hiMerged",
   "hiUnusable",
+  "scoredZoneBp",
+  "scoredLruBp",
 ] as const;

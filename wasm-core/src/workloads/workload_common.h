@@ -93,6 +93,9 @@ static inline uint32_t *sim_task_pfns(uint32_t *pfns, const struct blab_sim_conf
 	return pfns + (size_t)cpu * c->pages;
 }
 
+/* spin cycles over cycles in 1/100 %, as lock_contention_bp(); 0 for no cycles */
+uint32_t sim_contention_bp(uint64_t spin, uint64_t cycles);
+
 /* pages per second of virtual time over cycles of a cpu_mhz clock; 0 for no cycles */
 uint64_t sim_pages_per_second(uint64_t pages, uint64_t cycles, uint32_t cpu_mhz);
 
