@@ -207,6 +207,18 @@ static void test_scored_contention(void)
 	CHECK_EQ(one.scored_lru_contention_bp, one.lru_contention_bp);
 }
 
+/* Lu RFC 2/4: with merges skipped there is no buddy to prefetch, so its two-pass bulk free
+ * issues none (4.17 with the same loop does) */
+static void test_skipmerge_no_prefetch(void)
+{
+	struct blab_sim_result p2, v417;
+
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "lu-rfc-p2", 8, 256, 0, NULL, &p2), 0);
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v4.17", 8, 256, 0, NULL, &v417), 0);
+	CHECK_EQ(p2.prefetches, 0);
+	CHECK(v417.prefetches > 0);
+}
+
 static void test_topology(void)
 {
 	struct blab_sim_result a;
@@ -258,6 +270,7 @@ int main(void)
 	test_parallel_free();
 	test_skipmerge_parallel_free();
 	test_scored_contention();
+	test_skipmerge_no_prefetch();
 	test_topology();
 	return harness_report("test_fidelity");
 }
