@@ -123,6 +123,17 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 	}
 }
 
+int sim_page_fault1_cut(struct sim_task *t)
+{
+	t->iterations = t->round + 1;
+	if (t->state == T_FAULT || t->state == T_LRU_ADD) {
+		if (t->op_active)
+			return 0;
+		t->pages = t->i;
+	}
+	return 1;
+}
+
 /* cpu's spin cycles so far on its node's zone->lock (which 0) or lru_lock (1) */
 static uint64_t cpu_spin(const struct sim_run *run, unsigned cpu, unsigned which)
 {
@@ -186,7 +197,7 @@ static void pf1_finish(const struct sim_run *run, struct blab_sim_result *r)
 		uint64_t cyc = t->end - t->warm_end;
 		r->pages_total += t->pages_done;
 		r->pages_scored += pages;
-		r->score += sim_pages_per_second(pages, cyc, run->mp->cpu_mhz);
+		sim_score_add(r, pages, cyc, run->mp->cpu_mhz);
 		cycles += cyc;
 		for (unsigned w = 0; w < 2; w++)
 			spin[w] += cpu_spin(run, cpu, w) - st->warm_spin[cpu][w];
