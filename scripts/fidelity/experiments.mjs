@@ -29,9 +29,14 @@ export const EXP = {
   trunc: { workload: 'trunc', cpus: [1], presets: ['v5.17', 'v5.18-prefetch', 'v5.18'], pages: 16384, cacheScale: 1, seeds: 3 },
   // v5.18 against v4.17 literally (a 5.14+ preset: the real cache sizes)
   literal: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.17', 'v5.18'], ...V514, seeds: 3 },
-  // seed 003: hackbench, the lesson's 4000 messages per sender, remote frees and the control
-  hackbench: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', seeds: 3 },
-  hackbench_same: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', sameCpu: true, seeds: 1 },
+  // seed 003: hackbench, the lesson's 4000 messages per sender, remote frees and the control;
+  // a message is an skb as __alloc_skb() makes it in 3.x: the head (256 bytes, the default
+  // object) and a data buffer from kmalloc, 100 bytes + skb_shared_info rounded up to 512
+  hackbench: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', dataSize: 512, seeds: 3 },
+  hackbench_same: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', dataSize: 512, sameCpu: true, seeds: 1 },
+  // the same with one object a message (the lesson's browser runs, and the model before the
+  // data buffer), to show what the second object changes
+  hackbench_one: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', seeds: 1 },
   // seed 004: page_fault1 at 56 and 112 tasks, steady state (the scored rounds)
   rfc004: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], ...V4, seeds: 3 },
   rfc004_nodes: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p4'], ...V4, nodeZones: true, seeds: 1 },
@@ -59,6 +64,7 @@ export function simArgs(e, cpus, { seed, quick = false, params, preset } = {}) {
   const a = ['--workload', e.workload];
   if (e.workload === 'hackbench') {
     a.push('--groups', String(cpus), '--loops', String(quick ? e.loops >> 2 : e.loops), '--preset', e.preset);
+    if (e.dataSize) a.push('--data-size', String(e.dataSize));
     if (e.sameCpu) a.push('--same-cpu');
   } else {
     a.push('--cpus', String(cpus), '--preset', preset ?? e.presets.join(','),
