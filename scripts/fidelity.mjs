@@ -7,19 +7,23 @@
 // and seed 002's analysis quotes an instrumented experiment on a named commit (it says so).
 //
 //   node scripts/fidelity.mjs [--blab build/native/blab] [--out docs/fidelity.md] [--quick]
-//                             [--seeds N] [--jobs N] [--slow]
+//                             [--seeds N] [--jobs N] [--slow | --sensitivity | --sizes | --length]
 //
 // --quick: a quarter of the pages and one seed (a smoke run; the committed docs/fidelity.md
 // comes from the full run). --seeds N caps the seeds per experiment. --jobs N: blab processes
 // at once (default: this computer's CPUs). --slow (make fidelity-sensitivity) also runs the two
-// slow sections: every claim with each cost parameter at +-25 %, and the sizes checked
-// against will-it-scale's full 32768 pages; without it those sections are kept from the
-// existing report, marked stale when the core that computed them is not this one.
+// slow sections: every claim with each cost parameter at +-25 % (a quarter of the pages,
+// seed 1), and the sizes checked
+// against will-it-scale's full 32768 pages, and the run-length table (--sensitivity, --sizes,
+// --length: one of them); without it
+// those sections are kept from the existing report, marked stale when the core that computed
+// them is not this one.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CLAIMS, inBand } from './fidelity/claims.mjs';
 import { EXP, PF_PAGES, runCells, simArgs, taskCounts } from './fidelity/experiments.mjs';
+import { HISTORY, HISTORY_COMMITS } from './fidelity/history.mjs';
 import { makeRunner } from './fidelity/runner.mjs';
-import { bandText, runSensitivity, sensitivityMarkdown } from './fidelity/sensitivity.mjs';
+import { COSTS, bandText, runSensitivity, sensitivityMarkdown } from './fidelity/sensitivity.mjs';
 import { levelSpread, max, mean, min, num, pct, pctSpread } from './fidelity/stats.mjs';
 
 const args = process.argv.slice(2);
@@ -30,6 +34,10 @@ const opt = (name, dflt) => {
 const OUT = opt('--out', 'docs/fidelity.md');
 const QUICK = args.includes('--quick');
 const SLOW = args.includes('--slow');
+const SENS = SLOW || args.includes('--sensitivity'); // the +-25 % section alone
+const SIZES = SLOW || args.includes('--sizes');      // the full-size check alone
+const LENGTH = SLOW || args.includes('--length');    // the run-length table alone
+const slowWanted = (x) => !x.slow || (x.slow === 'sizes' && SIZES) || (x.slow === 'length' && LENGTH);
 const MAX_SEEDS = QUICK ? 1 : Number(opt('--seeds', 99));
 const runner = makeRunner({
   blab: opt('--blab', 'build/native/blab'),
@@ -43,7 +51,7 @@ const R = {};
 const T = {}; // T[name][tasks]: seed 1's runs' own wall time, s
 {
   const jobs = [];
-  for (const [name, e] of Object.entries(EXP).filter(([, x]) => SLOW || !x.slow))
+  for (const [name, e] of Object.entries(EXP).filter(([, x]) => slowWanted(x)))
     for (const c of taskCounts(e))
       for (const seed of seedsOf(name)) {
         const work = c * (e.pages ?? e.loops);
@@ -152,22 +160,18 @@ function keptBlock(id) {
 let sensitivity;
 let sizes;
 let fragile = [];
-if (SLOW) {
+if (SENS) {
   const t0 = Date.now();
-  const rows = await runSensitivity({
-    runner, claims: CLAIMS, exp: EXP, quick: QUICK,
-    base: (claim) => claim.measure((c, p) => R[claim.exp][1][c][p]),
-  });
-  const made = sensitivityMarkdown(rows, CLAIMS);
-  fragile = made.fragile;
+  const made = sensitivityMarkdown(await runSensitivity({ runner, claims: CLAIMS, exp: EXP }), CLAIMS);
   sensitivity = block('sensitivity', made.markdown, Math.round((Date.now() - t0) / 1000));
-  sizes = block('sizes', sizeCheck(), Math.round(['full000', 'real000', 'full002', 'scaled002']
-    .reduce((n, name) => n + Number(runTime(name, cpusOf(name)[0])), 0)));
-} else {
-  sensitivity = keptBlock('sensitivity');
-  sizes = keptBlock('sizes');
-  fragile = [...sensitivity.matchAll(/\| (\S+) \|[^\n]*\*\*fragile\*\*/g)].map((m) => m[1]);
-}
+} else sensitivity = keptBlock('sensitivity');
+fragile = [...sensitivity.matchAll(/\| (\S+) \|[^\n]*\*\*fragile\*\*/g)].map((m) => m[1]);
+sizes = SIZES ? block('sizes', sizeCheck(), Math.round(['full000', 'real000', 'full002', 'scaled002']
+  .reduce((n, name) => n + Number(runTime(name, cpusOf(name)[0])), 0))) : keptBlock('sizes');
+const length = LENGTH ? block('length', `${runLengthTable()}\n\n${runLengthVerdict()} One seed of the three presets at 112 ` +
+  `tasks took ${runTime('len2k', 112)} s, ${runTime('len4k', 112)} s and ${runTime('len8k', 112)} s of \`blab\` time at ` +
+  'the three lengths.', Math.round(['len2k', 'len4k', 'len8k'].reduce((n, name) => n + 5 * Number(runTime(name, 112)), 0)))
+  : keptBlock('length');
 const fragileUnmarked = fragile.filter((id) => {
   const claim = CLAIMS.find((c) => c.id === id);
   return claim && !/fragile/.test(lessonText(claim.lesson).split('\n').filter((l) => l.includes(id)).join(' '));
@@ -277,6 +281,56 @@ function noiseTable() {
     if (xs.length < 2 || claim.unit !== '%') continue;
     const spread = max(xs) - min(xs);
     lines.push(`| ${claim.id} | ${pct(m)} | ${spread.toFixed(1)} points | ${Math.abs(m) > 0.05 ? (spread / Math.abs(m)).toFixed(2) : 'n/a'} |`);
+  }
+  return lines.join('\n');
+}
+// noise against run length: seed 000's two steps and their sum at 112 tasks
+// (functions, not constants: the slow sections are written before this point of the file runs)
+function lenSteps() {
+  return [['v4.16', 'v4.17-pick', 'pick outside'], ['v4.17-pick', 'v4.17', 'prefetch'], ['v4.16', 'v4.17', 'both']];
+}
+function spreadOf(xs) {
+  return max(xs) - min(xs);
+}
+function runLengthTable() {
+  const lens = ['len2k', 'len4k', 'len8k'];
+  const lines = [`| step | ${lens.map((n) => `${num(EXP[n].pages)} pages, caches / ${EXP[n].cacheScale}`).join(' | ')} |`,
+    `|---|${lens.map(() => '---:').join('|')}|`];
+  for (const [a, b, what] of lenSteps())
+    lines.push(`| ${what} (${b} against ${a}) | ${lens.map((n) => { const xs = gains(n, 112, a, b); return `${pctSpread(xs)}, spread ${spreadOf(xs).toFixed(1)}`; }).join(' | ')} |`);
+  return lines.join('\n');
+}
+function runLengthVerdict() {
+  const lens = ['len2k', 'len4k', 'len8k'];
+  const ratio = (n, a, b) => { const xs = gains(n, 112, a, b); return spreadOf(xs) / Math.max(0.05, Math.abs(mean(xs))); };
+  const worst = (n) => Math.max(...lenSteps().map(([a, b]) => ratio(n, a, b)));
+  const ok = lens.find((n) => worst(n) < 0.5);
+  // seeds needed at the report's size for the mean's standard error to be a quarter of the step
+  const sd = (xs) => Math.sqrt(xs.reduce((t, x) => t + (x - mean(xs)) ** 2, 0) / (xs.length - 1));
+  const need = lenSteps().map(([a, b, what]) => {
+    const xs = gains('len4k', 112, a, b);
+    const n = Math.max(1, Math.ceil((4 * sd(xs) / Math.max(0.05, Math.abs(mean(xs)))) ** 2));
+    return { what, sd: sd(xs), n };
+  });
+  const most = Math.max(...need.map((x) => x.n));
+  return `The largest spread relative to its step is ${lens.map((n) => `${worst(n).toFixed(2)} at ${num(EXP[n].pages)} pages`).join(', ')}` +
+    (ok ? `: from ${num(EXP[ok].pages)} pages on, every step's spread over five seeds is under half the step it measures.`
+      : ': longer runs do not narrow it. The seed moves the tasks\' start offsets, and with them how the ' +
+        '112 tasks\' refills and bulk frees line up on the lock for the whole run, which a longer run need not ' +
+        'average out; what narrows the figure is more seeds.') +
+    ` At ${num(PF_PAGES)} pages the standard deviation over five seeds is ${need.map((x) => `${x.sd.toFixed(1)} points (${x.what})`).join(', ')}; ` +
+    `for the mean's standard error to be a quarter of the step it takes ${need.map((x) => `${x.n} seed${x.n > 1 ? 's' : ''} (${x.what})`).join(', ')}, ` +
+    `${(most * Number(runTime('len4k', 112))).toFixed(0)} s of \`blab\` time for the slowest of them. ` +
+    (most <= 3 ? 'The claims table\'s three seeds meet that for each step, and it gives every range besides.'
+      : 'The claims table\'s three seeds do not for every step, which is why it gives every range.');
+}
+// the closing note: each claim in the earlier reports and now, and what moved it
+function historyTable() {
+  const lines = [`| claim | seed says | band | main (${HISTORY_COMMITS.main}) | merged core (${HISTORY_COMMITS.merged}) | now | verdict now | what moved it |`,
+    '|---|---|---|---|---|---|---|---|'];
+  for (const { claim, xs, verdict } of claimRows) {
+    const h = HISTORY[claim.id] ?? {};
+    lines.push(`| ${claim.id} | ${claim.says} | ${bandText(claim)} | ${h.main ?? ''} | ${h.merged ?? ''} | ${fmtClaim(claim, xs)} | ${verdict} | ${h.why ?? ''} |`);
   }
   return lines.join('\n');
 }
@@ -612,22 +666,32 @@ against the size of the change:
 
 ${noiseTable()}
 
-Seed 000's comparison at half the pages (${num(EXP.half000.pages)}, caches / 8): v4.17 against v4.16 at 112 tasks
-${g('half000', 112, 'v4.16', 'v4.17')}, against ${g('lu2018', 112, 'v4.16', 'v4.17')} at ${num(PF_PAGES)} pages: halving the run widens the spread. At ${num(PF_PAGES)} pages
-one 112-task run of the three presets took ${runTime('lu2018', 112)} s, so three seeds of that comparison take
-${(3 * runTime('lu2018', 112)).toFixed(0)} s of \`blab\` time, against ${runTime('full000', 112)} s for one seed at will-it-scale's 32768 pages.
+**How long a run must be.** Seed 000's steps at 112 tasks over five seeds, at half, the same
+and twice the pages per task, the L2 and LLC divided so that the footprint-to-cache ratio stays
+will-it-scale's (each cell: mean, lowest..highest, and the spread max - min):
+
+${length}
 
 ## Sensitivity to the model's costs
 
 Every cost parameter of the model (\`include/blab_model.h\`, \`blab sim --params\`) at 75 % and
-125 % of its default, one at a time, each claim measured again (seed 1). A claim that moves
-across its band's edge under a change of an estimated cost ([est]: \`clear_page_cycles\`,
-\`list_op_cycles\`, which also sets the fault and unmap work, \`prefetch_issue_cycles\`) is
-fragile, and its lesson says so. This section is computed by \`make fidelity-sensitivity\`
-(22 cost settings x the claims' runs, seed 1: its time is in its first line; it also runs the
-size check above) and kept by \`make fidelity\`.
+125 % of its default, one at a time, each claim measured again (seed 1, a quarter of the
+pages). A claim that moves across its band's edge under a change of an estimated cost ([est]:
+\`clear_page_cycles\`, \`list_op_cycles\`, which also sets the fault and unmap work,
+\`prefetch_issue_cycles\`) is fragile, and its lesson says so; one that moves across it under
+a measured latency ([anandtech], [lat], [agner]) is listed too. This section is computed by
+\`make fidelity-sensitivity\` (the ${COSTS.length * 2} settings x the runs each claim reads; its time is in its
+first line; it also runs the size check above) and kept by \`make fidelity\`.
 
 ${sensitivity}
+
+## Before and after
+
+Each claim as main's report had it (one seed, main's sizes), as this report had it on the
+merged core before the skb's data buffer (three seeds), and now; \`scripts/fidelity/history.mjs\`
+quotes the earlier figures. A figure that moved by more than a point says what moved it.
+
+${historyTable()}
 
 ## What the model leaves out
 

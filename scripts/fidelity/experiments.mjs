@@ -39,7 +39,8 @@ export const EXP = {
   hackbench_one: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', seeds: 1 },
   // seed 004: page_fault1 at 56 and 112 tasks, steady state (the scored rounds)
   rfc004: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], ...V4, seeds: 3 },
-  rfc004_nodes: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p4'], ...V4, nodeZones: true, seeds: 1 },
+  // ... and with a zone per node, as the seed's machine has them
+  rfc004_nodes: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p4'], ...V4, nodeZones: true, seeds: 3 },
   // seed 004's parallel free on its 4-socket Skylake, one zone and a zone per node
   lu2018_pfree: { workload: 'parallel_free', cpus: [112, 224], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], pages: PF_PAGES / 2, cacheScale: 8, sockets: 4, seeds: 3 },
   lu2018_pfree_nodes: { workload: 'parallel_free', cpus: [112, 224], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], pages: PF_PAGES / 2, cacheScale: 8, sockets: 4, nodeZones: true, seeds: 1 },
@@ -47,14 +48,18 @@ export const EXP = {
   pfree: { workload: 'parallel_free', cpus: [1, 56, 112], presets: ['v4.16', 'v4.17', 'v5.17', 'v5.18'], pages: PF_PAGES / 2, cacheScale: 1, seeds: 1 },
   // seed 000's setup with a zone per node
   lu2018_nodes: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.16', 'v4.17-pick', 'v4.17'], ...V4, nodeZones: true, seeds: 1 },
-  // noise: seed 000's comparison at half the pages
-  half000: { workload: 'page_fault1', cpus: [112], presets: ['v4.16', 'v4.17'], pages: PF_PAGES / 2, cacheScale: 8, seeds: 3 },
+  // noise against run length: seed 000's comparison at 112 tasks, five seeds, at half, the
+  // same and twice the pages, the caches divided so that the footprint-to-cache ratio stays
+  // will-it-scale's (len4k's first three seeds are lu2018's runs; slow, as the size check)
+  len2k: { workload: 'page_fault1', cpus: [112], presets: ['v4.16', 'v4.17-pick', 'v4.17'], pages: PF_PAGES / 2, cacheScale: 16, seeds: 5, slow: 'length' },
+  len4k: { workload: 'page_fault1', cpus: [112], presets: ['v4.16', 'v4.17-pick', 'v4.17'], ...V4, seeds: 5, slow: 'length' },
+  len8k: { workload: 'page_fault1', cpus: [112], presets: ['v4.16', 'v4.17-pick', 'v4.17'], pages: PF_PAGES * 2, cacheScale: 4, seeds: 5, slow: 'length' },
   // the sizes cross-checked against will-it-scale's 32768 pages on the real caches (seed 1;
   // slow: run by make fidelity-sensitivity only, and kept by make fidelity)
-  full000: { workload: 'page_fault1', cpus: [112], presets: ['v4.16', 'v4.17-pick', 'v4.17'], pages: 32768, cacheScale: 1, seeds: 1, slow: true },
-  real000: { workload: 'page_fault1', cpus: [112], presets: ['v4.16', 'v4.17-pick', 'v4.17'], pages: PF_PAGES, cacheScale: 1, seeds: 1, slow: true },
-  full002: { workload: 'page_fault1', cpus: [110], presets: ['v5.17', 'v5.18'], pages: 32768, cacheScale: 1, seeds: 1, slow: true },
-  scaled002: { workload: 'page_fault1', cpus: [110], presets: ['v5.17', 'v5.18'], pages: PF_PAGES, cacheScale: 8, seeds: 1, slow: true },
+  full000: { workload: 'page_fault1', cpus: [112], presets: ['v4.16', 'v4.17-pick', 'v4.17'], pages: 32768, cacheScale: 1, seeds: 1, slow: 'sizes' },
+  real000: { workload: 'page_fault1', cpus: [112], presets: ['v4.16', 'v4.17-pick', 'v4.17'], pages: PF_PAGES, cacheScale: 1, seeds: 1, slow: 'sizes' },
+  full002: { workload: 'page_fault1', cpus: [110], presets: ['v5.17', 'v5.18'], pages: 32768, cacheScale: 1, seeds: 1, slow: 'sizes' },
+  scaled002: { workload: 'page_fault1', cpus: [110], presets: ['v5.17', 'v5.18'], pages: PF_PAGES, cacheScale: 8, seeds: 1, slow: 'sizes' },
 };
 
 /** The `blab sim` arguments of experiment e at task count `cpus` (a number or a list) and
