@@ -52,7 +52,7 @@ export const HISTORY = {
   '004-pfree-p2-lru': { main: '95.9 %', merged: '96.6 (96.5..96.6) %' },
   '004-pfree-p3': {
     main: '24.8 %', merged: '1.1 (1.1..1.1) %',
-    why: 'the RFC presets on the tree it was posted against: main\'s were on 4.16\'s one-pass loop, which picks each page off the pcp list with zone->lock held, so 3/4\'s cluster upkeep came on top of a long hold; on 4.17\'s two-pass loop (patch 4/4\'s context lines) the pick is outside the lock and the model\'s estimate of the upkeep alone leaves the lock almost idle. Main\'s figure was inside the band for a reason the RFC\'s tree does not have',
+    why: 'two changes: caches / 8 (24.8 % -> 9.6 % on main\'s presets), then the RFC presets on the tree it was posted against (9.6 % -> 1.1 %; docs/skipmerge.md). Main\'s were on 4.16\'s one-pass loop, which picks each page off the pcp list with zone->lock held, so 3/4\'s cluster upkeep came on top of a long hold; on 4.17\'s two-pass loop (patch 4/4\'s context lines) the pick is outside the lock and the model\'s estimate of the upkeep alone leaves the lock almost idle. Main\'s figure was inside the band for a reason the RFC\'s tree does not have',
   },
   '004-pfree-p4': { main: '3.8 %', merged: '0.0 (0.0..0.0) %', why: 'as 004-pfree-p3' },
 };

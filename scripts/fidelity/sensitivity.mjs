@@ -78,13 +78,17 @@ export async function runSensitivity({ runner, claims, exp, dir = 'build/fidelit
 }
 
 /** the markdown of the sensitivity section from runSensitivity()'s rows, and the claims it
- *  finds fragile */
-export function sensitivityMarkdown({ variants, dflt, base }, claims) {
-  const flips = (claim, x) => x !== undefined && inBand(claim, x) !== inBand(claim, base[claim.id]);
-  const fmt = (claim, x) => `${signed(x)}${claim.unit}`;
+ *  finds fragile. `noise[id]`: the claim's spread over seeds (max - min) at its full size; a
+ *  move no larger than that is the seed's, not the cost's, and flips nothing. */
+export function sensitivityMarkdown({ variants, dflt, base }, claims, noise = {}) {
+  const flips = (claim, x) => x !== undefined && inBand(claim, x) !== inBand(claim, base[claim.id]) &&
+    Math.abs(x - base[claim.id]) > (noise[claim.id] ?? 0);
+  const fmt = (claim, x) => `${claim.unit === '%' ? signed(x) : x.toFixed(1)}${claim.unit}`;
   const lines = [
     'Seed 1, each run at a quarter of its pages (the claims\' own sizes are in the table at the top; a quarter keeps the ' +
-      'mechanisms and is four times faster, with more noise), every figure against the same quarter-size run at the defaults.',
+      'mechanisms and is four times faster, with more noise), every figure against the same quarter-size run at the defaults. ' +
+      'A claim flips when its figure crosses its band\'s edge by a move larger than its spread over seeds in the claims ' +
+      'table (a smaller move is within what the seed alone does).',
     '',
     '| parameter | default | source | at 75 % | claims that flip | at 125 % | claims that flip |',
     '|---|---:|---|---:|---|---:|---|',
@@ -108,19 +112,19 @@ export function sensitivityMarkdown({ variants, dflt, base }, claims) {
   const runs = variants.filter((v) => !v.same).length;
   lines.push('', `Each claim at the defaults (seed 1) and the range of its figure over the ${runs} varied runs; ` +
     'hackbench (seed 003) is not varied: `blab sim --workload hackbench` takes no `--params`.', '',
-    '| claim | band | at the defaults | lowest .. highest under +-25 % | flips under | fragile |',
-    '|---|---|---:|---|---|---|');
+    '| claim | band | at the defaults | seed spread | lowest .. highest under +-25 % | flips under | fragile |',
+    '|---|---|---:|---:|---|---|---|');
   for (const c of claims) {
     if (base[c.id] === undefined) {
-      lines.push(`| ${c.id} | ${bandText(c)} | | not varied | | |`);
+      lines.push(`| ${c.id} | ${bandText(c)} | | | not varied | | |`);
       continue;
     }
     const xs = variants.filter((v) => !v.same && v.values[c.id] !== undefined).map((v) => v.values[c.id]);
     if (!xs.length) {
-      lines.push(`| ${c.id} | ${bandText(c)} | | not varied | | |`);
+      lines.push(`| ${c.id} | ${bandText(c)} | | | not varied | | |`);
       continue;
     }
-    lines.push(`| ${c.id} | ${bandText(c)} | ${fmt(c, base[c.id])} | ${fmt(c, Math.min(...xs))} .. ${fmt(c, Math.max(...xs))} | ` +
+    lines.push(`| ${c.id} | ${bandText(c)} | ${fmt(c, base[c.id])} | ${(noise[c.id] ?? 0).toFixed(1)} | ${fmt(c, Math.min(...xs))} .. ${fmt(c, Math.max(...xs))} | ` +
       `${(touchy.get(c.id) ?? []).join(', ') || 'none'} | ${fragile.has(c.id) ? `**fragile**: ${fragile.get(c.id).join(', ')}` : 'no'} |`);
   }
   return { markdown: lines.join('\n'), fragile: [...fragile.keys()] };
