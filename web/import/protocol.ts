@@ -1,8 +1,12 @@
-// Messages between the page and the import worker (import.worker.ts).
+// Messages between the page and the import worker (import.worker.ts): kernel traces, and the
+// event logs the app itself wrote, both read in slices off the page's thread.
 import type { EventLogColumns } from '../log/events';
 import type { TraceResult } from './trace-core';
 
-export type ImportRequest = { kind: 'trace'; file: Blob; name: string };
+export type ImportRequest =
+  | { kind: 'trace'; file: Blob; name: string }
+  /** an event log the app wrote (binary records, docs/events.md, or its JSON form) */
+  | { kind: 'log'; file: Blob; name: string; format: 'binary' | 'json' };
 
 export type ImportReply =
   | { kind: 'progress'; bytes: number; total: number }
@@ -17,4 +21,6 @@ export type ImportReply =
       /** why the replay could not be decoded */
       replayError?: string;
     }
+  /** a decoded event log: its label (JSON logs carry one) and its columns */
+  | { kind: 'log-done'; label?: string; columns: EventLogColumns; bytes: number; elapsedMs: number }
   | { kind: 'failed'; error: string };
