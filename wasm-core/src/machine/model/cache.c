@@ -520,18 +520,9 @@ static struct cache_dir_page *dir_get_hashed(struct cache_model *m, uint64_t lin
 		e->line = line;
 		e->e.ver = ++m->ver_clock;
 		e->e.owner = MODEL_NO_CPU;
+		e->e.own_core = MODEL_NO_CPU;
 	}
 	return &e->e;
-}
-
-/* The directory entry of a line it knows already, or NULL (dir_get() would make one). */
-HOT const struct cache_dir_page *dir_find(const struct cache_model *m, uint64_t line)
-{
-	uint64_t i = line - m->dir_base_line;
-	if (i < m->dir_npages)
-		return &m->dir_pages[i];
-	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
-	return m->dir_hash[h].line == line ? &m->dir_hash[h].e : NULL;
 }
 
 HOT struct cache_dir_page *dir_get(struct cache_model *m, uint64_t line)
@@ -545,14 +536,43 @@ HOT struct cache_dir_page *dir_get(struct cache_model *m, uint64_t line)
 	return dir_get_hashed(m, line);
 }
 
-/* The current version of a line, without creating or forgetting anything; 0 = unknown. */
-static inline uint32_t dir_peek_ver(const struct cache_model *m, uint64_t line)
+/* The directory entry of a line, without creating or forgetting anything; NULL = unknown. */
+static inline const struct cache_dir_page *dir_peek(const struct cache_model *m, uint64_t line)
 {
 	uint64_t i = line - m->dir_base_line;
 	if (i < m->dir_npages)
-		return m->dir_pages[i].ver;
+		return &m->dir_pages[i];
 	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
-	return m->dir_hash[h].line == line ? m->dir_hash[h].e.ver : 0;
+	return m->dir_hash[h].line == line ? &m->dir_hash[h].e : NULL;
+}
+
+/*
+ * Is a copy filled at version ver current? In an L1 only when ver is the line's version
+ * (an ownership change updates the writer's L1 copy at once). In an L2 or LLC also when
+ * the line's last ownership change was by this core, or by a core of this socket: such a
+ * change makes every copy the writer's core and socket hold current, which is recorded
+ * once in the directory (own_core) instead of in each copy (take_ownership).
+ */
+static inline int l2_current(const struct cache_dir_page *d, uint32_t core, uint32_t ver)
+{
+	return ver == d->ver || d->own_core == core;
+}
+
+static inline int llc_current(const struct cache_model *m, const struct cache_dir_page *d,
+			      uint32_t socket, uint32_t ver)
+{
+	return ver == d->ver ||
+	       (d->own_core != MODEL_NO_CPU && m->core_socket[d->own_core] == socket);
+}
+
+/* The L2 of `core` evicted a copy of line at version ver: its directory entry when that
+ * copy was current (a victim LLC takes it then), else NULL */
+static inline const struct cache_dir_page *l2_victim_current(const struct cache_model *m,
+							      uint64_t line, uint32_t core,
+							      uint32_t ver)
+{
+	const struct cache_dir_page *d = dir_peek(m, line);
+	return d && l2_current(d, core, ver) ? d : NULL;
 }
 
 static inline void account_wasted(struct cache_model *m, const struct cache_pfmark *f)
@@ -651,10 +671,11 @@ HOT void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket, uint32_t
 		/* a victim LLC takes what the L2 evicts, if it is still current (peek: the
 		 * caller holds a pointer into the directory that must stay valid); a cleared
 		 * frame line joins the LLC's aggregated stream */
+		const struct cache_dir_page *od;
 		if (old.line == FILLER_LINE)
 			m->llc[socket].fillers++;
-		else if (dir_peek_ver(m, old.line) == old.ver)
-			fill_llc(m, socket, old.line, old.ver, g);
+		else if ((od = l2_victim_current(m, old.line, core, old.ver)))
+			fill_llc(m, socket, old.line, od->ver, g);
 	}
 }
 
@@ -673,12 +694,13 @@ HOT uint64_t fill_l1(struct cache_model *m, uint32_t core, uint32_t s, uint32_t 
 	return (uint64_t)s * n + w;
 }
 
-/* an L1 or L2 holds `line` at version ver */
-HOT int valid_in(struct cache_level *c, uint64_t line, uint32_t ver, const uint32_t n)
+/* the L1 or L2 of core holds a current copy of `line` (directory entry d) */
+HOT int valid_in(struct cache_level *c, uint64_t line, const struct cache_dir_page *d,
+		 uint32_t core, const uint32_t n)
 {
 	uint32_t s = priv_set(c, line, n);
 	uint32_t w = scan_set(c, s, line, n);
-	return w < n && c->ver[(uint64_t)s * n + w] == ver;
+	return w < n && l2_current(d, core, c->ver[(uint64_t)s * n + w]);
 }
 
 /* Host-side only: start loading the LLC set s3 of l3 (n ways) and, when di is in the dense
@@ -716,7 +738,7 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 	__builtin_prefetch(&l2->ver[b2]);
 	uint32_t w2 = scan_set(l2, s2, line, n2);
 
-	if (w2 < n2 && l2->ver[b2 + w2] == ver) {
+	if (w2 < n2 && l2_current(d, core, l2->ver[b2 + w2])) {
 		lru_touch(l2, s2, w2, n2);
 		*outcome = CACHE_L2;
 		*cycles = m->p.l2_cycles;
@@ -740,8 +762,8 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 	uint32_t owner = d->owner;
 	if (owner != MODEL_NO_CPU && owner != cpu) {
 		uint32_t ocore = m->core_of[owner];
-		if (ocore != core && (valid_in(&m->l1[ocore], line, ver, WAYS(g.n1, &m->l1[ocore])) ||
-				      valid_in(&m->l2[ocore], line, ver, n2))) {
+		if (ocore != core && (valid_in(&m->l1[ocore], line, d, ocore, WAYS(g.n1, &m->l1[ocore])) ||
+				      valid_in(&m->l2[ocore], line, d, ocore, n2))) {
 			int same = m->socket_of[owner] == socket;
 			*outcome = CACHE_REMOTE;
 			*cycles = same ? m->p.xcore_cycles : m->p.xsocket_cycles;
@@ -756,7 +778,7 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 	}
 	llc_sync(l3, s3, n3);
 	uint32_t w3 = scan_set(l3, s3, line, n3);
-	if (w3 < n3 && l3->ver[(uint64_t)s3 * n3 + w3] == ver) {
+	if (w3 < n3 && llc_current(m, d, socket, l3->ver[(uint64_t)s3 * n3 + w3])) {
 		lru_touch(l3, s3, w3, n3);
 		*outcome = CACHE_LLC;
 		*cycles = m->p.llc_cycles;
@@ -811,36 +833,19 @@ static uint64_t fetch_default(struct cache_model *m, uint32_t cpu, uint64_t line
 	return fetch(m, cpu, line, d, s1, own1, now, outcome, cycles, DEFAULT_GEOM);
 }
 
-/* A write by a CPU that does not own the line: a new version, its own copies keep up. */
-static void take_ownership(struct cache_model *m, uint32_t cpu, struct cache_dir_page *d,
-			   uint64_t line, uint64_t idx1, const struct geom g)
+/* A write by a CPU that does not own the line: a new version, which makes every other
+ * core's copy stale. The writer's own copies keep up: its L1 copy (at idx1) at once, its L2
+ * copy and its socket's LLC copy through the directory's own_core (l2_current,
+ * llc_current), so nothing is searched. */
+static inline void take_ownership(struct cache_model *m, uint32_t cpu, struct cache_dir_page *d,
+				  uint64_t idx1)
 {
-	uint32_t core = m->core_of[cpu], socket = m->socket_of[cpu];
-	struct cache_level *l2 = &m->l2[core], *l3 = &m->llc[socket];
-	const uint32_t n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
+	uint32_t core = m->core_of[cpu];
 	uint32_t ver = ++m->ver_clock;
 	d->ver = ver;
 	d->owner = (uint16_t)cpu;
+	d->own_core = (uint16_t)core;
 	m->l1[core].ver[idx1] = ver;
-	uint32_t s = priv_set(l2, line, n2), w = scan_set(l2, s, line, n2);
-	if (w < n2)
-		l2->ver[(uint64_t)s * n2 + w] = ver;
-	s = llc_set(l3, line, n3);
-	w = scan_set(l3, s, line, n3);
-	if (w < n3)
-		l3->ver[(uint64_t)s * n3 + w] = ver;
-}
-
-static void take_ownership_any(struct cache_model *m, uint32_t cpu, struct cache_dir_page *d,
-			       uint64_t line, uint64_t idx1)
-{
-	take_ownership(m, cpu, d, line, idx1, ANY_GEOM);
-}
-
-static void take_ownership_default(struct cache_model *m, uint32_t cpu,
-				   struct cache_dir_page *d, uint64_t line, uint64_t idx1)
-{
-	take_ownership(m, cpu, d, line, idx1, DEFAULT_GEOM);
 }
 
 /* The counters of an access's CPU and code path */
@@ -899,7 +904,7 @@ HOT struct cache_result access(struct cache_model *m, uint32_t cpu, uint64_t vad
 		}
 	}
 	if (write && d->owner != cpu)
-		(g.n1 ? take_ownership_default : take_ownership_any)(m, cpu, d, line, idx);
+		take_ownership(m, cpu, d, idx);
 
 	count_access(m, cpu, path, r, write);
 	return r;
@@ -917,30 +922,20 @@ static struct cache_result access_default(struct cache_model *m, uint32_t cpu, u
 	return access(m, cpu, vaddr, write, now, path, DEFAULT_GEOM);
 }
 
+struct cache_result cache_access_slow(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
+				      int write, uint64_t now, uint8_t path)
+{
+	return (m->default_geom ? access_default : access_any)(m, cpu, vaddr, write, now, path);
+}
+
 struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
 				 int write, uint64_t now, uint8_t path)
 {
-	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
-	const struct cache_level *l1 = &m->l1[m->core_of[cpu]];
-	const struct cache_dir_page *d = dir_find(m, line);
-	uint32_t s1 = (uint32_t)line & l1->set_mask;
-
-	/* Fast path: a line the directory knows, the most recent of its L1 set (a set of up
-	 * to 16 ways with no clear_page() filler pending), current, not a prefetch, and not a
-	 * write that takes ownership. The full path's answer for it is an L1 hit that changes
-	 * nothing (touching the MRU way is a no-op) but the counters; allocator code touches
-	 * one struct page several times running. */
-	if (d && l1->assoc <= NARROW_WAYS) {
-		const struct cache_set *t = &l1->sets[s1];
-		uint64_t idx = (uint64_t)s1 * l1->assoc + (t->order & 0xfu);
-		if ((!l1->clears || l1->clears[s1 >> 6] == t->synced) && l1->line[idx] == line &&
-		    l1->ver[idx] == d->ver && !l1->pfm[idx].pf && (!write || d->owner == cpu)) {
-			struct cache_result r = {CACHE_L1, m->p.l1_cycles};
-			count_access(m, cpu, path, r, write);
-			return r;
-		}
+	if (cache_access_mru(m, cpu, vaddr >> MODEL_LINE_SHIFT, write, path)) {
+		struct cache_result r = {CACHE_L1, m->p.l1_cycles};
+		return r;
 	}
-	return (m->default_geom ? access_default : access_any)(m, cpu, vaddr, write, now, path);
+	return cache_access_slow(m, cpu, vaddr, write, now, path);
 }
 
 HOT uint32_t prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint64_t now,
@@ -1139,11 +1134,13 @@ HOT void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socke
 			__builtin_prefetch(&m->dir_pages[d]);
 		prefetch_llc_set(l3, set_of(l3, line[i]), n3);
 	}
-	for (uint32_t i = 0; i < n; i++)
-		if (dir_peek_ver(m, line[i]) == ver[i]) {
+	for (uint32_t i = 0; i < n; i++) {
+		const struct cache_dir_page *d = l2_victim_current(m, line[i], core, ver[i]);
+		if (d) {
 			l3->fillers = f0 + before[i];
-			fill_llc(m, socket, line[i], ver[i], g);
+			fill_llc(m, socket, line[i], d->ver, g);
 		}
+	}
 	l3->fillers = f0 + to_llc;
 }
 
@@ -1181,7 +1178,8 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 		uint64_t line = first + l;
 		struct cache_way old;
 
-		if (m->dir_frame_live && dir_peek_ver(m, line)) {
+		const struct cache_dir_page *od;
+		if (m->dir_frame_live && dir_peek(m, line)) {
 			/* someone touched this line through cache_access(): keep its copies
 			 * coherent with an ordinary write */
 			(void)cache_access(m, cpu, line << MODEL_LINE_SHIFT, 1, now, path);
@@ -1196,10 +1194,10 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 			to_llc++; /* an inclusive LLC is filled by every miss */
 		} else if (!real) {
 			to_llc += (uint64_t)used; /* a filler goes on down */
-		} else if (dir_peek_ver(m, old.line) == old.ver) {
+		} else if ((od = l2_victim_current(m, old.line, core, old.ver))) {
 			m->llc[socket].fillers += to_llc; /* in order: what came before it */
 			to_llc = 0;
-			fill_llc(m, socket, old.line, old.ver, ANY_GEOM);
+			fill_llc(m, socket, old.line, od->ver, ANY_GEOM);
 		}
 	}
 	m->llc[socket].fillers += to_llc;
@@ -1300,6 +1298,7 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 	for (uint32_t c = 0; c < ncpus; c++) {
 		m->core_of[c] = (uint16_t)model_cpu_core(p, c);
 		m->socket_of[c] = (uint8_t)model_cpu_socket(p, c);
+		m->core_socket[m->core_of[c]] = m->socket_of[c];
 	}
 	m->l1 = calloc(m->ncores, sizeof(*m->l1));
 	m->l2 = calloc(m->ncores, sizeof(*m->l2));
@@ -1331,7 +1330,7 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 		if (!m->dir_pages)
 			goto fail;
 		for (uint64_t i = 0; i < npages; i++)
-			m->dir_pages[i].owner = MODEL_NO_CPU;
+			m->dir_pages[i].owner = m->dir_pages[i].own_core = MODEL_NO_CPU;
 	}
 	uint32_t cap = 1;
 	if (dir_hash_lines == 0)
@@ -1461,7 +1460,8 @@ int cache_check(const struct cache_model *m, char *err, size_t errlen)
 			return -1;
 	for (uint64_t i = 0; i < m->dir_npages; i++) {
 		const struct cache_dir_page *d = &m->dir_pages[i];
-		if (d->ver > m->ver_clock || (d->owner != MODEL_NO_CPU && d->owner >= m->ncpus)) {
+		if (d->ver > m->ver_clock || (d->owner != MODEL_NO_CPU && d->owner >= m->ncpus) ||
+		    (d->own_core != MODEL_NO_CPU && d->own_core >= m->ncores)) {
 			if (err && errlen)
 				snprintf(err, errlen, "directory pfn %llu: bad version or owner",
 					 (unsigned long long)(m->dir_base_line - VMEMMAP_LINE + i));

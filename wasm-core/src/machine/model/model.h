@@ -147,7 +147,10 @@ struct cache_level {
 struct cache_dir_page {
 	uint32_t ver;
 	uint16_t owner; /* CPU that holds it Modified, or MODEL_NO_CPU */
-	uint16_t pad;
+	/* the core whose write gave the line its version (MODEL_NO_CPU: none since the entry
+	 * was made): that core's L2 copy and its socket's LLC copy, whatever version they were
+	 * filled at, count as current (cache.c, "Coherence by versions") */
+	uint16_t own_core;
 };
 
 /* a slot of the hashed part: which line it describes, and that line's entry */
@@ -164,6 +167,7 @@ struct cache_model {
 	uint32_t default_geom;
 	uint16_t core_of[MODEL_MAX_CPUS];  /* model_cpu_core(), precomputed: no division */
 	uint8_t socket_of[MODEL_MAX_CPUS];
+	uint8_t core_socket[MODEL_MAX_CPUS]; /* the socket of each core */
 	uint64_t *fb;                      /* per CPU: fill_buffers completion times, a ring */
 	uint8_t fb_head[MODEL_MAX_CPUS];
 	struct cache_level *l1, *l2; /* per core */
@@ -215,6 +219,52 @@ void cache_set_frames(struct cache_model *m, uint64_t first_pfn, uint64_t npfns)
  * adds .cycles to the CPU's clock. */
 struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
 				 int write, uint64_t now, uint8_t path);
+/* cache_access() for an access that cache_access_mru() did not answer */
+struct cache_result cache_access_slow(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
+				      int write, uint64_t now, uint8_t path);
+
+/* The directory entry of a line it knows already, or NULL. */
+static inline const struct cache_dir_page *cache_dir_find(const struct cache_model *m,
+							   uint64_t line)
+{
+	uint64_t i = line - m->dir_base_line;
+	if (i < m->dir_npages)
+		return &m->dir_pages[i];
+	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
+	return m->dir_hash[h].line == line ? &m->dir_hash[h].e : NULL;
+}
+
+/*
+ * The commonest access, answered inline: a line the directory knows, the most recent of its
+ * L1 set (a set of up to 16 ways with no clear_page() filler pending), current, not a
+ * prefetch, and not a write that takes ownership. cache_access()'s answer for it is an L1
+ * hit that changes nothing but the counters (touching the most recent way is a no-op), and
+ * allocator code touches one struct page several times running. Returns 1 (counted, the
+ * cycles are l1_cycles) or 0: call cache_access_slow().
+ */
+static inline int cache_access_mru(struct cache_model *m, uint32_t cpu, uint64_t line,
+				   int write, uint8_t path)
+{
+	const struct cache_dir_page *d = cache_dir_find(m, line);
+	const struct cache_level *l1 = &m->l1[m->core_of[cpu]];
+	uint32_t s1 = (uint32_t)line & l1->set_mask;
+
+	if (!d || l1->assoc > 16u)
+		return 0;
+	const struct cache_set *t = &l1->sets[s1];
+	uint64_t idx = (uint64_t)s1 * l1->assoc + (t->order & 0xfu);
+	if ((l1->clears && l1->clears[s1 >> 6] != t->synced) || l1->line[idx] != line ||
+	    l1->ver[idx] != d->ver || l1->pfm[idx].pf || (write && d->owner != cpu))
+		return 0;
+	struct cache_counters *c = &m->cpu[cpu], *p = &m->path[path];
+	c->access[CACHE_L1]++;
+	p->access[CACHE_L1]++;
+	c->cycles += m->p.l1_cycles;
+	p->cycles += m->p.l1_cycles;
+	c->writes += (uint64_t)(write != 0);
+	p->writes += (uint64_t)(write != 0);
+	return 1;
+}
 /* prefetch() of the line holding vaddr at `now`: the line is put in the core's L1 as in
  * flight. Returns the cycles until it lands: 0 when the line was already in L1, the rest
  * when an earlier prefetch of it is still in flight. */
@@ -409,7 +459,12 @@ static inline struct cache_result model_touch(struct model_machine *mm, uint32_t
 
 	if (sp->line == line && sp->done > mm->now[cpu])
 		mm->now[cpu] = sp->done;
-	r = cache_access(&mm->cache, cpu, vaddr, write, mm->now[cpu], path);
+	if (cache_access_mru(&mm->cache, cpu, line, write, path)) {
+		r.outcome = CACHE_L1;
+		r.cycles = mm->p.l1_cycles;
+	} else {
+		r = cache_access_slow(&mm->cache, cpu, vaddr, write, mm->now[cpu], path);
+	}
 	mm->now[cpu] += r.cycles;
 	return r;
 }
@@ -450,7 +505,12 @@ static inline struct cache_result model_store(struct model_machine *mm, uint32_t
 
 	if (*slot > start)
 		start = *slot; /* buffer full: the oldest store must drain first */
-	r = cache_access(&mm->cache, cpu, vaddr, 1, start, path);
+	if (cache_access_mru(&mm->cache, cpu, line, 1, path)) {
+		r.outcome = CACHE_L1;
+		r.cycles = mm->p.l1_cycles;
+	} else {
+		r = cache_access_slow(&mm->cache, cpu, vaddr, 1, start, path);
+	}
 	done = start + r.cycles;
 	if (done < mm->sb_drain[cpu])
 		done = mm->sb_drain[cpu]; /* TSO: visible after every older store */
