@@ -102,7 +102,6 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 		c->age = calloc(nsets * assoc + AGE_SLACK, sizeof(*c->age));
 	c->ready = with_ready ? calloc(nsets * assoc, sizeof(*c->ready)) : NULL;
 	c->pfm = with_ready ? calloc(nsets * assoc, sizeof(*c->pfm)) : NULL;
-	c->fillers = 0;
 	if (lazy && (nsets < 64u || assoc > NARROW_WAYS))
 		lazy = 0;
 	c->clears = lazy ? calloc(nsets / 64u, sizeof(*c->clears)) : NULL;
@@ -127,6 +126,27 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 	return 0;
 }
 
+static int llc_init(struct cache_llc *c, uint64_t bytes, uint32_t assoc)
+{
+	uint64_t nsets = bytes / 64u / assoc;
+	if (nsets == 0 || nsets > 0xffffffffu)
+		return -1;
+	c->nsets = (uint32_t)nsets;
+	c->assoc = assoc;
+	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
+	c->lines = calloc(nsets * assoc, sizeof(*c->lines));
+	c->nlines = calloc(nsets, sizeof(*c->nlines));
+	c->fillers = 0;
+	return c->lines && c->nlines ? 0 : -1;
+}
+
+static void llc_free(struct cache_llc *c)
+{
+	free(c->lines);
+	free(c->nlines);
+	memset(c, 0, sizeof(*c));
+}
+
 static void level_free(struct cache_level *c)
 {
 	free(c->line);
@@ -138,16 +158,6 @@ static void level_free(struct cache_level *c)
 	free(c->clears);
 	free(c->due);
 	memset(c, 0, sizeof(*c));
-}
-
-/* The set of `line`: the low bits for power-of-two set counts (L1 and L2 always), else a
- * hash spread over the sets (the LLC). */
-static inline uint32_t set_of(const struct cache_level *c, uint64_t line)
-{
-	if (c->set_mask || c->nsets == 1)
-		return (uint32_t)line & c->set_mask;
-	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32);
-	return (uint32_t)(((uint64_t)h * c->nsets) >> 32);
 }
 
 /* Way (0..n-1) of the n tags at w that equals line, or n if none. No early exit: a
@@ -384,31 +394,11 @@ static void fill_gone(struct cache_level *c, uint32_t s, uint64_t gone)
 	t->used |= gone;
 }
 
-/* take_fillers() for sets of more than 16 ways */
-static void take_fillers_wide(struct cache_level *c, uint32_t s, uint64_t k)
-{
-	uint32_t n = c->assoc;
-	uint32_t r = (uint32_t)(k % n), gone = k >= n ? n : (uint32_t)k;
-	uint8_t *g = c->age + (uint64_t)s * n;
-	uint64_t gone_ways = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t a = g[i] + r;
-		if (g[i] >= n - gone)
-			gone_ways |= 1ull << i;
-		g[i] = (uint8_t)(a >= n ? a - n : a);
-	}
-	fill_gone(c, s, gone_ways);
-}
-
-/* Set s takes in k fillers as most recent: the order turns by k (mod n) and the ways
- * ranked past the end, all of them when k >= n, become fillers. For the LLC's stream and
- * the lazy clears of L1 and L2. A prefetch mark is never on such a way (see above). */
+/* Set s (of up to 16 ways: only those clear lazily) takes in k fillers as most recent: the
+ * order turns by k (mod n) and the ways ranked past the end, all of them when k >= n,
+ * become fillers. A prefetch mark is never on such a way (see above). */
 HOT void take_fillers(struct cache_level *c, uint32_t s, uint64_t k, const uint32_t n)
 {
-	if (n > NARROW_WAYS) {
-		take_fillers_wide(c, s, k);
-		return;
-	}
 	struct cache_set *t = &c->sets[s];
 	uint32_t r = k >= n ? (uint32_t)(k % n) : (uint32_t)k;
 	uint32_t gone = k >= n ? n : (uint32_t)k;
@@ -427,22 +417,24 @@ HOT void take_fillers(struct cache_level *c, uint32_t s, uint64_t k, const uint3
 	}
 }
 
-/* L2: file set s under its deadline (see "clear_page() in bulk") */
+/* L2: file set s under its deadline (see "clear_page() in bulk"). Most touches and fills
+ * leave the deadline where it was (it moves only with the highest non-filler rank). */
 static void file_due(struct cache_level *c, uint32_t s)
 {
 	struct cache_set *t = &c->sets[s];
+	uint64_t others = ~t->filler_ranks & rank_bits(c->assoc), want = 0;
+	/* the fillers ranked above the highest non-filler can go first */
+	if (others)
+		want = t->synced + c->assoc - (63u - (uint32_t)__builtin_clzll(others));
+	if (want == t->deadline)
+		return;
 	uint64_t *due = c->due + (uint64_t)(s >> 6) * DUE_SLOTS;
 	uint64_t bit = 1ull << (s & 63u);
-	uint64_t others = ~t->filler_ranks & rank_bits(c->assoc);
 	if (t->deadline)
 		due[t->deadline % DUE_SLOTS] &= ~bit;
-	t->deadline = 0;
-	if (others) {
-		/* the fillers ranked above the highest non-filler can go first */
-		uint32_t safe = c->assoc - 1u - (63u - (uint32_t)__builtin_clzll(others));
-		t->deadline = t->synced + safe + 1u;
-		due[t->deadline % DUE_SLOTS] |= bit;
-	}
+	t->deadline = want;
+	if (want)
+		due[want % DUE_SLOTS] |= bit;
 }
 
 /* Bring set s of an L1 or L2 up to date with its group's lazy clears. */
@@ -466,36 +458,75 @@ HOT uint32_t priv_set(struct cache_level *c, uint64_t line, const uint32_t n)
 }
 
 /*
- * The LLC's share of the clear_page() stream is aggregated (cache_clear_page): the frame
- * lines that reach a socket's LLC are only counted (c->fillers), filler j going to set
- * j % nsets, which is the hash's even spread of a page's lines without its noise. A set
- * catches up on the fillers due to it whenever it is looked at: k insertions at the MRU end
- * of a true-LRU set move every rank down k and turn the ways pushed past the last rank into
- * the inserted lines, so rank' = (rank + k) mod ways and the wrapped ways become anonymous
- * fillers (take_fillers). Exact for that stream, O(ways) per look, nothing per cleared
- * line. An LLC eviction has no side effect (nothing back-invalidates), so applying it late
- * changes nothing another level sees.
+ * The LLC. Its evictions have no side effect (nothing back-invalidates, nothing is written
+ * back anywhere the model looks), and most of what it takes in is the clear_page() stream:
+ * the frame lines that reach a socket's LLC are only counted (c->fillers), filler j going
+ * to set j % nsets, which is the hash's even spread of a page's lines without its noise.
+ * So a set keeps only its tracked lines, most recent first, each with the number of
+ * fillers the set had taken in when it was last used (used_at). In a true-LRU set the line
+ * in slot i then ranks (fillers taken in since its use) + i: every filler and every line
+ * used after it is more recent, and nothing else is. Ranks grow along the slots, so the
+ * lines still in the set (rank < ways) are a prefix: a look at the set drops the slots past
+ * it, a use moves a line to slot 0, a fill puts a new line there. Exact for that stream,
+ * nothing per cleared line, and a set that fillers have washed through costs nothing to
+ * look at. (Empty ways need no slot: a line leaves only when `ways` others are more recent.)
  */
-HOT void llc_sync(struct cache_level *c, uint32_t set, const uint32_t n)
+
+/* The set of `line` in an LLC: the low bits for power-of-two set counts, else a hash spread
+ * over the sets (real Skylake-SP hashes lines over its LLC slices; the set count is not a
+ * power of two). L1 and L2 always have power-of-two sets (priv_set). */
+static inline uint32_t llc_set_of(const struct cache_llc *c, uint64_t line)
 {
-	if (!c->fillers)
-		return;
-	uint64_t num = c->fillers + c->nsets - 1u - set;
-	/* a 32-bit division while the count fits: the same quotient, several times faster */
-	uint64_t due = num <= 0xffffffffu ? (uint32_t)num / c->nsets : num / c->nsets;
-	uint64_t k = due - c->sets[set].synced;
-	if (!k)
-		return;
-	c->sets[set].synced = due;
-	take_fillers(c, set, k, n);
+	if (c->set_mask || c->nsets == 1)
+		return (uint32_t)line & c->set_mask;
+	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32);
+	return (uint32_t)(((uint64_t)h * c->nsets) >> 32);
 }
 
-/* set_of() for an LLC, brought up to date with the clear_page() stream */
-HOT uint32_t llc_set(struct cache_level *c, uint64_t line, const uint32_t n)
+/* fillers set s has taken in: the j < c->fillers with j % nsets == s */
+static inline uint64_t llc_taken(const struct cache_llc *c, uint32_t s)
 {
-	uint32_t set = set_of(c, line);
-	llc_sync(c, set, n);
-	return set;
+	uint64_t num = c->fillers + c->nsets - 1u - s;
+	/* a 32-bit division while the count fits: the same quotient, several times faster */
+	return num <= 0xffffffffu ? (uint32_t)num / c->nsets : num / c->nsets;
+}
+
+/* The lines set s (n ways) still holds, slots 0..k-1 (k returned), the slots the fillers
+ * pushed out dropped; *taken gets llc_taken(). */
+HOT uint32_t llc_live(struct cache_llc *c, uint32_t s, uint64_t *taken, const uint32_t n)
+{
+	const struct llc_line *l = c->lines + (uint64_t)s * n;
+	uint64_t f = llc_taken(c, s);
+	uint32_t k = c->nlines[s];
+	while (k && f - l[k - 1u].used_at + (k - 1u) >= n)
+		k--;
+	c->nlines[s] = (uint8_t)k;
+	*taken = f;
+	return k;
+}
+
+/* slot of `line` among the k lines of set s, or k */
+HOT uint32_t llc_find(const struct cache_llc *c, uint32_t s, uint32_t k, uint64_t line,
+		      const uint32_t n)
+{
+	const struct llc_line *l = c->lines + (uint64_t)s * n;
+	uint32_t i = 0;
+	while (i < k && l[i].line != line)
+		i++;
+	return i;
+}
+
+/* the line in slot i of set s is used now, when the set has taken in `taken` fillers: it
+ * moves to slot 0, the lines before it down one (none leaves: each still ranks below the
+ * used line's old rank) */
+HOT void llc_use(struct cache_llc *c, uint32_t s, uint32_t i, uint64_t taken, const uint32_t n)
+{
+	struct llc_line *l = c->lines + (uint64_t)s * n;
+	struct llc_line x = l[i];
+	for (; i; i--)
+		l[i] = l[i - 1u];
+	x.used_at = taken;
+	l[0] = x;
 }
 
 /* a line of a frame cache_clear_page() may be asked to clear (cache_set_frames) */
@@ -650,14 +681,31 @@ HOT void fill_way(struct cache_level *c, uint32_t s, uint32_t w, uint64_t line, 
 }
 
 /* `line` at version ver into the LLC of `socket` (a victim LLC: what the L2 evicted, or a
- * line another core supplied; an inclusive one: every miss) */
+ * line another core supplied; an inclusive one: every miss): into its own slot if the set
+ * holds a copy, current or stale, else into a new slot 0, every line moving down one and
+ * the least recent leaving when it then ranks past the last way */
 HOT void fill_llc(struct cache_model *m, uint32_t socket, uint64_t line, uint32_t ver,
 		  const struct geom g)
 {
-	struct cache_level *c = &m->llc[socket];
+	struct cache_llc *c = &m->llc[socket];
 	const uint32_t n = WAYS(g.n3, c);
-	uint32_t s = llc_set(c, line, n);
-	fill_way(c, s, victim(c, s, line, n), line, ver, NULL, n);
+	uint32_t s = llc_set_of(c, line);
+	struct llc_line *l = c->lines + (uint64_t)s * n;
+	uint64_t taken;
+	uint32_t k = llc_live(c, s, &taken, n), i = llc_find(c, s, k, line, n);
+	if (i < k) {
+		llc_use(c, s, i, taken, n);
+		l[0].ver = ver;
+		return;
+	}
+	if (k && taken - l[k - 1u].used_at + k >= n)
+		k--;
+	for (i = k; i; i--)
+		l[i] = l[i - 1u];
+	l[0].line = line;
+	l[0].used_at = taken;
+	l[0].ver = ver;
+	c->nlines[s] = (uint8_t)(k + 1u);
 }
 
 /* `line` into way w of L2 set s (found by the caller); what it evicts goes on down */
@@ -703,17 +751,12 @@ HOT int valid_in(struct cache_level *c, uint64_t line, const struct cache_dir_pa
 	return w < n && l2_current(d, core, c->ver[(uint64_t)s * n + w]);
 }
 
-/* Host-side only: start loading the LLC set s3 of l3 (n ways) and, when di is in the dense
- * directory, a directory entry; the lookup that needs them comes a little later. */
-HOT void prefetch_llc_set(const struct cache_level *l3, uint32_t s3, const uint32_t n)
+/* Host-side only: start loading LLC set s of c (n ways); the lookup that needs it comes a
+ * little later. */
+HOT void prefetch_llc_set(const struct cache_llc *c, uint32_t s, const uint32_t n)
 {
-	uint64_t b = (uint64_t)s3 * n;
-	__builtin_prefetch(&l3->sets[s3]);
-	if (n > NARROW_WAYS)
-		__builtin_prefetch(&l3->age[b]);
-	__builtin_prefetch(&l3->line[b]);
-	__builtin_prefetch(&l3->line[b + n - 1u]);
-	__builtin_prefetch(&l3->ver[b]);
+	__builtin_prefetch(&c->nlines[s]);
+	__builtin_prefetch(&c->lines[(uint64_t)s * n]);
 }
 
 /*
@@ -728,11 +771,12 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 	uint32_t core = m->core_of[cpu];
 	uint32_t socket = m->socket_of[cpu];
 	uint32_t ver = d->ver;
-	struct cache_level *l2 = &m->l2[core], *l3 = &m->llc[socket];
+	struct cache_level *l2 = &m->l2[core];
+	struct cache_llc *l3 = &m->llc[socket];
 	const uint32_t n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
 	uint32_t s2 = priv_set(l2, line, n2);
 	uint64_t b2 = (uint64_t)s2 * n2;
-	uint32_t s3 = set_of(l3, line);
+	uint32_t s3 = llc_set_of(l3, line);
 	/* an L2 miss needs the LLC set, and both are likely host cache misses at scale */
 	prefetch_llc_set(l3, s3, n3);
 	__builtin_prefetch(&l2->ver[b2]);
@@ -756,7 +800,7 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 			uint64_t di = old - m->dir_base_line;
 			if (di < m->dir_npages)
 				__builtin_prefetch(&m->dir_pages[di]);
-			prefetch_llc_set(l3, set_of(l3, old), n3);
+			prefetch_llc_set(l3, llc_set_of(l3, old), n3);
 		}
 	}
 	uint32_t owner = d->owner;
@@ -776,10 +820,10 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		}
 		d->owner = MODEL_NO_CPU; /* the owner evicted it: written back below */
 	}
-	llc_sync(l3, s3, n3);
-	uint32_t w3 = scan_set(l3, s3, line, n3);
-	if (w3 < n3 && llc_current(m, d, socket, l3->ver[(uint64_t)s3 * n3 + w3])) {
-		lru_touch(l3, s3, w3, n3);
+	uint64_t taken;
+	uint32_t k3 = llc_live(l3, s3, &taken, n3), w3 = llc_find(l3, s3, k3, line, n3);
+	if (w3 < k3 && llc_current(m, d, socket, l3->lines[(uint64_t)s3 * n3 + w3].ver)) {
+		llc_use(l3, s3, w3, taken, n3);
 		*outcome = CACHE_LLC;
 		*cycles = m->p.llc_cycles;
 	} else {
@@ -1109,7 +1153,8 @@ HOT uint32_t clear_l2_lazy(struct cache_level *l2, uint64_t first, uint64_t *idx
 HOT void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socket,
 			    uint64_t first, uint32_t stride, const struct geom g)
 {
-	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core], *l3 = &m->llc[socket];
+	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core];
+	struct cache_llc *l3 = &m->llc[socket];
 	const uint32_t n1 = WAYS(g.n1, l1), n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
 	uint64_t idx[64], before[64], line[64], to_llc = 0, f0 = l3->fillers;
 	uint32_t ver[64], n;
@@ -1132,7 +1177,7 @@ HOT void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socke
 		uint64_t d = line[i] - m->dir_base_line;
 		if (d < m->dir_npages)
 			__builtin_prefetch(&m->dir_pages[d]);
-		prefetch_llc_set(l3, set_of(l3, line[i]), n3);
+		prefetch_llc_set(l3, llc_set_of(l3, line[i]), n3);
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct cache_dir_page *d = l2_victim_current(m, line[i], core, ver[i]);
@@ -1254,7 +1299,7 @@ void cache_free(struct cache_model *m)
 	for (uint32_t k = 0; m->l2 && k < m->ncores; k++)
 		level_free(&m->l2[k]);
 	for (uint32_t s = 0; m->llc && s < m->nsockets; s++)
-		level_free(&m->llc[s]);
+		llc_free(&m->llc[s]);
 	free(m->l1);
 	free(m->l2);
 	free(m->llc);
@@ -1313,8 +1358,8 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 		    level_init(&m->l2[k], p->l2_bytes, p->l2_ways, 0, 2 * lazy))
 			goto fail;
 	for (uint32_t s = 0; s < m->nsockets; s++)
-		if (level_init(&m->llc[s], (uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
-			       p->llc_ways, 0, 0))
+		if (llc_init(&m->llc[s], (uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
+			     p->llc_ways))
 			goto fail;
 	if (p->fill_buffers) {
 		m->fb = calloc((uint64_t)ncpus * p->fill_buffers, sizeof(*m->fb));
@@ -1449,6 +1494,38 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 	return 0;
 }
 
+/* An LLC: in each set's slots distinct tracked lines, no newer than any version handed out,
+ * most recent first (used_at never grows along the slots, nor passes what the set has
+ * taken in). */
+static int llc_check(const struct cache_model *m, const struct cache_llc *c, uint32_t k,
+		     char *err, size_t errlen)
+{
+	for (uint32_t s = 0; s < c->nsets; s++) {
+		const struct llc_line *l = c->lines + (uint64_t)s * c->assoc;
+		uint64_t taken = llc_taken(c, s);
+		const char *why = c->nlines[s] > c->assoc ? "more lines than ways" : NULL;
+		for (uint32_t i = 0; i < c->nlines[s] && !why; i++) {
+			for (uint32_t j = 0; j < i && !why; j++)
+				if (l[j].line == l[i].line)
+					why = "a line appears twice in a set";
+			if (why)
+				break;
+			if (!is_tracked(l[i].line))
+				why = "an empty or filler slot";
+			else if (l[i].ver > m->ver_clock)
+				why = "a copy is newer than any version handed out";
+			else if (l[i].used_at > (i ? l[i - 1u].used_at : taken))
+				why = "slots out of recency order";
+		}
+		if (why) {
+			if (err && errlen)
+				snprintf(err, errlen, "LLC %u set %u: %s", k, s, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int cache_check(const struct cache_model *m, char *err, size_t errlen)
 {
 	for (uint32_t k = 0; k < m->ncores; k++)
@@ -1456,7 +1533,7 @@ int cache_check(const struct cache_model *m, char *err, size_t errlen)
 		    level_check(m, &m->l2[k], 0, "L2", k, err, errlen))
 			return -1;
 	for (uint32_t s = 0; s < m->nsockets; s++)
-		if (level_check(m, &m->llc[s], 0, "LLC", s, err, errlen))
+		if (llc_check(m, &m->llc[s], s, err, errlen))
 			return -1;
 	for (uint64_t i = 0; i < m->dir_npages; i++) {
 		const struct cache_dir_page *d = &m->dir_pages[i];

@@ -129,9 +129,6 @@ struct cache_level {
 	/* sets of more than 16 ways: the LRU rank of each way inside its set (0 = most
 	 * recently used), set-major as the ways */
 	uint8_t *age;
-	/* LLC only: the aggregated clear_page() stream (cache.c, llc_sync): lines it put into
-	 * this level so far */
-	uint64_t fillers;
 	/* L1, L2 of at least 64 sets of up to 16 ways: lazy clear_page()s so far, per group
 	 * of 64 sets (one page's lines); NULL: every clear is applied at once */
 	uint64_t *clears;
@@ -140,6 +137,26 @@ struct cache_level {
 	uint32_t pf_marks; /* L1: ways holding a prefetch mark */
 	uint32_t nsets, assoc;
 	uint32_t set_mask; /* nsets - 1 when nsets is a power of two, else 0 (hashed index) */
+};
+
+/* A line an LLC set holds: which, at what version, and when it was last used, counted in
+ * the clear_page() fillers the set had taken in by then (cache.c, "The LLC") */
+struct llc_line {
+	uint64_t line;
+	uint64_t used_at;
+	uint32_t ver;
+	uint32_t pad;
+};
+
+/* A socket's LLC: each set keeps its lines most recent first (set-major, assoc slots a
+ * set), the clear_page() fillers counted, not stored */
+struct cache_llc {
+	struct llc_line *lines;
+	uint8_t *nlines; /* per set: slots in use (the lines still in the set come first) */
+	/* the aggregated clear_page() stream: fillers put into this LLC so far */
+	uint64_t fillers;
+	uint32_t nsets, assoc;
+	uint32_t set_mask; /* as cache_level's */
 };
 
 /* What the directory knows of one line: 8 bytes, so a struct page's entry (indexed by pfn)
@@ -171,7 +188,7 @@ struct cache_model {
 	uint64_t *fb;                      /* per CPU: fill_buffers completion times, a ring */
 	uint8_t fb_head[MODEL_MAX_CPUS];
 	struct cache_level *l1, *l2; /* per core */
-	struct cache_level *llc;     /* per socket */
+	struct cache_llc *llc;       /* per socket */
 	/* directory: struct page lines indexed densely by pfn, everything else hashed into a
 	 * fixed-size direct-mapped table (a collision forgets the old line's history) */
 	struct cache_dir_page *dir_pages;
