@@ -608,8 +608,8 @@ static inline const struct cache_dir_page *l2_victim_current(const struct cache_
 
 static inline void account_wasted(struct cache_model *m, const struct cache_pfmark *f)
 {
-	m->cpu[f->cpu].pf_wasted++;
-	m->path[f->path].pf_wasted++;
+	m->cnt_cpu[f->cpu].pf_wasted++;
+	m->cnt_path[f->path].pf_wasted++;
 }
 
 /* The prefetched line `line`, marked by f, leaves L1 unused. The caller clears the mark. */
@@ -896,7 +896,7 @@ static inline void take_ownership(struct cache_model *m, uint32_t cpu, struct ca
 HOT void count_access(struct cache_model *m, uint32_t cpu, uint8_t path, struct cache_result r,
 		      int write)
 {
-	struct cache_counters *c = &m->cpu[cpu], *p = &m->path[path];
+	struct cache_counters *c = &m->cnt_cpu[cpu], *p = &m->cnt_path[path];
 	c->access[r.outcome]++;
 	p->access[r.outcome]++;
 	c->cycles += r.cycles;
@@ -995,8 +995,8 @@ HOT uint32_t prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint6
 
 	if (w1 < n1 && l1->ver[i1] == d->ver) {
 		const struct cache_pfmark *w = &l1->pfm[i1];
-		m->cpu[cpu].pf_redundant++;
-		m->path[path].pf_redundant++;
+		m->cnt_cpu[cpu].pf_redundant++;
+		m->cnt_path[path].pf_redundant++;
 		if (w->pf && l1->ready[i1] > now) {
 			uint64_t rest = l1->ready[i1] - now;
 			return rest > 0xffffffffu ? 0xffffffffu : (uint32_t)rest;
@@ -1014,8 +1014,8 @@ HOT uint32_t prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint6
 	w->cpu = (uint8_t)cpu;
 	l1->pf_marks++;
 	l1->ready[idx] = now + cycles;
-	m->cpu[cpu].prefetches++;
-	m->path[path].prefetches++;
+	m->cnt_cpu[cpu].prefetches++;
+	m->cnt_path[path].prefetches++;
 	return cycles;
 }
 
@@ -1211,8 +1211,8 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core];
 	uint64_t to_llc = 0; /* fillers the L2 passes down (or, inclusive, every line) */
 
-	m->cpu[cpu].cleared_lines += 64u / stride;
-	m->path[path].cleared_lines += 64u / stride;
+	m->cnt_cpu[cpu].cleared_lines += 64u / stride;
+	m->cnt_path[path].cleared_lines += 64u / stride;
 	if (!m->dir_frame_live && m->p.llc_victim && l2->nsets >= 64u) {
 		(m->default_geom ? clear_page_default : clear_page_any)(m, core, socket, first,
 									stride);
@@ -1276,19 +1276,39 @@ uint64_t cache_finish(struct cache_model *m)
 	return cache_finish_each(m, NULL, NULL);
 }
 
+/* counters c plus `mru` L1 hits by reads and writes (cache_access_mru counts only those) */
+static struct cache_counters with_mru(const struct cache_model *m, struct cache_counters c,
+				      const uint64_t mru[2])
+{
+	c.access[CACHE_L1] += mru[0] + mru[1];
+	c.writes += mru[1];
+	c.cycles += (mru[0] + mru[1]) * m->p.l1_cycles;
+	return c;
+}
+
+struct cache_counters cache_cpu_counters(const struct cache_model *m, uint32_t cpu)
+{
+	return with_mru(m, m->cnt_cpu[cpu], m->mru_cpu[cpu]);
+}
+
+struct cache_counters cache_path_counters(const struct cache_model *m, uint32_t path)
+{
+	return with_mru(m, m->cnt_path[path & 0xffu], m->mru_path[path & 0xffu]);
+}
+
 void cache_total(const struct cache_model *m, struct cache_counters *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (uint32_t c = 0; c < m->ncpus; c++) {
-		const struct cache_counters *s = &m->cpu[c];
+		const struct cache_counters s = cache_cpu_counters(m, c);
 		for (int o = 0; o < CACHE_NR_OUTCOMES; o++)
-			out->access[o] += s->access[o];
-		out->writes += s->writes;
-		out->cycles += s->cycles;
-		out->prefetches += s->prefetches;
-		out->pf_redundant += s->pf_redundant;
-		out->pf_wasted += s->pf_wasted;
-		out->cleared_lines += s->cleared_lines;
+			out->access[o] += s.access[o];
+		out->writes += s.writes;
+		out->cycles += s.cycles;
+		out->prefetches += s.prefetches;
+		out->pf_redundant += s.pf_redundant;
+		out->pf_wasted += s.pf_wasted;
+		out->cleared_lines += s.cleared_lines;
 	}
 }
 
@@ -1345,6 +1365,7 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 		m->socket_of[c] = (uint8_t)model_cpu_socket(p, c);
 		m->core_socket[m->core_of[c]] = m->socket_of[c];
 	}
+	m->l1_narrow = p->l1_ways <= NARROW_WAYS;
 	m->l1 = calloc(m->ncores, sizeof(*m->l1));
 	m->l2 = calloc(m->ncores, sizeof(*m->l2));
 	m->llc = calloc(m->nsockets, sizeof(*m->llc));
@@ -1357,6 +1378,8 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 		if (level_init(&m->l1[k], p->l1_bytes, p->l1_ways, 1, lazy) ||
 		    level_init(&m->l2[k], p->l2_bytes, p->l2_ways, 0, 2 * lazy))
 			goto fail;
+	for (uint32_t c = 0; c < ncpus; c++)
+		m->l1_of[c] = &m->l1[m->core_of[c]];
 	for (uint32_t s = 0; s < m->nsockets; s++)
 		if (llc_init(&m->llc[s], (uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
 			     p->llc_ways))

@@ -183,6 +183,8 @@ struct cache_model {
 	 * compiled for them */
 	uint32_t default_geom;
 	uint16_t core_of[MODEL_MAX_CPUS];  /* model_cpu_core(), precomputed: no division */
+	struct cache_level *l1_of[MODEL_MAX_CPUS]; /* each CPU's core's L1 */
+	uint32_t l1_narrow; /* the L1 keeps its LRU order in a word (up to 16 ways) */
 	uint8_t socket_of[MODEL_MAX_CPUS];
 	uint8_t core_socket[MODEL_MAX_CPUS]; /* the socket of each core */
 	uint64_t *fb;                      /* per CPU: fill_buffers completion times, a ring */
@@ -204,8 +206,13 @@ struct cache_model {
 	uint64_t frame_lo_line, frame_hi_line;
 	uint32_t ver_clock; /* versions come from one counter, so a forgotten line's copies go stale */
 	uint64_t dir_forgotten;
-	struct cache_counters cpu[MODEL_MAX_CPUS];
-	struct cache_counters path[256];
+	/* counters (read them with cache_cpu_counters, cache_path_counters): the accesses
+	 * cache_access_mru() answers only as L1 hits by reads (0) and writes (1), the rest in
+	 * full */
+	uint64_t mru_cpu[MODEL_MAX_CPUS][2];
+	uint64_t mru_path[256][2];
+	struct cache_counters cnt_cpu[MODEL_MAX_CPUS];
+	struct cache_counters cnt_path[256];
 	/* wasted prefetches not yet taken by cache_take_wasted(); one access or prefetch adds at
 	 * most two, so draining after each call never loses any */
 	struct cache_wasted wasted[MODEL_WASTED_MAX];
@@ -263,23 +270,18 @@ static inline int cache_access_mru(struct cache_model *m, uint32_t cpu, uint64_t
 				   int write, uint8_t path)
 {
 	const struct cache_dir_page *d = cache_dir_find(m, line);
-	const struct cache_level *l1 = &m->l1[m->core_of[cpu]];
+	const struct cache_level *l1 = m->l1_of[cpu];
 	uint32_t s1 = (uint32_t)line & l1->set_mask;
 
-	if (!d || l1->assoc > 16u)
+	if (!d || !m->l1_narrow)
 		return 0;
 	const struct cache_set *t = &l1->sets[s1];
 	uint64_t idx = (uint64_t)s1 * l1->assoc + (t->order & 0xfu);
 	if ((l1->clears && l1->clears[s1 >> 6] != t->synced) || l1->line[idx] != line ||
 	    l1->ver[idx] != d->ver || l1->pfm[idx].pf || (write && d->owner != cpu))
 		return 0;
-	struct cache_counters *c = &m->cpu[cpu], *p = &m->path[path];
-	c->access[CACHE_L1]++;
-	p->access[CACHE_L1]++;
-	c->cycles += m->p.l1_cycles;
-	p->cycles += m->p.l1_cycles;
-	c->writes += (uint64_t)(write != 0);
-	p->writes += (uint64_t)(write != 0);
+	m->mru_cpu[cpu][write != 0]++;
+	m->mru_path[path][write != 0]++;
 	return 1;
 }
 /* prefetch() of the line holding vaddr at `now`: the line is put in the core's L1 as in
@@ -311,6 +313,9 @@ uint64_t cache_finish(struct cache_model *m);
 int cache_check(const struct cache_model *m, char *err, size_t errlen);
 /* Sum of the per-CPU counters. */
 void cache_total(const struct cache_model *m, struct cache_counters *out);
+/* The counters of one CPU, of one code path. */
+struct cache_counters cache_cpu_counters(const struct cache_model *m, uint32_t cpu);
+struct cache_counters cache_path_counters(const struct cache_model *m, uint32_t path);
 
 /* ---------------------------------------------------------------- lock model (lock.c) */
 
@@ -464,6 +469,21 @@ void model_machine_free(struct model_machine *mm);
 /* All CPUs' cycles so far (the denominator of contention %). */
 uint64_t model_machine_cycles(const struct model_machine *mm);
 
+/* model_touch() when the load is the L1 hit cache_access_mru() answers and no store of the
+ * CPU to the line is in flight: the clock moves on by l1_cycles. 0 when it is not one
+ * (nothing changed): call model_touch(). */
+static inline int model_touch_mru(struct model_machine *mm, uint32_t cpu, uint64_t line,
+				  int write, uint8_t path)
+{
+	const struct model_store_pending *sp =
+		&mm->sb_pending[cpu][line & (MODEL_STORE_PENDING - 1)];
+	if ((sp->line == line && sp->done > mm->now[cpu]) ||
+	    !cache_access_mru(&mm->cache, cpu, line, write, path))
+		return 0;
+	mm->now[cpu] += mm->p.l1_cycles;
+	return 1;
+}
+
 /* A load (or a read-modify-write) of a line: the CPU waits for it. If this CPU's own store
  * to the line is still in flight, the load waits for that store's line first. */
 static inline struct cache_result model_touch(struct model_machine *mm, uint32_t cpu,
@@ -476,12 +496,8 @@ static inline struct cache_result model_touch(struct model_machine *mm, uint32_t
 
 	if (sp->line == line && sp->done > mm->now[cpu])
 		mm->now[cpu] = sp->done;
-	if (cache_access_mru(&mm->cache, cpu, line, write, path)) {
-		r.outcome = CACHE_L1;
-		r.cycles = mm->p.l1_cycles;
-	} else {
-		r = cache_access_slow(&mm->cache, cpu, vaddr, write, mm->now[cpu], path);
-	}
+	/* the full path (callers try model_touch_mru first) */
+	r = cache_access_slow(&mm->cache, cpu, vaddr, write, mm->now[cpu], path);
 	mm->now[cpu] += r.cycles;
 	return r;
 }
@@ -522,12 +538,8 @@ static inline struct cache_result model_store(struct model_machine *mm, uint32_t
 
 	if (*slot > start)
 		start = *slot; /* buffer full: the oldest store must drain first */
-	if (cache_access_mru(&mm->cache, cpu, line, 1, path)) {
-		r.outcome = CACHE_L1;
-		r.cycles = mm->p.l1_cycles;
-	} else {
-		r = cache_access_slow(&mm->cache, cpu, vaddr, 1, start, path);
-	}
+	/* the full path (callers try model_store_mru first) */
+	r = cache_access_slow(&mm->cache, cpu, vaddr, 1, start, path);
 	done = start + r.cycles;
 	if (done < mm->sb_drain[cpu])
 		done = mm->sb_drain[cpu]; /* TSO: visible after every older store */
@@ -544,6 +556,28 @@ static inline struct cache_result model_store(struct model_machine *mm, uint32_t
 	}
 	mm->now[cpu] += r.cycles;
 	return r;
+}
+
+/* model_store() when the store is the L1 hit cache_access_mru() answers: it takes a slot
+ * of the buffer (waiting for the oldest when full) and drains after the stores before it.
+ * 0 when it is not one (nothing changed): call model_store(). */
+static inline int model_store_mru(struct model_machine *mm, uint32_t cpu, uint64_t line,
+				  uint8_t path)
+{
+	if (!cache_access_mru(&mm->cache, cpu, line, 1, path))
+		return 0;
+	uint64_t start = mm->now[cpu], done;
+	uint8_t head = mm->sb_head[cpu];
+	uint64_t *slot = &mm->sb_ring[cpu][head];
+	if (*slot > start)
+		start = *slot; /* buffer full: the oldest store must drain first */
+	start += mm->p.l1_cycles;
+	done = start > mm->sb_drain[cpu] ? start : mm->sb_drain[cpu];
+	mm->sb_drain[cpu] = done;
+	*slot = done;
+	mm->sb_head[cpu] = (uint8_t)(head + 1u == MODEL_STORE_BUFFER ? 0 : head + 1u);
+	mm->now[cpu] = start;
+	return 1;
 }
 
 /* Wait until every buffered store of cpu is visible (a locked instruction, or the store
