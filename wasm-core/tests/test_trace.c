@@ -191,7 +191,7 @@ static void fixture_counts(const char *name, const unsigned long *measured, unsi
 	for (size_t i = 1; i < need; i++) {
 		CHECK(ev[i].pfn >= st->min_pfn && ev[i].pfn <= st->max_pfn);
 		CHECK(ev[i].cpu < st->cpus);
-		CHECK(ev[i].time >= st->first_ns && ev[i].time <= st->last_ns);
+		CHECK(ev[i].time <= st->last_ns - st->first_ns); /* from the first event */
 		allocs += ev[i].type == BLAB_EV_ALLOC;
 		frees += ev[i].type == BLAB_EV_FREE;
 		unknown += ev[i].type == BLAB_EV_TRACE_UNKNOWN;
@@ -280,6 +280,34 @@ static void long_lines_and_nul(void)
 	CHECK_EQ(r.err, BLAB_TRACE_ENOEVENTS);
 	done(&r);
 	free(s);
+
+	/* a line that never ends (/dev/zero): the parse stops once it passes the scan bound,
+	 * wherever the chunks are cut, and names the line */
+	size_t endless = sizeof(good) - 1 + BLAB_TRACE_MAX_SCAN + 1; /* NULs, no newline */
+	s = calloc(endless, 1);
+	memcpy(s, good, sizeof(good) - 1); /* line 1 is an event */
+	const size_t chunks[] = {1000, 65536, endless};
+	for (unsigned c = 0; c < 3; c++) {
+		r = parse_chunks(s, endless, chunks[c], 0);
+		st = blab_trace_stats(r.t);
+		CHECK_EQ(r.err, BLAB_TRACE_ELIMIT);
+		CHECK_EQ(st->lines, 2);
+		CHECK_EQ(st->events, 1);
+		CHECK(strcmp(blab_trace_error(r.t),
+			     "line 2: longer than 1048576 bytes without a line end (not a text trace?)") == 0);
+		done(&r);
+	}
+	free(s);
+	/* a UTF-8 byte order mark before the first line is not part of it */
+	char bom[sizeof(good) + 3] = "\xef\xbb\xbf";
+	memcpy(bom + 3, good, sizeof(good));
+	r = parse_str(bom, sizeof(bom) - 1);
+	CHECK_EQ(r.err, 0);
+	CHECK_EQ(blab_trace_stats(r.t)->events, 1);
+	done(&r);
+	r = parse_chunks(bom, sizeof(bom) - 1, 1, 0); /* the mark split over three feeds */
+	CHECK_EQ(blab_trace_stats(r.t)->events, 1);
+	done(&r);
 
 	/* NUL bytes inside a kmem line */
 	char nul[sizeof(good)];
@@ -414,6 +442,49 @@ static void batches_and_unknown(void)
 	CHECK(strstr(r.summary, "refill_size 2-3      2\n") != NULL);
 	CHECK(strstr(r.summary, "unknown_pages 2\n") != NULL);
 	done(&r);
+}
+
+/* The replay's zone holds every block whole, has the kernel's top order, and counts time
+ * from the trace's first event. */
+static void replay_zone(void)
+{
+	const char *s =
+		"a 1 [000] 500.000100: mm_page_alloc: pfn=0x100 order=0 migratetype=1\n"
+		"a 1 [000] 500.000250: mm_page_free: pfn=0x100 order=0\n"
+		"a 1 [001] 500.000300: mm_page_alloc: pfn=0x1fc order=2 migratetype=1\n"
+		"a 1 [001] 500.000400: mm_page_free: pfn=0x1fc order=2\n";
+	struct parsed r = parse_str(s, strlen(s));
+	const struct blab_trace_stats *st = blab_trace_stats(r.t);
+	CHECK_EQ(r.err, 0);
+	/* the order-2 block at the highest pfn covers 0x1fc .. 0x1ff: inside the zone */
+	CHECK_EQ(st->min_pfn, 0x100);
+	CHECK_EQ(st->max_pfn, 0x1ff);
+	CHECK(strstr(r.summary, "pfn_range 0x100 0x1ff pages 256\n") != NULL);
+	size_t need = blab_trace_replay(r.t, NULL, 0);
+	struct blab_event ev[8];
+	CHECK_EQ(need, 5); /* TRACE_ZONE, then ALLOC, FREE, ALLOC, FREE */
+	CHECK_EQ(blab_trace_replay(r.t, ev, 8), need);
+	CHECK_EQ(ev[0].type, BLAB_EV_TRACE_ZONE);
+	CHECK_EQ(ev[0].arg0, 256);
+	CHECK(ev[4].pfn + (1u << ev[4].order) - 1 <= ev[0].pfn + ev[0].arg0 - 1);
+	/* MAX_PAGE_ORDER 10, not the parser's bound of 15 */
+	CHECK_EQ(ev[0].order, BLAB_TRACE_TOP_ORDER);
+	/* ns since the first event: 0, 150 us, 200 us, 300 us */
+	CHECK_EQ(ev[0].time, 0);
+	CHECK_EQ(ev[1].time, 0);
+	CHECK_EQ(ev[2].time, 150000);
+	CHECK_EQ(ev[3].time, 200000);
+	CHECK_EQ(ev[4].time, 300000);
+	CHECK_EQ(st->first_ns, 500000100000ull); /* the summary keeps the absolute times */
+	done(&r);
+
+	/* a block larger than MAX_PAGE_ORDER raises the zone's top order to it */
+	const char *big = "a 1 [000] 1.0: mm_page_alloc: pfn=0x0 order=12 migratetype=1\n";
+	struct parsed b = parse_str(big, strlen(big));
+	CHECK_EQ(blab_trace_replay(b.t, ev, 8), 2);
+	CHECK_EQ(ev[0].order, 12);
+	CHECK_EQ(ev[0].arg0, 4096);
+	done(&b);
 }
 
 static void api_misuse(void)
@@ -581,9 +652,37 @@ static void mutations(void)
 	free(text);
 }
 
+/* The input bound: 2^30 bytes of comment lines, fed in 64 KB chunks; the parse stops at the
+ * byte past the bound and names the line it falls in. */
+static void input_bound(void)
+{
+	static char chunk[65536];
+	struct blab_trace *t = blab_trace_new(0);
+	uint64_t fed = 0;
+	int rc = 0;
+
+	memset(chunk, ' ', sizeof(chunk));
+	for (size_t i = 0; i < sizeof(chunk); i += 4096) { /* 16 lines "#   ...\n" a chunk */
+		chunk[i] = '#';
+		chunk[i + 4095] = '\n';
+	}
+	while (!rc && fed <= BLAB_TRACE_MAX_BYTES) {
+		rc = blab_trace_feed(t, chunk, sizeof(chunk));
+		fed += sizeof(chunk);
+	}
+	CHECK_EQ(rc, BLAB_TRACE_ELIMIT);
+	CHECK_EQ(fed, BLAB_TRACE_MAX_BYTES + sizeof(chunk)); /* the first byte past it */
+	CHECK_EQ(blab_trace_stats(t)->bytes, BLAB_TRACE_MAX_BYTES);
+	CHECK_EQ(blab_trace_stats(t)->comment_lines, BLAB_TRACE_MAX_BYTES / 4096);
+	CHECK(strcmp(blab_trace_error(t), "line 262145: the input passed 1073741824 bytes") == 0);
+	CHECK_EQ(blab_trace_finish(t), BLAB_TRACE_ELIMIT);
+	blab_trace_free(t);
+}
+
 int main(void)
 {
 	mutations();
+	input_bound();
 	doc_matches_header();
 	bounds();
 	fixture_counts("pf1.perf.txt", perf_grep, 2403, 0);
@@ -592,6 +691,7 @@ int main(void)
 	long_lines_and_nul();
 	bad_fields();
 	batches_and_unknown();
+	replay_zone();
 	api_misuse();
 	return harness_report("test_trace");
 }

@@ -3,7 +3,9 @@
 // draws (web/views/throughput.ts). Runs one at a time, so progress can be shown and a sweep
 // can be stopped between runs.
 
+import { CORE_LIMITS } from '../log/core-limits';
 import type { ReplayResult, SimRequest } from './blab-module';
+import { runRequest, type RunParams } from '../scenario/request';
 
 /** One measured point: `score` (pages faulted per second, all tasks together) at `tasks` tasks. */
 export interface ThroughputPoint {
@@ -33,7 +35,7 @@ export const SWEEP_LIMITS = {
   maxPresets: 8,
   maxCpuCounts: 12,
   /** the default model machine has 2 sockets x 28 cores x 2 threads */
-  maxCpus: 112,
+  maxCpus: CORE_LIMITS.modelCpus,
   /** page faults over the whole sweep (all presets, all task counts, all rounds) */
   maxFaults: 1 << 24,
 } as const;
@@ -69,6 +71,11 @@ export function checkSweep(s: SweepSpec): void {
   }
 }
 
+/** One point of the sweep as a run (runRequest(): the same defaults as every other page). */
+export function sweepParams(spec: SweepSpec, preset: string, cpus: number): RunParams {
+  return runRequest({ workload: 'page_fault1', preset, cpus, pages: spec.pages, rounds: spec.iterations, seed: spec.seed });
+}
+
 export type SimFn = (req: SimRequest) => Promise<ReplayResult>;
 
 export interface SweepProgress {
@@ -97,7 +104,7 @@ export async function runSweep(
       if (shouldStop()) return progress;
       const preset = spec.presets[i]!;
       // max_events 2: the sweep needs the numbers only, so the log stops at once (LOG_FULL)
-      const r = await sim({ workload: 'page_fault1', cpus, pages: spec.pages, iterations: spec.iterations, seed: spec.seed, preset, maxEvents: 2 });
+      const r = await sim({ ...sweepParams(spec, preset, cpus), maxEvents: 2 });
       if (r.status !== 0) throw new Error(`${preset} at ${cpus} tasks: ${r.stderr.trim() || `the core stopped with status ${r.status}`}`);
       if (!r.stats) throw new Error(`${preset} at ${cpus} tasks: the core returned no counters`);
       series[i]!.points.push({ tasks: cpus, score: r.stats.score });

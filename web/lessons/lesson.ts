@@ -1,6 +1,7 @@
 // What a lesson is, once parsed: the shape lessons/*.md describe (docs/lessons.md).
 // Plain data, no DOM: the build (web/lessons/vite-plugin.ts), Vitest and the browser share it.
 
+import { CORE_LIMITS } from '../log/core-limits.ts';
 import { PRESETS, type Preset } from '../scenario/url.ts';
 import type { ViewId } from '../views/registry.ts';
 
@@ -24,6 +25,9 @@ export const LESSON_LIMITS = {
 /** Views a step may show: the ids of the view registry (web/views/registry.ts) a lesson may name. */
 export const LESSON_VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats'] as const satisfies readonly ViewId[];
 export type LessonViewId = (typeof LESSON_VIEW_IDS)[number];
+/** What a lecturer may put on a slide: a step's views, or the moving picture of the current record. */
+export const LECTURE_FIGURE_IDS = [...LESSON_VIEW_IDS, 'event'] as const;
+export type LectureFigureId = (typeof LECTURE_FIGURE_IDS)[number];
 
 /**
  * Workloads a lesson may run (the core's names, web/scenario/workloads.ts). page_fault1: tasks = CPUs,
@@ -52,10 +56,10 @@ export interface WorkloadShape {
 
 export const WORKLOAD_SHAPES: Record<LessonWorkload, WorkloadShape> = {
   // one task per CPU, `pages` per task per round, `iterations` rounds (the first a warm-up)
-  page_fault1: { tasks: [1, 112], pages: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
+  page_fault1: { tasks: [1, CORE_LIMITS.modelCpus], pages: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
   // tasks = groups (a sender CPU each), pages = messages each sender sends; the core's
   // iterations are its switches, set by each config's slub_prefetch / same_cpu
-  hackbench: { tasks: [2, 112], pages: [1, 4096], iterations: null, unit: 'messages', work: (t, p) => t * p },
+  hackbench: { tasks: [2, CORE_LIMITS.hackbenchMaxGroups], pages: [1, 4096], iterations: null, unit: 'messages', work: (t, p) => t * p },
   // pages = the zone's long-lived fill (at least 4 pageblocks of 512, so that one is left
   // whole), iterations = order-9 attempts by cpu 0, tasks = CPUs (the others churn order-0
   // pages); each attempt may compact, scanning the zone: work = pages x attempts
@@ -123,6 +127,22 @@ export interface QuotedTable {
   source: string;
   columns: string[];
   rows: (string | number)[][];
+  /** which quoted numbers stand for which model config (web/lessons/seedband.ts) */
+  bands?: SeedBandSpec[];
+}
+
+/**
+ * The seed's own % change for one model config, computed from its quoted numbers: a kernel per
+ * row (`by: 'row'`, index and base are row numbers, cells the columns to read) or per column
+ * (index and base are columns, cells the rows). Shown beside the model's cell for `tasks`.
+ */
+export interface SeedBandSpec {
+  config: string;
+  tasks: number;
+  by: 'row' | 'column';
+  index: number;
+  base: number;
+  cells: number[];
 }
 
 /** A table the model computes: one row per task count, one column per config. */
@@ -168,6 +188,8 @@ export interface LessonStep {
   highlight?: LessonViewId;
   table?: string;
   predict?: Predict;
+  /** prose shown once the predict question is answered (after `<!-- answer -->`) */
+  answerProse?: string;
 }
 
 export interface Lesson {

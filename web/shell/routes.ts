@@ -1,21 +1,29 @@
-// Which page the query string asks for. The player app owns the hash (#pages=...&step=...);
-// the course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
-// ?compare=... . No query: the player app.
-import { LESSON_VIEW_IDS, type LessonViewId } from '../lessons/lesson';
+// Which page the address asks for. The front page (no query string) is the course; the
+// workbench has its own route, ?workbench (?workbench=import opens it at the trace and
+// snapshot import), and owns the hash (#pages=...&step=...): an old deep link that is only a
+// hash still opens the workbench. The course pages own the query: ?lessons,
+// ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b], ?compare=... .
+import { LECTURE_FIGURE_IDS, type LectureFigureId } from '../lessons/lesson';
 import type { LessonRoute } from '../lessons/page';
 
-export type Route = { page: 'app' } | { page: 'lessons' } | { page: 'lesson'; lesson: LessonRoute } | { page: 'compare'; search: string };
+export type Route =
+  | { page: 'home' }
+  | { page: 'workbench'; focus?: 'import' }
+  | { page: 'lessons' }
+  | { page: 'lesson'; lesson: LessonRoute }
+  | { page: 'compare'; search: string };
 
-export function routeFrom(search: string): Route {
+export function routeFrom(search: string, hash = ''): Route {
   const q = new URLSearchParams(search);
   if (q.has('compare')) return { page: 'compare', search };
   if (q.has('lessons')) return { page: 'lessons' };
+  if (q.has('workbench')) return q.get('workbench') === 'import' ? { page: 'workbench', focus: 'import' } : { page: 'workbench' };
   const id = q.get('lesson');
   if (id !== null) {
     const step = Number(q.get('step') ?? '1');
     const views = (q.get('views') ?? '')
       .split(',')
-      .filter((v): v is LessonViewId => (LESSON_VIEW_IDS as readonly string[]).includes(v))
+      .filter((v): v is LectureFigureId => (LECTURE_FIGURE_IDS as readonly string[]).includes(v))
       .slice(0, 2);
     return {
       page: 'lesson',
@@ -29,5 +37,10 @@ export function routeFrom(search: string): Route {
       },
     };
   }
-  return { page: 'app' };
+  // a link from before the workbench had its own route: #pages=..&step=.. and no query
+  if (hash.length > 1) return { page: 'workbench' };
+  return { page: 'home' };
 }
+
+/** The workbench's address: the query that picks it, keeping any hash state. */
+export const WORKBENCH_HREF = '?workbench';

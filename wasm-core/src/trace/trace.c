@@ -26,6 +26,7 @@ struct blab_trace {
 	int finished;
 	int overlong;   /* the current line passed BLAB_TRACE_MAX_LINE */
 	size_t len;     /* bytes in line[] */
+	uint64_t line_bytes; /* bytes of the current line so far, kept in line[] or not */
 	char line[BLAB_TRACE_MAX_LINE + 1];
 	char errmsg[160];
 	struct blab_trace_stats st;
@@ -40,6 +41,7 @@ struct blab_trace {
 	size_t nev, evcap;
 	int have_time;
 	uint64_t rate_origin; /* ns of the first event */
+	unsigned max_order;   /* the highest order any event named */
 	uint64_t max_lines, max_events;
 };
 
@@ -513,11 +515,15 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 	if (ns > st->last_ns)
 		st->last_ns = ns;
 	if (!failed_alloc) {
+		/* a block of order k at pfn p covers p .. p + 2^k - 1: the zone must hold it all */
+		uint64_t last = pfn + (1ull << order) - 1;
 		if (pfn < st->min_pfn)
 			st->min_pfn = pfn;
-		if (pfn > st->max_pfn)
-			st->max_pfn = pfn;
+		if (last > st->max_pfn)
+			st->max_pfn = last;
 	}
+	if (order > t->max_order)
+		t->max_order = (unsigned)order;
 	int is_refill = kind == BLAB_TK_ZONE_LOCKED && v[F_REFILL];
 	if (!is_refill)
 		close_run(&st->refill, &run->refill);
@@ -602,6 +608,11 @@ static int end_line(struct blab_trace *t)
 		return fail(t, BLAB_TRACE_ELIMIT, m);
 	}
 	st->lines++;
+	if (st->lines == 1 && t->len >= 3 && !memcmp(t->line, "\xef\xbb\xbf", 3)) {
+		/* a UTF-8 byte order mark some editors put first: not part of the line */
+		memmove(t->line, t->line + 3, t->len - 3);
+		t->len -= 3;
+	}
 	if (t->overlong) {
 		char why[64];
 		snprintf(why, sizeof(why), "line longer than %u bytes", BLAB_TRACE_MAX_LINE);
@@ -610,21 +621,45 @@ static int end_line(struct blab_trace *t)
 		parse_line(t, t->line, t->len);
 	}
 	t->len = 0;
+	t->line_bytes = 0;
 	t->overlong = 0;
 	return t->err;
+}
+
+/* A stop that is not a malformed line but the end of the parse: the line is counted (the one
+ * line that passed a bound) and the reason names it. */
+static int stop_at_line(struct blab_trace *t, const char *why, unsigned long long arg)
+{
+	char m[160];
+	t->st.lines++;
+	snprintf(m, sizeof(m), "line %llu: ", (unsigned long long)t->st.lines);
+	snprintf(m + strlen(m), sizeof(m) - strlen(m), why, arg);
+	return fail(t, BLAB_TRACE_ELIMIT, m);
 }
 
 int blab_trace_feed(struct blab_trace *t, const void *data, size_t len)
 {
 	const char *d = data;
+	int over = 0;
 	if (!t || (!d && len))
 		return BLAB_TRACE_EINVAL;
 	if (t->err || t->finished)
 		return t->err ? t->err : BLAB_TRACE_EINVAL;
+	/* the input bound falls on a byte, wherever the chunks are cut */
+	if (len > BLAB_TRACE_MAX_BYTES - t->st.bytes) {
+		len = (size_t)(BLAB_TRACE_MAX_BYTES - t->st.bytes);
+		over = 1;
+	}
 	t->st.bytes += len;
 	while (len) {
 		const char *nl = memchr(d, '\n', len);
 		size_t n = nl ? (size_t)(nl - d) : len;
+		/* a line that never ends (/dev/zero, a binary file) stops the parse, rather than
+		 * being read to the end of an input that has none */
+		t->line_bytes += n;
+		if (t->line_bytes > BLAB_TRACE_MAX_SCAN)
+			return stop_at_line(t, "longer than %llu bytes without a line end (not a "
+					    "text trace?)", BLAB_TRACE_MAX_SCAN);
 		if (!t->overlong) {
 			if (t->len + n > BLAB_TRACE_MAX_LINE) {
 				t->overlong = 1;
@@ -640,6 +675,8 @@ int blab_trace_feed(struct blab_trace *t, const void *data, size_t len)
 		d += n + 1;
 		len -= n + 1;
 	}
+	if (over)
+		return stop_at_line(t, "the input passed %llu bytes", BLAB_TRACE_MAX_BYTES);
 	return 0;
 }
 
@@ -834,16 +871,22 @@ size_t blab_trace_replay(const struct blab_trace *t, struct blab_event *out, siz
 		uint64_t span = st->max_pfn - st->min_pfn + 1;
 		struct blab_event *z = &out[0];
 		memset(z, 0, sizeof(*z));
-		z->time = st->first_ns;
+		/* times count from the trace's first event, not from boot (the summary's `time`
+		 * line keeps the absolute ones) */
+		z->time = 0;
 		z->pfn = st->min_pfn;
 		z->type = BLAB_EV_TRACE_ZONE;
-		z->order = BLAB_TRACE_MAX_ORDER;
+		/* the zone's top order: the kernel's default MAX_PAGE_ORDER, or higher if the trace
+		 * names a larger block (the trace does not say the kernel's value) */
+		z->order = t->max_order > BLAB_TRACE_TOP_ORDER ? t->max_order : BLAB_TRACE_TOP_ORDER;
 		z->cpu = BLAB_CPU_NONE;
 		z->arg0 = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
 		z->arg1 = (uint32_t)st->cpus;
 		size_t n = cap - 1 < t->nev ? cap - 1 : t->nev;
 		if (n)
 			memcpy(out + 1, t->ev, n * sizeof(*out));
+		for (size_t i = 1; i <= n; i++)
+			out[i].time -= st->first_ns; /* first_ns is the lowest timestamp seen */
 	}
 	return need;
 }
