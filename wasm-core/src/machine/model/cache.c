@@ -126,6 +126,12 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 	return 0;
 }
 
+/* an LLC set's bytes: its head and assoc lines, rounded up to whole host cache lines */
+static uint32_t llc_stride(uint32_t assoc)
+{
+	return (uint32_t)((sizeof(struct llc_set) + assoc * sizeof(struct llc_line) + 63u) & ~63u);
+}
+
 static int llc_init(struct cache_llc *c, uint64_t bytes, uint32_t assoc)
 {
 	uint64_t nsets = bytes / 64u / assoc;
@@ -134,16 +140,18 @@ static int llc_init(struct cache_llc *c, uint64_t bytes, uint32_t assoc)
 	c->nsets = (uint32_t)nsets;
 	c->assoc = assoc;
 	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
-	c->lines = calloc(nsets * assoc, sizeof(*c->lines));
-	c->nlines = calloc(nsets, sizeof(*c->nlines));
+	c->stride = llc_stride(assoc);
+	c->sets = aligned_alloc(64, nsets * c->stride);
 	c->fillers = 0;
-	return c->lines && c->nlines ? 0 : -1;
+	if (!c->sets)
+		return -1;
+	memset(c->sets, 0, nsets * c->stride);
+	return 0;
 }
 
 static void llc_free(struct cache_llc *c)
 {
-	free(c->lines);
-	free(c->nlines);
+	free(c->sets);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -491,25 +499,37 @@ static inline uint64_t llc_taken(const struct cache_llc *c, uint32_t s)
 	return num <= 0xffffffffu ? (uint32_t)num / c->nsets : num / c->nsets;
 }
 
-/* The lines set s (n ways) still holds, slots 0..k-1 (k returned), the slots the fillers
- * pushed out dropped; *taken gets llc_taken(). */
+static inline struct llc_set *llc_set_at(const struct cache_llc *c, uint32_t s)
+{
+	return (struct llc_set *)((char *)c->sets + (uint64_t)s * c->stride);
+}
+
+/*
+ * Set s (n ways) brought up to date: the lines the fillers pushed out dropped; returns how
+ * many it still holds (slots 0..k-1), *taken gets llc_taken(). A line's used_at keeps the
+ * count's low 32 bits: every line kept at the last look had used_at within n of `synced`,
+ * so unless n fillers came since (then every line is gone) the difference is exact.
+ */
 HOT uint32_t llc_live(struct cache_llc *c, uint32_t s, uint64_t *taken, const uint32_t n)
 {
-	const struct llc_line *l = c->lines + (uint64_t)s * n;
+	struct llc_set *t = llc_set_at(c, s);
 	uint64_t f = llc_taken(c, s);
-	uint32_t k = c->nlines[s];
-	while (k && f - l[k - 1u].used_at + (k - 1u) >= n)
-		k--;
-	c->nlines[s] = (uint8_t)k;
+	uint32_t k = t->nlines;
+	if (f - t->synced >= n)
+		k = 0;
+	else
+		while (k && (uint32_t)f - t->line[k - 1u].used_at + (k - 1u) >= n)
+			k--;
+	t->nlines = k;
+	t->synced = f;
 	*taken = f;
 	return k;
 }
 
 /* slot of `line` among the k lines of set s, or k */
-HOT uint32_t llc_find(const struct cache_llc *c, uint32_t s, uint32_t k, uint64_t line,
-		      const uint32_t n)
+HOT uint32_t llc_find(const struct cache_llc *c, uint32_t s, uint32_t k, uint64_t line)
 {
-	const struct llc_line *l = c->lines + (uint64_t)s * n;
+	const struct llc_line *l = llc_set_at(c, s)->line;
 	uint32_t i = 0;
 	while (i < k && l[i].line != line)
 		i++;
@@ -519,13 +539,13 @@ HOT uint32_t llc_find(const struct cache_llc *c, uint32_t s, uint32_t k, uint64_
 /* the line in slot i of set s is used now, when the set has taken in `taken` fillers: it
  * moves to slot 0, the lines before it down one (none leaves: each still ranks below the
  * used line's old rank) */
-HOT void llc_use(struct cache_llc *c, uint32_t s, uint32_t i, uint64_t taken, const uint32_t n)
+HOT void llc_use(struct cache_llc *c, uint32_t s, uint32_t i, uint64_t taken)
 {
-	struct llc_line *l = c->lines + (uint64_t)s * n;
+	struct llc_line *l = llc_set_at(c, s)->line;
 	struct llc_line x = l[i];
 	for (; i; i--)
 		l[i] = l[i - 1u];
-	x.used_at = taken;
+	x.used_at = (uint32_t)taken;
 	l[0] = x;
 }
 
@@ -690,22 +710,22 @@ HOT void fill_llc(struct cache_model *m, uint32_t socket, uint64_t line, uint32_
 	struct cache_llc *c = &m->llc[socket];
 	const uint32_t n = WAYS(g.n3, c);
 	uint32_t s = llc_set_of(c, line);
-	struct llc_line *l = c->lines + (uint64_t)s * n;
+	struct llc_set *t = llc_set_at(c, s);
 	uint64_t taken;
-	uint32_t k = llc_live(c, s, &taken, n), i = llc_find(c, s, k, line, n);
+	uint32_t k = llc_live(c, s, &taken, n), i = llc_find(c, s, k, line);
 	if (i < k) {
-		llc_use(c, s, i, taken, n);
-		l[0].ver = ver;
+		llc_use(c, s, i, taken);
+		t->line[0].ver = ver;
 		return;
 	}
-	if (k && taken - l[k - 1u].used_at + k >= n)
+	if (k && (uint32_t)taken - t->line[k - 1u].used_at + k >= n)
 		k--;
 	for (i = k; i; i--)
-		l[i] = l[i - 1u];
-	l[0].line = line;
-	l[0].used_at = taken;
-	l[0].ver = ver;
-	c->nlines[s] = (uint8_t)(k + 1u);
+		t->line[i] = t->line[i - 1u];
+	t->line[0].line = line;
+	t->line[0].used_at = (uint32_t)taken;
+	t->line[0].ver = ver;
+	t->nlines = k + 1u;
 }
 
 /* `line` into way w of L2 set s (found by the caller); what it evicts goes on down */
@@ -755,8 +775,7 @@ HOT int valid_in(struct cache_level *c, uint64_t line, const struct cache_dir_pa
  * little later. */
 HOT void prefetch_llc_set(const struct cache_llc *c, uint32_t s, const uint32_t n)
 {
-	__builtin_prefetch(&c->nlines[s]);
-	__builtin_prefetch(&c->lines[(uint64_t)s * n]);
+	__builtin_prefetch(llc_set_at(c, s));
 }
 
 /*
@@ -821,9 +840,9 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		d->owner = MODEL_NO_CPU; /* the owner evicted it: written back below */
 	}
 	uint64_t taken;
-	uint32_t k3 = llc_live(l3, s3, &taken, n3), w3 = llc_find(l3, s3, k3, line, n3);
-	if (w3 < k3 && llc_current(m, d, socket, l3->lines[(uint64_t)s3 * n3 + w3].ver)) {
-		llc_use(l3, s3, w3, taken, n3);
+	uint32_t k3 = llc_live(l3, s3, &taken, n3), w3 = llc_find(l3, s3, k3, line);
+	if (w3 < k3 && llc_current(m, d, socket, llc_set_at(l3, s3)->line[w3].ver)) {
+		llc_use(l3, s3, w3, taken);
 		*outcome = CACHE_LLC;
 		*cycles = m->p.llc_cycles;
 	} else {
@@ -1493,6 +1512,12 @@ static uint64_t level_bytes(uint64_t bytes, uint32_t assoc, int with_ready, int 
 	return n;
 }
 
+/* the host bytes llc_init() takes */
+static uint64_t llc_bytes(uint64_t bytes, uint32_t assoc)
+{
+	return bytes / 64u / assoc * llc_stride(assoc) + ARRAY_SLACK;
+}
+
 uint64_t cache_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t npages,
 			 uint32_t dir_hash_lines)
 {
@@ -1504,8 +1529,8 @@ uint64_t cache_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t 
 
 	n += cores * (level_bytes(p->l1_bytes, p->l1_ways, 1, lazy) +
 		      level_bytes(p->l2_bytes, p->l2_ways, 0, 2 * lazy));
-	n += sockets * level_bytes((uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
-				   p->llc_ways, 0, 0);
+	n += sockets * llc_bytes((uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
+				 p->llc_ways);
 	n += (uint64_t)ncpus * p->fill_buffers * sizeof(uint64_t);
 	n += npages * sizeof(struct cache_dir_page);
 	while (cap < (dir_hash_lines ? dir_hash_lines : 65536u) && cap < (1u << 30))
@@ -1567,10 +1592,12 @@ static int llc_check(const struct cache_model *m, const struct cache_llc *c, uin
 		     char *err, size_t errlen)
 {
 	for (uint32_t s = 0; s < c->nsets; s++) {
-		const struct llc_line *l = c->lines + (uint64_t)s * c->assoc;
-		uint64_t taken = llc_taken(c, s);
-		const char *why = c->nlines[s] > c->assoc ? "more lines than ways" : NULL;
-		for (uint32_t i = 0; i < c->nlines[s] && !why; i++) {
+		const struct llc_set *t = llc_set_at(c, s);
+		const struct llc_line *l = t->line;
+		const char *why = t->nlines > c->assoc ? "more lines than ways"
+				  : t->synced > llc_taken(c, s) ? "a set ahead of the stream"
+								: NULL;
+		for (uint32_t i = 0; i < t->nlines && !why; i++) {
 			for (uint32_t j = 0; j < i && !why; j++)
 				if (l[j].line == l[i].line)
 					why = "a line appears twice in a set";
@@ -1580,7 +1607,8 @@ static int llc_check(const struct cache_model *m, const struct cache_llc *c, uin
 				why = "an empty or filler slot";
 			else if (l[i].ver > m->ver_clock)
 				why = "a copy is newer than any version handed out";
-			else if (l[i].used_at > (i ? l[i - 1u].used_at : taken))
+			else if ((uint32_t)t->synced - l[i].used_at >= 0x80000000u ||
+				 (i && l[i - 1u].used_at - l[i].used_at >= 0x80000000u))
 				why = "slots out of recency order";
 		}
 		if (why) {

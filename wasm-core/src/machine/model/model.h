@@ -140,19 +140,27 @@ struct cache_level {
 };
 
 /* A line an LLC set holds: which, at what version, and when it was last used, counted in
- * the clear_page() fillers the set had taken in by then (cache.c, "The LLC") */
+ * the clear_page() fillers the set had taken in by then (the count's low 32 bits: cache.c,
+ * "The LLC") */
 struct llc_line {
 	uint64_t line;
-	uint64_t used_at;
+	uint32_t used_at;
 	uint32_t ver;
-	uint32_t pad;
 };
 
-/* A socket's LLC: each set keeps its lines most recent first (set-major, assoc slots a
- * set), the clear_page() fillers counted, not stored */
+/* An LLC set: a 16-byte head and its lines, most recent first, in one block of whole host
+ * cache lines, so that a look at a set with a few lines reads one */
+struct llc_set {
+	uint64_t synced;  /* the fillers it had taken in when last looked at */
+	uint32_t nlines;  /* slots in use (the lines still in the set come first) */
+	uint32_t pad;
+	struct llc_line line[];
+};
+
+/* A socket's LLC: its sets, the clear_page() fillers counted, not stored */
 struct cache_llc {
-	struct llc_line *lines;
-	uint8_t *nlines; /* per set: slots in use (the lines still in the set come first) */
+	struct llc_set *sets; /* `stride` bytes each, 64-byte aligned */
+	uint32_t stride;
 	/* the aggregated clear_page() stream: fillers put into this LLC so far */
 	uint64_t fillers;
 	uint32_t nsets, assoc;
