@@ -84,17 +84,26 @@ static inline uint64_t rank_bits(uint32_t n)
 
 static void file_due(struct cache_level *c, uint32_t s);
 
+/* The sets of a level of `bytes` in `assoc` ways (0: none or too many), and its set_mask */
+static uint64_t level_sets(uint64_t bytes, uint32_t assoc, uint32_t *set_mask)
+{
+	uint64_t nsets = bytes / 64u / assoc;
+	if (nsets > 0xffffffffu)
+		return 0;
+	*set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
+	return nsets;
+}
+
 /* lazy: 1 to count clear_page()s per group of 64 sets, 2 to file the sets by deadline too
  * (see "clear_page() in bulk"; only for levels of at least 64 sets of up to 16 ways) */
 static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int with_ready,
 		      int lazy)
 {
-	uint64_t nsets = bytes / 64u / assoc;
-	if (nsets == 0 || nsets > 0xffffffffu)
+	uint64_t nsets = level_sets(bytes, assoc, &c->set_mask);
+	if (nsets == 0)
 		return -1;
 	c->nsets = (uint32_t)nsets;
 	c->assoc = assoc;
-	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
 	c->line = calloc(nsets * assoc, sizeof(*c->line));
 	c->ver = calloc(nsets * assoc, sizeof(*c->ver));
 	c->sets = calloc(nsets, sizeof(*c->sets));
@@ -134,12 +143,11 @@ static uint32_t llc_stride(uint32_t assoc)
 
 static int llc_init(struct cache_llc *c, uint64_t bytes, uint32_t assoc)
 {
-	uint64_t nsets = bytes / 64u / assoc;
-	if (nsets == 0 || nsets > 0xffffffffu)
+	uint64_t nsets = level_sets(bytes, assoc, &c->set_mask);
+	if (nsets == 0)
 		return -1;
 	c->nsets = (uint32_t)nsets;
 	c->assoc = assoc;
-	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
 	c->stride = llc_stride(assoc);
 	c->sets = aligned_alloc(64, nsets * c->stride);
 	c->fillers = 0;
