@@ -316,7 +316,7 @@ static uint32_t rotate_in_words(uint8_t *g, uint32_t n)
 }
 
 /* The LRU interface the rest of the model uses, by set and way (0..n-1) of a level of n
- * ways, on sets already brought up to date (lazy_sync, llc_sync). */
+ * ways, on sets already brought up to date (lazy_sync). */
 
 /* the way ranked r in set s */
 HOT uint32_t lru_way(const struct cache_level *c, uint32_t s, uint32_t r, const uint32_t n)
@@ -368,19 +368,12 @@ HOT uint32_t lru_insert(struct cache_level *c, uint32_t s, const uint32_t n)
 	return (n & 7u) ? rotate_in(g, n) : rotate_in_words(g, n);
 }
 
-/* The way `line` should go into in set s: its own (stale) way if present, else the LRU way. */
-HOT uint32_t victim(const struct cache_level *c, uint32_t s, uint64_t line, const uint32_t n)
-{
-	uint32_t own = scan_set(c, s, line, n);
-	return own < n ? own : lru_way(c, s, n - 1u, n);
-}
-
 /*
  * clear_page() in bulk. An L1 or L2 of at least 64 sets of up to 16 ways takes a page's 64
  * lines one per set of a group of 64 consecutive sets (the page's own group: its lines are
  * consecutive and its first line is a multiple of 64). Such a clear is only counted (the
  * group's `clears`) and each set takes in the fillers due to it when it is next looked at,
- * exactly as llc_sync() does for the LLC's stream; that is exact as long as nothing but
+ * exactly as llc_live() does for the LLC's stream; that is exact as long as nothing but
  * the set itself sees what a filler evicts:
  *   - L1: an evicted line leaves no trace, unless it carries a prefetch mark (a wasted
  *     prefetch, recorded in order): a clear while any L1 way of the core holds a mark is
@@ -681,8 +674,9 @@ uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint
 	return n;
 }
 
-/* Put `line` at version `ver` into way w of set s (its victim(), found by the caller) as
- * most recent. The evicted way's old content is copied to *old when old is not NULL. */
+/* Put `line` at version `ver` into way w of set s (its stale way or the LRU way, found by
+ * the caller) as most recent. The evicted way's old content is copied to *old when old is
+ * not NULL. */
 HOT void fill_way(struct cache_level *c, uint32_t s, uint32_t w, uint64_t line, uint32_t ver,
 		  struct cache_way *old, const uint32_t n)
 {
