@@ -76,7 +76,9 @@ struct blab_js_sim_request {
 	X(hiCycles, r->hi_cycles)               \
 	X(hiCompactions, r->compact.runs)       \
 	X(hiMerged, r->compact.merged)          \
-	X(hiUnusable, r->unusable_index)
+	X(hiUnusable, r->unusable_index)        \
+	X(scoredZoneBp, r->scored_zone_contention_bp) \
+	X(scoredLruBp, r->scored_lru_contention_bp)
 
 enum {
 #define BLAB_X(js, expr) BLAB_JS_STAT_##js,

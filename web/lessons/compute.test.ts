@@ -64,6 +64,9 @@ describe('lesson tables on the core', () => {
     const zl = await computeTable(run, l.tables['zlock']!);
     const last = zl.rows.at(-1)!; // 56 tasks; v4.16, lu-rfc-p2, lu-rfc-p4
     expect(last[2]!.zoneBp).toBeLessThan(last[0]!.zoneBp);
+    // the table's own metric, the scored round: the cover letter's "about 0" (under 5 %)
+    expect(metricValue(last[2]!, 'zone_bp_scored')).toBeLessThan(5);
+    expect(metricValue(last[0]!, 'zone_bp_scored')).toBeGreaterThan(30);
     expect(last[2]!.lruBp).toBeGreaterThan(last[0]!.lruBp * 2); // v4.16 already queues a little on the shared LRU list
     expect(last[2]!.lruBp).toBeGreaterThan(last[1]!.lruBp);
     const frag = await computeTable(run, l.tables['hifrag']!);

@@ -11,7 +11,7 @@ import { howMadeLine } from '../ui/provenance';
 import type { CsvTable } from '../ui/csv';
 
 /** metrics that are themselves percentages: their changes are percentage points */
-const PERCENT_METRICS: readonly Metric[] = ['zone_bp', 'lru_bp', 'hi_success_pct'];
+const PERCENT_METRICS: readonly Metric[] = ['zone_bp', 'zone_bp_scored', 'lru_bp', 'lru_bp_scored', 'hi_success_pct'];
 
 /** The native commands that make the table: one per configuration, swept over its task counts. */
 function tableCommands(r: TableResult): string[] {
