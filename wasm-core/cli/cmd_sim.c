@@ -36,7 +36,8 @@ static int sim_help(FILE *f, const struct sim_args *a)
 "page_fault1 (will-it-scale): each task maps --pages pages (default 32768 = 128 MB),\n"
 "writes one byte to each (a page fault: an order-0 page from the per-cpu list, cleared),\n"
 "adds them to the LRU under lru_lock 15 at a time, unmaps and frees them; --iterations\n"
-"rounds (default 2; the first is a warm-up and not scored).\n"
+"rounds (default 2; the first is a warm-up and not scored). --json adds the scored\n"
+"rounds' own lock contention (scored_zone_lock_contention_bp, scored_lru_lock_...).\n"
 "parallel_free (seed 004's parallel free): every task faults in --pages pages, onto the\n"
 "LRU list 15 at a time (set-up), waits for all the others, then all unmap at once:\n"
 "release_pages() takes 32 pages a time off the LRU under lru_lock, then frees them\n"
@@ -428,6 +429,10 @@ static int sim_page_allocator(struct sim_args *a)
 					       (unsigned long long)r->compact.migrated,
 					       (unsigned long long)r->compact.scanned, r->merge_skipped,
 					       r->unusable_index, r->extfrag_index);
+				if (workload_id == BLAB_WL_PAGE_FAULT1) /* the scored rounds alone */
+					printf(",\"scored_zone_lock_contention_bp\":%u,"
+					       "\"scored_lru_lock_contention_bp\":%u",
+					       r->scored_zone_contention_bp, r->scored_lru_contention_bp);
 				if (workload_id == BLAB_WL_PARALLEL_FREE) /* the free half alone */
 					printf(",\"free_zone_lock_contention_bp\":%u,"
 					       "\"free_lru_lock_contention_bp\":%u",

@@ -117,6 +117,7 @@ int cmd_sim_hackbench(struct sim_args *a)
 			cfg.hackbench.groups = groups[g];
 			cfg.hackbench.loops = (uint32_t)loops;
 			cfg.hackbench.object_size = (uint32_t)object_size;
+			cfg.hackbench.data_size = (uint32_t)a->data_size;
 			cfg.hackbench.same_cpu = (uint8_t)same_cpu;
 			cfg.hackbench.slub_prefetch = (uint8_t)pf[p];
 			cfg.mem_limit = a->mem_limit;
@@ -183,9 +184,11 @@ int cmd_sim_hackbench(struct sim_args *a)
 		       "alloc_slowpath,alloc_refill,alloc_from_partial,alloc_slab,free_fastpath,"
 		       "free_slowpath,free_remote,free_slab,pf_hit,pf_late,pf_wasted\n");
 	} else {
-		printf("# hackbench on the model machine: %llu loops, %llu-byte objects, %s, "
+		printf("# hackbench on the model machine: %llu loops, %llu-byte objects%s%.0llu%s, %s, "
 		       "preset %s, seed %llu\n",
 		       (unsigned long long)loops, (unsigned long long)object_size,
+		       a->data_size ? " + " : "", (unsigned long long)a->data_size,
+		       a->data_size ? "-byte data" : "",
 		       same_cpu ? "same-CPU control (receiver on the sender's CPU)"
 				: "remote frees (receiver on the next CPU)",
 		       preset, (unsigned long long)seed);

@@ -55,7 +55,11 @@ static const struct cli_opt sim_opts[] = {
 	 .help = "messages each sender sends"},
 	{.name = "--object-size", .value = "B", .kind = CLI_UINT, .off = OFF(object_size), .min = 8,
 	 .max = 4096, .def = "256", .json = "object_size", .only = HB,
-	 .help = "bytes of each message's object"},
+	 .help = "bytes of each message's object (the skb head)"},
+	{.name = "--data-size", .value = "B", .kind = CLI_UINT, .off = OFF(data_size), .max = 4096,
+	 .def = "0", .json = "data_size", .only = HB,
+	 .help = "bytes of a second object a message, from its own cache: the skb's data buffer, "
+		 "which __alloc_skb() takes from kmalloc after the head (0: none; else 8..4096)"},
 	{.name = "--same-cpu", .kind = CLI_FLAG, .off = OFF(same_cpu), .json = "same_cpu", .only = HB,
 	 .help = "each receiver on its sender's CPU: the control, every free a fast-path free"},
 	{.name = "--slub-prefetch", .value = "off,on", .kind = CLI_NAMES, .off = OFF(slub_prefetch),

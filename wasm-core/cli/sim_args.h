@@ -20,7 +20,7 @@ struct sim_args {
 	const char *workload;
 	uint32_t workload_id; /* 0 until sim_args_parse() checked --workload */
 	struct cli_list cpus, presets, groups, slub_prefetch, hb_preset;
-	uint64_t pages, iterations, loops, object_size, seed, sockets, cache_scale;
+	uint64_t pages, iterations, loops, object_size, data_size, seed, sockets, cache_scale;
 	uint64_t clear_lines, hi_order, delay_us, compact, mem_limit, batch, high;
 	int same_cpu, node_zones, csv, json, hash, bench;
 	const char *events, *params;

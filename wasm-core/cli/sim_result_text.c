@@ -89,12 +89,14 @@ static const struct field fields[] = {
 	F("extfrag_index", extfrag_index, I32),
 	F("free_zone_contention_bp", free_zone_contention_bp, U32),
 	F("free_lru_contention_bp", free_lru_contention_bp, U32),
+	F("scored_zone_contention_bp", scored_zone_contention_bp, U32),
+	F("scored_lru_contention_bp", scored_lru_contention_bp, U32),
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
 /* When this fails a field was added to (or taken from) struct blab_sim_result: list it above,
  * then set the size here; a field missed would come back as 0 from the cache or a shard. */
-_Static_assert(sizeof(struct blab_sim_result) == 576, "struct blab_sim_result changed: update fields[]");
+_Static_assert(sizeof(struct blab_sim_result) == 584, "struct blab_sim_result changed: update fields[]");
 _Static_assert(BLAB_SIM_MAX_NODES == 8, "node_zone_acq and node_lru_acq are listed as 8 each");
 
 int sim_result_write(char *buf, size_t n, const struct blab_sim_result *r)

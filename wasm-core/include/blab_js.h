@@ -82,7 +82,9 @@ struct blab_js_sim_request {
 	X(pcpDrains, r->pcp_bulk_frees)         \
 	X(pcpUsed, r->pcp_cpus_used)            \
 	X(pcpUndrained, r->pcp_cpus_undrained)  \
-	X(pcpUnrefilled, r->pcp_cpus_unrefilled)
+	X(pcpUnrefilled, r->pcp_cpus_unrefilled) \
+	X(scoredZoneBp, r->scored_zone_contention_bp) \
+	X(scoredLruBp, r->scored_lru_contention_bp)
 
 enum {
 #define BLAB_X(js, expr) BLAB_JS_STAT_##js,

@@ -91,7 +91,9 @@ struct blab_sim_config {
 	struct blab_sim_hackbench {
 		uint32_t groups;       /* sender/receiver pairs, one CPU each: 1..BLAB_HACKBENCH_MAX_GROUPS */
 		uint32_t loops;        /* messages each sender sends: 1..BLAB_HACKBENCH_MAX_LOOPS */
-		uint32_t object_size;  /* bytes of each message's slab object */
+		uint32_t object_size;  /* bytes of each message's slab object (the skb head) */
+		uint32_t data_size;    /* 0, or bytes of a second object a message (the skb's data
+					* buffer, from its own cache) */
 		uint8_t same_cpu;      /* 1: a group's receiver runs on its sender's CPU (control) */
 		uint8_t slub_prefetch; /* 1: prefetch_freepointer() after fast-path allocations */
 	} hackbench;
@@ -133,7 +135,7 @@ struct blab_sim_result {
 	/* hackbench */
 	uint64_t messages;                /* messages sent and received */
 	uint64_t elapsed_cycles;          /* until the last message was read (the score's time) */
-	struct blab_slab_stats slab;      /* the message cache's counters */
+	struct blab_slab_stats slab;      /* the message (skb head) cache's counters */
 	uint64_t slab_pf_hit, slab_pf_late, slab_pf_wasted; /* freelist prefetches (cache model) */
 	/* high-order workloads: attempts, successes, their cycles (compaction included) */
 	uint64_t hi_attempts, hi_success, hi_cycles;
@@ -144,6 +146,10 @@ struct blab_sim_result {
 	/* parallel_free: zone->lock and lru_lock spin in the last round's free half alone (from
 	 * the barrier to each task's last free), 1/100 % of all CPUs' cycles in it; 0 otherwise */
 	uint32_t free_zone_contention_bp, free_lru_contention_bp;
+	/* page_fault1: zone->lock and lru_lock spin in the scored rounds alone (each task's
+	 * cycles after its warm-up round), 1/100 % of those cycles; the whole run's with one
+	 * round; 0 for the other workloads */
+	uint32_t scored_zone_contention_bp, scored_lru_contention_bp;
 };
 
 /* The host memory a run takes, computed from its config before anything is allocated:

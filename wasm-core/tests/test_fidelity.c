@@ -173,6 +173,52 @@ static void test_skipmerge_parallel_free(void)
 	CHECK(p2.score > base.score);
 }
 
+/*
+ * Seed 004's page_fault1 figures are a profile of the running benchmark, so page_fault1 also
+ * reports the scored rounds' contention: each task's spin after its warm-up round. The RFC's
+ * warm-up splits every page out of high-order blocks under zone->lock, which the steady state
+ * does not: lu-rfc-p4 spins on zone->lock in the warm-up and hardly after it, v4.16 throughout.
+ * With one round the scored figure is the whole run's.
+ */
+static void test_scored_contention(void)
+{
+	struct blab_sim_result base, p4, one;
+	struct blab_sim_config c;
+	char err[160];
+
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v4.16", 56, 512, 0, NULL, &base), 0);
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "lu-rfc-p4", 56, 512, 0, NULL, &p4), 0);
+	fprintf(stderr, "page_fault1 56 tasks zone->lock bp whole run / scored rounds: v4.16 %u / "
+		"%u, lu-rfc-p4 %u / %u\n", base.zone_contention_bp, base.scored_zone_contention_bp,
+		p4.zone_contention_bp, p4.scored_zone_contention_bp);
+	CHECK(base.scored_zone_contention_bp > 5000);
+	CHECK(p4.scored_zone_contention_bp * 4 < p4.zone_contention_bp);
+	CHECK(p4.scored_lru_contention_bp > p4.scored_zone_contention_bp);
+
+	blab_sim_config_init(&c);
+	c.workload = BLAB_WL_PAGE_FAULT1;
+	c.cpus = 8;
+	c.pages = 256;
+	c.iterations = 1;
+	c.clear_lines = 8;
+	CHECK_EQ(blab_preset("v4.16", &c.strategy), 0);
+	CHECK_EQ(blab_sim_run(&c, &one, err, sizeof(err)), 0);
+	CHECK_EQ(one.scored_zone_contention_bp, one.zone_contention_bp);
+	CHECK_EQ(one.scored_lru_contention_bp, one.lru_contention_bp);
+}
+
+/* Lu RFC 2/4: with merges skipped there is no buddy to prefetch, so its two-pass bulk free
+ * issues none (4.17 with the same loop does) */
+static void test_skipmerge_no_prefetch(void)
+{
+	struct blab_sim_result p2, v417;
+
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "lu-rfc-p2", 8, 256, 0, NULL, &p2), 0);
+	CHECK_EQ(run(BLAB_WL_PAGE_FAULT1, "v4.17", 8, 256, 0, NULL, &v417), 0);
+	CHECK_EQ(p2.prefetches, 0);
+	CHECK(v417.prefetches > 0);
+}
+
 static void test_topology(void)
 {
 	struct blab_sim_result a;
@@ -223,6 +269,8 @@ int main(void)
 	test_trunc_2022();
 	test_parallel_free();
 	test_skipmerge_parallel_free();
+	test_scored_contention();
+	test_skipmerge_no_prefetch();
 	test_topology();
 	return harness_report("test_fidelity");
 }

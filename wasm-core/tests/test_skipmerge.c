@@ -15,6 +15,13 @@ static void presets(void)
 	CHECK_EQ(blab_preset("lu-rfc-p4", &s), 0);
 	CHECK_EQ(s.skip_merge, 1);
 	CHECK_EQ(s.clusters, BLAB_CLUSTERS_PER_BULK);
+	/* the RFC's tree: 4.17's two-pass bulk free with the buddy prefetch, which 2/4 edits */
+	for (unsigned i = 2; i <= 4; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "lu-rfc-p%u", i);
+		CHECK_EQ(blab_preset(name, &s), 0);
+		CHECK_EQ(s.bulk_free, BLAB_BULK_TWO_PASS_PREFETCH);
+	}
 	CHECK_EQ(blab_preset("v4.16", &s), 0);
 	CHECK_EQ(s.skip_merge, 0);
 }

@@ -92,6 +92,9 @@ describe('lesson tables on the core', () => {
     const zl = await computeTable(run, cut(l.tables['zlock']!, [56]));
     const [base, p2, p4] = [0, 1, 2].map((j) => at(zl, 0, j)); // v4.16, lu-rfc-p2, lu-rfc-p4
     expect(p4!.zoneBp).toBeLessThan(base!.zoneBp);
+    // the table's own metric, the scored round: the cover letter's "about 0" (under 5 %)
+    expect(metricValue(p4!, 'zone_bp_scored')).toBeLessThan(5);
+    expect(metricValue(base!, 'zone_bp_scored')).toBeGreaterThan(30);
     expect(p4!.lruBp).toBeGreaterThan(base!.lruBp * 2); // v4.16 already queues a little on the shared LRU list
     expect(p4!.lruBp).toBeGreaterThan(p2!.lruBp);
     const frag = await computeTable(run, cut(l.tables['hifrag']!, l.tables['hifrag']!.tasks));

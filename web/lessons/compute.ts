@@ -102,6 +102,10 @@ export function metricValue(s: SimStats, m: Metric): number {
       return holdPerAcq(s);
     case 'lru_bp':
       return s.lruBp / 100;
+    case 'zone_bp_scored':
+      return s.scoredZoneBp / 100;
+    case 'lru_bp_scored':
+      return s.scoredLruBp / 100;
     case 'time_ms':
       return need(s.elapsed, 'elapsed_cycles') / CYCLES_PER_MS;
     case 'hi_success_pct':

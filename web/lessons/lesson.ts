@@ -82,6 +82,8 @@ export const METRICS = {
   pf_hit: 'prefetch hits',
   hold_per_acq: 'cycles held per acquisition',
   lru_bp: 'lru_lock contention %',
+  zone_bp_scored: 'zone->lock contention % in the scored rounds (after each warm-up)',
+  lru_bp_scored: 'lru_lock contention % in the scored rounds (after each warm-up)',
   time_ms: 'virtual time, ms (hackbench: until the last message is read)',
   hi_success_pct: 'high-order allocations that succeeded, %',
   hi_ms: 'virtual ms per high-order attempt, compaction included',

@@ -25,7 +25,7 @@ const MATCH_TEXT: Record<RowMatch, string> = {
 };
 
 /** metrics that are themselves percentages: their changes are percentage points */
-const PERCENT_METRICS: readonly Metric[] = ['zone_bp', 'lru_bp', 'hi_success_pct'];
+const PERCENT_METRICS: readonly Metric[] = ['zone_bp', 'zone_bp_scored', 'lru_bp', 'lru_bp_scored', 'hi_success_pct'];
 
 /** A configuration's run at `tasks` as blabCommand() takes it (its first seed). */
 function runParams(t: LessonTable, r: TableResult, j: number, tasks: number): RunParams {

@@ -69,23 +69,23 @@ export const CORE_PRESETS = [
   {
     name: "lu-rfc-p2",
     title: "Lu RFC 2018, order-0 frees skip merging",
-    describe: "Lu RFC 2/4 on v4.16: order-0 frees skip merging (merge-skipped), compaction merges them",
+    describe: "Lu RFC 2/4 on 4.17's two-pass bulk free: order-0 frees skip merging (merge-skipped) and prefetch no buddy; compaction merges them",
     commit: "",
-    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 0, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 1, clusters: 0, },
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 2, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 1, clusters: 0, },
   },
   {
     name: "lu-rfc-p3",
     title: "+ rmqueue_bulk() cuts clusters",
     describe: "Lu RFC 2/4 + 3/4: rmqueue_bulk() cuts clusters of order-0 pages without touching each struct page",
     commit: "",
-    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 0, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 1, clusters: 1, },
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 2, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 1, clusters: 1, },
   },
   {
     name: "lu-rfc-p4",
     title: "+ clusters kept up once per bulk free",
     describe: "Lu RFC 2/4..4/4: + free_pcppages_bulk() keeps clusters up once per bulk free",
     commit: "",
-    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 0, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 1, clusters: 2, },
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 0, bulkFree: 2, mergeTail: 1, highMode: 0, batchEra: 1, watermarks: 0, bulkRr: 0, freeFactor: 0, batch: 0, high: 0, skipMerge: 1, clusters: 2, },
   },
 ] as const;
 
@@ -142,4 +142,6 @@ export const SIM_STATS = [
   "pcpUsed",
   "pcpUndrained",
   "pcpUnrefilled",
+  "scoredZoneBp",
+  "scoredLruBp",
 ] as const;

@@ -529,6 +529,8 @@ static void prefetch_buddy(struct blab_zone *z, struct blab_op *op, uint32_t idx
 	uint64_t pfn = idx_to_pfn(z, idx);
 	uint64_t buddy_pfn = pfn ^ (1ull << z->mem_map[idx].order);
 
+	if (can_skip_merge(z, 0))
+		return; /* Lu RFC 2/4: no merge to come, so no buddy to prefetch */
 	if (op->prefetch_nr++ >= z->pageset[op->cpu].pcp[op->which].batch)
 		return; /* 97334162e4d7: at most batch prefetches, bounding the work */
 	if (buddy_pfn >= z->start_pfn && buddy_pfn - z->start_pfn < z->pages)

@@ -59,19 +59,23 @@ static const struct preset presets[] = {
 	 .commit = "8b10b465d0e1 2a791f4412cb",
 	 .describe = "8b10b465d0e1 + 2a791f4412cb: single pass under zone->lock, buddy prefetch removed",
 	 .s = {V5_14, .bulk_free = BLAB_BULK_SINGLE_PASS, .bulk_rr = BLAB_RR_LIST}},
-	/* Aaron Lu's zone->lock RFC v2 (2018-03-20, not merged), on v4.16; docs/skipmerge.md */
+	/* Aaron Lu's zone->lock RFC v2 (2018-03-20, not merged), on the tree it was posted
+	 * against: 4.16 with 4.17's two-pass bulk free and buddy prefetch (0a5f4e5b4562,
+	 * 97334162e4d7), which its patches 2/4 and 4/4 edit; docs/skipmerge.md */
 	{.name = "lu-rfc-p2", .title = "Lu RFC 2018, order-0 frees skip merging",
 	 .commit = "",
-	 .describe = "Lu RFC 2/4 on v4.16: order-0 frees skip merging (merge-skipped), compaction merges them",
-	 .s = {V4_16, .skip_merge = 1}},
+	 .describe = "Lu RFC 2/4 on 4.17's two-pass bulk free: order-0 frees skip merging (merge-skipped) and prefetch no buddy; compaction merges them",
+	 .s = {V4_16, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH, .skip_merge = 1}},
 	{.name = "lu-rfc-p3", .title = "+ rmqueue_bulk() cuts clusters",
 	 .commit = "",
 	 .describe = "Lu RFC 2/4 + 3/4: rmqueue_bulk() cuts clusters of order-0 pages without touching each struct page",
-	 .s = {V4_16, .skip_merge = 1, .clusters = BLAB_CLUSTERS_PER_FREE}},
+	 .s = {V4_16, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH, .skip_merge = 1,
+	       .clusters = BLAB_CLUSTERS_PER_FREE}},
 	{.name = "lu-rfc-p4", .title = "+ clusters kept up once per bulk free",
 	 .commit = "",
 	 .describe = "Lu RFC 2/4..4/4: + free_pcppages_bulk() keeps clusters up once per bulk free",
-	 .s = {V4_16, .skip_merge = 1, .clusters = BLAB_CLUSTERS_PER_BULK}},
+	 .s = {V4_16, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH, .skip_merge = 1,
+	       .clusters = BLAB_CLUSTERS_PER_BULK}},
 };
 #undef V4_16
 #undef V5_14

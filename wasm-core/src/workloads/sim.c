@@ -281,6 +281,8 @@ static int sim_mem(const struct blab_sim_config *c, const struct sim_workload *w
 	if (c->workload == BLAB_WL_HACKBENCH) {
 		uint32_t size = c->hackbench.object_size ? c->hackbench.object_size : 1;
 		m->workload += total * (4096u / size + 1u) * 3u;
+		if (c->hackbench.data_size)
+			m->workload += total * (4096u / c->hackbench.data_size + 1u) * 3u;
 	}
 	m->total = m->zones + m->machine + m->workload;
 	m->zone_pages = total;

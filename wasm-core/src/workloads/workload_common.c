@@ -202,6 +202,11 @@ void *sim_tasks_alloc(const struct blab_sim_config *c, size_t task_size, uint32_
 	return tasks;
 }
 
+uint32_t sim_contention_bp(uint64_t spin, uint64_t cycles)
+{
+	return cycles ? (uint32_t)((unsigned __int128)spin * 10000u / cycles) : 0;
+}
+
 void sim_score_add(struct blab_sim_result *r, uint64_t n, uint64_t cycles, uint32_t cpu_mhz)
 {
 	if (!cycles)

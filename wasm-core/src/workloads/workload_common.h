@@ -93,6 +93,9 @@ static inline uint32_t *sim_task_pfns(uint32_t *pfns, const struct blab_sim_conf
 	return pfns + (size_t)cpu * c->pages;
 }
 
+/* spin cycles over cycles in 1/100 %, as lock_contention_bp(); 0 for no cycles */
+uint32_t sim_contention_bp(uint64_t spin, uint64_t cycles);
+
 /* adds n per second of virtual time over `cycles` of a cpu_mhz clock (0 for no cycles) to r's
  * score, and in thousandths to its score_milli */
 void sim_score_add(struct blab_sim_result *r, uint64_t n, uint64_t cycles, uint32_t cpu_mhz);

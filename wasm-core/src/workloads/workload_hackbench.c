@@ -2,8 +2,11 @@
  * workload_hackbench.c - hackbench's message passing on the model machine (docs/slab.md).
  *
  * hackbench runs groups of sender and receiver processes over socketpairs: every message is
- * an object allocated on the sender's CPU (the skb) and freed on the receiver's CPU once
- * read. Here each group is one sender and one receiver; group g's sender runs on CPU g.
+ * an skb allocated on the sender's CPU and freed on the receiver's CPU once read. Here each
+ * group is one sender and one receiver; group g's sender runs on CPU g. The skb is one object
+ * of the --object-size cache (its head, skbuff_head_cache), and with --data-size a second
+ * object of that size's cache holds the message, as __alloc_skb() takes the data buffer from
+ * kmalloc after the head; the receiver frees the data, then the head (kfree_skb()).
  *
  *   remote (the default): group g's receiver runs on CPU (g + 1) % groups, so every CPU runs
  *     one sender and one receiver of a neighbouring group, as the real benchmark's far more
@@ -39,24 +42,37 @@
 
 struct hb_socket {
 	uint64_t addr[BLAB_HACKBENCH_QUEUE];
+	uint64_t data[BLAB_HACKBENCH_QUEUE]; /* the data buffer's address (with --data-size) */
 	uint64_t sent_at[BLAB_HACKBENCH_QUEUE];
 	uint64_t read_at[BLAB_HACKBENCH_QUEUE]; /* when the slot's last message was taken */
 	uint32_t head, tail;                     /* messages taken / queued, ever */
 	uint32_t sent, received;
 };
 
-enum { HB_IDLE = 0, HB_SENDING, HB_RECEIVING, HB_SHRINK, HB_DONE };
+enum {
+	HB_IDLE = 0,
+	HB_SENDING,      /* the head's kmem_cache_alloc() */
+	HB_SENDING_DATA, /* the data buffer's */
+	HB_RECEIVING,    /* the data buffer's kmem_cache_free() (the head's without one) */
+	HB_RECEIVING_HEAD,
+	HB_SHRINK,
+	HB_SHRINK_DATA,
+	HB_DONE
+};
 
 struct hb_task {
 	uint8_t state;
 	uint8_t last_sent; /* alternate: after a send, try to receive first */
 	uint32_t send_group, recv_group;
 	uint64_t end;      /* clock when this CPU's last message was sent and read */
+	uint64_t head;     /* the skb head being sent or freed */
 	struct blab_slab_op op;
 };
 
 struct hb_state {
 	uint32_t cache;
+	uint32_t data_cache; /* with --data-size: the data buffers' cache */
+	uint32_t data_size;  /* 0: a message is one object */
 	uint32_t groups, loops;
 	struct hb_socket *sock;
 	struct hb_task *tasks;
@@ -113,6 +129,7 @@ static int hb_step(struct sim_run *run, unsigned cpu)
 	struct model_machine *mm = run->mm;
 	struct hb_socket *out = &st->sock[t->send_group], *in = &st->sock[t->recv_group];
 	uint32_t size = run->c->hackbench.object_size;
+	uint32_t slot;
 	int ret;
 
 	switch (t->state) {
@@ -142,9 +159,15 @@ static int hb_step(struct sim_run *run, unsigned cpu)
 			model_work(mm, cpu, HB_RECV_CYCLES);
 			mach_touch(&z->machine, cpu, socket_vaddr(t->recv_group), 1, BLAB_PATH_NONE);
 			touch_message(z, cpu, addr, size, 0);
+			if (st->data_size)
+				touch_message(z, cpu, in->data[islot], st->data_size, 0);
 			in->read_at[islot] = mm->now[cpu];
 			in->head++;
-			blab_slab_op_free(&t->op, st->cache, cpu, addr);
+			t->head = addr;
+			if (st->data_size)
+				blab_slab_op_free(&t->op, st->data_cache, cpu, in->data[islot]);
+			else
+				blab_slab_op_free(&t->op, st->cache, cpu, addr);
 			t->state = HB_RECEIVING;
 			t->last_sent = 0;
 			return SIM_STEP;
@@ -166,28 +189,51 @@ static int hb_step(struct sim_run *run, unsigned cpu)
 		mm->now[cpu] = max64(now + 1u, wake);
 		return SIM_STEP;
 	}
-	case HB_SENDING: {
-		uint32_t slot = out->tail % BLAB_HACKBENCH_QUEUE;
+	case HB_SENDING:
+	case HB_SENDING_DATA:
+		slot = out->tail % BLAB_HACKBENCH_QUEUE;
 		if ((ret = step_slab(z, t)) <= 0)
 			return ret < 0 ? ret : SIM_STEP;
-		touch_message(z, cpu, t->op.addr, size, 1);
+		if (t->state == HB_SENDING) {
+			t->head = t->op.addr;
+			touch_message(z, cpu, t->head, size, 1);
+			if (st->data_size) {
+				blab_slab_op_alloc(&t->op, st->data_cache, cpu);
+				t->state = HB_SENDING_DATA;
+				return SIM_STEP;
+			}
+		} else {
+			touch_message(z, cpu, t->op.addr, st->data_size, 1);
+			out->data[slot] = t->op.addr;
+		}
 		mach_touch(&z->machine, cpu, socket_vaddr(t->send_group), 1, BLAB_PATH_NONE);
-		out->addr[slot] = t->op.addr;
+		out->addr[slot] = t->head;
 		out->sent_at[slot] = mm->now[cpu];
 		out->tail++;
 		out->sent++;
 		t->state = HB_IDLE;
 		return SIM_STEP;
-	}
 	case HB_RECEIVING:
+	case HB_RECEIVING_HEAD:
 		if ((ret = step_slab(z, t)) <= 0)
 			return ret < 0 ? ret : SIM_STEP;
+		if (t->state == HB_RECEIVING && st->data_size) {
+			blab_slab_op_free(&t->op, st->cache, cpu, t->head);
+			t->state = HB_RECEIVING_HEAD;
+			return SIM_STEP;
+		}
 		in->received++;
 		t->state = HB_IDLE;
 		return SIM_STEP;
 	case HB_SHRINK:
+	case HB_SHRINK_DATA:
 		if ((ret = step_slab(z, t)) <= 0)
 			return ret < 0 ? ret : SIM_STEP;
+		if (t->state == HB_SHRINK && st->data_size) {
+			blab_slab_op_shrink(&t->op, st->data_cache, cpu);
+			t->state = HB_SHRINK_DATA;
+			return SIM_STEP;
+		}
 		t->state = HB_DONE;
 		return SIM_FINISHED;
 	default:
@@ -219,6 +265,8 @@ static int hb_check(const struct blab_sim_config *c, char *err, size_t errlen)
 			(unsigned long long)BLAB_HACKBENCH_MAX_WORK);
 	if (h->object_size < BLAB_SLAB_MIN_SIZE || h->object_size > 4096u)
 		HB_FAIL(BLAB_ELIMIT, "object size must be %u..4096 bytes", BLAB_SLAB_MIN_SIZE);
+	if (h->data_size && (h->data_size < BLAB_SLAB_MIN_SIZE || h->data_size > 4096u))
+		HB_FAIL(BLAB_ELIMIT, "data size must be 0 (none) or %u..4096 bytes", BLAB_SLAB_MIN_SIZE);
 	if (h->slub_prefetch > 1 || h->same_cpu > 1)
 		HB_FAIL(BLAB_EINVAL, "slub_prefetch and same_cpu are 0 or 1");
 	return 0;
@@ -226,10 +274,12 @@ static int hb_check(const struct blab_sim_config *c, char *err, size_t errlen)
 }
 
 /* every message in flight in its own slab at worst, plus each CPU's slab and the empty
- * slabs min_partial keeps, each up to order 3 */
+ * slabs min_partial keeps, each up to order 3; twice that with a data buffer's cache */
 static uint64_t hb_zone_pages(const struct blab_sim_config *c)
 {
-	return ((uint64_t)c->hackbench.groups * (BLAB_HACKBENCH_QUEUE + 4u) + 16u) << 3;
+	uint64_t one = ((uint64_t)c->hackbench.groups * (BLAB_HACKBENCH_QUEUE + 4u) + 16u) << 3;
+
+	return c->hackbench.data_size ? 2 * one : one;
 }
 
 static int hb_setup(struct sim_run *run, char *err, size_t errlen)
@@ -254,6 +304,13 @@ static int hb_setup(struct sim_run *run, char *err, size_t errlen)
 	snprintf(name, sizeof(name), "hackbench-%u", c->hackbench.object_size);
 	ret = blab_kmem_cache_create(run->z, name, c->hackbench.object_size, BLAB_SLAB_ORDER_AUTO,
 				     c->hackbench.slub_prefetch ? BLAB_SLAB_PREFETCH : 0, &st->cache);
+	st->data_size = c->hackbench.data_size;
+	if (!ret && st->data_size) {
+		snprintf(name, sizeof(name), "kmalloc-%u", st->data_size);
+		ret = blab_kmem_cache_create(run->z, name, st->data_size, BLAB_SLAB_ORDER_AUTO,
+					     c->hackbench.slub_prefetch ? BLAB_SLAB_PREFETCH : 0,
+					     &st->data_cache);
+	}
 	if (ret) {
 		if (err && errlen)
 			snprintf(err, errlen, "cannot create the cache: %s", blab_strerror(ret));
@@ -270,7 +327,9 @@ static void hb_finish(const struct sim_run *run, struct blab_sim_result *r)
 {
 	const struct hb_state *st = run->priv;
 	struct blab_kmem_cache_info info;
-	const struct cache_counters *fast = &run->mm->cache.path[BLAB_PATH_SLAB_ALLOC_FAST];
+	const struct cache_counters fast_c = cache_path_counters(&run->mm->cache,
+								 BLAB_PATH_SLAB_ALLOC_FAST);
+	const struct cache_counters *fast = &fast_c;
 	uint64_t end = 0;
 
 	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++)

@@ -22,6 +22,9 @@
 struct pf1_state {
 	struct sim_task *tasks;
 	uint32_t *pfns;
+	/* each CPU's spin cycles on its node's zone->lock and lru_lock when its warm-up round
+	 * ended: the scored rounds' own contention is what is left (pf1_finish) */
+	uint64_t (*warm_spin)[2];
 	/* each node's LRU list (index = node; [0] only without node_zones), over its zone */
 	struct sim_lru lru[BLAB_SIM_MAX_NODES];
 };
@@ -131,10 +134,28 @@ int sim_page_fault1_cut(struct sim_task *t)
 	return 1;
 }
 
+/* cpu's spin cycles so far on its node's zone->lock (which 0) or lru_lock (1) */
+static uint64_t cpu_spin(const struct sim_run *run, unsigned cpu, unsigned which)
+{
+	unsigned id = sim_cpu_node(run, cpu) * MODEL_NODE_LOCKS + (which ? LOCK_LRU : LOCK_ZONE);
+
+	return run->mm->locks.cpu[cpu][id].spin_cycles;
+}
+
 static int pf1_step(struct sim_run *run, unsigned cpu)
 {
-	return sim_page_fault1_step(sim_cpu_zone(run, cpu), cpu,
-				    &((struct pf1_state *)run->priv)->tasks[cpu]);
+	struct pf1_state *st = run->priv;
+	struct sim_task *t = &st->tasks[cpu];
+	uint32_t round = t->round;
+	int ret = sim_page_fault1_step(sim_cpu_zone(run, cpu), cpu, t);
+
+	/* A step takes a lock only at its start, so the counters now are those of the moment
+	 * the warm-up round ended (round_end) */
+	if (round == 0 && t->round == 1 && t->iterations > 1) {
+		st->warm_spin[cpu][0] = cpu_spin(run, cpu, 0);
+		st->warm_spin[cpu][1] = cpu_spin(run, cpu, 1);
+	}
+	return ret;
 }
 
 static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
@@ -143,7 +164,8 @@ static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
 	struct pf1_state *st = calloc(1, sizeof(*st));
 
 	run->priv = st;
-	if (!st || !(st->tasks = sim_tasks_alloc(c, sizeof(*st->tasks), &st->pfns)))
+	if (!st || !(st->tasks = sim_tasks_alloc(c, sizeof(*st->tasks), &st->pfns)) ||
+	    !(st->warm_spin = calloc(c->cpus, sizeof(*st->warm_spin))))
 		return sim_out_of_host_memory(err, errlen);
 	if (sim_node_lrus_init(run, st->lru))
 		return sim_out_of_host_memory(err, errlen);
@@ -158,10 +180,16 @@ static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
 	return 0;
 }
 
-/* score: pages / virtual seconds per task, outside the warm-up round, summed */
+/*
+ * score: pages / virtual seconds per task, outside the warm-up round, summed. The scored
+ * rounds' lock contention: each CPU's spin after its warm-up over its cycles after it (a
+ * profile of the running benchmark, as the seeds' perf numbers are; the warm-up splits every
+ * page out of high-order blocks under zone->lock, which a minutes-long run does once).
+ */
 static void pf1_finish(const struct sim_run *run, struct blab_sim_result *r)
 {
 	const struct pf1_state *st = run->priv;
+	uint64_t cycles = 0, spin[2] = {0, 0};
 
 	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++) {
 		const struct sim_task *t = &st->tasks[cpu];
@@ -170,7 +198,12 @@ static void pf1_finish(const struct sim_run *run, struct blab_sim_result *r)
 		r->pages_total += t->pages_done;
 		r->pages_scored += pages;
 		sim_score_add(r, pages, cyc, run->mp->cpu_mhz);
+		cycles += cyc;
+		for (unsigned w = 0; w < 2; w++)
+			spin[w] += cpu_spin(run, cpu, w) - st->warm_spin[cpu][w];
 	}
+	r->scored_zone_contention_bp = sim_contention_bp(spin[0], cycles);
+	r->scored_lru_contention_bp = sim_contention_bp(spin[1], cycles);
 }
 
 /* pages faulted so far, of all rounds' */
@@ -191,6 +224,7 @@ static void pf1_teardown(struct sim_run *run)
 	if (st) {
 		free(st->tasks);
 		free(st->pfns);
+		free(st->warm_spin);
 		sim_node_lrus_free(st->lru);
 		free(st);
 	}

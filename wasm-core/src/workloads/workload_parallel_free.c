@@ -220,12 +220,6 @@ static int pfree_setup(struct sim_run *run, char *err, size_t errlen)
 	return 0;
 }
 
-/* spin / cycles in 1/100 %, as lock_contention_bp() */
-static uint32_t contention_bp(uint64_t spin, uint64_t cycles)
-{
-	return cycles ? (uint32_t)((unsigned __int128)spin * 10000u / cycles) : 0;
-}
-
 static void pfree_finish(const struct sim_run *run, struct blab_sim_result *r)
 {
 	const struct pfree_state *st = run->priv;
@@ -236,8 +230,9 @@ static void pfree_finish(const struct sim_run *run, struct blab_sim_result *r)
 		sim_rounds_finish(run, &st->tasks[cpu].rounds, st->tasks[cpu].pages_done, r);
 	/* the last round's free half: every CPU's clock from the release to its last free */
 	r->free_zone_contention_bp =
-		contention_bp(nodes_spin(run, LOCK_ZONE) - st->zone_spin0, cycles);
-	r->free_lru_contention_bp = contention_bp(nodes_spin(run, LOCK_LRU) - st->lru_spin0, cycles);
+		sim_contention_bp(nodes_spin(run, LOCK_ZONE) - st->zone_spin0, cycles);
+	r->free_lru_contention_bp =
+		sim_contention_bp(nodes_spin(run, LOCK_LRU) - st->lru_spin0, cycles);
 }
 
 static void pfree_teardown(struct sim_run *run)
