@@ -1,5 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { lessonsPlugin } from './web/lessons/vite-plugin.ts';
+import { fileURLToPath } from 'node:url';
+import { coreHash } from './scripts/core-hash.mjs';
 import { coreSourcePlugin } from './web/lessons/source-plugin.ts';
 import { publishPlugin } from './web/shell/publish-plugin.ts';
 
@@ -45,6 +47,8 @@ export default defineConfig({
   // relative asset paths: the built folder works at any address (a host's root, /course/, ...)
   base: './',
   plugins: [contentSecurityPolicy(), lessonsPlugin(), coreSourcePlugin(), publishPlugin()],
+  // which core the WebAssembly build comes from (web/engine/core-hash.ts): results are keyed by it
+  define: { __BLAB_CORE_HASH__: JSON.stringify(coreHash(fileURLToPath(new URL('.', import.meta.url)))) },
   server: { headers: isolation, port, strictPort: true },
   preview: { headers: isolation, port, strictPort: true },
   build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, sourcemap: true },

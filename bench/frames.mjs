@@ -10,11 +10,10 @@
 // Prints one JSON line per speed: {speed, frames, p50, p95, p99, max} in ms. --results merges
 // the figures into that results file (make bench). --profile writes a CPU profile (Chrome
 // DevTools format) of the playing at the last speed; --trace a Chrome trace.
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { chromium } from '@playwright/test';
+import { startPreview } from './preview.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -32,30 +31,7 @@ const CPUS = Number(arg('cpus', '16'));
 // of the 1600x1000 window and so is not drawn while playing unless it is on screen)
 const VIEW = arg('view', '');
 
-const port = await new Promise((resolve, reject) => {
-  const s = createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
-  });
-});
-const url = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
-  stdio: 'ignore',
-});
-const stop = () => server.kill('SIGTERM');
-process.on('exit', stop);
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(url)).ok) break;
-  } catch {
-    /* not up yet */
-  }
-  if (i > 150) throw new Error(`vite preview did not answer at ${url}`);
-  await new Promise((r) => setTimeout(r, 150));
-}
-
+const { url, stop } = await startPreview();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update'],

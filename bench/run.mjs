@@ -7,6 +7,7 @@ import { cpus } from 'node:os';
 import { benchReal } from './real.mjs';
 import { modelFigures } from './model.mjs';
 import { importFigures } from './import.mjs';
+import { runsFigures } from './runs.mjs';
 
 const nproc = cpus().length;
 const spread = (xs) => {
@@ -46,6 +47,10 @@ importFigures(results, spread);
 
 // 4. The model machine: its speed native and in WASM, and the calibrated model vs the kernel.
 modelFigures(results);
+
+// 5. Kernel-sized runs: the compare view's default sweep in the browser's worker pool and
+// natively with --jobs, each lesson's shipped tables and "Run live", Cancel (bench/runs.mjs).
+await runsFigures(results);
 
 mkdirSync('bench', { recursive: true });
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');

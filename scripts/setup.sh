@@ -21,6 +21,7 @@ command -v emcc >/dev/null 2>&1 || need+=(emscripten)   # WASM build (Debian's 3
 command -v chromium >/dev/null 2>&1 || need+=(chromium) # Playwright drives Debian's browser
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v gzip >/dev/null 2>&1 || need+=(gzip)
+command -v parallel >/dev/null 2>&1 || need+=(parallel) # the fan-out test runs docs/sim.md's example
 if command -v clang >/dev/null 2>&1; then
   # libFuzzer and the sanitizer runtimes of the installed clang, wherever its version keeps them
   rt="$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$(uname -m).a"

@@ -11,6 +11,7 @@
 #include <time.h>
 #include "blab.h"
 #include "cli.h"
+#include <blab_core_hash.h> /* generated: cmake/core_hash.cmake */
 #include "cli_io.h"
 #include "options.h"
 
@@ -218,6 +219,19 @@ static int cmd_bench(int argc, char **argv)
 	return 0;
 }
 
+/* the core build hash: which allocator and model sources this blab runs (wasm-core/cmake/
+ * core_hash.cmake; the web app's is the same for the same sources, scripts/core-hash.mjs) */
+static int cmd_version(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		fprintf(stderr, "usage: blab version\n");
+		return 2;
+	}
+	printf("blab core %s\n", BLAB_CORE_HASH);
+	return 0;
+}
+
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -230,6 +244,8 @@ static const struct command {
 	{"sim", cmd_sim, "run a benchmark (page_fault1, hackbench) on the deterministic model machine"},
 	{"run", cmd_run, "run a benchmark (page_fault1) on real threads: the real machine"},
 	{"calibrate", cmd_calibrate, "measure this machine, write a model parameter file"},
+	{"merge", cmd_merge, "put the shards of a study (blab sim --shard I/N) back together"},
+	{"version", cmd_version, "the core build hash (results are keyed by it)"},
 };
 
 static void usage(FILE *f)

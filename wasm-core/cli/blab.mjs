@@ -24,6 +24,12 @@ if (args[0] === 'run') {
   const counts = i >= 0 && args[i + 1] ? (args[i + 1].match(/\d+/g) ?? []).map(Number) : [1];
   blabPoolSize = Math.min(64, Math.max(1, ...counts.filter((n) => n <= 64)));
 }
+// `sim --jobs N` runs on N threads, the calling one among them (the same rule)
+if (args[0] === 'sim') {
+  const i = args.indexOf('--jobs');
+  const n = i >= 0 ? Number(args[i + 1]) : 1;
+  if (Number.isInteger(n) && n > 1) blabPoolSize = Math.min(64, Math.max(blabPoolSize, n - 1));
+}
 const blab = await createBlab({ noInitialRun: true, thisProgram: 'blab', blabPoolSize });
 // callMain() ends the process itself (EXIT_RUNTIME) with main's exit status.
 const status = blab.callMain(args);

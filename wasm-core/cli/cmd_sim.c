@@ -16,6 +16,7 @@
 #include "options.h"
 #include "sim_args.h"
 #include "sim_common.h"
+#include "sim_jobs.h"
 #include "sim_progress.h"
 
 #define PARAMS_FILE_MAX MODEL_PARAMS_FILE_MAX
@@ -206,9 +207,70 @@ int cmd_sim(int argc, char **argv)
 							  : sim_help(stdout, &a);
 	if (r || cli_mem_limit(&a.mem_limit, err, sizeof(err)))
 		return sim_usage_error(sim_args_help_ref(&a), "%s", err);
+	if (a.points)
+		return cmd_sim_points(&a);
 	if (a.workload_id == BLAB_WL_HACKBENCH)
 		return cmd_sim_hackbench(&a);
 	return sim_page_allocator(&a);
+}
+
+/* one sweep's runs, each cell's in its own slot (--jobs runs several at once) */
+struct sweep {
+	const struct sim_args *a;
+	const struct blab_sim_config *base; /* what every run shares */
+	struct cell *cells;                 /* [cpus][preset] */
+	const uint32_t *cpus;
+	uint32_t npresets;
+	FILE *ef;      /* --events (one run only) */
+	size_t *order; /* the cells, in the order they start */
+	struct sweep_err {
+		int failed;
+		char why[400];
+	} *err;
+};
+
+/* sw->order: the cells with the most tasks first (a run takes time in proportion to its
+ * tasks, and the last to start should be the shortest), the table's order among equals */
+static void order_by_tasks(struct sweep *sw, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t j = k;
+		uint32_t ck = sw->cpus[k / sw->npresets];
+		for (; j > 0 && sw->cpus[sw->order[j - 1] / sw->npresets] < ck; j--)
+			sw->order[j] = sw->order[j - 1];
+		sw->order[j] = k;
+	}
+}
+
+/* the run of one cell; a run has a whole model machine of its own, so cells on other
+ * threads change nothing in it */
+static void sweep_cell(size_t i, void *ctx)
+{
+	const struct sweep *sw = ctx;
+	size_t k = sw->order[i];
+	const char *preset = sw->a->presets.name[k % sw->npresets];
+	uint32_t cpus = sw->cpus[k / sw->npresets];
+	struct blab_sim_config cfg = *sw->base;
+	struct sim_sink ss = {0};
+	struct sim_progress sp = {0};
+
+	cfg.cpus = cpus;
+	blab_preset(preset, &cfg.strategy);
+	if (sw->a->batch)
+		cfg.strategy.batch = (uint32_t)sw->a->batch;
+	if (sw->a->high)
+		cfg.strategy.high = (uint32_t)sw->a->high;
+	if (sw->a->hash || sw->ef)
+		sim_sink_attach(&cfg, &ss, sw->ef);
+	/* one terminal line: only the runs of one thread show their progress */
+	if (sw->a->jobs <= 1)
+		sim_progress_attach(&cfg, &sp, preset, cpus);
+	if (blab_sim_run(&cfg, &sw->cells[k].r, sw->err[k].why, sizeof(sw->err[k].why)))
+		sw->err[k].failed = 1;
+	if (sw->a->jobs <= 1)
+		sim_progress_done(&sp);
+	sw->cells[k].hash = ss.hash;
+	sim_sink_report(&ss);
 }
 
 /* page_fault1, parallel_free, trunc, stress_highalloc, mixed: a row per CPU count, a column
@@ -266,31 +328,30 @@ static int sim_page_allocator(struct sim_args *a)
 	base.node_zones = (uint8_t)node_zones;
 	base.mem_limit = a->mem_limit;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (uint32_t c = 0; c < ncpus && !ret; c++)
-		for (uint32_t p = 0; p < npresets && !ret; p++) {
-			struct blab_sim_config cfg = base;
-			struct sim_sink ss = {0};
-			struct sim_progress sp;
-
-			int e;
-			cfg.cpus = cpus[c];
-			blab_preset(presets[p], &cfg.strategy);
-			if (a->batch)
-				cfg.strategy.batch = (uint32_t)a->batch;
-			if (a->high)
-				cfg.strategy.high = (uint32_t)a->high;
-			if (hash || ef)
-				sim_sink_attach(&cfg, &ss, ef);
-			sim_progress_attach(&cfg, &sp, presets[p], cpus[c]);
-			e = blab_sim_run(&cfg, &cells[c * npresets + p].r, err, sizeof(err));
-			sim_progress_done(&sp);
-			if (e) {
-				fprintf(stderr, "blab sim: %s, %u cpus: %s\n", presets[p], cpus[c], err);
-				ret = 1;
-			}
-			cells[c * npresets + p].hash = ss.hash;
-			sim_sink_report(&ss);
+	{
+		struct sweep sw = {.a = a, .base = &base, .cells = cells, .cpus = cpus,
+				   .npresets = npresets, .ef = ef};
+		size_t n = (size_t)ncpus * npresets;
+		sw.order = malloc(n * sizeof(*sw.order));
+		sw.err = calloc(n, sizeof(*sw.err));
+		if (!sw.order || !sw.err) {
+			fprintf(stderr, "blab sim: out of memory\n");
+			ret = 1;
+		} else {
+			order_by_tasks(&sw, n);
+			if (sim_jobs_run(n, a->jobs > 1 ? (unsigned)a->jobs : 1, sweep_cell, &sw))
+				fprintf(stderr, "blab sim: warning: not every --jobs thread started; the "
+						"others ran their runs\n");
+			for (size_t k = 0; k < n; k++)
+				if (sw.err[k].failed) {
+					fprintf(stderr, "blab sim: %s, %u cpus: %s\n",
+						presets[k % npresets], cpus[k / npresets], sw.err[k].why);
+					ret = 1;
+				}
 		}
+		free(sw.order);
+		free(sw.err);
+	}
 	if (ef && sim_events_close(ef, events))
 		ret = 1;
 	if (ret) {

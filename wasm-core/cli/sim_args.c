@@ -6,12 +6,16 @@
 #include <string.h>
 
 #include "blab.h"
+#include "sim_jobs.h"
 
 /* which workloads use an option: a bit per workload id */
 #define W(id) (1u << (id))
 #define HB W(BLAB_WL_HACKBENCH)
 #define HI (W(BLAB_WL_STRESS_HIGHALLOC) | W(BLAB_WL_MIXED))
 #define PA (W(BLAB_WL_PAGE_FAULT1) | W(BLAB_WL_PARALLEL_FREE) | W(BLAB_WL_TRUNC) | HI)
+#define RUNS (PA | HB) /* every workload's runs, and not --points' */
+#define PT (1u << 31)  /* --points FILE: a list of runs, each with its own settings */
+_Static_assert(BLAB_WL_MIXED < 31, "a workload's bit is not --points' bit");
 #define OFF(f) offsetof(struct sim_args, f)
 _Static_assert(BLAB_MAX_LOG_EVENTS == 1u << 26, "--events' help says 2^26 records");
 _Static_assert(MODEL_PARAMS_FILE_MAX == 16384, "--params' help says 16384 bytes");
@@ -28,7 +32,7 @@ static const char *const compact_modes[] = {"none", "merge", "full", NULL};
 /* Table order is the order of the synopsis, the option list and the --json echo. */
 static const struct cli_opt sim_opts[] = {
 	{.name = "--workload", .value = "NAME", .kind = CLI_TEXT, .off = OFF(workload),
-	 .flags = CLI_REQUIRED,
+	 .flags = CLI_REQUIRED, .only = RUNS,
 	 .help = "page_fault1, parallel_free, trunc, hackbench, stress_highalloc or mixed"},
 	{.name = "--cpus", .value = "1,2,4,8", .kind = CLI_NUMBERS, .off = OFF(cpus), .min = 1,
 	 .max = BLAB_SIM_MAX_CPUS, .count = 32, .def = "1,2,4,8", .only = PA,
@@ -66,7 +70,7 @@ static const struct cli_opt sim_opts[] = {
 	 .def = BLAB_DEFAULT_PRESET, .json = "preset", .only = HB,
 	 .help = "the page allocator below the slabs"},
 	{.name = "--seed", .value = "N", .kind = CLI_UINT, .off = OFF(seed), .max = UINT64_MAX,
-	 .def = "1", .json = "seed", .help = "the run's one PRNG (start jitter)"},
+	 .def = "1", .json = "seed", .only = RUNS, .help = "the run's one PRNG (start jitter)"},
 	{.name = "--sockets", .value = "N", .kind = CLI_UINT, .off = OFF(sockets), .min = 1,
 	 .max = 8, .json = "sockets", .only = PA,
 	 .help = "sockets of the modelled machine (default: the parameters' 2 = 112 CPUs, "
@@ -86,9 +90,9 @@ static const struct cli_opt sim_opts[] = {
 	/* the pcp overrides the browser's compare view and lessons use; the zone range-checks
 	 * them (docs/limits.md) */
 	{.name = "--batch", .value = "N", .kind = CLI_UINT, .off = OFF(batch), .min = 1,
-	 .max = UINT32_MAX, .help = "every pcp list's batch instead of the preset's"},
+	 .max = UINT32_MAX, .only = RUNS, .help = "every pcp list's batch instead of the preset's"},
 	{.name = "--high", .value = "N", .kind = CLI_UINT, .off = OFF(high), .min = 1,
-	 .max = UINT32_MAX, .help = "every pcp list's high instead of the preset's"},
+	 .max = UINT32_MAX, .only = RUNS, .help = "every pcp list's high instead of the preset's"},
 	{.name = "--clear-lines", .value = "N", .kind = CLI_UINT, .off = OFF(clear_lines), .min = 1,
 	 .max = 64, .def = "64", .only = PA,
 	 .help = "frame lines clear_page() passes through the cache model"},
@@ -101,11 +105,14 @@ static const struct cli_opt sim_opts[] = {
 	{.name = "--compact", .value = "none|merge|full", .kind = CLI_CHOICE, .off = OFF(compact),
 	 .choices = compact_modes, .def = "full", .only = HI,
 	 .help = "stress_highalloc, mixed: what a failed attempt does first"},
-	{.name = "--csv", .kind = CLI_FLAG, .off = OFF(csv), .help = "comma-separated values"},
-	{.name = "--json", .kind = CLI_FLAG, .off = OFF(json), .help = "one JSON object"},
+	{.name = "--csv", .kind = CLI_FLAG, .off = OFF(csv), .only = RUNS,
+	 .help = "comma-separated values"},
+	{.name = "--json", .kind = CLI_FLAG, .off = OFF(json), .only = RUNS,
+	 .help = "one JSON object"},
 	{.name = "--hash", .kind = CLI_FLAG, .off = OFF(hash),
-	 .help = "also print a 64-bit FNV-1a digest of each run's event records"},
+	 .only = RUNS, .help = "also print a 64-bit FNV-1a digest of each run's event records"},
 	{.name = "--events", .value = "FILE", .kind = CLI_TEXT, .off = OFF(events),
+	 .only = RUNS,
 	 .help = "write the run's 32-byte event records (docs/events.md) to FILE, at most "
 		 "2^26 of them; one run only (one --cpus or --groups value, one --preset "
 		 "or --slub-prefetch value)"},
@@ -116,6 +123,21 @@ static const struct cli_opt sim_opts[] = {
 	{.name = "--bench", .kind = CLI_FLAG, .off = OFF(bench), .only = PA,
 	 .help = "also print, on stderr, host seconds and simulated page operations "
 		 "(allocations + frees) per host second for the whole sweep"},
+	{.name = "--points", .value = "FILE", .kind = CLI_TEXT, .off = OFF(points), .only = PT,
+	 .flags = CLI_REQUIRED,
+	 .help = "instead of a sweep: run each point of FILE (one key a line, as the "
+		 "browser's lesson tables and compare view write them; - reads stdin) and "
+		 "print each point's key and text, the bytes the browser prints for it"},
+	{.name = "--jobs", .value = "N", .kind = CLI_UINT, .off = OFF(jobs), .min = 1,
+	 .max = SIM_JOBS_MAX, .def = "1", .only = PA | PT,
+	 .help = "runs at once, each on its own thread; the output is the same bytes as "
+		 "with 1"},
+	{.name = "--cache", .value = "DIR", .kind = CLI_TEXT, .off = OFF(cache), .only = PT,
+	 .help = "--points: keep each point's text in DIR, keyed by the core build hash "
+		 "(blab version) and the point; a point found there is not run again"},
+	{.name = "--shard", .value = "I/N", .kind = CLI_TEXT, .off = OFF(shard_arg), .only = PT,
+	 .help = "--points: run only every N-th point from the I-th, printed as a shard "
+		 "that blab merge puts back together with the others (docs/sim.md, Fan-out)"},
 	{.name = "--mem-limit", .value = "SIZE", .kind = CLI_SIZE, .off = OFF(mem_limit), .min = 1,
 	 .max = UINT64_MAX,
 	 .help = "host memory a run may take: bytes, or with K, M, G, T (10^3 ..) or "
@@ -129,15 +151,33 @@ int sim_args_parse(struct sim_args *a, int argc, char **argv, char *err, size_t 
 	char why[160], names[256] = "";
 	int r;
 
+	int points = 0;
+
 	memset(a, 0, sizeof(*a));
-	/* the workload first: it decides which options exist */
+	/* the workload first (or --points): it decides which options exist */
 	for (int i = 1; i + 1 < argc && !wname; i++)
 		if (!strcmp(argv[i], "--workload"))
 			wname = argv[i + 1];
+	for (int i = 1; i < argc; i++)
+		points |= !strcmp(argv[i], "--points");
 	a->p.opt = sim_opts;
 	a->p.nopt = sizeof(sim_opts) / sizeof(sim_opts[0]);
 	a->p.mask = PA;
-	if (wname && blab_sim_workload_id(wname)) {
+	if (points) {
+		a->p.mask = PT;
+		a->p.why_not = "%s: with --points each point says its own settings (only --jobs, "
+			       "--cache, --shard and --mem-limit go with it)";
+		r = cli_parse(&a->p, argc, argv, a, err, errlen);
+		a->p.why_not = NULL;
+		if (r)
+			return r;
+		if (a->shard_arg && sim_shard_parse(a->shard_arg, &a->shard)) {
+			snprintf(err, errlen, "--shard wants I/N with 1 <= I <= N <= %u, not '%.40s'",
+				 SIM_SHARD_MAX, a->shard_arg);
+			return -1;
+		}
+		return 0;
+	} else if (wname && blab_sim_workload_id(wname)) {
 		uint32_t id = blab_sim_workload_id(wname);
 		a->p.mask = W(id);
 		a->workload_id = id;
@@ -261,22 +301,27 @@ const char *sim_args_help_ref(const struct sim_args *a)
 						    : "blab sim --help";
 }
 
-/* the table as the help of a's workload shows it: hackbench's, or the page allocator's */
-static struct cli_parse help_view(const struct sim_args *a)
+/* the table as the help of a's workload shows it: hackbench's, or the page allocator's (with
+ * --points, whose runs are the page allocator's too) */
+static struct cli_parse help_view(const struct sim_args *a, unsigned extra)
 {
 	struct cli_parse p = a->p;
-	p.mask = a->workload_id == BLAB_WL_HACKBENCH ? HB : PA;
+	p.mask = a->workload_id == BLAB_WL_HACKBENCH ? HB : PA | extra;
 	return p;
 }
 
 void sim_args_usage(FILE *f, const struct sim_args *a)
 {
-	struct cli_parse p = help_view(a);
+	struct cli_parse p = help_view(a, 0);
 	cli_synopsis(f, &p, "usage: blab sim", 16);
+	if (a->workload_id != BLAB_WL_HACKBENCH) {
+		p.mask = PT;
+		cli_synopsis(f, &p, "       blab sim", 16);
+	}
 }
 
 void sim_args_options(FILE *f, const struct sim_args *a)
 {
-	struct cli_parse p = help_view(a);
+	struct cli_parse p = help_view(a, PT);
 	cli_help(f, &p);
 }

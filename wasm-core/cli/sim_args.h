@@ -14,6 +14,7 @@
 #include "blab_sim.h"
 #include "blab_model.h"
 #include "options.h"
+#include "sim_shard.h"
 
 struct sim_args {
 	const char *workload;
@@ -23,6 +24,11 @@ struct sim_args {
 	uint64_t clear_lines, hi_order, delay_us, compact, mem_limit, batch, high;
 	int same_cpu, node_zones, csv, json, hash, bench;
 	const char *events, *params;
+	/* --points FILE: the browser's runs, one key a line (sim_points.c); each point says its
+	 * own settings, so only --jobs, --cache, --shard and --mem-limit go with it */
+	const char *points, *cache, *shard_arg;
+	struct sim_shard shard; /* from --shard I/N; n = 0 without it */
+	uint64_t jobs;          /* --jobs: runs at once, on threads (sim_jobs.h) */
 	struct cli_parse p; /* the table, as this command line's workload sees it */
 };
 

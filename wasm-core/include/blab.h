@@ -54,6 +54,7 @@ enum blab_error {
 	BLAB_ELOGFULL = -21,   /* the event log reached its bound (for run drivers: sim, lessons) */
 	BLAB_ESNAPSHOT = -22,  /* a snapshot's free blocks and pcp pages do not fit its zone */
 	BLAB_EHOSTMEM = -23,   /* the config needs more host memory than its limit (mem_limit) */
+	BLAB_ECANCELED = -24,  /* the run was cancelled (blab_sim_config.cancel) */
 	/* slab layer (blab_slab.h): -30..-39 */
 	BLAB_ESLABCACHE = -30, /* no such kmem_cache id on this zone */
 	BLAB_ESLABOBJ = -31,   /* the address is not an object of this cache */

@@ -26,7 +26,8 @@
 	X(groups, groups, "hackbench: sender/receiver groups, one CPU each")                 \
 	X(loops, loops, "hackbench: messages each sender sends")                             \
 	X(slub_prefetch, slubPrefetch, "hackbench: 1 = prefetch_freepointer() on")           \
-	X(same_cpu, sameCpu, "hackbench: 1 = receiver on its sender's CPU (the control)")
+	X(same_cpu, sameCpu, "hackbench: 1 = receiver on its sender's CPU (the control)")  \
+	X(cache_scale, cacheScale, "L2 and LLC divided by this, 1..64, a power of two (0: 1)")
 
 #define BLAB_JS_PRESET_MAX 32u /* bytes of the preset's name, its NUL included */
 
@@ -76,7 +77,12 @@ struct blab_js_sim_request {
 	X(hiCycles, r->hi_cycles)               \
 	X(hiCompactions, r->compact.runs)       \
 	X(hiMerged, r->compact.merged)          \
-	X(hiUnusable, r->unusable_index)        \
+	X(hiUnusable, r->unusable_index)         \
+	X(pcpRefills, r->pcp_refills)           \
+	X(pcpDrains, r->pcp_bulk_frees)         \
+	X(pcpUsed, r->pcp_cpus_used)            \
+	X(pcpUndrained, r->pcp_cpus_undrained)  \
+	X(pcpUnrefilled, r->pcp_cpus_unrefilled) \
 	X(scoredZoneBp, r->scored_zone_contention_bp) \
 	X(scoredLruBp, r->scored_lru_contention_bp)
 

@@ -83,6 +83,10 @@ struct blab_sim_config {
 	 * allocated: BLAB_EHOSTMEM with the figures in err past it. 0 = blab_mem_limit_default():
 	 * half the physical memory natively, what is left of the heap in WebAssembly */
 	uint64_t mem_limit;
+	/* Read every BLAB_SIM_PROGRESS_STEPS steps: once it is not 0 the run stops and returns
+	 * BLAB_ECANCELED (the browser's Cancel stops a worker's run this way, at once, where
+	 * terminating the worker takes Chromium seconds). It only reads; NULL: never read. */
+	const volatile uint32_t *cancel;
 	/* hackbench (docs/slab.md); cpus must be groups */
 	struct blab_sim_hackbench {
 		uint32_t groups;       /* sender/receiver pairs, one CPU each: 1..BLAB_HACKBENCH_MAX_GROUPS */
@@ -122,6 +126,12 @@ struct blab_sim_result {
 	uint64_t node_zone_acq[BLAB_SIM_MAX_NODES], node_lru_acq[BLAB_SIM_MAX_NODES];
 	uint64_t prefetches, pf_hit, pf_late, pf_wasted;
 	uint32_t batch, high;    /* the pcp sizes the run used */
+	/* the pcp lists: rmqueue_bulk() refills and free_pcppages_bulk() runs at high, all CPUs
+	 * together; the CPUs whose list was used (refilled, drained, or holding pages at the end),
+	 * and of those the ones whose list was never drained at high / never refilled: a run where
+	 * they are not 0 never took the path a change to the bulk free / the refill is about */
+	uint64_t pcp_refills, pcp_bulk_frees;
+	uint32_t pcp_cpus_used, pcp_cpus_undrained, pcp_cpus_unrefilled;
 	/* hackbench */
 	uint64_t messages;                /* messages sent and received */
 	uint64_t elapsed_cycles;          /* until the last message was read (the score's time) */
@@ -157,6 +167,49 @@ int blab_sim_mem_bytes(const struct blab_sim_config *c, struct blab_sim_mem *m, 
 /* 0, or a negative BLAB_E* code with a reason in err. */
 int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
 		 size_t errlen);
+
+/*
+ * One run as the browser asks for it: the arguments of blab_js_sim_ex(), and one line of
+ * `blab sim --points` (its key: "workload=page_fault1 preset=v4.16 cpus=56 pages=4096
+ * iterations=2 seed=1 batch=0 high=0 clear_lines=64 cache_scale=8", web/engine/point.ts).
+ * Native and WebAssembly turn a point into a run and its run into text with the same two
+ * functions below, so the same point prints the same bytes in both.
+ */
+struct blab_sim_point {
+	uint32_t workload;    /* enum blab_workload */
+	uint32_t cpus;        /* tasks, one CPU each; hackbench: groups */
+	uint32_t pages;       /* pages per task per round; hackbench: messages per sender */
+	uint32_t iterations;  /* rounds; hackbench: its switches (bit 0 freelist prefetch, bit 1
+			       * same CPU); stress_highalloc: attempts */
+	uint64_t seed;
+	char preset[32];
+	uint32_t batch, high; /* pcp overrides; 0: the preset's */
+	uint32_t clear_lines; /* frame lines clear_page() writes through the cache model; 0: 64 */
+	uint32_t cache_scale; /* L2 and LLC divided by this (1..64, a power of two); 0: 1 */
+};
+#define BLAB_SIM_POINT_KEY_MAX 200u /* a key's characters, NUL included */
+
+/* The config a point runs, as `blab sim` would build it: more than 112 CPUs get 4 sockets (seed
+ * 000's Skylake 4S), more than 224 get 8. 0, or BLAB_EINVAL with the reason in err. */
+int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config *c, char *err,
+			  size_t errlen);
+
+/* The point's key (see above) into buf: its length, or the length it would need. */
+int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n);
+
+/* Reads a key back, every field in its order and range. 0, or BLAB_EINVAL with err saying
+ * which field and why. */
+int blab_sim_point_parse(const char *key, struct blab_sim_point *p, char *err, size_t errlen);
+
+/*
+ * A finished run as text, what the browser's tables and diffs read (web/engine/simstats.ts):
+ * a first line in the workload's words (score, zone->lock contention, batch, high), then
+ * "stats key=value ..." with every counter, each line ending in '\n'. log_cut: the run's event
+ * log stopped at its bound. Writes at most n bytes with a NUL, like snprintf: returns the
+ * length the whole text needs.
+ */
+int blab_sim_report(char *buf, size_t n, const struct blab_sim_config *c,
+		    const struct blab_sim_result *r, int log_cut);
 
 #ifdef __cplusplus
 }

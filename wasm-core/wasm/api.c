@@ -153,50 +153,47 @@ static void fill_stats(int64_t *stats, const struct blab_sim_result *r)
 #undef BLAB_X
 }
 
-/* The config req asks for: 0, or 2 with "blab sim: why" in err. */
+/*
+ * The config req asks for: 0, or 2 with "blab sim: why" in err. The request goes through a point
+ * (blab_sim.h), as `blab sim --points` runs it natively: the same blab_sim_point_config(), so
+ * both run the same machine and print the same bytes.
+ */
 static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_config *cfg,
 			 char *err, size_t errlen)
 {
-	char preset[BLAB_JS_PRESET_MAX];
-	uint32_t workload = req->workload, max_events = req->max_events;
+	struct blab_sim_point pt = {0};
+	char why[200];
 
-	memcpy(preset, req->preset, sizeof(preset));
-	preset[sizeof(preset) - 1] = 0; /* caller memory: bounded whatever it holds */
-	blab_sim_config_init(cfg);
-	cfg->workload = workload;
-	cfg->cpus = req->cpus;
-	cfg->pages = req->pages;
-	cfg->iterations = req->iterations;
-	cfg->seed = req->seed;
-	if (workload == BLAB_WL_HACKBENCH) {
+	pt.workload = req->workload;
+	pt.cpus = req->cpus;
+	pt.pages = req->pages;
+	pt.iterations = req->iterations;
+	pt.seed = req->seed;
+	pt.batch = req->batch;
+	pt.high = req->high;
+	pt.clear_lines = req->clear_lines;
+	pt.cache_scale = req->cache_scale;
+	memcpy(pt.preset, req->preset, sizeof(pt.preset));
+	pt.preset[sizeof(pt.preset) - 1] = 0; /* caller memory: bounded whatever it holds */
+	if (req->workload == BLAB_WL_HACKBENCH) {
 		if (req->slub_prefetch > 1 || req->same_cpu > 1) {
 			snprintf(err, errlen, "blab sim: hackbench slub_prefetch=%u same_cpu=%u: each is 0 or 1",
 				 req->slub_prefetch, req->same_cpu);
 			return 2;
 		}
-		cfg->cpus = req->groups; /* one CPU per group: blab_sim_run() checks they agree */
-		cfg->hackbench.groups = req->groups;
-		cfg->hackbench.loops = req->loops;
-		cfg->hackbench.slub_prefetch = (uint8_t)req->slub_prefetch;
-		cfg->hackbench.same_cpu = (uint8_t)req->same_cpu;
-		cfg->pages = 1;
-		cfg->iterations = 1;
+		pt.cpus = req->groups; /* one CPU per group: blab_sim_run() checks they agree */
+		pt.pages = req->loops;
+		pt.iterations = req->slub_prefetch | req->same_cpu << 1;
 	}
-	if (max_events == 1 || max_events > BLAB_MAX_LOG_EVENTS) {
-		snprintf(err, errlen, "blab sim: max_events=%u must be 2..%u, or 0 for no log", max_events,
-			 BLAB_MAX_LOG_EVENTS);
+	if (req->max_events == 1 || req->max_events > BLAB_MAX_LOG_EVENTS) {
+		snprintf(err, errlen, "blab sim: max_events=%u must be 2..%u, or 0 for no log",
+			 req->max_events, BLAB_MAX_LOG_EVENTS);
 		return 2;
 	}
-	if (blab_preset(preset, &cfg->strategy)) {
-		snprintf(err, errlen, "blab sim: unknown preset '%s' (blab presets lists them)", preset);
+	if (blab_sim_point_config(&pt, cfg, why, sizeof(why))) {
+		snprintf(err, errlen, "blab sim: %s", why);
 		return 2;
 	}
-	if (req->batch)
-		cfg->strategy.batch = req->batch; /* range-checked by the zone (docs/limits.md) */
-	if (req->high)
-		cfg->strategy.high = req->high;
-	if (req->clear_lines)
-		cfg->clear_lines = req->clear_lines; /* 1..64, checked by blab_sim_run() */
 	return 0;
 }
 
@@ -251,6 +248,18 @@ double blab_js_mem_limit(void)
 }
 
 /*
+ * The flag a run reads to stop early (blab_sim_config.cancel): the page writes 1 into it with
+ * Atomics.store() through the module's shared memory (web/engine/engine-client.ts, Cancel), and
+ * the engine worker sets it back to 0 before the next run.
+ */
+static volatile uint32_t js_cancel;
+
+uint32_t *blab_js_cancel_flag(void)
+{
+	return (uint32_t *)&js_cancel;
+}
+
+/*
  * Runs one workload on the model machine as `req` asks (blab_js.h: every field by name, the
  * hackbench ones apart), keeping at most req->max_events records (>= 2; 0: no log). What the
  * run prints (its score line, or why it could not run) is in out/err like a replay's, the log
@@ -263,10 +272,10 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 	struct blab_sim_config cfg;
 	struct blab_sim_result res;
 	struct blab_sim_mem need;
-	char why[256] = "";
-	uint32_t workload, max_events;
+	char why[256] = "", *text;
+	uint32_t max_events;
 	FILE *out, *err;
-	int rc;
+	int rc, len;
 
 	if (!r)
 		return NULL;
@@ -281,7 +290,6 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 		r->status = 2;
 		goto done;
 	}
-	workload = req->workload;
 	max_events = req->max_events;
 	if ((r->status = js_sim_config(req, &cfg, why, sizeof(why))) != 0) {
 		fprintf(err, "%s\n", why);
@@ -302,6 +310,7 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 	cfg.log_mask = BLAB_EVC_ALL;
 	cfg.sink = max_events ? js_sink : NULL;
 	cfg.sink_ctx = &sink;
+	cfg.cancel = &js_cancel;
 	rc = blab_sim_run(&cfg, &res, why, sizeof(why));
 	if (rc) {
 		fprintf(err, "blab sim: %s\n", why[0] ? why : blab_strerror(rc));
@@ -313,34 +322,17 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 		r->status = 2;
 		goto done;
 	}
-	if (workload == BLAB_WL_HACKBENCH)
-		fprintf(out, "%llu messages in %llu cycles, %llu messages/s, %llu remote frees, "
-			"%llu freelist prefetches (%llu hit), batch %u, high %u%s\n",
-			(unsigned long long)res.messages, (unsigned long long)res.elapsed_cycles,
-			(unsigned long long)res.score, (unsigned long long)res.slab.free_remote,
-			(unsigned long long)res.slab.prefetch, (unsigned long long)res.slab_pf_hit,
-			res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
-	else if (workload == BLAB_WL_STRESS_HIGHALLOC)
-		/* its score is the success %, not pages/s: say what it is */
-		fprintf(out, "order-%u blocks: %llu of %llu attempts, %llu cycles per attempt, "
-			"%llu compactions, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
-			cfg.hi_order, (unsigned long long)res.hi_success,
-			(unsigned long long)res.hi_attempts,
-			(unsigned long long)(res.hi_attempts ? res.hi_cycles / res.hi_attempts : 0),
-			(unsigned long long)res.compact.runs, res.zone_contention_bp / 100,
-			res.zone_contention_bp % 100, res.batch, res.high,
-			sink.full ? " (event log cut at its bound)" : "");
-	else if (workload == BLAB_WL_MIXED)
-		fprintf(out, "score %llu pages/s (order 0), order-%u blocks: %llu of %llu attempts, "
-			"zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
-			(unsigned long long)res.score, cfg.hi_order, (unsigned long long)res.hi_success,
-			(unsigned long long)res.hi_attempts, res.zone_contention_bp / 100,
-			res.zone_contention_bp % 100, res.batch, res.high,
-			sink.full ? " (event log cut at its bound)" : "");
-	else
-		fprintf(out, "score %llu pages/s, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
-			(unsigned long long)res.score, res.zone_contention_bp / 100, res.zone_contention_bp % 100,
-			res.batch, res.high, sink.full ? " (event log cut at its bound)" : "");
+	/* its score line, then "stats NAME=VALUE ..." with every counter of the stats array */
+	len = blab_sim_report(NULL, 0, &cfg, &res, sink.full);
+	text = malloc((size_t)len + 1);
+	if (!text) {
+		fprintf(err, "blab sim: out of memory for the report\n");
+		r->status = 2;
+		goto done;
+	}
+	blab_sim_report(text, (size_t)len + 1, &cfg, &res, sink.full);
+	fputs(text, out);
+	free(text);
 	/* every counter, for the lessons' tables and the compare view's diff table */
 	fill_stats(r->stats, &res);
 	r->events = sink.ev;

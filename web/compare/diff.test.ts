@@ -5,8 +5,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
-import { delta, diffCsvColumns, diffCsvRows, diffRows, measures, type DiffColumn } from './diff';
-import { compareRequest } from './request';
+import { parseSimStats } from '../engine/simstats';
+import { delta, diffCsvColumns, diffCsvRows, diffRows, measures, spreadDelta, type DiffColumn } from './diff';
+import { compareRequest, measuredSeeds, replayRequest } from './request';
+import { WITHIN_SPREAD } from '../lessons/compute';
 import { parseCompare, type CompareState } from './url';
 
 const modulePath = join(import.meta.dirname, '..', '..', 'build', 'wasm', 'node', 'blab.js');
@@ -16,14 +18,20 @@ beforeAll(async () => {
   m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
 });
 
-/** Every configuration of the link, counters only (the replayed fragmentation is the page's). */
+/** Every configuration of the link at its seeds, counters only (as the page's pool runs them;
+ * the replayed fragmentation is the page's). */
 function columns(s: CompareState): DiffColumn[] {
-  return s.configs.map((c) => {
-    const r = simScenario(m, compareRequest(s, c, s.cpus, 0));
-    if (r.status !== 0) throw new Error(r.stderr);
-    return { label: c.label, stats: r.stats!, fragmentation: 0 };
-  });
+  return s.configs.map((c) => ({
+    label: c.label,
+    fragmentation: 0,
+    stats: measuredSeeds(s).map((seed) => {
+      const r = simScenario(m, compareRequest(s, c, s.cpus, seed));
+      if (r.status !== 0) throw new Error(r.stderr);
+      return parseSimStats(r.stdout);
+    }),
+  }));
 }
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 const row = (rows: string[][], name: RegExp) => {
   const r = rows.find((x) => name.test(x[0]!));
@@ -41,6 +49,18 @@ describe('the diff table', () => {
     expect(delta(100, 100, 'higher')).toBe('±0.0%');
     expect(delta(5, 0, 'higher')).toBe('n/a');
     expect(delta(undefined, 100, 'lower')).toBe('n/a');
+    const s = (min: number, max: number) => ({ mean: (min + max) / 2, min, max, n: 3 });
+    expect(spreadDelta(s(100, 110), s(95, 105), 'higher')).toBe(`+5.0% better (${WITHIN_SPREAD})`);
+    expect(spreadDelta(s(100, 110), s(80, 90), 'higher')).toBe('+23.5% better');
+  });
+
+  it('measures at the link\'s size, and replays a cut-down copy of it that the player can step through', () => {
+    const s = parseCompare('?compare=v4.16,v4.17&cpus=56');
+    expect(compareRequest(s, s.configs[0]!, 56)).toMatchObject({ cpus: 56, pages: 4096, cacheScale: 8, maxEvents: 0, iterations: 2, clearLines: 64 });
+    const replay = replayRequest(s, s.configs[0]!, 1 << 21);
+    expect(replay).toMatchObject({ cpus: 56, pages: 292, iterations: 1, clearLines: 8, maxEvents: 1 << 21 });
+    expect(replay.pages * replay.cpus).toBeLessThanOrEqual(1 << 14);
+    expect(measuredSeeds(s)).toEqual([1, 2, 3]);
   });
 
   it('gives the change of a percentage in percentage points, not percent', () => {
@@ -73,9 +93,10 @@ describe('the diff table', () => {
     expect(rows[0]).toEqual(['measure', 'better', 'v5.18', 'v5.18:prefetch=off', 'v5.18:prefetch=off vs v5.18']);
     const score = row(rows, /^throughput/);
     const time = row(rows, /^time until/);
-    expect(score.slice(1, 4)).toEqual(['higher', cols[0]!.stats.score.toLocaleString('en'), cols[1]!.stats.score.toLocaleString('en')]);
+    const means = cols.map((c) => Math.round(mean(c.stats.map((x) => x.score))).toLocaleString('en'));
+    expect(score.slice(1, 4)).toEqual(['higher', ...means]);
     expect(time[1]).toBe('lower');
-    expect(time[2]).toBe(cols[0]!.stats.elapsed.toLocaleString('en'));
+    expect(time[2]).toBe(Math.round(mean(cols[0]!.stats.map((x) => x.elapsed!))).toLocaleString('en'));
     // the same messages in a shorter time is more messages per second: both cells agree
     const word = (cell: string) => cell.split(' ')[1];
     expect(word(score[4]!)).toMatch(/^(better|worse)$/);
@@ -84,8 +105,10 @@ describe('the diff table', () => {
     const pf = row(rows, /^freelist prefetches/);
     expect(Number(pf[2]!.replace(/,/g, ''))).toBeGreaterThan(0);
     expect(pf[3]).toBe('0');
-    expect(row(rows, /^remote frees/)[2]).toBe(String(cols[0]!.stats.slabFreeRemote));
-    expect(cols[0]!.stats.slabAllocFast + cols[0]!.stats.slabAllocSlow).toBe(cols[0]!.stats.messages);
+    expect(row(rows, /^remote frees/)[2]).toBe(String(cols[0]!.stats[0]!.slabFreeRemote));
+    for (const x of cols[0]!.stats) expect(x.slabAllocFast! + x.slabAllocSlow!).toBe(x.messages);
+    // the CSV has each column's min and max too
+    expect(diffCsvColumns(cols).slice(0, 8)).toEqual(['measure', 'better', 'v5.18', 'v5.18 min', 'v5.18 max', 'v5.18:prefetch=off', 'v5.18:prefetch=off min', 'v5.18:prefetch=off max']);
     for (const r of rows.slice(1)) expect(r.slice(2, 4)).not.toContain('n/a');
   }, 60_000);
 
@@ -94,29 +117,33 @@ describe('the diff table', () => {
     const cols = columns(s);
     const rows = diffRows(cols, 'stress_highalloc');
     const success = row(rows, /^order-9 success/);
-    expect(success.slice(1, 4)).toEqual(['higher', String(cols[0]!.stats.score), String(cols[1]!.stats.score)]);
+    expect(success.slice(1, 4)).toEqual(['higher', ...cols.map((c) => Math.round(mean(c.stats.map((x) => x.score))).toLocaleString('en'))]);
     expect(row(rows, /^order-9 attempts/).slice(1, 4)).toEqual(['—', '4', '4']);
     expect(row(rows, /^cycles per attempt/)[1]).toBe('lower');
-    expect(row(rows, /^unusable free space index/)[2]).toBe((cols[0]!.stats.hiUnusable / 1000).toFixed(3));
+    expect(row(rows, /^unusable free space index/)[2]).toBe((mean(cols[0]!.stats.map((x) => x.hiUnusable!)) / 1000).toFixed(3));
     for (const r of rows.slice(1)) expect(r.slice(2, 4)).not.toContain('n/a');
     // success is a percentage: its change is in percentage points
-    expect(success[4]).toMatch(/^(±0\.00|[+-]\d+\.\d\d) pp( better| worse)?$/);
+    expect(success[4]).toMatch(/^(±0\.00|[+-]\d+\.\d\d) pp( better| worse)?( \(within the spread\))?$/);
   }, 60_000);
 
   it('writes the CSV with plain numbers, the change as a number with its unit, and the verdict in its own column', () => {
     const s = parseCompare('?compare=v4.16,v4.17&cpus=8&pages=512');
     const cols = columns(s);
-    expect(diffCsvColumns(cols)).toEqual(['measure', 'better', 'v4.16', 'v4.17', 'v4.17 vs v4.16', 'v4.17 vs v4.16 unit', 'v4.17 vs v4.16 verdict']);
+    const vs = 'v4.17 vs v4.16';
+    expect(diffCsvColumns(cols)).toEqual(['measure', 'better', 'v4.16', 'v4.16 min', 'v4.16 max', 'v4.17', 'v4.17 min', 'v4.17 max', vs, `${vs} unit`, `${vs} verdict`, `${vs} inside the spread`]);
     const rows = diffCsvRows(cols, 'page_fault1');
+    const scores = cols.map((c) => c.stats.map((x) => x.score));
     const score = rows.find((r) => /^throughput/.test(String(r[0])))!;
-    expect(score.slice(1, 4)).toEqual(['higher', cols[0]!.stats.score, cols[1]!.stats.score]);
-    expect(score[4]).toBeCloseTo(((cols[1]!.stats.score - cols[0]!.stats.score) / cols[0]!.stats.score) * 100, 3);
-    expect(score[5]).toBe('%');
-    expect(['better', 'worse', 'same']).toContain(score[6]);
+    expect(score.slice(1, 8)).toEqual(['higher', Math.round(mean(scores[0]!)), Math.min(...scores[0]!), Math.max(...scores[0]!), Math.round(mean(scores[1]!)), Math.min(...scores[1]!), Math.max(...scores[1]!)]);
+    expect(score[8]).toBeCloseTo(((mean(scores[1]!) - mean(scores[0]!)) / mean(scores[0]!)) * 100, 3);
+    expect(score[9]).toBe('%');
+    expect(['better', 'worse', 'same']).toContain(score[10]);
+    expect(['yes', 'no']).toContain(score[11]);
+    const zone = cols.map((c) => mean(c.stats.map((x) => x.zoneBp / 100)));
     const cont = rows.find((r) => /^zone->lock contention/.test(String(r[0])))!;
-    expect(cont[2]).toBe(cols[0]!.stats.zoneBp / 100);
-    expect(cont[4]).toBeCloseTo((cols[1]!.stats.zoneBp - cols[0]!.stats.zoneBp) / 100, 6);
-    expect(cont[5]).toBe('pp');
-    for (const r of rows) for (const c of r.slice(2)) expect(typeof c === 'number' || c === null || ['%', 'pp', 'better', 'worse', 'same', ''].includes(c)).toBe(true);
+    expect(cont[2]).toBeCloseTo(zone[0]!, 6);
+    expect(cont[8]).toBeCloseTo(zone[1]! - zone[0]!, 4);
+    expect(cont[9]).toBe('pp');
+    for (const r of rows) for (const c of r.slice(2)) expect(typeof c === 'number' || c === null || ['%', 'pp', 'better', 'worse', 'same', 'yes', 'no', ''].includes(c)).toBe(true);
   }, 60_000);
 });

@@ -1,13 +1,16 @@
-// The compare view's diff table: one row per measure, one column per configuration, then each
-// configuration's change against the first, with which way is better. The rows depend on the
-// workload (hackbench: SLUB's paths and freelist prefetches; stress_highalloc: the order-9
-// attempts). The counters are the run's (simstats.ts); fragmentation at the end is read
-// off the replayed zone at the end of the run.
+// The compare view's diff table: one row per measure, one column per configuration (the mean
+// over its seeds, with min..max), then each configuration's change against the first, with
+// which way is better and whether the change is inside the seeds' spread. The rows depend on
+// the workload (hackbench: SLUB's paths and freelist prefetches; stress_highalloc: the order-9
+// attempts). Every value is a counter of the measured runs' stats lines, or a ratio of two.
 import type { ZoneState } from '../log/state';
 import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
+import { insideSpread, spreadOf, type Spread } from '../engine/spread';
+import { WITHIN_SPREAD } from '../lessons/compute';
 import { COMPARE_WORKLOADS, type Better, type CompareWorkload, type CompareWorkloadSpec } from './url';
 
-/** Unusable free space index (Gorman): the share of free buddy memory in blocks below `order`. */
+/** Unusable free space index (Gorman): the share of free buddy memory in blocks below `order`
+ * (the page says it of each replayed zone at its end). */
 export function unusableIndex(s: ZoneState, order: number): number {
   const free = s.freePages();
   if (free === 0) return 0;
@@ -18,15 +21,19 @@ export function unusableIndex(s: ZoneState, order: number): number {
 
 export interface DiffColumn {
   label: string;
-  stats: SimStats;
-  /** unusable free space index at pageblock_order at the end of the run, 0..1 */
-  fragmentation: number;
+  /** the measured runs' counters, one per seed */
+  stats: SimStats[];
+  /** unusable free space index at pageblock_order at the end of the replayed run, 0..1
+   * (absent until the replay ran) */
+  fragmentation?: number;
 }
 
 export interface Measure {
   name: string;
   /** undefined: the core did not print it for this run (shown as n/a, never guessed) */
-  value: (c: DiffColumn) => number | undefined;
+  value: (s: SimStats) => number | undefined;
+  /** a value of the column rather than of each seed's run (the replayed zone's): no spread */
+  ofColumn?: (c: DiffColumn) => number | undefined;
   digits: number;
   /** which way is better; null where neither is (a count that only says what happened) */
   better: Better | null;
@@ -37,20 +44,27 @@ export interface Measure {
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : b ? a / b : 0);
 
 const zoneRows: Measure[] = [
-  { name: 'zone->lock contention (% of time spinning)', value: (c) => c.stats.zoneBp / 100, digits: 2, better: 'lower', percent: true },
-  { name: 'zone->lock acquisitions per page', value: (c) => acqPerPage(c.stats), digits: 3, better: 'lower' },
-  { name: 'zone->lock hold (cycles per acquisition)', value: (c) => holdPerAcq(c.stats), digits: 0, better: 'lower' },
+  { name: 'zone->lock contention (% of time spinning)', value: (s) => s.zoneBp / 100, digits: 2, better: 'lower', percent: true },
+  { name: 'zone->lock acquisitions per page', value: acqPerPage, digits: 3, better: 'lower' },
+  { name: 'zone->lock hold (cycles per acquisition)', value: holdPerAcq, digits: 0, better: 'lower' },
 ];
-const lruRow: Measure = { name: 'lru_lock contention (% of time spinning)', value: (c) => c.stats.lruBp / 100, digits: 2, better: 'lower', percent: true };
-const fragRow: Measure = { name: 'fragmentation at the end (unusable free space at pageblock_order)', value: (c) => c.fragmentation, digits: 3, better: 'lower' };
+const lruRow: Measure = { name: 'lru_lock contention (% of time spinning)', value: (s) => s.lruBp / 100, digits: 2, better: 'lower', percent: true };
+/** read off the replayed zone: a cut-down copy of the first seed's run (the page says so) */
+const fragRow: Measure = {
+  name: 'fragmentation at the end of the replay (unusable free space at pageblock_order)',
+  value: () => undefined,
+  ofColumn: (c) => c.fragmentation,
+  digits: 3,
+  better: 'lower',
+};
 /** the high-order side of stress_highalloc and mixed: the core's hi_* counters */
 const hiRows: Measure[] = [
-  { name: 'order-9 attempts', value: (c) => c.stats.hiAttempts, digits: 0, better: null },
-  { name: 'order-9 blocks got', value: (c) => c.stats.hiSuccess, digits: 0, better: 'higher' },
-  { name: 'cycles per attempt (compaction included)', value: (c) => ratio(c.stats.hiCycles, c.stats.hiAttempts), digits: 0, better: 'lower' },
-  { name: 'compactions run', value: (c) => c.stats.hiCompactions, digits: 0, better: 'lower' },
-  { name: 'merge-skipped pages compaction merged back', value: (c) => c.stats.hiMerged, digits: 0, better: null },
-  { name: 'unusable free space index at order 9 before the attempts', value: (c) => c.stats.hiUnusable / 1000, digits: 3, better: 'lower' },
+  { name: 'order-9 attempts', value: (s) => s.hiAttempts, digits: 0, better: null },
+  { name: 'order-9 blocks got', value: (s) => s.hiSuccess, digits: 0, better: 'higher' },
+  { name: 'cycles per attempt (compaction included)', value: (s) => ratio(s.hiCycles, s.hiAttempts), digits: 0, better: 'lower' },
+  { name: 'compactions run', value: (s) => s.hiCompactions, digits: 0, better: 'lower' },
+  { name: 'merge-skipped pages compaction merged back', value: (s) => s.hiMerged, digits: 0, better: null },
+  { name: 'unusable free space index at order 9 before the attempts', value: (s) => (s.hiUnusable === undefined ? undefined : s.hiUnusable / 1000), digits: 3, better: 'lower' },
 ];
 
 /**
@@ -59,21 +73,21 @@ const hiRows: Measure[] = [
  */
 export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
   const w: CompareWorkloadSpec = COMPARE_WORKLOADS[workload];
-  const score: Measure = { name: `throughput (${w.score})`, value: (c) => c.stats.score, digits: 0, better: w.better };
+  const score: Measure = { name: `throughput (${w.score})`, value: (s) => s.score, digits: 0, better: w.better };
   switch (workload) {
     case 'hackbench':
       return [
         score,
-        { name: "time until the last message is read (cycles, hackbench's Time:)", value: (c) => c.stats.elapsed, digits: 0, better: 'lower' },
-        { name: 'slab allocations, fast path (ALLOC_FASTPATH)', value: (c) => c.stats.slabAllocFast, digits: 0, better: null },
-        { name: 'slab allocations, slow path (ALLOC_SLOWPATH)', value: (c) => c.stats.slabAllocSlow, digits: 0, better: 'lower' },
-        { name: 'slab frees, fast path (FREE_FASTPATH)', value: (c) => c.stats.slabFreeFast, digits: 0, better: null },
-        { name: 'slab frees, slow path (FREE_SLOWPATH)', value: (c) => c.stats.slabFreeSlow, digits: 0, better: 'lower' },
-        { name: 'remote frees', value: (c) => c.stats.slabFreeRemote, digits: 0, better: null },
-        { name: 'freelist prefetches (prefetch_freepointer)', value: (c) => c.stats.slabPrefetch, digits: 0, better: null },
-        { name: 'prefetch hits (line there in time)', value: (c) => c.stats.slabPfHit, digits: 0, better: 'higher' },
-        { name: 'prefetch late (still in flight)', value: (c) => c.stats.slabPfLate, digits: 0, better: 'lower' },
-        { name: 'prefetch wasted (never used)', value: (c) => c.stats.slabPfWasted, digits: 0, better: 'lower' },
+        { name: "time until the last message is read (cycles, hackbench's Time:)", value: (s) => s.elapsed, digits: 0, better: 'lower' },
+        { name: 'slab allocations, fast path (ALLOC_FASTPATH)', value: (s) => s.slabAllocFast, digits: 0, better: null },
+        { name: 'slab allocations, slow path (ALLOC_SLOWPATH)', value: (s) => s.slabAllocSlow, digits: 0, better: 'lower' },
+        { name: 'slab frees, fast path (FREE_FASTPATH)', value: (s) => s.slabFreeFast, digits: 0, better: null },
+        { name: 'slab frees, slow path (FREE_SLOWPATH)', value: (s) => s.slabFreeSlow, digits: 0, better: 'lower' },
+        { name: 'remote frees', value: (s) => s.slabFreeRemote, digits: 0, better: null },
+        { name: 'freelist prefetches (prefetch_freepointer)', value: (s) => s.slabPrefetch, digits: 0, better: null },
+        { name: 'prefetch hits (line there in time)', value: (s) => s.slabPfHit, digits: 0, better: 'higher' },
+        { name: 'prefetch late (still in flight)', value: (s) => s.slabPfLate, digits: 0, better: 'lower' },
+        { name: 'prefetch wasted (never used)', value: (s) => s.slabPfWasted, digits: 0, better: 'lower' },
       ];
     case 'stress_highalloc':
       return [{ ...score, name: `order-9 success (${w.score})`, percent: true }, ...hiRows, zoneRows[0]!, fragRow];
@@ -83,10 +97,9 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
       return [
         score,
         ...zoneRows,
-        { name: 'cache misses under zone->lock', value: (c) => c.stats.missesLocked, digits: 0, better: 'lower' },
-        { name: 'buddy prefetch hits', value: (c) => c.stats.pfHit, digits: 0, better: null },
+        { name: 'cache misses under zone->lock', value: (s) => s.missesLocked, digits: 0, better: 'lower' },
+        { name: 'buddy prefetch hits', value: (s) => s.pfHit, digits: 0, better: null },
         lruRow,
-        fragRow,
       ];
   }
 }
@@ -127,49 +140,90 @@ export function delta(v: number | undefined, base: number | undefined, better: B
   return changeText(change(v, base, { better, percent }));
 }
 
+/** A measure over a column's seeds; undefined where a run lacks it. */
+export function measureSpread(m: Measure, c: DiffColumn): Spread | undefined {
+  if (m.ofColumn) {
+    const v = m.ofColumn(c);
+    return v === undefined ? undefined : spreadOf([v]);
+  }
+  const vals = c.stats.map(m.value);
+  return vals.length === 0 || vals.some((v) => v === undefined) ? undefined : spreadOf(vals as number[]);
+}
+
 export interface DiffRow {
   measure: Measure;
-  /** one per column; undefined where the core printed no such counter */
-  values: (number | undefined)[];
-  /** one per column after the first, against the first */
+  /** one per column: the mean over its seeds, with min and max; undefined where the core
+   * printed no such counter */
+  values: (Spread | undefined)[];
+  /** one per column after the first, its mean against the first's */
   changes: Change[];
+  /** one per change: the two columns' seeds overlap, so the change is inside the spread */
+  within: boolean[];
 }
 
 /** The table as numbers: one row per measure of the workload. */
 export function diffData(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): DiffRow[] {
   return measures(workload).map((m) => {
-    const values = cols.map(m.value);
-    return { measure: m, values, changes: values.slice(1).map((v) => change(v, values[0], m)) };
+    const values = cols.map((c) => measureSpread(m, c));
+    const rest = values.slice(1);
+    return {
+      measure: m,
+      values,
+      changes: rest.map((v) => change(v?.mean, values[0]?.mean, m)),
+      within: rest.map((v) => !!v && !!values[0] && v.n > 1 && insideSpread(values[0], v)),
+    };
   });
 }
 
-/** Head row: measure, which way is better, each configuration, each one against the first. */
+/** changeText(), saying so when the change is inside the seeds' spread. */
+function spreadChangeText(c: Change, within: boolean): string {
+  const t = changeText(c);
+  return within && t !== 'n/a' ? `${t} (${WITHIN_SPREAD})` : t;
+}
+
+/** delta() of two spreads' means, saying so when the two columns' seeds overlap. */
+export function spreadDelta(v: Spread | undefined, base: Spread | undefined, better: Better | null, percent = false): string {
+  return spreadChangeText(change(v?.mean, base?.mean, { better, percent }), !!v && !!base && insideSpread(base, v));
+}
+
+export function formatMeasure(m: Measure, v: number | undefined): string {
+  return v === undefined ? 'n/a' : m.digits === 0 ? Math.round(v).toLocaleString('en') : v.toFixed(m.digits);
+}
+
+/** Head row: measure, which way is better, each configuration (the mean over its seeds), each
+ * one against the first. */
 export function diffRows(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): string[][] {
   const head = ['measure', 'better', ...cols.map((c) => c.label), ...cols.slice(1).map((c) => `${c.label} vs ${cols[0]!.label}`)];
-  const rows = diffData(cols, workload).map(({ measure: m, values, changes }) => {
-    const fmt = (v: number | undefined) => (v === undefined ? 'n/a' : m.digits === 0 ? Math.round(v).toLocaleString('en') : v.toFixed(m.digits));
-    return [m.name, m.better ?? '—', ...values.map(fmt), ...changes.map(changeText)];
-  });
+  const rows = diffData(cols, workload).map(({ measure: m, values, changes, within }) => [
+    m.name,
+    m.better ?? '—',
+    ...values.map((v) => formatMeasure(m, v?.mean)),
+    ...changes.map((c, k) => spreadChangeText(c, within[k]!)),
+  ]);
   return [head, ...rows];
 }
 
-/** The table for a spreadsheet: plain numbers, and each change as a number, its unit (% or pp)
- * and its verdict in columns of their own. */
+/** The table for a spreadsheet: plain numbers (each configuration's mean, min and max over its
+ * seeds), and each change as a number, its unit (% or pp), its verdict and whether it is
+ * inside the spread, in columns of their own. */
 export function diffCsvColumns(cols: DiffColumn[]): string[] {
   const base = cols[0]!.label;
   return [
     'measure',
     'better',
-    ...cols.map((c) => c.label),
-    ...cols.slice(1).flatMap((c) => [`${c.label} vs ${base}`, `${c.label} vs ${base} unit`, `${c.label} vs ${base} verdict`]),
+    ...cols.flatMap((c) => [c.label, `${c.label} min`, `${c.label} max`]),
+    ...cols.slice(1).flatMap((c) => [`${c.label} vs ${base}`, `${c.label} vs ${base} unit`, `${c.label} vs ${base} verdict`, `${c.label} vs ${base} inside the spread`]),
   ];
 }
 
 export function diffCsvRows(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): (string | number | null)[][] {
-  return diffData(cols, workload).map(({ measure: m, values, changes }) => [
-    m.name,
-    m.better ?? '',
-    ...values.map((v) => (v === undefined ? null : m.digits === 0 ? Math.round(v) : Number(v.toFixed(6)))),
-    ...changes.flatMap((c) => [c.value === undefined ? null : Number(c.value.toFixed(4)), c.unit, c.verdict ?? '']),
-  ]);
+  return diffData(cols, workload).map(({ measure: m, values, changes, within }) => {
+    const num = (v: number | undefined) => (v === undefined ? null : m.digits === 0 ? Math.round(v) : Number(v.toFixed(6)));
+    return [
+      m.name,
+      m.better ?? '',
+      ...values.flatMap((v) => [num(v?.mean), num(v?.min), num(v?.max)]),
+      ...changes.flatMap((c, k) => [c.value === undefined ? null : Number(c.value.toFixed(4)), c.unit, c.verdict ?? '', within[k] ? 'yes' : 'no']),
+    ];
+  });
 }

@@ -4,6 +4,14 @@
 // workload (diff.ts); a score-vs-tasks chart with all of them where the score is a throughput.
 // Its state lives in the URL (url.ts), so a compare reloads to the same view.
 import { EngineClient } from '../engine/engine-client';
+import type { SimRequest } from '../engine/blab-module';
+import { PoolCancelled, SimPool } from '../engine/pool';
+import { ResultsCache } from '../engine/results-cache';
+import { pcpWarnings } from '../engine/pcp-warning';
+import { pointKey } from '../engine/point';
+import { parseSimStats, type SimStats } from '../engine/simstats';
+import { progressBar } from '../ui/progress';
+import { perFrame } from '../ui/per-frame';
 import { decodeEvents } from '../log/events';
 import { Player } from '../log/player';
 import type { PcpParams } from '../views/pcp';
@@ -14,11 +22,10 @@ import { eventLogToJson } from '../log/eventlog-json';
 import { addViewExportButtons, csvButton } from '../ui/export-buttons';
 import { createPresenter, showChosenFigures } from '../ui/presenter';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
-import { runStats } from '../lessons/compute';
 import type { SimConfig } from '../lessons/lesson';
 import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
-import { diffCsvColumns, diffCsvRows, diffRows, unusableIndex, type DiffColumn } from './diff';
-import { compareParams, compareRequest, slubPrefetchOf } from './request';
+import { diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, unusableIndex, type DiffColumn } from './diff';
+import { COMPARE_CLEAR_LINES, compareParams, compareRequest, measuredSeeds, replayRequest, slubPrefetchOf } from './request';
 import { blabCommand, runParameters, RUN_DEFAULTS } from '../scenario/request';
 import { howMadeLine } from '../ui/provenance';
 import { createDrawer } from '../ui/drawer';
@@ -42,7 +49,6 @@ interface Column {
   /** running maximum of the log's times, so "the last record at or before t" is a binary search */
   maxTime: Float64Array;
   set: ViewSet;
-  diff: DiffColumn;
 }
 
 /** The playback position in words. */
@@ -73,6 +79,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
     state = structuredClone(DEFAULT_COMPARE);
   }
   const client = new EngineClient();
+  // the measured runs (diff table and chart), side by side on every hardware thread
+  const pool = new SimPool(undefined, new ResultsCache());
   const page = el('div', { class: 'compare-page' });
   page.append(el('h2', { class: 'page-title', text: 'Compare configurations' }));
   const alert = el('p', { class: 'alert', role: 'alert', text: urlProblem });
@@ -162,8 +170,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
         : w === 'stress_highalloc'
           ? 'stress_highalloc on the model machine: the zone filled and freed but for long-lived pages, then cpu 0 asks for order-9 blocks 1 ms apart (compacting when none is free) while the other CPUs churn order-0 pages.'
           : w === 'mixed'
-            ? `mixed on the model machine: page_fault1 on the first half of the CPUs (${RUN_DEFAULTS.rounds} rounds, the first a warm-up), order-9 blocks on the rest for as long as those run, compacting when none is free; clear_page() through ${RUN_DEFAULTS.clearLines} cache lines.`
-            : `the workload on the model machine, one task per CPU, ${RUN_DEFAULTS.rounds} rounds (the first is a warm-up), clear_page() through ${RUN_DEFAULTS.clearLines} cache lines.`;
+            ? `mixed on the model machine: page_fault1 on the first half of the CPUs (${RUN_DEFAULTS.rounds} rounds, the first a warm-up), order-9 blocks on the rest for as long as those run, compacting when none is free. The table and chart: clear_page() through all 64 cache lines; the replays through ${COMPARE_CLEAR_LINES}.`
+            : `the workload on the model machine, one task per CPU, ${RUN_DEFAULTS.rounds} rounds (the first is a warm-up). The table (${COMPARE_LIMITS.seeds} seeds) and the chart run the pages per task given here, clear_page() through all 64 cache lines, the caches scaled to keep will-it-scale's footprint-to-cache ratio; the replays above them are cut down to step through.`;
   }
   state.configs.forEach(addRow);
   let shown: CompareWorkload = state.workload;
@@ -308,22 +316,37 @@ export function mountCompare(root: HTMLElement, search: string): void {
     void runAll();
   });
 
+  /** bumped by every compare: a compare's drawing stops when a newer one starts */
+  let runGen = 0;
+  /** each replayed column's unusable free space index at its end (the diff table's last row) */
+  let replayFragmentation: number[] = [];
+
   async function runAll() {
+    const gen = ++runGen;
+    pool.cancel(); // the last compare's measured runs, if any are left
     run.disabled = true;
     playing = false;
+    page.classList.remove('ready');
+    delete chartBox.dataset['lastPointMs'];
+    delete chartBox.dataset['measureStartMs'];
     cols.replaceChildren();
     diffBox.replaceChildren();
     chartBox.replaceChildren();
     columns = [];
-    const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
+    replayFragmentation = [];
     const views = compareViews(state.workload);
+    const unit = state.workload === 'hackbench' ? 'groups' : 'CPUs';
     try {
-      status.textContent = `running ${state.configs.length} configurations at ${state.cpus} ${state.workload === 'hackbench' ? 'groups' : 'CPUs'}…`;
+      status.textContent = `replaying ${state.configs.length} configurations at ${state.cpus} ${unit}, a small scenario…`;
       let k = 0;
       for (const c of state.configs) {
-        const r = await client.sim(compareRequest(state, c, state.cpus, 1 << 21));
+        const req = replayRequest(state, c, 1 << 21);
+        const r = await client.sim(req);
+        if (gen !== runGen) return;
         if (r.status !== 0) throw new Error(`${c.label}: ${r.stderr.trim()}`);
-        const player = new Player(decodeEvents(r.events));
+        // built in slices, so a large replay never blocks the page for long
+        const player = await Player.build(decodeEvents(r.events));
+        if (gen !== runGen) return;
         const stats = r.stats;
         if (!stats) throw new Error(`${c.label}: the core returned no counters`);
         const maxTime = new Float64Array(player.length);
@@ -331,11 +354,18 @@ export function mountCompare(root: HTMLElement, search: string): void {
         for (let i = 0; i < player.length; i++) maxTime[i] = m = Math.max(m, player.log.time[i]!);
         player.seek(player.length);
         const fragmentation = unusableIndex(player.state, Math.min(9, player.state.geo.maxOrder));
+        replayFragmentation[k] = fragmentation;
         const col = el('section', { class: 'compare-col', 'aria-label': c.label });
         const head = el('h3', { class: 'compare-col-title' }, el('span', { class: 'swatch', style: `background:${SERIES_COLORS[k % SERIES_COLORS.length]}` }), c.label);
         const json = el('button', { type: 'button', class: 'small', text: 'Run as JSON' });
         json.addEventListener('click', () => download(eventLogToJson(player.log, `compare ${c.label}`), `compare-${formatConfig(c)}.events.json`, 'application/json'));
-        col.append(head, el('p', { class: 'hint', text: `batch ${stats.batch}, high ${stats.high}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }), json);
+        col.append(
+          head,
+          el('p', { class: 'hint', text: `batch ${stats.batch}, high ${stats.high}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }),
+          el('p', { class: 'hint replay-scale', text: replayNote(state, req, fragmentation) }),
+          ...pcpWarnings(stats).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `This replay: ${w}` })),
+          json,
+        );
         cols.append(col);
         const pcp: PcpParams = { batch: stats.batch, high: stats.high, source: 'from the run' };
         const set = mountViewSet(col, views, `cmp${k}`);
@@ -345,7 +375,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
           const p = set.panelOf(v);
           if (p) addViewExportButtons(p, { title: `${c.label}: ${viewTitle(v)}`, what: `${c.label} ${v}`, file: `compare-${k}-${v}` });
         }
-        columns.push({ config: c, player, pcp, maxTime, set, diff: { label: c.label, stats, fragmentation } });
+        columns.push({ config: c, player, pcp, maxTime, set });
         k++;
       }
       tMax = Math.max(...columns.map((c) => c.maxTime[c.maxTime.length - 1] ?? 0));
@@ -354,41 +384,6 @@ export function mountCompare(root: HTMLElement, search: string): void {
       tOut.style.minWidth = `${timeLabel(tMax).length + 1}ch`;
       t = Math.min(state.t || tMax, tMax);
       draw();
-
-      const dr = diffRows(columns.map((c) => c.diff), state.workload);
-      const tbl = el('table', { class: 'data diff', id: 'diff-table' });
-      tbl.append(el('caption', { text: `${caption(state)}, seed ${state.seed}: the whole run, computed by the core; "better" says which way each figure is better` }));
-      const thead = el('thead');
-      const htr = el('tr');
-      for (const h of dr[0]!) htr.append(el('th', { scope: 'col', text: h }));
-      thead.append(htr);
-      const tb = el('tbody');
-      // the % cells say better / worse in words; the colour only repeats it
-      const cell = (v: string) => el('td', { text: v, ...(/ (better|worse)$/.test(v) ? { class: v.endsWith('better') ? 'gain' : 'loss' } : {}) });
-      for (const r of dr.slice(1)) tb.append(el('tr', {}, el('th', { scope: 'row', text: r[0]! }), ...r.slice(1).map(cell)));
-      tbl.append(thead, tb);
-      const runs = runsOf(state);
-      const diffCsv: CsvTable = {
-        title: `buddylab compare: ${caption(state)}, seed ${state.seed}; the whole run of each configuration`,
-        params: runs.params,
-        commands: runs.commands(),
-        columns: diffCsvColumns(columns.map((c) => c.diff)),
-        rows: diffCsvRows(columns.map((c) => c.diff), state.workload),
-      };
-      diffBox.append(
-        el('h3', { id: 'diff-title', text: 'Side by side' }),
-        // a narrow screen scrolls the table inside its box, never the page
-        el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
-        el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
-        howMadeLine(runs.commands(), 'numbers'),
-      );
-
-      if (sp.sweep) await drawSweep(sp.sweep);
-      else
-        chartBox.append(
-          el('h3', { id: 'chart-title', text: 'No chart against tasks' }),
-          el('p', { class: 'hint', text: `${state.workload}'s score is the share of order-9 attempts that got a block (${sp.score}), not a throughput: the diff table above compares it.` }),
-        );
       // the figures a slide may show: each view of every column (first views first), the table, the chart
       figures.length = 0;
       for (const v of views) columns.forEach((c, k) => figures.push({ id: `${k}-${v}`, title: `${c.config.label}: ${viewTitle(v)}`, el: c.set.panelOf(v)! }));
@@ -396,49 +391,182 @@ export function mountCompare(root: HTMLElement, search: string): void {
       presenter.setFigures(figures);
       showChosenFigures(figures, presenter.chosen, presenter.lecture);
       status.textContent = '';
+      await measure(gen);
+      if (gen !== runGen) return;
       page.classList.add('ready');
     } catch (e) {
-      status.textContent = `the compare could not run: ${e instanceof Error ? e.message : String(e)}`;
+      if (gen === runGen) status.textContent = e instanceof PoolCancelled ? 'cancelled: the measured runs stopped' : `the compare could not run: ${e instanceof Error ? e.message : String(e)}`;
     } finally {
-      run.disabled = false;
+      if (gen === runGen) run.disabled = false;
     }
   }
 
-  /** The score against tasks (groups for hackbench), one line per configuration, in the core's unit. */
-  async function drawSweep(sweep: NonNullable<CompareWorkloadSpec['sweep']>) {
+  /**
+   * The measured runs, in the worker pool: the chart's points first (one per configuration and
+   * task count, the state's seed), then the diff table's seeds at `cpus`. Chart points appear
+   * as they finish; the table when its last run is in.
+   */
+  async function measure(gen: number) {
+    const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
+    const seeds = measuredSeeds(state);
+    const chartReqs = sp.sweep ? state.configs.flatMap((c) => state.tasks.map((n) => compareRequest(state, c, n))) : [];
+    const diffReqs = state.configs.flatMap((c) => seeds.map((seed) => compareRequest(state, c, state.cpus, seed)));
+    chartBox.dataset['measureStartMs'] = String(Math.round(performance.now())); // make bench reads it
+    const series: ThroughputSeries[] = state.configs.map((c) => ({ label: c.label, points: [] }));
+    const chart = sp.sweep ? mountChart(sp.sweep, series, new Set(chartReqs.map(pointKey)).size) : undefined;
+    if (!sp.sweep)
+      chartBox.append(
+        el('h3', { id: 'chart-title', text: 'No chart against tasks' }),
+        el('p', { class: 'hint', text: `${state.workload}'s score is the share of order-9 attempts that got a block (${sp.score}), not a throughput: the diff table above compares it.` }),
+      );
+    const diffStats: (SimStats | undefined)[] = new Array(diffReqs.length);
+    const bar = progressBar('the measured runs', () => pool.cancel());
+    diffBox.append(el('h3', { id: 'diff-title', text: 'Side by side' }), bar.root);
+    const seen = new Set<string>();
+    const cached = new Set<string>();
+    const all = [...chartReqs, ...diffReqs];
+    const outputs = await pool.run(all, {
+      priority: (i) => (i < chartReqs.length ? 1 : 0),
+      onProgress: (p) => {
+        if (gen === runGen) bar.update(p);
+      },
+      onPoint: ({ index, key, stdout, source }) => {
+        if (gen !== runGen) return;
+        if (source === 'cache') cached.add(key);
+        if (index < chartReqs.length) {
+          const j = Math.floor(index / state.tasks.length);
+          const tasks = state.tasks[index % state.tasks.length]!;
+          if (seen.has(`${j}/${tasks}`)) return; // a task count listed twice
+          seen.add(`${j}/${tasks}`);
+          series[j]!.points.push({ tasks, score: parseSimStats(stdout).score });
+          series[j]!.points.sort((a, b) => a.tasks - b.tasks);
+          chart?.redraw();
+        } else diffStats[index - chartReqs.length] = parseSimStats(stdout);
+      },
+    });
+    if (gen !== runGen) return;
+    const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
+    bar.finish(`${runs.size} measured runs${cached.size ? `, ${cached.size} of them from this browser's results cache` : ''}`);
+    // every measured run as the core printed it, in the form blab sim --points prints natively
+    const text = el('button', { type: 'button', class: 'small', text: 'Runs as text', 'aria-label': 'Runs as text: save every measured run as the core printed it' });
+    text.addEventListener('click', () => download([...runs].map(([k, out]) => `point ${k}\n${out}`).join(''), 'compare-runs.txt', 'text/plain'));
+    bar.root.append(text);
+    const diffCols: DiffColumn[] = state.configs.map((c, j) => ({
+      label: c.label,
+      stats: diffStats.slice(j * seeds.length, (j + 1) * seeds.length) as SimStats[],
+      ...(replayFragmentation[j] !== undefined ? { fragmentation: replayFragmentation[j] } : {}),
+    }));
+    drawDiff(diffCols, seeds);
+    chart?.finish();
+  }
+
+  function drawDiff(diffCols: DiffColumn[], seeds: number[]) {
+    const dr = diffRows(diffCols, state.workload);
+    const ms = measures(state.workload);
+    const tbl = el('table', { class: 'data diff', id: 'diff-table' });
+    tbl.append(el('caption', { text: `${caption(state)}, seeds ${seeds[0]}..${seeds.at(-1)} (the mean; min..max under it): the measured runs, computed by the core; "better" says which way each figure is better` }));
+    const thead = el('thead');
+    const htr = el('tr');
+    for (const h of dr[0]!) htr.append(el('th', { scope: 'col', text: h }));
+    thead.append(htr);
+    const tb = el('tbody');
+    // the % cells say better / worse in words; the colour only repeats it
+    const cell = (v: string) => el('td', { text: v, ...(/ (better|worse)( \(|$)/.test(v) ? { class: / better( \(|$)/.test(v) ? 'gain' : 'loss' } : {}) });
+    dr.slice(1).forEach((r, i) => {
+      const cells = r.slice(1).map(cell);
+      // under each configuration's mean, its seeds' min..max
+      diffCols.forEach((c, j) => {
+        const sp = measureSpread(ms[i]!, c);
+        if (sp && sp.n > 1 && sp.min !== sp.max) cells[1 + j]!.append(el('span', { class: 'spread', text: `${formatMeasure(ms[i]!, sp.min)}..${formatMeasure(ms[i]!, sp.max)}` }));
+      });
+      tb.append(el('tr', {}, el('th', { scope: 'row', text: r[0]! }), ...cells));
+    });
+    tbl.append(thead, tb);
+    const warnings = diffCols.flatMap((c) => {
+      const texts = new Set(c.stats.flatMap((s) => pcpWarnings(s)));
+      return [...texts].map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${c.label}: ${w}` }));
+    });
+    const runs = runsOf(state);
+    const diffCsv: CsvTable = {
+      title: `buddylab compare: ${caption(state)}, seeds ${seeds[0]}..${seeds.at(-1)}; the measured runs of each configuration`,
+      params: [...runs.params, ['seeds', seeds.join(',')]],
+      commands: runs.commands(),
+      columns: diffCsvColumns(diffCols),
+      rows: diffCsvRows(diffCols, state.workload),
+    };
+    // a narrow screen scrolls the table inside its box, never the page
+    diffBox.append(
+      el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
+      ...warnings,
+      el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
+      howMadeLine(runs.commands(), 'numbers'),
+    );
+  }
+
+  /** The score against tasks (groups for hackbench), one line per configuration, in the core's
+   * unit, redrawn as points arrive. */
+  function mountChart(sweep: NonNullable<CompareWorkloadSpec['sweep']>, series: ThroughputSeries[], points: number) {
     const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
     const what = state.workload === 'hackbench' ? 'groups' : 'tasks';
-    status.textContent = `sweeping ${state.tasks.join(', ')} ${what} for the chart…`;
-    const series: ThroughputSeries[] = [];
-    for (const c of state.configs) {
-      const points = [];
-      for (const n of state.tasks) points.push({ tasks: n, score: (await runStats((req) => client.sim(req), compareRequest(state, c, n, 0))).score });
-      series.push({ label: c.label, points });
-    }
     const title = `Throughput against ${what} (${sp.score}, ${sp.better} is better)`;
-    const chartPanel = panel(chartBox, 'throughput', title, `one line per configuration${sweep.linear ? '; dashed: linear scaling of the first' : ''}`);
+    const note = `one line per configuration, seed ${state.seed}, ${sizeWords(state)}${sweep.linear ? '; dashed: linear scaling of the first' : ''}`;
+    const chartPanel = panel(chartBox, 'throughput', title, note);
     chartBox.querySelector('h2')?.setAttribute('id', 'chart-title');
     const chart = createThroughputSvg();
     chartPanel.append(chart);
-    drawThroughputChart(chart, series, {
-      title: `${state.workload} score against ${what}: ${state.configs.map((c) => c.label).join(', ')}`,
-      linear: sweep.linear,
-      unit: sp.score.replace(/ \/ /g, '/'),
-      xLabel: sweep.axis,
+    const redraw = perFrame(() => {
+      drawThroughputChart(chart, series, {
+        title: `${state.workload} score against ${what}: ${state.configs.map((c) => c.label).join(', ')}`,
+        linear: sweep.linear,
+        unit: sp.score.replace(/ \/ /g, '/'),
+        xLabel: sweep.axis,
+      });
+      // when the chart showed its last point, ms after the page started (make bench reads it)
+      if (series.reduce((n, s) => n + s.points.length, 0) === points && !chartBox.dataset['lastPointMs'])
+        chartBox.dataset['lastPointMs'] = String(Math.round(performance.now()));
     });
+    redraw();
     const runs = runsOf(state);
-    const chartCsv: CsvTable = {
-      title: `buddylab compare: ${state.workload} score (${sp.score}) against ${what}`,
-      params: runs.params.filter(([k]) => k !== 'tasks' && k !== 'groups'),
-      commands: runs.commands(state.tasks),
-      columns: [what, ...series.map((s) => `${s.label} (${sp.score})`)],
-      rows: state.tasks.map((n, i) => [n, ...series.map((s) => s.points[i]!.score)]),
+    return {
+      redraw,
+      finish() {
+        const chartCsv: CsvTable = {
+          title: `buddylab compare: ${state.workload} score (${sp.score}) against ${what}`,
+          params: runs.params.filter(([k]) => k !== 'tasks' && k !== 'groups'),
+          commands: runs.commands(state.tasks),
+          columns: [what, ...series.map((s) => `${s.label} (${sp.score})`)],
+          rows: state.tasks.map((n) => [n, ...series.map((s) => s.points.find((p) => p.tasks === n)?.score ?? null)]),
+        };
+        addViewExportButtons(chartPanel.parentElement!, { title, what: 'the chart', file: 'compare-throughput' });
+        chartPanel.append(el('div', { class: 'table-actions' }, csvButton(chartCsv, 'compare-throughput')), howMadeLine(runs.commands(state.tasks), 'chart'));
+      },
     };
-    addViewExportButtons(chartPanel.parentElement!, { title, what: 'the chart', file: 'compare-throughput' });
-    chartPanel.append(el('div', { class: 'table-actions' }, csvButton(chartCsv, 'compare-throughput')), howMadeLine(runs.commands(state.tasks), 'chart'));
   }
 
   void runAll();
+}
+
+/** The measured runs' size, in words: what the page says the table and chart were run at. */
+function sizeWords(s: CompareState): string {
+  const w: CompareWorkloadSpec = COMPARE_WORKLOADS[s.workload];
+  const scale = w.cacheScale(s.pages);
+  switch (s.workload) {
+    case 'hackbench':
+      return `${s.pages} messages per sender`;
+    case 'stress_highalloc':
+      return `a ${s.pages}-page fill, ${s.attempts} order-9 attempts`;
+    default:
+      return `${s.pages} pages per ${s.workload === 'mixed' ? 'page_fault1 ' : ''}task, clear_page() through all 64 lines${scale > 1 ? `, L2 and LLC / ${scale} (the footprint-to-cache ratio of will-it-scale's 128 MB)` : ''}`;
+  }
+}
+
+/** A replayed column's note: how small its scenario is, and where the figures below come from. */
+function replayNote(s: CompareState, req: SimRequest, fragmentation: number): string {
+  const small =
+    s.workload === 'stress_highalloc'
+      ? 'the same run as measured below'
+      : `a small scenario to step through: ${req.cpus} ${s.workload === 'hackbench' ? 'groups' : 'CPUs'} x ${req.pages} ${s.workload === 'hackbench' ? 'messages' : 'pages'}${s.workload === 'hackbench' ? '' : ', one round'}, clear_page() through ${req.clearLines} lines`;
+  return `Replay: ${small}; it ends with an unusable free space index of ${fragmentation.toFixed(3)} at pageblock_order. The table and chart below come from the measured runs (${sizeWords(s)}).`;
 }
 
 /**

@@ -29,7 +29,7 @@ describe('compare URL state', () => {
     expect(parseCompare(formatCompare(s))).toEqual(s);
     // a bare hackbench link: its own defaults, not page_fault1's 56 CPUs x 64 pages
     expect(parseCompare('?compare&workload=hackbench')).toEqual(defaultsFor('hackbench'));
-    expect(defaultsFor('hackbench')).toMatchObject({ cpus: 8, pages: 200 });
+    expect(defaultsFor('hackbench')).toMatchObject({ cpus: 8, pages: 4000 });
   });
 
   it("takes the preset's SLUB freelist prefetch when a hackbench configuration does not say", () => {
@@ -50,8 +50,12 @@ describe('compare URL state', () => {
     expect(parseCompare(formatCompare(s))).toEqual(s);
   });
 
-  it('gives the defaults for a bare ?compare', () => {
+  it('gives the defaults for a bare ?compare: the seeds\' sizes, 1 to 112 tasks at 8 points', () => {
     expect(parseCompare('?compare')).toEqual(DEFAULT_COMPARE);
+    expect(DEFAULT_COMPARE).toMatchObject({ cpus: 56, pages: 4096, tasks: [1, 16, 28, 44, 56, 72, 88, 112] });
+    expect(parseCompare('?compare=v4.16,v4.17&cpus=56')).toEqual(DEFAULT_COMPARE);
+    // seed 000's 4-socket Skylake
+    expect(parseCompare('?compare&cpus=224&tasks=1,224').tasks).toEqual([1, 224]);
   });
 
   it.each([
@@ -61,15 +65,16 @@ describe('compare URL state', () => {
     ['?compare=v4.16,v4.17:batch=9:high=3', /high must be at least batch/],
     ['?compare=v4.16,v4.16', /same configuration twice/],
     ['?compare=v4.16,v4.17&cpus=57&cpus=56', /appears twice/],
-    ['?compare=v4.16,v4.17&cpus=200', /cpus=200: must be between 1 and 112/],
-    ['?compare=v4.16,v4.17&cpus=112&pages=4096', /at most 32768 page faults/],
+    ['?compare=v4.16,v4.17&cpus=300', /cpus=300: must be between 1 and 224/],
+    ['?compare=v4.16,v4.17&cpus=224&pages=32768', /224 tasks x 32768 pages is 7340032 pages; the core's zone holds at most 4194304/],
+    ['?compare=v4.16,v4.17&cpus=1&pages=32768&tasks=1,200', /200 tasks x 32768 pages/],
     ['?compare=v4.16,v4.17&bogus=1', /unknown key "bogus"/],
     ['?compare=v4.16,v4.17&workload=slab', /workload=slab: one of page_fault1, parallel_free, trunc, hackbench, stress_highalloc, mixed/],
     ['?compare=v4.16,v4.17&workload=hackbench&pages=64', /pages: hackbench takes messages= \(messages per sender\), not pages=/],
     ['?compare=v4.16,v4.17&messages=64', /messages: page_fault1 takes pages=/],
     ['?compare=v4.16,v4.17&workload=hackbench&cpus=1', /cpus=1: must be between 2 and 112/],
-    ['?compare=v4.16,v4.17&workload=hackbench&messages=1001', /messages=1001: must be between 1 and 1000/],
-    ['?compare=v4.16,v4.17&workload=hackbench&cpus=112&messages=1000', /112000 messages; the compare view replays at most 32768/],
+    ['?compare=v4.16,v4.17&workload=hackbench&messages=4001', /messages=4001: must be between 1 and 4000/],
+    ['?compare=v4.16,v4.17&workload=hackbench&cpus=113', /cpus=113: must be between 2 and 112/],
     ['?compare=v4.16,v4.17:prefetch=off', /prefetch= is SLUB's freelist prefetch, for workload=hackbench only/],
     ['?compare=v5.18,v5.18:prefetch=maybe&workload=hackbench', /prefetch=maybe: on or off/],
     ['?compare=v5.18:prefetch=on,v5.18:prefetch=on&workload=hackbench', /same configuration twice/],
@@ -80,7 +85,7 @@ describe('compare URL state', () => {
     ['?compare=v4.16,v4.17&attempts=4', /attempts: only stress_highalloc makes order-9 attempts, not page_fault1/],
     ['?compare=v4.16,v4.17&workload=mixed&cpus=1', /cpus=1: must be between 2 and/],
     ['?compare=v4.16,v4.17&workload=mixed&tasks=1', /tasks=1: must be between 2 and 16/],
-    ['?compare=v4.16,v4.17&workload=mixed&cpus=3&pages=4097', /pages=4097: must be between 1 and 4096/],
+    ['?compare=v4.16,v4.17&workload=mixed&cpus=3&pages=32769', /pages=32769: must be between 1 and 32768/],
     ['?compare=v4.16,v4.17&workload=__proto__', /workload=__proto__: one of/],
     ['?compare=v4.16,v4.17&seed=-1', /expected a whole number/],
     ['?cpus=4', /not a compare link/],

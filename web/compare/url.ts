@@ -1,6 +1,6 @@
 // The compare view's URL state, in the query string:
 //
-//   ?compare=v4.16,v4.17&cpus=56&pages=64&seed=1&tasks=1,8,28,56&t=123456
+//   ?compare=v4.16,v4.17&cpus=56&pages=4096&seed=1&tasks=1,16,28,44,56,72,88,112&t=123456
 //   &workload=NAME: another workload (page_fault1 when absent), each with its own parameters:
 //     parallel_free, trunc    cpus, pages (per task), tasks
 //     hackbench               cpus (groups), messages (per sender), tasks (groups for the chart)
@@ -11,27 +11,42 @@
 // hackbench SLUB's freelist prefetch: `v5.18:prefetch=off` (default: the preset's, on from
 // v3.3). `t` is the shared playback position in virtual cycles. User input: bounded, every
 // key known, each problem with its own message.
+//
+// The sizes are those of the measured runs (the diff table, over several seeds, and the
+// chart): 4096 pages per task by default, with L2 and LLC scaled to keep will-it-scale's 128 MB
+// footprint-to-cache ratio. The replayed columns run a cut-down copy (replaySize()), small
+// enough to step page by page, and say so.
 import { CORE_LIMITS } from '../log/core-limits';
 import { PRESETS, type Preset } from '../scenario/url';
+import { willItScaleCacheScale } from '../engine/point';
 import type { SimConfig } from '../lessons/lesson';
-import { HACKBENCH_LOOPS, HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads';
+import { HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads';
+
+const HACKBENCH_MAX_GROUPS = CORE_LIMITS.hackbenchMaxGroups;
 export const COMPARE_LIMITS = {
   maxQuery: 600,
   minConfigs: 2,
   maxConfigs: 4,
-  maxCpus: CORE_LIMITS.modelCpus,
-  /** pages per task; cpus x pages is bounded so a replayed run stays small */
-  maxPages: 4096,
-  maxFaults: 1 << 15,
+  /** up to seed 000's 4-socket Skylake: past 112 the model machine has 4 sockets */
+  maxCpus: 2 * CORE_LIMITS.modelCpus,
+  /** pages per task of the measured runs; every task's pages must fit the core's zone */
+  maxPages: 32768,
+  maxZonePages: CORE_LIMITS.simMaxMapped,
+  /** the replayed run: one round of at most this many page faults (its pages per task are
+   * cut to fit), a few 10^5 log records */
+  replayFaults: 1 << 14,
   maxTaskPoints: 8,
   maxBatch: 4096,
   maxHigh: 1 << 16,
-  /** hackbench: messages per sender, and groups x messages (about 17 log records each) */
-  maxMessages: 1000,
-  maxHackbenchMessages: 1 << 15,
+  /** hackbench: messages per sender (seed 003 ran 4000), and the replay's groups x messages
+   * (about 17 log records each) */
+  maxMessages: 4000,
+  replayMessages: 1 << 15,
   maxAttempts: 16,
   /** mixed: groups of tasks the chart may sweep (its runs keep no log) */
   maxMixedSweep: 16,
+  /** seeds of each configuration in the diff table, for its mean and spread */
+  seeds: 3,
 } as const;
 
 /** Which way a figure is better: its diff column says "better" / "worse" by this. */
@@ -63,23 +78,26 @@ export interface CompareWorkloadSpec {
    * will-it-scale's linear line, for workloads where every task does the scored work.
    */
   sweep: { min: number; max: number; default: number[]; axis: string; linear: boolean } | null;
-  /** the replayed run's work, bounded so its event log stays a few 10^5 records */
-  work: (cpus: number, size: number) => number;
-  maxWork: number;
-  /** what `work` counts, for the message */
-  workUnit: string;
+  /** the replayed run's size parameter for a measured size: cut so its event log stays a few
+   * 10^5 records (the column says so) */
+  replaySize: (cpus: number, size: number) => number;
+  /** L2 and LLC divided by this for a measured run of this size (1: full size) */
+  cacheScale: (size: number) => number;
 }
+
+const cut = (limit: number) => (cpus: number, size: number) => Math.max(1, Math.min(size, Math.floor(limit / cpus)));
 
 const order0 = (title: string, score: string): CompareWorkloadSpec => ({
   title,
   score,
   better: 'higher',
   cpus: { min: 1, max: COMPARE_LIMITS.maxCpus, default: 56, label: 'CPUs (one task each)' },
-  size: { key: 'pages', min: 1, max: COMPARE_LIMITS.maxPages, default: 64, label: 'pages per task' },
-  sweep: { min: 1, max: COMPARE_LIMITS.maxCpus, default: [1, 8, 28, 56], axis: 'tasks (one per CPU)', linear: true },
-  work: (cpus, pages) => cpus * pages,
-  maxWork: COMPARE_LIMITS.maxFaults,
-  workUnit: 'page faults',
+  size: { key: 'pages', min: 1, max: COMPARE_LIMITS.maxPages, default: 4096, label: 'pages per task' },
+  // 1 to 112 tasks at 8 points: one socket's cores (28), its threads or both sockets' cores
+  // (56), seed 000's 88-CPU Broadwell and 112-CPU Skylake
+  sweep: { min: 1, max: COMPARE_LIMITS.maxCpus, default: [1, 16, 28, 44, 56, 72, 88, 112], axis: 'tasks (one per CPU)', linear: true },
+  replaySize: cut(COMPARE_LIMITS.replayFaults),
+  cacheScale: willItScaleCacheScale,
 });
 
 /**
@@ -94,12 +112,11 @@ export const COMPARE_WORKLOADS = {
     title: 'hackbench (SLUB, remote frees)',
     score: 'messages / s',
     better: 'higher',
-    cpus: { min: 2, max: COMPARE_LIMITS.maxCpus, default: 8, label: 'groups (a sender CPU each)' },
-    size: { key: 'messages', min: 1, max: COMPARE_LIMITS.maxMessages, default: HACKBENCH_LOOPS, label: 'messages per sender' },
-    sweep: { min: 2, max: COMPARE_LIMITS.maxCpus, default: [2, 8, 28, 56], axis: 'groups (one sender CPU each)', linear: false },
-    work: (groups, messages) => groups * messages,
-    maxWork: COMPARE_LIMITS.maxHackbenchMessages,
-    workUnit: 'messages',
+    cpus: { min: 2, max: HACKBENCH_MAX_GROUPS, default: 8, label: 'groups (a sender CPU each)' },
+    size: { key: 'messages', min: 1, max: COMPARE_LIMITS.maxMessages, default: COMPARE_LIMITS.maxMessages, label: 'messages per sender' },
+    sweep: { min: 2, max: HACKBENCH_MAX_GROUPS, default: [2, 8, 28, 56], axis: 'groups (one sender CPU each)', linear: false },
+    replaySize: cut(COMPARE_LIMITS.replayMessages),
+    cacheScale: () => 1,
   },
   stress_highalloc: {
     title: 'mmtests stress-highalloc (order-9 blocks under churn)',
@@ -109,21 +126,20 @@ export const COMPARE_WORKLOADS = {
     size: { key: 'pages', min: HIGHALLOC_PAGES[0], max: HIGHALLOC_PAGES[1], default: 4096, label: "the zone's fill (pages)" },
     attempts: { min: 1, max: COMPARE_LIMITS.maxAttempts, default: HIGHALLOC_ATTEMPTS },
     sweep: null,
-    work: (_cpus, pages) => pages,
-    maxWork: HIGHALLOC_PAGES[1],
-    workUnit: 'pages of fill',
+    // the fill is small enough to replay whole
+    replaySize: (_cpus, pages) => pages,
+    cacheScale: () => 1,
   },
   mixed: {
     title: "page_fault1 beside huge-page users (the skip-merge RFC's THP test)",
     score: 'order-0 pages / s',
     better: 'higher',
     cpus: { min: 2, max: MIXED_MAX_CPUS, default: MIXED_MAX_CPUS, label: 'CPUs (page_fault1 on the first half, huge pages on the rest)' },
-    size: { key: 'pages', min: 1, max: COMPARE_LIMITS.maxPages, default: 1024, label: 'pages per page_fault1 task' },
+    size: { key: 'pages', min: 1, max: COMPARE_LIMITS.maxPages, default: 4096, label: 'pages per page_fault1 task' },
     // half the tasks fault order-0 pages, the score counts only theirs: no linear line
     sweep: { min: 2, max: COMPARE_LIMITS.maxMixedSweep, default: [2, 4, 8, 16], axis: 'tasks (half page_fault1, half huge pages)', linear: false },
-    work: (cpus, pages) => Math.ceil(cpus / 2) * pages,
-    maxWork: MIXED_MAX_PAGES,
-    workUnit: 'page_fault1 pages',
+    replaySize: (cpus, pages) => cut(MIXED_MAX_PAGES)(Math.ceil(cpus / 2), pages),
+    cacheScale: willItScaleCacheScale,
   },
 } as const satisfies Record<string, CompareWorkloadSpec>;
 export type CompareWorkload = keyof typeof COMPARE_WORKLOADS;
@@ -273,11 +289,11 @@ export function parseCompare(search: string): CompareState {
         throw new CompareUrlError(`unknown key "${key.slice(0, 32)}"`);
     }
   }
-  const work = w.work(s.cpus, s.pages);
-  if (work > w.maxWork) {
-    if (w.size.key === 'pages' && workload !== 'stress_highalloc' && workload !== 'mixed')
-      throw new CompareUrlError(`cpus x pages = ${work}; the compare view replays at most ${w.maxWork} page faults per run`);
-    throw new CompareUrlError(`cpus=${s.cpus} with ${w.size.key}=${s.pages} is ${work} ${w.workUnit}; the compare view replays at most ${w.maxWork} per run`);
+  // every task's pages live in one zone of the core (blab_sim.h, BLAB_SIM_MAX_MAPPED)
+  if (w.size.key === 'pages' && workload !== 'stress_highalloc') {
+    const most = Math.max(s.cpus, ...s.tasks);
+    if (most * s.pages > COMPARE_LIMITS.maxZonePages)
+      throw new CompareUrlError(`${most} tasks x ${s.pages} pages is ${most * s.pages} pages; the core's zone holds at most ${COMPARE_LIMITS.maxZonePages}`);
   }
   return s;
 }

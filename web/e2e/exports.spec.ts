@@ -75,7 +75,7 @@ test('the throughput panel: d3 axes and lines, a vector SVG, a CSV of plain numb
   await panel.locator('#tp-preset-v4-16').check();
   await panel.locator('#tp-preset-v4-17').check();
   await panel.locator('#tp-cpus').fill('1,2,4');
-  await panel.locator('#tp-pages').selectOption('64');
+  await panel.locator('#tp-pages').selectOption('1024');
   await panel.getByRole('button', { name: 'Run sweep' }).click();
   await expect(panel.locator('#tp-status')).toContainText(/6 runs in/, { timeout: 120_000 });
   // axes from d3-axis (.tick groups), lines from d3-shape
@@ -83,14 +83,14 @@ test('the throughput panel: d3 axes and lines, a vector SVG, a CSV of plain numb
   await expect(panel.locator('.tp-y .tick text').first()).toHaveText(/\d/);
   await expect(panel.locator('.tp-series path.tp-line')).toHaveCount(2);
   // the command that makes the chart, every preset and task count in one
-  await expect(panel.locator('.howmade-cmd')).toHaveText('blab sim --workload page_fault1 --cpus 1,2,4 --preset v4.16,v4.17 --pages 64 --iterations 2 --seed 1 --clear-lines 8');
+  await expect(panel.locator('.howmade-cmd')).toHaveText('blab sim --workload page_fault1 --cpus 1,2,4 --preset v4.16,v4.17 --pages 1024 --iterations 2 --seed 1 --clear-lines 64 --cache-scale 32');
   const csv = (await saved(page, () => panel.getByRole('button', { name: 'Export throughput-sweep as CSV' }).click())).bytes.toString('utf8');
   const lines = csv.trim().split('\r\n');
   const comments = lines.filter((l) => l.startsWith('#'));
   const [head, ...rows] = lines.filter((l) => !l.startsWith('#'));
-  for (const k of ['workload: page_fault1', 'preset: v4.16,v4.17', 'pages per task: 64', 'rounds (the first a warm-up): 2', 'seed: 1', 'clear_page() lines: 8', "pcp batch: the preset's", 'tasks: 1,2,4'])
+  for (const k of ['workload: page_fault1', 'preset: v4.16,v4.17', 'pages per task: 1024', 'rounds (the first a warm-up): 2', 'seed: 1', 'clear_page() lines: 64', 'L2 and LLC sizes divided by: 32', "pcp batch: the preset's", 'tasks: 1,2,4'])
     expect(comments).toContain(`# ${k}`);
-  expect(comments).toContain('# command: blab sim --workload page_fault1 --cpus 1,2,4 --preset v4.16,v4.17 --pages 64 --iterations 2 --seed 1 --clear-lines 8');
+  expect(comments).toContain('# command: blab sim --workload page_fault1 --cpus 1,2,4 --preset v4.16,v4.17 --pages 1024 --iterations 2 --seed 1 --clear-lines 64 --cache-scale 32');
   expect(head).toBe('tasks,v4.16 (pages/s),v4.17 (pages/s),linear (pages/s)');
   expect(rows).toHaveLength(3);
   for (const r of rows) expect(r).toMatch(/^\d+(,\d+(\.\d+)?){3}$/);
@@ -115,16 +115,18 @@ test('compare: the diff CSV has plain numbers, changes in % or pp with their own
   const lines = csv.trim().split('\r\n');
   expect(lines.filter((l) => l.startsWith('#'))).toEqual(expect.arrayContaining(['# workload: page_fault1', '# tasks: 8', '# pages per task: 512', '# seed: 1', "# configuration 1: preset v4.16, pcp batch the preset's, pcp high the preset's"]));
   const [head, ...rows] = lines.filter((l) => !l.startsWith('#'));
-  expect(head).toBe('measure,better,v4.16,v4.17,v4.17 vs v4.16,v4.17 vs v4.16 unit,v4.17 vs v4.16 verdict');
+  // each configuration's mean over its seeds with their min and max; each change with its
+  // unit, verdict and whether it is inside the seeds' spread
+  expect(head).toBe('measure,better,v4.16,v4.16 min,v4.16 max,v4.17,v4.17 min,v4.17 max,v4.17 vs v4.16,v4.17 vs v4.16 unit,v4.17 vs v4.16 verdict,v4.17 vs v4.16 inside the spread');
   // no "17,889,561" in quotes, no "+5.2% better" in a cell
   expect(csv).not.toMatch(/"\d[\d,]*"/);
   expect(csv).not.toMatch(/% (better|worse)/);
   const score = rows.find((r) => r.startsWith('throughput'))!.split(',');
-  expect(score.slice(2, 4).every((v) => /^\d+$/.test(v))).toBe(true);
-  expect(score[5]).toBe('%');
+  expect(score.slice(2, 8).every((v) => /^\d+$/.test(v))).toBe(true);
+  expect(score[9]).toBe('%');
   const cont = rows.find((r) => r.startsWith('zone->lock contention'))!;
-  expect(cont).toMatch(/,pp,(better|worse|same)$/);
+  expect(cont).toMatch(/,pp,(better|worse|same),(yes|no)$/);
   // on the page, a change of a percentage reads in percentage points
-  await expect(page.locator('#diff-table tr', { hasText: 'zone->lock contention' }).locator('td').last()).toHaveText(/^(±0\.00|[+-]\d+\.\d\d) pp( better| worse)?$/);
-  await expect(page.locator('.compare-diff .howmade-cmd')).toContainText('blab sim --workload page_fault1 --cpus 8 --preset v4.16 --pages 512 --iterations 2 --seed 1 --clear-lines 8');
+  await expect(page.locator('#diff-table tr', { hasText: 'zone->lock contention' }).locator('td').last()).toHaveText(/^(±0\.00|[+-]\d+\.\d\d) pp( better| worse)?( \(within the spread\))?$/);
+  await expect(page.locator('.compare-diff .howmade-cmd')).toContainText('blab sim --workload page_fault1 --cpus 8 --preset v4.16 --pages 512 --iterations 2 --seed 1 --clear-lines 64 --cache-scale 64');
 });

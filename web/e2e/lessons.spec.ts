@@ -13,6 +13,11 @@ function watchConsole(page: Page): string[] {
   return errors;
 }
 
+/** A table's text without the seeds' min..max lines under the means. */
+const means = (text: string) => text.replace(/\n-?[\d,.]+\.\.-?[\d,.]+/g, '');
+/** The first line of a cell: the mean. */
+const mean = (cell: string) => cell.split('\n')[0]!;
+
 /** Walks one lesson; returns every computed number it showed, step by step. */
 async function walk(page: Page, id: string): Promise<string[]> {
   await page.goto(`/?lesson=${id}&step=1`);
@@ -49,16 +54,17 @@ test('every lesson, first to last step, answering each predict question; a secon
   expect(ids).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass', 'slubprefetch', 'skipmerge', 'capstone']);
   const first: Record<string, string[]> = {};
   for (const id of ids) first[id] = await walk(page, id);
-  // the model's tables are really there, with numbers in them
-  expect(first['prefetch']!.join('\n')).toMatch(/56\s+\d{6,}/);
+  // the model's tables are really there, with numbers in them (means; min..max under each)
+  expect(means(first['prefetch']!.join('\n'))).toMatch(/\n224\s+\d{6,}/);
+  expect(first['prefetch']!.join('\n')).toMatch(/\d{6,}\.\.\d{6,}/);
   // lesson 5: hackbench virtual ms for 8 groups, prefetch off and on and the change
-  expect(first['slubprefetch']!.join('\n')).toMatch(/\n8\s+(\d+\.\d{3}\s+){2}([+-]\d+\.\d%|±0\.0%)/);
-  // lesson 6: contention % at 56 tasks, and ms per order-9 attempt at 8 CPUs
-  expect(first['skipmerge']!.join('\n')).toMatch(/\n56\s+\d+\.\d{2}\s+\d+\.\d{2}\s+\d+\.\d{2}/);
-  expect(first['skipmerge']!.join('\n')).toMatch(/\n8\s+\d+\.\d{3}\s+\d+\.\d{3}\s+\d+\.\d{3}\s+[+-]/);
+  expect(means(first['slubprefetch']!.join('\n'))).toMatch(/\n8\s+(\d+\.\d{3}\s+){2}([+-]\d+\.\d%|±0\.0%)/);
+  // lesson 6: contention % at 112 tasks, and ms per order-9 attempt at 8 CPUs
+  expect(means(first['skipmerge']!.join('\n'))).toMatch(/\n112\s+\d+\.\d{2}\s+\d+\.\d{2}\s+\d+\.\d{2}/);
+  expect(means(first['skipmerge']!.join('\n'))).toMatch(/\n8\s+\d+\.\d{3}\s+\d+\.\d{3}\s+\d+\.\d{3}\s+[+-]/);
   await page.goto('/?lessons');
   await expect(page.locator('[data-lesson="buddy"] .lesson-state')).toHaveText(' (done)');
-  // second run: a fresh page (and fresh engine) computes every table again
+  // second run: a fresh page shows every table again, the same numbers
   await page.evaluate(() => localStorage.clear());
   for (const id of ids) expect(await walk(page, id), `lesson ${id}`).toEqual(first[id]);
   expect(errors).toEqual([]);
@@ -114,7 +120,7 @@ test('a v4.16 vs v4.17 compare at 56 CPUs shows throughput and hold time side by
   await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
   const diff = page.locator('#diff-table');
   // td 0 says which way is better, then one column per configuration
-  const row = async (name: string) => (await diff.locator('tr', { hasText: name }).locator('td').allInnerTexts()).slice(1, 3);
+  const row = async (name: string) => (await diff.locator('tr', { hasText: name }).locator('td').allInnerTexts()).slice(1, 3).map(mean);
   const tp = await row('throughput');
   const hold = await row('hold (cycles per acquisition)');
   expect(tp[0]).not.toBe(tp[1]);
@@ -163,13 +169,13 @@ test('a hackbench compare (freelist prefetch on vs off) shows messages/s and tim
   await expect(page.locator('#cmp-attempts')).toBeHidden();
   const diff = page.locator('#diff-table');
   await expect(diff.locator('caption')).toContainText('hackbench, 4 groups x 100 messages');
-  const cells = async (name: string) => diff.locator('tr', { hasText: name }).locator('td').allInnerTexts();
+  const cells = async (name: string) => (await diff.locator('tr', { hasText: name }).locator('td').allInnerTexts()).map(mean);
   const score = await cells('throughput (messages / s)');
   const time = await cells('time until the last message is read');
   expect(score[0]).toBe('higher');
   expect(time[0]).toBe('lower');
   // the same messages in less time are more per second: both % cells say the same word
-  const word = (c: string) => c.match(/(better|worse)$/)?.[1];
+  const word = (c: string) => c.match(/(better|worse)( \(within the spread\))?$/)?.[1];
   expect(word(score[3]!)).toMatch(/better|worse/);
   expect(word(time[3]!)).toBe(word(score[3]!));
   const prefetches = await cells('freelist prefetches');
@@ -205,7 +211,7 @@ test('a stress_highalloc compare has the order-9 rows and no chart against tasks
   await page.goto('/?compare=v4.16,lu-rfc-p4&workload=stress_highalloc&cpus=2&pages=2048&attempts=4');
   await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
   const diff = page.locator('#diff-table');
-  const success = await diff.locator('tr', { hasText: 'order-9 success (% of attempts)' }).locator('td').allInnerTexts();
+  const success = (await diff.locator('tr', { hasText: 'order-9 success (% of attempts)' }).locator('td').allInnerTexts()).map(mean);
   expect(success[0]).toBe('higher');
   expect(Number(success[1])).toBeGreaterThanOrEqual(0);
   expect(Number(success[1])).toBeLessThanOrEqual(100);
@@ -229,7 +235,7 @@ test('a mixed compare (page_fault1 beside huge-page users) has both sides of the
   await expect(page.locator('#cmp-workload')).toHaveValue('mixed');
   const diff = page.locator('#diff-table');
   await expect(diff.locator('caption')).toContainText('mixed at 4 CPUs, 256 pages per page_fault1 task');
-  const cells = async (name: string) => diff.locator('tr', { hasText: name }).locator('td').allInnerTexts();
+  const cells = async (name: string) => (await diff.locator('tr', { hasText: name }).locator('td').allInnerTexts()).map(mean);
   // the order-0 side: a score for each configuration, and the locks that explain it
   const score = await cells('throughput (order-0 pages / s)');
   expect(score[0]).toBe('higher');
@@ -270,11 +276,12 @@ test('exports: a table as CSV, a view as SVG, progress as JSON, and a run as a J
   await page.getByRole('button', { name: 'Check my prediction' }).click();
   await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '4', { timeout: 120_000 });
   const csv = await save(() => page.getByRole('button', { name: 'Export locks-model as CSV' }).click());
-  // comment lines name the runs' parameters and commands; then plain numbers
+  // comment lines name the runs' parameters and commands; then plain numbers: each config's
+  // mean, then the min and max of its seeds
   const rows = csv.split('\r\n').filter((l) => l && !l.startsWith('#'));
   expect(csv).toContain('# command: blab sim --workload page_fault1 --cpus ');
-  expect(rows[0]).toBe('tasks,v2.5.44,v2.5.45');
-  expect(rows[1]).toMatch(/^1,\d+(\.\d+)?,0\.\d+$/);
+  expect(rows[0]).toBe('tasks,v2.5.44,v2.5.44 min,v2.5.44 max,v2.5.45,v2.5.45 min,v2.5.45 max');
+  expect(rows[1]).toMatch(/^1,(2(\.\d+)?,){3}(0\.\d+,){2}0\.\d+$/);
   await expect(page.locator('figure.table-model .howmade-cmd').first()).toContainText('blab sim --workload page_fault1');
 
   await page.goto('/?lessons');

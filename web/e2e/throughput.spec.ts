@@ -14,9 +14,11 @@ test('throughput: a sweep draws one line per preset and the linear line', async 
   await panel.getByLabel('v4.16', { exact: true }).check();
   await panel.getByLabel('v5.18', { exact: true }).check();
   await panel.getByLabel('tasks (CPUs)').fill('1,2,4');
-  await panel.getByLabel('pages each task maps').selectOption('64');
+  await panel.getByLabel('pages each task maps').selectOption('1024');
   await panel.getByRole('button', { name: 'Run sweep' }).click();
-  await expect(panel.locator('#tp-status')).toContainText('6 runs in', { timeout: 60_000 });
+  await expect(panel.locator('#tp-status')).toContainText('6 runs in', { timeout: 120_000 });
+  // the page says what size it ran: the caches scaled to the pages per task
+  await expect(panel.locator('#tp-status')).toContainText('1024 pages per task, L2 and LLC / 32');
   await expect(panel.locator('.tp-series')).toHaveCount(2);
   await expect(panel.locator('.tp-linear')).toHaveCount(1);
   // three markers per line, and a text alternative naming both presets

@@ -13,6 +13,8 @@ export interface BlabModule {
   _blab_js_sim_run(request: number): number;
   /** the run's counters: SIM_STATS.length int64 values */
   _blab_js_stats(run: number): number;
+  /** the address of the uint32 a run reads to stop early (Cancel): 0 runs, 1 stops */
+  _blab_js_cancel_flag(): number;
   /** the pages of the zone that request would create, or a negative BLAB_E* code */
   _blab_js_sim_zone_pages(request: number): number;
   _blab_js_status(run: number): number;
@@ -68,6 +70,9 @@ export interface SimRequest {
   high?: number;
   /** frame lines clear_page() writes through the cache model, 1..64 (absent: 64) */
   clearLines?: number;
+  /** L2 and LLC sizes divided by this, 1..64 and a power of two (absent: 1), as `blab sim
+   * --cache-scale`: 4096 pages per task at 8 keep will-it-scale's 128 MB to cache ratio */
+  cacheScale?: number;
   /** refuse, before it runs, a run whose zone would have more pages (the player's bound,
    * for a run whose log is shown); absent: no bound but the core's */
   maxZonePages?: number;
@@ -109,6 +114,7 @@ function requestFields(id: number, req: SimRequest): Record<(typeof SIM_REQUEST.
     batch: req.batch ?? 0,
     high: req.high ?? 0,
     clearLines: req.clearLines ?? 0,
+    cacheScale: req.cacheScale ?? 0,
     groups: hackbench ? req.cpus : 0,
     loops: hackbench ? req.pages : 0,
     slubPrefetch: hackbench ? req.iterations & 1 : 0,

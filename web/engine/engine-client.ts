@@ -7,7 +7,13 @@ import type { EngineFault, EngineReply, EngineRequest } from './protocol';
 type Pending = { resolve: (r: ReplayResult) => void; reject: (e: Error) => void };
 
 export class EngineClient {
+  /** pool: one of a SimPool's workers (named buddylab-pool, so tests and tools can tell them
+   * from the page's own engine worker) */
+  constructor(private readonly role: 'engine' | 'pool' = 'engine') {}
+
   private worker: Worker | null = null;
+  /** the core's cancel flag in its shared memory, once the worker said where */
+  private cancelFlag: { words: Int32Array; index: number } | null = null;
   private nextId = 1;
   private pending = new Map<number, Pending>();
   private fault: EngineFault | undefined;
@@ -52,11 +58,30 @@ export class EngineClient {
     this.fail('the engine was stopped');
   }
 
+  /**
+   * Stops the model-machine run in progress within a few milliseconds (it ends with status 2,
+   * "cancelled") and keeps the worker and its loaded core for the next run. False when the
+   * core has not said where its flag is yet: then only dispose() stops it.
+   */
+  cancelRun(): boolean {
+    if (!this.cancelFlag) return false;
+    Atomics.store(this.cancelFlag.words, this.cancelFlag.index, 1);
+    return true;
+  }
+
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'classic', name: 'buddylab-engine' });
+    // two call sites, because Vite reads a worker's options statically
+    const w =
+      this.role === 'pool'
+        ? new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'classic', name: 'buddylab-pool' })
+        : new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'classic', name: 'buddylab-engine' });
     w.onmessage = (e: MessageEvent<EngineReply>) => {
       const reply = e.data;
+      if ('kind' in reply) {
+        this.cancelFlag = { words: new Int32Array(reply.memory), index: reply.at >> 2 };
+        return;
+      }
       const p = this.pending.get(reply.id);
       if (!p) return;
       this.pending.delete(reply.id);
@@ -74,6 +99,7 @@ export class EngineClient {
   private fail(message: string): void {
     this.worker?.terminate();
     this.worker = null;
+    this.cancelFlag = null;
     for (const p of this.pending.values()) p.reject(new Error(message));
     this.pending.clear();
   }

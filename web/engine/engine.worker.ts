@@ -15,13 +15,23 @@ const scope = self as unknown as {
 
 const wasmBase = wasmBaseOf(self.location.href);
 let core: ReturnType<BlabFactory> | null = null;
+/** the core's cancel flag, as 32-bit words of its shared memory and the flag's index */
+let cancelFlag: { words: Int32Array; index: number } | null = null;
 
-function loadCore(): ReturnType<BlabFactory> {
+async function loadCore(): ReturnType<BlabFactory> {
   importScripts(`${wasmBase}blab.js`);
-  return createBlab({
+  const m = await createBlab({
     locateFile: (file: string) => `${wasmBase}${file}`,
     mainScriptUrlOrBlob: `${wasmBase}blab.js`,
   });
+  // the pthreads build's memory is a SharedArrayBuffer: the page may write the flag into it
+  const memory = m.HEAPU8.buffer;
+  const at = m._blab_js_cancel_flag();
+  if (typeof SharedArrayBuffer !== 'undefined' && memory instanceof SharedArrayBuffer) {
+    cancelFlag = { words: new Int32Array(memory), index: at >> 2 };
+    scope.postMessage({ kind: 'cancel-flag', memory, at });
+  }
+  return m;
 }
 
 scope.onmessage = (e) => {
@@ -39,6 +49,8 @@ scope.onmessage = (e) => {
       }
       // test-only: a real WebAssembly trap, a read far outside the core's memory
       if (req.fault === 'trap') m._blab_js_replay(0xfffffff0, 64);
+      // a Cancel meant for the run before this one is over
+      if (cancelFlag) Atomics.store(cancelFlag.words, cancelFlag.index, 0);
       const result = req.kind === 'sim' ? simScenario(m, req.sim) : replayScript(m, req.script);
       scope.postMessage({ id: req.id, ok: true, result }, [result.events]);
     } catch (err) {

@@ -12,4 +12,7 @@ export type EngineRequest = (
 
 export type EngineReply =
   | { id: number; ok: true; result: ReplayResult }
-  | { id: number; ok: false; error: string };
+  | { id: number; ok: false; error: string }
+  /** once the core is loaded: its shared memory and where its cancel flag sits, so the page can
+   * stop a run at once (a terminated worker takes Chromium seconds to stop) */
+  | { kind: 'cancel-flag'; memory: SharedArrayBuffer; at: number };

@@ -1,12 +1,14 @@
 // The sweep's parsers, and a small sweep run on the real WASM core: the chart's numbers are the
-// core's own counters, never computed here.
+// core's own summary line, parsed, never computed here.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from './blab-module';
-import { SWEEP_LIMITS, checkSweep, parseCpuList, runSweep, sweepParams } from './sweep';
+import { SWEEP_LIMITS, checkSweep, parseCpuList, runSweep, sweepParams, sweepRequests } from './sweep';
+import { serialPoints } from './point';
+import { parseSimStats } from './simstats';
 import { describeThroughput, linearSeries } from '../views/throughput';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,9 +33,10 @@ describe('parseCpuList', () => {
 
 describe('checkSweep', () => {
   it('refuses a sweep past the fault bound before running anything', () => {
-    expect(() => checkSweep({ presets: ['v4.16', 'v4.17'], cpus: [56, 112], pages: 32768, iterations: 2, seed: 1 })).toThrow(
-      /would simulate 22,020,096 page faults; the limit is 16,777,216/,
+    expect(() => checkSweep({ presets: ['v4.16', 'v4.17', 'v5.18', 'v5.18-prefetch'], cpus: [56, 112], pages: 32768, iterations: 4, seed: 1 })).toThrow(
+      /would simulate 88,080,384 page faults; the limit is 67,108,864/,
     );
+    expect(() => checkSweep({ presets: ['v4.16'], cpus: [224], pages: 32768, iterations: 1, seed: 1 })).toThrow(/the core's zone holds at most 4,194,304/);
     expect(() => checkSweep({ presets: [], cpus: [1], pages: 1, iterations: 1, seed: 1 })).toThrow(/at least one preset/);
   });
 });
@@ -53,26 +56,30 @@ describe('linearSeries', () => {
 });
 
 describe('runSweep on the WASM core', () => {
-  it('gives one point per (preset, tasks), each the score the core counted for that run', async () => {
-    const sim = async (req: Parameters<typeof simScenario>[1]) => simScenario(m, req);
+  const run = () => serialPoints(async (req) => simScenario(m, req));
+  it('gives one point per (preset, tasks), each the score the core printed for that run', async () => {
     const seen: number[] = [];
     const spec = { presets: ['v4.16', 'v5.18'], cpus: [1, 2], pages: 64, iterations: 2, seed: 1 };
-    const res = await runSweep(sim, spec, (p) => seen.push(p.done));
+    const res = await runSweep(run(), spec, (p) => seen.push(p.done));
     expect(seen).toEqual([1, 2, 3, 4]);
     expect(res.series.map((s) => s.label)).toEqual(['v4.16', 'v5.18']);
     for (const s of res.series) {
       expect(s.points.map((p) => p.tasks)).toEqual([1, 2]);
       for (const p of s.points) {
-        const direct = simScenario(m, { ...sweepParams(spec, s.label, p.tasks), maxEvents: 2 }).stats!;
+        const r = simScenario(m, { ...sweepParams(spec, s.label, p.tasks), maxEvents: 0 });
+        const direct = parseSimStats(r.stdout);
+        expect(direct).toEqual(r.stats); // the stats line is the counters array, by the same names
         expect(p.score).toBe(direct.score);
         expect(p.score).toBeGreaterThan(0);
+        expect(res.stats.get(`${s.label}/${p.tasks}`)).toEqual(direct);
       }
     }
   });
-  it('stops between runs when asked, and reports a core error with its preset and tasks', async () => {
-    const sim = async (req: Parameters<typeof simScenario>[1]) => simScenario(m, req);
-    const stopped = await runSweep(sim, { presets: ['v4.16'], cpus: [1, 2, 4], pages: 16, iterations: 1, seed: 1 }, () => {}, () => true);
-    expect(stopped.done).toBe(0);
-    await expect(runSweep(sim, { presets: ['no-such'], cpus: [1], pages: 16, iterations: 1, seed: 1 })).rejects.toThrow(/no-such at 1 tasks: blab sim: unknown preset/);
+  it('runs at the seeds\' sizes: the caches scaled to the pages, the whole clear_page(), no log', () => {
+    const [r] = sweepRequests({ presets: ['v4.16'], cpus: [112], pages: 4096, iterations: 2, seed: 3 });
+    expect(r).toEqual({ workload: 'page_fault1', cpus: 112, pages: 4096, iterations: 2, seed: 3, preset: 'v4.16', maxEvents: 0, clearLines: 64, cacheScale: 8 });
+  });
+  it('reports a core error with its reason', async () => {
+    await expect(runSweep(run(), { presets: ['no-such'], cpus: [1], pages: 16, iterations: 1, seed: 1 })).rejects.toThrow(/blab sim: unknown preset/);
   });
 });

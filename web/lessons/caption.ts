@@ -11,14 +11,17 @@ export function metricLabel(metric: Metric, w: LessonWorkload): string {
   return METRICS[metric];
 }
 
-/** The run's size as the workload counts it (WORKLOAD_SHAPES in lesson.ts). */
+/** The run's size as the workload counts it (WORKLOAD_SHAPES in lesson.ts), with the caches'
+ * scale and clear_page()'s lines where they apply. */
 export function runSize(t: LessonTable): string {
   const rounds = `${t.iterations} ${t.iterations === 1 ? 'round' : 'rounds'}${t.iterations > 1 ? ' (the first a warm-up)' : ''}`;
+  const scale = t.cacheScale > 1 ? `, L2 and LLC / ${t.cacheScale} (the footprint-to-cache ratio of ${t.pages * t.cacheScale} pages)` : '';
+  const machine = `${scale}, clear_page() through ${t.clearLines} of 64 lines`;
   switch (t.workload) {
     case 'page_fault1':
-      return `${t.pages} pages per task, ${rounds}`;
+      return `${t.pages} pages per task${machine}, ${rounds}`;
     case 'mixed':
-      return `${t.pages} pages per page_fault1 task, ${rounds}`;
+      return `${t.pages} pages per page_fault1 task${machine}, ${rounds}`;
     case 'hackbench':
       return `${t.pages} messages per sender`;
     case 'stress_highalloc':
@@ -26,9 +29,14 @@ export function runSize(t: LessonTable): string {
   }
 }
 
-/** "The model, computed now: hackbench, virtual ms ...: <the lesson's words> (400 messages per sender, seed 1)" */
+/** The seeds a table runs, in words: one, or several with how a cell sums them up. */
+export function seedWords(t: LessonTable): string {
+  return t.seeds > 1 ? `seeds ${t.seed}..${t.seed + t.seeds - 1}, each cell their mean with min..max under it` : `seed ${t.seed}`;
+}
+
+/** "The model: hackbench, virtual ms ...: <the lesson's words> (400 messages per sender, seed 1)" */
 export function tableCaption(t: LessonTable): string {
-  return `The model, computed now: ${t.workload}, ${metricLabel(t.metric, t.workload)}: ${t.caption} (${runSize(t)}, seed ${t.seed})`;
+  return `The model: ${t.workload}, ${metricLabel(t.metric, t.workload)}: ${t.caption} (${runSize(t)}, ${seedWords(t)})`;
 }
 
 /** The workload a caption names, if any: a lesson's caption must name none (the page adds it). */

@@ -1,18 +1,23 @@
-// Computes a lesson's tables on the model machine: one blab_js_sim_run() run (no event log, the
-// counters only) per task count and configuration, in the engine worker. Nothing here is
-// written down in advance: every number a table shows comes back from the core.
-import type { ReplayResult, SimRequest } from '../engine/blab-module';
-import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
+// Computes a lesson's tables on the model machine: one blab_js_sim_ex() run (no event log, the
+// counters only) per task count, configuration and seed, run by the engine's worker pool (or
+// taken from the results shipped with the build, or the results cache). Nothing here is
+// written down in advance: every number a table shows comes back from the core, and each cell
+// is the mean over its seeds with their spread (min..max).
+import type { SimRequest } from '../engine/blab-module';
+import { acqPerPage, holdPerAcq, parseSimStats, type SimStats } from '../engine/simstats.ts';
+import { insideSpread, spreadOf, type Spread } from '../engine/spread.ts';
+import { groupedWarnings } from '../engine/pcp-warning.ts';
+import type { PointsRunner } from '../engine/point';
 import type { LessonTable, Metric, SimConfig, TableRef } from './lesson';
 
-/** Runs one sim request: the engine client in the browser, the WASM module directly in Vitest. */
-export type SimRunner = (req: SimRequest) => Promise<ReplayResult>;
 
 export interface TableResult {
   table: LessonTable;
   configs: SimConfig[];
-  /** rows[i][j]: tasks[i] with configs[j] */
-  rows: SimStats[][];
+  /** runs[i][j][k]: tasks[i] with configs[j], its k-th seed; undefined while it runs */
+  runs: (SimStats | undefined)[][][];
+  /** what the core printed for each of those runs, byte for byte ("Run live" compares them) */
+  text: (string | undefined)[][][];
 }
 
 /** hackbench's iterations are its switches (docs/slab.md): bit 0 freelist prefetch, bit 1 same CPU */
@@ -21,37 +26,64 @@ export function iterationsFor(workload: string, c: SimConfig, iterations: number
   return (c.slubPrefetch === false ? 0 : 1) | (c.sameCpu ? 2 : 0);
 }
 
-export function simRequest(t: LessonTable, c: SimConfig, tasks: number): SimRequest {
+/** The seeds a config runs: its own (or the table's) first seed and the ones after it. */
+export function seedsOf(t: LessonTable, c: SimConfig): number[] {
+  const first = c.seed ?? t.seed;
+  return Array.from({ length: t.seeds }, (_, k) => (first + k) >>> 0);
+}
+
+export function simRequest(t: LessonTable, c: SimConfig, tasks: number, seed: number = c.seed ?? t.seed): SimRequest {
   return {
     workload: t.workload,
     cpus: tasks,
     pages: t.pages,
     iterations: iterationsFor(t.workload, c, t.iterations),
-    seed: c.seed ?? t.seed,
+    seed,
     preset: c.preset,
     maxEvents: 0,
     clearLines: t.clearLines,
+    cacheScale: t.cacheScale,
     ...(c.batch !== undefined ? { batch: c.batch } : {}),
     ...(c.high !== undefined ? { high: c.high } : {}),
   };
 }
 
-export async function runStats(run: SimRunner, req: SimRequest): Promise<SimStats> {
-  const r = await run(req);
-  if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
-  if (!r.stats) throw new Error('the core returned no counters for the run');
-  return r.stats;
+/** Every run a table needs, with where its result goes. */
+export function tablePoints(t: LessonTable, configs: readonly SimConfig[] = t.configs): { i: number; j: number; k: number; req: SimRequest }[] {
+  const out: { i: number; j: number; k: number; req: SimRequest }[] = [];
+  t.tasks.forEach((n, i) => configs.forEach((c, j) => seedsOf(t, c).forEach((seed, k) => out.push({ i, j, k, req: simRequest(t, c, n, seed) }))));
+  return out;
 }
 
-/** configs: the table's own, or the student's edit of a tunable one. */
-export async function computeTable(run: SimRunner, t: LessonTable, configs: SimConfig[] = t.configs): Promise<TableResult> {
-  const rows: SimStats[][] = [];
-  for (const n of t.tasks) {
-    const row: SimStats[] = [];
-    for (const c of configs) row.push(await runStats(run, simRequest(t, c, n)));
-    rows.push(row);
-  }
-  return { table: t, configs, rows };
+export function emptyResult(t: LessonTable, configs: SimConfig[] = t.configs): TableResult {
+  const grid = <T>() => t.tasks.map(() => configs.map(() => new Array<T | undefined>(t.seeds).fill(undefined)));
+  return { table: t, configs, runs: grid<SimStats>(), text: grid<string>() };
+}
+
+/** True when every run of row i is in. */
+export function rowDone(r: TableResult, i: number): boolean {
+  return r.runs[i]!.every((cell) => cell.every((s) => s !== undefined));
+}
+
+/** configs: the table's own, or the student's edit of a tunable one. onRow: a row just finished. */
+export async function computeTable(
+  run: PointsRunner,
+  t: LessonTable,
+  configs: SimConfig[] = t.configs,
+  onRow: (r: TableResult, i: number) => void = () => {},
+): Promise<TableResult> {
+  const r = emptyResult(t, configs);
+  const points = tablePoints(t, configs);
+  await run(
+    points.map((p) => p.req),
+    (index, stdout) => {
+      const p = points[index]!;
+      r.runs[p.i]![p.j]![p.k] = parseSimStats(stdout);
+      r.text[p.i]![p.j]![p.k] = stdout;
+      if (rowDone(r, p.i)) onRow(r, p.i);
+    },
+  );
+  return r;
 }
 
 export function metricValue(s: SimStats, m: Metric): number {
@@ -89,8 +121,15 @@ export function metricValue(s: SimStats, m: Metric): number {
 const CYCLES_PER_MS = 2_500_000;
 
 function need(v: number | undefined, key: string): number {
-  if (v === undefined) throw new Error(`the core's counters have no ${key} for this workload`);
+  if (v === undefined) throw new Error(`the core's stats line has no ${key} for this workload`);
   return v;
+}
+
+/** A finished cell: the table's metric over the cell's seeds. */
+export function cellSpread(r: TableResult, i: number, j: number): Spread {
+  const runs = r.runs[i]![j]!;
+  if (runs.some((s) => s === undefined)) throw new Error(`row ${r.table.tasks[i]} of table ${r.table.name} is not finished`);
+  return spreadOf(runs.map((s) => metricValue(s!, r.table.metric)));
 }
 
 /** % change of b against a, as a benchmark table prints it */
@@ -103,27 +142,57 @@ export function signedPct(p: number): string {
   return `${p > 0 ? '+' : ''}${r}%`;
 }
 
-/** The number a predict question's answer_from points at. */
+/** Said beside a change whose two ranges of seeds overlap. */
+export const WITHIN_SPREAD = 'within the spread';
+
+/** A cell's change against the first config's, and whether the seeds' ranges overlap. */
+export function gainText(a: Spread, b: Spread): string {
+  const pct = signedPct(gainPct(a.mean, b.mean));
+  return insideSpread(a, b) ? `${pct} (${WITHIN_SPREAD})` : pct;
+}
+
+/** The number a predict question's answer_from points at (means over the seeds). */
 export function resolveRef(ref: TableRef, r: TableResult): number {
   const i = r.table.tasks.indexOf(ref.tasks);
   const j = r.configs.findIndex((c) => c.label === ref.config);
   if (i < 0 || j < 0) throw new Error(`no cell for ${ref.tasks} tasks / ${ref.config} in table ${ref.table}`);
-  const v = metricValue(r.rows[i]![j]!, r.table.metric);
-  return ref.measure === 'gain' ? gainPct(metricValue(r.rows[i]![0]!, r.table.metric), v) : v;
+  const v = cellSpread(r, i, j).mean;
+  return ref.measure === 'gain' ? gainPct(cellSpread(r, i, 0).mean, v) : v;
 }
 
-/** The table as rows of strings, header first: what the page shows and the CSV export writes. */
-export function tableCells(r: TableResult): string[][] {
+/** A value in the table's metric, as the page and the CSV show it. */
+export function formatMetric(m: Metric, v: number): string {
+  if (m === 'score' || m === 'misses_locked' || m === 'pf_hit') return Math.round(v).toString();
+  return v.toFixed(m === 'acq_per_page' || m === 'time_ms' || m === 'hi_ms' || m === 'hi_unusable' ? 3 : 2);
+}
+
+/**
+ * The finished rows as strings, header first: tasks, each config's mean, then (gain tables)
+ * each config's change against the first. `spread`: each config's min and max as well (the
+ * CSV export); on the page they sit under the mean.
+ */
+export function tableCells(r: TableResult, spread = false): string[][] {
   const t = r.table;
-  const head = ['tasks', ...r.configs.map((c) => c.label)];
+  const head = ['tasks'];
+  for (const c of r.configs) head.push(...(spread ? [c.label, `${c.label} min`, `${c.label} max`] : [c.label]));
   if (t.gain) head.push(...r.configs.slice(1).map((c) => `${c.label} vs ${r.configs[0]!.label}`));
-  const fmt = (v: number) => (t.metric === 'score' || t.metric === 'misses_locked' || t.metric === 'pf_hit' ? Math.round(v).toString() : v.toFixed(t.metric === 'acq_per_page' || t.metric === 'time_ms' || t.metric === 'hi_ms' || t.metric === 'hi_unusable' ? 3 : 2));
   const out = [head];
-  r.rows.forEach((row, i) => {
-    const vals = row.map((s) => metricValue(s, t.metric));
-    const cells = [String(t.tasks[i]), ...vals.map(fmt)];
-    if (t.gain) cells.push(...vals.slice(1).map((v) => signedPct(gainPct(vals[0]!, v))));
-    out.push(cells);
+  t.tasks.forEach((n, i) => {
+    if (!rowDone(r, i)) return;
+    const cells = r.configs.map((_, j) => cellSpread(r, i, j));
+    const row = [String(n)];
+    for (const s of cells) row.push(...(spread ? [s.mean, s.min, s.max].map((v) => formatMetric(t.metric, v)) : [formatMetric(t.metric, s.mean)]));
+    if (t.gain) row.push(...cells.slice(1).map((s) => gainText(cells[0]!, s)));
+    out.push(row);
   });
   return out;
+}
+
+/** The pcp warnings of a table's finished runs, each with where it holds: "v4.16 at 1, 8 tasks". */
+export function tableWarnings(r: TableResult): { text: string; where: string[] }[] {
+  return groupedWarnings(
+    r.runs.flatMap((row, i) =>
+      row.flatMap((cell, j) => cell.flatMap((stats) => (stats ? [{ label: r.configs[j]!.label, tasks: r.table.tasks[i]!, stats }] : []))),
+    ),
+  );
 }

@@ -16,10 +16,14 @@ export const LESSON_LIMITS = {
   maxTaskPoints: 8,
   maxConfigs: 4,
   maxQuotedRows: 24,
-  /** a sim run the browser replays: its work (WORKLOAD_SHAPES[w].work) */
+  /** a sim run the browser replays: its work (WORKLOAD_SHAPES[w].work); replays stay small
+   * enough to step page by page, the tables are what run at the seeds' sizes */
   maxRunFaults: 1 << 15,
-  /** one table: the sum over configs and task counts of each run's work */
-  maxTableFaults: 1 << 19,
+  /** one table: the sum over configs, seeds and task counts of each run's work (lesson 3's
+   * 1..224 tasks x 4096 pages x 2 rounds x 3 configs x 3 seeds is 35 M) */
+  maxTableFaults: 1 << 26,
+  /** seeds a table runs per cell, for its mean and spread */
+  maxSeeds: 5,
 } as const;
 
 /** Views a step may show: the ids of the view registry (web/views/registry.ts) a lesson may name. */
@@ -55,8 +59,9 @@ export interface WorkloadShape {
 }
 
 export const WORKLOAD_SHAPES: Record<LessonWorkload, WorkloadShape> = {
-  // one task per CPU, `pages` per task per round, `iterations` rounds (the first a warm-up)
-  page_fault1: { tasks: [1, CORE_LIMITS.modelCpus], pages: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
+  // one task per CPU, `pages` per task per round, `iterations` rounds (the first a warm-up);
+  // past 112 tasks the model machine has 4 sockets (224, seed 000's Skylake 4S), then 8
+  page_fault1: { tasks: [1, CORE_LIMITS.simMaxCpus], pages: [1, 32768], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
   // tasks = groups (a sender CPU each), pages = messages each sender sends; the core's
   // iterations are its switches, set by each config's slub_prefetch / same_cpu
   hackbench: { tasks: [2, CORE_LIMITS.hackbenchMaxGroups], pages: [1, 4096], iterations: null, unit: 'messages', work: (t, p) => t * p },
@@ -123,6 +128,7 @@ export type LessonRun =
       iterations: number;
       seed: number;
       clearLines: number;
+      cacheScale: number;
     };
 
 export interface QuotedTable {
@@ -155,8 +161,13 @@ export interface LessonTable {
   workload: LessonWorkload;
   pages: number;
   iterations: number;
+  /** the first seed; each config runs `seeds` seeds from its own (or this) one up */
   seed: number;
+  seeds: number;
   clearLines: number;
+  /** L2 and LLC divided by this (blab sim --cache-scale): 4096 pages per task at 8 keep
+   * will-it-scale's 128 MB footprint-to-cache ratio */
+  cacheScale: number;
   tasks: number[];
   configs: SimConfig[];
   metric: Metric;

@@ -4,17 +4,22 @@
 // tables. A predict question comes before the run that answers it; the prose after the answer
 // mark and the run wait for the answer. Presenter mode (web/ui/presenter.ts) steps it with
 // PageDown / PageUp, blanks with B, shows one figure or a pair, and R reveals an answer.
+// Tables come from the results the build shipped, the results cache or the worker pool
+// (tables.ts), row by row; "Run live" recomputes them all in this browser.
 import { EngineClient } from '../engine/engine-client';
+import { PoolCancelled, SimPool } from '../engine/pool';
+import { ResultsCache } from '../engine/results-cache';
+import { progressBar } from '../ui/progress';
 import { el } from '../ui/dom';
 import { createPresenter } from '../ui/presenter';
 import { ProgressStore } from '../storage/progress';
 import { viewTitle, type MountedView } from '../views/registry';
 import type { LectureFigureId, Lesson, LessonStep, LessonViewId, Preset, SimConfig } from './lesson';
 import { renderProse } from './render';
-import { loadRun, stepFor, type LoadedRun } from './runs';
-import { computeTable, metricValue, resolveRef, type TableResult } from './compute';
-import { renderTableResult } from './tableview';
-import { annotateModelTable } from './seedband';
+import { loadRun, runScaleNote, stepFor, type LoadedRun } from './runs';
+import { cellSpread, resolveRef, type TableResult } from './compute';
+import { TableView } from './tableview';
+import { LessonTables } from './tables';
 import { assignFigures } from './figures';
 import { wireTerms } from './terms';
 import { predictBox, type PredictBox } from './predict';
@@ -45,32 +50,22 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   unmountLesson?.();
   const listeners = new AbortController();
   const client = new EngineClient();
+  // the tables' runs: two tables of a lesson often read different counters of the same runs
+  // (lesson 6: zone->lock and lru_lock contention), and the pool runs each distinct one once
+  const pool = new SimPool(undefined, new ResultsCache());
+  const tables = new LessonTables(lesson, pool);
   unmountLesson = () => {
     listeners.abort();
     client.dispose();
+    pool.dispose();
   };
   const runs = new Map<string, Promise<LoadedRun>>();
-  const tables = new Map<string, Promise<TableResult>>();
-  // two tables of a lesson often read different counters of the same runs (lesson 6: zone->lock
-  // and lru_lock contention): each distinct request runs once per page
-  const sims = new Map<string, ReturnType<EngineClient['sim']>>();
-  const sim = (req: Parameters<EngineClient['sim']>[0]) => {
-    const key = JSON.stringify(req);
-    let r = sims.get(key);
-    if (!r) sims.set(key, (r = client.sim(req)));
-    return r;
-  };
   const getRun = (name: string) => {
     let r = runs.get(name);
     if (!r) runs.set(name, (r = loadRun(client, lesson.runs[name]!)));
     return r;
   };
-  const getTable = (name: string, configs?: SimConfig[]) => {
-    const key = configs ? `${name}:${JSON.stringify(configs)}` : name;
-    let t = tables.get(key);
-    if (!t) tables.set(key, (t = computeTable(sim, lesson.tables[name]!, configs)));
-    return t;
-  };
+  const getTable = (name: string, configs?: SimConfig[]) => tables.get(name, configs);
 
   let index = Math.min(Math.max(0, route.step), lesson.steps.length - 1);
   let generation = 0; // a step change cancels the drawing of the step before it
@@ -293,20 +288,20 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
           highlight: step.highlight,
         });
         c.runHead.append(rp.head);
+        // the stepped run is small enough to watch page by page: it says so, and where the
+        // tables' sizes differ
+        c.stageHead.append(el('p', { class: 'hint run-scale', text: runScaleNote(lesson.runs[step.run]!, lesson) }));
         c.stageHead.prepend(rp.sentence);
         c.stageTail.append(rp.source);
         mounted = rp.views;
         requestAnimationFrame(rp.draw);
       }
       if (step.table) {
-        msg.textContent = 'computing the table on the model machine…';
+        msg.textContent = '';
         const t = lesson.tables[step.table]!;
-        const r = await getTable(step.table);
-        if (gen !== generation) return;
         const where = step.run ? c.stageTail : c.stageHead;
-        const wrap = renderTableResult(r);
-        annotateModelTable(wrap, r);
-        where.append(wrap);
+        const r = await showTable(step.table, where, gen);
+        if (!r || gen !== generation) return;
         const tunable = t.configs.findIndex((k) => k.tunable);
         if (tunable > 0) where.append(tuner(step.table, r, tunable, gen, where));
       }
@@ -317,6 +312,68 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     } catch (e) {
       if (gen === generation) msg.textContent = `the model could not run: ${e instanceof Error ? e.message : String(e)}`;
     }
+  }
+
+  /** A table as its rows finish (at once when the build shipped it), with a progress bar while
+   * the pool runs, and the "Run live" button; null when the step moved on. */
+  async function showTable(name: string, where: HTMLElement, gen: number): Promise<TableResult | null> {
+    const view = new TableView(lesson.tables[name]!);
+    const bar = progressBar('the model runs of this table', () => pool.cancel());
+    bar.root.hidden = true;
+    where.append(bar.root, view.root);
+    const r = await tables.get(
+      name,
+      undefined,
+      (res) => {
+        if (gen === generation && !tables.liveResult(name)) view.update(res);
+      },
+      (p) => {
+        if (gen !== generation) return;
+        bar.root.hidden = p.done === p.total;
+        bar.update(p);
+      },
+    );
+    if (gen !== generation) return null;
+    bar.finish('');
+    const live = tables.liveResult(name);
+    if (live) view.update(live.result, live.matches);
+    else view.update(r);
+    where.append(liveButton(name, view, gen));
+    return r;
+  }
+
+  /** "Run live": every table of the lesson again in this browser, each row checked byte for
+   * byte against the runs the build shipped. */
+  function liveButton(name: string, view: TableView, gen: number): HTMLElement {
+    const count = Object.keys(lesson.tables).length;
+    const btn = el('button', { type: 'button', class: 'run-live', text: `Run live (${count === 1 ? 'this table' : `all ${count} tables of this lesson`})` });
+    const box = el('div', { class: 'live-box' }, btn, el('span', { class: 'hint', text: ' the tables come from the native core at build time; this runs them again here, in WebAssembly, and compares each row byte for byte' }));
+    btn.addEventListener('click', async () => {
+      btn.disabled = true;
+      delete box.dataset['live'];
+      const bar = progressBar('Run live', () => pool.cancel());
+      box.append(bar.root);
+      const t0 = performance.now();
+      try {
+        await tables.runLive({
+          onRow: (n, r) => {
+            if (n === name && gen === generation) view.update(r, tables.liveResult(n)!.matches);
+          },
+          onProgress: (p) => bar.update(p),
+        });
+        const checks = Object.keys(lesson.tables).flatMap((n) => tables.liveResult(n)!.matches);
+        const same = checks.filter((m) => m === 'matched').length;
+        const ms = performance.now() - t0;
+        bar.finish(`ran live in ${(ms / 1000).toFixed(1)} s: ${same} of ${checks.length} rows the same bytes as the shipped runs`);
+        box.dataset['liveMs'] = String(Math.round(ms)); // make bench reads it
+        box.dataset['live'] = 'done';
+      } catch (e) {
+        bar.finish(e instanceof PoolCancelled ? 'Run live cancelled' : `Run live stopped: ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        btn.disabled = false;
+      }
+    });
+    return box;
   }
 
   /** The capstone: edit batch and high of the tunable config, rerun, and see whether it beats the first. */
@@ -335,12 +392,14 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
       verdict,
     );
     const judge = (r: TableResult) => {
-      // the mixed load's score: the geometric mean over the task counts, so no single row dominates
-      const gm = (k: number) => Math.exp(r.rows.reduce((a, row) => a + Math.log(Math.max(1, metricValue(row[k]!, 'score'))), 0) / r.rows.length);
+      // the mixed load's score: the geometric mean over the task counts (each the mean of its
+      // seeds), so no single row dominates
+      const gm = (k: number) => Math.exp(t.tasks.reduce((a, _n, i) => a + Math.log(Math.max(1, cellSpread(r, i, k).mean)), 0) / t.tasks.length);
       const mine = gm(j);
       const theirs = gm(0);
       const pct = ((mine - theirs) / theirs) * 100;
-      verdict.textContent = `${r.configs[j]!.label} (batch ${r.rows[0]![j]!.batch}, high ${r.rows[0]![j]!.high}): ${Math.round(mine).toLocaleString('en')} pages/s against ${Math.round(theirs).toLocaleString('en')} for ${r.configs[0]!.label}, ${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%: ${mine > theirs ? 'you beat the preset.' : 'the preset still wins.'}`;
+      const used = r.runs[0]![j]![0]!;
+      verdict.textContent = `${r.configs[j]!.label} (batch ${used.batch}, high ${used.high}): ${Math.round(mine).toLocaleString('en')} pages/s against ${Math.round(theirs).toLocaleString('en')} for ${r.configs[0]!.label}, ${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%: ${mine > theirs ? 'you beat the preset.' : 'the preset still wins.'}`;
     };
     judge(first);
     form.addEventListener('submit', async (ev) => {
@@ -353,15 +412,19 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
       }
       const configs = t.configs.map((c, k) => (k === j ? { ...c, label: 'yours', batch: b, high: h } : c));
       verdict.textContent = 'the model is running…';
+      const view = new TableView(t);
+      const bar = progressBar('your configuration', () => pool.cancel());
+      form.append(bar.root);
       try {
-        const r = await getTable(name, configs);
+        const r = await tables.get(name, configs, (res) => view.update(res), (p) => bar.update(p));
         if (gen !== generation) return;
-        const wrap = renderTableResult(r);
-        annotateModelTable(wrap, r);
-        where.querySelector(`.tables[data-table="${name}"]`)?.replaceWith(wrap);
+        view.update(r);
+        where.querySelector(`.tables[data-table="${name}"]`)?.replaceWith(view.root);
+        bar.finish('');
         judge(r);
       } catch (e) {
-        verdict.textContent = e instanceof Error ? e.message : String(e);
+        bar.finish('');
+        verdict.textContent = e instanceof PoolCancelled ? 'cancelled' : e instanceof Error ? e.message : String(e);
       }
     });
     return form;

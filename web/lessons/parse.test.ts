@@ -154,8 +154,24 @@ describe('parseLesson: bad input gives file:line: reason', () => {
   });
 
   it('bounds the work a table may ask the browser for', () => {
-    const big = GOOD.replace('pages: 16\n    tasks: [1, 2]', 'pages: 4096\n    tasks: [56, 56, 56]');
+    // 2 configs x 3 seeds x 3 x 224 tasks x 32768 pages x 2 rounds
+    const big = GOOD.replace('pages: 16\n    tasks: [1, 2]', 'pages: 16384\n    tasks: [224, 224, 224]');
     expectError(big, lineOf('tasks: [1, 2]'), /page faults in all; the limit is/);
+    // every task's pages live in the core's one zone
+    const wide = GOOD.replace('pages: 16\n    tasks: [1, 2]', 'pages: 32768\n    tasks: [1, 224]');
+    expectError(wide, lineOf('pages: 16'), /224 tasks x 32768 pages is 7340032 pages; the core's zone holds at most 4194304/);
+  });
+
+  it("runs three seeds per cell, the whole clear_page() and will-it-scale's cache ratio unless the table says", () => {
+    const t = parseLesson('x.md', GOOD).tables['t']!;
+    // 16 pages per task: the caches divided by the most there is, 64
+    expect([t.seeds, t.clearLines, t.cacheScale]).toEqual([3, 64, 64]);
+    const real = parseLesson('x.md', GOOD.replace('pages: 16\n', 'pages: 4096\n')).tables['t']!;
+    expect(real.cacheScale).toBe(8); // 4096 x 8 pages: will-it-scale's 128 MB
+    const scaled = parseLesson('x.md', GOOD.replace('pages: 16\n', 'pages: 4096\n    cache_scale: 1\n    seeds: 5\n')).tables['t']!;
+    expect([scaled.pages, scaled.cacheScale, scaled.seeds]).toEqual([4096, 1, 5]);
+    expectError(GOOD.replace('pages: 16\n', 'pages: 16\n    cache_scale: 6\n'), lineOf('pages: 16') + 1, /cache_scale 6: must be a power of two, 1 to 64/);
+    expectError(GOOD.replace('pages: 16\n', 'pages: 16\n    seeds: 6\n'), lineOf('pages: 16') + 1, /seeds must be a whole number from 1 to 5/);
   });
 
   it('refuses a step with more than the step limit', () => {
@@ -197,18 +213,18 @@ describe('lessons 5 and 6 (the slab and skip-merge work, now in the index)', () 
   it('bounds each workload by what its numbers mean to the core', () => {
     const base = read('06-skip-merge.md');
     // stress_highalloc: pages is the zone, at least 4 pageblocks
-    expect(() => parseLesson('x.md', base.replace('    pages: 4096\n    iterations: 8', '    pages: 1024\n    iterations: 8'))).toThrow(
+    expect(() => parseLesson('x.md', base.replace('    pages: 16384\n    iterations: 8', '    pages: 1024\n    iterations: 8'))).toThrow(
       /tables\.hifrag\.pages must be a whole number from 2048 to 16384/,
     );
     // attempts up to 16, more than page_fault1's 4 rounds
     expect(parseLesson('x.md', base.replaceAll('iterations: 8', 'iterations: 16')).tables['hicost']!.iterations).toBe(16);
     expect(() => parseLesson('x.md', base.replaceAll('iterations: 8', 'iterations: 17'))).toThrow(/iterations must be a whole number from 1 to 16/);
-    // work bound: pages x attempts per run
-    expect(() => parseLesson('x.md', base.replaceAll('pages: 4096', 'pages: 16384').replaceAll('iterations: 8', 'iterations: 16'))).toThrow(
-      /struct pages scanned at most in all; the limit is/,
+    // work bound: tasks x pages x rounds x configs x seeds
+    expect(() => parseLesson('x.md', base.replace('tasks: [28, 56, 112]', 'tasks: [28, 56, 112, 112, 112, 112, 112, 112]').replace('pages: 4096\n', 'pages: 8192\n'))).toThrow(
+      /page faults in all; the limit is/,
     );
     const five = read('05-slub-prefetch.md');
-    expect(() => parseLesson('x.md', five.replace('    pages: 400\n', '    pages: 400\n    iterations: 2\n'))).toThrow(/hackbench takes no iterations/);
+    expect(() => parseLesson('x.md', five.replace('    pages: 4000\n', '    pages: 4000\n    iterations: 2\n'))).toThrow(/hackbench takes no iterations/);
     expect(() => parseLesson('x.md', five.replace('tasks: [2, 4, 8]', 'tasks: [1, 4, 8]'))).toThrow(/from 2 to 112 for hackbench/);
   });
   it('no lesson waits in lessons/drafts any more', () => {

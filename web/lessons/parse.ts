@@ -14,7 +14,9 @@
 // error; the browser runs it again and shows the same message. Every size is bounded
 // (LESSON_LIMITS, docs/limits.md) and every key is known: a typo is an error, not a silent default.
 
-import { RUN_DEFAULTS } from '../scenario/request';
+import { MEASURED_CLEAR_LINES, RUN_DEFAULTS } from '../scenario/request';
+import { CORE_LIMITS } from '../log/core-limits.ts';
+import { willItScaleCacheScale } from '../engine/point.ts';
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode, type Document } from 'yaml';
 import {
   JUMP_KIND_NAMES,
@@ -204,8 +206,15 @@ const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 /** a step's prose after this line waits for the predict answer */
 export const ANSWER_MARK = '<!-- answer -->';
 const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'seed', 'tunable', 'slub_prefetch', 'same_cpu'];
-const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'pages', 'iterations', 'clear_lines'];
-const TABLE_KEYS = ['caption', 'workload', 'pages', 'iterations', 'seed', 'clear_lines', 'tasks', 'configs', 'metric', 'gain', 'quoted'];
+const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'pages', 'iterations', 'clear_lines', 'cache_scale'];
+const TABLE_KEYS = ['caption', 'workload', 'pages', 'iterations', 'seed', 'seeds', 'clear_lines', 'cache_scale', 'tasks', 'configs', 'metric', 'gain', 'quoted'];
+
+/** cache_scale: 1, 2, 4 .. 64 (blab sim --cache-scale); dflt when absent */
+function cacheScale(f: Fields, dflt = 1): number {
+  const v = f.int('cache_scale', 1, 64, dflt);
+  if (v & (v - 1)) f.fail(`cache_scale ${v}: must be a power of two, 1 to 64`, 'cache_scale');
+  return v;
+}
 
 function simConfig(f: Fields): SimConfig {
   const preset = f.oneOf<Preset>('preset', PRESETS);
@@ -243,6 +252,7 @@ function parseRun(f: Fields, name: string, line: number): LessonRun {
     iterations: workloadIterations(s, workload, 1),
     seed: s.int('seed', 0, 0xffffffff, 1),
     clearLines: s.int('clear_lines', 1, 64, RUN_DEFAULTS.clearLines),
+    cacheScale: cacheScale(s),
   };
   const work = shape.work(run.cpus, run.pages, run.iterations);
   if (work > LESSON_LIMITS.maxRunFaults)
@@ -286,17 +296,26 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     pages: f.int('pages', ...shape.pages),
     iterations: workloadIterations(f, workload, RUN_DEFAULTS.rounds),
     seed: f.int('seed', 0, 0xffffffff, 1),
-    clearLines: f.int('clear_lines', 1, 64, RUN_DEFAULTS.clearLines),
+    seeds: f.int('seeds', 1, LESSON_LIMITS.maxSeeds, 3),
+    // a table is what the lesson measures: clear_page() writes the whole page, as the kernel does
+    clearLines: f.int('clear_lines', 1, 64, MEASURED_CLEAR_LINES),
+    cacheScale: 1,
     tasks,
     configs,
     metric: f.oneOf<Metric>('metric', METRICS, 'score'),
     gain: f.has('gain') ? f.value('gain') === true : false,
   };
+  // a table measures at will-it-scale's footprint-to-cache ratio unless it says otherwise, as
+  // the compare view and the throughput sweep do (order-0 workloads; the others use no scale)
+  t.cacheScale = cacheScale(f, workload === 'page_fault1' || workload === 'mixed' ? willItScaleCacheScale(t.pages) : 1);
   // the page names the workload and its unit from what the table runs (caption.ts); a caption
   // that names one itself could name the wrong one
   const named = workloadNamedIn(t.caption);
   if (named) f.fail(`tables.${name}.caption names ${named}: the page adds the workload and its unit itself, so say only what is compared`, 'caption');
-  const work = configs.length * tasks.reduce((a, n) => a + shape.work(n, t.pages, t.iterations), 0);
+  // the zone holds every task's pages (BLAB_SIM_MAX_MAPPED in blab_sim.h)
+  const mapped = workload === 'page_fault1' ? Math.max(...tasks) * t.pages : 0;
+  if (mapped > CORE_LIMITS.simMaxMapped) f.fail(`tables.${name}: ${Math.max(...tasks)} tasks x ${t.pages} pages is ${mapped} pages; the core's zone holds at most ${CORE_LIMITS.simMaxMapped}`, 'pages');
+  const work = configs.length * t.seeds * tasks.reduce((a, n) => a + shape.work(n, t.pages, t.iterations), 0);
   if (work > LESSON_LIMITS.maxTableFaults)
     f.fail(`tables.${name} runs ${work} ${shape.unit} in all; the limit is ${LESSON_LIMITS.maxTableFaults} so the table computes in seconds`, 'tasks');
   if (f.has('quoted')) {
@@ -387,7 +406,7 @@ function parsePredict(f: Fields, lesson: { tables: Record<string, LessonTable> }
     const table = r.str('table', 32);
     const t = lesson.tables[table];
     if (!t) r.fail(`predict.answer_from.table: no table "${table}" in the front matter`, 'table');
-    const tasks = r.int('tasks', 1, 112);
+    const tasks = r.int('tasks', 1, 256);
     if (!t.tasks.includes(tasks)) r.fail(`predict.answer_from.tasks: table "${table}" has no row for ${tasks} tasks`, 'tasks');
     const config = r.str('config', 40);
     const idx = t.configs.findIndex((c) => c.label === config);

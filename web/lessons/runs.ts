@@ -5,7 +5,7 @@ import { decodeEvents } from '../log/events';
 import { Player } from '../log/player';
 import { afterSetup } from '../log/setup';
 import type { PcpParams } from '../views/pcp';
-import type { LessonRun, StepAt } from './lesson';
+import type { Lesson, LessonRun, StepAt } from './lesson';
 import { iterationsFor } from './compute';
 
 export interface LoadedRun {
@@ -30,6 +30,7 @@ export async function loadRun(client: EngineClient, run: LessonRun): Promise<Loa
           preset: run.config.preset,
           maxEvents: 1 << 20,
           clearLines: run.clearLines,
+          cacheScale: run.cacheScale,
           ...(run.config.batch !== undefined ? { batch: run.config.batch } : {}),
           ...(run.config.high !== undefined ? { high: run.config.high } : {}),
         });
@@ -40,6 +41,18 @@ export async function loadRun(client: EngineClient, run: LessonRun): Promise<Loa
     ? { batch: Number(m[1]), high: Number(m[2]), source: 'from the run' }
     : { ...player.observedPcp(), source: 'as observed in the log' };
   return { player, pcp, stdout: r.stdout, events: r.events };
+}
+
+/**
+ * What the stepped player shows, in words: a replay is kept small enough to follow page by
+ * page, so it says how small, and that the lesson's tables come from runs at the seed's sizes.
+ */
+export function runScaleNote(run: LessonRun, lesson: Lesson): string {
+  if (run.kind === 'script') return `This replay is an op script on the plain machine (no caches, no locks): ${run.name}.`;
+  const tables = Object.values(lesson.tables);
+  const big = tables.length ? ` The tables come from runs at ${Math.max(...tables.map((t) => t.pages))} pages per task and up to ${Math.max(...tables.flatMap((t) => t.tasks))} tasks.` : '';
+  const size = run.workload === 'hackbench' ? `${run.cpus} groups x ${run.pages} messages` : `${run.cpus} CPUs x ${run.pages} pages`;
+  return `A small scenario to watch single pages: ${size}, clear_page() through ${run.clearLines} of 64 lines, ${run.config.preset}${run.config.batch !== undefined ? ` with batch ${run.config.batch}, high ${run.config.high ?? "the preset's"}` : ''}.${big}`;
 }
 
 /** The step index a lesson step stops at; an event past the end of the log stops at the end. */

@@ -4,7 +4,7 @@
 // 9608786 and set against its base row) and annotates the model's % cell for the same config
 // with the seed's range and whether the model falls inside it, below or above.
 import { el } from '../ui/dom';
-import { gainPct, metricValue, signedPct, type TableResult } from './compute';
+import { cellSpread, gainPct, rowDone, signedPct, type TableResult } from './compute';
 import type { LessonTable } from './lesson';
 
 export interface SeedBand {
@@ -57,8 +57,9 @@ export function modelGain(r: TableResult, b: SeedBand): number | undefined {
   const i = r.table.tasks.indexOf(b.tasks);
   const j = r.configs.findIndex((c) => c.label === b.config);
   if (i < 0 || j <= 0) return undefined;
-  const row = r.rows[i]!;
-  return gainPct(metricValue(row[0]!, r.table.metric), metricValue(row[j]!, r.table.metric));
+  if (!rowDone(r, i)) return undefined;
+  // the table's own cell: the change of the means over the seeds
+  return gainPct(cellSpread(r, i, 0).mean, cellSpread(r, i, j).mean);
 }
 
 /**

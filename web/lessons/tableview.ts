@@ -1,50 +1,76 @@
 // A computed table beside the seed's quoted one, each with a CSV export. The computed cells
-// come from compute.ts (the core, run just now); the quoted ones are the seed mail's own
-// numbers, labelled as such.
+// come from compute.ts (the core's runs: shipped with the build, cached, or run now), each the
+// mean over its seeds with the spread (min..max) under it; rows appear as they finish. After
+// "Run live" each row says whether the browser's runs printed the same bytes as the shipped
+// ones. The quoted cells are the seed mail's own numbers, labelled as such.
 import { el } from '../ui/dom';
 import { csvButton } from '../ui/export-buttons';
-import { tableCaption } from './caption';
-import { METRICS, type Metric } from './lesson';
-import { gainPct, metricValue, simRequest, tableCells, type TableResult } from './compute';
-import { blabCommand, runParameters, RUN_DEFAULTS, type RunParams } from '../scenario/request';
 import { howMadeLine } from '../ui/provenance';
 import type { CsvTable } from '../ui/csv';
+import { blabCommand, runParameters, RUN_DEFAULTS, type RunParams } from '../scenario/request';
+import { tableCaption } from './caption';
+import { METRICS, type LessonTable, type Metric } from './lesson';
+import { cellSpread, formatMetric, gainPct, rowDone, seedsOf, simRequest, tableCells, tableWarnings, type TableResult } from './compute';
+import { annotateModelTable } from './seedband';
+
+/** A row of a live run against the shipped results: the same bytes, not, nothing shipped to
+ * compare with (a lesson opened from a file), or still running. */
+export type RowMatch = 'matched' | 'differs' | 'unshipped' | 'running';
+
+const MATCH_TEXT: Record<RowMatch, string> = {
+  matched: '✓ same bytes',
+  differs: '✗ differs',
+  unshipped: 'no shipped run',
+  running: '…',
+};
 
 /** metrics that are themselves percentages: their changes are percentage points */
 const PERCENT_METRICS: readonly Metric[] = ['zone_bp', 'zone_bp_scored', 'lru_bp', 'lru_bp_scored', 'hi_success_pct'];
 
-/** The native commands that make the table: one per configuration, swept over its task counts. */
-function tableCommands(r: TableResult): string[] {
-  return r.configs.map((c) => {
-    const q = simRequest(r.table, c, r.table.tasks[0]!);
-    const p: RunParams = { ...q, clearLines: q.clearLines ?? RUN_DEFAULTS.clearLines };
-    return blabCommand(p, r.table.tasks);
-  });
+/** A configuration's run at `tasks` as blabCommand() takes it (its first seed). */
+function runParams(t: LessonTable, r: TableResult, j: number, tasks: number): RunParams {
+  const q = simRequest(t, r.configs[j]!, tasks);
+  return { ...q, clearLines: q.clearLines ?? RUN_DEFAULTS.clearLines, cacheScale: q.cacheScale ?? 1 };
 }
 
-/** The table for a spreadsheet: plain numbers, the change against the first configuration as a
- * number with its unit, and every parameter of the runs above the header. */
+/** The native commands that make the table: one per configuration, swept over its task counts
+ * (its first seed; --seed N+1 .. for the others). */
+function tableCommands(r: TableResult): string[] {
+  return r.configs.map((_c, j) => blabCommand(runParams(r.table, r, j, r.table.tasks[0]!), r.table.tasks));
+}
+
+/** The table for a spreadsheet: plain numbers (each configuration's mean, min and max over its
+ * seeds), the change of the means against the first configuration as a number with its unit,
+ * and every parameter of the runs above the header. */
 function tableCsv(r: TableResult, caption: string): CsvTable {
   const t = r.table;
   const base = r.configs[0]!.label;
   const pp = PERCENT_METRICS.includes(t.metric);
-  const first = simRequest(t, r.configs[0]!, t.tasks[0]!);
-  const own = new Set(['preset', 'pcp batch', 'pcp high', 'SLUB freelist prefetch', 'tasks', 'groups', 'CPUs']);
+  const own = new Set(['preset', 'pcp batch', 'pcp high', 'SLUB freelist prefetch', 'tasks', 'groups', 'CPUs', 'seed']);
+  const num = (v: number) => Number(v.toFixed(6));
+  const rows: (string | number | null)[][] = [];
+  t.tasks.forEach((n, i) => {
+    if (!rowDone(r, i)) return;
+    const cells = r.configs.map((_c, j) => cellSpread(r, i, j));
+    const m0 = cells[0]!.mean;
+    const change = (x: number) => Number((pp ? x - m0 : gainPct(m0, x)).toFixed(4));
+    rows.push([n, ...cells.flatMap((s) => [num(s.mean), num(s.min), num(s.max)]), ...(t.gain ? cells.slice(1).flatMap((s) => [change(s.mean), pp ? 'pp' : '%']) : [])]);
+  });
   return {
     title: caption,
     params: [
-      ...runParameters({ ...first, clearLines: first.clearLines ?? RUN_DEFAULTS.clearLines }).filter(([k]) => !own.has(k)),
+      ...runParameters(runParams(t, r, 0, t.tasks[0]!)).filter(([k]) => !own.has(k)),
       ['tasks', t.tasks.join(',')],
       ['metric', METRICS[t.metric]],
-      ...r.configs.map((c, i): [string, string] => [`configuration ${i + 1}`, `${c.label}: preset ${c.preset}, pcp batch ${c.batch ?? "the preset's"}, pcp high ${c.high ?? "the preset's"}`]),
+      ...r.configs.map((c, i): [string, string] => [`configuration ${i + 1}`, `${c.label}: preset ${c.preset}, pcp batch ${c.batch ?? "the preset's"}, pcp high ${c.high ?? "the preset's"}, seeds ${seedsOf(t, c).join(',')}`]),
     ],
     commands: tableCommands(r),
-    columns: ['tasks', ...r.configs.map((c) => c.label), ...(t.gain ? r.configs.slice(1).flatMap((c) => [`${c.label} vs ${base}`, `${c.label} vs ${base} unit`]) : [])],
-    rows: r.rows.map((row, i) => {
-      const v = row.map((s) => metricValue(s, t.metric));
-      const change = (x: number) => Number((pp ? x - v[0]! : gainPct(v[0]!, x)).toFixed(4));
-      return [t.tasks[i]!, ...v.map((x) => Number(x.toFixed(6))), ...(t.gain ? v.slice(1).flatMap((x) => [change(x), pp ? 'pp' : '%']) : [])];
-    }),
+    columns: [
+      'tasks',
+      ...r.configs.flatMap((c) => [c.label, `${c.label} min`, `${c.label} max`]),
+      ...(t.gain ? r.configs.slice(1).flatMap((c) => [`${c.label} vs ${base}`, `${c.label} vs ${base} unit`]) : []),
+    ],
+    rows,
   };
 }
 
@@ -66,23 +92,64 @@ function htmlTable(rows: readonly (readonly (string | number)[])[], caption: str
   return t;
 }
 
-export function renderTableResult(r: TableResult): HTMLElement {
-  const t = r.table;
-  const wrap = el('div', { class: 'tables', 'data-table': t.name });
-  const cells = tableCells(r);
-  const model = el('figure', { class: 'table-model' });
-  const caption = tableCaption(t);
-  model.append(
-    htmlTable(cells, caption, 'model'),
-    el('div', { class: 'table-actions' }, csvButton(tableCsv(r, caption), `${t.name}-model`)),
-    howMadeLine(tableCommands(r), 'table'),
-  );
-  wrap.append(model);
-  if (t.quoted) {
-    const q = [t.quoted.columns, ...t.quoted.rows];
-    const seed = el('figure', { class: 'table-seed' });
-    seed.append(htmlTable(q, `The seed's own numbers, quoted: ${t.quoted.source}`, 'seed'), el('div', { class: 'table-actions' }, csvButton(q, `${t.name}-seed`)));
-    wrap.append(seed);
+/** A table that fills in as its rows finish: update() with the result so far. */
+export class TableView {
+  readonly root: HTMLElement;
+  private readonly model = el('figure', { class: 'table-model' });
+  private readonly warnings = el('div', { class: 'table-warnings' });
+
+  constructor(readonly table: LessonTable) {
+    this.root = el('div', { class: 'tables', 'data-table': table.name });
+    this.root.append(this.model);
+    if (table.quoted) {
+      const q = [table.quoted.columns, ...table.quoted.rows];
+      const seed = el('figure', { class: 'table-seed' });
+      seed.append(htmlTable(q, `The seed's own numbers, quoted: ${table.quoted.source}`, 'seed'), el('div', { class: 'table-actions' }, csvButton(q, `${table.name}-seed`)));
+      this.root.append(seed);
+    }
+    this.root.append(this.warnings);
   }
-  return wrap;
+
+  /** Draws the rows finished so far ("…" for the others); matches: per row, a live run's check. */
+  update(r: TableResult, matches?: readonly (RowMatch | undefined)[]): void {
+    const t = this.table;
+    const head = tableCells(r)[0]!;
+    const shown = matches ? [...head, 'live run vs shipped'] : head;
+    const caption = tableCaption(t);
+    const tbl = htmlTable([shown], caption, 'model');
+    const tbody = tbl.querySelector('tbody')!;
+    const done = tableCells(r).slice(1);
+    let next = 0;
+    t.tasks.forEach((n, i) => {
+      const tr = el('tr', { 'data-tasks': n });
+      if (!rowDone(r, i)) {
+        tr.append(el('th', { scope: 'row', text: String(n) }), ...head.slice(1).map(() => el('td', { class: 'pending', text: '…' })));
+      } else {
+        const cells = done[next++]!;
+        tr.append(el('th', { scope: 'row', text: cells[0]! }));
+        cells.slice(1).forEach((c, k) => {
+          const td = el('td', { text: c });
+          if (k < r.configs.length) {
+            // the spread under the mean: min..max over the seeds
+            const s = cellSpread(r, i, k);
+            if (s.n > 1) td.append(el('span', { class: 'spread', text: `${formatMetric(t.metric, s.min)}..${formatMetric(t.metric, s.max)}` }));
+          }
+          tr.append(td);
+        });
+      }
+      if (matches) {
+        const m = matches[i];
+        tr.append(el('td', { class: `match ${m ?? ''}`, text: m ? MATCH_TEXT[m] : '' }));
+      }
+      tbody.append(tr);
+    });
+    this.model.replaceChildren(tbl, el('div', { class: 'table-actions' }, csvButton(tableCsv(r, caption), `${t.name}-model`)), howMadeLine(tableCommands(r), 'table'));
+    // where the seed's own numbers disagree with the model's, say so in the cell
+    annotateModelTable(this.root, r);
+    // when every row was in, ms after the page started (make bench reads it)
+    if (!this.root.dataset['completeMs'] && t.tasks.every((_n, i) => rowDone(r, i))) this.root.dataset['completeMs'] = String(Math.round(performance.now()));
+    this.warnings.replaceChildren(
+      ...tableWarnings(r).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${w.where.join(', ')}: ${w.text}` })),
+    );
+  }
 }

@@ -3,3 +3,13 @@ declare module 'virtual:lessons' {
   const lessons: { file: string; text: string }[];
   export default lessons;
 }
+
+// The lesson tables precomputed with the native core at build time (web/lessons/precompute.ts):
+// per lesson, each run's output by point key (web/engine/point.ts), for the core `coreHash`.
+declare module 'virtual:lesson-results' {
+  const shipped: {
+    coreHash: string;
+    lessons: Record<string, () => Promise<{ default: Record<string, string> }>>;
+  };
+  export default shipped;
+}

@@ -2,11 +2,22 @@
 // the first malformed one stops the build with "lessons/FILE.md:LINE: reason". The page gets
 // the files' text through the virtual module `virtual:lessons` and parses them again itself,
 // so a lesson loaded from disk in the browser gets exactly the same checks and messages.
-import { readdirSync, readFileSync } from 'node:fs';
+//
+// `virtual:lesson-results` ships every lesson table's runs, computed by the native core when
+// the app is built (precompute.ts): one chunk per lesson, loaded when the lesson opens. A build
+// without the native blab stops and says so; the dev server then serves no results and the
+// page computes its tables in the browser.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Plugin } from 'vite';
 import { parseLesson } from './parse.ts';
-import { virtualModule } from './virtual-module.ts';
+import { precompute, type Precomputed } from './precompute.ts';
+import { coreHash } from '../../scripts/core-hash.mjs';
+
+const ID = 'virtual:lessons';
+const RESOLVED = `\0${ID}`;
+const RESULTS = 'virtual:lesson-results';
+const RESOLVED_RESULTS = `\0${RESULTS}`;
 
 export interface LessonSource {
   file: string;
@@ -33,10 +44,66 @@ export function loadLessons(root: string, dir = join(root, 'lessons')): LessonSo
 }
 
 export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
-  return virtualModule('buddylab-lessons', 'virtual:lessons', (root, watch) => {
-    const dir = opts.dir ?? join(root, 'lessons');
-    for (const f of readdirSync(dir)) if (f.endsWith('.md')) watch(join(dir, f));
-    // A LessonError's message is "file:line: reason": thrown here, it fails `vite build`.
-    return `export default ${JSON.stringify(loadLessons(root, dir))};`;
-  });
+  let root = process.cwd();
+  let building = false;
+  let results: Promise<Precomputed | null> | undefined;
+  /** every lesson's table runs from the native core, once per build (or per dev server) */
+  const computeResults = (dir: string, warn: (m: string) => void): Promise<Precomputed | null> => {
+    results ??= (async () => {
+      const lessons = loadLessons(root, dir).map((s) => parseLesson(s.file, s.text));
+      if (!lessons.some((l) => Object.keys(l.tables).length)) return null;
+      const blab = join(root, 'build', 'native', 'blab');
+      if (!existsSync(blab)) {
+        const why = `the lesson tables are computed with the native core at build time: build it first (make native; ${blab} is missing)`;
+        if (building) throw new Error(why);
+        warn(`${why}; the pages compute their tables in the browser`);
+        return null;
+      }
+      const t0 = performance.now();
+      try {
+        const r = await precompute(lessons, { blab, cacheDir: join(root, 'build', 'results'), coreHash: coreHash(root) });
+        warn(`lesson tables precomputed in ${((performance.now() - t0) / 1000).toFixed(1)} s (${r.report})`);
+        return r;
+      } catch (e) {
+        if (building) throw e;
+        warn(`${e instanceof Error ? e.message : String(e)}; the pages compute their tables in the browser`);
+        return null;
+      }
+    })();
+    return results;
+  };
+  return {
+    name: 'buddylab-lessons',
+    configResolved(c) {
+      root = c.root;
+      building = c.command === 'build';
+    },
+    watchChange(id) {
+      if (id.endsWith('.md')) results = undefined; // a lesson changed: its tables run again
+    },
+    resolveId(id) {
+      if (id === ID) return RESOLVED;
+      if (id === RESULTS) return RESOLVED_RESULTS;
+      if (id.startsWith(`${RESULTS}/`)) return `\0${id}`;
+      return null;
+    },
+    async load(id) {
+      const dir = opts.dir ?? join(root, 'lessons');
+      if (id === RESOLVED_RESULTS) {
+        const r = await computeResults(dir, (m) => this.info(m));
+        const ids = r ? [...r.byLesson.keys()] : [];
+        const entries = ids.map((l) => `${JSON.stringify(l)}: () => import(${JSON.stringify(`${RESULTS}/${l}`)})`);
+        return `export default { coreHash: ${JSON.stringify(coreHash(root))}, lessons: { ${entries.join(', ')} } };`;
+      }
+      if (id.startsWith(`\0${RESULTS}/`)) {
+        const r = await computeResults(dir, (m) => this.info(m));
+        return `export default ${JSON.stringify(r?.byLesson.get(id.slice(RESULTS.length + 2)) ?? {})};`;
+      }
+      if (id !== RESOLVED) return null;
+      for (const f of readdirSync(dir)) if (f.endsWith('.md')) this.addWatchFile(join(dir, f));
+      // A LessonError's message is "file:line: reason": thrown here, it fails `vite build`.
+      const lessons = loadLessons(root, dir);
+      return `export default ${JSON.stringify(lessons)};`;
+    },
+  };
 }

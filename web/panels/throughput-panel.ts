@@ -1,36 +1,52 @@
 // The throughput panel: choose presets and task counts, run page_fault1 on the model machine
-// for each pair in the engine worker (web/engine/sweep.ts), and draw score vs tasks with the
-// linear line (web/views/throughput.ts), updating as each run finishes.
+// for each pair at the seeds' sizes (web/engine/sweep.ts; the worker pool runs them side by
+// side, finished points come from the results cache), and draw score vs tasks with the linear
+// line (web/views/throughput.ts), updating as each run finishes.
 
 import { PRESETS } from '../scenario/url';
-import { RUN_DEFAULTS } from '../scenario/request';
-import { runSweep, parseCpuList, checkSweep, sweepParams, type SimFn, type SweepSpec, type ThroughputSeries } from '../engine/sweep';
-import { blabCommand, runParameters } from '../scenario/request';
+import { runSweep, parseCpuList, checkSweep, sweepParams, type SweepSpec, type ThroughputSeries } from '../engine/sweep';
+import { PoolCancelled, SimPool } from '../engine/pool';
+import { ResultsCache } from '../engine/results-cache';
+import { willItScaleCacheScale } from '../engine/point';
+import { groupedWarnings } from '../engine/pcp-warning';
+import { RUN_DEFAULTS, blabCommand, runParameters } from '../scenario/request';
 import { csvButton } from '../ui/export-buttons';
 import { howMadeLine } from '../ui/provenance';
 import { linearSeries } from '../views/throughput';
 import { createThroughputSvg, drawThroughputChart, throughputTable } from '../views/throughput';
 import { el } from '../ui/dom';
+import { progressBar } from '../ui/progress';
+import { perFrame } from '../ui/per-frame';
 import type { Panel } from './panel';
 
 export const SWEEP_DEFAULTS = {
   presets: ['v4.16', 'v4.17', 'v5.18'],
-  cpus: '1,2,4,8,16',
-  pages: 256,
+  // 1 to 112 tasks at 8 points: one socket's cores (28), both sockets' cores (56), seed 000's
+  // 88-CPU Broadwell and 112-CPU Skylake
+  cpus: '1,16,28,44,56,72,88,112',
+  pages: 4096,
   iterations: RUN_DEFAULTS.rounds,
 } as const;
 
-const PAGE_CHOICES = [64, 256, 1024, 4096];
+const PAGE_CHOICES = [1024, 4096, 16384, 32768];
+
+/** What a sweep ran at, in words (the caches' scale included). */
+function sizeNote(spec: SweepSpec): string {
+  const scale = willItScaleCacheScale(spec.pages);
+  const caches = scale > 1 ? `L2 and LLC / ${scale}, the footprint-to-cache ratio of will-it-scale's 128 MB` : "the model's full L2 and LLC";
+  return `seed ${spec.seed}, ${spec.pages} pages per task, ${caches}, clear_page() through all 64 lines, each preset's own pcp batch and high`;
+}
 
 /** The one native command of a sweep: every preset and task count (blab sim takes lists). */
 function commandOf(spec: SweepSpec): string {
   return blabCommand(sweepParams(spec, spec.presets.join(','), spec.cpus[0]!), spec.cpus);
 }
 
-/** Builds the panel body into `body`; `sim` runs one blab sim request (the engine's). A sweep
- * runs with the seed of the scenario the panel was last given (load()). */
-export function createThroughputPanel(body: HTMLElement, sim: SimFn): Panel {
+/** Builds the panel body into `body`. A sweep runs with the seed of the scenario the panel was
+ * last given (load()). */
+export function createThroughputPanel(body: HTMLElement): Panel {
   let seed = 1;
+  let pool: SimPool | undefined;
   const form = el('form', { class: 'tp-form', 'aria-label': 'Throughput sweep' });
   const presetBox = el('fieldset', { class: 'tp-presets' }, el('legend', { text: 'presets (one line each)' }));
   for (const name of Object.keys(PRESETS)) {
@@ -39,13 +55,14 @@ export function createThroughputPanel(body: HTMLElement, sim: SimFn): Panel {
     cb.checked = (SWEEP_DEFAULTS.presets as readonly string[]).includes(name);
     presetBox.append(el('span', { class: 'tp-check' }, cb, el('label', { for: id, text: name })));
   }
-  const cpusIn = el('input', { type: 'text', id: 'tp-cpus', value: SWEEP_DEFAULTS.cpus, size: 18, autocomplete: 'off', 'aria-describedby': 'tp-cpus-hint' });
+  const cpusIn = el('input', { type: 'text', id: 'tp-cpus', value: SWEEP_DEFAULTS.cpus, size: 24, autocomplete: 'off', 'aria-describedby': 'tp-cpus-hint' });
   const pagesSel = el('select', { id: 'tp-pages' });
   for (const n of PAGE_CHOICES) pagesSel.append(el('option', { value: String(n), text: `${n} pages/task` }));
   pagesSel.value = String(SWEEP_DEFAULTS.pages);
   const runBtn = el('button', { type: 'submit', class: 'primary tp-run', text: 'Run sweep' });
-  const stopBtn = el('button', { type: 'button', class: 'tp-stop', text: 'Stop', disabled: true });
   const status = el('p', { class: 'tp-status', role: 'status', id: 'tp-status' });
+  const progressBox = el('div', { class: 'tp-progress' });
+  const warnings = el('div', { class: 'tp-warnings' });
   form.append(
     presetBox,
     el(
@@ -54,9 +71,8 @@ export function createThroughputPanel(body: HTMLElement, sim: SimFn): Panel {
       el('span', { class: 'field' }, el('label', { for: 'tp-cpus', text: 'tasks (CPUs)' }), cpusIn),
       el('span', { class: 'field' }, el('label', { for: 'tp-pages', text: 'pages each task maps' }), pagesSel),
       runBtn,
-      stopBtn,
     ),
-    el('span', { class: 'hint', id: 'tp-cpus-hint', text: 'comma-separated, 1 to 112; each run is 2 rounds, the first a warm-up' }),
+    el('span', { class: 'hint', id: 'tp-cpus-hint', text: 'comma-separated, 1 to 224 (past 112 the model machine has 4 sockets); each run is 2 rounds, the first a warm-up; the caches are scaled to the pages per task as will-it-scale\'s 128 MB are to the real ones' }),
   );
   const svg = createThroughputSvg();
   const details = el('details', { class: 'tp-details' }, el('summary', { text: 'the numbers (table)' }));
@@ -79,20 +95,15 @@ export function createThroughputPanel(body: HTMLElement, sim: SimFn): Panel {
     };
   }, 'throughput-sweep');
   csv.disabled = true;
-  body.append(form, status, el('div', { class: 'tp-chart' }, svg), el('div', { class: 'table-actions' }, csv), made, details);
+  body.append(form, progressBox, status, warnings, el('div', { class: 'tp-chart' }, svg), el('div', { class: 'table-actions' }, csv), made, details);
 
-  let stop = false;
-  const draw = () => {
+  const draw = perFrame(() => {
     drawThroughputChart(svg, series, { title: 'page_fault1 on the model machine: score vs tasks', linear: true });
     details.querySelector('table')?.remove();
     details.append(throughputTable(series));
-  };
+  });
   draw();
 
-  stopBtn.addEventListener('click', () => {
-    stop = true;
-    status.textContent = 'stopping after the run in progress…';
-  });
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     let spec: SweepSpec;
@@ -104,35 +115,38 @@ export function createThroughputPanel(body: HTMLElement, sim: SimFn): Panel {
       status.textContent = e instanceof Error ? e.message : String(e);
       return;
     }
-    stop = false;
+    pool ??= new SimPool(undefined, new ResultsCache());
+    const workers = pool;
     runBtn.disabled = true;
-    stopBtn.disabled = false;
+    status.textContent = '';
+    warnings.replaceChildren();
     series = spec.presets.map((label) => ({ label, points: [] }));
     shown = spec;
     csv.disabled = false;
     made.replaceChildren(howMadeLine([commandOf(spec)], 'chart'));
     draw();
+    const bar = progressBar('the sweep', () => workers.cancel());
+    progressBox.replaceChildren(bar.root);
     const t0 = performance.now();
     try {
       const res = await runSweep(
-        sim,
+        (reqs, onPoint) => workers.run(reqs, { onPoint: (p) => onPoint(p.index, p.stdout), onProgress: (p) => bar.update(p) }),
         spec,
         (p) => {
           series = p.series;
-          status.textContent = `run ${p.done} of ${p.total}…`;
           draw();
         },
-        () => stop,
       );
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
-      status.textContent = stop
-        ? `stopped after ${res.done} of ${res.total} runs`
-        : `${res.total} runs in ${secs} s (seed ${spec.seed}, ${spec.pages} pages per task)`;
+      bar.finish('');
+      status.textContent = `${res.total} runs in ${secs} s (${sizeNote(spec)})`;
+      const runs = [...res.stats].map(([key, stats]) => ({ label: key.split('/')[0]!, tasks: Number(key.split('/')[1]), stats }));
+      warnings.replaceChildren(...groupedWarnings(runs).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${w.where.join('; ')}: ${w.text}` })));
     } catch (e) {
-      status.textContent = e instanceof Error ? e.message : String(e);
+      bar.finish('');
+      status.textContent = e instanceof PoolCancelled ? 'the sweep was cancelled' : e instanceof Error ? e.message : String(e);
     } finally {
       runBtn.disabled = false;
-      stopBtn.disabled = true;
     }
   });
   return {

@@ -92,10 +92,10 @@ export const CORE_PRESETS = [
 /** blab_js_sim_run()'s request (include/blab_js.h): uint32 fields in this order, then the
  * preset's name, NUL-terminated, in presetMax bytes at presetOffset. */
 export const SIM_REQUEST = {
-  fields: ["workload", "cpus", "pages", "iterations", "seed", "maxEvents", "batch", "high", "clearLines", "groups", "loops", "slubPrefetch", "sameCpu", ],
-  presetOffset: 52,
+  fields: ["workload", "cpus", "pages", "iterations", "seed", "maxEvents", "batch", "high", "clearLines", "groups", "loops", "slubPrefetch", "sameCpu", "cacheScale", ],
+  presetOffset: 56,
   presetMax: 32,
-  bytes: 84,
+  bytes: 88,
 } as const;
 
 /** A model-machine run's counters, in the order of blab_js_stats()'s int64 array. */
@@ -137,6 +137,11 @@ export const SIM_STATS = [
   "hiCompactions",
   "hiMerged",
   "hiUnusable",
+  "pcpRefills",
+  "pcpDrains",
+  "pcpUsed",
+  "pcpUndrained",
+  "pcpUnrefilled",
   "scoredZoneBp",
   "scoredLruBp",
 ] as const;

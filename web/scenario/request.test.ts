@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
-import { blabCommand, runParameters, runRequest, scenarioRequest, RUN_DEFAULTS, type RunInput } from './request';
+import { blabCommand, MEASURED_CLEAR_LINES, runParameters, runRequest, scenarioRequest, RUN_DEFAULTS, type RunInput } from './request';
 import { compareParams } from '../compare/request';
 import { defaultsFor } from '../compare/url';
 import { sweepParams } from '../engine/sweep';
@@ -78,11 +78,14 @@ describe('runRequest() and blabCommand()', () => {
 
   it('fills every hidden default in one place, and names every parameter', () => {
     const r = runRequest({ workload: 'page_fault1', preset: 'v5.18', cpus: 4, pages: 1024, seed: 1 });
-    expect(r).toEqual({ workload: 'page_fault1', preset: 'v5.18', cpus: 4, pages: 1024, iterations: RUN_DEFAULTS.rounds, seed: 1, clearLines: RUN_DEFAULTS.clearLines });
+    expect(r).toEqual({ workload: 'page_fault1', preset: 'v5.18', cpus: 4, pages: 1024, iterations: RUN_DEFAULTS.rounds, seed: 1, clearLines: RUN_DEFAULTS.clearLines, cacheScale: 1 });
     expect(blabCommand(r)).toBe('blab sim --workload page_fault1 --cpus 4 --preset v5.18 --pages 1024 --iterations 2 --seed 1 --clear-lines 8');
     expect(blabCommand(r, [1, 2, 4])).toContain('--cpus 1,2,4 ');
     const names = runParameters(r).map(([k]) => k);
     expect(names).toEqual(['workload', 'preset', 'tasks', 'pages per task', 'rounds (the first a warm-up)', 'seed', 'clear_page() lines', 'pcp batch', 'pcp high']);
+    expect(runParameters({ ...r, cacheScale: 8 }).map(([k]) => k)).toContain('L2 and LLC sizes divided by');
+    // a measured run's scaled caches are in its command
+    expect(blabCommand({ ...r, cacheScale: 32 })).toContain(' --cache-scale 32');
     // hackbench's switches from the preset: SLUB's freelist prefetch came in 3.3
     expect(runRequest({ workload: 'hackbench', preset: 'v2.6.25', cpus: 2, pages: 10, seed: 1 }).iterations).toBe(0);
     expect(runRequest({ workload: 'hackbench', preset: 'v4.16', cpus: 2, pages: 10, seed: 1 }).iterations).toBe(1);
@@ -93,7 +96,9 @@ describe('one configuration, one run, whichever page asks', () => {
   // page_fault1 on v4.17, 4 tasks of 1024 pages, seed 1: the workbench (a 4096-page zone over
   // 4 CPUs), the compare view, the throughput panel's sweep and a lesson table with no
   // parameters of its own used to differ in rounds and clear_page() lines, so one
-  // configuration showed a different score in each.
+  // configuration showed a different score in each. The pages that measure (compare, the
+  // sweep, a table) run the whole clear_page() with the caches scaled to the pages per task;
+  // the workbench's small scenario differs in those two only, and says so.
   it('the workbench, compare, the throughput sweep and a lesson table ask the core for the same run', () => {
     const workbench = scenarioRequest({ workload: 'page_fault1', preset: 'v4.17', cpus: 4, pages: 4096, seed: 1 });
     const compare = compareParams({ ...defaultsFor('page_fault1'), cpus: 4, pages: 1024 }, { label: 'v4.17', preset: 'v4.17' }, 4);
@@ -106,6 +111,8 @@ describe('one configuration, one run, whichever page asks', () => {
     const t = lesson.tables['t']!;
     const table: Partial<ReturnType<typeof simRequest>> = simRequest(t, t.configs[0]!, 4);
     delete table.maxEvents;
-    for (const r of [compare, sweep, table]) expect(r).toEqual(workbench);
+    for (const r of [compare, table]) expect(r).toEqual(sweep);
+    expect(sweep).toMatchObject({ clearLines: MEASURED_CLEAR_LINES, cacheScale: 32 }); // 1024 x 32 pages: will-it-scale's 128 MB
+    expect({ ...workbench, clearLines: sweep.clearLines, cacheScale: sweep.cacheScale }).toEqual(sweep);
   });
 });

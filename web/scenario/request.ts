@@ -16,6 +16,12 @@ export const RUN_DEFAULTS = {
   attempts: HIGHALLOC_ATTEMPTS,
 } as const;
 
+/** clear_page() lines of the runs whose numbers are shown (lesson tables, the compare view,
+ * the throughput sweep): the whole page, as the kernel clears it. The pollution of L2 by a
+ * 4 KB clear is what evicts the allocator's struct page lines, so fewer lines move the
+ * scores (docs/sim.md); the players' small scenarios may take RUN_DEFAULTS.clearLines. */
+export const MEASURED_CLEAR_LINES = 64;
+
 /** Presets older than the 2011 change (3.3): SLUB's fast path did not prefetch then. */
 const BEFORE_SLUB_PREFETCH = new Set(['v2.5.44', 'v2.5.45', 'v2.6.25']);
 
@@ -40,6 +46,10 @@ export interface RunInput {
   /** stress_highalloc's order-9 attempts */
   attempts?: number;
   clearLines?: number;
+  /** L2 and LLC sizes divided by this (1..64, a power of two; absent: 1), as blab sim
+   * --cache-scale: pages per task at a 1/N of will-it-scale's keep its footprint-to-cache
+   * ratio (willItScaleCacheScale) */
+  cacheScale?: number;
   /** pcp batch / high overrides; absent: the preset's own */
   batch?: number;
   high?: number;
@@ -59,6 +69,8 @@ export interface RunParams {
   iterations: number;
   seed: number;
   clearLines: number;
+  /** 1: the model's own caches */
+  cacheScale: number;
   batch?: number;
   high?: number;
 }
@@ -78,6 +90,7 @@ export function runRequest(r: RunInput): RunParams {
     iterations,
     seed: r.seed,
     clearLines: r.clearLines ?? RUN_DEFAULTS.clearLines,
+    cacheScale: r.cacheScale ?? 1,
     ...(r.batch !== undefined ? { batch: r.batch } : {}),
     ...(r.high !== undefined ? { high: r.high } : {}),
   };
@@ -105,7 +118,8 @@ export function blabCommand(p: RunParams, tasks: readonly number[] = [p.cpus]): 
         ]
       : [
           '--workload', p.workload, '--cpus', tasks.join(','), '--preset', p.preset, '--pages', p.pages,
-          '--iterations', p.iterations, '--seed', p.seed, '--clear-lines', p.clearLines, ...pcp,
+          '--iterations', p.iterations, '--seed', p.seed, '--clear-lines', p.clearLines,
+          ...(p.cacheScale > 1 ? ['--cache-scale', p.cacheScale] : []), ...pcp,
         ];
   return ['blab', 'sim', ...args].join(' ');
 }
@@ -123,6 +137,8 @@ export function runParameters(p: RunParams): [string, string | number][] {
   }
   out.push(['seed', p.seed]);
   if (p.workload !== 'hackbench') out.push(['clear_page() lines', p.clearLines]);
+  // only where the caches were scaled: the workbench's runs use the model's own
+  if (p.workload !== 'hackbench' && p.cacheScale > 1) out.push(['L2 and LLC sizes divided by', p.cacheScale]);
   out.push(['pcp batch', p.batch ?? "the preset's"], ['pcp high', p.high ?? "the preset's"]);
   return out;
 }

@@ -286,7 +286,7 @@ export class App {
     view(lower, 'zoneinfo');
     view(lower, 'cpustats');
     const tpBody = panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)');
-    this.addPanel(createThroughputPanel(tpBody, (req) => engine.sim(req)));
+    this.addPanel(createThroughputPanel(tpBody));
     addViewExportButtons(tpBody.parentElement!, { title: 'Throughput: will-it-scale page_fault1', what: 'the throughput chart', file: 'buddylab-throughput' });
 
     // presenter mode (web/ui/presenter.ts): PageDown / PageUp jump to the next / previous event

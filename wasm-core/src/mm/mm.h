@@ -69,6 +69,10 @@ struct per_cpu_pages {
 struct per_cpu_pageset {
 	struct per_cpu_pages pcp[2];
 	uint8_t busy; /* an op of this cpu is in flight */
+	/* counted for the run's report (not kernel state): rmqueue_bulk() refills, and
+	 * free_pcppages_bulk() runs because a list reached high (drain_pages() not counted), so a
+	 * run can say which lists never took the paths the presets differ in */
+	uint64_t refills, bulk_frees;
 };
 
 struct blab_zone {

@@ -230,6 +230,7 @@ static uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, 
 	int shared = z->s.pcp == BLAB_PCP_LIFO && !z->s.pcp_per_mt;
 	uint32_t got = 0, prev = NIL;
 
+	z->pageset[cpu].refills++;
 	if (cluster_refill(z, order))
 		return rmqueue_bulk_clusters(z, cpu, which, count, mt);
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_RMQUEUE_BULK, 0, order, cpu, mt, BLAB_PATH_RMQUEUE_BULK,
@@ -471,6 +472,8 @@ static void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, un
 	op->picked_tail = NIL;
 	op->bulk_asked = op->to_free;
 	op->state = S_BULK_BEGIN;
+	if (path != BLAB_PATH_DRAIN)
+		z->pageset[op->cpu].bulk_frees++;
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->cpu, 0, path, 0, op->to_free,
 	     pcp->count);
 }

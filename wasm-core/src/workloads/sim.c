@@ -397,8 +397,12 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	for (uint32_t cpu = sched_peek(&mm->sched); cpu != MODEL_NO_CPU;
 	     cpu = sched_peek(&mm->sched)) {
 		int s;
-		if (c->progress && !(++steps % BLAB_SIM_PROGRESS_STEPS))
-			report_progress(&run, wl);
+		if ((c->progress || c->cancel) && !(++steps % BLAB_SIM_PROGRESS_STEPS)) {
+			if (c->progress)
+				report_progress(&run, wl);
+			if (c->cancel && *c->cancel)
+				FAIL(BLAB_ECANCELED, "cancelled");
+		}
 		s = wl->step(&run, cpu);
 		if (s < 0)
 			FAIL(s, "cpu %u: %s", cpu, blab_strerror(s));
@@ -433,6 +437,20 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 
 	wl->finish(&run, r);
 	blab_compact_stats(z, &r->compact);
+	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
+		/* each CPU's lists in the zone it ran on */
+		const struct blab_zone *cz = sim_cpu_zone(&run, cpu);
+		const struct per_cpu_pageset *ps = &cz->pageset[cpu];
+		if (cz->s.pcp == BLAB_PCP_NONE)
+			continue;
+		r->pcp_refills += ps->refills;
+		r->pcp_bulk_frees += ps->bulk_frees;
+		if (!ps->refills && !ps->bulk_frees && !ps->pcp[0].count && !ps->pcp[1].count)
+			continue;
+		r->pcp_cpus_used++;
+		r->pcp_cpus_undrained += !ps->bulk_frees;
+		r->pcp_cpus_unrefilled += !ps->refills;
+	}
 	r->cycles_max = sched_max_clock(&mm->sched);
 	r->cycles_total = model_machine_cycles(mm);
 	{

@@ -1,0 +1,172 @@
+// Kernel-sized runs in the browser: the compare view's default link measures v4.16 and v4.17
+// at the seeds' sizes in a pool of workers (and they differ), a pool of one worker prints the
+// same bytes as a pool of several, Cancel stops every worker, finished points come back from
+// IndexedDB, and the main thread stays free while the workers run. Then the lessons: tables
+// shipped with the build show at once, "Run live" runs them again here and finds the same bytes.
+import { expect, test, type Page, type Worker } from '@playwright/test';
+import { readFileSync, rmSync } from 'node:fs';
+import { watchConsole } from './console-errors';
+
+/** Long tasks (over 50 ms: PerformanceObserver's 'longtask'), [start, duration] in ms from
+ * navigation; install before the page loads. */
+async function watchLongTasks(page: Page): Promise<() => Promise<[number, number][]>> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { longTasks: [number, number][] };
+    w.longTasks = [];
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => w.longTasks.push([e.startTime, e.duration]))).observe({ entryTypes: ['longtask'] });
+  });
+  return () => page.evaluate(() => (window as unknown as { longTasks: [number, number][] }).longTasks);
+}
+
+/**
+ * The main thread's tasks from a Chromium trace taken while `during` runs: each task's wall
+ * time and its thread CPU time (ms). On a shared host a task's wall time includes waiting for a
+ * CPU (other processes, the pool's own workers), its thread time is what the page spent.
+ */
+async function mainThreadTasks(page: Page, during: () => Promise<void>): Promise<{ wall: number; cpu: number }[]> {
+  const browser = page.context().browser()!;
+  const path = `test-results/runs-trace-${Date.now()}.json`;
+  await browser.startTracing(page, { path, categories: ['toplevel', 'disabled-by-default-devtools.timeline'] });
+  await during();
+  await browser.stopTracing();
+  type Ev = { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string } };
+  const ev = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: Ev[] }).traceEvents;
+  if (!process.env['KEEP_TRACE']) rmSync(path, { force: true });
+  const main = new Set(ev.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const tasks = ev.filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`));
+  // the trace's own start: DevTools' message that turns tracing on runs on the main thread as
+  // the first task (tens of ms of CPU, no script, no layout), and is not the page's
+  const start = Math.min(...tasks.map((e) => e.ts));
+  return tasks
+    .filter((e) => e.ts - start > 100_000)
+    .map((e) => ({ wall: (e.dur ?? 0) / 1000, cpu: (e.tdur ?? 0) / 1000 }));
+}
+
+/** The first line of a table cell: the mean (the seeds' min..max sits under it). */
+const mean = (cell: string) => cell.split('\n')[0]!.trim();
+
+async function savedText(page: Page, button: string): Promise<string> {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+  return readFileSync((await d.path())!, 'utf8');
+}
+
+test('the default compare link measures v4.16 against v4.17 at 4096 pages per task, and they differ; the page stays responsive', async ({ page }) => {
+  test.setTimeout(600_000);
+  const errors = watchConsole(page);
+  const longTasks = await watchLongTasks(page);
+  await page.goto('/?compare=v4.16,v4.17&cpus=56');
+  // the replays first (the player's part), then the measured runs in the pool, traced
+  const chartBox = page.locator('.compare-chart[data-measure-start-ms]');
+  await chartBox.waitFor({ timeout: 300_000 });
+  const tasks = await mainThreadTasks(page, () => expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 540_000 }));
+  const diff = page.locator('#diff-table');
+  await expect(diff.locator('caption')).toContainText('page_fault1 at 56 CPUs, 4096 pages per task, seeds 1..3');
+  const tp = (await diff.locator('tr', { hasText: 'throughput' }).locator('td').allInnerTexts()).map(mean);
+  expect(tp[1]).not.toBe(tp[2]);
+  // the change under study ran: no pcp list went undrained
+  await expect(page.locator('.compare-diff .pcp-warning')).toHaveCount(0);
+  // the chart: 1..112 tasks at 8 points per configuration; the page says what size it ran
+  await expect(page.locator('.compare-chart .tp-series[data-label="v4.16"] path title')).toHaveCount(8);
+  await expect(page.locator('.compare-chart')).toContainText("4096 pages per task, clear_page() through all 64 lines, L2 and LLC / 8");
+  // the replays are small and say so
+  await expect(page.locator('.replay-scale').first()).toContainText('a small scenario to step through: 56 CPUs x 292 pages, one round');
+  // while the pool runs the measured runs the main thread only parses their counters and
+  // redraws the chart and the bar (once a frame): no task of the page's takes 50 ms of its
+  // thread. PerformanceObserver's long tasks (wall time, over 50 ms) are printed beside:
+  // on a loaded host they also count the time a task waited for a CPU.
+  const from = Number(await chartBox.getAttribute('data-measure-start-ms'));
+  const long = (await longTasks()).filter(([t]) => t >= from).map(([, d]) => Math.round(d));
+  const cpu = Math.max(...tasks.map((t) => t.cpu));
+  console.log(`compare default, while the pool ran: ${tasks.length} main-thread tasks, the longest ${cpu.toFixed(1)} ms of CPU; PerformanceObserver long tasks (wall): ${long.join(' ') || 'none'}`);
+  expect(tasks.length).toBeGreaterThan(10);
+  expect(cpu).toBeLessThanOrEqual(50);
+  expect(errors).toEqual([]);
+});
+
+test('a pool of one worker and a pool of four print the same bytes for every run', async ({ browser }) => {
+  test.setTimeout(600_000);
+  const link = '/?compare=v4.16,v4.17&cpus=28&tasks=1,8,28';
+  const texts: string[] = [];
+  for (const workers of [1, 4]) {
+    const context = await browser.newContext();
+    await context.addInitScript((n) => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => n }), workers);
+    const page = await context.newPage();
+    const errors = watchConsole(page);
+    await page.goto(link);
+    await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 540_000 });
+    texts.push(await savedText(page, 'Runs as text: save every measured run as the core printed it'));
+    expect(errors).toEqual([]);
+    await context.close();
+  }
+  // 2 configurations x (3 chart points + 2 more seeds at 28)
+  expect(texts[0]!.match(/^point /gm)).toHaveLength(10);
+  expect(texts[0]).toMatch(/^point workload=page_fault1 preset=v4.16 cpus=28 pages=4096 iterations=2 seed=1 batch=0 high=0 clear_lines=64 cache_scale=8\nscore \d+ pages\/s/m);
+  expect(texts[1]).toBe(texts[0]);
+});
+
+test('Cancel stops every worker of the pool; a reload takes the finished runs from IndexedDB', async ({ page }) => {
+  test.setTimeout(600_000);
+  const errors = watchConsole(page);
+  const pool: Worker[] = [];
+  page.on('worker', async (w) => {
+    if ((await w.evaluate(() => self.name).catch(() => '')) === 'buddylab-pool') pool.push(w);
+  });
+  await page.goto('/?compare=v4.16,v4.17&cpus=56');
+  const bar = page.locator('.compare-diff .sweep-progress');
+  await expect(bar).toContainText(/[1-9]\d* of \d+ runs/, { timeout: 300_000 });
+  // (a worker answers when its run ends: the first one has, or will at once)
+  await expect.poll(() => pool.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  await bar.getByRole('button', { name: 'Cancel' }).click();
+  // every pool worker answers again: its run stopped (it keeps its loaded core for the next)
+  await Promise.all(pool.map((w) => w.evaluate(() => 0)));
+  await expect(page.locator('.compare-page > .status')).toHaveText('cancelled: the measured runs stopped');
+  await expect(page.locator('.compare-page')).not.toHaveClass(/ready/);
+
+  // a small compare (another seed: nothing of it ran before), then the same again: every run
+  // from this browser's cache (2 configurations x (2 chart points + 2 more seeds at 8 CPUs))
+  const small = '/?compare=v4.16,v4.17&cpus=8&tasks=1,8&seed=5';
+  await page.goto(small);
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 540_000 });
+  await expect(bar).toHaveText(/^8 measured runs/);
+  const before = await page.locator('#diff-table').innerText();
+  await page.reload();
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
+  await expect(bar).toContainText("8 measured runs, 8 of them from this browser's results cache");
+  expect(await page.locator('#diff-table').innerText()).toBe(before);
+  expect(errors).toEqual([]);
+});
+
+test('a run whose pcp lists never drained says so, and what to change', async ({ page }) => {
+  test.setTimeout(300_000);
+  const errors = watchConsole(page);
+  await page.goto('/?compare=v4.16,v4.17&cpus=4&pages=64&tasks=1,4');
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
+  const w = page.locator('.compare-diff .pcp-warning');
+  await expect(w).toHaveCount(2);
+  await expect(w.first()).toContainText('v4.16: the pcp lists never drained: free_pcppages_bulk() never ran, because the frees never brought a list\'s count up to high (186)');
+  await expect(w.first()).toContainText('Give each task more pages than high, or lower high.');
+  expect(errors).toEqual([]);
+});
+
+test("a lesson's tables show at once from the build, and Run live finds the same bytes in every row", async ({ page }) => {
+  test.setTimeout(600_000);
+  const errors = watchConsole(page);
+  // lesson 2, step 4: the lock table behind a predict question
+  await page.goto('/?lesson=hotcold&step=4');
+  await page.locator('form.predict input[type=number]').fill('2');
+  await page.getByRole('button', { name: 'Check my prediction' }).click();
+  const stage = page.locator('.lesson-stage');
+  await expect(stage).toHaveAttribute('data-ready', '4', { timeout: 30_000 });
+  // shipped: no run needed, so no progress bar ever showed rows being computed
+  await expect(stage.locator('table.model td.pending')).toHaveCount(0);
+  await expect(stage.locator('table.model caption')).toContainText('4096 pages per task, L2 and LLC / 8');
+  await expect(stage.locator('table.model caption')).toContainText('seeds 1..3, each cell their mean with min..max under it');
+  await stage.getByRole('button', { name: /^Run live/ }).click();
+  await expect(stage.locator('.live-box')).toHaveAttribute('data-live', 'done', { timeout: 540_000 });
+  await expect(stage.locator('table.model td.match')).toHaveText(['✓ same bytes', '✓ same bytes']);
+  await expect(stage.locator('.live-box')).toContainText(/rows the same bytes as the shipped runs/);
+  const summary = await stage.locator('.live-box').innerText();
+  const m = /: (\d+) of (\d+) rows the same bytes/.exec(summary)!;
+  expect(m[1]).toBe(m[2]);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,51 @@
+// A run whose pcp lists were never drained (or never refilled) did not exercise what the
+// presets differ in: free_pcppages_bulk() (or rmqueue_bulk()) never ran, so two presets that
+// change only that path give the same numbers. Said from the run's own counters (the core's
+// pcp_* stats), with what to change.
+import type { SimStats } from './simstats.ts';
+
+/** The warnings a run carries, in words; empty when every used pcp list was drained and refilled
+ * (or the core printed no pcp counters, or the preset has no pcp lists). */
+export function pcpWarnings(s: SimStats): string[] {
+  const used = s.pcpUsed ?? 0;
+  if (used === 0) return [];
+  const out: string[] = [];
+  // the same words for every run where all lists missed the path, so a table says it once
+  const lists = (n: number) => (n === used ? 'the pcp lists' : `the pcp lists of ${n} of ${used} CPUs`);
+  if (s.pcpUndrained) {
+    out.push(
+      `${lists(s.pcpUndrained)} never drained: free_pcppages_bulk() never ran, because the frees never brought a list's count up to high (${s.high}), so a change to the bulk free cannot show. ` +
+        `Give each task more pages than high, or lower high.`,
+    );
+  }
+  if (s.pcpUnrefilled) {
+    out.push(
+      `${lists(s.pcpUnrefilled)} never refilled: rmqueue_bulk() never ran, every allocation took a page freed onto the list before, so a change to the refill cannot show. ` +
+        `Give each task more pages (more than high, ${s.high}), or lower high.`,
+    );
+  }
+  return out;
+}
+
+/** One run among many, for warnings said once with everywhere they hold. */
+export interface LabelledRun {
+  label: string;
+  tasks: number;
+  stats: SimStats;
+}
+
+/** Each warning once, with where it holds: "v4.16 at 1, 16 tasks". */
+export function groupedWarnings(runs: Iterable<LabelledRun>): { text: string; where: string[] }[] {
+  // warning -> label -> task counts
+  const by = new Map<string, Map<string, number[]>>();
+  for (const r of runs) {
+    for (const w of pcpWarnings(r.stats)) {
+      const per = by.get(w) ?? new Map<string, number[]>();
+      const tasks = per.get(r.label) ?? [];
+      if (!tasks.includes(r.tasks)) tasks.push(r.tasks);
+      per.set(r.label, tasks);
+      by.set(w, per);
+    }
+  }
+  return [...by].map(([text, per]) => ({ text, where: [...per].map(([label, tasks]) => `${label} at ${tasks.sort((a, b) => a - b).join(', ')} tasks`) }));
+}

@@ -1,0 +1,168 @@
+// The worker pool on the real core (the Node WASM build behind each "worker", finishing in a
+// shuffled order): outputs are the serial run's bytes in the order asked, longest points start
+// first, cancel stops everything and rejects, a failing point says the core's reason.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { simScenario, type BlabFactory, type BlabModule, type SimRequest } from './blab-module';
+import { pointKey, pointRequest, pointWork, willItScaleCacheScale } from './point';
+import { PoolCancelled, SimPool, type PointRunner, type PoolProgress } from './pool';
+import { ResultsCache } from './results-cache';
+import { insideSpread, spreadOf } from './spread';
+import { prng } from '../testing/prng';
+
+const modulePath = join(import.meta.dirname, '..', '..', 'build', 'wasm', 'node', 'blab.js');
+let m: BlabModule;
+beforeAll(async () => {
+  if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
+  m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
+});
+
+const req = (cpus: number, preset = 'v4.16', seed = 1, pages = 64): SimRequest => ({ workload: 'page_fault1', cpus, pages, iterations: 2, seed, preset, maxEvents: 0 });
+
+/** Workers that answer after a random delay, so they finish out of order; `log` records the
+ * order points started in, `disposed` how often each worker was stopped. */
+function fakeWorkers(seed: number) {
+  const rnd = prng(seed);
+  const log: SimRequest[] = [];
+  const disposed: number[] = [];
+  const make = (i: number): PointRunner => {
+    disposed[i] = 0;
+    let alive = true;
+    return {
+      sim: (r) => {
+        alive = true;
+        log.push(r);
+        const out = simScenario(m, r);
+        return new Promise((resolve, reject) =>
+          setTimeout(() => (alive ? resolve(out) : reject(new Error('the engine was stopped'))), rnd.int(5)),
+        );
+      },
+      dispose: () => {
+        alive = false;
+        disposed[i]!++;
+      },
+    };
+  };
+  return { make, log, disposed };
+}
+
+describe('sweep points', () => {
+  it('have a key naming every argument with its default, and back', () => {
+    const r = { ...req(8), batch: 31 };
+    expect(pointKey(r)).toBe('workload=page_fault1 preset=v4.16 cpus=8 pages=64 iterations=2 seed=1 batch=31 high=0 clear_lines=64 cache_scale=1');
+    expect(pointKey({ ...r, clearLines: 64, cacheScale: 1 })).toBe(pointKey(r));
+    expect(pointKey(pointRequest(pointKey(r)))).toBe(pointKey(r));
+    expect(() => pointRequest('workload=x; rm -rf')).toThrow(/is not a point key/);
+    expect(pointWork(req(8))).toBe(8 * 64 * 2);
+  });
+
+  it("scale the caches as will-it-scale's 128 MB are to the real ones", () => {
+    expect([32768, 16384, 4096, 1024, 64, 1].map(willItScaleCacheScale)).toEqual([1, 2, 8, 32, 64, 64]);
+  });
+
+  it('spread over seeds: mean, min..max, and whether two overlap', () => {
+    expect(spreadOf([3, 1, 2])).toEqual({ mean: 2, min: 1, max: 3, n: 3 });
+    expect(insideSpread(spreadOf([1, 3]), spreadOf([2, 4]))).toBe(true);
+    expect(insideSpread(spreadOf([1, 2]), spreadOf([3, 4]))).toBe(false);
+    expect(insideSpread(spreadOf([1]), spreadOf([1]))).toBe(false); // one seed says nothing about noise
+  });
+});
+
+describe('SimPool', () => {
+  const sweep = [1, 4, 2, 8, 3, 2].flatMap((n) => [req(n, 'v4.16'), req(n, 'v4.17', 2)]);
+
+  it('gives the serial run\'s bytes, in the order asked, whatever the pool size and finishing order', async () => {
+    const serial = sweep.map((r) => simScenario(m, r).stdout);
+    for (const size of [1, 2, 3, 5]) {
+      const w = fakeWorkers(size);
+      const pool = new SimPool(size, null, w.make);
+      const seen: number[] = [];
+      const out = await pool.run(sweep, { onPoint: (p) => seen.push(p.index) });
+      expect(out).toEqual(serial);
+      expect(seen.sort((a, b) => a - b)).toEqual(sweep.map((_, i) => i));
+      // the task count listed twice ran once
+      expect(w.log).toHaveLength(new Set(sweep.map(pointKey)).size);
+    }
+  }, 60_000);
+
+  it('starts the longest points first, a higher priority before them', async () => {
+    const w = fakeWorkers(7);
+    await new SimPool(2, null, w.make).run([req(1), req(8), req(2), req(4)]);
+    expect(w.log.map((r) => r.cpus)).toEqual([8, 4, 2, 1]);
+    const v = fakeWorkers(8);
+    await new SimPool(2, null, v.make).run([req(1), req(8), req(2), req(4)], { priority: (i) => (i === 0 ? 1 : 0) });
+    expect(v.log.map((r) => r.cpus)).toEqual([1, 8, 4, 2]);
+  });
+
+  it('reports progress with a time-left estimate once a point has run', async () => {
+    const pool = new SimPool(2, null, fakeWorkers(3).make);
+    const seen: PoolProgress[] = [];
+    await pool.run([req(1), req(2), req(4)], { onProgress: (p) => seen.push({ ...p }) });
+    expect(seen[0]).toMatchObject({ done: 0, total: 3, etaMs: null });
+    expect(seen.at(-1)).toMatchObject({ done: 3, total: 3, etaMs: 0 });
+  });
+
+  it('cancel stops every worker and rejects the run; the next run starts fresh', async () => {
+    const w = fakeWorkers(11);
+    const pool = new SimPool(3, null, w.make);
+    const running = pool.run(sweep);
+    await new Promise((r) => setTimeout(r, 1));
+    pool.cancel();
+    await expect(running).rejects.toBeInstanceOf(PoolCancelled);
+    expect(w.disposed).toEqual([1, 1, 1]);
+    expect(pool.busy).toBe(0);
+    expect(await pool.run([req(2)])).toEqual([simScenario(m, req(2)).stdout]);
+  });
+
+  it('cancel stops a busy worker through its cancel flag and keeps it loaded, where it can', async () => {
+    const calls = { cancel: 0, dispose: 0, sims: 0 };
+    let stop: ((r: ReturnType<typeof simScenario>) => void) | undefined;
+    const runner: PointRunner = {
+      sim: (r) => {
+        calls.sims++;
+        // the first run never ends by itself: only the cancel flag stops it
+        if (calls.sims === 1) return new Promise((resolve) => (stop = resolve));
+        return Promise.resolve(simScenario(m, r));
+      },
+      cancelRun: () => {
+        calls.cancel++;
+        stop?.({ status: 2, stdout: '', stderr: 'blab sim: cancelled\n', events: new ArrayBuffer(0) });
+        return true;
+      },
+      dispose: () => calls.dispose++,
+    };
+    const pool = new SimPool(1, null, () => runner);
+    const running = pool.run([req(2)]);
+    await new Promise((r) => setTimeout(r, 1));
+    pool.cancel();
+    await expect(running).rejects.toBeInstanceOf(PoolCancelled);
+    expect(calls).toEqual({ cancel: 1, dispose: 0, sims: 1 });
+    // the same worker runs the next point
+    expect(await pool.run([req(2)])).toEqual([simScenario(m, req(2)).stdout]);
+    expect(calls.dispose).toBe(0);
+  });
+
+  it("rejects a failing point with the core's reason", async () => {
+    const pool = new SimPool(2, null, fakeWorkers(5).make);
+    await expect(pool.run([req(1), { ...req(2), clearLines: 65 }])).rejects.toThrow(/clear_lines must be 1..64/);
+  });
+
+  it('takes known outputs and cached ones without running them, unless asked to run live', async () => {
+    const w = fakeWorkers(13);
+    const cache = new ResultsCache('test-hash'); // Node has no IndexedDB: the page's memory copy
+    expect(cache.problem).toMatch(/no IndexedDB/);
+    const pool = new SimPool(2, cache, w.make);
+    const a = req(1);
+    const b = req(2);
+    const sources: string[] = [];
+    await pool.run([a], { onPoint: (p) => sources.push(p.source) });
+    await pool.run([a, b], { known: new Map([[pointKey(b), 'given\n']]), onPoint: (p) => sources.push(p.source) });
+    expect(sources[0]).toBe('run');
+    expect(sources.slice(1).sort()).toEqual(['cache', 'given']);
+    expect(w.log).toHaveLength(1);
+    await pool.run([a], { readCache: false });
+    expect(w.log).toHaveLength(2);
+  });
+});

@@ -1,0 +1,84 @@
+// The build's precomputed tables: the native blab runs each point (blab sim --points) and prints
+// the same bytes as the browser's WebAssembly core for it, a second build takes every point
+// from the disk cache, and a blab built from other sources is refused.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
+import { CORE_HASH } from '../engine/core-hash';
+import { pointRequest } from '../engine/point';
+import { coreHash } from '../../scripts/core-hash.mjs';
+import { parseLesson } from './parse';
+import { lessonKeys, parsePointsOutput, precompute } from './precompute';
+import type { Lesson, LessonTable } from './lesson';
+
+const root = join(import.meta.dirname, '..', '..');
+const blab = join(root, 'build', 'native', 'blab');
+const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
+let m: BlabModule;
+const dirs: string[] = [];
+beforeAll(async () => {
+  for (const f of [blab, modulePath]) if (!existsSync(f)) throw new Error(`${f} is missing: run "make native wasm" first`);
+  m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
+});
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** Lesson 2 with its tables cut to a few small runs (the real ones are the build's). */
+function smallLesson(): Lesson {
+  const l = parseLesson('lessons/02-hotcold.md', readFileSync(join(root, 'lessons', '02-hotcold.md'), 'utf8'));
+  const cut = (t: LessonTable): LessonTable => ({ ...t, pages: 256, cacheScale: 64, tasks: t.tasks.slice(0, 2), seeds: 2 });
+  return { ...l, tables: Object.fromEntries(Object.entries(l.tables).map(([k, t]) => [k, cut(t)])) };
+}
+
+describe('the core build hash', () => {
+  it('is the same for the app, the native blab and the sources', () => {
+    expect(CORE_HASH).toMatch(/^[0-9a-f]{16}$/);
+    expect(CORE_HASH).toBe(coreHash(root));
+    expect(execFileSync(blab, ['version'], { encoding: 'utf8' })).toBe(`blab core ${CORE_HASH}\n`);
+  });
+});
+
+describe('precomputed lesson tables', () => {
+  it('reads blab sim --points output back into outputs by key', () => {
+    const out = parsePointsOutput('point a=1\nscore 1\nstats x=1\npoint b=2\nscore 2\nstats x=2\n');
+    expect([...out]).toEqual([
+      ['a=1', 'score 1\nstats x=1\n'],
+      ['b=2', 'score 2\nstats x=2\n'],
+    ]);
+  });
+
+  it('runs every point natively with the bytes the WebAssembly core prints, then from the cache', async () => {
+    const l = smallLesson();
+    const keys = lessonKeys(l);
+    // (tasks 1, 2 of one table and 1, 8 of the other: 1 is shared) x 2 configs x 2 seeds
+    expect(keys.length).toBe(3 * 2 * 2);
+    const cacheDir = mkdtempSync(join(tmpdir(), 'blab-results-'));
+    dirs.push(cacheDir);
+    const first = await precompute([l], { blab, cacheDir, coreHash: CORE_HASH, jobs: 2 });
+    expect(first.report).toMatch(/12 points: 12 run, 0 from the cache/);
+    const outputs = first.byLesson.get(l.id)!;
+    for (const k of keys) expect(outputs[k], k).toBe(simScenario(m, pointRequest(k)).stdout);
+    const again = await precompute([l], { blab, cacheDir, coreHash: CORE_HASH, jobs: 1 });
+    expect(again.report).toMatch(/12 points: 0 run, 12 from the cache/);
+    expect(again.byLesson.get(l.id)).toEqual(outputs);
+    // the points the build asked for are kept beside the cache (make bench times them cold)
+    expect(readFileSync(join(cacheDir, 'lesson-points.txt'), 'utf8').trim().split('\n').sort()).toEqual([...keys].sort());
+  }, 120_000);
+
+  it('refuses a blab built from other core sources', async () => {
+    await expect(precompute([smallLesson()], { blab, cacheDir: tmpdir(), coreHash: '0123456789abcdef' })).rejects.toThrow(
+      /was built from other core sources \(core [0-9a-f]{16}; the sources are 0123456789abcdef\): rebuild it with make native/,
+    );
+  });
+
+  it("blab sim --points says which line is bad, and why", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'blab-points-'));
+    dirs.push(dir);
+    const file = join(dir, 'p.txt');
+    writeFileSync(file, '# a comment\n\nworkload=page_fault1 preset=v4.16 cpus=8 pages=64 iterations=2 seed=1 batch=0 high=0 clear_lines=64 cache_scale=99\n');
+    expect(() => execFileSync(blab, ['sim', '--points', file], { encoding: 'utf8', stdio: 'pipe' })).toThrow(/p\.txt:3: cache_scale: more than 64/);
+  });
+});

@@ -1,0 +1,92 @@
+// Build time only (Node): every lesson table's runs, computed by the native blab before the app
+// is bundled, so a lesson's tables show at once; the page's "Run live" runs them again in
+// WebAssembly and compares byte for byte. `blab sim --points` runs the points on every core
+// (--jobs) and keeps each result in a disk cache keyed by the core build hash and the point
+// (--cache), so a rebuild with the same core runs nothing.
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { pointKey } from '../engine/point.ts';
+import type { Lesson } from './lesson.ts';
+import { tablePoints } from './compute.ts';
+
+/** The file, in the cache directory, that lists the points of the last build's lessons. */
+export const LESSON_POINTS = 'lesson-points.txt';
+
+export interface PrecomputeOptions {
+  /** the native blab (build/native/blab) */
+  blab: string;
+  /** where the native results cache lives (build/results) */
+  cacheDir: string;
+  /** the core build hash the app is built with: blab must say the same */
+  coreHash: string;
+  jobs?: number;
+}
+
+export interface Precomputed {
+  /** per lesson id: each run's output by point key */
+  byLesson: Map<string, Record<string, string>>;
+  /** what blab said on stderr about the work (points run, points from its cache, seconds) */
+  report: string;
+}
+
+/** Every point a lesson's tables need, once each. */
+export function lessonKeys(l: Lesson): string[] {
+  return [...new Set(Object.values(l.tables).flatMap((t) => tablePoints(t).map((p) => pointKey(p.req))))];
+}
+
+function run(cmd: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { maxBuffer: 1 << 28 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${stderr.trim() || err.message}`));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+/** Splits `blab sim --points` output ("point KEY" then that run's lines) into outputs by key. */
+export function parsePointsOutput(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let key: string | undefined;
+  let lines: string[] = [];
+  const flush = () => {
+    if (key !== undefined) out.set(key, lines.map((l) => `${l}\n`).join(''));
+  };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('point ')) {
+      flush();
+      key = line.slice(6);
+      lines = [];
+    } else if (key !== undefined && line !== '') lines.push(line);
+  }
+  flush();
+  return out;
+}
+
+export async function precompute(lessons: readonly Lesson[], o: PrecomputeOptions): Promise<Precomputed> {
+  const version = (await run(o.blab, ['version'])).stdout;
+  const m = /core ([0-9a-f]{16})/.exec(version);
+  if (!m || m[1] !== o.coreHash)
+    throw new Error(`${o.blab} was built from other core sources (${m ? `core ${m[1]}` : 'no core hash'}; the sources are ${o.coreHash}): rebuild it with make native`);
+  const keys = [...new Set(lessons.flatMap(lessonKeys))];
+  const byLesson = new Map<string, Record<string, string>>();
+  if (keys.length === 0) return { byLesson, report: 'no lesson has a table' };
+  mkdirSync(o.cacheDir, { recursive: true });
+  // kept beside the cache: the points this build asked for (make bench times them cold)
+  const file = join(o.cacheDir, LESSON_POINTS);
+  writeFileSync(file, keys.map((k) => `${k}\n`).join(''));
+  const jobs = String(o.jobs ?? availableParallelism());
+  const { stdout, stderr } = await run(o.blab, ['sim', '--points', file, '--jobs', jobs, '--cache', o.cacheDir]);
+  const outputs = parsePointsOutput(stdout);
+  for (const l of lessons) {
+    const rec: Record<string, string> = {};
+    for (const k of lessonKeys(l)) {
+      const v = outputs.get(k);
+      if (v === undefined) throw new Error(`blab sim --points printed nothing for "${k}"`);
+      rec[k] = v;
+    }
+    byLesson.set(l.id, rec);
+  }
+  return { byLesson, report: stderr.trim() };
+}
