@@ -8,7 +8,8 @@
 #   serve      vite preview on 0.0.0.0:5173 with the isolation headers (what `make start` runs)
 NPX := npx --no-install
 # the build reads lessons/*.md (virtual:lessons) and scans the core's C for the lesson player's
-# source pane (virtual:core-source): both are inputs of dist/ too
+# source pane (virtual:core-source): both are inputs of dist/ too; the native blab computes the
+# lesson tables the build ships (web/lessons/precompute.ts)
 WEB_SRC := $(shell find web lessons wasm-core/src wasm-core/include -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json
 
 .PHONY: test-web test-e2e web-build serve start lint lint-web
@@ -19,7 +20,7 @@ test-web: build/wasm/node/blab.js build/native/blab
 	$(NPX) eslint .
 	$(NPX) vitest run
 
-dist/.built: $(WEB_SRC) public/wasm/blab.js
+dist/.built: $(WEB_SRC) public/wasm/blab.js build/native/blab
 	$(NPX) vite build --logLevel warn
 	@touch $@
 
