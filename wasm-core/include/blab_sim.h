@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "blab.h"
+#include "blab_hist.h"
 #include "blab_slab.h"
 
 #ifdef __cplusplus
@@ -79,6 +80,9 @@ struct blab_sim_config {
 	 * NULL: never called. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* NULL, or where the run counts the size of every rmqueue_bulk() refill and every drain
+	 * per CPU (blab_hist.h); added to, never cleared, and only read by the caller */
+	struct blab_hist *hist;
 	/* hackbench (docs/slab.md); cpus must be groups */
 	struct blab_sim_hackbench {
 		uint32_t groups;       /* sender/receiver pairs, one CPU each: 1..BLAB_HACKBENCH_MAX_GROUPS */
@@ -114,7 +118,8 @@ struct blab_sim_result {
 	uint32_t zones;
 	uint64_t node_zone_acq[BLAB_SIM_MAX_NODES], node_lru_acq[BLAB_SIM_MAX_NODES];
 	uint64_t prefetches, pf_hit, pf_late, pf_wasted;
-	uint32_t batch, high;    /* the pcp sizes the run used */
+	uint32_t batch, high;    /* the pcp sizes the run used (6.7+: high is high_min) */
+	uint32_t high_max;       /* 6.7+: the most high may grow to; 0 before */
 	/* hackbench */
 	uint64_t messages;                /* messages sent and received */
 	uint64_t elapsed_cycles;          /* until the last message was read (the score's time) */

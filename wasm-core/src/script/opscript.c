@@ -4,14 +4,17 @@
  *   zone pages=N [start_pfn=P] [cpus=C] [preset=NAME] [batch=B] [high=H] [top_order=K]
  *        [pageblock_order=K] [pcp=none|hotcold|lifo] [pcp_per_mt=0|1] [pcp_max_order=0..3]
  *        [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]
- *        [bulk_rr=batch_free|list] [free_factor=0|1] [merge_tail=0|1] [watermarks=0|1]
+ *        [bulk_rr=batch_free|list] [free_factor=0|1|2] [merge_tail=0|1] [watermarks=0|1]
  *        [log=RECORDS] [events=state,explain,lock,cache|all]
  *        [skip_merge=0|1] [clusters=none|per_free|per_bulk]
+ *        [high_max=H] [pcp_lock=0|1] [alloc_factor=0|1] [free_high=none|all|batch|half_min]
+ *        [bulk_chunk=0|1]
  *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1] [compact=merge|migrate]
  *   compact order=K [cpu=C] [mode=merge|migrate]
  *   fragindex
  *   free pfn=P order=K [cpu=C] [cold=0|1]
- *   drain cpu=C|all
+ *   drain cpu=C|all [by=D]
+ *   decay cpu=C|all
  *   buddyinfo | pcp | zoneinfo | events | check
  *   snapshot [nr_free=N0,N1,..] [pcp=CPU:COUNT,..]   (right after `zone`: the zone again, in
  *        the state a /proc/buddyinfo + /proc/zoneinfo snapshot gives; more snapshot lines
@@ -228,6 +231,22 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		return 1;
 	if (r)
 		cfg.strategy.high = (uint32_t)v;
+	if ((r = num(s, "zone", kv, n, "high_max", 1u << 24, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.strategy.high_max = (uint32_t)v;
+	if ((r = num(s, "zone", kv, n, "free_factor", BLAB_FREE_COUNT, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.strategy.free_factor = (uint8_t)v;
+	if ((k = find(kv, n, "free_high"))) {
+		static const char *const fh[] = {"none", "all", "batch", "half_min"};
+		int i = pick_name(k->val, fh, 4);
+		if (i < 0)
+			return bad(s, "zone: free_high=%s: expected none, all, batch or half_min",
+				   k->val);
+		cfg.strategy.free_high = (uint8_t)i;
+	}
 	if ((pmo_given = num(s, "zone", kv, n, "pcp_max_order", BLAB_PCP_MAX_ORDER, &v)) < 0)
 		return 1;
 	if (pmo_given)
@@ -243,7 +262,9 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	    flag01(s, "zone", kv, n, "pcp_per_mt", &cfg.strategy.pcp_per_mt) < 0 ||
 	    flag01(s, "zone", kv, n, "merge_tail", &cfg.strategy.merge_tail) < 0 ||
 	    flag01(s, "zone", kv, n, "watermarks", &cfg.strategy.watermarks) < 0 ||
-	    flag01(s, "zone", kv, n, "free_factor", &cfg.strategy.free_factor) < 0)
+	    flag01(s, "zone", kv, n, "pcp_lock", &cfg.strategy.pcp_lock) < 0 ||
+	    flag01(s, "zone", kv, n, "alloc_factor", &cfg.strategy.alloc_factor) < 0 ||
+	    flag01(s, "zone", kv, n, "bulk_chunk", &cfg.strategy.bulk_chunk) < 0)
 		return 1;
 	if ((k = find(kv, n, "pcp"))) {
 		int i = pick_name(k->val, pcp_names, 3);
@@ -608,18 +629,64 @@ static int cmd_drain(struct blab_script *s, struct kv *kv, int n)
 	if (!k)
 		return bad(s, "drain: cpu=C or cpu=all is required");
 	if (strcmp(k->val, "all") == 0) {
+		if (find(kv, n, "by"))
+			return bad(s, "drain: by=D drains one cpu's lists: give cpu=C");
 		if (unknown_keys(s, "drain", kv, n))
 			return 1;
 		err = blab_drain_all(s->z);
 	} else {
-		unsigned cpu = 0;
+		unsigned cpu = 0, by = 0;
+		struct kv *b = find(kv, n, "by");
 		k->used = 0;
-		if (get_cpu(s, "drain", kv, n, &cpu) || unknown_keys(s, "drain", kv, n))
+		if (get_cpu(s, "drain", kv, n, &cpu))
 			return 1;
-		err = blab_drain(s->z, cpu);
+		if (b) {
+			/* get_cpu() reads cpu=: read by= the same way, on its own */
+			char key[] = "cpu";
+			struct kv one = {key, b->val, 0};
+			if (get_cpu(s, "drain by", &one, 1, &by))
+				return 1;
+			b->used = 1;
+		}
+		if (unknown_keys(s, "drain", kv, n))
+			return 1;
+		err = b ? blab_drain_remote(s->z, by, cpu) : blab_drain(s->z, cpu);
+		if (err == BLAB_ESTRATEGY)
+			return bad(s, "drain by=%u: another cpu's lists are drained from outside only "
+				      "from 6.0 on (pcp_lock=1)", by);
 	}
 	if (err)
 		return bad(s, "drain: %s", blab_strerror(err));
+	return 0;
+}
+
+/* decay_pcp_high() of one or every cpu, as the vmstat worker does about once a second */
+static int cmd_decay(struct blab_script *s, struct kv *kv, int n)
+{
+	struct kv *k;
+	unsigned cpu = 0, first, last;
+	int err = 0;
+
+	if (need_zone(s, "decay"))
+		return 1;
+	k = find(kv, n, "cpu");
+	if (!k)
+		return bad(s, "decay: cpu=C or cpu=all is required");
+	if (strcmp(k->val, "all") == 0) {
+		k->used = 1;
+		first = 0;
+		last = s->z->cpus - 1u;
+	} else if (get_cpu(s, "decay", kv, n, &cpu)) {
+		return 1;
+	} else {
+		first = last = cpu;
+	}
+	if (unknown_keys(s, "decay", kv, n))
+		return 1;
+	for (unsigned c = first; c <= last && !err; c++)
+		err = blab_decay(s->z, c);
+	if (err)
+		return bad(s, "decay: %s", blab_strerror(err));
 	return 0;
 }
 
@@ -648,11 +715,21 @@ static void print_pcp(struct blab_script *s)
 				fprintf(s->out, "    cpu: %u pcp: %u\n", cpu, w);
 			else
 				fprintf(s->out, "    cpu: %u\n", cpu);
-			fprintf(s->out,
-				"              count: %u\n"
-				"              high:  %u\n"
-				"              batch: %u\n",
-				pcp->count, pcp->high, pcp->batch);
+			if (z->s.high_mode == BLAB_HIGH_AUTO) /* 6.7+: the range too */
+				fprintf(s->out,
+					"              count:    %u\n"
+					"              high:     %u\n"
+					"              batch:    %u\n"
+					"              high_min: %u\n"
+					"              high_max: %u\n",
+					pcp->count, pcp->high, pcp->batch, pcp->high_min,
+					pcp->high_max);
+			else
+				fprintf(s->out,
+					"              count: %u\n"
+					"              high:  %u\n"
+					"              batch: %u\n",
+					pcp->count, pcp->high, pcp->batch);
 		}
 	}
 }
@@ -793,7 +870,8 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 	if (strcmp(tok[0], "snapshot") == 0)
 		return cmd_snapshot(s, kv, n);
 	if (strcmp(tok[0], "alloc") == 0 || strcmp(tok[0], "free") == 0 ||
-	    strcmp(tok[0], "drain") == 0 || strcmp(tok[0], "compact") == 0)
+	    strcmp(tok[0], "drain") == 0 || strcmp(tok[0], "compact") == 0 ||
+	    strcmp(tok[0], "decay") == 0)
 		s->fresh = 0; /* the zone is no longer the one its `zone` line made */
 	if (strcmp(tok[0], "alloc") == 0)
 		return cmd_alloc(s, kv, n);
@@ -801,12 +879,14 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 		return cmd_free(s, kv, n);
 	if (strcmp(tok[0], "drain") == 0)
 		return cmd_drain(s, kv, n);
+	if (strcmp(tok[0], "decay") == 0)
+		return cmd_decay(s, kv, n);
 	if (strcmp(tok[0], "compact") == 0)
 		return cmd_compact(s, kv, n);
 	if (strcmp(tok[0], "buddyinfo") == 0 || strcmp(tok[0], "pcp") == 0 ||
 	    strcmp(tok[0], "zoneinfo") == 0 || strcmp(tok[0], "check") == 0 ||
 	    strcmp(tok[0], "events") == 0 || strcmp(tok[0], "fragindex") == 0)
 		return simple(s, tok[0], kv, n);
-	return bad(s, "unknown op '%s' (expected zone, snapshot, alloc, free, drain, compact, buddyinfo, pcp, zoneinfo, fragindex, events or check)",
+	return bad(s, "unknown op '%s' (expected zone, snapshot, alloc, free, drain, decay, compact, buddyinfo, pcp, zoneinfo, fragindex, events or check)",
 		   tok[0]);
 }
