@@ -6,5 +6,10 @@ int cmd_sim(int argc, char **argv);
 int cmd_sim_hackbench(int argc, char **argv); /* cmd_sim_hackbench.c */
 int cmd_run(int argc, char **argv); /* cmd_run.c: the real machine */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
+int cmd_zoneinfo(int argc, char **argv); /* cmd_zoneinfo.c */
+/* cmd_zoneinfo.c: FILE or - read whole (at most one byte past the zoneinfo bound), or NULL
+ * with "CMD: why" on stderr */
+#include <stddef.h>
+char *cli_read_zoneinfo(const char *cmd, const char *name, size_t *len);
 
 #endif
