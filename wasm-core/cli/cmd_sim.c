@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "blab.h"
+#include "blab_hist.h"
 #include "blab_sim.h"
+#include "blab_zoneinfo.h"
 #include "cli.h"
 #include "blab_model.h"
 #include "sim_common.h"
@@ -26,7 +28,8 @@ static int sim_help(FILE *f)
 "                [--seed N] [--pages N] [--iterations N] [--clear-lines N]\n"
 "                [--hi-order N] [--delay-us N] [--compact none|merge|full]\n"
 "                [--cache-scale N] [--sockets N] [--csv | --json] [--hash] [--events FILE]\n"
-"                [--params FILE] [--bench] [--node-zones]\n"
+"                [--params FILE] [--bench] [--node-zones] [--histogram]\n"
+"                [--zoneinfo FILE [--zone NAME] [--zone-node N] [--zone-cpus N]]\n"
 "\n"
 "Runs a benchmark on the model machine: virtual CPUs with cycle clocks, a cache model\n"
 "(L1/L2 per core, LLC per socket, 2 sockets x 28 cores x 2 threads) and queued spinlocks.\n"
@@ -102,6 +105,15 @@ static int sim_help(FILE *f)
 "                 Not with --events (the event file and the web player describe one\n"
 "                 zone); --hash covers every zone's records\n"
 "\n"
+"  --histogram    also print the size of every rmqueue_bulk() refill and every drain,\n"
+"                 per CPU (--json: \"histogram\" in each preset's object); blab import\n"
+"                 --histogram counts a real trace the same way\n"
+"  --zoneinfo FILE  the pcp sizes (batch, high; 6.7+ high_min and high_max) of a real\n"
+"                 machine's zone, by each preset's own formulas (blab zoneinfo FILE shows\n"
+"                 them), instead of those of a 96 GB node with 56 CPUs; --zone NAME picks\n"
+"                 the zone (default Normal), --zone-node N its node (default: the first\n"
+"                 of that name), --zone-cpus N the node's CPUs (default: from the file)\n"
+"\n"
 "Limits: cpus 1..256 (112 on the default 2 sockets), pages 1..%u, iterations 1..%u,\n"
 "cpus x pages <= %u, cpus x pages x iterations <= %llu.\n"
 "\n"
@@ -164,7 +176,77 @@ static void fix3(char *buf, size_t n, uint64_t num, uint64_t den)
 struct cell {
 	struct blab_sim_result r;
 	uint64_t hash;
+	struct blab_hist *hist; /* --histogram */
 };
+
+/* --zoneinfo: the file's zone, whose sizes every run of the sweep takes */
+struct zone_src {
+	struct blab_zoneinfo *zi;
+	int zone;
+	unsigned node_cpus;
+};
+
+static int load_zoneinfo(const char *file, const char *name, int node, unsigned node_cpus,
+			 struct zone_src *zs)
+{
+	char why[200], *text;
+	size_t len;
+	int err;
+
+	if (!(text = cli_read_zoneinfo("blab sim: --zoneinfo", file, &len)))
+		return -1;
+	err = blab_zoneinfo_parse(text, len, &zs->zi, why, sizeof(why));
+	free(text);
+	if (err) {
+		fprintf(stderr, "blab sim: --zoneinfo %s: %s\n", file, why);
+		return -1;
+	}
+	zs->zone = blab_zoneinfo_find(zs->zi, node, name);
+	if (zs->zone < 0 || !zs->zi->zone[zs->zone].ncpus) {
+		fprintf(stderr, "blab sim: --zoneinfo %s: %s zone '%s'%s; its zones:", file,
+			zs->zone < 0 ? "no" : "an empty", name, node >= 0 ? " on that node" : "");
+		for (uint32_t i = 0; i < zs->zi->nzones; i++)
+			if (zs->zi->zone[i].ncpus)
+				fprintf(stderr, " %s (node %u)", zs->zi->zone[i].name,
+					zs->zi->zone[i].node);
+		fprintf(stderr, "\n");
+		blab_zoneinfo_free(zs->zi);
+		zs->zi = NULL;
+		return -1;
+	}
+	zs->node_cpus = blab_zoneinfo_node_cpus(zs->zi, node_cpus);
+	return 0;
+}
+
+static void free_cells(struct cell *cells, uint32_t n)
+{
+	for (uint32_t k = 0; cells && k < n; k++)
+		blab_hist_free(cells[k].hist);
+	free(cells);
+}
+
+static void print_hist_text(const struct cell *x, const char *preset, uint32_t cpus)
+{
+	size_t need = blab_hist_text(x->hist, "  ", NULL, 0);
+	char *buf = malloc(need + 1);
+
+	printf("\nhistogram %s, %u tasks (pages per refill / drain, x how many)\n", preset, cpus);
+	if (buf) {
+		blab_hist_text(x->hist, "  ", buf, need + 1);
+		fputs(buf, stdout);
+		free(buf);
+	}
+}
+
+static void print_hist_json(const struct cell *x)
+{
+	size_t need = blab_hist_json(x->hist, NULL, 0);
+	char *buf = malloc(need + 1);
+
+	if (buf && blab_hist_json(x->hist, buf, need + 1) == need)
+		printf(",\"histogram\":%s", buf);
+	free(buf);
+}
 
 /* an index in thousandths as the kernel prints it: 0.123, -1.000 */
 static void index3(char *buf, size_t n, int32_t v)
@@ -224,8 +306,11 @@ int cmd_sim(int argc, char **argv)
 	uint64_t seed = 1, pages = 32768, iterations = 2, clear_lines = 64;
 	uint64_t hi_order = 9, delay_us = 1000, compact = BLAB_SIM_COMPACT_FULL;
 	uint64_t cache_scale = 1, sockets = 0;
-	int csv = 0, json = 0, hash = 0, bench = 0, node_zones = 0;
-	const char *params_file = NULL;
+	int csv = 0, json = 0, hash = 0, bench = 0, node_zones = 0, histogram = 0;
+	const char *params_file = NULL, *zoneinfo_file = NULL, *zone_name = "Normal";
+	int64_t zone_node = -1;
+	uint64_t zone_cpus = 0;
+	struct zone_src zs = {0};
 	struct model_params mp;
 	uint32_t max_cpus;
 	struct timespec t0, t1;
@@ -263,11 +348,16 @@ int cmd_sim(int argc, char **argv)
 			node_zones = 1;
 			continue;
 		}
+		if (!strcmp(a, "--histogram")) {
+			histogram = 1;
+			continue;
+		}
 		if (strcmp(a, "--workload") && strcmp(a, "--cpus") && strcmp(a, "--preset") &&
 		    strcmp(a, "--seed") && strcmp(a, "--pages") && strcmp(a, "--iterations") &&
 		    strcmp(a, "--events") && strcmp(a, "--clear-lines") && strcmp(a, "--hi-order") &&
 		    strcmp(a, "--delay-us") && strcmp(a, "--compact") &&
-		    strcmp(a, "--params") &&
+		    strcmp(a, "--params") && strcmp(a, "--zoneinfo") && strcmp(a, "--zone") &&
+		    strcmp(a, "--zone-node") && strcmp(a, "--zone-cpus") &&
 		    strcmp(a, "--cache-scale") && strcmp(a, "--sockets"))
 			return bad("unknown option '%s'", a);
 		if (!v)
@@ -279,6 +369,18 @@ int cmd_sim(int argc, char **argv)
 			events = v;
 		} else if (!strcmp(a, "--params")) {
 			params_file = v;
+		} else if (!strcmp(a, "--zoneinfo")) {
+			zoneinfo_file = v;
+		} else if (!strcmp(a, "--zone")) {
+			zone_name = v;
+		} else if (!strcmp(a, "--zone-node")) {
+			if (sim_parse_u64(v, BLAB_ZONEINFO_MAX_NODE, &x))
+				return bad("--zone-node wants 0..1023, not '%s'", v);
+			zone_node = (int64_t)x;
+		} else if (!strcmp(a, "--zone-cpus")) {
+			if (sim_parse_u64(v, BLAB_ZONEINFO_MAX_CPUS, &x) || x < 1)
+				return bad("--zone-cpus wants 1..4096, not '%s'", v);
+			zone_cpus = x;
 		} else if (!strcmp(a, "--cpus")) {
 			if (strlen(v) >= sizeof(cpus_arg))
 				return bad("--cpus list too long: %s", v);
@@ -345,6 +447,8 @@ int cmd_sim(int argc, char **argv)
 	}
 	if (csv && json)
 		return bad("%s", "--csv and --json exclude each other");
+	if (!zoneinfo_file && (zone_node >= 0 || zone_cpus || strcmp(zone_name, "Normal")))
+		return bad("%s", "--zone, --zone-node and --zone-cpus need --zoneinfo FILE");
 	model_params_default(&mp);
 	if (params_file && load_params(params_file, &mp))
 		return 2;
@@ -412,14 +516,23 @@ int cmd_sim(int argc, char **argv)
 				   n);
 	}
 
+	if (zoneinfo_file &&
+	    load_zoneinfo(zoneinfo_file, zone_name, (int)zone_node, (unsigned)zone_cpus, &zs))
+		return 2;
 	cells = calloc((size_t)ncpus * npresets, sizeof(*cells));
-	if (!cells) {
+	for (uint32_t k = 0; cells && histogram && k < ncpus * npresets; k++)
+		if (!(cells[k].hist = blab_hist_new()))
+			ret = 1;
+	if (!cells || ret) {
 		fprintf(stderr, "blab sim: out of memory\n");
+		free_cells(cells, ncpus * npresets);
+		blab_zoneinfo_free(zs.zi);
 		return 1;
 	}
 	FILE *ef = NULL;
 	if (events && !(ef = sim_events_open(events))) {
-		free(cells);
+		free_cells(cells, ncpus * npresets);
+		blab_zoneinfo_free(zs.zi);
 		return 1;
 	}
 	/* what every run of this sweep shares; each cell sets its CPUs and preset */
@@ -446,6 +559,10 @@ int cmd_sim(int argc, char **argv)
 			int e;
 			cfg.cpus = cpus[c];
 			blab_preset(presets[p], &cfg.strategy);
+			if (zs.zi)
+				blab_zoneinfo_strategy(zs.zi, (unsigned)zs.zone, zs.node_cpus,
+						       &cfg.strategy);
+			cfg.hist = cells[c * npresets + p].hist;
 			if (hash || ef)
 				sim_sink_attach(&cfg, &ss, ef);
 			sim_progress_attach(&cfg, &sp, presets[p], cpus[c]);
@@ -461,7 +578,8 @@ int cmd_sim(int argc, char **argv)
 	if (ef && sim_events_close(ef, events))
 		ret = 1;
 	if (ret) {
-		free(cells);
+		free_cells(cells, ncpus * npresets);
+		blab_zoneinfo_free(zs.zi);
 		return ret;
 	}
 	/* linear: the first preset's 1-task score */
@@ -495,11 +613,19 @@ int cmd_sim(int argc, char **argv)
 	if (json) {
 		printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",\"pages\":%llu,"
 		       "\"iterations\":%llu,\"seed\":%llu,\"sockets\":%llu,"
-		       "\"cache_scale\":%llu,%s\"rows\":[",
+		       "\"cache_scale\":%llu,%s",
 		       workload, blab_sim_workload_unit(workload_id), (unsigned long long)pages,
 		       (unsigned long long)iterations, (unsigned long long)seed,
 		       (unsigned long long)sockets, (unsigned long long)cache_scale,
 		       node_zones ? "\"node_zones\":true," : "");
+		if (zs.zi) {
+			const struct blab_zoneinfo_zone *z = &zs.zi->zone[zs.zone];
+			printf("\"zoneinfo\":{\"zone\":\"%s\",\"node\":%u,\"managed\":%llu,"
+			       "\"low\":%llu,\"node_cpus\":%u},",
+			       z->name, z->node, (unsigned long long)z->managed,
+			       (unsigned long long)z->wmark_low, zs.node_cpus);
+		}
+		printf("\"rows\":[");
 		for (uint32_t c = 0; c < ncpus; c++) {
 			printf("%s{\"tasks\":%u,\"linear\":%llu,\"presets\":{", c ? "," : "", cpus[c],
 			       (unsigned long long)(linear1 * cpus[c]));
@@ -552,12 +678,17 @@ int cmd_sim(int argc, char **argv)
 				}
 				if (hash)
 					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
+				if (r->high_max)
+					printf(",\"high_max\":%u", r->high_max);
+				if (histogram)
+					print_hist_json(x);
 				printf("}");
 			}
 			printf("}}");
 		}
 		printf("]}\n");
-		free(cells);
+		free_cells(cells, ncpus * npresets);
+		blab_zoneinfo_free(zs.zi);
 		return 0;
 	}
 
@@ -595,6 +726,12 @@ int cmd_sim(int argc, char **argv)
 			       (unsigned long long)pages, (unsigned long long)iterations,
 			       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
 			       (unsigned long long)seed, blab_sim_workload_unit(workload_id));
+		if (zs.zi)
+			printf("# pcp sizes: each preset's formulas for %s's zone %s (node %u: managed "
+			       "%llu, low %llu, %u CPUs), not a 96 GB node's\n",
+			       zoneinfo_file, zs.zi->zone[zs.zone].name, zs.zi->zone[zs.zone].node,
+			       (unsigned long long)zs.zi->zone[zs.zone].managed,
+			       (unsigned long long)zs.zi->zone[zs.zone].wmark_low, zs.node_cpus);
 		if (workload_id == BLAB_WL_MIXED)
 			printf("# score: the page_fault1 half's order-0 pages/s; order %llu blocks, "
 			       "compact %s, in the last table (linear: page_fault1 only)\n",
@@ -662,11 +799,16 @@ int cmd_sim(int argc, char **argv)
 					       (unsigned long long)r->node_lru_acq[n]);
 				}
 	}
+	if (histogram && !csv)
+		for (uint32_t p = 0; p < npresets; p++)
+			for (uint32_t c = 0; c < ncpus; c++)
+				print_hist_text(&cells[c * npresets + p], presets[p], cpus[c]);
 	if (hash)
 		for (uint32_t c = 0; c < ncpus; c++)
 			for (uint32_t p = 0; p < npresets; p++)
 				printf("hash %s %u %016llx\n", presets[p], cpus[c],
 				       (unsigned long long)cells[c * npresets + p].hash);
-	free(cells);
+	free_cells(cells, ncpus * npresets);
+		blab_zoneinfo_free(zs.zi);
 	return 0;
 }
