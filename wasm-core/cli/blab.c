@@ -128,15 +128,6 @@ static int cmd_replay(int argc, char **argv)
 
 int cmd_import(int argc, char **argv); /* cmd_import.c */
 
-static int cmd_presets(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	for (unsigned i = 0; i < blab_preset_count(); i++)
-		printf("%-15s %s\n", blab_preset_name(i), blab_preset_describe(i));
-	return 0;
-}
-
 /* host time, for measuring only: it never decides allocator state */
 static double now_ns(void)
 {
