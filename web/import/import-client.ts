@@ -3,6 +3,7 @@
 import type { EventLogColumns } from '../log/events';
 import type { ImportReply, ImportRequest } from './protocol';
 import type { TraceResult } from './trace-core';
+import type { ZoneinfoReport } from './zoneinfo-core';
 
 export class ImportCancelled extends Error {
   override name = 'ImportCancelled';
@@ -47,7 +48,7 @@ export class ImportClient {
           });
         } else {
           this.stop();
-          reject(new Error(r.error));
+          reject(new Error(r.kind === 'failed' ? r.error : `unexpected reply ${r.kind}`));
         }
       };
       w.onerror = (e: ErrorEvent) => {
@@ -56,6 +57,28 @@ export class ImportClient {
         reject(new Error(`the import worker crashed (${e.message || 'no message'}); try again`));
       };
       w.postMessage({ kind: 'trace', file, name } satisfies ImportRequest);
+    });
+  }
+
+  /** A /proc/zoneinfo read by the core in the worker: its report, or the core's "line N: why". */
+  zoneinfo(text: string, nodeCpus = 0): Promise<ZoneinfoReport> {
+    if (this.busy) return Promise.reject(new Error('an import is already running: cancel it first'));
+    const w = new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'classic', name: 'buddylab-import' });
+    this.worker = w;
+    return new Promise<ZoneinfoReport>((resolve, reject) => {
+      this.reject = reject;
+      w.onmessage = (e: MessageEvent<ImportReply>) => {
+        const r = e.data;
+        this.stop();
+        if (r.kind === 'zoneinfo') resolve(r.report);
+        else reject(new Error(r.kind === 'failed' ? r.error : `unexpected reply ${r.kind}`));
+      };
+      w.onerror = (e: ErrorEvent) => {
+        e.preventDefault();
+        this.stop();
+        reject(new Error(`the import worker crashed (${e.message || 'no message'}); try again`));
+      };
+      w.postMessage({ kind: 'zoneinfo', text, nodeCpus } satisfies ImportRequest);
     });
   }
 

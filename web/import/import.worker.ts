@@ -6,9 +6,10 @@ import { decodeEvents, type EventLogColumns } from '../log/events';
 import { IMPORT_LIMITS, checkLimit } from '../scenario/limits';
 import type { ImportReply, ImportRequest } from './protocol';
 import { TraceImport, type TraceModule } from './trace-core';
+import { readZoneinfo, type ZoneinfoModule } from './zoneinfo-core';
 
 declare function importScripts(...urls: string[]): void;
-declare const createBlab: (options: Record<string, unknown>) => Promise<TraceModule>;
+declare const createBlab: (options: Record<string, unknown>) => Promise<TraceModule & ZoneinfoModule>;
 
 const scope = self as unknown as {
   onmessage: ((e: MessageEvent<ImportRequest>) => void) | null;
@@ -16,9 +17,9 @@ const scope = self as unknown as {
 };
 
 const wasmBase = new URL(`${import.meta.env.BASE_URL}wasm/`, self.location.origin).href;
-let core: Promise<TraceModule> | null = null;
+let core: Promise<TraceModule & ZoneinfoModule> | null = null;
 
-function loadCore(): Promise<TraceModule> {
+function loadCore(): Promise<TraceModule & ZoneinfoModule> {
   importScripts(`${wasmBase}blab.js`);
   return createBlab({ locateFile: (file: string) => `${wasmBase}${file}`, mainScriptUrlOrBlob: `${wasmBase}blab.js` });
 }
@@ -82,6 +83,11 @@ scope.onmessage = (e) => {
   const req = e.data;
   void (async () => {
     try {
+      if (req.kind === 'zoneinfo') {
+        core ??= loadCore();
+        scope.postMessage({ kind: 'zoneinfo', report: readZoneinfo(await core, req.text, req.nodeCpus) });
+        return;
+      }
       if (req.kind !== 'trace') throw new Error(`unknown request ${String((req as { kind?: unknown }).kind)}`);
       await importTrace(req.file);
     } catch (err) {
