@@ -12,7 +12,7 @@ import { ZONEINFO_MAX_BYTES, zonesWithPcp, type ZoneReport, type ZoneinfoReport 
 import type { PcpHistogram } from '../log/pcphist';
 import { PRESETS } from '../scenario/url';
 import { IMPORT_LIMITS } from '../scenario/limits';
-import { el } from '../ui/dom';
+import { el, panel } from '../ui/dom';
 import type { PcpHistData } from '../views/pcphist';
 import { mountView } from '../views/registry';
 import type { OpenLog, Panel } from './panel';
@@ -108,7 +108,7 @@ export function createZoneinfoPanel(open: OpenLog, client = new ImportClient(), 
 
   const results = el('div', { class: 'zoneinfo-results', id: 'zoneinfo-results' });
   const reportBox = el('div', { id: 'zi-report' });
-  results.append(reportBox);
+  panel(results, 'zi-report-panel', 'Your zoneinfo: each preset’s pcp sizes for its zones', 'computed from managed pages, the low watermark and the node’s CPUs, next to what your kernel printed').append(reportBox);
   const hist = mountView(results, 'pcp-hist');
   hist.section.hidden = true;
   results.hidden = true;
