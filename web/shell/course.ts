@@ -4,6 +4,7 @@ import lessonSources from 'virtual:lessons';
 import { routeFrom } from './routes';
 import { mountLessonById, mountLessonIndex } from '../lessons/page';
 import { mountCompare } from '../compare/page';
+import { mountTimeMachine } from '../compare/timemachine';
 
 export function mountCourse(root: HTMLElement, search: string): boolean {
   const r = routeFrom(search);
@@ -12,6 +13,7 @@ export function mountCourse(root: HTMLElement, search: string): boolean {
   if (new URLSearchParams(search).get('embed') === '1') document.documentElement.classList.add('embed');
   if (r.page === 'lessons') mountLessonIndex(root, lessonSources);
   else if (r.page === 'lesson') mountLessonById(root, lessonSources, r.lesson);
+  else if (r.page === 'timemachine') mountTimeMachine(root, r.search);
   else mountCompare(root, r.search);
   return true;
 }

@@ -1,14 +1,20 @@
 // Which page the query string asks for. The player app owns the hash (#pages=...&step=...);
 // the course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
-// ?compare=... . No query: the player app.
+// ?compare=..., ?timemachine. No query: the player app.
 import { LESSON_VIEW_IDS, type LessonViewId } from '../lessons/lesson';
 import type { LessonRoute } from '../lessons/page';
 
-export type Route = { page: 'app' } | { page: 'lessons' } | { page: 'lesson'; lesson: LessonRoute } | { page: 'compare'; search: string };
+export type Route =
+  | { page: 'app' }
+  | { page: 'lessons' }
+  | { page: 'lesson'; lesson: LessonRoute }
+  | { page: 'compare'; search: string }
+  | { page: 'timemachine'; search: string };
 
 export function routeFrom(search: string): Route {
   const q = new URLSearchParams(search);
   if (q.has('compare')) return { page: 'compare', search };
+  if (q.has('timemachine')) return { page: 'timemachine', search };
   if (q.has('lessons')) return { page: 'lessons' };
   const id = q.get('lesson');
   if (id !== null) {
