@@ -10,9 +10,10 @@
  *        [high_max=H] [pcp_lock=0|1] [alloc_factor=0|1] [free_high=none|all|batch|half_min]
  *        [bulk_chunk=0|1]
  *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1] [compact=merge|migrate]
+ *        [count=N]
  *   compact order=K [cpu=C] [mode=merge|migrate]
  *   fragindex
- *   free pfn=P order=K [cpu=C] [cold=0|1]
+ *   free pfn=P order=K [cpu=C] [cold=0|1]   |   free last=N [cpu=C]
  *   drain cpu=C|all [by=D]
  *   decay cpu=C|all
  *   buddyinfo | pcp | zoneinfo | events | check
@@ -41,6 +42,10 @@ struct blab_script {
 	struct blab_zone_config cfg;
 	int fresh;
 	struct blab_snapshot snap;
+	/* what the script's allocs got and has not freed by `free last=`, newest last: so a
+	 * script (a lesson's) can free what it allocated without naming pfns */
+	struct held { uint64_t pfn; uint8_t order; } *held;
+	uint32_t nheld, capheld;
 	uint32_t pcp_count[BLAB_MAX_CPUS];
 };
 
@@ -64,7 +69,30 @@ void blab_script_free(struct blab_script *s)
 	if (!s)
 		return;
 	blab_zone_destroy(s->z);
+	free(s->held);
 	free(s);
+}
+
+#define MAX_HELD (1u << 20) /* blocks `free last=` can give back (docs/limits.md) */
+#define MAX_COUNT 65536u    /* alloc count=N */
+
+static int hold(struct blab_script *s, uint64_t pfn, unsigned order)
+{
+	if (s->nheld == s->capheld) {
+		uint32_t ncap = s->capheld ? s->capheld * 2 : 1024;
+		struct held *n;
+		if (s->capheld >= MAX_HELD)
+			return 0; /* past the bound the oldest stay held: said in blab replay --help */
+		n = realloc(s->held, (size_t)ncap * sizeof(*n));
+		if (!n)
+			return BLAB_ENOMEMHOST;
+		s->held = n;
+		s->capheld = ncap;
+	}
+	s->held[s->nheld].pfn = pfn;
+	s->held[s->nheld].order = (uint8_t)order;
+	s->nheld++;
+	return 0;
 }
 
 struct blab_zone *blab_script_zone(struct blab_script *s)
@@ -333,6 +361,7 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		return bad(s, "zone: %s", blab_strerror(err));
 	blab_zone_destroy(s->z);
 	s->z = z;
+	s->nheld = 0;
 	s->events_shown = 0;
 	s->cfg = cfg;
 	s->fresh = 1;
@@ -446,6 +475,7 @@ static int cmd_snapshot(struct blab_script *s, struct kv *kv, int n)
 	blab_snapshot_pages(&snap, s->cfg.start_pfn, z->top_order, z->cpus, z->pages, &need);
 	blab_zone_destroy(s->z);
 	s->z = z;
+	s->nheld = 0;
 	s->snap = snap;
 	s->snap.pcp_count = NULL;
 	memcpy(s->pcp_count, pcp_count, sizeof(pcp_count));
@@ -538,14 +568,18 @@ static void print_fragindex(struct blab_script *s)
 
 static int cmd_alloc(struct blab_script *s, struct kv *kv, int n)
 {
-	uint64_t order, pfn;
+	uint64_t order, pfn, count = 1, first = 0, i;
 	unsigned cpu = 0, mt = BLAB_MT_MOVABLE;
 	uint8_t cold = 0;
 	struct kv *k;
-	int r, err, compact = -1;
+	int r, err = 0, compact = -1;
 
 	if (need_zone(s, "alloc"))
 		return 1;
+	if (num(s, "alloc", kv, n, "count", MAX_COUNT, &count) < 0)
+		return 1;
+	if (count < 1)
+		return bad(s, "alloc: count=0: at least 1");
 	if ((r = num(s, "alloc", kv, n, "order", 255, &order)) < 0)
 		return 1;
 	if (r == 0)
@@ -554,10 +588,10 @@ static int cmd_alloc(struct blab_script *s, struct kv *kv, int n)
 		return 1;
 	if ((k = find(kv, n, "mt"))) {
 		static const char *const mts[] = {"unmovable", "movable", "reclaimable"};
-		int i = pick_name(k->val, mts, 3);
-		if (i < 0)
+		int m = pick_name(k->val, mts, 3);
+		if (m < 0)
 			return bad(s, "alloc: mt=%s: expected movable, unmovable or reclaimable", k->val);
-		mt = (unsigned)i;
+		mt = (unsigned)m;
 	}
 	if ((k = find(kv, n, "compact"))) {
 		compact = pick_name(k->val, compact_modes, 2);
@@ -571,22 +605,63 @@ static int cmd_alloc(struct blab_script *s, struct kv *kv, int n)
 	if (order > s->z->top_order)
 		return bad(s, "alloc: order=%llu: %s (0..%u)", (unsigned long long)order,
 			   blab_strerror(BLAB_EORDER), s->z->top_order);
-	if (compact >= 0)
-		err = blab_alloc_compact(s->z, cpu, (unsigned)order, mt, (unsigned)compact,
-					 print_migrated, s, &pfn);
-	else
-		err = blab_alloc_gfp(s->z, cpu, (unsigned)order, mt, cold ? BLAB_GFP_COLD : 0,
-				     &pfn);
+	for (i = 0; i < count; i++) {
+		if (compact >= 0)
+			err = blab_alloc_compact(s->z, cpu, (unsigned)order, mt, (unsigned)compact,
+						 print_migrated, s, &pfn);
+		else
+			err = blab_alloc_gfp(s->z, cpu, (unsigned)order, mt,
+					     cold ? BLAB_GFP_COLD : 0, &pfn);
+		if (err)
+			break;
+		if (!i)
+			first = pfn;
+		if (hold(s, pfn, (unsigned)order))
+			return bad(s, "alloc: out of host memory");
+		if (count == 1)
+			fprintf(s->out, "pfn=0x%llx order=%llu migratetype=%u\n",
+				(unsigned long long)pfn, (unsigned long long)order, mt);
+	}
 	if (err == BLAB_ENOMEM || err == BLAB_EWMARK) {
 		/* an observed outcome, not a bad line */
-		fprintf(s->out, "alloc order=%llu failed: %s\n", (unsigned long long)order,
-			blab_strerror(err));
+		if (count > 1)
+			fprintf(s->out, "alloc order=%llu count=%llu failed after %llu: %s\n",
+				(unsigned long long)order, (unsigned long long)count,
+				(unsigned long long)i, blab_strerror(err));
+		else
+			fprintf(s->out, "alloc order=%llu failed: %s\n", (unsigned long long)order,
+				blab_strerror(err));
 		return 0;
 	}
 	if (err)
 		return bad(s, "alloc: %s", blab_strerror(err));
-	fprintf(s->out, "pfn=0x%llx order=%llu migratetype=%u\n", (unsigned long long)pfn,
-		(unsigned long long)order, mt);
+	if (count > 1)
+		fprintf(s->out, "alloc order=%llu count=%llu cpu=%u: pfn=0x%llx .. pfn=0x%llx\n",
+			(unsigned long long)order, (unsigned long long)count, cpu,
+			(unsigned long long)first, (unsigned long long)pfn);
+	return 0;
+}
+
+/* free last=N: the N newest blocks the script's allocs got, newest first (as munmap gives
+ * back what page faults took); a block the script freed by its pfn meanwhile is passed over */
+static int free_last(struct blab_script *s, uint64_t last, unsigned cpu)
+{
+	uint64_t freed = 0;
+
+	while (freed < last && s->nheld) {
+		const struct held *h = &s->held[--s->nheld];
+		int err = blab_free(s->z, cpu, h->pfn, h->order);
+		if (err == BLAB_EDOUBLEFREE || err == BLAB_EONPCP || err == BLAB_ENOTALLOC ||
+		    err == BLAB_ETAIL || err == BLAB_EWRONGORDER)
+			continue; /* not held any more: freed, or reused, by another line */
+		if (err)
+			return bad(s, "free last: pfn=0x%llx order=%u: %s",
+				   (unsigned long long)h->pfn, h->order, blab_strerror(err));
+		freed++;
+	}
+	if (freed < last)
+		fprintf(s->out, "free last=%llu: %llu blocks were held, all freed\n",
+			(unsigned long long)last, (unsigned long long)freed);
 	return 0;
 }
 
@@ -599,6 +674,13 @@ static int cmd_free(struct blab_script *s, struct kv *kv, int n)
 
 	if (need_zone(s, "free"))
 		return 1;
+	if (find(kv, n, "last")) {
+		uint64_t last;
+		if (num(s, "free", kv, n, "last", MAX_HELD, &last) < 0 ||
+		    get_cpu(s, "free", kv, n, &cpu) || unknown_keys(s, "free", kv, n))
+			return 1;
+		return free_last(s, last, cpu);
+	}
 	if ((r = num(s, "free", kv, n, "pfn", UINT64_MAX, &pfn)) < 0)
 		return 1;
 	if (r == 0)
