@@ -1,36 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { defineConfig, type Plugin } from 'vite';
 import { lessonsPlugin } from './web/lessons/vite-plugin.ts';
+import { coreSourcePlugin } from './web/lessons/source-plugin.ts';
+import { publishPlugin } from './web/shell/publish-plugin.ts';
 
 // Emscripten pthreads use a SharedArrayBuffer, which the browser only hands out to a
-// cross-origin-isolated page: both the dev server and `vite preview` send these headers.
+// cross-origin-isolated page: both the dev server and `vite preview` send these headers. A
+// static host that sends none gets them from the app's service worker (public/sw.js).
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
-
-// Static hosts that cannot send headers get isolation from coi-serviceworker instead. The file
-// comes from npm (no vendored copy to go stale): served in dev, emitted into dist/ on build.
-const require = createRequire(import.meta.url);
-function coiServiceWorker(): Plugin {
-  const file = require.resolve('coi-serviceworker/coi-serviceworker.min.js');
-  const name = 'coi-serviceworker.js';
-  return {
-    name: 'buddylab-coi-serviceworker',
-    configureServer(server) {
-      server.middlewares.use((req, res, next) => {
-        if (req.url !== `/${name}`) return next();
-        res.setHeader('Content-Type', 'text/javascript');
-        res.end(readFileSync(file));
-      });
-    },
-    generateBundle() {
-      this.emitFile({ type: 'asset', fileName: name, source: readFileSync(file) });
-    },
-  };
-}
 
 // Content-Security-Policy for built pages (issue 9): only what the app needs. Scripts from our
 // own origin, WebAssembly compilation, workers (Emscripten pthreads may start them from blobs);
@@ -62,7 +42,9 @@ function contentSecurityPolicy(): Plugin {
 const port = Number(process.env['BUDDYLAB_PORT'] ?? 5173);
 
 export default defineConfig({
-  plugins: [coiServiceWorker(), contentSecurityPolicy(), lessonsPlugin()],
+  // relative asset paths: the built folder works at any address (a host's root, /course/, ...)
+  base: './',
+  plugins: [contentSecurityPolicy(), lessonsPlugin(), coreSourcePlugin(), publishPlugin()],
   server: { headers: isolation, port, strictPort: true },
   preview: { headers: isolation, port, strictPort: true },
   build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, sourcemap: true },

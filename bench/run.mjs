@@ -52,7 +52,9 @@ writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 console.log(`machine: ${results.machine.cpu}, ${nproc} CPUs`);
 for (const f of results.figures) {
   const range = f.min !== undefined ? `  (min ${f.min}, max ${f.max}, ${f.runs} runs)` : '';
-  const verdict = f.met === undefined ? '' : f.met ? '  [met]' : '  [NOT met]';
+  // the budget beside the figure: a floor for rates and ratios (x, ops/s), else a ceiling
+  const limit = f.budget === undefined ? '' : `, budget ${/^(x|ops\/s)$/.test(f.unit) ? '>=' : '<='} ${f.budget}`;
+  const verdict = f.met === undefined ? '' : f.met ? `  [met${limit}]` : `  [NOT met${limit}]`;
   console.log(`${f.name.padEnd(58)} ${String(f.median).padStart(10)} ${f.unit}${range}${verdict}`);
 }
 console.log('wrote bench/results.json');

@@ -3,10 +3,13 @@
 #   lint       static checks that need no build; lint-web: knip (unused files, exports and
 #              dependencies; knip.jsonc). Other areas add theirs as `lint: lint-AREA`.
 #   test-e2e   vite build, vite preview on a free localhost port, Playwright, server stopped
-#   web-build  dist/ (static; coi-serviceworker.js included for hosts without COOP/COEP)
+#   web-build  dist/ (static, any host and folder: its service worker isolates the page on hosts
+#              without COOP/COEP and keeps it offline; build.json pins its version, docs/lessons.md)
 #   serve      vite preview on 0.0.0.0:5173 with the isolation headers (what `make start` runs)
 NPX := npx --no-install
-WEB_SRC := $(shell find web -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json
+# the build reads lessons/*.md (virtual:lessons) and scans the core's C for the lesson player's
+# source pane (virtual:core-source): both are inputs of dist/ too
+WEB_SRC := $(shell find web lessons wasm-core/src wasm-core/include -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json
 
 .PHONY: test-web test-e2e web-build serve start lint lint-web
 

@@ -17,9 +17,17 @@ for f in wasm-core/wasm/*.c bench/*.c; do
   cc -std=c11 -D_GNU_SOURCE -O0 -w -c -Iwasm-core/include -Iwasm-core/src "$f" \
      -o "$tmp/$(basename "$(dirname "$f")")-$(basename "$f" .c).o"
 done
-mapfile -t providers < <(find "$build/CMakeFiles/blabcore.dir" "$build/CMakeFiles/blab.dir" \
-                              -name '*.o'; ls "$tmp"/wasm-*.o)
-mapfile -t users < <(find "$build/CMakeFiles" -name '*.o'; ls "$tmp"/*.o)
+# Only objects whose source still exists: a build directory kept across a move of sources
+# holds the old objects too, and their symbols would look defined twice or unused.
+live_objects() { # DIR...: CMakeFiles/T.dir/PATH.c.o for each wasm-core/PATH.c that exists
+  find "$@" -name '*.c.o' | while read -r o; do
+    src=${o#*CMakeFiles/*.dir/}; src=${src%.o}
+    [ -f "wasm-core/$src" ] && echo "$o"
+  done
+}
+mapfile -t providers < <(live_objects "$build/CMakeFiles/blabcore.dir" "$build/CMakeFiles/blab.dir"; \
+                         ls "$tmp"/wasm-*.o)
+mapfile -t users < <(live_objects "$build/CMakeFiles"; ls "$tmp"/*.o)
 [ "${#providers[@]}" -gt 10 ] || { echo "check-unused-symbols: no objects in $build (build it first)"; exit 1; }
 
 # name<TAB>object for every global definition

@@ -27,7 +27,8 @@ static int sim_help(FILE *f)
 "usage: blab sim --workload NAME [--cpus 1,2,4,8] [--preset v4.16,v4.17,v5.18]\n"
 "                [--seed N] [--pages N] [--iterations N] [--clear-lines N]\n"
 "                [--hi-order N] [--delay-us N] [--compact none|merge|full]\n"
-"                [--cache-scale N] [--sockets N] [--csv | --json] [--hash] [--events FILE]\n"
+"                [--cache-scale N] [--sockets N] [--batch N] [--high N]\n"
+"                [--csv | --json] [--hash] [--events FILE]\n"
 "                [--params FILE] [--bench] [--node-zones] [--histogram]\n"
 "                [--zoneinfo FILE [--zone NAME] [--zone-node N] [--zone-cpus N]]\n"
 "\n"
@@ -82,6 +83,8 @@ static int sim_help(FILE *f)
 "  --events FILE  write the run's 32-byte event records (docs/events.md) to FILE;\n"
 "                 one --cpus value and one --preset only; at most %u records\n"
 "  --clear-lines  frame lines clear_page() passes through the cache model (default 64)\n"
+"  --batch N, --high N  every pcp list's batch and high instead of the preset's (the\n"
+"                 browser's compare view and lessons set them; the zone checks the range)\n"
 "  --cache-scale N  divide L2 and LLC sizes by N (1, 2, 4 .. 64): a run with 32768/N\n"
 "                 --pages then has the footprint-to-cache ratio of will-it-scale's 128 MB\n"
 "  --sockets N    sockets of the modelled machine (1..8); default: the parameters' 2\n"
@@ -305,7 +308,7 @@ int cmd_sim(int argc, char **argv)
 	uint32_t npresets = 0;
 	uint64_t seed = 1, pages = 32768, iterations = 2, clear_lines = 64;
 	uint64_t hi_order = 9, delay_us = 1000, compact = BLAB_SIM_COMPACT_FULL;
-	uint64_t cache_scale = 1, sockets = 0;
+	uint64_t cache_scale = 1, sockets = 0, batch = 0, high = 0;
 	int csv = 0, json = 0, hash = 0, bench = 0, node_zones = 0, histogram = 0;
 	const char *params_file = NULL, *zoneinfo_file = NULL, *zone_name = "Normal";
 	int64_t zone_node = -1;
@@ -358,7 +361,8 @@ int cmd_sim(int argc, char **argv)
 		    strcmp(a, "--delay-us") && strcmp(a, "--compact") &&
 		    strcmp(a, "--params") && strcmp(a, "--zoneinfo") && strcmp(a, "--zone") &&
 		    strcmp(a, "--zone-node") && strcmp(a, "--zone-cpus") &&
-		    strcmp(a, "--cache-scale") && strcmp(a, "--sockets"))
+		    strcmp(a, "--cache-scale") && strcmp(a, "--sockets") &&
+		    strcmp(a, "--batch") && strcmp(a, "--high"))
 			return bad("unknown option '%s'", a);
 		if (!v)
 			return bad("%s needs a value", a);
@@ -396,6 +400,14 @@ int cmd_sim(int argc, char **argv)
 			if (sim_parse_u64(v, BLAB_SIM_MAX_PAGES, &x) || x < 1)
 				return bad("--pages wants 1..1048576, not '%s'", v);
 			pages = x;
+		} else if (!strcmp(a, "--batch") || !strcmp(a, "--high")) {
+			/* the pcp overrides the browser's compare view and lessons use; the zone
+			 * range-checks them (docs/limits.md) */
+			if (sim_parse_u64(v, UINT32_MAX, &x) || x < 1)
+				return bad(a[2] == 'b' ? "--batch wants a whole number >= 1, not '%s'"
+						       : "--high wants a whole number >= 1, not '%s'",
+					   v);
+			*(a[2] == 'b' ? &batch : &high) = x;
 		} else if (!strcmp(a, "--iterations")) {
 			if (sim_parse_u64(v, BLAB_SIM_MAX_ITERATIONS, &x) || x < 1)
 				return bad("--iterations wants 1..1000, not '%s'", v);
@@ -562,6 +574,10 @@ int cmd_sim(int argc, char **argv)
 			if (zs.zi)
 				blab_zoneinfo_strategy(zs.zi, (unsigned)zs.zone, zs.node_cpus,
 						       &cfg.strategy);
+			if (batch)
+				cfg.strategy.batch = (uint32_t)batch;
+			if (high)
+				cfg.strategy.high = (uint32_t)high;
 			cfg.hist = cells[c * npresets + p].hist;
 			if (hash || ef)
 				sim_sink_attach(&cfg, &ss, ef);

@@ -20,7 +20,7 @@ static int hb_help(FILE *f)
 	fprintf(f,
 "usage: blab sim --workload hackbench [--groups 2,4,8] [--loops N] [--object-size B]\n"
 "                [--same-cpu] [--slub-prefetch off,on] [--preset NAME] [--seed N]\n"
-"                [--csv | --json] [--hash] [--events FILE]\n"
+"                [--batch N] [--high N] [--csv | --json] [--hash] [--events FILE]\n"
 "\n"
 "hackbench on the model machine: each group is a sender and a receiver; every message is\n"
 "an object of a slab cache, allocated (kmem_cache_alloc) on the sender's CPU and freed\n"
@@ -36,6 +36,7 @@ static int hb_help(FILE *f)
 "  --object-size B    bytes of each message's object, %u..4096 (default 256)\n"
 "  --slub-prefetch L  off, on, or off,on (default: both)\n"
 "  --preset NAME      the page allocator below the slabs (default " BLAB_DEFAULT_PRESET ")\n"
+"  --batch N, --high N  pcp batch and high instead of the preset's\n"
 "  --hash             print a 64-bit FNV-1a digest of each run's event records\n"
 "  --events FILE      the run's 32-byte event records; one group count and one\n"
 "                     --slub-prefetch value only\n"
@@ -87,7 +88,7 @@ int cmd_sim_hackbench(int argc, char **argv)
 	char groups_arg[256] = "4", pf_arg[64] = "off,on", preset[32] = BLAB_DEFAULT_PRESET;
 	const char *events = NULL;
 	uint32_t groups[MAX_LIST], ngroups = 0, pf[2], npf = 0;
-	uint64_t seed = 1, loops = 1000, object_size = 256;
+	uint64_t seed = 1, loops = 1000, object_size = 256, batch = 0, high = 0;
 	int same_cpu = 0, csv = 0, json = 0, hash = 0, ret = 0;
 	struct hb_cell *cells;
 	struct blab_strategy strat;
@@ -122,7 +123,8 @@ int cmd_sim_hackbench(int argc, char **argv)
 					 "has no per-node lists)");
 		if (strcmp(a, "--workload") && strcmp(a, "--groups") && strcmp(a, "--loops") &&
 		    strcmp(a, "--object-size") && strcmp(a, "--slub-prefetch") &&
-		    strcmp(a, "--preset") && strcmp(a, "--seed") && strcmp(a, "--events"))
+		    strcmp(a, "--preset") && strcmp(a, "--seed") && strcmp(a, "--events") &&
+		    strcmp(a, "--batch") && strcmp(a, "--high"))
 			return bad("unknown option '%s' for hackbench", a);
 		if (!v)
 			return bad("%s needs a value", a);
@@ -155,6 +157,12 @@ int cmd_sim_hackbench(int argc, char **argv)
 				return bad("--seed wants a decimal number, not '%s'", v);
 		} else if (!strcmp(a, "--events")) {
 			events = v;
+		} else if (!strcmp(a, "--batch") || !strcmp(a, "--high")) {
+			if (sim_parse_u64(v, UINT32_MAX, &x) || x < 1)
+				return bad(a[2] == 'b' ? "--batch wants a whole number >= 1, not '%s'"
+						       : "--high wants a whole number >= 1, not '%s'",
+					   v);
+			*(a[2] == 'b' ? &batch : &high) = x;
 		}
 	}
 	if (csv && json)
@@ -213,6 +221,10 @@ int cmd_sim_hackbench(int argc, char **argv)
 			cfg.iterations = 1;
 			cfg.seed = seed;
 			blab_preset(preset, &cfg.strategy);
+			if (batch)
+				cfg.strategy.batch = (uint32_t)batch;
+			if (high)
+				cfg.strategy.high = (uint32_t)high;
 			cfg.hackbench.groups = groups[g];
 			cfg.hackbench.loops = (uint32_t)loops;
 			cfg.hackbench.object_size = (uint32_t)object_size;

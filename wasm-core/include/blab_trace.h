@@ -30,6 +30,7 @@
 #define BLAB_TRACE_MAX_EVENTS (1u << 21)     /* recognised kmem page events per input */
 #define BLAB_TRACE_MAX_CPUS 1024u            /* CPU numbers 0 .. 1023 */
 #define BLAB_TRACE_MAX_ORDER 15u             /* orders 0 .. 15 */
+#define BLAB_TRACE_TOP_ORDER 10u             /* a replay's zone: MAX_PAGE_ORDER of x86-64 */
 #define BLAB_TRACE_MAX_MT 7u                 /* migratetypes 0 .. 7 */
 #define BLAB_TRACE_MAX_PFN ((1ull << 52) - 1)
 #define BLAB_TRACE_REASONS 8u                /* malformed lines whose reason is kept */
@@ -84,7 +85,8 @@ struct blab_trace_stats {
 	uint64_t free_order[BLAB_TRACE_MAX_ORDER + 1];  /* mm_page_free by order */
 	uint64_t alloc_mt[BLAB_TRACE_MAX_MT + 1];   /* mm_page_alloc by migratetype */
 	uint64_t cpus;            /* highest CPU seen + 1 (0: none) */
-	uint64_t min_pfn, max_pfn;                  /* valid when events > alloc_failed */
+	uint64_t min_pfn, max_pfn;                  /* lowest pfn, last pfn any block covers;
+						     * valid when events > alloc_failed */
 	uint64_t first_ns, last_ns;                 /* timestamps, ns */
 	struct blab_trace_batches refill, drain;
 	uint64_t rate_width_ns;                     /* width of one rate bucket */

@@ -191,7 +191,7 @@ static void fixture_counts(const char *name, const unsigned long *measured, unsi
 	for (size_t i = 1; i < need; i++) {
 		CHECK(ev[i].pfn >= st->min_pfn && ev[i].pfn <= st->max_pfn);
 		CHECK(ev[i].cpu < st->cpus);
-		CHECK(ev[i].time >= st->first_ns && ev[i].time <= st->last_ns);
+		CHECK(ev[i].time <= st->last_ns - st->first_ns); /* from the first event */
 		allocs += ev[i].type == BLAB_EV_ALLOC;
 		frees += ev[i].type == BLAB_EV_FREE;
 		unknown += ev[i].type == BLAB_EV_TRACE_UNKNOWN;
@@ -416,6 +416,49 @@ static void batches_and_unknown(void)
 	done(&r);
 }
 
+/* The replay's zone holds every block whole, has the kernel's top order, and counts time
+ * from the trace's first event. */
+static void replay_zone(void)
+{
+	const char *s =
+		"a 1 [000] 500.000100: mm_page_alloc: pfn=0x100 order=0 migratetype=1\n"
+		"a 1 [000] 500.000250: mm_page_free: pfn=0x100 order=0\n"
+		"a 1 [001] 500.000300: mm_page_alloc: pfn=0x1fc order=2 migratetype=1\n"
+		"a 1 [001] 500.000400: mm_page_free: pfn=0x1fc order=2\n";
+	struct parsed r = parse_str(s, strlen(s));
+	const struct blab_trace_stats *st = blab_trace_stats(r.t);
+	CHECK_EQ(r.err, 0);
+	/* the order-2 block at the highest pfn covers 0x1fc .. 0x1ff: inside the zone */
+	CHECK_EQ(st->min_pfn, 0x100);
+	CHECK_EQ(st->max_pfn, 0x1ff);
+	CHECK(strstr(r.summary, "pfn_range 0x100 0x1ff pages 256\n") != NULL);
+	size_t need = blab_trace_replay(r.t, NULL, 0);
+	struct blab_event ev[8];
+	CHECK_EQ(need, 5); /* TRACE_ZONE, then ALLOC, FREE, ALLOC, FREE */
+	CHECK_EQ(blab_trace_replay(r.t, ev, 8), need);
+	CHECK_EQ(ev[0].type, BLAB_EV_TRACE_ZONE);
+	CHECK_EQ(ev[0].arg0, 256);
+	CHECK(ev[4].pfn + (1u << ev[4].order) - 1 <= ev[0].pfn + ev[0].arg0 - 1);
+	/* MAX_PAGE_ORDER 10, not the parser's bound of 15 */
+	CHECK_EQ(ev[0].order, BLAB_TRACE_TOP_ORDER);
+	/* ns since the first event: 0, 150 us, 200 us, 300 us */
+	CHECK_EQ(ev[0].time, 0);
+	CHECK_EQ(ev[1].time, 0);
+	CHECK_EQ(ev[2].time, 150000);
+	CHECK_EQ(ev[3].time, 200000);
+	CHECK_EQ(ev[4].time, 300000);
+	CHECK_EQ(st->first_ns, 500000100000ull); /* the summary keeps the absolute times */
+	done(&r);
+
+	/* a block larger than MAX_PAGE_ORDER raises the zone's top order to it */
+	const char *big = "a 1 [000] 1.0: mm_page_alloc: pfn=0x0 order=12 migratetype=1\n";
+	struct parsed b = parse_str(big, strlen(big));
+	CHECK_EQ(blab_trace_replay(b.t, ev, 8), 2);
+	CHECK_EQ(ev[0].order, 12);
+	CHECK_EQ(ev[0].arg0, 4096);
+	done(&b);
+}
+
 static void api_misuse(void)
 {
 	CHECK_EQ(blab_trace_feed(NULL, "x", 1), BLAB_TRACE_EINVAL);
@@ -592,6 +635,7 @@ int main(void)
 	long_lines_and_nul();
 	bad_fields();
 	batches_and_unknown();
+	replay_zone();
 	api_misuse();
 	return harness_report("test_trace");
 }

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
-import { delta, diffRows, measures, type DiffColumn } from './diff';
+import { delta, diffCsvColumns, diffCsvRows, diffRows, measures, type DiffColumn } from './diff';
 import { compareRequest } from './request';
 import { parseCompare, type CompareState } from './url';
 
@@ -41,6 +41,17 @@ describe('the diff table', () => {
     expect(delta(100, 100, 'higher')).toBe('±0.0%');
     expect(delta(5, 0, 'higher')).toBe('n/a');
     expect(delta(undefined, 100, 'lower')).toBe('n/a');
+  });
+
+  it('gives the change of a percentage in percentage points, not percent', () => {
+    // contention 2.26 % -> 3.00 %: 0.74 percentage points more, not "+32.7%"
+    expect(delta(3, 2.26, 'lower', true)).toBe('+0.74 pp worse');
+    expect(delta(50, 75, 'higher', true)).toBe('-25.00 pp worse');
+    expect(delta(2.26, 2.26, 'lower', true)).toBe('±0.00 pp');
+    const pctRows = measures('page_fault1').filter((m) => /%/.test(m.name));
+    expect(pctRows.length).toBeGreaterThan(0);
+    for (const m of pctRows) expect(m.percent, m.name).toBe(true);
+    expect(measures('stress_highalloc')[0]!.percent).toBe(true);
   });
 
   it('has rows that make sense for each workload', () => {
@@ -88,5 +99,24 @@ describe('the diff table', () => {
     expect(row(rows, /^cycles per attempt/)[1]).toBe('lower');
     expect(row(rows, /^unusable free space index/)[2]).toBe((cols[0]!.stats.hiUnusable / 1000).toFixed(3));
     for (const r of rows.slice(1)) expect(r.slice(2, 4)).not.toContain('n/a');
+    // success is a percentage: its change is in percentage points
+    expect(success[4]).toMatch(/^(±0\.00|[+-]\d+\.\d\d) pp( better| worse)?$/);
+  }, 60_000);
+
+  it('writes the CSV with plain numbers, the change as a number with its unit, and the verdict in its own column', () => {
+    const s = parseCompare('?compare=v4.16,v4.17&cpus=8&pages=512');
+    const cols = columns(s);
+    expect(diffCsvColumns(cols)).toEqual(['measure', 'better', 'v4.16', 'v4.17', 'v4.17 vs v4.16', 'v4.17 vs v4.16 unit', 'v4.17 vs v4.16 verdict']);
+    const rows = diffCsvRows(cols, 'page_fault1');
+    const score = rows.find((r) => /^throughput/.test(String(r[0])))!;
+    expect(score.slice(1, 4)).toEqual(['higher', cols[0]!.stats.score, cols[1]!.stats.score]);
+    expect(score[4]).toBeCloseTo(((cols[1]!.stats.score - cols[0]!.stats.score) / cols[0]!.stats.score) * 100, 3);
+    expect(score[5]).toBe('%');
+    expect(['better', 'worse', 'same']).toContain(score[6]);
+    const cont = rows.find((r) => /^zone->lock contention/.test(String(r[0])))!;
+    expect(cont[2]).toBe(cols[0]!.stats.zoneBp / 100);
+    expect(cont[4]).toBeCloseTo((cols[1]!.stats.zoneBp - cols[0]!.stats.zoneBp) / 100, 6);
+    expect(cont[5]).toBe('pp');
+    for (const r of rows) for (const c of r.slice(2)) expect(typeof c === 'number' || c === null || ['%', 'pp', 'better', 'worse', 'same', ''].includes(c)).toBe(true);
   }, 60_000);
 });

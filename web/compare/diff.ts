@@ -5,7 +5,6 @@
 // off the replayed zone at the end of the run.
 import type { ZoneState } from '../log/state';
 import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
-import { signedPct } from '../lessons/compute';
 import { COMPARE_WORKLOADS, type Better, type CompareWorkload, type CompareWorkloadSpec } from './url';
 
 /** Unusable free space index (Gorman): the share of free buddy memory in blocks below `order`. */
@@ -31,16 +30,18 @@ export interface Measure {
   digits: number;
   /** which way is better; null where neither is (a count that only says what happened) */
   better: Better | null;
+  /** the value is itself a percentage: its change is a difference in percentage points */
+  percent?: boolean;
 }
 
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : b ? a / b : 0);
 
 const zoneRows: Measure[] = [
-  { name: 'zone->lock contention (% of time spinning)', value: (c) => c.stats.zoneBp / 100, digits: 2, better: 'lower' },
+  { name: 'zone->lock contention (% of time spinning)', value: (c) => c.stats.zoneBp / 100, digits: 2, better: 'lower', percent: true },
   { name: 'zone->lock acquisitions per page', value: (c) => acqPerPage(c.stats), digits: 3, better: 'lower' },
   { name: 'zone->lock hold (cycles per acquisition)', value: (c) => holdPerAcq(c.stats), digits: 0, better: 'lower' },
 ];
-const lruRow: Measure = { name: 'lru_lock contention (% of time spinning)', value: (c) => c.stats.lruBp / 100, digits: 2, better: 'lower' };
+const lruRow: Measure = { name: 'lru_lock contention (% of time spinning)', value: (c) => c.stats.lruBp / 100, digits: 2, better: 'lower', percent: true };
 const fragRow: Measure = { name: 'fragmentation at the end (unusable free space at pageblock_order)', value: (c) => c.fragmentation, digits: 3, better: 'lower' };
 /** the high-order side of stress_highalloc and mixed: the core's hi_* counters */
 const hiRows: Measure[] = [
@@ -75,7 +76,7 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
         { name: 'prefetch wasted (never used)', value: (c) => c.stats.slabPfWasted, digits: 0, better: 'lower' },
       ];
     case 'stress_highalloc':
-      return [{ ...score, name: `order-9 success (${w.score})` }, ...hiRows, zoneRows[0]!, fragRow];
+      return [{ ...score, name: `order-9 success (${w.score})`, percent: true }, ...hiRows, zoneRows[0]!, fragRow];
     case 'mixed':
       return [score, ...zoneRows, lruRow, ...hiRows, fragRow];
     default:
@@ -90,24 +91,85 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
   }
 }
 
-/** The % change against the first column, and whether that is better or worse. */
-export function delta(v: number | undefined, base: number | undefined, better: Better | null): string {
-  if (v === undefined || base === undefined) return 'n/a';
-  if (base === 0) return v === 0 ? '±0.0%' : 'n/a';
-  const pct = ((v - base) / base) * 100;
-  const text = signedPct(pct);
-  if (better === null || text === '±0.0%') return text;
-  return `${text} ${(pct > 0) === (better === 'higher') ? 'better' : 'worse'}`;
+/** How a value differs from the first column's: a relative change in percent, or for a value
+ * that is itself a percentage, the difference in percentage points. */
+export interface Change {
+  /** undefined: no value, or a relative change from zero */
+  value: number | undefined;
+  unit: '%' | 'pp';
+  /** which way that is for this measure; null where neither way is better */
+  verdict: 'better' | 'worse' | 'same' | null;
+}
+
+export function change(v: number | undefined, base: number | undefined, m: Pick<Measure, 'better' | 'percent'>): Change {
+  const unit = m.percent ? 'pp' : '%';
+  if (v === undefined || base === undefined) return { value: undefined, unit, verdict: null };
+  const value = m.percent ? v - base : base === 0 ? (v === 0 ? 0 : undefined) : ((v - base) / base) * 100;
+  if (value === undefined) return { value, unit, verdict: null };
+  // as shown: a change that rounds to zero is no change
+  const shown = Number(value.toFixed(m.percent ? 2 : 1));
+  const verdict = m.better === null ? null : shown === 0 ? 'same' : (shown > 0) === (m.better === 'higher') ? 'better' : 'worse';
+  return { value, unit, verdict };
+}
+
+/** A change in words: "+10.0% better", "-0.42 pp better" (percentage points), "±0.0%", "n/a". */
+export function changeText(c: Change): string {
+  if (c.value === undefined) return 'n/a';
+  const digits = c.unit === 'pp' ? 2 : 1;
+  const r = c.value.toFixed(digits);
+  const num = Number(r) === 0 ? `±${(0).toFixed(digits)}` : `${c.value > 0 ? '+' : ''}${r}`;
+  const text = c.unit === 'pp' ? `${num} pp` : `${num}%`;
+  return c.verdict === 'better' || c.verdict === 'worse' ? `${text} ${c.verdict}` : text;
+}
+
+/** The % change against the first column (pp for a percentage), and whether that is better or worse. */
+export function delta(v: number | undefined, base: number | undefined, better: Better | null, percent = false): string {
+  return changeText(change(v, base, { better, percent }));
+}
+
+export interface DiffRow {
+  measure: Measure;
+  /** one per column; undefined where the core printed no such counter */
+  values: (number | undefined)[];
+  /** one per column after the first, against the first */
+  changes: Change[];
+}
+
+/** The table as numbers: one row per measure of the workload. */
+export function diffData(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): DiffRow[] {
+  return measures(workload).map((m) => {
+    const values = cols.map(m.value);
+    return { measure: m, values, changes: values.slice(1).map((v) => change(v, values[0], m)) };
+  });
 }
 
 /** Head row: measure, which way is better, each configuration, each one against the first. */
 export function diffRows(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): string[][] {
   const head = ['measure', 'better', ...cols.map((c) => c.label), ...cols.slice(1).map((c) => `${c.label} vs ${cols[0]!.label}`)];
-  const rows = measures(workload).map((m) => {
-    const vals = cols.map(m.value);
-    const base = vals[0];
+  const rows = diffData(cols, workload).map(({ measure: m, values, changes }) => {
     const fmt = (v: number | undefined) => (v === undefined ? 'n/a' : m.digits === 0 ? Math.round(v).toLocaleString('en') : v.toFixed(m.digits));
-    return [m.name, m.better ?? '—', ...vals.map(fmt), ...vals.slice(1).map((v) => delta(v, base, m.better))];
+    return [m.name, m.better ?? '—', ...values.map(fmt), ...changes.map(changeText)];
   });
   return [head, ...rows];
+}
+
+/** The table for a spreadsheet: plain numbers, and each change as a number, its unit (% or pp)
+ * and its verdict in columns of their own. */
+export function diffCsvColumns(cols: DiffColumn[]): string[] {
+  const base = cols[0]!.label;
+  return [
+    'measure',
+    'better',
+    ...cols.map((c) => c.label),
+    ...cols.slice(1).flatMap((c) => [`${c.label} vs ${base}`, `${c.label} vs ${base} unit`, `${c.label} vs ${base} verdict`]),
+  ];
+}
+
+export function diffCsvRows(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): (string | number | null)[][] {
+  return diffData(cols, workload).map(({ measure: m, values, changes }) => [
+    m.name,
+    m.better ?? '',
+    ...values.map((v) => (v === undefined ? null : m.digits === 0 ? Math.round(v) : Number(v.toFixed(6)))),
+    ...changes.flatMap((c) => [c.value === undefined ? null : Number(c.value.toFixed(4)), c.unit, c.verdict ?? '']),
+  ]);
 }

@@ -11,14 +11,19 @@ import { PRESETS } from '../scenario/url';
 import { el, panel } from '../ui/dom';
 import { download } from '../ui/download';
 import { eventLogToJson } from '../log/eventlog-json';
-import { panelToSvg, svgToPng } from '../ui/image';
 import { addViewExportButtons, csvButton } from '../ui/export-buttons';
+import { createPresenter, showChosenFigures } from '../ui/presenter';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
 import { runStats } from '../lessons/compute';
 import type { SimConfig } from '../lessons/lesson';
 import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
-import { diffRows, unusableIndex, type DiffColumn } from './diff';
-import { COMPARE_CLEAR_LINES, compareRequest, slubPrefetchOf } from './request';
+import { diffCsvColumns, diffCsvRows, diffRows, unusableIndex, type DiffColumn } from './diff';
+import { compareParams, compareRequest, slubPrefetchOf } from './request';
+import { blabCommand, runParameters, RUN_DEFAULTS } from '../scenario/request';
+import { howMadeLine } from '../ui/provenance';
+import { createDrawer } from '../ui/drawer';
+import { createPfnDialog } from '../views/pfn-dialog';
+import type { CsvTable } from '../ui/csv';
 import { createThroughputSvg, drawThroughputChart, SERIES_COLORS } from '../views/throughput';
 import type { ThroughputSeries } from '../engine/sweep';
 import '../lessons/lessons.css';
@@ -40,6 +45,9 @@ interface Column {
   diff: DiffColumn;
 }
 
+/** The playback position in words. */
+const timeLabel = (t: number) => `t = ${Math.round(t).toLocaleString('en')} cycles`;
+
 /** The step whose records all happened at or before virtual time t. */
 function stepAtTime(maxTime: Float64Array, t: number): number {
   let lo = 0;
@@ -55,8 +63,10 @@ function stepAtTime(maxTime: Float64Array, t: number): number {
 export function mountCompare(root: HTMLElement, search: string): void {
   let state: CompareState;
   let urlProblem = '';
+  // ?lecture=1 is the presenter's, not the compare state's
+  const lectureLink = /[?&]lecture=1(&|$)/.test(search);
   try {
-    state = parseCompare(search);
+    state = parseCompare(search.replace(/([?&])lecture=1(&|$)/, (_, a: string, b: string) => (b ? a : '')));
   } catch (e) {
     if (!(e instanceof CompareUrlError)) throw e;
     urlProblem = `The link's compare state was ignored: ${e.message}`;
@@ -64,7 +74,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
   }
   const client = new EngineClient();
   const page = el('div', { class: 'compare-page' });
-  page.append(el('h2', { class: 'page-title', text: 'Compare configurations' }), el('p', {}, el('a', { href: '?lessons', text: '← lessons' })));
+  page.append(el('h2', { class: 'page-title', text: 'Compare configurations' }));
   const alert = el('p', { class: 'alert', role: 'alert', text: urlProblem });
   page.append(alert);
 
@@ -128,7 +138,9 @@ export function mountCompare(root: HTMLElement, search: string): void {
     hint,
     run,
   );
-  page.append(form);
+  // the form folds away (closed on a phone): playback comes first, a few Tabs from the top
+  const settings = createDrawer('Change what is compared', 'compare-settings');
+  settings.body.append(form);
 
   /** The form's fields, labels and bounds for workload w (what its URL keys take, url.ts). */
   function showFor(w: CompareWorkload) {
@@ -150,8 +162,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
         : w === 'stress_highalloc'
           ? 'stress_highalloc on the model machine: the zone filled and freed but for long-lived pages, then cpu 0 asks for order-9 blocks 1 ms apart (compacting when none is free) while the other CPUs churn order-0 pages.'
           : w === 'mixed'
-            ? `mixed on the model machine: page_fault1 on the first half of the CPUs (2 rounds, the first a warm-up), order-9 blocks on the rest for as long as those run, compacting when none is free; clear_page() through ${COMPARE_CLEAR_LINES} cache lines.`
-            : `the workload on the model machine, one task per CPU, 2 rounds (the first is a warm-up), clear_page() through ${COMPARE_CLEAR_LINES} cache lines.`;
+            ? `mixed on the model machine: page_fault1 on the first half of the CPUs (${RUN_DEFAULTS.rounds} rounds, the first a warm-up), order-9 blocks on the rest for as long as those run, compacting when none is free; clear_page() through ${RUN_DEFAULTS.clearLines} cache lines.`
+            : `the workload on the model machine, one task per CPU, ${RUN_DEFAULTS.rounds} rounds (the first is a warm-up), clear_page() through ${RUN_DEFAULTS.clearLines} cache lines.`;
   }
   state.configs.forEach(addRow);
   let shown: CompareWorkload = state.workload;
@@ -183,18 +195,45 @@ export function mountCompare(root: HTMLElement, search: string): void {
   const diffBox = el('section', { class: 'compare-diff', 'aria-labelledby': 'diff-title' });
   const chartBox = el('section', { class: 'compare-chart', 'aria-labelledby': 'chart-title' });
   const status = el('p', { class: 'status', role: 'status' });
-  page.append(status, bar, cols, diffBox, chartBox);
+  page.append(status, bar, settings.root, cols, diffBox, chartBox);
   root.replaceChildren(page);
+
+  // presenter mode (web/ui/presenter.ts): PageDown / PageUp move the shared clock a twentieth of
+  // the run; a slide shows the first view of two columns side by side, or the chosen figures
+  const figures: { id: string; title: string; el: HTMLElement }[] = [];
+  const presenter = createPresenter({
+    root: page,
+    next: () => seekBy(1 / 20),
+    prev: () => seekBy(-1 / 20),
+    onLecture: () => {
+      showChosenFigures(figures, presenter.chosen, presenter.lecture);
+      if (columns.length) draw();
+    },
+    onFigures: () => showChosenFigures(figures, presenter.chosen, presenter.lecture),
+    lecture: lectureLink,
+    stepKeys: false,
+    signal: new AbortController().signal,
+  });
+  page.querySelector('.page-title')?.after(presenter.controls);
+  const seekBy = (f: number) => {
+    if (!columns.length) return;
+    t = Math.max(0, Math.min(tMax, t + f * tMax));
+    draw();
+  };
 
   let columns: Column[] = [];
   let t = 0;
+  const pfnDialog = createPfnDialog((step, p) => {
+    t = p.log.time[Math.max(0, step - 1)]!;
+    draw();
+  });
   let tMax = 0;
   let playing = false;
   let urlTimer: number | undefined;
 
   const writeUrl = () => {
     window.clearTimeout(urlTimer);
-    urlTimer = window.setTimeout(() => history.replaceState(null, '', formatCompare({ ...state, t: Math.round(t) })), playing ? 500 : 50);
+    urlTimer = window.setTimeout(() => history.replaceState(null, '', formatCompare({ ...state, t: Math.round(t) }) + (presenter.lecture ? '&lecture=1' : '')), playing ? 500 : 50);
   };
 
   const draw = () => {
@@ -203,7 +242,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
       c.set.update({ player: c.player, pcp: c.pcp });
     }
     scrub.value = String(Math.round(t));
-    tOut.textContent = `t = ${Math.round(t).toLocaleString('en')} cycles`;
+    tOut.textContent = timeLabel(t);
     writeUrl();
   };
   scrub.addEventListener('input', () => {
@@ -299,6 +338,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
         cols.append(col);
         const pcp: PcpParams = { batch: stats.batch, high: stats.high, source: 'from the run' };
         const set = mountViewSet(col, views, `cmp${k}`);
+        // a page's or pcp list's history; its steps are this column's records: jump to their time
+        pfnDialog.listen(col, () => player);
         for (const v of views) {
           const p = set.panelOf(v);
           if (p) addViewExportButtons(p, { title: `${c.label}: ${viewTitle(v)}`, what: `${c.label} ${v}`, file: `compare-${k}-${v}` });
@@ -308,6 +349,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
       }
       tMax = Math.max(...columns.map((c) => c.maxTime[c.maxTime.length - 1] ?? 0));
       scrub.max = String(tMax);
+      // room for the widest time this run can show, so the label is never cut off
+      tOut.style.minWidth = `${timeLabel(tMax).length + 1}ch`;
       t = Math.min(state.t || tMax, tMax);
       draw();
 
@@ -323,7 +366,21 @@ export function mountCompare(root: HTMLElement, search: string): void {
       const cell = (v: string) => el('td', { text: v, ...(/ (better|worse)$/.test(v) ? { class: v.endsWith('better') ? 'gain' : 'loss' } : {}) });
       for (const r of dr.slice(1)) tb.append(el('tr', {}, el('th', { scope: 'row', text: r[0]! }), ...r.slice(1).map(cell)));
       tbl.append(thead, tb);
-      diffBox.append(el('h3', { id: 'diff-title', text: 'Side by side' }), tbl, csvButton(dr, 'compare-diff'));
+      const runs = runsOf(state);
+      const diffCsv: CsvTable = {
+        title: `buddylab compare: ${caption(state)}, seed ${state.seed}; the whole run of each configuration`,
+        params: runs.params,
+        commands: runs.commands(),
+        columns: diffCsvColumns(columns.map((c) => c.diff)),
+        rows: diffCsvRows(columns.map((c) => c.diff), state.workload),
+      };
+      diffBox.append(
+        el('h3', { id: 'diff-title', text: 'Side by side' }),
+        // a narrow screen scrolls the table inside its box, never the page
+        el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
+        el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
+        howMadeLine(runs.commands(), 'numbers'),
+      );
 
       if (sp.sweep) await drawSweep(sp.sweep);
       else
@@ -331,6 +388,12 @@ export function mountCompare(root: HTMLElement, search: string): void {
           el('h3', { id: 'chart-title', text: 'No chart against tasks' }),
           el('p', { class: 'hint', text: `${state.workload}'s score is the share of order-9 attempts that got a block (${sp.score}), not a throughput: the diff table above compares it.` }),
         );
+      // the figures a slide may show: each view of every column (first views first), the table, the chart
+      figures.length = 0;
+      for (const v of views) columns.forEach((c, k) => figures.push({ id: `${k}-${v}`, title: `${c.config.label}: ${viewTitle(v)}`, el: c.set.panelOf(v)! }));
+      figures.push({ id: 'diff', title: 'the diff table', el: diffBox }, { id: 'chart', title: 'the chart', el: chartBox });
+      presenter.setFigures(figures);
+      showChosenFigures(figures, presenter.chosen, presenter.lecture);
       status.textContent = '';
       page.classList.add('ready');
     } catch (e) {
@@ -362,15 +425,39 @@ export function mountCompare(root: HTMLElement, search: string): void {
       unit: sp.score.replace(/ \/ /g, '/'),
       xLabel: sweep.axis,
     });
-    const chartRows = [[what, ...series.map((s) => s.label)], ...state.tasks.map((n, i) => [String(n), ...series.map((s) => String(s.points[i]!.score))])];
-    const svgB = el('button', { type: 'button', class: 'small', text: 'SVG', 'aria-label': 'Export the chart as SVG' });
-    svgB.addEventListener('click', () => download(new XMLSerializer().serializeToString(chartPanel.querySelector('svg')!), 'compare-throughput.svg', 'image/svg+xml'));
-    const pngB = el('button', { type: 'button', class: 'small', text: 'PNG', 'aria-label': 'Export the chart as PNG' });
-    pngB.addEventListener('click', async () => download(await svgToPng(panelToSvg(chartPanel.parentElement!, title)), 'compare-throughput.png'));
-    chartPanel.append(el('div', { class: 'table-actions' }, svgB, pngB, csvButton(chartRows, 'compare-throughput')));
+    const runs = runsOf(state);
+    const chartCsv: CsvTable = {
+      title: `buddylab compare: ${state.workload} score (${sp.score}) against ${what}`,
+      params: runs.params.filter(([k]) => k !== 'tasks' && k !== 'groups'),
+      commands: runs.commands(state.tasks),
+      columns: [what, ...series.map((s) => `${s.label} (${sp.score})`)],
+      rows: state.tasks.map((n, i) => [n, ...series.map((s) => s.points[i]!.score)]),
+    };
+    addViewExportButtons(chartPanel.parentElement!, { title, what: 'the chart', file: 'compare-throughput' });
+    chartPanel.append(el('div', { class: 'table-actions' }, csvButton(chartCsv, 'compare-throughput')), howMadeLine(runs.commands(state.tasks), 'chart'));
   }
 
   void runAll();
+}
+
+/**
+ * Every parameter of a compare's runs: those they share, then each configuration's own; and the
+ * native commands, one per configuration (swept over `tasks` for the chart).
+ */
+function runsOf(state: CompareState): { params: [string, string | number][]; commands(tasks?: readonly number[]): string[] } {
+  const own = new Set(['preset', 'pcp batch', 'pcp high', 'SLUB freelist prefetch']);
+  const shared = runParameters(compareParams(state, state.configs[0]!, state.cpus)).filter(([k]) => !own.has(k));
+  const each = state.configs.map((c, i): [string, string] => [
+    `configuration ${i + 1}`,
+    runParameters(compareParams(state, c, state.cpus))
+      .filter(([k]) => own.has(k))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+  ]);
+  return {
+    params: [...shared, ...each],
+    commands: (tasks) => state.configs.map((c) => blabCommand(compareParams(state, c, state.cpus), tasks)),
+  };
 }
 
 /** The diff table's caption: the workload and what its parameters were. */

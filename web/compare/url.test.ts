@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, parseCompare, presetSlubPrefetch } from './url';
+import { CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, parseCompare } from './url';
+import { presetSlubPrefetch } from '../scenario/request';
 
 describe('compare URL state', () => {
   it('round-trips a compare of v4.16 vs v4.17 at 56 CPUs', () => {

@@ -13,7 +13,7 @@
 // key known, each problem with its own message.
 import { PRESETS, type Preset } from '../scenario/url';
 import type { SimConfig } from '../lessons/lesson';
-import { HACKBENCH_LOOPS, HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES, workloadEntry } from '../scenario/workloads';
+import { HACKBENCH_LOOPS, HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads';
 export const COMPARE_LIMITS = {
   maxQuery: 600,
   minConfigs: 2,
@@ -175,11 +175,6 @@ function int(key: string, raw: string, min: number, max: number): number {
   return v;
 }
 
-/** SLUB's freelist prefetch as the scenario panel runs a preset (on from v3.3, web/scenario/workloads.ts). */
-export function presetSlubPrefetch(preset: string): boolean {
-  return ((workloadEntry('hackbench')?.request(0, 2, preset).iterations ?? 1) & 1) === 1;
-}
-
 /** A configuration as the link spells it; options a workload has no use for are refused. */
 export function parseConfig(text: string, workload: CompareWorkload = 'page_fault1'): SimConfig {
   const [preset, ...opts] = text.split(':');
@@ -237,6 +232,7 @@ export function parseCompare(search: string): CompareState {
   for (const [key, v] of raw) {
     switch (key) {
       case 'workload':
+      case 'v': // the course version the link was made for (checked by the page, docs/lessons.md)
         break;
       case 'compare': {
         if (v === '') break; // the defaults

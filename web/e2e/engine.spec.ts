@@ -7,7 +7,7 @@ test('an op script runs in the WASM core and its log drives the views', async ({
   const errors: string[] = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/');
+  await page.goto('/?workbench');
   await expect(page.locator('#opscript-run')).toBeEnabled();
   await page.locator('#opscript-run').click();
   const out = page.locator('#opscript-out');
@@ -33,7 +33,7 @@ test('a zone larger than the browser core\'s fixed memory is refused with a mess
   const errors: string[] = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/');
+  await page.goto('/?workbench');
   await expect(page.locator('#opscript-run')).toBeEnabled();
   // 2^24 pages is within the core's limit, but its struct pages (1 GB) do not fit the web
   // build's 512 MB heap: malloc must fail (ABORTING_MALLOC=0) and the core say so, not abort.

@@ -17,7 +17,7 @@ async function pick(page: Page, name: string, data: string | Buffer) {
 
 test('a perf script trace imports through the picker: summary panel, replay in the views', async ({ page }) => {
   const errors = watchConsole(page);
-  await page.goto('/');
+  await page.goto('/?workbench');
   await pick(page, 'pf1.perf.txt', perf);
   await expect(page.locator('#import-status')).toContainText('pf1.perf.txt: 2,403 events imported', { timeout: 30_000 });
   const sum = page.locator('#import-summary');
@@ -38,6 +38,15 @@ test('a perf script trace imports through the picker: summary panel, replay in t
   await page.evaluate(() => window.buddylab!.seek(1500));
   const after = await page.locator('#mem-map canvas').first().screenshot();
   expect(Buffer.compare(before, after)).not.toBe(0);
+  // time since the trace began, not ns since boot
+  await expect(page.locator('.playerbar .stepout')).toHaveText(/^step 1,500 \/ [\d,]+ · t = [\d,]+\.\d µs into the trace$/);
+  // "next drain" finds the 779-page drain the summary counts (it used to say there was none)
+  await page.evaluate(() => window.buddylab!.seek(0));
+  await page.getByRole('button', { name: /^next drain/ }).click();
+  await expect(page.locator('#event-line')).toContainText('taken off its pcp list');
+  await expect(page.locator('.content > p.status')).toBeHidden();
+  // the zone has MAX_PAGE_ORDER 10: eleven free-area rows, not sixteen
+  await expect(page.locator('#free-areas .fa-label')).toHaveCount(11);
   await page.screenshot({ path: 'test-results/buddylab-import.png', fullPage: true });
   // the summary tables and the open recording guide pass axe too
   await page.locator('#recording-guide summary').click();
@@ -50,7 +59,7 @@ test('a perf script trace imports through the picker: summary panel, replay in t
 
 test('a tracefs trace imports by drag and drop', async ({ page }) => {
   const errors = watchConsole(page);
-  await page.goto('/');
+  await page.goto('/?workbench');
   await page.evaluate((text) => {
     const dt = new DataTransfer();
     dt.items.add(new File([text], 'pf1.tracefs.txt', { type: 'text/plain' }));
@@ -66,7 +75,7 @@ test('a tracefs trace imports by drag and drop', async ({ page }) => {
 
 test('garbage, binary, empty and truncated files each say why, and the app stays usable', async ({ page }) => {
   const errors = watchConsole(page);
-  await page.goto('/');
+  await page.goto('/?workbench');
   const alert = page.locator('#import-alert');
   await pick(page, 'garbage.txt', readFileSync(`${TRACES}/garbage.txt`));
   await expect(alert).toContainText('garbage.txt: no kmem page events found (4 lines: 2 skipped, 2 malformed)', { timeout: 30_000 });
@@ -105,7 +114,7 @@ test('a 300,000-line trace imports with a progress bar while the main thread sta
   test.setTimeout(240_000);
   const errors = watchConsole(page);
   mkdirSync('test-results', { recursive: true });
-  await page.goto('/');
+  await page.goto('/?workbench');
   for (const [name, src] of [['big.perf.txt', perf], ['big.tracefs.txt', tracefs]] as const) {
     const big = repeatTrace(src, 300_000);
     expect(big.lines).toBeGreaterThanOrEqual(300_000);

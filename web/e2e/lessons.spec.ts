@@ -91,7 +91,7 @@ test('lecture mode: large type, PageDown/PageUp step, laser pointer, one view or
   await expect(page.locator('.step-counter')).toHaveText('step 1 of 4');
   // a chosen single view
   await page.locator('#lecture-views').selectOption('buddyinfo');
-  await expect(page.locator('.viewset .panel')).toHaveCount(1);
+  await expect(page.locator('.lesson-stage section.panel')).toHaveCount(1);
   expect(page.url()).toContain('views=buddyinfo');
   await page.keyboard.press('p');
   await expect(page.locator('.lesson-page')).toHaveClass(/laser-on/);
@@ -270,8 +270,12 @@ test('exports: a table as CSV, a view as SVG, progress as JSON, and a run as a J
   await page.getByRole('button', { name: 'Check my prediction' }).click();
   await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '4', { timeout: 120_000 });
   const csv = await save(() => page.getByRole('button', { name: 'Export locks-model as CSV' }).click());
-  expect(csv.split('\r\n')[0]).toBe('tasks,v2.5.44,v2.5.45');
-  expect(csv.split('\r\n')[1]).toMatch(/^1,2\.\d{3},0\.\d{3}$/);
+  // comment lines name the runs' parameters and commands; then plain numbers
+  const rows = csv.split('\r\n').filter((l) => l && !l.startsWith('#'));
+  expect(csv).toContain('# command: blab sim --workload page_fault1 --cpus ');
+  expect(rows[0]).toBe('tasks,v2.5.44,v2.5.45');
+  expect(rows[1]).toMatch(/^1,\d+(\.\d+)?,0\.\d+$/);
+  await expect(page.locator('figure.table-model .howmade-cmd').first()).toContainText('blab sim --workload page_fault1');
 
   await page.goto('/?lessons');
   const progress = await save(() => page.getByRole('button', { name: 'Export progress', exact: true }).click());
@@ -288,7 +292,7 @@ test('exports: a table as CSV, a view as SVG, progress as JSON, and a run as a J
   await expect(page.locator('.lesson-tools .status')).toHaveText(/^mine\.md:2: /);
 
   // the JSON run loads back into the player
-  await page.goto('/');
+  await page.goto('/?workbench');
   await page.locator('#jsonlog-file').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(json) });
   await expect(page.locator('.loglabel')).toContainText('buddy/small');
   expect(errors).toEqual([]);

@@ -14,7 +14,7 @@ test('real machine: 4 workers on real threads, each with a nonzero score', async
   await page.addInitScript(() => {
     Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 8 });
   });
-  await page.goto('/');
+  await page.goto('/?workbench');
   expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
   await expect(page.locator('#real-isolation')).toHaveCount(0); // no fallback message
   await expect(page.locator('#real-prefetch')).toContainText('WebAssembly has no prefetch instruction');
@@ -39,7 +39,7 @@ test('real machine: 4 workers on real threads, each with a nonzero score', async
 });
 
 test('real machine: bad input gets a plain message, nothing starts', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/?workbench');
   await page.locator('#real-seconds').fill('0');
   await page.getByRole('button', { name: /Run on/ }).click();
   await expect(page.locator('#real-status')).toHaveText('Seconds: 0 is outside 1..60');

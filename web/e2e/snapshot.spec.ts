@@ -12,7 +12,7 @@ test('a buddyinfo + zoneinfo snapshot starts a zone in that state and is compare
   test.setTimeout(150_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto('/');
+  await page.goto('/?workbench');
   await page.locator('#snap-buddyinfo').fill(buddyinfo);
   await page.locator('#snap-zoneinfo').fill(zoneinfo);
   await page.locator('#snap-zone').selectOption('0/DMA32');
@@ -55,7 +55,7 @@ test('a buddyinfo + zoneinfo snapshot starts a zone in that state and is compare
 });
 
 test('bad snapshot text names its line, and the app stays usable', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/?workbench');
   await page.locator('#snap-buddyinfo').fill('Node 0, zone Normal 1 2 3\nhello\n');
   await expect(page.locator('#snap-msg')).toHaveText('buddyinfo line 2: expected "Node N, zone NAME" followed by nr_free per order');
   await page.locator('#snap-buddyinfo').fill(buddyinfo);

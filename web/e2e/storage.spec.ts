@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 test('saved scenarios persist across reloads and export / import as a file', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/?workbench');
   await page.locator('#sc-cpus').fill('8');
   await page.locator('#sc-seed').fill('42');
   await page.locator('#sc-seed').dispatchEvent('change');
@@ -45,7 +45,7 @@ test('saved scenarios persist across reloads and export / import as a file', asy
 });
 
 test('unreadable saved data is kept aside with a message, and the app works', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/?workbench');
   await page.evaluate(() => localStorage.setItem('buddylab', '{"schema":1,"scenarios":[{"name":'));
   await page.reload();
   await expect(page.locator('#scenarios-msg')).toContainText('Saved data could not be read (not JSON');

@@ -6,7 +6,7 @@ test('throughput: a sweep draws one line per preset and the linear line', async 
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto('/');
+  await page.goto('/?workbench');
   const panel = page.locator('#throughput');
   await panel.scrollIntoViewIfNeeded();
   // only v4.16 and v5.18

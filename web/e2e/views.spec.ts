@@ -19,12 +19,12 @@ const frame = (page: Page) => page.evaluate(() => new Promise((r) => requestAnim
 
 async function runScenario(page: Page) {
   await page.getByRole('button', { name: 'Run scenario' }).click();
-  await expect(page.locator('#run-msg')).toContainText(/score \d+ pages\/s/, { timeout: 90_000 });
+  await expect(page.locator('#results [data-measure="score"]')).toContainText(/[\d,]+ pages\/s/, { timeout: 90_000 });
 }
 
 test('newcomer path: default 4-CPU page_fault1, next drain, merges; step back and forward; reload lands on the same step', async ({ page }) => {
   const errors = watchErrors(page);
-  await page.goto('/');
+  await page.goto('/?workbench');
   // the defaults are the newcomer's scenario
   await expect(page.locator('#sc-cpus')).toHaveValue('4');
   await expect(page.locator('#sc-workload')).toHaveValue('page_fault1');
@@ -189,7 +189,7 @@ test('mem_map repaints only changed rows while playing, and the picture equals a
 });
 
 test('axe: the app after a real run, every panel included: no serious or critical violations', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/?workbench');
   await runScenario(page);
   await page.getByRole('button', { name: /^next drain/ }).click();
   await frame(page);
@@ -201,7 +201,7 @@ test('axe: the app after a real run, every panel included: no serious or critica
 
 test('laptop screen: every panel fits the width, and playing does not move the panels', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto('/');
+  await page.goto('/?workbench');
   await runScenario(page);
   await page.getByRole('button', { name: /^next drain/ }).click();
   await frame(page);
@@ -220,7 +220,7 @@ test('laptop screen: every panel fits the width, and playing does not move the p
 test('the scenario panel runs mixed at 8 CPUs: several CPUs compact at once, mem_map and the status line show each', async ({ page }) => {
   test.setTimeout(120_000);
   const errors = watchErrors(page);
-  await page.goto('/');
+  await page.goto('/?workbench');
   // chosen in the panel, as a user would: the huge-page half (cpus 4..7) compacts side by side
   await page.locator('#sc-workload').selectOption('mixed');
   await expect(page.locator('#sc-cpus-hint')).toContainText('2 to 112');
@@ -228,7 +228,7 @@ test('the scenario panel runs mixed at 8 CPUs: several CPUs compact at once, mem
   await page.locator('#sc-pages').selectOption('4096');
   await page.locator('#sc-preset').selectOption('lu-rfc-p2');
   await page.getByRole('button', { name: 'Run scenario' }).click();
-  await expect(page.locator('#run-msg')).toContainText(/score \d+ pages\/s \(order 0\), order-9 blocks: \d+ of \d+ attempts/, { timeout: 90_000 });
+  await expect(page.locator('#results [data-measure="score"]')).toContainText(/[\d,]+ order-0 pages\/s/, { timeout: 90_000 });
   await expect(page.locator('.loglabel')).toContainText(/mixed, 8 CPUs, .* 8 CPUs/);
   const { length } = await snap(page);
   const line = page.locator('#mm-compaction');

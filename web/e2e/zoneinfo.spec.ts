@@ -33,7 +33,7 @@ test("a zoneinfo's sizes per preset, a run with them, and a trace drawn over it"
   test.setTimeout(240_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto('/?zoneinfo');
+  await page.goto('/?workbench=zoneinfo');
   await readAndRun(page);
   // the run is in the player like any other: the pcp view shows the zone's batch
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -57,7 +57,7 @@ test("a zoneinfo's sizes per preset, a run with them, and a trace drawn over it"
 
 test('a damaged zoneinfo is refused with its line, and the panel stays usable', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.goto('/');
+  await page.goto('/?workbench=zoneinfo');
   await page.locator('#zi-text').fill(zoneinfo.split('\n').slice(0, 131).join('\n'));
   await page.locator('#zi-read').click();
   await expect(page.locator('#zi-msg')).toHaveText('This zoneinfo cannot be read: line 129: the pageset of cpu 0 ends without its batch (a truncated file?)', { timeout: 60_000 });

@@ -21,7 +21,7 @@ export class EngineClient {
   static unsupported(): string | null {
     if (typeof Worker === 'undefined') return 'this browser has no Web Workers';
     if (typeof SharedArrayBuffer === 'undefined' || !globalThis.crossOriginIsolated)
-      return 'the page is not cross-origin isolated, so the WebAssembly core (which uses a SharedArrayBuffer) cannot start; serve it with `make start` or reload once so coi-serviceworker can install';
+      return 'the page is not cross-origin isolated, so the simulator (WebAssembly with threads) cannot start here: reload the page once (its service worker isolates it from the second load on)';
     return null;
   }
 

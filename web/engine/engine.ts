@@ -5,15 +5,20 @@
 import type { Scenario } from '../scenario/url';
 import type { ReplayResult, SimRequest } from './blab-module';
 import { EngineClient } from './engine-client';
-import { workloadEntry } from '../scenario/workloads';
+import { scenarioRequest, type RunParams } from '../scenario/request';
 import type { EngineFault } from './protocol';
+import type { SimStats } from './simstats';
 
 export interface EngineRun {
   /** the event log: 32-byte records, docs/events.md */
   log: ArrayBuffer;
   /** pcp high and batch as the core configured them (the run's counters) */
   pcp?: { high: number; batch: number };
-  /** what the core printed about the run (score, contention) */
+  /** the run exactly as the core made it (blabCommand() reproduces it) */
+  request: RunParams;
+  /** every counter of the run */
+  stats: SimStats;
+  /** the core's first line: the score in its unit, and whether the log was cut */
   summary: string;
 }
 
@@ -35,12 +40,12 @@ export const engine = {
     return client.sim(req);
   },
   async runScenario(s: Scenario): Promise<EngineRun> {
-    const w = workloadEntry(s.workload);
-    if (!w) throw new Error(`unknown workload ${s.workload}`);
-    const req = w.request(s.pages, s.cpus, s.preset);
-    const r = await client.sim({ workload: w.name, ...req, seed: s.seed, preset: s.preset, maxEvents: MAX_SIM_EVENTS });
+    const request = scenarioRequest(s);
+    const r = await client.sim({ ...request, maxEvents: MAX_SIM_EVENTS });
     if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
-    const summary = w.summary ? w.summary(req, r.stdout.trim()) : r.stdout.trim();
-    return { log: r.events, summary, ...(r.stats ? { pcp: { batch: r.stats.batch, high: r.stats.high } } : {}) };
+    if (!r.stats) throw new Error('the core returned no counters for the run');
+    const stats = r.stats;
+    const summary = r.stdout.trim().split('\n')[0] ?? '';
+    return { log: r.events, request, stats, summary, pcp: { batch: stats.batch, high: stats.high } };
   },
 };

@@ -1,6 +1,7 @@
 // The engine worker: a classic (non-module) dedicated worker that owns the WASM core.
 // Emscripten 3.1.6 with pthreads is only reliable loaded by importScripts() in a classic
 // worker (see docs/architecture.md), so this file is built as an IIFE (vite.config.ts).
+import { wasmBase as wasmBaseOf } from './wasm-base';
 import { replayScript, simScenario, type BlabFactory } from './blab-module';
 import type { EngineReply, EngineRequest } from './protocol';
 
@@ -12,7 +13,7 @@ const scope = self as unknown as {
   postMessage(msg: EngineReply, transfer?: Transferable[]): void;
 };
 
-const wasmBase = new URL(`${import.meta.env.BASE_URL}wasm/`, self.location.origin).href;
+const wasmBase = wasmBaseOf(self.location.href);
 let core: ReturnType<BlabFactory> | null = null;
 
 function loadCore(): ReturnType<BlabFactory> {

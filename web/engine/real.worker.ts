@@ -2,6 +2,7 @@
 // can importScripts() emscripten's loader) with its own instance of the WASM core. Its
 // pthreads are more Web Workers over that instance's SharedArrayBuffer: one per CPU of the
 // zone. It posts every second's per-worker scores as they come.
+import { wasmBase as wasmBaseOf } from './wasm-base';
 import type { BlabFactory } from './blab-module';
 import type { RealReply, RealRequest } from './real-protocol';
 import { runReal, summarise, type RealModule, type ThreadCounters } from './real-run';
@@ -14,7 +15,7 @@ const scope = self as unknown as {
   postMessage(msg: RealReply): void;
 };
 
-const wasmBase = new URL(`${import.meta.env.BASE_URL}wasm/`, self.location.origin).href;
+const wasmBase = wasmBaseOf(self.location.href);
 let core: Promise<RealModule> | null = null;
 const ZERO_LOCK = { acquisitions: 0, contended: 0, spinNs: 0, holdNs: 0 };
 const ZERO: ThreadCounters = { pages: 0, zone: ZERO_LOCK, lru: ZERO_LOCK };

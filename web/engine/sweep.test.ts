@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from './blab-module';
-import { SWEEP_LIMITS, checkSweep, parseCpuList, runSweep } from './sweep';
+import { SWEEP_LIMITS, checkSweep, parseCpuList, runSweep, sweepParams } from './sweep';
 import { describeThroughput, linearSeries } from '../views/throughput';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -63,7 +63,7 @@ describe('runSweep on the WASM core', () => {
     for (const s of res.series) {
       expect(s.points.map((p) => p.tasks)).toEqual([1, 2]);
       for (const p of s.points) {
-        const direct = simScenario(m, { workload: 'page_fault1', cpus: p.tasks, pages: 64, iterations: 2, seed: 1, preset: s.label, maxEvents: 2 }).stats!;
+        const direct = simScenario(m, { ...sweepParams(spec, s.label, p.tasks), maxEvents: 2 }).stats!;
         expect(p.score).toBe(direct.score);
         expect(p.score).toBeGreaterThan(0);
       }

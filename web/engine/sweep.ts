@@ -4,6 +4,7 @@
 // can be stopped between runs.
 
 import type { ReplayResult, SimRequest } from './blab-module';
+import { runRequest, type RunParams } from '../scenario/request';
 
 /** One measured point: `score` (pages faulted per second, all tasks together) at `tasks` tasks. */
 export interface ThroughputPoint {
@@ -69,6 +70,11 @@ export function checkSweep(s: SweepSpec): void {
   }
 }
 
+/** One point of the sweep as a run (runRequest(): the same defaults as every other page). */
+export function sweepParams(spec: SweepSpec, preset: string, cpus: number): RunParams {
+  return runRequest({ workload: 'page_fault1', preset, cpus, pages: spec.pages, rounds: spec.iterations, seed: spec.seed });
+}
+
 export type SimFn = (req: SimRequest) => Promise<ReplayResult>;
 
 export interface SweepProgress {
@@ -97,7 +103,7 @@ export async function runSweep(
       if (shouldStop()) return progress;
       const preset = spec.presets[i]!;
       // max_events 2: the sweep needs the numbers only, so the log stops at once (LOG_FULL)
-      const r = await sim({ workload: 'page_fault1', cpus, pages: spec.pages, iterations: spec.iterations, seed: spec.seed, preset, maxEvents: 2 });
+      const r = await sim({ ...sweepParams(spec, preset, cpus), maxEvents: 2 });
       if (r.status !== 0) throw new Error(`${preset} at ${cpus} tasks: ${r.stderr.trim() || `the core stopped with status ${r.status}`}`);
       if (!r.stats) throw new Error(`${preset} at ${cpus} tasks: the core returned no counters`);
       series[i]!.points.push({ tasks: cpus, score: r.stats.score });

@@ -2,6 +2,7 @@
 // C parser (the same code as `blab import`, compiled to WebAssembly), and reports progress after
 // every chunk. The page never touches the file's bytes, so a 40 MB trace never freezes it.
 // Cancelling terminates this worker: the page starts a fresh one for the next file.
+import { wasmBase as wasmBaseOf } from '../engine/wasm-base';
 import { decodeEvents, type EventLogColumns } from '../log/events';
 import { IMPORT_LIMITS, checkLimit } from '../scenario/limits';
 import type { ImportReply, ImportRequest } from './protocol';
@@ -16,7 +17,7 @@ const scope = self as unknown as {
   postMessage(msg: ImportReply, transfer?: Transferable[]): void;
 };
 
-const wasmBase = new URL(`${import.meta.env.BASE_URL}wasm/`, self.location.origin).href;
+const wasmBase = wasmBaseOf(self.location.href);
 let core: Promise<TraceModule & ZoneinfoModule> | null = null;
 
 function loadCore(): Promise<TraceModule & ZoneinfoModule> {

@@ -24,6 +24,9 @@ export const LESSON_LIMITS = {
 /** Views a step may show: the ids of the view registry (web/views/registry.ts) a lesson may name. */
 export const LESSON_VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats'] as const satisfies readonly ViewId[];
 export type LessonViewId = (typeof LESSON_VIEW_IDS)[number];
+/** What a lecturer may put on a slide: a step's views, or the moving picture of the current record. */
+export const LECTURE_FIGURE_IDS = [...LESSON_VIEW_IDS, 'event'] as const;
+export type LectureFigureId = (typeof LECTURE_FIGURE_IDS)[number];
 
 /**
  * Workloads a lesson may run (the core's names, web/scenario/workloads.ts). page_fault1: tasks = CPUs,
@@ -123,6 +126,22 @@ export interface QuotedTable {
   source: string;
   columns: string[];
   rows: (string | number)[][];
+  /** which quoted numbers stand for which model config (web/lessons/seedband.ts) */
+  bands?: SeedBandSpec[];
+}
+
+/**
+ * The seed's own % change for one model config, computed from its quoted numbers: a kernel per
+ * row (`by: 'row'`, index and base are row numbers, cells the columns to read) or per column
+ * (index and base are columns, cells the rows). Shown beside the model's cell for `tasks`.
+ */
+export interface SeedBandSpec {
+  config: string;
+  tasks: number;
+  by: 'row' | 'column';
+  index: number;
+  base: number;
+  cells: number[];
 }
 
 /** A table the model computes: one row per task count, one column per config. */
@@ -168,6 +187,8 @@ export interface LessonStep {
   highlight?: LessonViewId;
   table?: string;
   predict?: Predict;
+  /** prose shown once the predict question is answered (after `<!-- answer -->`) */
+  answerProse?: string;
 }
 
 export interface Lesson {

@@ -14,6 +14,7 @@
 // error; the browser runs it again and shows the same message. Every size is bounded
 // (LESSON_LIMITS, docs/limits.md) and every key is known: a typo is an error, not a silent default.
 
+import { RUN_DEFAULTS } from '../scenario/request';
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode, type Document } from 'yaml';
 import {
   JUMP_KIND_NAMES,
@@ -35,7 +36,9 @@ import {
   type LessonViewId,
   type JumpKind,
   type LessonWorkload,
+  type SeedBandSpec,
 } from './lesson.ts';
+import { workloadNamedIn } from './caption.ts';
 
 export class LessonError extends Error {
   override name = 'LessonError';
@@ -198,6 +201,8 @@ class Fields {
 }
 
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+/** a step's prose after this line waits for the predict answer */
+export const ANSWER_MARK = '<!-- answer -->';
 const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'seed', 'tunable', 'slub_prefetch', 'same_cpu'];
 const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'pages', 'iterations', 'clear_lines'];
 const TABLE_KEYS = ['caption', 'workload', 'pages', 'iterations', 'seed', 'clear_lines', 'tasks', 'configs', 'metric', 'gain', 'quoted'];
@@ -237,7 +242,7 @@ function parseRun(f: Fields, name: string, line: number): LessonRun {
     pages: s.int('pages', ...shape.pages),
     iterations: workloadIterations(s, workload, 1),
     seed: s.int('seed', 0, 0xffffffff, 1),
-    clearLines: s.int('clear_lines', 1, 64, 8),
+    clearLines: s.int('clear_lines', 1, 64, RUN_DEFAULTS.clearLines),
   };
   const work = shape.work(run.cpus, run.pages, run.iterations);
   if (work > LESSON_LIMITS.maxRunFaults)
@@ -279,19 +284,23 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     caption: f.str('caption', 300),
     workload,
     pages: f.int('pages', ...shape.pages),
-    iterations: workloadIterations(f, workload, 2),
+    iterations: workloadIterations(f, workload, RUN_DEFAULTS.rounds),
     seed: f.int('seed', 0, 0xffffffff, 1),
-    clearLines: f.int('clear_lines', 1, 64, 8),
+    clearLines: f.int('clear_lines', 1, 64, RUN_DEFAULTS.clearLines),
     tasks,
     configs,
     metric: f.oneOf<Metric>('metric', METRICS, 'score'),
     gain: f.has('gain') ? f.value('gain') === true : false,
   };
+  // the page names the workload and its unit from what the table runs (caption.ts); a caption
+  // that names one itself could name the wrong one
+  const named = workloadNamedIn(t.caption);
+  if (named) f.fail(`tables.${name}.caption names ${named}: the page adds the workload and its unit itself, so say only what is compared`, 'caption');
   const work = configs.length * tasks.reduce((a, n) => a + shape.work(n, t.pages, t.iterations), 0);
   if (work > LESSON_LIMITS.maxTableFaults)
     f.fail(`tables.${name} runs ${work} ${shape.unit} in all; the limit is ${LESSON_LIMITS.maxTableFaults} so the table computes in seconds`, 'tasks');
   if (f.has('quoted')) {
-    const q: Fields = f.sub('quoted', `tables.${name}.quoted`, ['source', 'columns', 'rows']);
+    const q: Fields = f.sub('quoted', `tables.${name}.quoted`, ['source', 'columns', 'rows', 'bands']);
     const columns = q.list('columns', 12).map((n) => String(q.scalar(n)));
     const rows = q.list('rows', LESSON_LIMITS.maxQuotedRows).map((n, i) => {
       if (!isSeq(n)) q.fail(`tables.${name}.quoted.rows[${i}] must be a list`);
@@ -305,8 +314,41 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
       return cells;
     });
     t.quoted = { source: q.str('source', 300), columns, rows };
+    if (q.has('bands')) t.quoted.bands = q.list('bands', LESSON_LIMITS.maxConfigs).map((n, i) => parseBand(q, n, t, i));
   }
   return t;
+}
+
+/**
+ * One `quoted.bands` entry: which of the seed's numbers stand for a model config, so the page can
+ * compute the seed's own % change and set it beside the model's. Rows and columns are named by
+ * their first cell / heading, exactly as quoted.
+ */
+function parseBand(q: Fields, n: YamlNode, t: LessonTable, i: number): SeedBandSpec {
+  const at = `tables.${t.name}.quoted.bands[${i}]`;
+  const b: Fields = q.item(n, at, ['config', 'tasks', 'row', 'base_row', 'column', 'base_column', 'columns', 'rows']);
+  const quoted = t.quoted!;
+  const config = b.str('config', 40);
+  if (!t.configs.some((c, k) => k > 0 && c.label === config)) b.fail(`${at}.config: "${config}" is not one of the table's configs after the first (${t.configs.slice(1).map((c) => c.label).join(', ')})`, 'config');
+  const tasks = b.int('tasks', 1, 1 << 16);
+  if (!t.tasks.includes(tasks)) b.fail(`${at}.tasks: the table has no row for ${tasks} tasks (${t.tasks.join(', ')})`, 'tasks');
+  const rowOf = (name: string, key: string) => {
+    const k = quoted.rows.findIndex((r) => String(r[0]) === name);
+    if (k < 0) b.fail(`${at}.${key}: no quoted row starts with "${name}"`, key);
+    return k;
+  };
+  const columnOf = (name: string, key: string) => {
+    const k = quoted.columns.indexOf(name);
+    if (k < 1 || quoted.columns.lastIndexOf(name) !== k) b.fail(`${at}.${key}: "${name}" is not one quoted column (${quoted.columns.slice(1).join(', ')})`, key);
+    return k;
+  };
+  if (b.has('row')) {
+    const columns = b.has('columns') ? b.list('columns', 12).map((c) => columnOf(String(b.scalar(c)), 'columns')) : quoted.columns.map((_, k) => k).slice(1);
+    return { config, tasks, by: 'row', index: rowOf(String(b.value('row')), 'row'), base: rowOf(String(b.value('base_row')), 'base_row'), cells: columns };
+  }
+  if (!b.has('column')) b.fail(`${at}: give "row" and "base_row" (a kernel per row) or "column" and "base_column" (a kernel per column)`);
+  const rows = b.has('rows') ? b.list('rows', LESSON_LIMITS.maxQuotedRows).map((r) => rowOf(String(b.scalar(r)), 'rows')) : quoted.rows.map((_, k) => k);
+  return { config, tasks, by: 'column', index: columnOf(b.str('column', 80), 'column'), base: columnOf(b.str('base_column', 80), 'base_column'), cells: rows };
 }
 
 function parseAt(f: Fields): StepAt {
@@ -395,7 +437,7 @@ export function parseLesson(file: string, text: string): Lesson {
   }
 
   // ---- steps: each "## " heading, an optional ```step block, then prose
-  let cur: { title: string; line: number; body: string[]; block?: { text: string; line: number } } | undefined;
+  let cur: { title: string; line: number; body: string[]; bodyAt: number[]; block?: { text: string; line: number } } | undefined;
   const raw: NonNullable<typeof cur>[] = [];
   let fence: string | undefined;
   for (let i = close + 1; i < lines.length; i++) {
@@ -403,7 +445,7 @@ export function parseLesson(file: string, text: string): Lesson {
     const lineNo = i + 1;
     const fenceMatch = /^(```+|~~~+)(.*)$/.exec(ln);
     if (!fence && /^## /.test(ln)) {
-      cur = { title: ln.slice(3).trim(), line: lineNo, body: [] };
+      cur = { title: ln.slice(3).trim(), line: lineNo, body: [], bodyAt: [] };
       if (!cur.title) throw new LessonError(file, lineNo, 'a step heading needs a title');
       raw.push(cur);
       continue;
@@ -423,6 +465,7 @@ export function parseLesson(file: string, text: string): Lesson {
     }
     if (fenceMatch) fence = fence ? (ln.startsWith(fence) ? undefined : fence) : fenceMatch[1];
     cur.body.push(ln);
+    cur.bodyAt.push(lineNo);
   }
   if (fence) throw new LessonError(file, lines.length, `a code fence ${fence} is not closed`);
   if (raw.length === 0) throw new LessonError(file, close + 1, 'a lesson needs at least one step (a "## " heading)');
@@ -430,7 +473,16 @@ export function parseLesson(file: string, text: string): Lesson {
     throw new LessonError(file, raw[LESSON_LIMITS.maxSteps]!.line, `more than ${LESSON_LIMITS.maxSteps} steps`);
 
   for (const r of raw) {
-    const step: LessonStep = { title: r.title, line: r.line, prose: r.body.join('\n').trim(), at: { kind: 'end' }, views: [] };
+    // prose after a line `<!-- answer -->` is shown once the predict question is answered
+    const mark = r.body.findIndex((l) => l.trim() === ANSWER_MARK);
+    const before = mark < 0 ? r.body : r.body.slice(0, mark);
+    const step: LessonStep = { title: r.title, line: r.line, prose: before.join('\n').trim(), at: { kind: 'end' }, views: [] };
+    if (mark >= 0) {
+      const lineNo = r.bodyAt[mark]!;
+      if (r.body.slice(mark + 1).some((l) => l.trim() === ANSWER_MARK)) throw new LessonError(file, lineNo, `step "${r.title.slice(0, 40)}" has ${ANSWER_MARK} twice`);
+      step.answerProse = r.body.slice(mark + 1).join('\n').trim();
+      if (!step.answerProse) throw new LessonError(file, lineNo, `nothing follows ${ANSWER_MARK} in step "${r.title.slice(0, 40)}"`);
+    }
     if (!step.prose) throw new LessonError(file, r.line, `step "${r.title.slice(0, 40)}" has no prose`);
     if (r.block) {
       const b = yamlBlock(file, r.block.text, r.block.line);
@@ -461,6 +513,7 @@ export function parseLesson(file: string, text: string): Lesson {
       if (f.has('predict')) step.predict = parsePredict(f.sub('predict', 'predict', ['question', 'explain', 'choices', 'answer', 'unit', 'tolerance', 'answer_from']), lesson);
       if (step.views.length && !step.run) f.fail('step.views: the views need a "run" to show');
     }
+    if (step.answerProse !== undefined && !step.predict) throw new LessonError(file, r.line, `step "${r.title.slice(0, 40)}": ${ANSWER_MARK} needs a predict question to answer`);
     lesson.steps.push(step);
   }
   return lesson;

@@ -3,6 +3,7 @@
 import type { EngineClient } from '../engine/engine-client';
 import { decodeEvents } from '../log/events';
 import { Player } from '../log/player';
+import { afterSetup } from '../log/setup';
 import type { PcpParams } from '../views/pcp';
 import type { LessonRun, StepAt } from './lesson';
 import { iterationsFor } from './compute';
@@ -45,7 +46,7 @@ export async function loadRun(client: EngineClient, run: LessonRun): Promise<Loa
 export function stepFor(p: Player, at: StepAt): number {
   switch (at.kind) {
     case 'start':
-      return 0;
+      return afterSetup(p.log);
     case 'end':
       return p.length;
     case 'step':

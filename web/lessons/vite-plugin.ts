@@ -6,9 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Plugin } from 'vite';
 import { parseLesson } from './parse.ts';
-
-const ID = 'virtual:lessons';
-const RESOLVED = `\0${ID}`;
+import { virtualModule } from './virtual-module.ts';
 
 export interface LessonSource {
   file: string;
@@ -35,22 +33,10 @@ export function loadLessons(root: string, dir = join(root, 'lessons')): LessonSo
 }
 
 export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
-  let root = process.cwd();
-  return {
-    name: 'buddylab-lessons',
-    configResolved(c) {
-      root = c.root;
-    },
-    resolveId(id) {
-      return id === ID ? RESOLVED : null;
-    },
-    load(id) {
-      if (id !== RESOLVED) return null;
-      const dir = opts.dir ?? join(root, 'lessons');
-      for (const f of readdirSync(dir)) if (f.endsWith('.md')) this.addWatchFile(join(dir, f));
-      // A LessonError's message is "file:line: reason": thrown here, it fails `vite build`.
-      const lessons = loadLessons(root, dir);
-      return `export default ${JSON.stringify(lessons)};`;
-    },
-  };
+  return virtualModule('buddylab-lessons', 'virtual:lessons', (root, watch) => {
+    const dir = opts.dir ?? join(root, 'lessons');
+    for (const f of readdirSync(dir)) if (f.endsWith('.md')) watch(join(dir, f));
+    // A LessonError's message is "file:line: reason": thrown here, it fails `vite build`.
+    return `export default ${JSON.stringify(loadLessons(root, dir))};`;
+  });
 }

@@ -9,6 +9,11 @@ import { EV, FLAG, type EventLog } from './events';
 
 /** BLAB_PATH_DRAIN: drain_pages() */
 const PATH_DRAIN = 12;
+/** BLAB_PATH_RMQUEUE_BULK and BLAB_PATH_BULK_MERGE (events.ts PATHS) */
+const PATH_RMQUEUE_BULK = 3;
+const PATH_BULK_MERGE = 6;
+/** how far back a CPU's previous record is looked for (imported runs interleave CPUs) */
+const RUN_LOOKBACK = 256;
 import { LOCK_STAT, MAX_LOCKS, ZoneState, applyEvent, geometryFromLog } from './state';
 import { SLAB_SLOTS, logHasSlab } from './slab';
 
@@ -21,17 +26,32 @@ export interface PlayerOptions {
   deferBuild?: boolean;
 }
 
+/**
+ * An imported trace has no PCP_DRAIN or RMQUEUE_BULK records: its mm_page_pcpu_drain events
+ * replay as PCP_DEL + BUDDY_ADD on the BULK_MERGE path, its percpu_refill=1
+ * mm_page_alloc_zone_locked events as BUDDY_DEL on RMQUEUE_BULK + PCP_ADD. A drain (refill)
+ * starts at the first record of a CPU's run of them, as `blab import` counts drain_batches.
+ */
+function importedRunStart(l: EventLog, i: number, type: number, path: number): boolean {
+  if (l.type[0] !== EV.TRACE_ZONE || l.type[i] !== type || l.path[i] !== path) return false;
+  const cpu = l.cpu[i];
+  for (let j = i - 1; j > 0 && j >= i - RUN_LOOKBACK; j--) if (l.cpu[j] === cpu) return l.path[j] !== path;
+  return true;
+}
+
 /** Kinds of event the player can jump to. */
 export const JUMP_KINDS = {
   merge: { label: 'MERGE (__free_one_page)', test: (l: EventLog, i: number) => l.type[i] === EV.MERGE },
   split: { label: 'SPLIT (expand)', test: (l: EventLog, i: number) => l.type[i] === EV.SPLIT },
   drain: {
     label: 'PCP_DRAIN (free_pcppages_bulk)',
-    test: (l: EventLog, i: number) => l.type[i] === EV.PCP_DRAIN && (l.flags[i]! & FLAG.END) === 0,
+    test: (l: EventLog, i: number) =>
+      (l.type[i] === EV.PCP_DRAIN && (l.flags[i]! & FLAG.END) === 0) || importedRunStart(l, i, EV.PCP_DEL, PATH_BULK_MERGE),
   },
   refill: {
     label: 'RMQUEUE_BULK (rmqueue_bulk)',
-    test: (l: EventLog, i: number) => l.type[i] === EV.RMQUEUE_BULK && (l.flags[i]! & FLAG.END) === 0,
+    test: (l: EventLog, i: number) =>
+      (l.type[i] === EV.RMQUEUE_BULK && (l.flags[i]! & FLAG.END) === 0) || importedRunStart(l, i, EV.BUDDY_DEL, PATH_RMQUEUE_BULK),
   },
   contended: {
     label: 'contended LOCK_ACQUIRE',

@@ -84,7 +84,7 @@ export function createRealPanel(): Panel {
       el('p', {
         class: 'warn',
         id: 'real-isolation',
-        text: 'This page is not cross-origin isolated, so the browser gives it no SharedArrayBuffer and WebAssembly threads cannot run: no real-machine measurements here. Falling back to the single-threaded model machine (blab sim), which simulates the workers as virtual CPUs. Serve the app with `make start`, or reload once so coi-serviceworker can install.',
+        text: 'This page is not cross-origin isolated, so the browser gives it no SharedArrayBuffer and WebAssembly threads cannot run: no real-machine measurements here. Falling back to the single-threaded model machine (blab sim), which simulates the workers as virtual CPUs. Reload the page once: its service worker isolates it from the second load on.',
       }),
     );
   }

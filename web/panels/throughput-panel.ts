@@ -3,7 +3,12 @@
 // linear line (web/views/throughput.ts), updating as each run finishes.
 
 import { PRESETS } from '../scenario/url';
-import { runSweep, parseCpuList, checkSweep, type SimFn, type SweepSpec, type ThroughputSeries } from '../engine/sweep';
+import { RUN_DEFAULTS } from '../scenario/request';
+import { runSweep, parseCpuList, checkSweep, sweepParams, type SimFn, type SweepSpec, type ThroughputSeries } from '../engine/sweep';
+import { blabCommand, runParameters } from '../scenario/request';
+import { csvButton } from '../ui/export-buttons';
+import { howMadeLine } from '../ui/provenance';
+import { linearSeries } from '../views/throughput';
 import { createThroughputSvg, drawThroughputChart, throughputTable } from '../views/throughput';
 import { el } from '../ui/dom';
 import type { Panel } from './panel';
@@ -12,10 +17,15 @@ export const SWEEP_DEFAULTS = {
   presets: ['v4.16', 'v4.17', 'v5.18'],
   cpus: '1,2,4,8,16',
   pages: 256,
-  iterations: 2,
+  iterations: RUN_DEFAULTS.rounds,
 } as const;
 
 const PAGE_CHOICES = [64, 256, 1024, 4096];
+
+/** The one native command of a sweep: every preset and task count (blab sim takes lists). */
+function commandOf(spec: SweepSpec): string {
+  return blabCommand(sweepParams(spec, spec.presets.join(','), spec.cpus[0]!), spec.cpus);
+}
 
 /** Builds the panel body into `body`; `sim` runs one blab sim request (the engine's). A sweep
  * runs with the seed of the scenario the panel was last given (load()). */
@@ -50,9 +60,27 @@ export function createThroughputPanel(body: HTMLElement, sim: SimFn): Panel {
   );
   const svg = createThroughputSvg();
   const details = el('details', { class: 'tp-details' }, el('summary', { text: 'the numbers (table)' }));
-  body.append(form, status, el('div', { class: 'tp-chart' }, svg), details);
-
+  const made = el('div', { class: 'tp-made' });
   let series: ThroughputSeries[] = [];
+  /** the sweep the chart shows (the last one started) */
+  let shown: SweepSpec | undefined;
+  // the numbers as a spreadsheet reads them, with every parameter of the sweep above them
+  const csv = csvButton(() => {
+    const lin = series[0] ? linearSeries(series[0], series) : undefined;
+    const cols = lin ? [...series, lin] : series;
+    const tasks = [...new Set(cols.flatMap((x) => x.points.map((p) => p.tasks)))].sort((a, b) => a - b);
+    const spec = shown;
+    return {
+      title: 'buddylab throughput sweep: page_fault1 score (pages/s) against tasks',
+      params: spec ? [...runParameters(sweepParams(spec, spec.presets.join(','), spec.cpus[0]!)).filter(([k]) => k !== 'tasks'), ['tasks', spec.cpus.join(',')]] : [],
+      commands: spec ? [commandOf(spec)] : [],
+      columns: ['tasks', ...cols.map((x) => `${x.label} (pages/s)`)],
+      rows: tasks.map((t) => [t, ...cols.map((x) => x.points.find((p) => p.tasks === t)?.score ?? null)]),
+    };
+  }, 'throughput-sweep');
+  csv.disabled = true;
+  body.append(form, status, el('div', { class: 'tp-chart' }, svg), el('div', { class: 'table-actions' }, csv), made, details);
+
   let stop = false;
   const draw = () => {
     drawThroughputChart(svg, series, { title: 'page_fault1 on the model machine: score vs tasks', linear: true });
@@ -80,6 +108,9 @@ export function createThroughputPanel(body: HTMLElement, sim: SimFn): Panel {
     runBtn.disabled = true;
     stopBtn.disabled = false;
     series = spec.presets.map((label) => ({ label, points: [] }));
+    shown = spec;
+    csv.disabled = false;
+    made.replaceChildren(howMadeLine([commandOf(spec)], 'chart'));
     draw();
     const t0 = performance.now();
     try {

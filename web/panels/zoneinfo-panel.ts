@@ -243,12 +243,5 @@ export function createZoneinfoPanel(open: OpenLog, client = new ImportClient(), 
     }
   });
 
-  if (new URLSearchParams(window.location.search).has('zoneinfo')) {
-    // the lessons' "load your own zoneinfo" link lands here
-    queueMicrotask(() => {
-      sec.scrollIntoView({ block: 'start' });
-      text.focus();
-    });
-  }
   return { root: sec, results, read };
 }

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { coreWorkloads, simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
 import { HIGHALLOC_ATTEMPTS, WORKLOAD_TABLE, workloadEntry } from './workloads';
 import { URL_LIMITS, WORKLOADS } from './url';
+import { runRequest, scenarioRequest } from './request';
 import { Player } from '../log/player';
 import { decodeEvents } from '../log/events';
 
@@ -33,7 +34,7 @@ describe('the workload table', () => {
   });
   it('each entry turns a small scenario into a run the core accepts', () => {
     for (const w of WORKLOAD_TABLE) {
-      const r = simScenario(m, { workload: w.name, ...w.request(256, 2, 'v5.18'), seed: 1, preset: 'v5.18', maxEvents: 4096 });
+      const r = simScenario(m, { ...runRequest({ workload: w.name, ...w.size(256, 2), seed: 1, preset: 'v5.18' }), maxEvents: 4096 });
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(w.description.length).toBeGreaterThan(40);
@@ -46,12 +47,12 @@ describe('the workload table', () => {
         [URL_LIMITS.maxPages, URL_LIMITS.maxCpus],
         [URL_LIMITS.minPages, 1],
       ] as const) {
-        const req = w.request(zone, cpus, 'lu-rfc-p2');
+        const req = runRequest({ workload: name, ...w.size(zone, cpus), seed: 1, preset: 'lu-rfc-p2' });
         // the work a run does: pages per task x tasks x rounds (stress_highalloc: the fill,
         // which each attempt's compaction may scan, x attempts)
         const work = name === 'stress_highalloc' ? req.pages * req.iterations : req.cpus * req.pages * req.iterations;
         expect(work, `${name} ${zone}/${cpus}`).toBeLessThanOrEqual(1 << 17);
-        const r = simScenario(m, { workload: name, ...req, seed: 1, preset: 'lu-rfc-p2', maxEvents: MAX_SIM_EVENTS });
+        const r = simScenario(m, { ...req, maxEvents: MAX_SIM_EVENTS });
         expect(r.stderr, `${name} ${zone}/${cpus}`).toBe('');
         expect(r.status).toBe(0);
         // the whole log replays in the player (mixed: up to 56 huge-page tasks compacting side by side)
@@ -59,8 +60,8 @@ describe('the workload table', () => {
       }
     }
     // stress_highalloc: the scenario's zone is the fill, cpu 0 makes the order-9 attempts
-    expect(workloadEntry('stress_highalloc')!.request(4096, 4, 'v4.16')).toEqual({ cpus: 4, pages: 4096, iterations: HIGHALLOC_ATTEMPTS });
-    const out = simScenario(m, { workload: 'stress_highalloc', ...workloadEntry('stress_highalloc')!.request(4096, 4, 'v4.16'), seed: 1, preset: 'v4.16', maxEvents: 0 });
+    expect(scenarioRequest({ workload: 'stress_highalloc', pages: 4096, cpus: 4, preset: 'v4.16', seed: 1 })).toMatchObject({ cpus: 4, pages: 4096, iterations: HIGHALLOC_ATTEMPTS });
+    const out = simScenario(m, { ...scenarioRequest({ workload: 'stress_highalloc', pages: 4096, cpus: 4, preset: 'v4.16', seed: 1 }), maxEvents: 0 });
     expect(out.stats!.hiAttempts).toBe(HIGHALLOC_ATTEMPTS);
   }, 240_000); // mixed at 112 CPUs alone fills its 2^21-record log bound: ~10 s here
 

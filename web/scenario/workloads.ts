@@ -4,15 +4,15 @@
 //
 // To add one: a row in WORKLOAD_TABLE with the core's name (as `blab sim --workload` spells
 // it), a title and description for the menu, and how the scenario's zone size and CPU count
-// become the core's per-task arguments (`request`).
+// become the core's per-task sizes (`size`). Everything else about a run (rounds, attempts,
+// clear_page() lines, hackbench's switches) comes from runRequest() in ./request.ts.
 
-export interface WorkloadRequest {
-  /** model CPUs, one task each */
+export interface WorkloadSize {
+  /** model CPUs, one task each (hackbench: groups) */
   cpus: number;
-  /** pages each task works on per round (the zone holds what the core needs for them) */
+  /** pages each task works on per round (the zone holds what the core needs for them);
+   * hackbench: messages per sender; stress_highalloc: the zone's fill */
   pages: number;
-  /** rounds; the first is a warm-up when there are two or more */
-  iterations: number;
 }
 
 export interface WorkloadEntry {
@@ -20,18 +20,15 @@ export interface WorkloadEntry {
   readonly name: string;
   /** the menu text */
   readonly title: string;
+  /** what the core's score counts, exactly as `blab sim --json` names it (score_unit) */
+  readonly unit: string;
   /** one or two sentences under the menu: what the workload does, in the kernel's words */
   readonly description: string;
   /** what each scenario field means for this workload (shown as the fields' hints) */
   readonly params: { readonly pages: string; readonly cpus: string };
-  /** the scenario's zone size, CPUs and preset, as the core's arguments */
-  request(zonePages: number, cpus: number, preset: string): WorkloadRequest;
-  /** the run's one-line summary, from what the core printed (default: as printed) */
-  summary?(req: WorkloadRequest, printed: string): string;
+  /** the scenario's zone size and CPUs, as the core's per-task sizes */
+  size(zonePages: number, cpus: number): WorkloadSize;
 }
-
-/** Presets older than the 2011 change (3.3): SLUB's fast path did not prefetch then. */
-const BEFORE_SLUB_PREFETCH = new Set(['v2.5.44', 'v2.5.45', 'v2.6.25']);
 /** Messages per sender in a browser hackbench run: a few slabs' worth, a log of ~10^5 records. */
 export const HACKBENCH_LOOPS = 200;
 
@@ -51,15 +48,16 @@ export const MIXED_MAX_PAGES = 1 << 13;
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
-/** The zone's pages split over one task per CPU (at most 112), one round. */
-function perTask(zonePages: number, cpus: number, iterations: number): WorkloadRequest {
+/** The zone's pages (at most BROWSER_MAX_PAGES) split over one task per CPU (at most 112). */
+function perTask(zonePages: number, cpus: number): WorkloadSize {
   const n = clamp(cpus, 1, 112);
-  return { cpus: n, pages: Math.max(1, Math.floor(Math.min(zonePages, BROWSER_MAX_PAGES) / n)), iterations };
+  return { cpus: n, pages: Math.max(1, Math.floor(Math.min(zonePages, BROWSER_MAX_PAGES) / n)) };
 }
 
 export const WORKLOAD_TABLE = [
   {
     name: 'page_fault1',
+    unit: 'pages/s',
     title: 'will-it-scale page_fault1',
     description:
       'Each task maps memory, writes one byte per page (an order-0 page fault through its pcp list), ' +
@@ -69,10 +67,11 @@ export const WORKLOAD_TABLE = [
       pages: 'pages the tasks map in all (each maps this / CPUs); the zone adds room for the pcp lists',
       cpus: 'one task per CPU, 1 to 112',
     },
-    request: (zonePages: number, cpus: number) => ({ cpus, pages: Math.max(1, Math.floor(zonePages / cpus)), iterations: 1 }),
+    size: (zonePages: number, cpus: number) => ({ cpus, pages: Math.max(1, Math.floor(zonePages / cpus)) }),
   },
   {
     name: 'hackbench',
+    unit: 'messages/s',
     title: 'hackbench (remote frees)',
     description:
       'Senders and receivers in groups: each message is a slab object allocated on the sender’s CPU ' +
@@ -82,17 +81,12 @@ export const WORKLOAD_TABLE = [
       pages: `not used: each sender sends ${HACKBENCH_LOOPS} messages`,
       cpus: 'groups, one CPU each, 2 to 112',
     },
-    // iterations carries hackbench's flags: bit 0 = SLUB freelist prefetch
-    request: (_zonePages: number, cpus: number, preset: string) => ({
-      cpus: Math.max(2, Math.min(112, cpus)),
-      pages: HACKBENCH_LOOPS,
-      iterations: BEFORE_SLUB_PREFETCH.has(preset) ? 0 : 1,
-    }),
-    summary: (req: WorkloadRequest, printed: string) =>
-      `hackbench, ${req.cpus} groups x ${req.pages} messages, freelist prefetch ${req.iterations & 1 ? 'on' : 'off'}: ${printed}`,
+    // SLUB's freelist prefetch follows the preset (runRequest())
+    size: (_zonePages: number, cpus: number) => ({ cpus: clamp(cpus, 2, 112), pages: HACKBENCH_LOOPS }),
   },
   {
     name: 'parallel_free',
+    unit: 'pages freed/s',
     title: 'parallel free (many processes exit at once)',
     description:
       'Each task faults in its pages through the pcp list and puts them on the LRU list 15 at a time ' +
@@ -104,10 +98,11 @@ export const WORKLOAD_TABLE = [
       pages: `pages the tasks free in all (each frees this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
       cpus: 'one task per CPU, 1 to 112',
     },
-    request: (zonePages: number, cpus: number) => perTask(zonePages, cpus, 1),
+    size: perTask,
   },
   {
     name: 'trunc',
+    unit: 'pages truncated/s',
     title: 'mmtests trunc (truncate a page-cache file)',
     description:
       'Each task reads a sparse file into the page cache (set-up), then truncates it: ' +
@@ -117,10 +112,11 @@ export const WORKLOAD_TABLE = [
       pages: `pages of the files in all (each task truncates this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
       cpus: 'one task (and file) per CPU, 1 to 112; seed 002 ran one',
     },
-    request: (zonePages: number, cpus: number) => perTask(zonePages, cpus, 1),
+    size: perTask,
   },
   {
     name: 'stress_highalloc',
+    unit: '% of attempts',
     title: 'mmtests stress-highalloc (order-9 blocks under churn)',
     description:
       'The zone is filled with order-0 pages and freed again except for long-lived ones, so some ' +
@@ -130,15 +126,15 @@ export const WORKLOAD_TABLE = [
       pages: `the zone's fill, ${HIGHALLOC_PAGES[0]} to ${HIGHALLOC_PAGES[1]} pages (4 pageblocks at least)`,
       cpus: `cpu 0 allocates order 9, the others churn order-0 pages; 1 to ${HIGHALLOC_MAX_CPUS}`,
     },
-    // the core's pages is the whole fill and its iterations the attempts (docs/skipmerge.md)
-    request: (zonePages: number, cpus: number) => ({
+    // the core's pages is the whole fill (its iterations, the attempts: docs/skipmerge.md)
+    size: (zonePages: number, cpus: number) => ({
       cpus: clamp(cpus, 1, HIGHALLOC_MAX_CPUS),
       pages: clamp(zonePages, HIGHALLOC_PAGES[0], HIGHALLOC_PAGES[1]),
-      iterations: HIGHALLOC_ATTEMPTS,
     }),
   },
   {
     name: 'mixed',
+    unit: 'order-0 pages/s',
     title: 'page_fault1 beside huge-page users (the skip-merge RFC\'s THP test)',
     description:
       'Half the CPUs run page_fault1 (order-0 faults through the pcp lists); the other half, while ' +
@@ -148,10 +144,9 @@ export const WORKLOAD_TABLE = [
       pages: `pages the page_fault1 tasks map in all, each this / its share of CPUs (at most ${MIXED_MAX_PAGES}); the core adds 1024 pages per huge-page task`,
       cpus: `2 to ${MIXED_MAX_CPUS}: page_fault1 on the first half (rounded up), huge pages on the rest, each compacting on its own`,
     },
-    // two rounds: the first is page_fault1's warm-up
-    request: (zonePages: number, cpus: number) => {
+    size: (zonePages: number, cpus: number) => {
       const n = clamp(cpus, 2, MIXED_MAX_CPUS);
-      return { cpus: n, pages: Math.max(1, Math.floor(Math.min(zonePages, MIXED_MAX_PAGES) / Math.ceil(n / 2))), iterations: 2 };
+      return { cpus: n, pages: Math.max(1, Math.floor(Math.min(zonePages, MIXED_MAX_PAGES) / Math.ceil(n / 2))) };
     },
   },
 ] as const satisfies readonly WorkloadEntry[];

@@ -20,10 +20,15 @@ import { el, panel } from '../ui/dom';
 import { describeEvent } from '../log/describe';
 import type { PcpParams } from '../views/pcp';
 import { buddyinfoText } from '../views/procfs';
-import { mountView, type MountedView, type ViewId } from '../views/registry';
+import { mountView, viewTitle, type MountedView, type ViewId } from '../views/registry';
+import { createPresenter, showChosenFigures } from '../ui/presenter';
+import { addViewExportButtons } from '../ui/export-buttons';
 import type { LoadOptions, LoadResult, Panel, PanelData } from '../panels/panel';
 import { createThroughputPanel } from '../panels/throughput-panel';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
+import { renderResults } from '../views/results';
+import { createPfnDialog } from '../views/pfn-dialog';
+import { createDrawer, type Drawer } from '../ui/drawer';
 import { createVisibility } from '../ui/visibility';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] as const;
@@ -33,6 +38,18 @@ export const BASE_RATE = 8;
 export const MAX_LOG_BYTES = 32 * (1 << 24);
 
 const ZONE_SIZES = [16, 256, 1024, 4096, 16384, 65536, 262144];
+
+function latest(times: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < times.length; i++) if (times[i]! > m) m = times[i]!;
+  return m;
+}
+
+/** The clock in the step readout: an imported trace's time since its first event (the kernel's
+ * timestamps are ns since boot), else the run's own clock (model cycles, or ops). */
+function timeText(p: Player, t: number): string {
+  return p.state.geo.imported ? `t = ${(t / 1000).toLocaleString('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} µs into the trace` : `t = ${t.toLocaleString('en')}`;
+}
 
 export class App {
   private player: Player | undefined;
@@ -65,6 +82,11 @@ export class App {
   private readonly alert: HTMLParagraphElement;
   private readonly views: HTMLElement;
   private readonly controls: HTMLButtonElement[] = [];
+  /** the scenario in one line, above Run (the fields may be folded away) */
+  private readonly scenarioLine: HTMLParagraphElement;
+  /** the sidebar's folding parts: the scenario's fields, and the tools below it */
+  private readonly drawers: Drawer[] = [];
+  private tools: Drawer | undefined;
   private readonly form: Record<'pages' | 'cpus' | 'preset' | 'workload' | 'seed', HTMLInputElement | HTMLSelectElement>;
 
   /** the views, from the registry, in page order */
@@ -74,7 +96,15 @@ export class App {
     // ---- sidebar: scenario, event log, keys
     const side = el('aside', { class: 'sidebar', 'aria-label': 'Scenario and event log' });
     const scen = el('form', { class: 'scenario', id: 'scenario-form', 'aria-labelledby': 'scenario-title' });
-    scen.append(el('h2', { id: 'scenario-title', text: 'Scenario' }));
+    // the Run button first, its results right under it, the fields folded below (a phone
+    // sees Run and the results without scrolling; a keyboard reaches Run in a few Tabs)
+    const runBtn = el('button', { type: 'submit', class: 'primary', id: 'run-scenario', text: 'Run scenario' });
+    const runMsg = el('p', { class: 'run-msg', id: 'run-msg', role: 'status' });
+    const results = el('section', { class: 'results', id: 'results', 'aria-labelledby': 'results-title', hidden: true });
+    this.scenarioLine = el('p', { class: 'scenario-line', id: 'scenario-line' });
+    const settings = createDrawer('Change the scenario', 'scenario-settings');
+    scen.append(el('h2', { id: 'scenario-title', text: 'Scenario' }), this.scenarioLine, runBtn, runMsg, results, settings.root);
+    this.drawers.push(settings);
     const field = (id: string, label: string, input: HTMLInputElement | HTMLSelectElement, hint?: string) => {
       input.id = id;
       input.name = id;
@@ -84,7 +114,7 @@ export class App {
         input.setAttribute('aria-describedby', h.id);
         wrap.append(h);
       }
-      scen.append(wrap);
+      settings.body.append(wrap);
       return input;
     };
     const select = (options: [string, string][]) => {
@@ -104,9 +134,6 @@ export class App {
       workload: field('sc-workload', 'workload', select(Object.entries(WORKLOADS)), WORKLOAD_TABLE[0].description),
       seed: field('sc-seed', 'seed', el('input', { type: 'number', min: 0, max: 4294967295, step: 1, required: true })),
     };
-    const runBtn = el('button', { type: 'submit', class: 'primary', text: 'Run scenario' });
-    const runMsg = el('p', { class: 'run-msg', id: 'run-msg', role: 'status' });
-    scen.append(runBtn, runMsg);
     scen.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       this.readScenario();
@@ -120,11 +147,16 @@ export class App {
           label: `${s.workload}, ${s.cpus} CPUs, ${s.pages} pages, ${s.preset}, seed ${s.seed}`,
           ...(run.pcp ? { pcp: run.pcp } : {}),
         });
-        runMsg.textContent = res.ok
-          ? s.workload === 'page_fault1'
-            ? `${run.summary}. Next: press “next drain ▶” (or D) to watch a pcp list drain and its pages merge back into the free areas.`
-            : run.summary
-          : 'The engine returned a log the player rejected (see above).';
+        if (res.ok && this.player) {
+          renderResults(results, { request: run.request, stats: run.stats, summary: run.summary, log: this.player.log });
+          runMsg.textContent =
+            s.workload === 'page_fault1'
+              ? 'Next: press “next drain ▶” (or D) to watch a pcp list drain and its pages merge back into the free areas.'
+              : 'Step through the run with the player (→, or Space to play).';
+        } else {
+          results.hidden = true;
+          runMsg.textContent = 'The run’s event log was rejected by the player (see the message above the views).';
+        }
       } catch (e) {
         runMsg.textContent = e instanceof Error ? e.message : String(e);
       } finally {
@@ -141,6 +173,7 @@ export class App {
       }
       this.readScenario();
       this.writeHash();
+      if (!this.player) this.render(); // the hint names the scenario the button would run
     });
 
     const logSec = el('section', { class: 'logfile', 'aria-labelledby': 'log-title' });
@@ -222,7 +255,11 @@ export class App {
     this.views = el('div', { class: 'views', id: 'views', tabindex: -1 });
     const wide = el('div', { class: 'views-wide' });
     const grid = el('div', { class: 'views-grid' });
-    const view = (parent: HTMLElement, id: ViewId) => this.mounted.push(mountView(parent, id));
+    const view = (parent: HTMLElement, id: ViewId) => {
+      const v = mountView(parent, id);
+      this.mounted.push(v);
+      if (id !== 'legend') addViewExportButtons(v.section, { title: viewTitle(id), what: viewTitle(id), file: `buddylab-${id}` });
+    };
     this.views.append(wide);
     view(wide, 'free-areas');
     view(wide, 'legend');
@@ -244,13 +281,36 @@ export class App {
     this.views.append(lower);
     view(lower, 'zoneinfo');
     view(lower, 'cpustats');
-    this.addPanel(
-      createThroughputPanel(
-        panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)'),
-        (req) => engine.sim(req),
-      ),
-    );
+    const tpBody = panel(this.views, 'throughput', 'Throughput: will-it-scale page_fault1', 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)');
+    this.addPanel(createThroughputPanel(tpBody, (req) => engine.sim(req)));
+    addViewExportButtons(tpBody.parentElement!, { title: 'Throughput: will-it-scale page_fault1', what: 'the throughput chart', file: 'buddylab-throughput' });
 
+    // presenter mode (web/ui/presenter.ts): PageDown / PageUp jump to the next / previous event
+    // of the "jump to" kind; a slide shows the free areas and the pcp lists, or the chosen figures
+    const onSlide: ViewId[] = ['free-areas', 'pcp'];
+    // (the legend stays on every slide: it names the colours of them all)
+    const figures = [...onSlide, ...this.mounted.map((v) => v.id).filter((id) => id !== 'legend' && !onSlide.includes(id))].map((id) => ({ id: id as string, title: viewTitle(id), el: this.mounted.find((v) => v.id === id)!.section }));
+    const sweep = this.views.querySelector<HTMLElement>('#throughput');
+    if (sweep) figures.push({ id: 'throughput', title: 'Throughput', el: sweep });
+    const presenter = createPresenter({
+      root,
+      next: () => this.jump(1),
+      prev: () => this.jump(-1),
+      onLecture: () => {
+        showChosenFigures(figures, presenter.chosen, presenter.lecture);
+        this.render(); // figure labels are drawn at the new size
+      },
+      onFigures: () => showChosenFigures(figures, presenter.chosen, presenter.lecture),
+      lecture: new URLSearchParams(location.search).get('lecture') === '1',
+      stepKeys: false,
+      signal: new AbortController().signal,
+    });
+    presenter.setFigures(figures);
+    showChosenFigures(figures, presenter.chosen, presenter.lecture);
+    bar.append(presenter.controls);
+
+    // a click on a page (mem_map, free areas) or a pcp list opens the page's history
+    createPfnDialog((step) => this.seek(step)).listen(this.views, () => this.player);
     content.append(bar, this.logLabel, this.eventLine, this.status, this.alert, this.views);
     root.replaceChildren(side, content);
     for (const sec of this.views.querySelectorAll('section.panel')) this.visibility.watch(sec);
@@ -261,6 +321,33 @@ export class App {
     window.addEventListener('hashchange', () => this.readHash(true));
     document.addEventListener('keydown', (ev) => this.onKey(ev));
     this.render();
+  }
+
+  /**
+   * Folds the sidebar's tools (everything after the scenario: saved scenarios, op scripts,
+   * logs, trace import, snapshots, the real machine) into one drawer, open on a wide screen and
+   * closed on a narrow one, so that on a phone the views follow right after Run and its results.
+   * Called once the shell has placed the panels.
+   */
+  foldTools(): void {
+    const side = this.views.closest('.layout')?.querySelector('aside.sidebar');
+    const form = side?.querySelector('#scenario-form');
+    if (!side || !form || this.tools) return;
+    const tools = createDrawer('More tools: saved scenarios, op scripts, trace import, snapshots, real machine', 'tools');
+    const rest = [...side.children].filter((c) => c !== form);
+    tools.body.append(...rest);
+    form.after(tools.root);
+    this.tools = tools;
+    this.drawers.push(tools);
+  }
+
+  /** Opens the drawer that holds `part` and brings it into view, focused (?workbench=import). */
+  showTool(part: HTMLElement): void {
+    for (const d of this.drawers) if (d.root.contains(part)) d.open(true);
+    const h = part.querySelector<HTMLElement>('h2') ?? part;
+    if (!h.hasAttribute('tabindex')) h.setAttribute('tabindex', '-1');
+    h.focus();
+    h.scrollIntoView({ block: 'start' });
   }
 
   /** Decodes and validates a whole log, then shows it. Never throws: errors are shown and returned. */
@@ -288,7 +375,7 @@ export class App {
       `${g.pages.toLocaleString('en')} pages, ${g.cpus} CPU${g.cpus === 1 ? '' : 's'}`;
     this.scrub.max = String(player.length);
     // reserve the widest readout this log can show, so the scrubber never shifts while playing
-    const widest = `step ${player.length.toLocaleString('en')} / ${player.length.toLocaleString('en')} · t = ${player.log.time[player.length - 1]!.toLocaleString('en')}`;
+    const widest = `step ${player.length.toLocaleString('en')} / ${player.length.toLocaleString('en')} · ${timeText(player, latest(player.log.time))}`;
     this.stepOut.style.minWidth = `${widest.length + 1}ch`;
     let step = this.pendingStep;
     if (step > player.length) {
@@ -465,11 +552,18 @@ export class App {
       workload: f.workload.value as Scenario['workload'],
       seed: num(f.seed.value, 0, 0xffffffff, this.scenario.seed),
     };
+    this.writeScenarioLine();
     this.tellPanels();
+  }
+
+  private writeScenarioLine() {
+    const s = this.scenario;
+    this.scenarioLine.textContent = `${s.workload} · ${s.cpus} CPUs · ${s.pages.toLocaleString('en')} pages · ${s.preset} · seed ${s.seed}`;
   }
 
   private writeForm() {
     const s = this.scenario;
+    this.writeScenarioLine();
     if (!ZONE_SIZES.includes(s.pages)) {
       this.form.pages.append(el('option', { value: String(s.pages), text: s.pages.toLocaleString('en') }));
     }
@@ -550,8 +644,10 @@ export class App {
     if (!p) {
       this.stepOut.textContent = 'step 0 / 0';
       this.logLabel.textContent = 'No event log loaded.';
-      this.eventLine.textContent =
-        'Press Run scenario (left) to run page_fault1 on 4 model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.';
+      // the scenario the button would run, as the workload table maps it (never typed here)
+      const s = this.scenario;
+      const size = workloadEntry(s.workload)?.size(s.pages, s.cpus);
+      this.eventLine.textContent = `Press Run scenario (left) to run ${s.workload} on ${size?.cpus ?? s.cpus} model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.`;
       return;
     }
     // Playing fast, the readouts change faster than anyone reads them: 10 times a second is
@@ -561,7 +657,7 @@ export class App {
       this.lastReadout = t;
       this.scrub.value = String(p.step);
       this.scrub.setAttribute('aria-valuetext', `step ${p.step} of ${p.length}`);
-      this.stepOut.textContent = `step ${p.step.toLocaleString('en')} / ${p.length.toLocaleString('en')} · t = ${p.state.time.toLocaleString('en')}`;
+      this.stepOut.textContent = `step ${p.step.toLocaleString('en')} / ${p.length.toLocaleString('en')} · ${timeText(p, p.state.time)}`;
       const cur = p.currentIndex();
       const where = cur === undefined ? undefined : pathWhere(p.log.path[cur]!);
       this.eventLine.textContent =

@@ -5,6 +5,8 @@ import { engine } from '../engine/engine';
 import type { EngineFault } from '../engine/protocol';
 import { createOpScriptPanel } from '../panels/opscript-panel';
 import { mountCourse } from './course';
+import { routeFrom } from './routes';
+import { markCurrentPage, wireSkipLink } from './chrome';
 import { createJsonLogPanel } from '../panels/jsonlog-panel';
 import { createImportPanel } from '../panels/import-panel';
 import { createSnapshotPanel } from '../panels/snapshot-panel';
@@ -24,15 +26,38 @@ declare global {
   }
 }
 
+const root = document.getElementById('app');
+const route = routeFrom(window.location.search, window.location.hash);
+markCurrentPage(route);
+wireSkipLink();
+
+// The build's version (the build stamps it into the page): shown at the foot of every page, and
+// a link that asks for another version (?v=, docs/lessons.md "Pinning a course") says so.
+const version = document.querySelector('meta[name="buddylab-version"]')?.getAttribute('content') ?? 'dev';
+const foot = document.getElementById('build-version');
+if (foot) foot.textContent = `course version ${version}`;
+const asked = new URLSearchParams(window.location.search).get('v');
+const versionNote = document.getElementById('version-note');
+if (versionNote && asked !== null && asked !== version) {
+  versionNote.textContent = `This link was made for course version ${asked.slice(0, 64)}; this site serves version ${version}, whose lessons and numbers may differ. Ask for the link to version ${asked.slice(0, 64)} if you need exactly that one.`;
+  versionNote.hidden = false;
+}
+
+// Threads need a cross-origin-isolated page: the workbench says which it is; the course pages
+// only speak up when something is wrong, in words a student can act on.
 const isolation = document.getElementById('isolation');
 if (isolation) {
   const ok = window.crossOriginIsolated === true;
-  isolation.textContent = ok ? 'cross-origin isolated: threads available' : 'not cross-origin isolated: single-threaded only';
-  isolation.classList.add(ok ? 'ok' : 'warn');
+  if (route.page === 'workbench') {
+    isolation.textContent = ok ? 'cross-origin isolated: threads available' : 'not cross-origin isolated: single-threaded only';
+    isolation.classList.add(ok ? 'ok' : 'warn');
+  } else if (!ok) {
+    isolation.textContent = 'Simulations cannot start in this tab yet: reload the page once.';
+    isolation.classList.add('warn');
+  } else isolation.hidden = true;
 }
-
-const root = document.getElementById('app');
-if (root && !mountCourse(root, window.location.search)) {
+if (root && route.page !== 'workbench') mountCourse(root, route, window.location.search);
+else if (root) {
   const app = new App(root);
   window.buddylab = app;
   if (window.__buddylabTestHooks === true) window.buddylabTest = { injectFault: (f) => engine.injectFault(f) };
@@ -62,4 +87,7 @@ if (root && !mountCourse(root, window.location.search)) {
   place(createScenariosPanel(new Store(browserStorage())), (e) => root.querySelector('#scenario-form')?.after(e));
   // The real machine: page_fault1 on N Web Workers, live scores.
   place(createRealPanel(), (e) => sidebar?.append(e));
+  app.foldTools();
+  if (route.page === 'workbench' && route.focus === 'import') app.showTool(imp.root);
+  if (route.page === 'workbench' && route.focus === 'zoneinfo') app.showTool(zi.root);
 }

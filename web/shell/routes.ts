@@ -1,27 +1,35 @@
-// Which page the query string asks for. The player app owns the hash (#pages=...&step=...);
-// the course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
-// ?compare=..., ?timemachine. No query: the player app.
-import { LESSON_VIEW_IDS, type LessonViewId } from '../lessons/lesson';
+// Which page the address asks for. The front page (no query string) is the course; the
+// workbench has its own route, ?workbench (?workbench=import opens it at the trace and
+// snapshot import, ?workbench=zoneinfo at "Your own kernel: zoneinfo"), and owns the hash
+// (#pages=...&step=...): an old deep link that is only a hash still opens the workbench. The
+// course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
+// ?compare=..., ?timemachine.
+import { LECTURE_FIGURE_IDS, type LectureFigureId } from '../lessons/lesson';
 import type { LessonRoute } from '../lessons/page';
 
 export type Route =
-  | { page: 'app' }
+  | { page: 'home' }
+  | { page: 'workbench'; focus?: 'import' | 'zoneinfo' }
   | { page: 'lessons' }
   | { page: 'lesson'; lesson: LessonRoute }
   | { page: 'compare'; search: string }
   | { page: 'timemachine'; search: string };
 
-export function routeFrom(search: string): Route {
+export function routeFrom(search: string, hash = ''): Route {
   const q = new URLSearchParams(search);
   if (q.has('compare')) return { page: 'compare', search };
   if (q.has('timemachine')) return { page: 'timemachine', search };
   if (q.has('lessons')) return { page: 'lessons' };
+  if (q.has('workbench')) {
+    const focus = q.get('workbench');
+    return focus === 'import' || focus === 'zoneinfo' ? { page: 'workbench', focus } : { page: 'workbench' };
+  }
   const id = q.get('lesson');
   if (id !== null) {
     const step = Number(q.get('step') ?? '1');
     const views = (q.get('views') ?? '')
       .split(',')
-      .filter((v): v is LessonViewId => (LESSON_VIEW_IDS as readonly string[]).includes(v))
+      .filter((v): v is LectureFigureId => (LECTURE_FIGURE_IDS as readonly string[]).includes(v))
       .slice(0, 2);
     return {
       page: 'lesson',
@@ -35,5 +43,10 @@ export function routeFrom(search: string): Route {
       },
     };
   }
-  return { page: 'app' };
+  // a link from before the workbench had its own route: #pages=..&step=.. and no query
+  if (hash.length > 1) return { page: 'workbench' };
+  return { page: 'home' };
 }
+
+/** The workbench's address: the query that picks it, keeping any hash state. */
+export const WORKBENCH_HREF = '?workbench';

@@ -1,4 +1,5 @@
 // Tiny DOM helpers. Text only ever goes in through textContent: no HTML strings anywhere.
+import { SvgContext } from './svg-context';
 
 type Attrs = Record<string, string | number | boolean | undefined>;
 
@@ -79,10 +80,38 @@ export function fitCanvas(c: HTMLCanvasElement): { w: number; h: number; dpr: nu
   return { w, h, dpr };
 }
 
+/** While a view draws for an SVG export: its canvases inside `host` draw into SvgContexts. */
+let recording: { host: Element; contexts: Map<HTMLCanvasElement, SvgContext> } | undefined;
+
+/**
+ * Runs `draw` with every canvas inside `host` drawing into an SvgContext (vector) instead of its
+ * pixels; returns those contexts, by canvas, for the export to place.
+ */
+export function recordCanvases(host: Element, draw: () => void): Map<HTMLCanvasElement, SvgContext> {
+  const contexts = new Map<HTMLCanvasElement, SvgContext>();
+  recording = { host, contexts };
+  try {
+    draw();
+  } finally {
+    recording = undefined;
+  }
+  return contexts;
+}
+
 /** fitCanvas, then the 2D context drawing in CSS pixels; null if the browser gives no context. */
 export function beginCanvas(
   c: HTMLCanvasElement,
 ): { ctx: CanvasRenderingContext2D; w: number; h: number; dpr: number } | null {
+  if (recording?.host.contains(c)) {
+    // measured now, not from the cache: the export's copy of the view was laid out just now
+    const r = c.getBoundingClientRect();
+    const w = Math.max(1, Math.round(r.width));
+    const h = Math.max(1, Math.round(r.height));
+    let ctx = recording.contexts.get(c);
+    if (!ctx) recording.contexts.set(c, (ctx = new SvgContext(w, h, `c${recording.contexts.size}`)));
+    // the views call only what SvgContext implements (web/ui/svg-context.ts)
+    return { ctx: ctx as unknown as CanvasRenderingContext2D, w, h, dpr: 1 };
+  }
   const { w, h, dpr } = fitCanvas(c);
   const ctx = c.getContext('2d');
   if (!ctx) return null;

@@ -1,11 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEvents, encodeEvents, EV } from '../log/events';
-import { toCsv } from './csv';
+import { csvLines, toCsv } from './csv';
 import { EventLogJsonError, eventLogFromJson, eventLogToJson } from '../log/eventlog-json';
 
 describe('CSV', () => {
   it('quotes what needs quoting', () => {
-    expect(toCsv([['a', 'b,c'], [1, 'say "hi"']])).toBe('a,"b,c"\r\n1,"say ""hi"""\r\n');
+    expect(csvLines([['a', 'b,c'], [1, 'say "hi"']])).toBe('a,"b,c"\r\n1,"say ""hi"""\r\n');
+  });
+
+  it('writes numbers as plain numbers, empty cells for no value, and names every parameter above the header', () => {
+    const text = toCsv({
+      title: 'page_fault1, two presets',
+      params: [['workload', 'page_fault1'], ['tasks', 4], ['pcp batch', "the preset's"]],
+      commands: ['blab sim --workload page_fault1 --cpus 4'],
+      columns: ['measure', 'v4.16', 'v4.17', 'v4.17 vs v4.16', 'unit'],
+      rows: [['score', 17889561, 18822000.5, 5.2134, '%'], ['misses', null, 3, Infinity, '%']],
+    });
+    const lines = text.split('\r\n');
+    expect(lines.slice(0, 5)).toEqual([
+      '# page_fault1, two presets',
+      '# workload: page_fault1',
+      '# tasks: 4',
+      "# pcp batch: the preset's",
+      '# command: blab sim --workload page_fault1 --cpus 4',
+    ]);
+    expect(lines[5]).toBe('measure,v4.16,v4.17,v4.17 vs v4.16,unit');
+    expect(lines[6]).toBe('score,17889561,18822000.5,5.2134,%');
+    expect(lines[7]).toBe('misses,,3,,%');
+    // no thousands separators and no quoted numbers anywhere
+    expect(text).not.toMatch(/"\d|\d,\d{3}\b(?!\.)/);
   });
 });
 

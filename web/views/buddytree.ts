@@ -7,10 +7,12 @@ import { PAGE, PF } from '../log/state';
 import type { Player } from '../log/player';
 import { COLORS, orderRgb, rgbCss } from '../ui/palette';
 import { beginCanvas, el, fitCanvas, onResize } from '../ui/dom';
+import { figureFont, monoFont } from '../ui/figfont';
+import type { FigureTerm } from './terms';
 
 export const TREE_MAX_PAGES = 1024;
-const LABEL_W = 70;
-const ROW_H = 30;
+/** the outline of what prose points at: the page's focus colour */
+const FOCUS = '#f0e442';
 
 export function createBuddyTreeView(body: HTMLElement) {
   const canvas = el('canvas', {
@@ -22,6 +24,8 @@ export function createBuddyTreeView(body: HTMLElement) {
   body.append(canvas, note);
 
   let last: Player | undefined;
+  // what prose points at: a pfn (every block that holds it, up the tree) or an order's row
+  let marked: FigureTerm | undefined;
   onResize(canvas, () => {
     if (last) update(last);
   });
@@ -36,6 +40,11 @@ export function createBuddyTreeView(body: HTMLElement) {
       return;
     }
     canvas.style.display = '';
+    // label column and rows grow with the figure type (presenter mode)
+    const fs = figureFont(canvas).px;
+    const LABEL_W = Math.ceil(fs * 0.62 * 8 + 10);
+    const ROW_H = Math.max(30, Math.ceil(fs * 1.7));
+    canvas.dataset['fontPx'] = String(fs);
     const { w: cw } = fitCanvas(canvas);
     const plotW = cw - LABEL_W - 8;
     const pxPerPage = plotW / g.pages;
@@ -49,7 +58,7 @@ export function createBuddyTreeView(body: HTMLElement) {
     if (!drawing) return;
     const { ctx, w, h } = drawing;
     ctx.clearRect(0, 0, w, h);
-    ctx.font = '13px ui-monospace, DejaVu Sans Mono, monospace';
+    ctx.font = monoFont(fs);
     ctx.textBaseline = 'middle';
     const x = (pfn: number) => LABEL_W + (pfn - g.startPfn) * pxPerPage;
     const y = (order: number) => (g.maxOrder - order) * ROW_H + 2;
@@ -75,7 +84,7 @@ export function createBuddyTreeView(body: HTMLElement) {
     for (let order = g.maxOrder; order >= lowest; order--) {
       const size = 2 ** order;
       const yy = y(order);
-      ctx.fillStyle = '#aab4c0';
+      ctx.fillStyle = marked?.kind === 'order' && marked.order === order ? FOCUS : '#aab4c0';
       ctx.textAlign = 'left';
       ctx.fillText(`order ${order}`, 4, yy + nodeH / 2);
       const first = Math.ceil(g.startPfn / size) * size;
@@ -113,6 +122,11 @@ export function createBuddyTreeView(body: HTMLElement) {
           ctx.lineTo(x0 + (3 * bw) / 4, yy + ROW_H);
           ctx.stroke();
         }
+        if (marked?.kind === 'pfn' && marked.pfn >= pfn && marked.pfn < pfn + size && (st === PAGE.UNKNOWN || po <= order)) {
+          ctx.strokeStyle = FOCUS;
+          ctx.lineWidth = 3;
+          ctx.strokeRect(x0 + 2.5, yy + 1.5, bw - 5, nodeH - 3);
+        }
         const mark = hl.get(`${order}:${pfn}`);
         if (mark) {
           ctx.strokeStyle = '#000';
@@ -130,5 +144,10 @@ export function createBuddyTreeView(body: HTMLElement) {
         : 'Filled: a block, coloured by state. Outlined: split into two buddies below it.';
   }
 
-  return { update };
+  function mark(t: FigureTerm | undefined) {
+    marked = t;
+    if (last) update(last);
+  }
+
+  return { update, mark };
 }

@@ -4,19 +4,27 @@
 
 import { scaleLinear } from 'd3-scale';
 import { format } from 'd3-format';
+import { select } from 'd3-selection';
+import 'd3-transition';
 import { EV, type EventLog } from '../log/events';
 import { PAGE, PF, type ZoneState } from '../log/state';
 import type { Player } from '../log/player';
 import { fragIndex, formatIndex } from '../log/fragindex';
 import { COLORS, cssRgb, orderRgb, rgbCss } from '../ui/palette';
 import { beginCanvas, el, onResize, reducedMotion } from '../ui/dom';
+import { figureFont } from '../ui/figfont';
+import type { FigureTerm } from './terms';
+import { createCanvasAxis } from '../ui/canvas-axis';
+import { selectPfn } from './pfn-dialog';
 
 /** up to this many pages, free blocks are drawn one by one; above, as per-pixel coverage */
 const SMALL_ZONE = 16384;
-const ROW_H = 26;
 const ROW_GAP = 6;
-const AXIS_H = 22;
+/** the pfn axis strip at the normal figure type; it grows with the type */
+const AXIS_MIN_H = 22;
 const fmt = format(',');
+/** rows and the pfn axis grow with the figure type (presenter mode) */
+const rowHeight = (fs: number) => Math.max(26, Math.ceil(fs * 1.35));
 
 interface Outline {
   order: number;
@@ -85,7 +93,9 @@ export function createFreeAreasView(body: HTMLElement) {
     'aria-label': 'Free blocks per order, placed by pfn. The same numbers are in the /proc/buddyinfo panel.',
   });
   const counts = el('div', { class: 'fa-counts' });
-  wrap.append(labels, canvas, counts);
+  const plot = el('div', { class: 'fa-plot canvas-host' }, canvas);
+  const axis = createCanvasAxis(plot, AXIS_MIN_H, 'fa-axis');
+  wrap.append(labels, plot, counts);
   body.append(wrap);
   let lastNr: number[] = [];
   let labelRows: HTMLDivElement[] = [];
@@ -93,40 +103,59 @@ export function createFreeAreasView(body: HTMLElement) {
   const cover = createCoverage();
   let lastStep = -1;
   let current: Player | undefined;
-  // A one-step MERGE or SPLIT animates: the merged block rises a row, the upper half drops one.
-  // Only a transient overlay: the picture underneath is always the state at the step.
-  let anim: { pfn: number; pages: number; fromOrder: number; toOrder: number; t0: number } | undefined;
+  // A one-step MERGE or SPLIT animates (d3-transition): the merged block rises a row, the upper
+  // half drops one. Only a transient overlay: the picture underneath is always the state at the step.
+  let anim: { pfn: number; pages: number; fromOrder: number; toOrder: number; k: number } | undefined;
   const ANIM_MS = 320;
+  // what prose points at (a pfn, an order's row, nr_free), outlined until it lets go
+  let marked: FigureTerm | undefined;
 
   function startAnimation(p: Player) {
     const i = p.currentIndex();
     anim = undefined;
+    select(canvas).interrupt('move');
     if (i === undefined || p.step !== lastStep + 1 || reducedMotion()) return;
     const t = p.log.type[i]!;
     const o = p.log.order[i]!;
     const pfn = p.log.pfn[i]!;
     if (t === EV.MERGE) {
       const buddy = p.log.pfn[0]! + p.log.arg0[i]!;
-      anim = { pfn: Math.min(pfn, buddy), pages: 2 ** (o + 1), fromOrder: o, toOrder: o + 1, t0: performance.now() };
+      anim = { pfn: Math.min(pfn, buddy), pages: 2 ** (o + 1), fromOrder: o, toOrder: o + 1, k: 0 };
     } else if (t === EV.SPLIT) {
-      anim = { pfn: pfn + 2 ** o, pages: 2 ** o, fromOrder: o + 1, toOrder: o, t0: performance.now() };
+      anim = { pfn: pfn + 2 ** o, pages: 2 ** o, fromOrder: o + 1, toOrder: o, k: 0 };
     }
-    if (anim) {
-      const tick = () => {
-        if (!anim || !current) return;
-        draw(current, false);
-        if (performance.now() - anim.t0 < ANIM_MS) requestAnimationFrame(tick);
-        else {
-          anim = undefined;
-          draw(current, false);
-        }
-      };
-      requestAnimationFrame(tick);
-    }
+    if (!anim) return;
+    const a = anim;
+    select(canvas)
+      .transition('move')
+      .duration(ANIM_MS)
+      .tween('move', () => (k: number) => {
+        a.k = k;
+        if (current) draw(current, false);
+      })
+      .on('end interrupt', () => {
+        if (anim !== a) return;
+        anim = undefined;
+        if (current) draw(current, false);
+      });
   }
 
   onResize(canvas, () => {
     if (current) draw(current, false);
+  });
+  // a click on a free block opens the history of its first page
+  canvas.addEventListener('click', (ev) => {
+    const p = current;
+    if (!p) return;
+    const r = canvas.getBoundingClientRect();
+    const s = p.state;
+    const row = Math.floor((ev.clientY - r.top) / (rowHeight(figureFont(canvas).px) + ROW_GAP));
+    const order = s.nrOrders - 1 - row;
+    if (row < 0 || order < 0) return;
+    const pfn = Math.floor(s.geo.startPfn + ((ev.clientX - r.left) / r.width) * s.geo.pages);
+    const head = pfn - (pfn % 2 ** order);
+    const pg = s.page(head);
+    if (pg && pg.state === PAGE.BUDDY && pg.order === order) selectPfn(canvas, head);
   });
 
   let drawnPlayer: Player | undefined;
@@ -154,6 +183,10 @@ export function createFreeAreasView(body: HTMLElement) {
     const s = p.state;
     const g = s.geo;
     const orders = Array.from({ length: s.nrOrders }, (_, k) => s.nrOrders - 1 - k); // top order first
+    const fs = figureFont(canvas).px;
+    const ROW_H = rowHeight(fs);
+    const AXIS_H = Math.max(AXIS_MIN_H, Math.ceil(fs * 1.7));
+    canvas.dataset['fontPx'] = String(fs);
     const height = orders.length * (ROW_H + ROW_GAP) + AXIS_H;
     if (wrap.style.height !== `${height}px`) wrap.style.height = `${height}px`;
     const nr = orders.map((o) => s.nrFreeOrder(o));
@@ -161,7 +194,7 @@ export function createFreeAreasView(body: HTMLElement) {
 
     if (fresh) {
       // DOM writes only where something changed: text that is set every frame costs a layout
-      if (orders.length !== labelRows.length) {
+      if (orders.length !== labelRows.length || labelRows[0]?.style.height !== `${ROW_H}px`) {
         labelRows = orders.map((o) => el('div', { class: 'fa-label', text: `order ${o}` }));
         countRows = orders.map(() => el('div', { class: 'fa-count' }, el('span'), el('span', { class: 'fa-frag' })));
         for (const d of [...labelRows, ...countRows]) {
@@ -248,9 +281,22 @@ export function createFreeAreasView(body: HTMLElement) {
     }
     ctx.restore();
 
+    // what the prose points at: a pfn (a band through every row), an order's row
+    if (marked?.kind === 'pfn' && marked.pfn >= g.startPfn && marked.pfn < g.startPfn + g.pages) {
+      ctx.strokeStyle = FOCUS;
+      ctx.lineWidth = 3;
+      const x0 = x(marked.pfn);
+      ctx.strokeRect(x0 - 2, 0, Math.max(x(marked.pfn + 1) - x0, 3) + 4, orders.length * (ROW_H + ROW_GAP) - ROW_GAP);
+    } else if (marked?.kind === 'order' && marked.order < s.nrOrders) {
+      ctx.strokeStyle = FOCUS;
+      ctx.lineWidth = 3;
+      ctx.strokeRect(1.5, rowY(marked.order) + 1.5, w - 3, ROW_H - 3);
+    }
+    ctx.lineWidth = 2;
+
     if (anim && anim.toOrder < s.nrOrders) {
-      const k = Math.min(1, (performance.now() - anim.t0) / ANIM_MS);
-      const e = 1 - (1 - k) ** 3; // ease-out
+      const k = anim.k;
+      const e = k; // d3-transition eases it already
       const yy = rowY(anim.fromOrder) + (rowY(anim.toOrder) - rowY(anim.fromOrder)) * e;
       const x0 = x(anim.pfn);
       const bw = Math.max(x(anim.pfn + anim.pages) - x0, 3);
@@ -262,26 +308,27 @@ export function createFreeAreasView(body: HTMLElement) {
       ctx.strokeRect(x0, yy + 1, bw, ROW_H - 2);
     }
 
-    // pfn axis
-    const axisY = orders.length * (ROW_H + ROW_GAP) + 4;
-    ctx.fillStyle = '#c9d1d9';
-    ctx.font = '13px ui-monospace, SFMono-Regular, Menlo, monospace';
-    ctx.textBaseline = 'top';
-    // ticks on power-of-two pfn boundaries: the numbers a block's alignment is about
-    const want = Math.max(2, Math.floor(w / 120));
+    // the pfn axis (d3-axis), ticks on power-of-two pfn boundaries: the numbers a block's
+    // alignment is about; as many as labels of the figure's type fit
+    const want = Math.max(2, Math.floor(w / (fs * 9)));
     const tickStep = 2 ** Math.max(0, Math.ceil(Math.log2(g.pages / want)));
     const ticks: number[] = [];
     for (let t = Math.ceil(g.startPfn / tickStep) * tickStep; t <= g.startPfn + g.pages; t += tickStep) ticks.push(t);
-    for (const t of ticks) {
-      const tx = x(t);
-      ctx.fillRect(tx, axisY - 4, 1, 4);
-      ctx.textAlign = tx < 20 ? 'left' : tx > w - 40 ? 'right' : 'center';
-      ctx.fillText(`0x${t.toString(16)}`, tx, axisY);
-    }
+    axis.draw(x, w, ticks, (t) => `0x${t.toString(16)}`, AXIS_H);
   }
 
-  return { update };
+  function mark(t: FigureTerm | undefined) {
+    marked = t;
+    for (const d of countRows) d.classList.toggle('marked', t?.kind === 'name' && t.name === 'nr_free');
+    labelRows.forEach((d, k) => d.classList.toggle('marked', t?.kind === 'order' && t.order === labelRows.length - 1 - k));
+    if (current) draw(current, false);
+  }
+
+  return { update, mark };
 }
+
+/** the outline of what prose points at: the page's focus colour */
+const FOCUS = '#f0e442';
 
 /**
  * Free-page coverage of a big zone, one pixel per (device pixel column, order): full colour when

@@ -3,6 +3,8 @@
 // log's time unit (cycles on the model machine); the x range is fixed for the whole log so bars
 // grow in place as you play instead of moving.
 
+import { axisBottom } from 'd3-axis';
+import { scaleBand } from 'd3-scale';
 import { select } from 'd3-selection';
 import { format } from 'd3-format';
 import { LOCK_NAMES, type EventLog } from '../log/events';
@@ -47,16 +49,24 @@ function drawHistogram(svg: SVGSVGElement, h: LockHistogram, range: [number, num
     .attr('y', (k) => y(h.counts[k]!))
     .attr('height', (k) => H - M.bottom - y(h.counts[k]!))
     .attr('fill', color);
-  // bin labels: every other one when they are narrow
+  // the bins' axis (d3-axis on a band scale): every other label when they are narrow
   const every = bw < 22 ? Math.ceil(22 / bw) : 1;
+  const band = scaleBand<number>().domain(bins).range([M.left, W - M.right]);
   root
-    .selectAll<SVGTextElement, number>('text.lh-x')
-    .data(bins.filter((_, i) => i % every === 0))
-    .join('text')
-    .attr('class', 'lh-x')
-    .attr('x', (k) => M.left + (k - a) * bw + bw / 2)
-    .attr('y', H - M.bottom + 14)
-    .text(binLabel);
+    .selectAll<SVGGElement, null>('g.lh-axis')
+    .data([null])
+    .join('g')
+    .attr('class', 'lh-axis')
+    .attr('transform', `translate(0,${H - M.bottom})`)
+    .call(
+      axisBottom(band)
+        .tickValues(bins.filter((_, i) => i % every === 0))
+        .tickFormat(binLabel)
+        .tickSize(3)
+        .tickSizeOuter(0),
+    )
+    .attr('font-size', null)
+    .attr('font-family', null);
   root
     .selectAll<SVGTextElement, string>('text.lh-t')
     .data([title, `${h.n.toLocaleString('en')} · max bin ${max.toLocaleString('en')}`])
@@ -75,15 +85,6 @@ function drawHistogram(svg: SVGSVGElement, h: LockHistogram, range: [number, num
     .attr('y', H - 2)
     .attr('text-anchor', 'middle')
     .text((d) => d);
-  root
-    .selectAll<SVGLineElement, number>('line.lh-axis')
-    .data([0])
-    .join('line')
-    .attr('class', 'lh-axis')
-    .attr('x1', M.left)
-    .attr('x2', W - M.right)
-    .attr('y1', H - M.bottom)
-    .attr('y2', H - M.bottom);
   const words = bins
     .filter((k) => h.counts[k]! > 0)
     .map((k) => `${h.counts[k]} from ${binLabel(k)}`)
@@ -105,6 +106,7 @@ export function createLockHistView(body: HTMLElement) {
       s.setAttribute('viewBox', `0 0 ${W} ${H}`);
       s.setAttribute('class', 'lh-svg');
       s.setAttribute('role', 'img');
+      s.setAttribute('aria-label', `${LOCK_NAMES[lock]} histogram: no records yet`);
       return s;
     });
     const box = el('div', { class: 'lh-lock', 'data-lock': lock }, head, stats, el('div', { class: 'lh-pair' }, ...svgs));

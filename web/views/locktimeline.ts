@@ -14,12 +14,17 @@ import type { Player } from '../log/player';
 import { countEndingBy, countStartingBy, firstEndingAfter, lockIntervals, type LockIntervals } from '../log/locks';
 import { COLORS } from '../ui/palette';
 import { beginCanvas, el, onResize } from '../ui/dom';
+import { figureFont, monoFont } from '../ui/figfont';
+import type { FigureTerm } from './terms';
+import { createCanvasAxis } from '../ui/canvas-axis';
 
 const MAX_LANES = 32;
-const LABEL_W = 64;
-const STAT_W = 150;
-/** a lane set's title row, drawn only when there are two sets */
-const TITLE_H = 16;
+/** the outline of what prose points at: the page's focus colour */
+const FOCUS = '#f0e442';
+/** the time axis strip under the lanes at the normal figure type; it grows with the type */
+const AXIS_H = 26;
+/** the least room between two time labels ("now t = 1.23M" is about 90 px wide) */
+const MIN_TICK_GAP = 72;
 const pct = format('.0%');
 const si = format('.3~s');
 /** the log's lock ids (LOCK_ACQUIRE's mt) */
@@ -41,10 +46,14 @@ export function createLockTimelineView(body: HTMLElement) {
   const lruField = el('label', { class: 'lt-toggle' }, lruToggle, ' lru_lock lanes');
   lruField.hidden = true;
   const note = el('p', { class: 'panel-note' });
-  body.append(canvas, lruField, note);
+  const host = el('div', { class: 'lt-plot canvas-host' }, canvas);
+  const axis = createCanvasAxis(host, AXIS_H, 'lt-axis');
+  body.append(host, lruField, note);
   let cache: { log: EventLog; cpus: number; zone: LockIntervals; lru: LockIntervals | undefined } | undefined;
 
   let last: Player | undefined;
+  // the lock prose points at: its lanes are outlined, the other lock's dimmed
+  let marked: 'zone->lock' | 'lru_lock' | undefined;
   onResize(canvas, () => {
     if (last) update(last);
   });
@@ -64,11 +73,19 @@ export function createLockTimelineView(body: HTMLElement) {
     if (cache.lru && lruToggle.checked) sets.push({ name: 'lru_lock', iv: cache.lru, spin: COLORS.lruSpinning, hold: COLORS.lruHolding });
     const lanes = Math.min(cpus, MAX_LANES);
     const all = lanes * sets.length;
-    const laneH = all <= 8 ? 22 : all <= 16 ? 14 : 9;
-    const titleH = sets.length > 1 ? TITLE_H : 0;
+    // label columns, lanes and titles grow with the figure type (presenter mode): a lane is
+    // never lower than its label once labels are large
+    const fs = figureFont(canvas).px;
+    const ch = fs * 0.62;
+    const LABEL_W = Math.max(64, Math.ceil(ch * 6 + 10));
+    const STAT_W = Math.max(150, Math.ceil(ch * 15 + 16));
+    const laneH = Math.max(all <= 8 ? 22 : all <= 16 ? 14 : 9, fs > 16 ? Math.ceil(fs * 1.25) : 0);
+    const titleH = sets.length > 1 ? Math.max(16, Math.ceil(fs * 1.3)) : 0;
+    canvas.dataset['fontPx'] = String(fs);
     const setH = titleH + lanes * laneH;
     const plotH = setH * sets.length;
-    const cssH = `${plotH + 26}px`;
+    const axisH = Math.max(AXIS_H, Math.ceil(fs * 1.8));
+    const cssH = `${plotH + axisH}px`;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
     const drawing = beginCanvas(canvas);
     if (!drawing) return;
@@ -83,11 +100,13 @@ export function createLockTimelineView(body: HTMLElement) {
       .range([LABEL_W, w - STAT_W]);
     const [t0, t1] = x.domain() as [number, number];
     const xn = x(now);
-    ctx.font = '12px ui-monospace, DejaVu Sans Mono, monospace';
+    ctx.font = monoFont(fs);
     ctx.textBaseline = 'middle';
     const summary: string[] = [];
     sets.forEach((set, si0) => {
       const top = si0 * setH;
+      const base = marked !== undefined && marked !== set.name ? 0.35 : 1;
+      ctx.globalAlpha = base;
       if (titleH) {
         ctx.fillStyle = set.hold;
         ctx.textAlign = 'left';
@@ -110,11 +129,11 @@ export function createLockTimelineView(body: HTMLElement) {
             const xa = x(Math.max(a, t0));
             const xb = x(Math.min(b, t1));
             ctx.fillStyle = color;
-            ctx.globalAlpha = 1;
+            ctx.globalAlpha = base;
             if (xa < xn) ctx.fillRect(xa, y + 2, Math.max(1, Math.min(xb, xn) - xa), laneH - 4);
-            ctx.globalAlpha = 0.25;
+            ctx.globalAlpha = base * 0.25;
             if (xb > xn) ctx.fillRect(Math.max(xa, xn), y + 2, Math.max(1, xb - Math.max(xa, xn)), laneH - 4);
-            ctx.globalAlpha = 1;
+            ctx.globalAlpha = base;
           }
         }
         ctx.fillStyle = '#e6edf3';
@@ -137,15 +156,22 @@ export function createLockTimelineView(body: HTMLElement) {
         parts.push(`cpu ${c} ${state}, ${stat}`);
       }
       summary.push(`${set.name}: ${parts.join('; ')}`);
+      ctx.globalAlpha = 1;
+      if (marked === set.name) {
+        ctx.strokeStyle = FOCUS;
+        ctx.lineWidth = 3;
+        ctx.strokeRect(1.5, top + 1.5, w - 3, setH - 3);
+      }
     });
     ctx.fillStyle = COLORS.highlight;
     ctx.fillRect(xn - 1, 0, 2, plotH);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    ctx.fillStyle = '#aab4c0';
-    ctx.fillText(`now t = ${si(now)}`, xn, plotH + 6);
-    ctx.textAlign = 'left';
-    ctx.fillText(`−${si(span * 0.8)}`, LABEL_W, plotH + 6);
+    // the time axis (d3-axis): the window's start, a few ticks, and now; times before now
+    // counted back from it
+    // labels at least MIN_TICK_GAP px apart: "now" first, then the window's start, then the rest
+    const kept: number[] = [now];
+    const gap = Math.max(MIN_TICK_GAP, fs * 6);
+    for (const v of [t0, ...x.ticks(4)]) if (v < now && kept.every((k) => Math.abs(x(k) - x(v)) >= gap)) kept.push(v);
+    axis.draw(x, w, kept.sort((a, b) => a - b), (v) => (v === now ? `now t = ${si(now)}` : `−${si(now - v)}`), axisH);
     const names = sets.map((s) => s.name).join(' and ');
     canvas.setAttribute('aria-label', `${names} timeline at t = ${now}: ${summary.join('. ')}`);
     canvas.dataset['locks'] = sets.map((s) => s.name).join(',');
@@ -157,7 +183,12 @@ export function createLockTimelineView(body: HTMLElement) {
     if (note.textContent !== n) note.textContent = n;
   }
 
-  return { update };
+  function mark(t: FigureTerm | undefined) {
+    marked = t?.kind === 'lock' ? t.lock : undefined;
+    if (last) update(last);
+  }
+
+  return { update, mark };
 }
 
 /** Whether t falls inside one of the intervals. */

@@ -9,6 +9,8 @@ import type { Player } from '../log/player';
 import { COLORS, cssRgb, orderRgb } from '../ui/palette';
 import { beginCanvas, el, onResize, sizeOf } from '../ui/dom';
 import { hexPfn } from '../log/describe';
+import type { FigureTerm } from './terms';
+import { selectPfn } from './pfn-dialog';
 
 /** Sorts [first, end) bands and merges the ones that overlap or touch. */
 export function mergeBands(bands: [number, number][]): [number, number][] {
@@ -112,7 +114,9 @@ export function createMemMapView(body: HTMLElement) {
   });
   const pfnLabel = el('label', { for: 'mm-pfn', text: 'inspect pfn' });
   const zoomLabel = el('span', { class: 'mm-zoom', 'aria-live': 'off' });
-  tools.append(zoomOut, zoomIn, zoomReset, zoomLabel, pfnLabel, pfnInput);
+  // the page's provenance: every record it took part in (pfn-dialog.ts), for the pinned pfn
+  const historyBtn = el('button', { type: 'button', class: 'mm-history', text: 'history', 'aria-label': 'History of the inspected pfn', disabled: true });
+  tools.append(zoomOut, zoomIn, zoomReset, zoomLabel, pfnLabel, pfnInput, historyBtn);
 
   const stage = el('div', { class: 'mm-stage' });
   const canvas = el('canvas', {
@@ -133,6 +137,8 @@ export function createMemMapView(body: HTMLElement) {
   let panX = 0; // grid offset in CSS px
   let panY = 0;
   let hoverPfn: number | undefined;
+  /** the pfn prose points at (a lesson's "pfn 2"), outlined like a hovered page */
+  let markedPfn: number | undefined;
   let pinnedPfn: number | undefined;
   let table: Uint32Array | undefined;
   let image: ImageData | undefined;
@@ -226,7 +232,7 @@ export function createMemMapView(body: HTMLElement) {
       const i0 = p.log.pfn[cur]! - g.startPfn;
       if (i0 >= 0 && i0 < g.pages) out.push(rowsOf(lead + i0, Math.min(2 ** p.log.order[cur]!, g.pages - i0)));
     }
-    const focus = pinnedPfn ?? hoverPfn;
+    const focus = pinnedPfn ?? hoverPfn ?? markedPfn;
     if (focus !== undefined && focus - g.startPfn >= 0 && focus - g.startPfn < g.pages) out.push(rowsOf(lead + focus - g.startPfn, 1));
     // every running compaction's scanner pageblock, and its migration line's rows (from one
     // end to the other: the line crosses every row between)
@@ -391,7 +397,7 @@ export function createMemMapView(body: HTMLElement) {
       }
     }
     drawCompaction(ctx, s, cell, pbPages);
-    const focus = pinnedPfn ?? hoverPfn;
+    const focus = pinnedPfn ?? hoverPfn ?? markedPfn;
     if (focus !== undefined) {
       const i = focus - g.startPfn;
       if (i >= 0 && i < g.pages) {
@@ -457,6 +463,7 @@ export function createMemMapView(body: HTMLElement) {
   }
 
   function showPage(pfn: number | undefined) {
+    historyBtn.disabled = pinnedPfn === undefined || player?.state.page(pinnedPfn) === undefined;
     hover.replaceChildren();
     if (pfn === undefined || !player) {
       hover.append(el('p', { class: 'muted', text: 'Hover a cell, or type a pfn, to see its struct page fields.' }));
@@ -522,8 +529,13 @@ export function createMemMapView(body: HTMLElement) {
       pinnedPfn = pfnAt(ev);
       showPage(pinnedPfn);
       draw();
+      // a click on a page opens its history
+      if (pinnedPfn !== undefined) selectPfn(canvas, pinnedPfn);
     }
     drag = undefined;
+  });
+  historyBtn.addEventListener('click', () => {
+    if (pinnedPfn !== undefined) selectPfn(historyBtn, pinnedPfn);
   });
   canvas.addEventListener('pointermove', (ev) => {
     if (drag) {
@@ -578,6 +590,11 @@ export function createMemMapView(body: HTMLElement) {
   showPage(undefined);
 
   return {
+    mark(t: FigureTerm | undefined) {
+      markedPfn = t?.kind === 'pfn' ? t.pfn : undefined;
+      viewChanged = true;
+      draw();
+    },
     update(p: Player) {
       player = p;
       setup(p.state);

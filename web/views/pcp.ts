@@ -2,16 +2,19 @@
 // the list darker, and the CPU's zone->lock state (running / spinning / holding) in words.
 
 import { select } from 'd3-selection';
+import 'd3-transition';
 import { scaleLinear } from 'd3-scale';
 import type { Player, CpuLockState } from '../log/player';
 import { COLORS } from '../ui/palette';
-import { sizeOf } from '../ui/dom';
+import { reducedMotion, sizeOf } from '../ui/dom';
+import { figureFont } from '../ui/figfont';
+import type { FigureTerm } from './terms';
+import { selectPcp } from './pfn-dialog';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const LEFT = 44; // room for the high / batch labels
-const H = 230;
-const TOP = 26;
-const BOTTOM = 48;
+/** a refill or drain (a count change a few records away) slides; a jump or fast play does not */
+const ANIMATE_STEPS = 8;
+const ANIMATE_MS = 220;
 
 export interface PcpParams {
   high: number | undefined;
@@ -28,9 +31,9 @@ const LOCK_COLOR: Record<CpuLockState, string> = {
 };
 
 /** The high and batch labels; one label when the two marks would overlap. */
-function markLabels(params: PcpParams, y: (v: number) => number): [string, number][] {
+function markLabels(params: PcpParams, y: (v: number) => number, fontPx: number): [string, number][] {
   const { high, batch } = params;
-  if (high !== undefined && batch !== undefined && Math.abs(y(high) - y(batch)) < 12) {
+  if (high !== undefined && batch !== undefined && Math.abs(y(high) - y(batch)) < fontPx) {
     return [[high === batch ? 'high = batch' : 'high, batch', high]];
   }
   return (
@@ -48,29 +51,44 @@ export function createPcpView(body: HTMLElement) {
   scroller.className = 'pcp-scroll';
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('class', 'pcp-svg');
-  svg.setAttribute('role', 'img');
+  // a group, not an image: its columns are buttons
+  svg.setAttribute('role', 'group');
   scroller.append(svg);
   body.append(note, scroller);
 
   let drawnLayout = '';
   let drawnCols: string[] = [];
+  let drawnStep = -1;
+  let drawnPlayer: Player | undefined;
 
   function update(p: Player, params: PcpParams) {
     const s = p.state;
     const cpus = Array.from({ length: s.geo.cpus }, (_, c) => c);
     const counts = cpus.map((c) => s.pcpCount[c]!);
     const maxCount = Math.max(1, params.high ?? 0, ...counts);
+    // sizes follow the figure type (web/ui/figfont.ts), so presenter mode's labels keep apart
+    const fs = figureFont(svg).px;
+    const ch = fs * 0.62; // a monospace digit
+    const LEFT = Math.max(44, Math.ceil(ch * 6 + 6)); // room for "batch"
+    const TOP = Math.ceil(fs * 2);
+    const BOTTOM = Math.ceil(fs * 3.7);
+    const H = Math.max(230, TOP + BOTTOM + fs * 8);
     const y = scaleLinear()
       .domain([0, maxCount * 1.1])
       .range([H - BOTTOM, TOP]);
-    // columns shrink to fit up to ~24 CPUs; beyond that the panel scrolls sideways
+    // columns shrink to fit up to ~24 CPUs; beyond that the panel scrolls sideways. A column is
+    // never narrower than its shortest labels ("12", "spin"), and says "cpu 12" when it can.
     const avail = Math.max(200, sizeOf(scroller).w - LEFT - 4);
-    const COL_W = Math.max(30, Math.min(72, Math.floor(avail / cpus.length)));
-    const narrow = COL_W < 54;
+    const minW = Math.ceil(ch * 4 + 8);
+    const COL_W = Math.max(minW, Math.min(Math.max(72, Math.ceil(ch * 7 + 8)), Math.floor(avail / cpus.length)));
+    const narrow = COL_W < ch * (`cpu ${cpus.length - 1}`.length + 1) || COL_W < ch * 8;
     const width = LEFT + cpus.length * COL_W;
+    const animate = p === drawnPlayer && Math.abs(p.step - drawnStep) <= ANIMATE_STEPS && p.step !== drawnStep && !reducedMotion();
+    drawnPlayer = p;
+    drawnStep = p.step;
     // Only what changed is written: a column whose count, cold part and lock state are as
     // drawn is left alone (attribute writes restyle the SVG; at 60 frames a second they add up).
-    const layoutKey = `${width}/${COL_W}/${maxCount}/${params.high}/${params.batch}/${params.source}`;
+    const layoutKey = `${width}/${COL_W}/${maxCount}/${params.high}/${params.batch}/${params.source}/${fs}`;
     const locks = cpus.map((c) => p.lockState(c));
     const colKeys = cpus.map((c) => `${s.pcpCount[c]}/${s.pcpCold[c]}/${locks[c]}`);
     const relayout = layoutKey !== drawnLayout || colKeys.length !== drawnCols.length;
@@ -95,7 +113,21 @@ export function createPcpView(body: HTMLElement) {
       .selectAll<SVGGElement, number>('g.pcp-col')
       .data(cpus)
       .join((enter) => {
-        const g = enter.append('g').attr('class', 'pcp-col');
+        // a column is a button: its pcp list's pages, to pick one's history (pfn-dialog.ts)
+        const g = enter
+          .append('g')
+          .attr('class', 'pcp-col')
+          .attr('tabindex', 0)
+          .attr('role', 'button')
+          .attr('aria-haspopup', 'dialog')
+          .on('click', function (_ev, c) {
+            selectPcp(this, c);
+          })
+          .on('keydown', function (ev: KeyboardEvent, c) {
+            if (ev.key !== 'Enter' && ev.key !== ' ') return;
+            ev.preventDefault();
+            selectPcp(this, c);
+          });
         g.append('rect').attr('class', 'pcp-track');
         g.append('rect').attr('class', 'pcp-hot');
         g.append('rect').attr('class', 'pcp-cold');
@@ -117,20 +149,20 @@ export function createPcpView(body: HTMLElement) {
       .attr('width', bw)
       .attr('y', TOP)
       .attr('height', H - BOTTOM - TOP);
-    cols
-      .select('rect.pcp-hot')
-      .attr('x', bx)
-      .attr('width', bw)
-      .attr('y', (c) => y(s.pcpCount[c]!))
-      .attr('height', (c) => y(0) - y(s.pcpCount[c]! - s.pcpCold[c]!))
-      .attr('fill', COLORS.pcpHot);
-    cols
-      .select('rect.pcp-cold')
-      .attr('x', bx)
-      .attr('width', bw)
-      .attr('y', (c) => y(s.pcpCold[c]!))
-      .attr('height', (c) => y(0) - y(s.pcpCold[c]!))
-      .attr('fill', COLORS.pcpCold);
+    // a refill grows the bar and a drain shrinks it, sliding (d3-transition) when stepped
+    const hot = cols.select<SVGRectElement>('rect.pcp-hot').attr('x', bx).attr('width', bw).attr('fill', COLORS.pcpHot);
+    const cold = cols.select<SVGRectElement>('rect.pcp-cold').attr('x', bx).attr('width', bw).attr('fill', COLORS.pcpCold);
+    const hotY = (c: number) => y(s.pcpCount[c]!);
+    const hotH = (c: number) => y(0) - y(s.pcpCount[c]! - s.pcpCold[c]!);
+    const coldY = (c: number) => y(s.pcpCold[c]!);
+    const coldH = (c: number) => y(0) - y(s.pcpCold[c]!);
+    if (animate && !relayout) {
+      hot.transition().duration(ANIMATE_MS).attr('y', hotY).attr('height', hotH);
+      cold.transition().duration(ANIMATE_MS).attr('y', coldY).attr('height', coldH);
+    } else {
+      hot.interrupt().attr('y', hotY).attr('height', hotH);
+      cold.interrupt().attr('y', coldY).attr('height', coldH);
+    }
     const mark = (sel: string, v: number | undefined) =>
       cols
         .select(sel)
@@ -149,12 +181,12 @@ export function createPcpView(body: HTMLElement) {
     cols
       .select('text.pcp-cpu')
       .attr('x', COL_W / 2)
-      .attr('y', H - BOTTOM + 18)
+      .attr('y', H - BOTTOM + fs * 1.4)
       .text((c) => (narrow ? String(c) : `cpu ${c}`));
     cols
       .select('text.pcp-lock')
       .attr('x', COL_W / 2)
-      .attr('y', H - BOTTOM + 38)
+      .attr('y', H - BOTTOM + fs * 2.9)
       .attr('fill', (c) => LOCK_COLOR[locks[c]!])
       .text((c) => (narrow ? LOCK_SHORT[locks[c]!] : locks[c]!));
 
@@ -162,7 +194,7 @@ export function createPcpView(body: HTMLElement) {
     if (!relayout) return;
     select(svg)
       .selectAll<SVGTextElement, string>('text.pcp-mark-label')
-      .data(markLabels(params, y))
+      .data(markLabels(params, y, fs))
       .join('text')
       .attr('class', 'pcp-mark-label')
       .attr('x', 2)
@@ -170,5 +202,10 @@ export function createPcpView(body: HTMLElement) {
       .text((d) => d[0]);
   }
 
-  return { update };
+  /** points at `high`, `batch`, the counts or the zone->lock states while prose names them */
+  function mark(t: FigureTerm | undefined) {
+    svg.dataset['mark'] = t?.kind === 'pcp' ? t.part : t?.kind === 'lock' ? 'lock' : '';
+  }
+
+  return { update, mark };
 }

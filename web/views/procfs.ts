@@ -1,7 +1,7 @@
 // /proc/buddyinfo and /proc/zoneinfo-style text: the exact numbers behind the pictures, and the
 // text alternative for screen readers.
 
-import { MIGRATETYPES, NR_MIGRATETYPES, NR_OUTCOMES } from '../log/events';
+import { ACCESS_OUTCOMES, MIGRATETYPES, NR_MIGRATETYPES, NR_OUTCOMES } from '../log/events';
 import type { Player } from '../log/player';
 import type { PcpParams } from './pcp';
 import { hexPfn } from '../log/describe';
@@ -56,32 +56,56 @@ export function zoneinfoText(p: Player, pcp: PcpParams, maxCpus = 16): string {
   return lines.join('\n');
 }
 
+/** A column heading per access outcome (one word each, so the columns can be read by eye
+ * and by a script); typed over ACCESS_OUTCOMES, so a new outcome needs its heading here. */
+const OUTCOME_HEADS: Record<(typeof ACCESS_OUTCOMES)[number], string> = {
+  'L1 hit': 'L1',
+  'L2 hit': 'L2',
+  'LLC hit': 'LLC',
+  'remote hit': 'remote',
+  memory: 'memory',
+  'prefetch hit': 'pf_hit',
+  'late prefetch': 'pf_late',
+  plain: 'plain',
+};
+
+/** Rows of cells as right-aligned columns (the first left-aligned), every row as wide as its heading. */
+function columns(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string[] {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (r: readonly (string | number)[]) => r.map((c, i) => (i === 0 ? String(c).padEnd(w[i]!) : String(c).padStart(w[i]!))).join('  ');
+  return [line(head), ...rows.map(line)];
+}
+
 export function cpuStatsText(p: Player, maxCpus = 32): string {
   const s = p.state;
-  const header = 'cpu  zone->lock  acquired contended      spin cycles      hold cycles';
-  const lines = [header];
   const shown = Math.min(s.geo.cpus, maxCpus);
-  for (let c = 0; c < shown; c++) {
-    const st = p.lockStats(c);
-    lines.push(
-      `${pad(c, 3)}  ${p.lockState(c).padEnd(10)} ${pad(st.acquisitions, 9)} ${pad(st.contended, 9)} ${pad(st.spinCycles, 16)} ${pad(st.holdCycles, 16)}`,
-    );
-  }
+  const cpus = Array.from({ length: shown }, (_, c) => c);
+  const lines = columns(
+    ['cpu', 'zone->lock', 'acquired', 'contended', 'spin_cycles', 'hold_cycles'],
+    cpus.map((c) => {
+      const st = p.lockStats(c);
+      return [c, p.lockState(c), st.acquisitions, st.contended, st.spinCycles, st.holdCycles];
+    }),
+  );
   if (s.geo.cpus > shown) lines.push(`... ${s.geo.cpus - shown} more CPUs`);
-  const heads = ['L1', 'L2', 'LLC', 'remote', 'memory', 'pf hit', 'pf late'];
-  lines.push('', 'struct page accesses by outcome, and prefetches', `cpu  ${heads.map((h) => pad(h, 7)).join(' ')}   ${pad('issued', 7)} ${pad('wasted', 7)}`);
-  for (let c = 0; c < shown; c++) {
-    const b = c * (NR_OUTCOMES + 2);
-    const o = Array.from(s.cache.subarray(b, b + NR_OUTCOMES)).map((v) => pad(v, 7));
-    lines.push(`${pad(c, 3)}  ${o.join(' ')}   ${pad(s.cache[b + NR_OUTCOMES]!, 7)} ${pad(s.cache[b + NR_OUTCOMES + 1]!, 7)}`);
-  }
+  lines.push('', 'struct page accesses by outcome, and prefetches');
+  lines.push(
+    ...columns(
+      ['cpu', ...ACCESS_OUTCOMES.map((o) => OUTCOME_HEADS[o]), 'issued', 'wasted'],
+      cpus.map((c) => {
+        const b = c * (NR_OUTCOMES + 2);
+        return [c, ...s.cache.subarray(b, b + NR_OUTCOMES + 2)];
+      }),
+    ),
+  );
   return lines.join('\n');
 }
 
 export function createTextView(body: HTMLElement, label: string) {
   const pre = document.createElement('pre');
   pre.className = 'procfs';
-  pre.tabIndex = 0;
+  pre.tabIndex = 0; // it may scroll sideways: the keyboard must reach it
+  pre.setAttribute('role', 'figure');
   pre.setAttribute('aria-label', label);
   body.append(pre);
   return {

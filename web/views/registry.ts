@@ -4,8 +4,9 @@
 // redraw pace are the same on every page.
 import type { TraceSummary } from '../import/summary';
 import type { Player } from '../log/player';
-import { createLegend } from '../ui/legend';
-import { el, panel } from '../ui/dom';
+import { createFigureLegend, createLegend, type LegendItem } from '../ui/legend';
+import { el, panel, recordCanvases } from '../ui/dom';
+import { panelToSvg, setPanelExporter } from '../ui/image';
 import { createBuddyTreeView } from './buddytree';
 import { createCacheView } from './cache';
 import { createFreeAreasView } from './freeareas';
@@ -17,6 +18,10 @@ import { createPcpView, type PcpParams } from './pcp';
 import { createPcpHistView, type PcpHistData } from './pcphist';
 import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './procfs';
 import { createSlabView } from './slab';
+import { createEventView, eventLegend } from './eventanim';
+import { buddyTreeLegend, freeAreasLegend, lockTimelineLegend, memMapLegend, pcpLegend } from './legends';
+import type { FigureTerm } from './terms';
+import './views.css';
 
 /** Everything a view may draw from; each view names the parts it needs. */
 interface AllViewData {
@@ -44,6 +49,9 @@ export interface ViewData extends Partial<AllViewData> {
  */
 type Pace = 'always' | 'visible' | 'text';
 
+/** A view's redraw, and optionally how it points at a part of itself that prose names. */
+type Draw = ((d: ViewData & AllViewData) => void) & { mark?: (t: FigureTerm | undefined) => void };
+
 interface ViewDef {
   /** the panel's id on the workbench; other pages prefix it (`lv-pcp`, `cmp0-pcp`) */
   readonly id: string;
@@ -56,17 +64,25 @@ interface ViewDef {
   readonly needs: readonly Need[];
   readonly pace: Pace;
   /** builds the view into a panel body; returns its redraw */
-  create(body: HTMLElement): (d: ViewData & AllViewData) => void;
+  create(body: HTMLElement): Draw;
+  /** the colours this view draws for a run, named (a legend under the figure) */
+  legend?(d: ViewData & AllViewData): LegendItem[];
+  /** the prose terms this view can point at (its `mark` outlines the part; else the whole panel) */
+  names?(t: FigureTerm): boolean;
 }
 
-const textView = (label: string, text: (d: AllViewData) => string) => (body: HTMLElement) => {
+const textView = (label: string, text: (d: AllViewData) => string) => (body: HTMLElement): Draw => {
   const v = createTextView(body, label);
   return (d: AllViewData) => v.set(text(d));
 };
-const playerView = (create: (body: HTMLElement) => { update(p: Player): void }) => (body: HTMLElement) => {
-  const v = create(body);
-  return (d: AllViewData) => v.update(d.player);
-};
+const playerView =
+  (create: (body: HTMLElement) => { update(p: Player): void; mark?(t: FigureTerm | undefined): void }) =>
+  (body: HTMLElement): Draw => {
+    const v = create(body);
+    return Object.assign((d: AllViewData) => v.update(d.player), v.mark ? { mark: (t: FigureTerm | undefined) => v.mark!(t) } : {});
+  };
+/** names a view is about as a whole (the panel is outlined when prose names one) */
+const about = (...names: string[]) => (t: FigureTerm) => t.kind === 'name' && names.includes(t.name);
 
 const DEFS = [
   {
@@ -76,6 +92,8 @@ const DEFS = [
     needs: ['player'],
     pace: 'visible',
     create: playerView(createFreeAreasView),
+    legend: (d) => freeAreasLegend(d.player),
+    names: (t) => t.kind === 'pfn' || t.kind === 'order' || about('free_area', 'nr_free', '__free_one_page', 'expand', '__rmqueue_smallest')(t),
   },
   {
     id: 'legend',
@@ -94,6 +112,7 @@ const DEFS = [
     needs: ['player'],
     pace: 'always',
     create: textView('/proc/buddyinfo', (d) => buddyinfoText(d.player)),
+    names: about('/proc/buddyinfo', 'buddyinfo', 'nr_free'),
   },
   {
     id: 'mem-map',
@@ -103,6 +122,8 @@ const DEFS = [
     needs: ['player'],
     pace: 'visible',
     create: playerView(createMemMapView),
+    legend: (d) => memMapLegend(d.player),
+    names: (t) => t.kind === 'pfn' || about('mem_map', 'struct page')(t),
   },
   {
     id: 'pcp',
@@ -111,8 +132,10 @@ const DEFS = [
     pace: 'visible',
     create(body) {
       const v = createPcpView(body);
-      return (d) => v.update(d.player, d.pcp);
+      return Object.assign((d: AllViewData) => v.update(d.player, d.pcp), { mark: v.mark });
     },
+    legend: (d) => pcpLegend(d.player),
+    names: (t) => t.kind === 'pcp' || (t.kind === 'lock' && t.lock === 'zone->lock') || about('rmqueue_bulk', 'free_pcppages_bulk', 'per_cpu_pages')(t),
   },
   {
     id: 'pagetypeinfo',
@@ -129,6 +152,8 @@ const DEFS = [
     needs: ['player'],
     pace: 'visible',
     create: playerView(createBuddyTreeView),
+    legend: (d) => buddyTreeLegend(d.player),
+    names: (t) => t.kind === 'pfn' || t.kind === 'order' || about('expand', '__free_one_page', 'buddy')(t),
   },
   {
     id: 'lock-timeline',
@@ -137,6 +162,8 @@ const DEFS = [
     needs: ['player'],
     pace: 'visible',
     create: playerView(createLockTimelineView),
+    legend: (d) => lockTimelineLegend(d.player),
+    names: (t) => t.kind === 'lock',
   },
   {
     id: 'lock-hist',
@@ -177,6 +204,15 @@ const DEFS = [
     needs: ['player'],
     pace: 'text',
     create: textView('zone->lock and cache counters per CPU', (d) => cpuStatsText(d.player)),
+    names: (t) => about('pf_hit', 'pf_late', 'pf_wasted', 'misses')(t),
+  },
+  {
+    id: 'event',
+    title: 'What just happened',
+    needs: ['player'],
+    pace: 'always',
+    create: playerView(createEventView),
+    legend: (d) => eventLegend(d.player),
   },
   {
     id: 'import-summary',
@@ -222,6 +258,12 @@ export interface MountedView {
   readonly section: HTMLElement;
   /** redraws from data; does nothing when a part the view needs is missing */
   update(d: ViewData): void;
+  /** whether this view can point at what the term names */
+  names(t: FigureTerm): boolean;
+  /** points at the term's part (or outlines the whole panel); undefined clears it */
+  mark(t: FigureTerm | undefined): void;
+  /** the view as a vector SVG document, drawn again from the data it last showed */
+  exportSvg(title: string): string;
 }
 
 export interface MountOptions {
@@ -229,6 +271,8 @@ export interface MountOptions {
   prefix?: string;
   /** `full`: the workbench's heading and hint; `short`: one heading line, no hint */
   heading?: 'full' | 'short';
+  /** a legend of the view's colours under it (views that draw colours have one) */
+  legend?: boolean;
 }
 
 /** Builds one view in a titled panel appended to parent. */
@@ -238,31 +282,70 @@ export function mountView(parent: HTMLElement, id: ViewId, opts: MountOptions = 
   const body =
     opts.heading === 'short' ? panel(parent, panelId, viewTitle(id)) : panel(parent, panelId, def.title, def.hint);
   const draw = def.create(body);
+  const section = body.parentElement!;
+  const legend = opts.legend && def.legend ? createFigureLegend(section) : undefined;
+  let last: (ViewData & AllViewData) | undefined;
+  /**
+   * A fresh copy of the view, laid out at this one's width off screen, draws the last data once
+   * more with its canvases recording vector SVG (a fresh copy draws everything: no incremental
+   * repaint, no animation half done), and the copy's panel becomes the SVG document.
+   */
+  const exportSvg = (title: string) => {
+    const host = el('div', { class: 'svg-export-host', 'aria-hidden': 'true' });
+    host.style.cssText = `position:fixed;left:-100000px;top:0;width:${Math.max(1, section.getBoundingClientRect().width)}px`;
+    document.body.append(host);
+    try {
+      const copyBody = panel(host, `${panelId}-export`, def.title);
+      const copyDraw = def.create(copyBody);
+      const canvases = recordCanvases(host, () => {
+        if (last) copyDraw({ ...last, textDue: true });
+      });
+      return panelToSvg(copyBody.parentElement!, title, canvases);
+    } finally {
+      host.remove();
+    }
+  };
+  setPanelExporter(section, exportSvg);
   return {
     id,
     pace: def.pace,
-    section: body.parentElement!,
+    section,
     update(d) {
-      if (def.needs.every((n) => d[n] !== undefined)) draw(d as ViewData & AllViewData);
+      if (!def.needs.every((n) => d[n] !== undefined)) return;
+      last = d as ViewData & AllViewData;
+      draw(last);
+      legend?.set(def.legend!(last));
     },
+    names: (t) => def.names?.(t) ?? false,
+    mark(t) {
+      const own = t && def.names?.(t) ? t : undefined;
+      // a name the whole figure is about, or a view that cannot point at parts: outlined whole
+      section.classList.toggle('term-marked', own !== undefined && (own.kind === 'name' || !draw.mark));
+      draw.mark?.(own);
+    },
+    exportSvg,
   };
 }
 
 /** A chosen set of views side by side: what a lesson step, a lecture slide or a compare column shows. */
 export interface ViewSet {
   root: HTMLElement;
+  /** the mounted views, in order */
+  views: readonly MountedView[];
   update(d: ViewData): void;
   highlight(id: ViewId | undefined): void;
   /** the panel element of a view, for export */
   panelOf(id: ViewId): HTMLElement | undefined;
 }
 
-export function mountViewSet(parent: HTMLElement, ids: readonly ViewId[], prefix = 'lv'): ViewSet {
+/** Views side by side, each with its legend. `into` places each view (default: one box). */
+export function mountViewSet(parent: HTMLElement, ids: readonly ViewId[], prefix = 'lv', into?: (id: ViewId) => HTMLElement): ViewSet {
   const root = el('div', { class: `viewset viewset-${ids.length}` });
   parent.append(root);
-  const views = ids.map((id) => mountView(root, id, { prefix, heading: 'short' }));
+  const views = ids.map((id) => mountView(into?.(id) ?? root, id, { prefix, heading: 'short', legend: true }));
   return {
     root,
+    views,
     update(d) {
       for (const v of views) v.update(d);
     },

@@ -25,7 +25,24 @@ describe('text panels', () => {
     expect(zi).toContain('start_pfn:           256 (0x100)');
     expect(zi).toContain('              high:  186');
     p.seek(log.length);
-    expect(cpuStatsText(p).split('\n')[2]).toMatch(/^ {2}1 {2}running +1 +0 +0 +40$/);
+    expect(cpuStatsText(p).split('\n')[2]).toMatch(/^1 +running +1 +0 +0 +40$/);
+  });
+
+  it('puts every value of the "zone->lock and cache, per CPU" tables under its own heading', () => {
+    p.seek(log.length);
+    const [locks, cache] = cpuStatsText(p).split('\n\n');
+    for (const table of [locks!, cache!.split('\n').slice(1).join('\n')]) {
+      const [head, ...rows] = table.split('\n');
+      const heads = head!.trim().split(/ +/);
+      // each heading's right edge is where its column's values end (the first column: its left edge)
+      const ends = [...head!.matchAll(/\S+/g)].map((m) => m.index + m[0].length);
+      for (const r of rows) {
+        const cells = [...r.matchAll(/\S+/g)];
+        expect(cells.length, r).toBe(heads.length);
+        cells.slice(1).forEach((c, i) => expect(c.index + c[0].length, `${heads[i + 1]} in "${r}"`).toBe(ends[i + 1]));
+      }
+    }
+    expect(cache!.split('\n')[1]).toBe('cpu  L1  L2  LLC  remote  memory  pf_hit  pf_late  plain  issued  wasted');
   });
 });
 

@@ -14,9 +14,13 @@
 // (web/engine/sweep.ts). Lines are told apart by colour (Okabe–Ito), by marker shape and by a
 // label at their right end, so colour is never the only cue.
 
+import { axisBottom, axisLeft } from 'd3-axis';
 import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
-import { select, type Selection } from 'd3-selection';
+import { select } from 'd3-selection';
+import { line, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTriangle } from 'd3-shape';
+import 'd3-transition';
+import { reducedMotion } from '../ui/dom';
 import type { ThroughputPoint, ThroughputSeries } from '../engine/sweep';
 
 export interface ThroughputChartOptions {
@@ -33,23 +37,19 @@ export interface ThroughputChartOptions {
   yLabel?: string;
   /** x axis title; default "tasks (one per CPU)" (hackbench: groups) */
   xLabel?: string;
-  /** viewBox size; the SVG itself scales to its container's width */
+  /** viewBox size (default: the container's width, 360 to 640, and 360 high); the SVG itself
+   * scales to its container's width */
   width?: number;
   height?: number;
 }
 
 /** Okabe–Ito, in an order where neighbours differ in lightness too (projector, colour blindness). */
 export const SERIES_COLORS = ['#56B4E9', '#E69F00', '#009E73', '#F0E442', '#CC79A7', '#D55E00', '#0072B2', '#FFFFFF'] as const;
-/** One marker shape per series (circle, square, triangle, diamond, ...), as SVG path builders. */
-const MARKERS: ((x: number, y: number, r: number) => string)[] = [
-  (x, y, r) => `M${x - r},${y}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`,
-  (x, y, r) => `M${x - r},${y - r}h${2 * r}v${2 * r}h${-2 * r}Z`,
-  (x, y, r) => `M${x},${y - r * 1.2}L${x + r * 1.1},${y + r * 0.8}L${x - r * 1.1},${y + r * 0.8}Z`,
-  (x, y, r) => `M${x},${y - r * 1.3}L${x + r * 1.1},${y}L${x},${y + r * 1.3}L${x - r * 1.1},${y}Z`,
-  (x, y, r) => `M${x - r},${y - r}L${x + r},${y + r}M${x - r},${y + r}L${x + r},${y - r}`,
-  (x, y, r) => `M${x - r * 1.2},${y}h${2.4 * r}M${x},${y - r * 1.2}v${2.4 * r}`,
-];
+/** One marker shape per series (d3-shape's symbols), so colour is never the only cue. */
+const MARKERS = [symbolCircle, symbolSquare, symbolTriangle, symbolDiamond, symbolCross, symbolStar] as const;
 export const LINEAR_COLOR = '#aab4c0';
+/** how long a redraw eases lines and points to their new places (none with reduced motion) */
+const EASE_MS = 300;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const fmtScore = format('.3~s');
@@ -63,6 +63,12 @@ export function linearSeries(base: ThroughputSeries, all: readonly ThroughputSer
   if (!one) return undefined;
   const tasks = [...new Set(all.flatMap((s) => s.points.map((p) => p.tasks)))].sort((a, b) => a - b);
   return { label: 'linear', points: tasks.map((t) => ({ tasks: t, score: one.score * t })) };
+}
+
+/** `s` cut to fit `width` px at `size` px type (the whole title is in the chart's accessible name). */
+function fitText(s: string, width: number, size: number): string {
+  const max = Math.floor(width / (size * 0.56));
+  return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
 }
 
 /** The points of a series in task order, without non-finite or negative values. */
@@ -87,16 +93,20 @@ export function describeThroughput(series: readonly ThroughputSeries[], title = 
 }
 
 /**
- * Draws (or redraws) the chart into `svg`, replacing what was there. Safe to call with empty or
- * partial series, e.g. while a sweep is still running.
+ * Draws (or redraws) the chart into `svg`. Safe to call with empty or partial series, e.g. while
+ * a sweep is still running: lines and points already there move to their new places (d3-
+ * transition), new ones fade in. Axes are d3-axis, lines d3-shape.
  */
 export function drawThroughputChart(
   svg: SVGSVGElement,
   series: readonly ThroughputSeries[],
   opts: ThroughputChartOptions = {},
 ): void {
-  const W = opts.width ?? 640;
+  // the width of the box it is drawn in (a phone's is narrower), so its type stays readable
+  const box = svg.parentElement?.clientWidth ?? 0;
+  const W = opts.width ?? (box > 0 ? Math.max(360, Math.min(640, Math.round(box))) : 640);
   const H = opts.height ?? 360;
+  svg.style.aspectRatio = `${W} / ${H}`;
   const title = opts.title ?? 'Throughput';
   const unit = opts.unit ?? 'pages/s';
   const m = { top: opts.title ? 30 : 12, right: 96, bottom: 44, left: 64 };
@@ -115,73 +125,128 @@ export function drawThroughputChart(
   const maxScore = Math.max(1, ...allPts.map((p) => p.score));
   const x = scaleLinear().domain([0, maxTasks]).nice().range([m.left, W - m.right]);
   const y = scaleLinear().domain([0, maxScore]).nice().range([H - m.bottom, m.top]);
+  const ms = reducedMotion() ? 0 : EASE_MS;
 
   const root = select(svg);
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', describeThroughput(series, title));
   svg.classList.add('throughput-svg');
-  root.selectAll('*').remove();
-  const text = (g: Selection<SVGGElement, unknown, null, undefined>, tx: number, ty: number, s: string, anchor = 'middle') =>
-    g.append('text').attr('x', tx).attr('y', ty).attr('text-anchor', anchor).attr('fill', '#e6edf3').attr('font-size', 13).text(s);
+  /** one child `<g class=cls>` of parent, made on the first draw */
+  const part = (parent: Element, cls: string) => {
+    let g = parent.querySelector<SVGGElement>(`:scope > g.${cls}`);
+    if (!g) {
+      g = document.createElementNS(SVG_NS, 'g');
+      g.setAttribute('class', cls);
+      parent.append(g);
+    }
+    return select(g);
+  };
 
-  // axes: grid lines with their tick labels, drawn by hand (d3-axis would be one more dependency)
-  const axes = root.append<SVGGElement>('g').attr('class', 'tp-axes');
-  for (const t of y.ticks(5)) {
-    axes.append('line').attr('x1', m.left).attr('x2', W - m.right).attr('y1', y(t)).attr('y2', y(t)).attr('stroke', '#2e3748');
-    text(axes, m.left - 6, y(t) + 4, fmtScore(t), 'end');
-  }
+  // axes: d3-axis, the y ticks drawn across the plot as grid lines
+  const axes = part(svg, 'tp-axes');
+  const yAxis = part(axes.node()!, 'tp-y').attr('transform', `translate(${m.left},0)`);
+  yAxis.call(axisLeft(y).ticks(5).tickFormat((v) => fmtScore(Number(v))).tickSizeInner(-(W - m.left - m.right)).tickSizeOuter(0).tickPadding(6));
+  yAxis.selectAll('.tick line').attr('stroke', '#2e3748');
   const taskTicks = x.ticks(Math.min(8, maxTasks)).filter((t) => Number.isInteger(t));
-  for (const t of taskTicks) {
-    axes.append('line').attr('x1', x(t)).attr('x2', x(t)).attr('y1', H - m.bottom).attr('y2', H - m.bottom + 5).attr('stroke', '#aab4c0');
-    text(axes, x(t), H - m.bottom + 19, String(t));
+  const xAxis = part(axes.node()!, 'tp-x').attr('transform', `translate(0,${H - m.bottom})`);
+  xAxis.call(axisBottom(x).tickValues(taskTicks).tickFormat((v) => String(v)).tickSizeOuter(0));
+  for (const a of [xAxis, yAxis]) {
+    a.attr('font-size', 13).attr('font-family', null);
+    a.selectAll('.domain').attr('stroke', LINEAR_COLOR);
+    a.selectAll('.tick text').attr('fill', '#e6edf3');
   }
-  axes.append('line').attr('x1', m.left).attr('x2', W - m.right).attr('y1', H - m.bottom).attr('y2', H - m.bottom).attr('stroke', '#aab4c0');
-  axes.append('line').attr('x1', m.left).attr('x2', m.left).attr('y1', m.top).attr('y2', H - m.bottom).attr('stroke', '#aab4c0');
-  text(axes, (m.left + W - m.right) / 2, H - 6, opts.xLabel ?? 'tasks (one per CPU)');
-  text(axes, 14, (m.top + H - m.bottom) / 2, opts.yLabel ?? `score (${unit})`).attr(
-    'transform',
-    `rotate(-90 14 ${(m.top + H - m.bottom) / 2})`,
-  );
-  if (opts.title) text(axes, m.left, 18, opts.title, 'start').attr('font-weight', 650).attr('font-size', 14);
+  xAxis.selectAll('.tick line').attr('stroke', LINEAR_COLOR);
+  const titles = [
+    { cls: 'tp-xlabel', x: (m.left + W - m.right) / 2, y: H - 6, t: opts.xLabel ?? 'tasks (one per CPU)', anchor: 'middle', rotate: false },
+    { cls: 'tp-ylabel', x: 14, y: (m.top + H - m.bottom) / 2, t: opts.yLabel ?? `score (${unit})`, anchor: 'middle', rotate: true },
+    ...(opts.title ? [{ cls: 'tp-title', x: m.left, y: 18, t: fitText(opts.title, W - m.left - 4, 14), anchor: 'start', rotate: false }] : []),
+  ];
+  axes
+    .selectAll<SVGTextElement, (typeof titles)[number]>('text.tp-axis-title')
+    .data(titles, (d) => d.cls)
+    .join('text')
+    .attr('class', (d) => `tp-axis-title ${d.cls}`)
+    .attr('x', (d) => d.x)
+    .attr('y', (d) => d.y)
+    .attr('text-anchor', (d) => d.anchor)
+    .attr('transform', (d) => (d.rotate ? `rotate(-90 ${d.x} ${d.y})` : null))
+    .attr('font-weight', (d) => (d.cls === 'tp-title' ? 650 : null))
+    .attr('fill', '#e6edf3')
+    .attr('font-size', (d) => (d.cls === 'tp-title' ? 14 : 13))
+    .text((d) => d.t);
 
-  const path = (pts: ThroughputPoint[]) => pts.map((p, i) => `${i ? 'L' : 'M'}${x(p.tasks).toFixed(1)},${y(p.score).toFixed(1)}`).join('');
+  const path = line<ThroughputPoint>()
+    .x((p) => x(p.tasks))
+    .y((p) => y(p.score));
   // end labels, nudged apart so that lines ending close together stay readable
   const labels: { y: number; text: string; color: string }[] = [];
 
-  if (linPts.length > 1) {
-    root
-      .append('path')
-      .attr('class', 'tp-linear')
-      .attr('d', path(linPts))
-      .attr('fill', 'none')
-      .attr('stroke', LINEAR_COLOR)
-      .attr('stroke-width', 1.5)
-      .attr('stroke-dasharray', '6 5');
-    const last = linPts.at(-1)!;
-    labels.push({ y: y(last.score), text: lin!.label, color: LINEAR_COLOR });
-  }
-  lines.forEach((l, i) => {
+  root
+    .selectAll<SVGPathElement, ThroughputPoint[]>('path.tp-linear')
+    .data(linPts.length > 1 ? [linPts] : [])
+    .join((enter) => enter.append('path').attr('class', 'tp-linear').attr('fill', 'none').attr('opacity', 0).attr('d', path))
+    .attr('stroke', LINEAR_COLOR)
+    .attr('stroke-width', 1.5)
+    .attr('stroke-dasharray', '6 5')
+    .transition()
+    .duration(ms)
+    .attr('opacity', 1)
+    .attr('d', path);
+  if (linPts.length > 1) labels.push({ y: y(linPts.at(-1)!.score), text: lin!.label, color: LINEAR_COLOR });
+
+  const groups = root
+    .selectAll<SVGGElement, (typeof lines)[number]>('g.tp-series')
+    .data(lines, (l) => l.label)
+    .join('g')
+    .attr('class', 'tp-series')
+    .attr('data-label', (l) => l.label);
+  groups.each(function (l, i) {
     const color = SERIES_COLORS[i % SERIES_COLORS.length]!;
-    const marker = MARKERS[i % MARKERS.length]!;
-    const g = root.append('g').attr('class', 'tp-series').attr('data-label', l.label);
-    if (l.pts.length > 1) g.append('path').attr('d', path(l.pts)).attr('fill', 'none').attr('stroke', color).attr('stroke-width', 2.5);
-    for (const p of l.pts) {
-      g.append('path')
-        .attr('d', marker(x(p.tasks), y(p.score), 4.5))
-        .attr('fill', color)
-        .attr('stroke', color)
-        .attr('stroke-width', 1.5)
-        .append('title')
-        .text(`${l.label}: ${fmtScore(p.score)} ${unit} at ${p.tasks} task${p.tasks === 1 ? '' : 's'}`);
-    }
+    const g = select(this);
+    g.selectAll<SVGPathElement, ThroughputPoint[]>('path.tp-line')
+      .data(l.pts.length > 1 ? [l.pts] : [])
+      .join((enter) => enter.append('path').attr('class', 'tp-line').attr('fill', 'none').attr('opacity', 0).attr('d', path))
+      .attr('stroke', color)
+      .attr('stroke-width', 2.5)
+      .transition()
+      .duration(ms)
+      .attr('opacity', 1)
+      .attr('d', path);
+    const marker = symbol(MARKERS[i % MARKERS.length]!, 72);
+    g.selectAll<SVGPathElement, ThroughputPoint>('path.tp-point')
+      .data(l.pts, (p) => String(p.tasks))
+      .join((enter) => {
+        const e = enter.append('path').attr('class', 'tp-point').attr('opacity', 0);
+        e.append('title');
+        e.attr('transform', (p) => `translate(${x(p.tasks)},${y(p.score)})`);
+        return e;
+      })
+      .attr('d', marker)
+      .attr('fill', color)
+      .attr('stroke', color)
+      .attr('stroke-width', 1.5)
+      .call((sel) => sel.select('title').text((p) => `${l.label}: ${fmtScore(p.score)} ${unit} at ${p.tasks} task${p.tasks === 1 ? '' : 's'}`))
+      .transition()
+      .duration(ms)
+      .attr('opacity', 1)
+      .attr('transform', (p) => `translate(${x(p.tasks)},${y(p.score)})`);
     const last = l.pts.at(-1);
     if (last) labels.push({ y: y(last.score), text: l.label, color });
   });
   labels.sort((a, b) => a.y - b.y);
   for (let i = 1; i < labels.length; i++) labels[i]!.y = Math.max(labels[i]!.y, labels[i - 1]!.y + 14);
-  const lg = root.append('g').attr('class', 'tp-labels');
-  for (const l of labels) lg.append('text').attr('x', W - m.right + 8).attr('y', l.y + 4).attr('fill', l.color).attr('font-size', 13).text(l.text);
+  part(svg, 'tp-labels')
+    .selectAll<SVGTextElement, (typeof labels)[number]>('text')
+    .data(labels, (l) => l.text)
+    .join('text')
+    .attr('x', W - m.right + 8)
+    .attr('font-size', 13)
+    .attr('fill', (l) => l.color)
+    .text((l) => l.text)
+    .transition()
+    .duration(ms)
+    .attr('y', (l) => l.y + 4);
 }
 
 /** An empty SVG element ready for drawThroughputChart(). */

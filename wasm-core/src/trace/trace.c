@@ -43,6 +43,7 @@ struct blab_trace {
 	size_t nev, evcap;
 	int have_time;
 	uint64_t rate_origin; /* ns of the first event */
+	unsigned max_order;   /* the highest order any event named */
 	uint64_t max_lines, max_events;
 };
 
@@ -521,11 +522,15 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 	if (ns > st->last_ns)
 		st->last_ns = ns;
 	if (!failed_alloc) {
+		/* a block of order k at pfn p covers p .. p + 2^k - 1: the zone must hold it all */
+		uint64_t last = pfn + (1ull << order) - 1;
 		if (pfn < st->min_pfn)
 			st->min_pfn = pfn;
-		if (pfn > st->max_pfn)
-			st->max_pfn = pfn;
+		if (last > st->max_pfn)
+			st->max_pfn = last;
 	}
+	if (order > t->max_order)
+		t->max_order = (unsigned)order;
 	int is_refill = kind == BLAB_TK_ZONE_LOCKED && v[F_REFILL];
 	if (!is_refill)
 		close_run(t, BLAB_HIST_REFILL, cpu, &st->refill, &run->refill);
@@ -847,16 +852,22 @@ size_t blab_trace_replay(const struct blab_trace *t, struct blab_event *out, siz
 		uint64_t span = st->max_pfn - st->min_pfn + 1;
 		struct blab_event *z = &out[0];
 		memset(z, 0, sizeof(*z));
-		z->time = st->first_ns;
+		/* times count from the trace's first event, not from boot (the summary's `time`
+		 * line keeps the absolute ones) */
+		z->time = 0;
 		z->pfn = st->min_pfn;
 		z->type = BLAB_EV_TRACE_ZONE;
-		z->order = BLAB_TRACE_MAX_ORDER;
+		/* the zone's top order: the kernel's default MAX_PAGE_ORDER, or higher if the trace
+		 * names a larger block (the trace does not say the kernel's value) */
+		z->order = t->max_order > BLAB_TRACE_TOP_ORDER ? t->max_order : BLAB_TRACE_TOP_ORDER;
 		z->cpu = BLAB_CPU_NONE;
 		z->arg0 = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
 		z->arg1 = (uint32_t)st->cpus;
 		size_t n = cap - 1 < t->nev ? cap - 1 : t->nev;
 		if (n)
 			memcpy(out + 1, t->ev, n * sizeof(*out));
+		for (size_t i = 1; i <= n; i++)
+			out[i].time -= st->first_ns; /* first_ns is the lowest timestamp seen */
 	}
 	return need;
 }

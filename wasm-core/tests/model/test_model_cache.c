@@ -335,10 +335,20 @@ static void test_checker(void)
 	for (int i = 0; i < 6; i++)
 		out(&m, 0, PG(i), i & 1, 0);
 	CHECK_EQ(cache_check(&m, err, sizeof(err)), 0);
-	m.l1[0].age[1] = m.l1[0].age[0];
-	CHECK_EQ(cache_check(&m, err, sizeof(err)), -1);
-	CHECK(strstr(err, "L1 0 set 0") && strstr(err, "not a permutation"));
-	m.l1[0].age[1] = (uint8_t)(m.l1[0].age[0] == 0 ? 1 : 0);
+	{
+		/* a 4-way L1 keeps its LRU order in one word: list the MRU way twice */
+		uint64_t o = m.l1[0].sets[0].order;
+		m.l1[0].sets[0].order = (o & ~0xf0ull) | ((o & 0xfu) << 4);
+		CHECK_EQ(cache_check(&m, err, sizeof(err)), -1);
+		CHECK(strstr(err, "L1 0 set 0") && strstr(err, "not a permutation"));
+		m.l1[0].sets[0].order = o;
+		CHECK_EQ(cache_check(&m, err, sizeof(err)), 0);
+		/* a nibble above the last of the 4 ranks must stay 0xf */
+		m.l1[0].sets[0].order = o & ~(1ull << 20);
+		CHECK_EQ(cache_check(&m, err, sizeof(err)), -1);
+		CHECK(strstr(err, "not a permutation") != NULL);
+		m.l1[0].sets[0].order = o;
+	}
 	cache_free(&m);
 
 	CHECK_EQ(cache_init(&m, &p, 2, 64, 0), 0);

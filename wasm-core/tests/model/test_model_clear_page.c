@@ -182,6 +182,72 @@ static void test_batched_equals_loop(void)
 	cache_free(&b);
 }
 
+/* Lazy clears (cache.c, "clear_page() in bulk": model a) against clears applied at once
+ * (model b, whose directory knows a frame line): the same outcome and cycles for every
+ * access and prefetch, the same wasted prefetches in the same order, the same counters, on
+ * CPUs that share a core (0 and 56), another core (1) and the other socket (28), with L2
+ * and LLC at full size and at an eighth (two groups of 64 L2 sets). Model a is checked
+ * (cache_check: ranks, filler ranks, deadlines, due masks, prefetch marks) as it goes. */
+static void lazy_equals_loop(uint32_t scale)
+{
+	static const uint32_t cpus[] = {0, 56, 1, 28};
+	struct model_params p;
+	struct cache_model a, b;
+	struct cache_wasted wa[MODEL_WASTED_MAX], wb[MODEL_WASTED_MAX];
+	model_params_default(&p);
+	p.l2_bytes /= scale;
+	p.llc_bytes_per_core /= scale;
+	CHECK_EQ(cache_init(&a, &p, 57, 1 << 13, 0), 0);
+	CHECK_EQ(cache_init(&b, &p, 57, 1 << 13, 0), 0);
+	CHECK(a.l1[0].clears != NULL && a.l2[0].due != NULL);
+	cache_set_frames(&a, 0, 1 << 13);
+	cache_set_frames(&b, 0, 1 << 14);
+	(void)out(&a, 28, FR((1 << 13) + 7)); /* a frame line for b only */
+	(void)out(&b, 28, FR((1 << 13) + 7));
+	CHECK(a.dir_frame_live == 0 && b.dir_frame_live == 1);
+	uint64_t x = 777 + scale, diff = 0, clears = 0;
+	for (uint32_t i = 0; i < 120000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t pfn = (uint32_t)(x >> 33) % 3000, op = (uint32_t)(x >> 20) % 16;
+		uint32_t cpu = cpus[(x >> 40) % 4];
+		if (op == 0) {
+			cache_clear_page(&a, cpu, FR(pfn), 64, i, 0);
+			cache_clear_page(&b, cpu, FR(pfn), 64, i, 0);
+			clears++;
+		} else if (op == 1) {
+			diff += cache_prefetch(&a, cpu, PG(pfn), i, 1) !=
+				cache_prefetch(&b, cpu, PG(pfn), i, 1);
+		} else {
+			struct cache_result ra = cache_access(&a, cpu, PG(pfn), op & 2, i, 0);
+			struct cache_result rb = cache_access(&b, cpu, PG(pfn), op & 2, i, 0);
+			diff += ra.outcome != rb.outcome || ra.cycles != rb.cycles;
+		}
+		uint32_t na = cache_take_wasted(&a, wa, MODEL_WASTED_MAX);
+		uint32_t nb = cache_take_wasted(&b, wb, MODEL_WASTED_MAX);
+		diff += na != nb || memcmp(wa, wb, na * sizeof(wa[0])) != 0;
+		if (i % 4000 == 0)
+			check_ok(&a);
+	}
+	CHECK_EQ(diff, 0);
+	CHECK(clears > 5000);
+	CHECK(memcmp(a.cpu, b.cpu, sizeof(a.cpu)) == 0);
+	CHECK(a.cpu[0].access[CACHE_LLC] > 0 && a.cpu[0].access[CACHE_REMOTE] > 0);
+	CHECK(a.cpu[0].pf_wasted > 0);
+	CHECK_EQ(a.llc[0].fillers, b.llc[0].fillers);
+	CHECK_EQ(a.llc[1].fillers, b.llc[1].fillers);
+	CHECK_EQ(cache_finish(&a), cache_finish(&b));
+	check_ok(&a);
+	check_ok(&b);
+	cache_free(&a);
+	cache_free(&b);
+}
+
+static void test_lazy_equals_loop(void)
+{
+	lazy_equals_loop(1);
+	lazy_equals_loop(8);
+}
+
 /* cache_set_frames: a hashed line outside the zone's frames (struct zone's free_area sits in
  * the direct map below them) leaves cache_clear_page on its batched path; a frame line of the
  * zone, or any hashed line before the range is known, does not. */
@@ -212,6 +278,7 @@ int main(void)
 {
 	test_frame_range();
 	test_batched_equals_loop();
+	test_lazy_equals_loop();
 	test_evictions();
 	test_wasted_prefetch();
 	test_lines_and_llc_modes();

@@ -15,9 +15,15 @@
  *     one global counter), which makes every other copy stale: a stale copy is a miss. A read
  *     of a line Modified in another core's private cache is a remote hit and leaves the line
  *     shared (owner cleared).
- *   - LRU: each way carries its rank in the set (0 = most recent). Touching rank a raises the
- *     ranks below a by one; the victim is the highest rank. Exact LRU in O(ways), no counter
- *     that can wrap. Empty ways always rank above used ones, so they fill first.
+ *   - LRU: each set keeps its ways in recency order (rank 0 = most recent). Touching a way
+ *     moves it to rank 0 and the ways ranked above it down one; the victim is the way ranked
+ *     last. Exact LRU, no counter that can wrap. Empty ways start ranked above used ones, in
+ *     way order, so they fill first.
+ *
+ * Host speed (docs/performance.md, "Model machine speed"): the paths every access takes are
+ * written once, as always-inline functions of the levels' ways, and compiled twice: with the
+ * default machine's 8, 16 and 11 ways as constants (every scan unrolled, every mask folded)
+ * and with the ways read from the levels, for any other machine. Both give the same results.
  *
  * Nothing here allocates after cache_init().
  */
@@ -32,8 +38,15 @@
  * no directory entry, never hit. No kernel line number (vaddr >> 6) has bit 63 set. */
 #define FILLER_LINE UINT64_MAX
 
-/* LRU ranks are handled eight bytes at a time (touch(), below): little-endian words, and
- * AGE_SLACK bytes after the last set so that a set's last word can be read whole */
+/* Sets of up to NARROW_WAYS ways keep their LRU order in one 64-bit word, 4 bits a rank. */
+#define NARROW_WAYS 16u
+#define NIB_ONES 0x1111111111111111ull
+#define NIB_HIGHS 0x8888888888888888ull
+#define DUE_SLOTS 32u /* > 16: a deadline lies 1..16 clears ahead of its group's count */
+
+/* Wider sets' LRU ranks are handled eight bytes at a time (touch_ranks(), below):
+ * little-endian words, and AGE_SLACK bytes after the last set so that a set's last word can
+ * be read whole */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "cache.c reads LRU ranks eight at a time, little-endian"
 #endif
@@ -41,13 +54,40 @@
 #define HIGHS 0x8080808080808080ull
 #define AGE_SLACK 8u
 
+/* A function of the hot paths, compiled into each caller with its ways (see the top). */
+#define HOT static inline __attribute__((always_inline))
+
+/* The ways of L1, L2 and LLC as compile-time constants, or 0: read them from the level. */
+struct geom {
+	uint32_t n1, n2, n3;
+};
+#define WAYS(n, c) ((n) ? (n) : (c)->assoc)
+static const struct geom DEFAULT_GEOM = {8, 16, 11}; /* model_params_default()'s */
+static const struct geom ANY_GEOM = {0, 0, 0};
+
 static inline int is_tracked(uint64_t line)
 {
 	return line && line != FILLER_LINE;
 }
 
+/* the bits of an order word that hold ranks 0..n-1 (the rest stay 0xf nibbles) */
+static inline uint64_t order_bits(uint32_t n)
+{
+	return n >= 16u ? ~0ull : (1ull << (4u * n)) - 1u;
+}
+
+/* the bits of filler_ranks that hold ranks 0..n-1 */
+static inline uint64_t rank_bits(uint32_t n)
+{
+	return (1ull << n) - 1u;
+}
+
+static void file_due(struct cache_level *c, uint32_t s);
+
+/* lazy: 1 to count clear_page()s per group of 64 sets, 2 to file the sets by deadline too
+ * (see "clear_page() in bulk"; only for levels of at least 64 sets of up to 16 ways) */
 static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int with_ready,
-		      int with_sync, int with_masks)
+		      int lazy)
 {
 	uint64_t nsets = bytes / 64u / assoc;
 	if (nsets == 0 || nsets > 0xffffffffu)
@@ -57,21 +97,33 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
 	c->line = calloc(nsets * assoc, sizeof(*c->line));
 	c->ver = calloc(nsets * assoc, sizeof(*c->ver));
-	c->age = calloc(nsets * assoc + AGE_SLACK, sizeof(*c->age));
+	c->sets = calloc(nsets, sizeof(*c->sets));
+	if (assoc > NARROW_WAYS)
+		c->age = calloc(nsets * assoc + AGE_SLACK, sizeof(*c->age));
 	c->ready = with_ready ? calloc(nsets * assoc, sizeof(*c->ready)) : NULL;
 	c->pfm = with_ready ? calloc(nsets * assoc, sizeof(*c->pfm)) : NULL;
-	c->synced = with_sync ? calloc(nsets, sizeof(*c->synced)) : NULL;
-	c->tracked = with_masks ? calloc(nsets, sizeof(*c->tracked)) : NULL;
-	c->used = with_masks ? calloc(nsets, sizeof(*c->used)) : NULL;
-	if (with_masks && (!c->tracked || !c->used))
-		return -1;
 	c->fillers = 0;
-	if (!c->line || !c->ver || !c->age || (with_ready && (!c->ready || !c->pfm)) ||
-	    (with_sync && !c->synced))
+	if (lazy && (nsets < 64u || assoc > NARROW_WAYS))
+		lazy = 0;
+	c->clears = lazy ? calloc(nsets / 64u, sizeof(*c->clears)) : NULL;
+	c->due = lazy == 2 ? calloc(nsets / 64u * DUE_SLOTS, sizeof(*c->due)) : NULL;
+	if (!c->line || !c->ver || !c->sets || (assoc > NARROW_WAYS && !c->age) ||
+	    (with_ready && (!c->ready || !c->pfm)) || (lazy && !c->clears) ||
+	    (lazy == 2 && !c->due))
 		return -1;
+	/* way w ranked w: the word 0x..fedcba9876543210 cut to assoc nibbles, 0xf above */
+	uint64_t first = 0;
+	for (uint32_t w = 0; w < 16u; w++)
+		first |= (uint64_t)(w < assoc ? w : 0xfu) << (4u * w);
 	for (uint64_t s = 0; s < nsets; s++)
-		for (uint32_t w = 0; w < assoc; w++)
-			c->age[s * assoc + w] = (uint8_t)w;
+		if (assoc <= NARROW_WAYS)
+			c->sets[s].order = first;
+		else
+			for (uint32_t w = 0; w < assoc; w++)
+				c->age[s * assoc + w] = (uint8_t)w;
+	/* every way is empty: the first lazy clear's filler evicts something else */
+	for (uint64_t s = 0; c->due && s < nsets; s++)
+		file_due(c, (uint32_t)s);
 	return 0;
 }
 
@@ -80,21 +132,16 @@ static void level_free(struct cache_level *c)
 	free(c->line);
 	free(c->ver);
 	free(c->pfm);
+	free(c->sets);
 	free(c->age);
 	free(c->ready);
-	free(c->synced);
-	free(c->tracked);
-	free(c->used);
-	c->tracked = NULL;
-	c->used = NULL;
-	c->line = NULL;
-	c->ver = NULL;
-	c->pfm = NULL;
-	c->age = NULL;
-	c->ready = NULL;
-	c->synced = NULL;
+	free(c->clears);
+	free(c->due);
+	memset(c, 0, sizeof(*c));
 }
 
+/* The set of `line`: the low bits for power-of-two set counts (L1 and L2 always), else a
+ * hash spread over the sets (the LLC). */
 static inline uint32_t set_of(const struct cache_level *c, uint64_t line)
 {
 	if (c->set_mask || c->nsets == 1)
@@ -103,16 +150,10 @@ static inline uint32_t set_of(const struct cache_level *c, uint64_t line)
 	return (uint32_t)(((uint64_t)h * c->nsets) >> 32);
 }
 
-static inline uint64_t base_of(const struct cache_level *c, uint64_t line)
-{
-	return (uint64_t)set_of(c, line) * c->assoc;
-}
-
 /* Way (0..n-1) of the n tags at w that equals line, or n if none. No early exit: a
  * branch-free scan beats a mispredicted loop exit (a line is in a set at most once). With a
  * constant n the compiler unrolls it. */
-static inline __attribute__((always_inline)) uint32_t scan_tags(const uint64_t *w, uint64_t line,
-								 const uint32_t n)
+HOT uint32_t scan_tags(const uint64_t *w, uint64_t line, const uint32_t n)
 {
 	uint32_t hit = n;
 	for (uint32_t i = 0; i < n; i++)
@@ -120,34 +161,53 @@ static inline __attribute__((always_inline)) uint32_t scan_tags(const uint64_t *
 	return hit;
 }
 
-/* scan_tags() for a level's assoc, unrolled for the default machine's 8, 11 and 16 ways */
-static inline uint32_t scan_set(const struct cache_level *c, uint64_t base, uint64_t line)
+/* Way of `line` in set s of n ways, or n if none. */
+HOT uint32_t scan_set(const struct cache_level *c, uint32_t s, uint64_t line, const uint32_t n)
 {
-	const uint64_t *w = c->line + base;
-	switch (c->assoc) {
-	case 8:
-		return scan_tags(w, line, 8);
-	case 11:
-		return scan_tags(w, line, 11);
-	case 16:
-		return scan_tags(w, line, 16);
-	default:
-		return scan_tags(w, line, c->assoc);
-	}
-}
-
-/* Index (set * assoc + way) of the way holding `line`, valid or stale; -1 if none. */
-static inline int64_t find(const struct cache_level *c, uint64_t base, uint64_t line)
-{
-	uint32_t i = scan_set(c, base, line);
-	return i < c->assoc ? (int64_t)(base + i) : -1;
+	return scan_tags(c->line + (uint64_t)s * n, line, n);
 }
 
 /*
- * The LRU ranks of a set are bytes below 64 (at most 64 ways): the helpers below work on
- * eight of them per 64-bit word, loaded little-endian (x86-64 and WebAssembly are), the
- * last word of a set masked to the set's own bytes (the age array has 8 bytes of slack, so
- * reading past the last set is safe). Each gives exactly what the byte-by-byte loop would.
+ * LRU order, sets of up to 16 ways: the order word of a set lists its ways from the most
+ * to the least recently used, one nibble each (bits 4r..4r+3: the way ranked r); nibbles
+ * past the last rank hold 0xf, which no way number of a narrower set equals. A touch
+ * shifts the ranks below the way up by one nibble and puts the way in nibble 0; a fill of
+ * the LRU way (a miss, a clear_page() filler) rotates the word by one nibble. Beside it,
+ * filler_ranks has bit r set when the way ranked r holds a clear_page() filler: it moves
+ * with the order (a touch is always of a tracked line, an insertion of a filler), and
+ * says how many fillers the set can take before one evicts something else.
+ */
+
+/* Rank of way w in the order word o: the lowest nibble of o ^ (w in every nibble) that is
+ * zero. (t - 0x11..) & ~t & 0x88.. flags the lowest zero nibble exactly (a borrow only
+ * flags nibbles above it), and exactly one nibble holds w. */
+static inline uint32_t nib_rank(uint64_t o, uint32_t w)
+{
+	uint64_t t = o ^ (NIB_ONES * w);
+	return (uint32_t)__builtin_ctzll((t - NIB_ONES) & ~t & NIB_HIGHS) / 4u;
+}
+
+/* o with way w, ranked r, moved to rank 0 (r = 0 leaves o as it is) */
+static inline uint64_t nib_touch(uint64_t o, uint32_t w, uint32_t r)
+{
+	uint64_t below = (1ull << (4u * r)) - 1u;
+	uint64_t above = ~(below | (0xfull << (4u * r)));
+	return (o & above) | ((o & below) << 4) | w;
+}
+
+/* filler_ranks after the way ranked r moved to rank 0 and holds a tracked line */
+static inline uint64_t ranks_touch(uint64_t f, uint32_t r)
+{
+	uint64_t below = (1ull << r) - 1u;
+	return (f & ~(below | (1ull << r))) | ((f & below) << 1);
+}
+
+/*
+ * LRU order, wider sets: each way's rank is a byte (0 = most recent), the ranks of a set a
+ * permutation of 0..n-1. The helpers below work on eight of them per 64-bit word, loaded
+ * little-endian (x86-64 and WebAssembly are), the last word of a set masked to the set's
+ * own bytes (the age array has 8 bytes of slack, so reading past the last set is safe).
+ * Each gives exactly what the byte-by-byte loop would.
  */
 
 static inline uint64_t load8(const uint8_t *p)
@@ -168,10 +228,9 @@ static inline uint64_t rank_mask(uint32_t n, uint32_t k)
 	return n - k >= 8u ? ~0ull : (1ull << (8u * (n - k))) - 1u;
 }
 
-/* Touch way idx (its set starts at base): the ranks below its rank a move down one and it
- * becomes rank 0. Per byte, rank >= a shows as the high bit of (rank | 0x80) - a. */
-static inline __attribute__((always_inline)) void touch_ranks(uint8_t *g, uint8_t a,
-								 const uint32_t n)
+/* The ranks below a move down one (way ranked a then becomes rank 0). Per byte, rank >= a
+ * shows as the high bit of (rank | 0x80) - a. */
+static void touch_ranks(uint8_t *g, uint8_t a, uint32_t n)
 {
 	uint64_t aa = ONES * a;
 	for (uint32_t k = 0; k < n; k += 8) {
@@ -181,32 +240,10 @@ static inline __attribute__((always_inline)) void touch_ranks(uint8_t *g, uint8_
 	}
 }
 
-static inline void touch(struct cache_level *c, uint64_t base, uint64_t idx)
-{
-	uint8_t *g = c->age + base;
-	uint8_t a = c->age[idx];
-	if (a == 0)
-		return;
-	switch (c->assoc) { /* unrolled for the default machine's ways, as scan_set() */
-	case 8:
-		touch_ranks(g, a, 8);
-		break;
-	case 11:
-		touch_ranks(g, a, 11);
-		break;
-	case 16:
-		touch_ranks(g, a, 16);
-		break;
-	default:
-		touch_ranks(g, a, c->assoc);
-	}
-	c->age[idx] = 0;
-}
-
 /* Way (in the set) ranked r: the byte equal to r. The zero-byte test flags the lowest zero
  * byte exactly (a borrow only flags bytes above it); bytes outside the set are made
  * non-zero. Ranks are a permutation, so exactly one byte matches. */
-static inline uint32_t way_ranked(const uint8_t *g, uint32_t n, uint32_t r)
+static uint32_t way_ranked(const uint8_t *g, uint32_t n, uint32_t r)
 {
 	uint64_t rr = ONES * r;
 	for (uint32_t k = 0; k < n; k += 8) {
@@ -218,12 +255,214 @@ static inline uint32_t way_ranked(const uint8_t *g, uint32_t n, uint32_t r)
 	return 0; /* not reached: the ranks are a permutation */
 }
 
-/* The way `line` should go into: its own (stale) way if present, else the LRU way. */
-static inline uint64_t victim(const struct cache_level *c, uint64_t base, uint64_t line)
+/* Insert an anonymous line as most recent into a set of n ranks: every rank moves down
+ * one and the way ranked last takes the new line. Returns that way. rotate_in_words() does
+ * the same for a multiple of 8 ways, eight ranks per 64-bit word: add 1 to every byte,
+ * then the one byte equal to n (the way that was ranked last) becomes 0. The zero-byte test
+ * (t - 0x01..) & ~t & 0x80.. flags no byte below the real one, and none above it either,
+ * since a flagged false positive needs a byte x ^ n == 1, i.e. x == n + 1 > n for even n. */
+static uint32_t rotate_in(uint8_t *g, uint32_t n)
 {
-	/* ranks are a permutation of 0..assoc-1, so the LRU way is the one ranked assoc-1 */
-	uint32_t own = scan_set(c, base, line);
-	return base + (own < c->assoc ? own : way_ranked(c->age + base, c->assoc, c->assoc - 1));
+	uint32_t v = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t a = g[i] + 1u;
+		v = a == n ? i : v;
+		g[i] = (uint8_t)(a == n ? 0 : a);
+	}
+	return v;
+}
+
+static uint32_t rotate_in_words(uint8_t *g, uint32_t n)
+{
+	uint32_t v = 0;
+	for (uint32_t k = 0; k < n; k += 8) {
+		uint64_t x = load8(g + k) + ONES, t, hit;
+		t = x ^ (ONES * n);
+		hit = (t - ONES) & ~t & HIGHS;
+		if (hit) {
+			uint32_t b = (uint32_t)__builtin_ctzll(hit) & ~7u;
+			x &= ~(0xffull << b);
+			v = k + b / 8u;
+		}
+		store8(g + k, x);
+	}
+	return v;
+}
+
+/* The LRU interface the rest of the model uses, by set and way (0..n-1) of a level of n
+ * ways, on sets already brought up to date (lazy_sync, llc_sync). */
+
+/* the way ranked r in set s */
+HOT uint32_t lru_way(const struct cache_level *c, uint32_t s, uint32_t r, const uint32_t n)
+{
+	if (n <= NARROW_WAYS)
+		return (uint32_t)(c->sets[s].order >> (4u * r)) & 0xfu;
+	return way_ranked(c->age + (uint64_t)s * n, n, r);
+}
+
+/* The set's order changed (a touch, a fill, a filler inserted at once): an L2 with lazy
+ * clears refiles it under its new deadline. */
+HOT void order_changed(struct cache_level *c, uint32_t s)
+{
+	if (c->due)
+		file_due(c, s);
+}
+
+/* way w of set s, holding a tracked line, becomes the most recently used */
+HOT void lru_touch(struct cache_level *c, uint32_t s, uint32_t w, const uint32_t n)
+{
+	if (n <= NARROW_WAYS) {
+		struct cache_set *t = &c->sets[s];
+		uint32_t r = nib_rank(t->order, w);
+		t->order = nib_touch(t->order, w, r);
+		t->filler_ranks = ranks_touch(t->filler_ranks, r);
+		order_changed(c, s);
+		return;
+	}
+	uint8_t *g = c->age + (uint64_t)s * n;
+	if (g[w]) {
+		touch_ranks(g, g[w], n);
+		g[w] = 0;
+	}
+}
+
+/* the LRU way of set s becomes the most recently used, for a filler; returns it */
+HOT uint32_t lru_insert(struct cache_level *c, uint32_t s, const uint32_t n)
+{
+	if (n <= NARROW_WAYS) {
+		struct cache_set *t = &c->sets[s];
+		uint64_t x = t->order, bits = order_bits(n);
+		uint32_t v = (uint32_t)(x >> (4u * (n - 1u))) & 0xfu;
+		t->order = (x & ~bits) | ((x << 4) & bits) | v;
+		t->filler_ranks = ((t->filler_ranks << 1) | 1u) & rank_bits(n);
+		order_changed(c, s);
+		return v;
+	}
+	uint8_t *g = c->age + (uint64_t)s * n;
+	return (n & 7u) ? rotate_in(g, n) : rotate_in_words(g, n);
+}
+
+/* The way `line` should go into in set s: its own (stale) way if present, else the LRU way. */
+HOT uint32_t victim(const struct cache_level *c, uint32_t s, uint64_t line, const uint32_t n)
+{
+	uint32_t own = scan_set(c, s, line, n);
+	return own < n ? own : lru_way(c, s, n - 1u, n);
+}
+
+/*
+ * clear_page() in bulk. An L1 or L2 of at least 64 sets of up to 16 ways takes a page's 64
+ * lines one per set of a group of 64 consecutive sets (the page's own group: its lines are
+ * consecutive and its first line is a multiple of 64). Such a clear is only counted (the
+ * group's `clears`) and each set takes in the fillers due to it when it is next looked at,
+ * exactly as llc_sync() does for the LLC's stream; that is exact as long as nothing but
+ * the set itself sees what a filler evicts:
+ *   - L1: an evicted line leaves no trace, unless it carries a prefetch mark (a wasted
+ *     prefetch, recorded in order): a clear while any L1 way of the core holds a mark is
+ *     applied at once.
+ *   - L2: an evicted tracked line goes on into the LLC, in order with the fillers, and an
+ *     empty way that takes a filler passes nothing down. So only a filler that evicts a
+ *     filler may wait. A set's deadline is the group's clear count at which its next
+ *     filler would evict something else (filler_ranks says how many fillers sit at the LRU
+ *     end); the group's `due` masks file the sets by deadline, and each clear applies its
+ *     filler at once to the sets whose deadline it reaches, in line order, and counts the
+ *     rest as fillers passed down, as the loop does.
+ * Everything that looks at a set of such a level calls lazy_sync() first.
+ */
+
+/* take_fillers() for the ways that held a tracked line or nothing (gone, a mask of ways):
+ * they hold a filler now; fillers stay fillers */
+static void fill_gone(struct cache_level *c, uint32_t s, uint64_t gone)
+{
+	struct cache_set *t = &c->sets[s];
+	uint64_t base = (uint64_t)s * c->assoc;
+	for (uint64_t x = gone & ~(t->used & ~t->tracked); x; x &= x - 1u) {
+		uint32_t i = (uint32_t)__builtin_ctzll(x);
+		c->line[base + i] = FILLER_LINE;
+		c->ver[base + i] = 0;
+	}
+	t->tracked &= ~gone;
+	t->used |= gone;
+}
+
+/* take_fillers() for sets of more than 16 ways */
+static void take_fillers_wide(struct cache_level *c, uint32_t s, uint64_t k)
+{
+	uint32_t n = c->assoc;
+	uint32_t r = (uint32_t)(k % n), gone = k >= n ? n : (uint32_t)k;
+	uint8_t *g = c->age + (uint64_t)s * n;
+	uint64_t gone_ways = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t a = g[i] + r;
+		if (g[i] >= n - gone)
+			gone_ways |= 1ull << i;
+		g[i] = (uint8_t)(a >= n ? a - n : a);
+	}
+	fill_gone(c, s, gone_ways);
+}
+
+/* Set s takes in k fillers as most recent: the order turns by k (mod n) and the ways
+ * ranked past the end, all of them when k >= n, become fillers. For the LLC's stream and
+ * the lazy clears of L1 and L2. A prefetch mark is never on such a way (see above). */
+HOT void take_fillers(struct cache_level *c, uint32_t s, uint64_t k, const uint32_t n)
+{
+	if (n > NARROW_WAYS) {
+		take_fillers_wide(c, s, k);
+		return;
+	}
+	struct cache_set *t = &c->sets[s];
+	uint32_t r = k >= n ? (uint32_t)(k % n) : (uint32_t)k;
+	uint32_t gone = k >= n ? n : (uint32_t)k;
+	uint64_t o = t->order, bits = order_bits(n);
+	uint64_t f = t->filler_ranks, all = (1ull << gone) - 1u;
+	if (r)
+		t->order = (o & ~bits) | (((o << (4u * r)) | ((o & bits) >> (4u * (n - r)))) & bits);
+	t->filler_ranks = gone == n ? rank_bits(n) : ((f << gone) | all) & rank_bits(n);
+	if ((f >> (n - gone)) != all) {
+		/* some of the ways pushed out held a tracked line or nothing */
+		uint64_t tail = (o & bits) >> (4u * (n - gone)); /* the ways ranked n-gone.. */
+		uint64_t gone_ways = 0;
+		for (uint32_t i = 0; i < gone; i++, tail >>= 4)
+			gone_ways |= 1ull << (tail & 0xfu);
+		fill_gone(c, s, gone_ways);
+	}
+}
+
+/* L2: file set s under its deadline (see "clear_page() in bulk") */
+static void file_due(struct cache_level *c, uint32_t s)
+{
+	struct cache_set *t = &c->sets[s];
+	uint64_t *due = c->due + (uint64_t)(s >> 6) * DUE_SLOTS;
+	uint64_t bit = 1ull << (s & 63u);
+	uint64_t others = ~t->filler_ranks & rank_bits(c->assoc);
+	if (t->deadline)
+		due[t->deadline % DUE_SLOTS] &= ~bit;
+	t->deadline = 0;
+	if (others) {
+		/* the fillers ranked above the highest non-filler can go first */
+		uint32_t safe = c->assoc - 1u - (63u - (uint32_t)__builtin_clzll(others));
+		t->deadline = t->synced + safe + 1u;
+		due[t->deadline % DUE_SLOTS] |= bit;
+	}
+}
+
+/* Bring set s of an L1 or L2 up to date with its group's lazy clears. */
+HOT void lazy_sync(struct cache_level *c, uint32_t s, const uint32_t n)
+{
+	if (c->clears) {
+		uint64_t g = c->clears[s >> 6], k = g - c->sets[s].synced;
+		if (__builtin_expect(k != 0, 0)) {
+			c->sets[s].synced = g;
+			take_fillers(c, s, k, n); /* the deadline stays: the fillers were due */
+		}
+	}
+}
+
+/* The set of `line` in an L1 or L2 (power-of-two sets), brought up to date. */
+HOT uint32_t priv_set(struct cache_level *c, uint64_t line, const uint32_t n)
+{
+	uint32_t s = (uint32_t)line & c->set_mask;
+	lazy_sync(c, s, n);
+	return s;
 }
 
 /*
@@ -233,61 +472,30 @@ static inline uint64_t victim(const struct cache_level *c, uint64_t base, uint64
  * catches up on the fillers due to it whenever it is looked at: k insertions at the MRU end
  * of a true-LRU set move every rank down k and turn the ways pushed past the last rank into
  * the inserted lines, so rank' = (rank + k) mod ways and the wrapped ways become anonymous
- * fillers. Exact for that stream, O(ways) per look, nothing per cleared line. An LLC
- * eviction has no side effect (nothing back-invalidates), so applying it late changes
- * nothing another level sees.
+ * fillers (take_fillers). Exact for that stream, O(ways) per look, nothing per cleared
+ * line. An LLC eviction has no side effect (nothing back-invalidates), so applying it late
+ * changes nothing another level sees.
  */
-static inline void llc_sync(struct cache_level *c, uint32_t set, uint64_t base)
+HOT void llc_sync(struct cache_level *c, uint32_t set, const uint32_t n)
 {
 	if (!c->fillers)
 		return;
 	uint64_t num = c->fillers + c->nsets - 1u - set;
 	/* a 32-bit division while the count fits: the same quotient, several times faster */
 	uint64_t due = num <= 0xffffffffu ? (uint32_t)num / c->nsets : num / c->nsets;
-	uint64_t k = due - c->synced[set];
+	uint64_t k = due - c->sets[set].synced;
 	if (!k)
 		return;
-	c->synced[set] = due;
-	uint64_t *w = c->line + base;
-	uint32_t *v = c->ver + base;
-	uint8_t *g = c->age + base;
-	uint32_t n = c->assoc;
-	if (k >= n) {
-		/* the stream went through the whole set: every way is a filler now, and the
-		 * ranks turned by k mod n (one division, not one per way) */
-		uint32_t r = (uint32_t)(k % n);
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t a = g[i] + r;
-			w[i] = FILLER_LINE;
-			v[i] = 0;
-			g[i] = (uint8_t)(a >= n ? a - n : a);
-		}
-		return;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t a = g[i] + (uint32_t)k;
-		if (a >= n) {
-			w[i] = FILLER_LINE;
-			v[i] = 0;
-			a -= n;
-		}
-		g[i] = (uint8_t)a;
-	}
+	c->sets[set].synced = due;
+	take_fillers(c, set, k, n);
 }
 
-/* base_of() for an LLC, after bringing the set up to date with the clear_page() stream */
-static inline uint64_t llc_base(struct cache_level *c, uint64_t line)
+/* set_of() for an LLC, brought up to date with the clear_page() stream */
+HOT uint32_t llc_set(struct cache_level *c, uint64_t line, const uint32_t n)
 {
 	uint32_t set = set_of(c, line);
-	uint64_t base = (uint64_t)set * c->assoc;
-	llc_sync(c, set, base);
-	return base;
-}
-
-static inline int valid_in(const struct cache_level *c, uint64_t line, uint32_t ver)
-{
-	int64_t i = find(c, base_of(c, line), line);
-	return i >= 0 && c->ver[i] == ver;
+	llc_sync(c, set, n);
+	return set;
 }
 
 /* a line of a frame cache_clear_page() may be asked to clear (cache_set_frames) */
@@ -296,11 +504,10 @@ static inline uint32_t is_frame_line(const struct cache_model *m, uint64_t line)
 	return line && line >= m->frame_lo_line && line < m->frame_hi_line;
 }
 
-static inline struct cache_dir_page *dir_get(struct cache_model *m, uint64_t line)
+/* dir_get() of a line outside the dense struct page range: its hashed slot, taken over
+ * (forgetting the line that had it) when another line has it */
+static struct cache_dir_page *dir_get_hashed(struct cache_model *m, uint64_t line)
 {
-	uint64_t i = line - m->dir_base_line;
-	if (i < m->dir_npages)
-		return &m->dir_pages[i];
 	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
 	struct cache_dir_entry *e = &m->dir_hash[h];
 	if (e->line != line) {
@@ -315,6 +522,27 @@ static inline struct cache_dir_page *dir_get(struct cache_model *m, uint64_t lin
 		e->e.owner = MODEL_NO_CPU;
 	}
 	return &e->e;
+}
+
+/* The directory entry of a line it knows already, or NULL (dir_get() would make one). */
+HOT const struct cache_dir_page *dir_find(const struct cache_model *m, uint64_t line)
+{
+	uint64_t i = line - m->dir_base_line;
+	if (i < m->dir_npages)
+		return &m->dir_pages[i];
+	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
+	return m->dir_hash[h].line == line ? &m->dir_hash[h].e : NULL;
+}
+
+HOT struct cache_dir_page *dir_get(struct cache_model *m, uint64_t line)
+{
+	uint64_t i = line - m->dir_base_line;
+	if (i < m->dir_npages)
+		return &m->dir_pages[i];
+	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
+	if (m->dir_hash[h].line == line)
+		return &m->dir_hash[h].e;
+	return dir_get_hashed(m, line);
 }
 
 /* The current version of a line, without creating or forgetting anything; 0 = unknown. */
@@ -334,8 +562,7 @@ static inline void account_wasted(struct cache_model *m, const struct cache_pfma
 }
 
 /* The prefetched line `line`, marked by f, leaves L1 unused. The caller clears the mark. */
-static inline void count_wasted(struct cache_model *m, uint64_t line,
-				const struct cache_pfmark *f)
+static void count_wasted(struct cache_model *m, uint64_t line, const struct cache_pfmark *f)
 {
 	account_wasted(m, f);
 	if (m->nwasted < MODEL_WASTED_MAX) {
@@ -355,6 +582,15 @@ static inline void count_wasted_way(struct cache_model *m, const struct cache_wa
 	count_wasted(m, old->line, &f);
 }
 
+/* L1 way i loses its prefetch mark unused (written, or evicted): a wasted prefetch */
+static inline void waste_mark(struct cache_model *m, struct cache_level *l1, uint64_t i,
+			      uint64_t line)
+{
+	count_wasted(m, line, &l1->pfm[i]);
+	l1->pfm[i].pf = 0;
+	l1->pf_marks--;
+}
+
 uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint32_t max)
 {
 	uint32_t n = m->nwasted < max ? m->nwasted : max;
@@ -366,64 +602,51 @@ uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint
 	return n;
 }
 
-/* Put `line` at version `ver` into way i of a level (its victim(), found by the caller) as
+/* Put `line` at version `ver` into way w of set s (its victim(), found by the caller) as
  * most recent. The evicted way's old content is copied to *old when old is not NULL. */
-static inline void fill_way(struct cache_level *c, uint64_t base, uint64_t i, uint64_t line,
-			    uint32_t ver, struct cache_way *old)
+HOT void fill_way(struct cache_level *c, uint32_t s, uint32_t w, uint64_t line, uint32_t ver,
+		  struct cache_way *old, const uint32_t n)
 {
+	uint64_t i = (uint64_t)s * n + w;
 	if (old) {
 		old->line = c->line[i];
 		old->ver = c->ver[i];
+		old->pf = old->path = old->cpu = 0;
 		if (c->pfm) {
 			old->pf = c->pfm[i].pf;
 			old->path = c->pfm[i].path;
 			old->cpu = c->pfm[i].cpu;
-		} else {
-			old->pf = 0;
 		}
 	}
-	if (c->pfm && c->line[i] != line)
+	if (c->pfm && c->pfm[i].pf && c->line[i] != line) {
 		c->pfm[i].pf = 0;
+		c->pf_marks--;
+	}
 	c->line[i] = line;
 	c->ver[i] = ver;
-	touch(c, base, i);
+	c->sets[s].tracked |= 1ull << w;
+	c->sets[s].used |= 1ull << w;
+	lru_touch(c, s, w, n);
 }
 
-/* fill_way() into the way victim() picks; returns its index */
-static inline uint64_t fill_at(struct cache_level *c, uint64_t base, uint64_t line,
-			       uint32_t ver, struct cache_way *old)
-{
-	uint64_t i = victim(c, base, line);
-	fill_way(c, base, i, line, ver, old);
-	return i;
-}
-
-/* fill_at() of a tracked line into a private level (L1, L2: power-of-two sets, with masks);
- * at: victim() of the line's set when the caller has it already, else -1 */
-static inline uint64_t fill(struct cache_level *c, uint64_t line, uint32_t ver,
-			    struct cache_way *old, int64_t at)
-{
-	uint32_t set = set_of(c, line);
-	uint64_t base = (uint64_t)set * c->assoc;
-	uint64_t i = at >= 0 ? (uint64_t)at : victim(c, base, line);
-	fill_way(c, base, i, line, ver, old);
-	uint64_t bit = 1ull << (i - base);
-	c->tracked[set] |= bit;
-	c->used[set] |= bit;
-	return i;
-}
-
-static inline void fill_llc(struct cache_model *m, uint32_t socket, uint64_t line, uint32_t ver)
+/* `line` at version ver into the LLC of `socket` (a victim LLC: what the L2 evicted, or a
+ * line another core supplied; an inclusive one: every miss) */
+HOT void fill_llc(struct cache_model *m, uint32_t socket, uint64_t line, uint32_t ver,
+		  const struct geom g)
 {
 	struct cache_level *c = &m->llc[socket];
-	fill_at(c, llc_base(c, line), line, ver, NULL);
+	const uint32_t n = WAYS(g.n3, c);
+	uint32_t s = llc_set(c, line, n);
+	fill_way(c, s, victim(c, s, line, n), line, ver, NULL, n);
 }
 
-static inline void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket, uint64_t line,
-			   uint32_t ver, int64_t at)
+/* `line` into way w of L2 set s (found by the caller); what it evicts goes on down */
+HOT void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket, uint32_t s, uint32_t w,
+		 uint64_t line, uint32_t ver, const struct geom g)
 {
+	struct cache_level *l2 = &m->l2[core];
 	struct cache_way old;
-	fill(&m->l2[core], line, ver, &old, at);
+	fill_way(l2, s, w, line, ver, &old, WAYS(g.n2, l2));
 	if (m->p.llc_victim && old.line && old.line != line) {
 		/* a victim LLC takes what the L2 evicts, if it is still current (peek: the
 		 * caller holds a pointer into the directory that must stay valid); a cleared
@@ -431,107 +654,120 @@ static inline void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket
 		if (old.line == FILLER_LINE)
 			m->llc[socket].fillers++;
 		else if (dir_peek_ver(m, old.line) == old.ver)
-			fill_llc(m, socket, old.line, old.ver);
+			fill_llc(m, socket, old.line, old.ver, g);
 	}
 }
 
-static inline uint64_t fill_l1(struct cache_model *m, uint32_t core, uint64_t line, uint32_t ver)
+/* `line` into L1 set s: way own if the set holds a stale copy (own < ways), else the LRU
+ * way. Returns the way's index. */
+HOT uint64_t fill_l1(struct cache_model *m, uint32_t core, uint32_t s, uint32_t own,
+		     uint64_t line, uint32_t ver, const struct geom g)
 {
+	struct cache_level *l1 = &m->l1[core];
+	const uint32_t n = WAYS(g.n1, l1);
+	uint32_t w = own < n ? own : lru_way(l1, s, n - 1u, n);
 	struct cache_way old;
-	uint64_t i = fill(&m->l1[core], line, ver, &old, -1);
+	fill_way(l1, s, w, line, ver, &old, n);
 	if (old.pf && old.line != line)
 		count_wasted_way(m, &old);
-	return i;
+	return (uint64_t)s * n + w;
+}
+
+/* an L1 or L2 holds `line` at version ver */
+HOT int valid_in(struct cache_level *c, uint64_t line, uint32_t ver, const uint32_t n)
+{
+	uint32_t s = priv_set(c, line, n);
+	uint32_t w = scan_set(c, s, line, n);
+	return w < n && c->ver[(uint64_t)s * n + w] == ver;
+}
+
+/* Host-side only: start loading the LLC set s3 of l3 (n ways) and, when di is in the dense
+ * directory, a directory entry; the lookup that needs them comes a little later. */
+HOT void prefetch_llc_set(const struct cache_level *l3, uint32_t s3, const uint32_t n)
+{
+	uint64_t b = (uint64_t)s3 * n;
+	__builtin_prefetch(&l3->sets[s3]);
+	if (n > NARROW_WAYS)
+		__builtin_prefetch(&l3->age[b]);
+	__builtin_prefetch(&l3->line[b]);
+	__builtin_prefetch(&l3->line[b + n - 1u]);
+	__builtin_prefetch(&l3->ver[b]);
 }
 
 /*
- * The line missed L1 (or was stale there): find it below, fill L2 and L1, and return the
- * L1 index. *outcome and *cycles say where it came from.
+ * The line missed L1 (or was stale there; own1 is its L1 way then, else the ways): find it
+ * below, fill L2 and L1, and return the L1 index. *outcome and *cycles say where it came
+ * from.
  */
-static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
-			   struct cache_dir_page *d, uint32_t *outcome, uint32_t *cycles)
+HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
+			struct cache_dir_page *d, uint32_t s1, uint32_t own1, uint32_t *outcome,
+			uint32_t *cycles, const struct geom g)
 {
 	uint32_t core = m->core_of[cpu];
 	uint32_t socket = m->socket_of[cpu];
 	uint32_t ver = d->ver;
-	uint64_t b2 = base_of(&m->l2[core], line);
-	{
-		/* Host-side only: start loading the LLC set while the L2 set is searched; an L2
-		 * miss needs it, and both are likely host cache misses at scale. */
-		const struct cache_level *l3 = &m->llc[socket];
-		uint32_t s3 = set_of(l3, line);
-		uint64_t b3p = (uint64_t)s3 * l3->assoc;
-		__builtin_prefetch(&l3->synced[s3]);
-		__builtin_prefetch(&l3->age[b3p]);
-		__builtin_prefetch(&l3->line[b3p]);
-		__builtin_prefetch((const char *)&l3->line[b3p] + 64);
-		__builtin_prefetch(&l3->line[b3p + l3->assoc - 1]);
-		__builtin_prefetch(&l3->ver[b3p]);
-		/* the versions live apart from the tags: start their line with the scan */
-		__builtin_prefetch(&m->l2[core].ver[b2]);
-	}
-	int64_t i2 = find(&m->l2[core], b2, line);
+	struct cache_level *l2 = &m->l2[core], *l3 = &m->llc[socket];
+	const uint32_t n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
+	uint32_t s2 = priv_set(l2, line, n2);
+	uint64_t b2 = (uint64_t)s2 * n2;
+	uint32_t s3 = set_of(l3, line);
+	/* an L2 miss needs the LLC set, and both are likely host cache misses at scale */
+	prefetch_llc_set(l3, s3, n3);
+	__builtin_prefetch(&l2->ver[b2]);
+	uint32_t w2 = scan_set(l2, s2, line, n2);
 
-	if (i2 >= 0 && m->l2[core].ver[i2] == ver) {
-		touch(&m->l2[core], b2, (uint64_t)i2);
+	if (w2 < n2 && l2->ver[b2 + w2] == ver) {
+		lru_touch(l2, s2, w2, n2);
 		*outcome = CACHE_L2;
 		*cycles = m->p.l2_cycles;
-		return fill_l1(m, core, line, ver);
+		return fill_l1(m, core, s1, own1, line, ver, g);
 	}
-	/* The L2 way the line will go into: nothing below changes this core's L2 before
-	 * fill_l2(), so it is found once, here. */
-	int64_t v2 = (int64_t)victim(&m->l2[core], b2, line);
+	/* The L2 way the line will go into: its stale copy's, or the LRU way. Nothing below
+	 * changes this core's L2 before fill_l2(). */
+	uint32_t v2 = w2 < n2 ? w2 : lru_way(l2, s2, n2 - 1u, n2);
 	if (m->p.llc_victim) {
 		/* Host-side only: the L2 victim that fill_l2() will push into the LLC is known
 		 * now; start loading its directory entry and LLC set while this line's own LLC
 		 * lookup runs. */
-		const struct cache_level *l3 = &m->llc[socket];
-		uint64_t old = m->l2[core].line[v2];
+		uint64_t old = l2->line[b2 + v2];
 		if (is_tracked(old) && old != line) {
 			uint64_t di = old - m->dir_base_line;
-			uint32_t s3 = set_of(l3, old);
-			uint64_t b3p = (uint64_t)s3 * l3->assoc;
 			if (di < m->dir_npages)
 				__builtin_prefetch(&m->dir_pages[di]);
-			__builtin_prefetch(&l3->synced[s3]);
-			__builtin_prefetch(&l3->age[b3p]);
-			__builtin_prefetch(&l3->line[b3p]);
-			__builtin_prefetch((const char *)&l3->line[b3p] + 64);
-			__builtin_prefetch(&l3->line[b3p + l3->assoc - 1]);
-			__builtin_prefetch(&l3->ver[b3p]);
+			prefetch_llc_set(l3, set_of(l3, old), n3);
 		}
 	}
 	uint32_t owner = d->owner;
 	if (owner != MODEL_NO_CPU && owner != cpu) {
 		uint32_t ocore = m->core_of[owner];
-		if (ocore != core && (valid_in(&m->l1[ocore], line, ver) ||
-				      valid_in(&m->l2[ocore], line, ver))) {
+		if (ocore != core && (valid_in(&m->l1[ocore], line, ver, WAYS(g.n1, &m->l1[ocore])) ||
+				      valid_in(&m->l2[ocore], line, ver, n2))) {
 			int same = m->socket_of[owner] == socket;
 			*outcome = CACHE_REMOTE;
 			*cycles = same ? m->p.xcore_cycles : m->p.xsocket_cycles;
 			d->owner = MODEL_NO_CPU; /* written back, now shared */
 			/* Skylake-SP keeps lines shared by several cores in its L3: fill the
 			 * reader's LLC in both modes, so a third core there hits it */
-			fill_llc(m, socket, line, ver);
-			fill_l2(m, core, socket, line, ver, v2);
-			return fill_l1(m, core, line, ver);
+			fill_llc(m, socket, line, ver, g);
+			fill_l2(m, core, socket, s2, v2, line, ver, g);
+			return fill_l1(m, core, s1, own1, line, ver, g);
 		}
 		d->owner = MODEL_NO_CPU; /* the owner evicted it: written back below */
 	}
-	uint64_t b3 = llc_base(&m->llc[socket], line);
-	int64_t i3 = find(&m->llc[socket], b3, line);
-	if (i3 >= 0 && m->llc[socket].ver[i3] == ver) {
-		touch(&m->llc[socket], b3, (uint64_t)i3);
+	llc_sync(l3, s3, n3);
+	uint32_t w3 = scan_set(l3, s3, line, n3);
+	if (w3 < n3 && l3->ver[(uint64_t)s3 * n3 + w3] == ver) {
+		lru_touch(l3, s3, w3, n3);
 		*outcome = CACHE_LLC;
 		*cycles = m->p.llc_cycles;
 	} else {
 		*outcome = CACHE_MEM;
 		*cycles = m->p.mem_cycles;
 		if (!m->p.llc_victim)
-			fill_llc(m, socket, line, ver);
+			fill_llc(m, socket, line, ver, g);
 	}
-	fill_l2(m, core, socket, line, ver, v2);
-	return fill_l1(m, core, line, ver);
+	fill_l2(m, core, socket, s2, v2, line, ver, g);
+	return fill_l1(m, core, s1, own1, line, ver, g);
 }
 
 /*
@@ -542,11 +778,11 @@ static uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
  * Per CPU, not per core as in hardware: SMT siblings run different steps whose clocks may be
  * far apart, and a sibling must not wait for fills that lie in its future.
  */
-static inline uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
-			     struct cache_dir_page *d, uint64_t now, uint32_t *outcome,
-			     uint32_t *cycles)
+HOT uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line, struct cache_dir_page *d,
+		   uint32_t s1, uint32_t own1, uint64_t now, uint32_t *outcome, uint32_t *cycles,
+		   const struct geom g)
 {
-	uint64_t idx = fetch_line(m, cpu, line, d, outcome, cycles);
+	uint64_t idx = fetch_line(m, cpu, line, d, s1, own1, outcome, cycles, g);
 	uint32_t n = m->p.fill_buffers;
 	if (n) {
 		uint64_t *slot = &m->fb[(uint64_t)cpu * n + m->fb_head[cpu]];
@@ -560,99 +796,165 @@ static inline uint64_t fetch(struct cache_model *m, uint32_t cpu, uint64_t line,
 	return idx;
 }
 
-static inline void set_ver(struct cache_level *c, uint64_t line, uint32_t ver)
+/* The miss half of access(): out of line, so that the L1 hit stays short. */
+static uint64_t fetch_any(struct cache_model *m, uint32_t cpu, uint64_t line,
+			  struct cache_dir_page *d, uint32_t s1, uint32_t own1, uint64_t now,
+			  uint32_t *outcome, uint32_t *cycles)
 {
-	int64_t i = find(c, base_of(c, line), line);
-	if (i >= 0)
-		c->ver[i] = ver;
+	return fetch(m, cpu, line, d, s1, own1, now, outcome, cycles, ANY_GEOM);
+}
+
+static uint64_t fetch_default(struct cache_model *m, uint32_t cpu, uint64_t line,
+			      struct cache_dir_page *d, uint32_t s1, uint32_t own1, uint64_t now,
+			      uint32_t *outcome, uint32_t *cycles)
+{
+	return fetch(m, cpu, line, d, s1, own1, now, outcome, cycles, DEFAULT_GEOM);
+}
+
+/* A write by a CPU that does not own the line: a new version, its own copies keep up. */
+static void take_ownership(struct cache_model *m, uint32_t cpu, struct cache_dir_page *d,
+			   uint64_t line, uint64_t idx1, const struct geom g)
+{
+	uint32_t core = m->core_of[cpu], socket = m->socket_of[cpu];
+	struct cache_level *l2 = &m->l2[core], *l3 = &m->llc[socket];
+	const uint32_t n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
+	uint32_t ver = ++m->ver_clock;
+	d->ver = ver;
+	d->owner = (uint16_t)cpu;
+	m->l1[core].ver[idx1] = ver;
+	uint32_t s = priv_set(l2, line, n2), w = scan_set(l2, s, line, n2);
+	if (w < n2)
+		l2->ver[(uint64_t)s * n2 + w] = ver;
+	s = llc_set(l3, line, n3);
+	w = scan_set(l3, s, line, n3);
+	if (w < n3)
+		l3->ver[(uint64_t)s * n3 + w] = ver;
+}
+
+static void take_ownership_any(struct cache_model *m, uint32_t cpu, struct cache_dir_page *d,
+			       uint64_t line, uint64_t idx1)
+{
+	take_ownership(m, cpu, d, line, idx1, ANY_GEOM);
+}
+
+static void take_ownership_default(struct cache_model *m, uint32_t cpu,
+				   struct cache_dir_page *d, uint64_t line, uint64_t idx1)
+{
+	take_ownership(m, cpu, d, line, idx1, DEFAULT_GEOM);
+}
+
+/* The counters of an access's CPU and code path */
+HOT void count_access(struct cache_model *m, uint32_t cpu, uint8_t path, struct cache_result r,
+		      int write)
+{
+	struct cache_counters *c = &m->cpu[cpu], *p = &m->path[path];
+	c->access[r.outcome]++;
+	p->access[r.outcome]++;
+	c->cycles += r.cycles;
+	p->cycles += r.cycles;
+	c->writes += (uint64_t)(write != 0);
+	p->writes += (uint64_t)(write != 0);
+}
+
+HOT struct cache_result access(struct cache_model *m, uint32_t cpu, uint64_t vaddr, int write,
+			       uint64_t now, uint8_t path, const struct geom g)
+{
+	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
+	struct cache_level *l1 = &m->l1[m->core_of[cpu]];
+	const uint32_t n1 = WAYS(g.n1, l1);
+	struct cache_dir_page *d = dir_get(m, line);
+	struct cache_result r = {CACHE_L1, m->p.l1_cycles};
+	uint32_t s1 = priv_set(l1, line, n1);
+	uint64_t b1 = (uint64_t)s1 * n1, idx = b1 + lru_way(l1, s1, 0, n1);
+
+	/* Fast path: the line is the most recent of its L1 set, current and not a prefetch.
+	 * Same answer as the full path (touching the MRU way changes nothing), without the set
+	 * scan: allocator code touches one struct page several times running. */
+	if (__builtin_expect(l1->line[idx] != line || l1->ver[idx] != d->ver || l1->pfm[idx].pf,
+			     0)) {
+		uint32_t w1 = scan_set(l1, s1, line, n1);
+		idx = b1 + w1;
+		if (w1 < n1 && l1->ver[idx] == d->ver) {
+			struct cache_pfmark *w = &l1->pfm[idx];
+			if (w->pf) {
+				uint64_t ready = l1->ready[idx];
+				w->pf = 0;
+				l1->pf_marks--;
+				if (now >= ready) {
+					r.outcome = CACHE_PF_HIT;
+				} else {
+					uint64_t rest = ready - now;
+					r.outcome = CACHE_PF_LATE;
+					if (rest > r.cycles)
+						r.cycles = rest > 0xffffffffu ? 0xffffffffu
+									      : (uint32_t)rest;
+				}
+			}
+			lru_touch(l1, s1, w1, n1);
+		} else {
+			if (w1 < n1 && l1->pfm[idx].pf)
+				waste_mark(m, l1, idx, line); /* written before it was used */
+			idx = (g.n1 ? fetch_default : fetch_any)(m, cpu, line, d, s1, w1, now,
+								 &r.outcome, &r.cycles);
+		}
+	}
+	if (write && d->owner != cpu)
+		(g.n1 ? take_ownership_default : take_ownership_any)(m, cpu, d, line, idx);
+
+	count_access(m, cpu, path, r, write);
+	return r;
+}
+
+static struct cache_result access_any(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
+				      int write, uint64_t now, uint8_t path)
+{
+	return access(m, cpu, vaddr, write, now, path, ANY_GEOM);
+}
+
+static struct cache_result access_default(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
+					  int write, uint64_t now, uint8_t path)
+{
+	return access(m, cpu, vaddr, write, now, path, DEFAULT_GEOM);
 }
 
 struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
 				 int write, uint64_t now, uint8_t path)
 {
 	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
-	uint32_t core = m->core_of[cpu];
-	struct cache_level *l1 = &m->l1[core];
-	struct cache_dir_page *d = dir_get(m, line);
-	struct cache_result r;
-	uint64_t idx = m->last_idx[cpu];
+	const struct cache_level *l1 = &m->l1[m->core_of[cpu]];
+	const struct cache_dir_page *d = dir_find(m, line);
+	uint32_t s1 = (uint32_t)line & l1->set_mask;
 
-	/* Fast path: the line this CPU touched last, still most recent in its L1, current and
-	 * not a prefetch. Same answer as the full path (touching the MRU way changes nothing),
-	 * without the set scan: allocator code touches one struct page several times running. */
-	if (l1->line[idx] == line && l1->age[idx] == 0 && l1->ver[idx] == d->ver &&
-	    !l1->pfm[idx].pf) {
-		r.outcome = CACHE_L1;
-		r.cycles = m->p.l1_cycles;
-		goto done;
-	}
-	uint64_t b1 = base_of(l1, line);
-	int64_t i1 = find(l1, b1, line);
-
-	if (i1 >= 0 && l1->ver[i1] == d->ver) {
-		struct cache_pfmark *w = &l1->pfm[i1];
-		idx = (uint64_t)i1;
-		r.outcome = CACHE_L1;
-		r.cycles = m->p.l1_cycles;
-		if (w->pf) {
-			uint64_t ready = l1->ready[idx];
-			w->pf = 0;
-			if (now >= ready) {
-				r.outcome = CACHE_PF_HIT;
-			} else {
-				uint64_t rest = ready - now;
-				r.outcome = CACHE_PF_LATE;
-				if (rest > r.cycles)
-					r.cycles = rest > 0xffffffffu ? 0xffffffffu : (uint32_t)rest;
-			}
+	/* Fast path: a line the directory knows, the most recent of its L1 set (a set of up
+	 * to 16 ways with no clear_page() filler pending), current, not a prefetch, and not a
+	 * write that takes ownership. The full path's answer for it is an L1 hit that changes
+	 * nothing (touching the MRU way is a no-op) but the counters; allocator code touches
+	 * one struct page several times running. */
+	if (d && l1->assoc <= NARROW_WAYS) {
+		const struct cache_set *t = &l1->sets[s1];
+		uint64_t idx = (uint64_t)s1 * l1->assoc + (t->order & 0xfu);
+		if ((!l1->clears || l1->clears[s1 >> 6] == t->synced) && l1->line[idx] == line &&
+		    l1->ver[idx] == d->ver && !l1->pfm[idx].pf && (!write || d->owner == cpu)) {
+			struct cache_result r = {CACHE_L1, m->p.l1_cycles};
+			count_access(m, cpu, path, r, write);
+			return r;
 		}
-		touch(l1, b1, idx);
-	} else {
-		if (i1 >= 0 && l1->pfm[i1].pf) {
-			/* someone wrote it before it was used */
-			count_wasted(m, line, &l1->pfm[i1]);
-			l1->pfm[i1].pf = 0;
-		}
-		idx = fetch(m, cpu, line, d, now, &r.outcome, &r.cycles);
 	}
-
-	m->last_idx[cpu] = idx;
-done:
-	if (write && d->owner != cpu) {
-		uint32_t socket = m->socket_of[cpu];
-		uint32_t ver = ++m->ver_clock;
-		d->ver = ver;
-		d->owner = (uint16_t)cpu;
-		l1->ver[idx] = ver;
-		set_ver(&m->l2[core], line, ver);
-		struct cache_level *l3 = &m->llc[socket];
-		int64_t i3 = find(l3, llc_base(l3, line), line);
-		if (i3 >= 0)
-			l3->ver[i3] = ver;
-	}
-
-	struct cache_counters *c = &m->cpu[cpu], *p = &m->path[path];
-	c->access[r.outcome]++;
-	p->access[r.outcome]++;
-	c->cycles += r.cycles;
-	p->cycles += r.cycles;
-	if (write) {
-		c->writes++;
-		p->writes++;
-	}
-	return r;
+	return (m->default_geom ? access_default : access_any)(m, cpu, vaddr, write, now, path);
 }
 
-uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint64_t now,
-			uint8_t path)
+HOT uint32_t prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint64_t now,
+		      uint8_t path, const struct geom g)
 {
 	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
-	uint32_t core = m->core_of[cpu];
-	struct cache_level *l1 = &m->l1[core];
+	struct cache_level *l1 = &m->l1[m->core_of[cpu]];
+	const uint32_t n1 = WAYS(g.n1, l1);
 	struct cache_dir_page *d = dir_get(m, line);
-	int64_t i1 = find(l1, base_of(l1, line), line);
+	uint32_t s1 = priv_set(l1, line, n1);
+	uint32_t w1 = scan_set(l1, s1, line, n1);
+	uint64_t i1 = (uint64_t)s1 * n1 + w1;
 
-	if (i1 >= 0 && l1->ver[i1] == d->ver) {
+	if (w1 < n1 && l1->ver[i1] == d->ver) {
 		const struct cache_pfmark *w = &l1->pfm[i1];
 		m->cpu[cpu].pf_redundant++;
 		m->path[path].pf_redundant++;
@@ -662,97 +964,28 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 		}
 		return 0;
 	}
-	if (i1 >= 0 && l1->pfm[i1].pf) {
-		count_wasted(m, line, &l1->pfm[i1]);
-		l1->pfm[i1].pf = 0;
-	}
+	if (w1 < n1 && l1->pfm[i1].pf)
+		waste_mark(m, l1, i1, line);
 
 	uint32_t outcome, cycles;
-	uint64_t idx = fetch(m, cpu, line, d, now, &outcome, &cycles);
+	uint64_t idx = fetch(m, cpu, line, d, s1, w1, now, &outcome, &cycles, g);
 	struct cache_pfmark *w = &l1->pfm[idx];
 	w->pf = 1;
 	w->path = path;
 	w->cpu = (uint8_t)cpu;
+	l1->pf_marks++;
 	l1->ready[idx] = now + cycles;
 	m->cpu[cpu].prefetches++;
 	m->path[path].prefetches++;
 	return cycles;
 }
 
-/* Insert an anonymous line as most recent into a set of n ranks: every rank moves down
- * one and the way ranked last takes the new line. Returns that way. Branch-free; with a
- * constant n (below) the compiler unrolls it. */
-static inline uint32_t rotate_in(uint8_t *g, uint32_t n)
+uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint64_t now,
+			uint8_t path)
 {
-	uint32_t v = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t a = g[i] + 1u;
-		v = a == n ? i : v;
-		g[i] = (uint8_t)(a == n ? 0 : a);
-	}
-	return v;
-}
-
-/*
- * rotate_in() for a multiple of 8 ways, eight ranks per 64-bit word: add 1 to every byte,
- * then the one byte equal to n (the way that was ranked last) becomes 0. The zero-byte test
- * (t - 0x01..) & ~t & 0x80.. flags no byte below the real one, and none above it either,
- * since a flagged false positive needs a byte x ^ n == 1, i.e. x == n + 1 > n for even n.
- * Bytes are loaded little-endian, as on x86-64 and in WebAssembly, and the result is the
- * same as rotate_in()'s either way.
- */
-static inline uint32_t rotate_in_words(uint8_t *g, uint32_t n)
-{
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-	uint32_t v = 0;
-	for (uint32_t k = 0; k < n; k += 8) {
-		uint64_t x, t, hit;
-		memcpy(&x, g + k, 8);
-		x += ones;
-		t = x ^ (ones * n);
-		hit = (t - ones) & ~t & highs;
-		if (hit) {
-			uint32_t b = (uint32_t)__builtin_ctzll(hit) & ~7u;
-			x &= ~(0xffull << b);
-			v = k + b / 8u;
-		}
-		memcpy(g + k, &x, 8);
-	}
-	return v;
-}
-
-/*
- * rotate_in_words() when n is a power of two (8..64): after adding 1 the ranks are 1..n,
- * and only n has the bit n set, so that bit alone finds the way ranked last. Branch-free:
- * word k's hit bit (bit log2(n) of byte j) is moved to bit 8j + k of one word, whose only
- * set bit then says j and k.
- */
-static inline uint32_t rotate_in_pow2(uint8_t *g, uint32_t n)
-{
-	const uint32_t lg = (uint32_t)__builtin_ctz(n);
-	uint64_t all = 0;
-	for (uint32_t k = 0; k < n / 8u; k++) {
-		uint64_t x = load8(g + 8u * k) + ONES;
-		uint64_t hit = x & (ONES * n);
-		all |= (hit >> lg) << k;
-		store8(g + 8u * k, x ^ hit);
-	}
-	uint32_t pos = (uint32_t)__builtin_ctzll(all);
-	return 8u * (pos & 7u) + pos / 8u;
-}
-
-/* Way (within the set) that an anonymous filler takes as most recent. */
-static inline uint32_t insert_filler(struct cache_level *c, uint32_t set)
-{
-	uint8_t *g = c->age + (uint64_t)set * c->assoc;
-	switch (c->assoc) {
-	case 8:
-		return rotate_in_pow2(g, 8);
-	case 16:
-		return rotate_in_pow2(g, 16);
-	default:
-		return (c->assoc & 7u) ? rotate_in(g, c->assoc) : rotate_in_words(g, c->assoc);
-	}
+	if (m->default_geom)
+		return prefetch(m, cpu, vaddr, now, path, DEFAULT_GEOM);
+	return prefetch(m, cpu, vaddr, now, path, ANY_GEOM);
 }
 
 /* The filler took way v of set: what was there? Returns 1 when it held a tracked line (then
@@ -763,7 +996,7 @@ static inline int put_filler(struct cache_level *c, uint32_t set, uint32_t v,
 {
 	uint64_t bit = 1ull << v;
 	uint64_t i = (uint64_t)set * c->assoc + v;
-	if (c->tracked[set] & bit) {
+	if (c->sets[set].tracked & bit) {
 		old->line = c->line[i];
 		old->ver = c->ver[i];
 		old->pf = 0;
@@ -771,132 +1004,131 @@ static inline int put_filler(struct cache_level *c, uint32_t set, uint32_t v,
 			old->pf = c->pfm[i].pf;
 			old->path = c->pfm[i].path;
 			old->cpu = c->pfm[i].cpu;
+			c->pf_marks -= c->pfm[i].pf;
 			c->pfm[i].pf = 0;
 		}
-		c->tracked[set] &= ~bit;
+		c->sets[set].tracked &= ~bit;
 		c->line[i] = FILLER_LINE;
 		c->ver[i] = 0;
 		*was_used = 1;
 		return 1;
 	}
-	*was_used = (c->used[set] & bit) != 0;
+	*was_used = (c->sets[set].used & bit) != 0;
 	if (!*was_used) {
-		c->used[set] |= bit;
+		c->sets[set].used |= bit;
 		c->line[i] = FILLER_LINE;
 		c->ver[i] = 0;
 	}
 	return 0;
 }
 
-/*
- * cache_clear_page() when every line of the page has its own L2 set, no frame line is in the
- * directory and the LLC is a victim cache (the usual case): the same result as the loop in
- * cache_clear_page(), in three passes so that the host's cache misses overlap. Pass 1 rotates
- * the L1 and L2 ranks and notes the L2 ways that held a tracked line (starting their loads);
- * pass 2 reads those lines (starting the loads of their directory entries and LLC sets); pass
- * 3 pushes the current ones into the LLC in order, each after exactly the fillers that came
- * before it, as the loop does.
- */
-/*
- * Pass 1 of clear_page_batched() for L1 and L2 with power-of-two set counts and n1, n2 ways
- * (powers of two, multiples of 8): rotate_in_pow2() and the mask tests written out, so that
- * with constant n1, n2 (the default 8 and 16) the compiler unrolls the rank words. Returns
- * how many L2 ways held a tracked line (their indexes in idx, the fillers passed down
- * before each in before); *to_llc counts the fillers passed down.
- */
-static inline __attribute__((always_inline)) uint32_t
-clear_pass1_pow2(struct cache_model *m, struct cache_level *l1, struct cache_level *l2,
-		 uint64_t first, uint32_t stride, const uint32_t n1, const uint32_t n2,
-		 uint64_t *idx, uint64_t *before, uint64_t *to_llc)
+/* A filler into L1 set s at once: a prefetched line it evicts was wasted. */
+HOT void l1_filler(struct cache_model *m, struct cache_level *l1, uint32_t s, const uint32_t n)
 {
-	/* locals: the compiler cannot tell that the stores below leave these alone */
-	uint8_t *age1 = l1->age, *age2 = l2->age;
-	uint64_t *tracked1 = l1->tracked, *used1 = l1->used;
-	uint64_t *tracked2 = l2->tracked, *used2 = l2->used;
-	const uint32_t mask1 = l1->set_mask, mask2 = l2->set_mask;
-	uint64_t down = *to_llc;
+	struct cache_way old;
+	int used;
+	if (put_filler(l1, s, lru_insert(l1, s, n), &old, &used) && old.pf)
+		count_wasted_way(m, &old);
+}
+
+/* Does way v of set t hold a filler (used, not tracked)? Then a filler that replaces it
+ * changes nothing but the LRU order. */
+static inline uint64_t holds_filler(const struct cache_set *t, uint32_t v)
+{
+	return ((t->used & ~t->tracked) >> v) & 1u;
+}
+
+/* A filler took way v of L2 set s and it held no filler: note a tracked line (its index in
+ * idx[*n], the fillers passed down before it in before[*n]), or mark an empty way used. */
+HOT void l2_filler_took(struct cache_level *l2, uint32_t s, uint32_t v, uint64_t down,
+			uint64_t *idx, uint64_t *before, uint32_t *n, const uint32_t n2)
+{
+	struct cache_set *t = &l2->sets[s];
+	uint64_t i = (uint64_t)s * n2 + v;
+	if ((t->tracked >> v) & 1u) {
+		t->tracked &= ~(1ull << v);
+		idx[*n] = i;
+		before[(*n)++] = down;
+	} else { /* an empty way: it passes nothing down */
+		t->used |= 1ull << v;
+		l2->line[i] = FILLER_LINE;
+		l2->ver[i] = 0;
+	}
+}
+
+/*
+ * The L2 half of clear_page_batched(), one filler at a time into each line's set: notes
+ * the L2 ways that held a tracked line (l2_filler_took; returns how many) and counts the
+ * fillers passed down in *down.
+ */
+HOT uint32_t clear_l2_now(struct cache_level *l2, uint64_t first, uint32_t stride,
+			  uint64_t *idx, uint64_t *before, uint64_t *down, const uint32_t n2)
+{
 	uint32_t n = 0;
 	for (uint32_t l = 0; l < 64u; l += stride) {
-		uint64_t ln = first + l;
-		uint32_t s1 = (uint32_t)ln & mask1, s2 = (uint32_t)ln & mask2;
-		uint32_t v = rotate_in_pow2(age1 + (uint64_t)s1 * n1, n1);
-		uint64_t bit = 1ull << v;
-		if (tracked1[s1] & bit) {
-			struct cache_way old;
-			int used;
-			if (put_filler(l1, s1, v, &old, &used) && old.pf)
-				count_wasted_way(m, &old);
-		} else if (!(used1[s1] & bit)) {
-			uint64_t i = (uint64_t)s1 * n1 + v;
-			used1[s1] |= bit;
-			l1->line[i] = FILLER_LINE;
-			l1->ver[i] = 0;
-		}
-		v = rotate_in_pow2(age2 + (uint64_t)s2 * n2, n2);
-		bit = 1ull << v;
-		if (tracked2[s2] & bit) {
-			tracked2[s2] &= ~bit;
-			idx[n] = (uint64_t)s2 * n2 + v;
-			before[n++] = down;
-			__builtin_prefetch(&l2->line[idx[n - 1]]);
-			__builtin_prefetch(&l2->ver[idx[n - 1]]);
-		} else if (used2[s2] & bit) {
-			down++; /* a filler goes on down */
-		} else {
-			uint64_t i = (uint64_t)s2 * n2 + v;
-			used2[s2] |= bit;
-			l2->line[i] = FILLER_LINE;
-			l2->ver[i] = 0;
-		}
+		uint32_t s = priv_set(l2, first + l, n2), v = lru_insert(l2, s, n2);
+		if (holds_filler(&l2->sets[s], v))
+			++*down; /* a filler goes on down */
+		else
+			l2_filler_took(l2, s, v, *down, idx, before, &n, n2);
 	}
-	*to_llc = down;
 	return n;
 }
 
-static inline int is_pow2_of_words(uint32_t n)
+/*
+ * clear_l2_now() for a page-aligned clear of all 64 lines into an L2 with lazy clears (see
+ * "clear_page() in bulk"): the group's count moves on, and only the sets whose deadline
+ * that reaches take their filler now, in line order; every other set's filler evicts a
+ * filler later, which passes one down now.
+ */
+HOT uint32_t clear_l2_lazy(struct cache_level *l2, uint64_t first, uint64_t *idx,
+			   uint64_t *before, uint64_t *down, const uint32_t n2)
 {
-	return n >= 8u && (n & (n - 1)) == 0;
+	uint32_t g0 = (uint32_t)first & l2->set_mask; /* the group's first set */
+	uint64_t *count = &l2->clears[g0 >> 6], now = *count + 1u;
+	uint64_t due = l2->due[(uint64_t)(g0 >> 6) * DUE_SLOTS + now % DUE_SLOTS];
+	uint32_t n = 0, at_once = 0;
+	for (; due; due &= due - 1u, at_once++) {
+		uint32_t off = (uint32_t)__builtin_ctzll(due), s = g0 + off;
+		struct cache_set *t = &l2->sets[s];
+		uint64_t k = now - 1u - t->synced; /* the fillers before the deadline's */
+		if (k)
+			take_fillers(l2, s, k, n2);
+		t->synced = now;
+		uint32_t v = lru_insert(l2, s, n2); /* refiled under its next deadline */
+		l2_filler_took(l2, s, v, *down + off - at_once, idx, before, &n, n2);
+	}
+	*count = now;
+	*down += 64u - at_once;
+	return n;
 }
 
-static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socket,
-			       uint64_t first, uint32_t stride)
+/*
+ * cache_clear_page() when every line of the page has its own L2 set, no frame line is in
+ * the directory and the LLC is a victim cache (the usual case): the same result as the
+ * loop in cache_clear_page(). The L1 half and the L2 half see nothing of each other, so
+ * they run one after the other, each lazily when it can ("clear_page() in bulk"); then the
+ * tracked lines the L2 evicted go into the LLC in order, each after exactly the fillers
+ * that came before it, as the loop does, with host prefetches started a pass ahead.
+ */
+HOT void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socket,
+			    uint64_t first, uint32_t stride, const struct geom g)
 {
 	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core], *l3 = &m->llc[socket];
+	const uint32_t n1 = WAYS(g.n1, l1), n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
 	uint64_t idx[64], before[64], line[64], to_llc = 0, f0 = l3->fillers;
-	uint32_t ver[64], n = 0;
+	uint32_t ver[64], n;
+	int whole = stride == 1u && !(first & 63u);
 
-	if (l1->set_mask && l2->set_mask && l1->assoc == 8 && l2->assoc == 16)
-		n = clear_pass1_pow2(m, l1, l2, first, stride, 8, 16, idx, before, &to_llc);
-	else if (l1->set_mask && l2->set_mask && is_pow2_of_words(l1->assoc) &&
-		 is_pow2_of_words(l2->assoc))
-		n = clear_pass1_pow2(m, l1, l2, first, stride, l1->assoc, l2->assoc, idx, before,
-				     &to_llc);
+	if (l1->clears && whole && !l1->pf_marks)
+		l1->clears[((uint32_t)first & l1->set_mask) >> 6]++;
 	else
-		for (uint32_t l = 0; l < 64u; l += stride) {
-			uint64_t ln = first + l;
-			uint32_t s1 = set_of(l1, ln), s2 = set_of(l2, ln);
-			struct cache_way old;
-			int used;
-
-			if (put_filler(l1, s1, insert_filler(l1, s1), &old, &used) && old.pf)
-				count_wasted_way(m, &old);
-			uint32_t v = insert_filler(l2, s2);
-			uint64_t bit = 1ull << v;
-			if (l2->tracked[s2] & bit) {
-				l2->tracked[s2] &= ~bit;
-				idx[n] = (uint64_t)s2 * l2->assoc + v;
-				before[n++] = to_llc;
-				__builtin_prefetch(&l2->line[idx[n - 1]]);
-				__builtin_prefetch(&l2->ver[idx[n - 1]]);
-			} else if (l2->used[s2] & bit) {
-				to_llc++; /* a filler goes on down */
-			} else {
-				uint64_t i = (uint64_t)s2 * l2->assoc + v;
-				l2->used[s2] |= bit;
-				l2->line[i] = FILLER_LINE;
-				l2->ver[i] = 0;
-			}
-		}
+		for (uint32_t l = 0; l < 64u; l += stride)
+			l1_filler(m, l1, priv_set(l1, first + l, n1), n1);
+	if (l2->clears && whole)
+		n = clear_l2_lazy(l2, first, idx, before, &to_llc, n2);
+	else
+		n = clear_l2_now(l2, first, stride, idx, before, &to_llc, n2);
 	for (uint32_t i = 0; i < n; i++) {
 		line[i] = l2->line[idx[i]];
 		ver[i] = l2->ver[idx[i]];
@@ -905,21 +1137,27 @@ static void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t so
 		uint64_t d = line[i] - m->dir_base_line;
 		if (d < m->dir_npages)
 			__builtin_prefetch(&m->dir_pages[d]);
-		uint32_t s3 = set_of(l3, line[i]);
-		uint64_t b3 = (uint64_t)s3 * l3->assoc;
-		__builtin_prefetch(&l3->synced[s3]);
-		__builtin_prefetch(&l3->age[b3]);
-		__builtin_prefetch(&l3->line[b3]);
-		__builtin_prefetch((const char *)&l3->line[b3] + 64);
-		__builtin_prefetch(&l3->line[b3 + l3->assoc - 1]);
-		__builtin_prefetch(&l3->ver[b3]);
+		prefetch_llc_set(l3, set_of(l3, line[i]), n3);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (dir_peek_ver(m, line[i]) == ver[i]) {
 			l3->fillers = f0 + before[i];
-			fill_llc(m, socket, line[i], ver[i]);
+			fill_llc(m, socket, line[i], ver[i], g);
 		}
 	l3->fillers = f0 + to_llc;
+}
+
+/* The usual case's clear, for each kind of machine */
+static void clear_page_any(struct cache_model *m, uint32_t core, uint32_t socket,
+			   uint64_t first, uint32_t stride)
+{
+	clear_page_batched(m, core, socket, first, stride, ANY_GEOM);
+}
+
+static void clear_page_default(struct cache_model *m, uint32_t core, uint32_t socket,
+			       uint64_t first, uint32_t stride)
+{
+	clear_page_batched(m, core, socket, first, stride, DEFAULT_GEOM);
 }
 
 void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint32_t nlines,
@@ -934,7 +1172,8 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 	m->cpu[cpu].cleared_lines += 64u / stride;
 	m->path[path].cleared_lines += 64u / stride;
 	if (!m->dir_frame_live && m->p.llc_victim && l2->nsets >= 64u) {
-		clear_page_batched(m, core, socket, first, stride);
+		(m->default_geom ? clear_page_default : clear_page_any)(m, core, socket, first,
+									stride);
 		return;
 	}
 
@@ -948,13 +1187,11 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 			(void)cache_access(m, cpu, line << MODEL_LINE_SHIFT, 1, now, path);
 			continue;
 		}
-		uint32_t s1 = set_of(l1, line), s2 = set_of(l2, line);
+		uint32_t s2 = priv_set(l2, line, l2->assoc);
 		int used, real;
 
-		real = put_filler(l1, s1, insert_filler(l1, s1), &old, &used);
-		if (real && old.pf)
-			count_wasted_way(m, &old);
-		real = put_filler(l2, s2, insert_filler(l2, s2), &old, &used);
+		l1_filler(m, l1, priv_set(l1, line, l1->assoc), l1->assoc);
+		real = put_filler(l2, s2, lru_insert(l2, s2, l2->assoc), &old, &used);
 		if (!m->p.llc_victim) {
 			to_llc++; /* an inclusive LLC is filled by every miss */
 		} else if (!real) {
@@ -962,7 +1199,7 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 		} else if (dir_peek_ver(m, old.line) == old.ver) {
 			m->llc[socket].fillers += to_llc; /* in order: what came before it */
 			to_llc = 0;
-			fill_llc(m, socket, old.line, old.ver);
+			fill_llc(m, socket, old.line, old.ver, ANY_GEOM);
 		}
 	}
 	m->llc[socket].fillers += to_llc;
@@ -979,6 +1216,7 @@ uint64_t cache_finish_each(struct cache_model *m,
 				struct cache_wasted w;
 				account_wasted(m, &c->pfm[i]);
 				c->pfm[i].pf = 0;
+				c->pf_marks--;
 				w.vaddr = c->line[i] << MODEL_LINE_SHIFT;
 				w.cpu = c->pfm[i].cpu;
 				w.path = c->pfm[i].path;
@@ -1053,6 +1291,8 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 		return -1;
 	m->p = *p;
 	m->ncpus = ncpus;
+	m->default_geom = p->l1_ways == DEFAULT_GEOM.n1 && p->l2_ways == DEFAULT_GEOM.n2 &&
+			  p->llc_ways == DEFAULT_GEOM.n3;
 	uint32_t all_cores = p->sockets * p->cores_per_socket;
 	/* CPUs 0..ncpus-1 use cores 0..min(ncpus, all_cores)-1 and the sockets those sit on */
 	m->ncores = ncpus < all_cores ? ncpus : all_cores;
@@ -1066,13 +1306,16 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 	m->llc = calloc(m->nsockets, sizeof(*m->llc));
 	if (!m->l1 || !m->l2 || !m->llc)
 		goto fail;
+	/* clear_page()s are applied lazily only where clear_page_batched() runs (a victim
+	 * LLC, an L2 of at least 64 sets) */
+	int lazy = p->llc_victim && p->l2_bytes / 64u / p->l2_ways >= 64u;
 	for (uint32_t k = 0; k < m->ncores; k++)
-		if (level_init(&m->l1[k], p->l1_bytes, p->l1_ways, 1, 0, 1) ||
-		    level_init(&m->l2[k], p->l2_bytes, p->l2_ways, 0, 0, 1))
+		if (level_init(&m->l1[k], p->l1_bytes, p->l1_ways, 1, lazy) ||
+		    level_init(&m->l2[k], p->l2_bytes, p->l2_ways, 0, 2 * lazy))
 			goto fail;
 	for (uint32_t s = 0; s < m->nsockets; s++)
 		if (level_init(&m->llc[s], (uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
-			       p->llc_ways, 0, 1, 0))
+			       p->llc_ways, 0, 0))
 			goto fail;
 	if (p->fill_buffers) {
 		m->fb = calloc((uint64_t)ncpus * p->fill_buffers, sizeof(*m->fb));
@@ -1108,20 +1351,76 @@ fail:
 	return -1;
 }
 
+/* Set s of a level: its LRU order a permutation (the nibbles past the last rank 0xf), its
+ * filler_ranks, and for lazy clears its place against its group's count and deadline. Why
+ * not, or NULL. rank[w] gets each way's rank. */
+static const char *set_check(const struct cache_level *c, uint64_t s, uint8_t *rank)
+{
+	const struct cache_set *t = &c->sets[s];
+	const uint64_t *w = c->line + s * c->assoc;
+	uint64_t seen = 0, fillers = 0;
+	if (c->assoc > NARROW_WAYS) {
+		for (uint32_t i = 0; i < c->assoc; i++) {
+			rank[i] = c->age[s * c->assoc + i];
+			if (rank[i] >= c->assoc || (seen & (1ull << rank[i])))
+				return "LRU ranks are not a permutation";
+			seen |= 1ull << rank[i];
+		}
+		return NULL;
+	}
+	for (uint32_t r = 0; r < NARROW_WAYS; r++) {
+		uint32_t way = (uint32_t)(t->order >> (4u * r)) & 0xfu;
+		if (r >= c->assoc) {
+			if (way != 0xfu)
+				return "LRU ranks are not a permutation";
+		} else if (way >= c->assoc || (seen & (1ull << way))) {
+			return "LRU ranks are not a permutation";
+		} else {
+			seen |= 1ull << way;
+			rank[way] = (uint8_t)r;
+			fillers |= (uint64_t)(w[way] == FILLER_LINE) << r;
+		}
+	}
+	if (fillers != t->filler_ranks)
+		return "filler_ranks disagrees with the ways";
+	if (c->clears && t->synced > c->clears[s >> 6])
+		return "a set is ahead of its group's clears";
+	if (c->due) {
+		/* the deadline: the first lazy clear whose filler would evict something other
+		 * than a filler, filed in exactly one slot, and one a lazy clear can reach */
+		uint64_t others = ~t->filler_ranks & rank_bits(c->assoc);
+		uint64_t want = others ? t->synced + c->assoc -
+						 (63u - (uint32_t)__builtin_clzll(others))
+				       : 0;
+		uint64_t now = c->clears[s >> 6];
+		const uint64_t *due = c->due + (s >> 6) * DUE_SLOTS;
+		for (uint32_t j = 0; j < DUE_SLOTS; j++)
+			if (((due[j] >> (s & 63u)) & 1u) != (want && j == want % DUE_SLOTS))
+				return "the due masks disagree with the deadline";
+		if (t->deadline != want || (want && (want <= now || want > now + 16u)))
+			return "a deadline that a lazy clear passed or cannot reach";
+	}
+	return NULL;
+}
+
 static int level_check(const struct cache_model *m, const struct cache_level *c, int is_l1,
 		       const char *name, uint32_t k, char *err, size_t errlen)
 {
+	uint64_t marks = 0;
 	for (uint64_t s = 0; s < c->nsets; s++) {
+		const struct cache_set *t = &c->sets[s];
 		const uint64_t *w = c->line + s * c->assoc;
 		const uint32_t *v = c->ver + s * c->assoc;
 		const struct cache_pfmark *f = c->pfm ? c->pfm + s * c->assoc : NULL;
-		const uint8_t *g = c->age + s * c->assoc;
-		uint64_t seen = 0;
+		uint8_t rank[64];
+		const char *why = set_check(c, s, rank);
+		if (why) {
+			if (err && errlen)
+				snprintf(err, errlen, "%s %u set %llu: %s", name, k,
+					 (unsigned long long)s, why);
+			return -1;
+		}
 		for (uint32_t i = 0; i < c->assoc; i++) {
-			const char *why = NULL;
-			if (g[i] >= c->assoc || (seen & (1ull << g[i])))
-				why = "LRU ranks are not a permutation";
-			seen |= 1ull << (g[i] < 64 ? g[i] : 63);
 			for (uint32_t j = 0; j < i && !why; j++)
 				if (w[i] && w[i] != FILLER_LINE && w[j] == w[i])
 					why = "a line appears twice in a set";
@@ -1130,9 +1429,8 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 			if (!why && (is_l1 != (f != NULL) ||
 				     (f && f[i].pf && !is_tracked(w[i]))))
 				why = "prefetch mark outside L1 or on an empty way";
-			if (!why && c->tracked &&
-			    (((c->tracked[s] >> i) & 1) != (uint64_t)is_tracked(w[i]) ||
-			     ((c->used[s] >> i) & 1) != (w[i] != 0)))
+			if (!why && (((t->tracked >> i) & 1) != (uint64_t)is_tracked(w[i]) ||
+				     ((t->used >> i) & 1) != (w[i] != 0)))
 				why = "tracked/used masks disagree with the ways";
 			if (why) {
 				if (err && errlen)
@@ -1140,7 +1438,14 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 						 (unsigned long long)s, i, why);
 				return -1;
 			}
+			marks += f && f[i].pf;
 		}
+	}
+	if (is_l1 && marks != c->pf_marks) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s %u: %llu prefetch marks, %u counted", name, k,
+				 (unsigned long long)marks, c->pf_marks);
+		return -1;
 	}
 	return 0;
 }

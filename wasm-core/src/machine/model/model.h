@@ -97,24 +97,47 @@ struct cache_pfmark {
 	uint8_t pf, path, cpu, spare;
 };
 
+/* Per set: its LRU order, which ways hold what, and how far it has caught up with the
+ * clear_page() fillers applied lazily (cache.c, "clear_page() in bulk"). */
+struct cache_set {
+	/* True LRU order of a set of up to 16 ways: the way ranked r (0 = most recently
+	 * used) in bits 4r..4r+3, the nibbles above the last rank 0xf, so that a touch is a
+	 * shift and a fill of the LRU way a rotation (cache.c, "LRU order"). Wider sets keep
+	 * their ranks in cache_level.age instead. */
+	uint64_t order;
+	/* bit per way: holds a tracked line / holds anything (a tracked line or a
+	 * clear_page() filler) */
+	uint64_t tracked, used;
+	/* sets of up to 16 ways, bit per rank: the way ranked r holds a filler */
+	uint64_t filler_ranks;
+	/* the clear_page() fillers this set has taken in: the LLC's aggregated stream, or the
+	 * lazy clears of its group (L1, L2) */
+	uint64_t synced;
+	/* L2 with lazy clears: the lazy clear count of its group at which a filler would
+	 * evict something other than a filler (0: never) */
+	uint64_t deadline;
+};
+
 struct cache_level {
 	/* The ways, set-major (set * assoc + way), in parallel arrays so that a set scan
 	 * reads only the tags: 8 bytes a way, a 16-way set in two host cache lines. */
 	uint64_t *line; /* struct cache_way's line */
 	uint32_t *ver;  /* struct cache_way's ver */
 	struct cache_pfmark *pfm; /* L1 only */
-	/* LRU rank of each way inside its set (0 = most recently used), same indexing: apart
-	 * from the ways so a set's ranks are a few contiguous bytes (cache_clear_page rotates
-	 * them for every frame line) */
-	uint8_t *age;
 	uint64_t *ready;        /* L1 only: cycle at which a prefetched line lands */
+	struct cache_set *sets;
+	/* sets of more than 16 ways: the LRU rank of each way inside its set (0 = most
+	 * recently used), set-major as the ways */
+	uint8_t *age;
 	/* LLC only: the aggregated clear_page() stream (cache.c, llc_sync): lines it put into
-	 * this level so far, and per set how many of them the set has taken in */
+	 * this level so far */
 	uint64_t fillers;
-	uint64_t *synced;
-	/* L1 and L2 only, per set, bit per way: holds a tracked line / holds anything (a tracked
-	 * line or a clear_page() filler). Lets cache_clear_page skip the way array. */
-	uint64_t *tracked, *used;
+	/* L1, L2 of at least 64 sets of up to 16 ways: lazy clear_page()s so far, per group
+	 * of 64 sets (one page's lines); NULL: every clear is applied at once */
+	uint64_t *clears;
+	/* L2 with clears: per group, 32 masks of its sets by deadline % 32 */
+	uint64_t *due;
+	uint32_t pf_marks; /* L1: ways holding a prefetch mark */
 	uint32_t nsets, assoc;
 	uint32_t set_mask; /* nsets - 1 when nsets is a power of two, else 0 (hashed index) */
 };
@@ -136,11 +159,13 @@ struct cache_dir_entry {
 struct cache_model {
 	struct model_params p;
 	uint32_t ncpus, ncores, nsockets; /* what this run uses */
+	/* L1, L2 and LLC have model_params_default()'s 8, 16 and 11 ways: cache.c runs code
+	 * compiled for them */
+	uint32_t default_geom;
 	uint16_t core_of[MODEL_MAX_CPUS];  /* model_cpu_core(), precomputed: no division */
 	uint8_t socket_of[MODEL_MAX_CPUS];
 	uint64_t *fb;                      /* per CPU: fill_buffers completion times, a ring */
 	uint8_t fb_head[MODEL_MAX_CPUS];
-	uint64_t last_idx[MODEL_MAX_CPUS]; /* L1 way (in its core) of the CPU's last access */
 	struct cache_level *l1, *l2; /* per core */
 	struct cache_level *llc;     /* per socket */
 	/* directory: struct page lines indexed densely by pfn, everything else hashed into a

@@ -1,0 +1,223 @@
+// The teaching surface as a student and a lecturer meet it: the front page is the course, a run
+// ends in a labelled results card, no page a student sees shows repository paths or build
+// jargon, every page works at phone, laptop and projector sizes and from the keyboard, and
+// axe finds nothing serious on any of them.
+import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import { watchConsole } from './console-errors';
+
+const SIZES = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'laptop', width: 1440, height: 900 },
+  { name: 'projector', width: 1920, height: 1080 },
+] as const;
+
+/** Every kind of page, each at a link a student would follow; `ready` waits until it has drawn. */
+const PAGES: { name: string; url: string; ready: (p: Page) => Promise<void> }[] = [
+  { name: 'home', url: '/', ready: async (p) => void (await expect(p.locator('.home-lessons li')).toHaveCount(7)) },
+  { name: 'lessons', url: '/?lessons', ready: async (p) => void (await expect(p.locator('.lesson-list li').first()).toBeVisible()) },
+  {
+    name: 'lesson',
+    url: '/?lesson=buddy&step=1',
+    ready: async (p) => void (await expect(p.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 120_000 })),
+  },
+  {
+    name: 'compare',
+    url: '/?compare=v4.16,v4.17&cpus=8&pages=64&seed=1&tasks=1,8',
+    ready: async (p) => void (await expect(p.locator('.compare-page.ready')).toBeVisible({ timeout: 120_000 })),
+  },
+  {
+    name: 'workbench',
+    url: '/?workbench',
+    ready: async (p) => {
+      await p.locator('#run-scenario').click();
+      await expect(p.locator('#results')).toBeVisible({ timeout: 90_000 });
+      await expect(p.locator('#views')).not.toHaveClass(/\bempty\b/);
+    },
+  },
+];
+
+/** Repository paths and build words a student has no use for. */
+const JARGON = [
+  /\b(?:docs|web|wasm-core|lessons|public|scripts|src)\/[\w.-]+/,
+  /\b[\w-]+\.(?:md|ts|c|h|mjs)\b/,
+  /\bmake (?:start|test|wasm|native|serve|bench|fidelity)\b/,
+  /\bnpm\b|\bvite\b|\bemcc\b|\bemscripten\b|coi-serviceworker/i,
+  /blab_js_\w+|\bstats \w+=\d/,
+  /\bundefined\b|\bNaN\b|\[object /,
+];
+
+function jargonIn(text: string): string[] {
+  return JARGON.flatMap((re) => {
+    const m = re.exec(text);
+    return m ? [`${re}: …${text.slice(Math.max(0, m.index - 40), m.index + m[0].length + 20).replace(/\s+/g, ' ')}…`] : [];
+  });
+}
+
+test('the front page is the course: lessons in order with progress, and compare, your own data, the workbench one link each', async ({ page }) => {
+  const errors = watchConsole(page);
+  await page.goto('/?lesson=buddy&step=1');
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 120_000 });
+  await page.getByRole('button', { name: 'Next step (PageDown)' }).click();
+  await page.goto('/');
+  const items = page.locator('.home-lessons li');
+  await expect(items).toHaveCount(7);
+  expect(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')))).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass', 'slubprefetch', 'skipmerge', 'capstone']);
+  // this browser's progress: lesson 1 was left at step 2
+  await expect(items.first().locator('.home-progress')).toHaveText(/^step 2 of \d+$/);
+  await expect(page.getByRole('link', { name: /^Continue lesson 1: The buddy allocator$/ })).toHaveAttribute('href', '?lesson=buddy&step=2');
+  for (const [name, href] of [
+    ['Compare two kernels', '?compare'],
+    ['Load your own trace or zoneinfo', '?workbench=import'],
+    ['Workbench (for experts)', '?workbench'],
+  ]) await expect(page.getByRole('link', { name: name!, exact: true })).toHaveAttribute('href', href!);
+  // "your own data" opens the workbench at the import panels
+  await page.getByRole('link', { name: 'Load your own trace or zoneinfo' }).click();
+  await expect(page.locator('#trace-import-title')).toBeFocused();
+  await expect(page.locator('#trace-file')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('old deep links still open what they opened: a workbench hash, ?lessons, ?lesson=, ?compare=', async ({ page }) => {
+  await page.goto('/#pages=256&cpus=2&preset=v4.16&workload=page_fault1&seed=7&step=0');
+  await expect(page.locator('#scenario-form')).toBeVisible();
+  await expect(page.locator('#sc-seed')).toHaveValue('7');
+  await page.goto('/?lessons');
+  await expect(page.locator('.lesson-list li')).toHaveCount(7);
+  await page.goto('/?lesson=hotcold&step=2');
+  await expect(page.locator('.step-counter')).toHaveText(/^step 2 of/);
+  await page.goto('/?compare=v4.16,v4.17&cpus=4&pages=64&tasks=1');
+  await expect(page.locator('#diff-table')).toBeVisible({ timeout: 120_000 });
+});
+
+test('a run ends in a labelled results card: score with its unit, zone->lock, acquisitions per page, prefetches, refills and drains, and how it was made', async ({ page }) => {
+  await page.goto('/?workbench#pages=4096&cpus=4&preset=v4.17&workload=page_fault1&seed=1&step=0');
+  await page.locator('#run-scenario').click();
+  const card = page.locator('#results');
+  await expect(card).toBeVisible({ timeout: 90_000 });
+  const value = (m: string) => card.locator(`[data-measure="${m}"] .results-value`);
+  await expect(card.locator('h3')).toHaveText('Results: page_fault1 on v4.17, 4 tasks');
+  await expect(value('score')).toHaveText(/^[\d,]+ pages\/s$/);
+  await expect(value('zone-contention')).toHaveText(/^\d+\.\d\d %$/);
+  await expect(value('acq-per-page')).toHaveText(/^\d+\.\d{3}$/);
+  await expect(value('prefetch')).toHaveText(/^[\d,]+ \/ [\d,]+ \/ [\d,]+$/);
+  await expect(value('refills')).toHaveText(/^[1-9][\d,]*$/);
+  await expect(value('drains')).toHaveText(/^[1-9][\d,]*$/);
+  await expect(card.locator('dt')).toHaveText([
+    'score',
+    'zone->lock contention',
+    'zone->lock acquisitions per page',
+    'buddy prefetches: in time / late / wasted',
+    'pcp refills (rmqueue_bulk)',
+    'pcp drains (free_pcppages_bulk)',
+    'pcp lists',
+    // every parameter of the run, under "Every parameter of this run"
+    'workload', 'preset', 'tasks', 'pages per task', 'rounds (the first a warm-up)', 'seed', 'clear_page() lines', 'pcp batch', 'pcp high',
+  ]);
+  // v4.17 prefetches the buddy: some prefetches land in time
+  expect(Number((await value('prefetch').innerText()).split(' / ')[0]!.replace(/,/g, ''))).toBeGreaterThan(0);
+  await expect(card.locator('.howmade-cmd')).toHaveText('blab sim --workload page_fault1 --cpus 4 --preset v4.17 --pages 1024 --iterations 2 --seed 1 --clear-lines 8');
+  // no key=value dump anywhere near Run
+  await expect(page.locator('#scenario-form')).not.toContainText(/\w=\d/);
+  // the results sit right under the Run button
+  const run = (await page.locator('#run-scenario').boundingBox())!;
+  const top = (await card.boundingBox())!;
+  expect(top.y - (run.y + run.height)).toBeLessThan(120);
+});
+
+test('no repository paths or build jargon on the pages students see', async ({ page }) => {
+  test.setTimeout(300_000);
+  for (const p of PAGES.filter((x) => x.name !== 'workbench')) {
+    await page.goto(p.url);
+    await p.ready(page);
+    // the text as rendered, and what assistive technology reads (labels, alternatives)
+    const text = await page.evaluate(() =>
+      [document.body.innerText, ...[...document.querySelectorAll('[aria-label], [title], [alt]')].map((e) => `${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''} ${e.getAttribute('alt') ?? ''}`)].join('\n'),
+    );
+    expect(jargonIn(text), p.name).toEqual([]);
+  }
+});
+
+for (const size of SIZES) {
+  test(`${size.name} (${size.width} px): no page scrolls sideways, and axe finds no serious or critical violation`, async ({ page }) => {
+    test.setTimeout(480_000);
+    mkdirSync('test-results', { recursive: true });
+    await page.setViewportSize({ width: size.width, height: size.height });
+    const problems: string[] = [];
+    for (const p of PAGES) {
+      await page.goto(p.url);
+      await p.ready(page);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (wide > 0) problems.push(`${p.name}: ${wide} px wider than the screen`);
+      const r = await new AxeBuilder({ page }).analyze();
+      for (const v of r.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
+        problems.push(`${p.name}: ${v.id} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+      await page.screenshot({ path: `test-results/course-${p.name}-${size.width}.png`, fullPage: size.width === 390 });
+    }
+    expect(problems).toEqual([]);
+  });
+}
+
+test('phone: the scenario folds into a drawer, Run and its results come first, the other tools wait in a drawer', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/?workbench');
+  const run = page.locator('#run-scenario');
+  await expect(run).toBeInViewport();
+  await expect(page.locator('#scenario-settings')).not.toHaveAttribute('open', '');
+  await expect(page.locator('#tools')).not.toHaveAttribute('open', '');
+  await expect(page.locator('#sc-cpus')).toBeHidden();
+  await run.click();
+  await expect(page.locator('#results [data-measure="score"]')).toBeInViewport({ timeout: 90_000 });
+  // the drawer opens on demand and the fields are there
+  await page.locator('#scenario-settings > summary').click();
+  await expect(page.locator('#sc-cpus')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+/** The accessible name of the element that has focus after `n` presses of Tab from the top. */
+async function afterTabs(page: Page, n: number): Promise<string[]> {
+  const seen: string[] = [];
+  for (let i = 0; i < n; i++) {
+    await page.keyboard.press('Tab');
+    seen.push(await page.evaluate(() => {
+      const e = document.activeElement as HTMLElement | null;
+      return (e?.getAttribute('aria-label') ?? e?.innerText ?? '').trim().slice(0, 60);
+    }));
+  }
+  return seen;
+}
+
+test('keyboard only: each page\'s main action within 5 Tab presses, and the skip link works on every page', async ({ page }) => {
+  test.setTimeout(300_000);
+  const main: Record<string, RegExp> = {
+    home: /^Start with lesson 1|^Continue lesson/,
+    lessons: /^1\. The buddy allocator$/,
+    lesson: /Next step|Run|Check my prediction/,
+    compare: /^Play all/,
+    workbench: /^Run scenario$/,
+  };
+  for (const p of PAGES) {
+    await page.goto(p.url);
+    await (p.name === 'workbench' ? Promise.resolve() : p.ready(page));
+    const seen = await afterTabs(page, 5);
+    expect(seen.some((s) => main[p.name]!.test(s)), `${p.name}: ${JSON.stringify(seen)}`).toBe(true);
+    // from the top, Tab once, Enter: the skip link moves focus into the main content
+    await page.goto(p.url);
+    await page.keyboard.press('Tab');
+    await expect(page.locator('a.skip')).toBeFocused();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('#app')), p.name).toBe(true);
+  }
+  // the workbench from the keyboard alone: run, step, the next drain
+  await page.goto('/?workbench');
+  for (let i = 0; i < 5; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.locator('#run-scenario').evaluate((e) => e === document.activeElement)) break;
+  }
+  await expect(page.locator('#run-scenario')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#results')).toBeVisible({ timeout: 90_000 });
+  await page.keyboard.press('d');
+  await expect(page.locator('#event-line')).toContainText('free_pcppages_bulk()');
+});

@@ -1,0 +1,37 @@
+// A table's caption, read off what the table runs: the workload, what its metric means for
+// that workload (pages/s for page_fault1, messages/s for hackbench), and the run's size in the
+// workload's own terms. The lesson's own caption only says what is compared, so no caption can
+// name a benchmark the table did not run (parse.ts refuses a caption that names a workload).
+import { LESSON_WORKLOADS, METRICS, type LessonTable, type LessonWorkload, type Metric } from './lesson.ts';
+
+/** What the metric is, in the workload's unit. */
+export function metricLabel(metric: Metric, w: LessonWorkload): string {
+  if (metric === 'score') return w === 'hackbench' ? 'score, messages/s' : w === 'mixed' ? 'score, order-0 pages/s' : w === 'stress_highalloc' ? 'order-9 blocks got' : 'score, pages/s';
+  if (metric === 'time_ms') return w === 'hackbench' ? 'virtual ms until the last message is read' : 'virtual ms';
+  return METRICS[metric];
+}
+
+/** The run's size as the workload counts it (WORKLOAD_SHAPES in lesson.ts). */
+export function runSize(t: LessonTable): string {
+  const rounds = `${t.iterations} ${t.iterations === 1 ? 'round' : 'rounds'}${t.iterations > 1 ? ' (the first a warm-up)' : ''}`;
+  switch (t.workload) {
+    case 'page_fault1':
+      return `${t.pages} pages per task, ${rounds}`;
+    case 'mixed':
+      return `${t.pages} pages per page_fault1 task, ${rounds}`;
+    case 'hackbench':
+      return `${t.pages} messages per sender`;
+    case 'stress_highalloc':
+      return `a zone of ${t.pages} pages, ${t.iterations} order-9 ${t.iterations === 1 ? 'attempt' : 'attempts'}`;
+  }
+}
+
+/** "The model, computed now: hackbench, virtual ms ...: <the lesson's words> (400 messages per sender, seed 1)" */
+export function tableCaption(t: LessonTable): string {
+  return `The model, computed now: ${t.workload}, ${metricLabel(t.metric, t.workload)}: ${t.caption} (${runSize(t)}, seed ${t.seed})`;
+}
+
+/** The workload a caption names, if any: a lesson's caption must name none (the page adds it). */
+export function workloadNamedIn(caption: string): LessonWorkload | undefined {
+  return LESSON_WORKLOADS.find((w) => new RegExp(`\\b${w}\\b`).test(caption));
+}

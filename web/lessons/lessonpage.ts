@@ -1,0 +1,371 @@
+// One lesson, walked step by step. A step is a grid of rows: its title and predict question
+// beside the run's player (what just happened, in words and moving), then each paragraph beside
+// the figures it discusses (figures.ts), then where in the C the record was written and the
+// tables. A predict question comes before the run that answers it; the prose after the answer
+// mark and the run wait for the answer. Presenter mode (web/ui/presenter.ts) steps it with
+// PageDown / PageUp, blanks with B, shows one figure or a pair, and R reveals an answer.
+import { EngineClient } from '../engine/engine-client';
+import { el } from '../ui/dom';
+import { createPresenter } from '../ui/presenter';
+import { ProgressStore } from '../storage/progress';
+import { viewTitle, type MountedView } from '../views/registry';
+import type { LectureFigureId, Lesson, LessonStep, LessonViewId, Preset, SimConfig } from './lesson';
+import { renderProse } from './render';
+import { loadRun, stepFor, type LoadedRun } from './runs';
+import { computeTable, metricValue, resolveRef, type TableResult } from './compute';
+import { renderTableResult } from './tableview';
+import { annotateModelTable } from './seedband';
+import { assignFigures } from './figures';
+import { wireTerms } from './terms';
+import { predictBox, type PredictBox } from './predict';
+import { createRunPlayer } from './runplayer';
+
+export interface LessonRoute {
+  id: string;
+  step: number;
+  lecture: boolean;
+  embed: boolean;
+  /** lecture mode: the one figure or pair to show (default: the step's first two views) */
+  views?: LectureFigureId[];
+}
+
+/** The mounted lesson's document listeners and worker: a new lesson (a file opened from the
+ * index) takes them down first. */
+let unmountLesson: (() => void) | undefined;
+
+/** The preset a run models, for the kernel links (an op script names it on its zone line). */
+function presetOf(lesson: Lesson, run: string | undefined): Preset | undefined {
+  const r = run ? lesson.runs[run] : undefined;
+  if (!r) return undefined;
+  if (r.kind === 'sim') return r.config.preset;
+  return /\bpreset=(\S+)/.exec(r.script)?.[1] as Preset | undefined;
+}
+
+export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRoute, store = new ProgressStore()): void {
+  unmountLesson?.();
+  const listeners = new AbortController();
+  const client = new EngineClient();
+  unmountLesson = () => {
+    listeners.abort();
+    client.dispose();
+  };
+  const runs = new Map<string, Promise<LoadedRun>>();
+  const tables = new Map<string, Promise<TableResult>>();
+  // two tables of a lesson often read different counters of the same runs (lesson 6: zone->lock
+  // and lru_lock contention): each distinct request runs once per page
+  const sims = new Map<string, ReturnType<EngineClient['sim']>>();
+  const sim = (req: Parameters<EngineClient['sim']>[0]) => {
+    const key = JSON.stringify(req);
+    let r = sims.get(key);
+    if (!r) sims.set(key, (r = client.sim(req)));
+    return r;
+  };
+  const getRun = (name: string) => {
+    let r = runs.get(name);
+    if (!r) runs.set(name, (r = loadRun(client, lesson.runs[name]!)));
+    return r;
+  };
+  const getTable = (name: string, configs?: SimConfig[]) => {
+    const key = configs ? `${name}:${JSON.stringify(configs)}` : name;
+    let t = tables.get(key);
+    if (!t) tables.set(key, (t = computeTable(sim, lesson.tables[name]!, configs)));
+    return t;
+  };
+
+  let index = Math.min(Math.max(0, route.step), lesson.steps.length - 1);
+  let generation = 0; // a step change cancels the drawing of the step before it
+  /** lecture mode: the steps whose answer the lecturer revealed this visit */
+  const revealed = new Set<number>();
+  let box: PredictBox | undefined;
+
+  const page = el('div', { class: 'lesson-page' });
+  page.classList.toggle('embed', route.embed);
+  const nav = el('nav', { class: 'lesson-nav', 'aria-label': 'Lesson' });
+  const title = el('h2', { class: 'lesson-title', text: `${lesson.number}. ${lesson.title}` });
+  const counter = el('p', { class: 'step-counter', 'aria-live': 'polite' });
+  const prev = el('button', { type: 'button', text: '◀ previous', 'aria-label': 'Previous step (PageUp)' });
+  const next = el('button', { type: 'button', text: 'next ▶', 'aria-label': 'Next step (PageDown)', class: 'next-step' });
+  // the text and the stage scroll on their own in lecture mode, so keyboards must reach them
+  const text = el('article', { class: 'lesson-text', 'aria-labelledby': 'step-title', tabindex: 0 });
+  const stage = el('section', { class: 'lesson-stage', 'aria-label': 'What the model shows', tabindex: 0 });
+  const body = el('div', { class: 'lesson-body' }, text, stage);
+  page.append(nav, body);
+  root.replaceChildren(page);
+
+  const presenter = createPresenter({
+    root: page,
+    next: () => go(index + 1),
+    prev: () => go(index - 1),
+    onLecture: () => {
+      writeUrl();
+      show();
+    },
+    onFigures: (ids) => {
+      route.views = ids.length ? (ids as LectureFigureId[]) : undefined;
+      writeUrl();
+      show();
+    },
+    lecture: route.lecture,
+    signal: listeners.signal,
+  });
+  nav.append(el('a', { href: '?lessons', class: 'back', text: '← all lessons' }), title, counter, el('div', { class: 'nav-buttons' }, prev, next, presenter.controls));
+
+  const writeUrl = () => {
+    const q = new URLSearchParams({ lesson: lesson.id, step: String(index + 1) });
+    if (presenter.lecture) q.set('lecture', '1');
+    if (route.embed) q.set('embed', '1');
+    if (route.views) q.set('views', route.views.join(','));
+    history.replaceState(null, '', `?${q.toString()}`);
+  };
+
+  prev.addEventListener('click', () => go(index - 1));
+  next.addEventListener('click', () => go(index + 1));
+  // R: the lecturer reveals the answer (only in lecture mode, where nothing else uses it)
+  document.addEventListener(
+    'keydown',
+    (ev) => {
+      if (!presenter.lecture || presenter.blanked() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      if ((ev.key === 'r' || ev.key === 'R') && !(ev.target as HTMLElement | null)?.closest('input, select, textarea')) {
+        box?.reveal();
+        ev.preventDefault();
+      }
+    },
+    { signal: listeners.signal },
+  );
+
+  /** lecture mode's chosen figure or pair, where the step has them */
+  function chosenFigures(step: LessonStep): LectureFigureId[] {
+    return route.views?.filter((v) => v === 'event' || (step.views as string[]).includes(v)) ?? [];
+  }
+  /** the views a step shows: all of them, or on a slide the chosen ones (the first two by default) */
+  function viewsFor(step: LessonStep): readonly LessonViewId[] {
+    if (!presenter.lecture) return step.views;
+    const chosen = chosenFigures(step);
+    return chosen.length ? chosen.filter((v): v is LessonViewId => v !== 'event') : step.views.slice(0, 2);
+  }
+  /** the moving picture of the current record: always, except on a slide that did not choose it */
+  const eventShown = (step: LessonStep) => !presenter.lecture || chosenFigures(step).includes('event');
+
+  function go(i: number) {
+    if (i < 0 || i >= lesson.steps.length || i === index) return;
+    index = i;
+    writeUrl();
+    show();
+  }
+
+  /** Whether the step's run, figures and answer prose are shown: no question, or it is answered. */
+  function isRevealed(step: LessonStep): boolean {
+    if (!step.predict) return true;
+    return presenter.lecture ? revealed.has(index) : store.get(lesson.id).answers[String(index)] !== undefined;
+  }
+
+  function show() {
+    const gen = ++generation;
+    const step = lesson.steps[index]!;
+    const last = index === lesson.steps.length - 1;
+    store.update(lesson.id, (p) => {
+      p.reached = Math.max(p.reached, index);
+      if (last) p.done = true;
+    });
+    counter.textContent = `step ${index + 1} of ${lesson.steps.length}`;
+    prev.disabled = index === 0;
+    next.disabled = last;
+    document.title = `${lesson.title} — step ${index + 1} — buddylab`;
+    presenter.setFigures([...step.views, 'event' as const].map((v) => ({ id: v, title: viewTitle(v) })), chosenFigures(step));
+    delete stage.dataset['ready'];
+
+    const open = isRevealed(step);
+    body.classList.toggle('asking', !open);
+    const views = open && step.run ? viewsFor(step) : [];
+    // ---- the prose, in blocks; the answer's prose only once answered
+    const prose = el('div');
+    prose.append(renderProse(step.prose));
+    if (open && step.answerProse) {
+      const after = renderProse(step.answerProse);
+      for (const c of after.children) c.classList.add('after-answer');
+      prose.append(...after.children);
+    }
+    const blocks = [...prose.children] as HTMLElement[];
+    // on a slide the one figure or pair stays in view at the top; on a page each goes beside
+    // the paragraph that discusses it
+    const at = presenter.lecture ? views.map(() => 0) : assignFigures(blocks.map((b) => b.textContent ?? ''), views);
+    const starts = [...new Set([0, ...at])].sort((a, b) => a - b);
+    const groupOf = (k: number) => starts.filter((s) => s <= k).length - 1;
+
+    // ---- rows: 1 the title; 2.. each paragraph group beside its figures, the first headed by
+    // the question (text) and the run's player with the moving picture of the current record
+    // (figures); the last, what the model leaves out beside the C and the tables
+    const first = 2;
+    const rows = starts.length + first;
+    body.style.setProperty('--rows', String(rows + 1));
+    const cell = (col: HTMLElement, row: number, cls: string) => {
+      const c = el('div', { class: `lesson-cell ${cls}` });
+      c.style.setProperty('--row', String(row));
+      col.append(c);
+      return c;
+    };
+    text.replaceChildren();
+    stage.replaceChildren();
+    const textHead = cell(text, 1, 'text-head');
+    const runHead = cell(stage, 1, 'run-cell');
+    const askCell = cell(text, first, 'text-predict');
+    const stageHead = cell(stage, first, 'stage-head');
+    const figCells = starts.map((s, g) => {
+      const c = g === 0 ? askCell : cell(text, g + first, 'prose prose-group');
+      c.classList.add('prose', 'prose-group');
+      const end = starts[g + 1] ?? blocks.length;
+      c.append(...blocks.slice(s, end));
+      return g === 0 ? stageHead : cell(stage, g + first, 'figure-group');
+    });
+    const textTail = cell(text, rows + 1, 'text-tail');
+    const stageTail = cell(stage, rows + 1, 'stage-tail');
+
+    textHead.append(el('h3', { id: 'step-title', text: step.title }));
+    box = undefined;
+    if (step.predict) {
+      box = predictBox({
+        predict: step.predict,
+        answered: presenter.lecture ? undefined : store.get(lesson.id).answers[String(index)],
+        lecture: presenter.lecture,
+        revealed: revealed.has(index),
+        expected: async () => {
+          const p = step.predict!;
+          if (p.kind === 'number' && typeof p.answer !== 'number') return resolveRef(p.answer, await getTable(p.answer.table));
+          return p.kind === 'choice' ? p.answer : (p.answer as number);
+        },
+        onAnswer: (given, correct) => {
+          store.update(lesson.id, (pr) => {
+            pr.answers[String(index)] = { given, correct };
+          });
+          if (gen === generation) show();
+        },
+        onReveal: () => {
+          revealed.add(index);
+          if (gen === generation) show();
+        },
+        onReset: () => {
+          store.update(lesson.id, (pr) => {
+            delete pr.answers[String(index)];
+          });
+          show();
+        },
+      });
+      askCell.prepend(box.root);
+    }
+    if (last) textTail.append(el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), el('p', { text: lesson.leavesOut })));
+
+    if (!open) {
+      stageHead.append(el('p', { class: 'stage-wait', text: presenter.lecture ? 'The run is shown when the answer is revealed (R).' : 'Answer the question first: the model runs when you have committed to a prediction.' }));
+      return;
+    }
+    void reveal(step, views, { runHead, stageHead, stageTail, figCells, groupOf, at }, gen);
+  }
+
+  interface Cells {
+    /** beside the title: the run's player bar */
+    runHead: HTMLElement;
+    stageHead: HTMLElement;
+    stageTail: HTMLElement;
+    figCells: HTMLElement[];
+    groupOf(k: number): number;
+    at: number[];
+  }
+
+  async function reveal(step: LessonStep, views: readonly LessonViewId[], c: Cells, gen: number) {
+    const msg = el('p', { class: 'status', role: 'status' });
+    c.stageHead.append(msg);
+    let mounted: readonly MountedView[] = [];
+    try {
+      if (step.run) {
+        msg.textContent = 'the core is running…';
+        const run = await getRun(step.run);
+        if (gen !== generation) return;
+        const rp = createRunPlayer({
+          run,
+          label: `${lesson.id}/${step.run}`,
+          file: `${lesson.id}-${step.run}`,
+          preset: presetOf(lesson, step.run),
+          stop: stepFor(run.player, step.at),
+          views,
+          placeView: (id) => c.figCells[c.groupOf(c.at[views.indexOf(id as LessonViewId)]!)]!,
+          eventInto: eventShown(step) ? c.stageHead : undefined,
+          highlight: step.highlight,
+        });
+        c.runHead.append(rp.head);
+        c.stageHead.prepend(rp.sentence);
+        c.stageTail.append(rp.source);
+        mounted = rp.views;
+        requestAnimationFrame(rp.draw);
+      }
+      if (step.table) {
+        msg.textContent = 'computing the table on the model machine…';
+        const t = lesson.tables[step.table]!;
+        const r = await getTable(step.table);
+        if (gen !== generation) return;
+        const where = step.run ? c.stageTail : c.stageHead;
+        const wrap = renderTableResult(r);
+        annotateModelTable(wrap, r);
+        where.append(wrap);
+        const tunable = t.configs.findIndex((k) => k.tunable);
+        if (tunable > 0) where.append(tuner(step.table, r, tunable, gen, where));
+      }
+      msg.remove();
+      wireTerms(text, mounted, listeners.signal);
+      // tests and lecture tooling wait for this: the step's run and table are drawn
+      stage.dataset['ready'] = String(index + 1);
+    } catch (e) {
+      if (gen === generation) msg.textContent = `the model could not run: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+
+  /** The capstone: edit batch and high of the tunable config, rerun, and see whether it beats the first. */
+  function tuner(name: string, first: TableResult, j: number, gen: number, where: HTMLElement): HTMLElement {
+    const t = lesson.tables[name]!;
+    const base = t.configs[j]!;
+    const form = el('form', { class: 'tuner', 'aria-labelledby': 'tuner-title' });
+    const batch = el('input', { type: 'number', id: 'tune-batch', min: 1, max: 256, step: 1, value: base.batch ?? 31, required: true });
+    const high = el('input', { type: 'number', id: 'tune-high', min: 1, max: 1024, step: 1, value: base.high ?? 186, required: true });
+    const verdict = el('p', { class: 'verdict', role: 'status' });
+    form.append(
+      el('h4', { id: 'tuner-title', text: `Your turn: tune "${base.label}"` }),
+      el('div', { class: 'tool-row' }, el('label', { for: 'tune-batch', text: 'batch (pages per rmqueue_bulk / bulk free), 1..256' }), batch),
+      el('div', { class: 'tool-row' }, el('label', { for: 'tune-high', text: 'high (drain when count reaches it), batch..1024' }), high),
+      el('button', { type: 'submit', class: 'primary', text: 'Run my configuration' }),
+      verdict,
+    );
+    const judge = (r: TableResult) => {
+      // the mixed load's score: the geometric mean over the task counts, so no single row dominates
+      const gm = (k: number) => Math.exp(r.rows.reduce((a, row) => a + Math.log(Math.max(1, metricValue(row[k]!, 'score'))), 0) / r.rows.length);
+      const mine = gm(j);
+      const theirs = gm(0);
+      const pct = ((mine - theirs) / theirs) * 100;
+      verdict.textContent = `${r.configs[j]!.label} (batch ${r.rows[0]![j]!.batch}, high ${r.rows[0]![j]!.high}): ${Math.round(mine).toLocaleString('en')} pages/s against ${Math.round(theirs).toLocaleString('en')} for ${r.configs[0]!.label}, ${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%: ${mine > theirs ? 'you beat the preset.' : 'the preset still wins.'}`;
+    };
+    judge(first);
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const b = Number(batch.value);
+      const h = Number(high.value);
+      if (!Number.isInteger(b) || b < 1 || b > 256 || !Number.isInteger(h) || h < b || h > 1024) {
+        verdict.textContent = 'batch must be 1..256 and high from batch to 1024';
+        return;
+      }
+      const configs = t.configs.map((c, k) => (k === j ? { ...c, label: 'yours', batch: b, high: h } : c));
+      verdict.textContent = 'the model is running…';
+      try {
+        const r = await getTable(name, configs);
+        if (gen !== generation) return;
+        const wrap = renderTableResult(r);
+        annotateModelTable(wrap, r);
+        where.querySelector(`.tables[data-table="${name}"]`)?.replaceWith(wrap);
+        judge(r);
+      } catch (e) {
+        verdict.textContent = e instanceof Error ? e.message : String(e);
+      }
+    });
+    return form;
+  }
+
+  writeUrl();
+  show();
+}

@@ -1,0 +1,90 @@
+// A lesson step's run: a small player (step back, step forward, a scrubber, the position, the
+// run as JSON), one sentence that says what the current record did (log/narrate.ts), the
+// record drawn as a moving picture (views/eventanim.ts), the step's figures, and where in the C
+// the record was written (sourcepane.ts). Everything redraws from the one Player.
+import { el } from '../ui/dom';
+import { download } from '../ui/download';
+import { addViewExportButtons } from '../ui/export-buttons';
+import { eventLogToJson } from '../log/eventlog-json';
+import { narrate } from '../log/narrate';
+import { mountView, mountViewSet, viewTitle, type MountedView, type ViewId } from '../views/registry';
+import type { LoadedRun } from './runs';
+import type { Preset } from './lesson';
+import { createSourcePane } from './sourcepane';
+
+export interface RunPlayer {
+  /** the player's bar */
+  head: HTMLElement;
+  /** the sentence that says what the current record did */
+  sentence: HTMLElement;
+  /** where in the C, for below the figures */
+  source: HTMLElement;
+  /** the step's figures, for the prose terms to point at */
+  views: readonly MountedView[];
+  draw(): void;
+}
+
+export interface RunPlayerOptions {
+  run: LoadedRun;
+  /** the run's name, for the JSON file and its label */
+  label: string;
+  file: string;
+  preset: Preset | undefined;
+  stop: number;
+  views: readonly ViewId[];
+  /** where each figure goes (the row of the paragraph that discusses it) */
+  placeView(id: ViewId): HTMLElement;
+  /** where the moving picture of the current record goes (above the first figures); none: not shown */
+  eventInto?: HTMLElement | undefined;
+  highlight?: ViewId | undefined;
+}
+
+export function createRunPlayer(o: RunPlayerOptions): RunPlayer {
+  const p = o.run.player;
+  p.seek(o.stop);
+  const bar = el('div', { class: 'mini-player', role: 'group', 'aria-label': 'Step through the run' });
+  const back = el('button', { type: 'button', class: 'small step-back', text: '◀ record', 'aria-label': 'Step back one record' });
+  const fwd = el('button', { type: 'button', class: 'small step-fwd', text: 'record ▶', 'aria-label': 'Step forward one record' });
+  const scrub = el('input', { type: 'range', min: 0, max: p.length, step: 1, value: o.stop, id: 'lesson-scrub', 'aria-label': 'Position in the run' });
+  const out = el('output', { for: 'lesson-scrub', class: 'stepout run-pos' });
+  // the widest position this run can show, reserved so nothing moves (or hides it) as it changes
+  out.style.minWidth = `${`record ${p.length} / ${p.length}`.length + 1}ch`;
+  const json = el('button', { type: 'button', class: 'small', text: 'Run as JSON' });
+  json.addEventListener('click', () => download(eventLogToJson(p.log, o.label), `${o.file}.events.json`, 'application/json'));
+  bar.append(back, scrub, fwd, out, json);
+  const said = el('p', { class: 'narration', 'aria-live': 'polite' });
+  const anim = o.eventInto ? mountView(o.eventInto, 'event', { prefix: 'lv', heading: 'short', legend: true }) : undefined;
+
+  const set = mountViewSet(el('div'), o.views, 'lv', o.placeView);
+  for (const v of o.views) {
+    const panel = set.panelOf(v);
+    if (panel) addViewExportButtons(panel, { title: viewTitle(v), what: viewTitle(v), file: `${o.file}-${v}` });
+  }
+  set.highlight(o.highlight);
+  const source = createSourcePane(o.preset);
+
+  const draw = () => {
+    scrub.value = String(p.step);
+    out.textContent = `record ${p.step} / ${p.length}`;
+    back.disabled = p.step === 0;
+    fwd.disabled = p.step === p.length;
+    said.textContent = narrate(p.log, p.currentIndex(), { pcp: o.run.pcp });
+    const d = { player: p, pcp: o.run.pcp };
+    anim?.update(d);
+    set.update(d);
+    source.update(p);
+  };
+  scrub.addEventListener('input', () => {
+    p.seek(Number(scrub.value));
+    draw();
+  });
+  back.addEventListener('click', () => {
+    p.stepBack();
+    draw();
+  });
+  fwd.addEventListener('click', () => {
+    p.stepForward();
+    draw();
+  });
+  return { head: bar, sentence: said, source: source.root, views: set.views, draw };
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { routeFrom } from './routes';
+
+describe('routes', () => {
+  it('the front page is the course; the workbench has its own route', () => {
+    expect(routeFrom('')).toEqual({ page: 'home' });
+    expect(routeFrom('?workbench')).toEqual({ page: 'workbench' });
+    expect(routeFrom('?workbench=import')).toEqual({ page: 'workbench', focus: 'import' });
+    expect(routeFrom('?workbench', '#pages=4096&cpus=4&preset=v5.18&workload=page_fault1&seed=1&step=12')).toEqual({ page: 'workbench' });
+  });
+
+  it('keeps the old deep links working', () => {
+    // a workbench link from before ?workbench: only the hash
+    expect(routeFrom('', '#pages=4096&cpus=4&preset=v5.18&workload=page_fault1&seed=1&step=12')).toEqual({ page: 'workbench' });
+    expect(routeFrom('?lessons')).toEqual({ page: 'lessons' });
+    expect(routeFrom('?compare=v4.16,v4.17&cpus=56')).toEqual({ page: 'compare', search: '?compare=v4.16,v4.17&cpus=56' });
+    expect(routeFrom('?lesson=buddy&step=3&lecture=1')).toMatchObject({ page: 'lesson', lesson: { id: 'buddy', step: 2, lecture: true } });
+    expect(routeFrom('', '#')).toEqual({ page: 'home' });
+  });
+});

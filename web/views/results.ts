@@ -1,0 +1,93 @@
+// The results card a run ends in: the score with its unit and what explains it (zone->lock
+// contention, lock acquisitions per page, prefetch hits / late / wasted, pcp refills and
+// drains), each with its label, then every parameter of the run and the native command that
+// makes it again. Numbers are the run's counters (simstats.ts); the refill and drain counts from
+// the run's own event log.
+import type { SimStats } from '../engine/simstats';
+import { acqPerPage } from '../engine/simstats';
+import { JUMP_KINDS, type JumpKind } from '../log/player';
+import type { EventLog } from '../log/events';
+import { blabCommand, runParameters, type RunParams } from '../scenario/request';
+import { workloadEntry } from '../scenario/workloads';
+import { el } from '../ui/dom';
+import { howMadeLine } from '../ui/provenance';
+
+export interface RunResult {
+  request: RunParams;
+  stats: SimStats;
+  /** the core's first line (it says when the event log was cut at its bound) */
+  summary: string;
+  /** the run's event log, for the refill and drain counts */
+  log: EventLog;
+}
+
+/** How many times the log starts a drain or refill (the player's jump kinds, so "next drain" stops at each). */
+export function countStarts(log: EventLog, kind: JumpKind): number {
+  const t = JUMP_KINDS[kind].test;
+  let n = 0;
+  for (let i = 0; i < log.length; i++) if (t(log, i)) n++;
+  return n;
+}
+
+const int = (v: number) => Math.round(v).toLocaleString('en');
+
+/** One labelled figure: [measure id, label, value text, what it counts]. */
+type Row = [string, string, string, string?];
+
+export function resultRows(r: RunResult): Row[] {
+  const { stats: s, request: q } = r;
+  const unit = workloadEntry(q.workload)?.unit ?? 'per second';
+  const rows: Row[] = [];
+  if (q.workload === 'stress_highalloc') {
+    rows.push(['score', 'score', `${s.score} ${unit}`, `${s.hiSuccess ?? 0} of ${s.hiAttempts ?? 0} order-9 attempts got a block`]);
+  } else {
+    rows.push(['score', 'score', `${int(s.score)} ${unit}`, q.workload === 'hackbench' ? 'messages sent and read per second of model time' : 'summed over tasks, the warm-up round left out']);
+  }
+  rows.push(
+    ['zone-contention', 'zone->lock contention', `${(s.zoneBp / 100).toFixed(2)} %`, 'of all CPUs’ time spent spinning on zone->lock'],
+    ['acq-per-page', 'zone->lock acquisitions per page', acqPerPage(s).toFixed(3), 'fewer: more pages per lock hold (pcp batching)'],
+  );
+  if (q.workload === 'hackbench') {
+    rows.push(['prefetch', 'freelist prefetches: in time / late / wasted', `${int(s.slabPfHit ?? 0)} / ${int(s.slabPfLate ?? 0)} / ${int(s.slabPfWasted ?? 0)}`, 'prefetch_freepointer(): landed before use, still in flight, never used']);
+  } else {
+    rows.push(['prefetch', 'buddy prefetches: in time / late / wasted', `${int(s.pfHit)} / ${int(s.pfLate)} / ${int(s.pfWasted)}`, 'prefetch_buddy(): landed before use, still in flight, never used']);
+  }
+  const cut = /event log cut/.test(r.summary);
+  const where = cut ? 'in the recorded part of the run' : 'in the whole run';
+  rows.push(
+    ['refills', 'pcp refills (rmqueue_bulk)', int(countStarts(r.log, 'refill')), `batch pages moved from the buddy lists to a pcp list, ${where}`],
+    ['drains', 'pcp drains (free_pcppages_bulk)', int(countStarts(r.log, 'drain')), `pages returned from a pcp list that reached high, ${where}`],
+    ['pcp', 'pcp lists', `batch ${s.batch}, high ${s.high}`, q.batch !== undefined || q.high !== undefined ? 'as set for this run' : 'the preset’s, for a 96 GB node'],
+  );
+  return rows;
+}
+
+/** The card, replacing whatever `box` held. */
+export function renderResults(box: HTMLElement, r: RunResult): void {
+  const q = r.request;
+  const title = el('h3', { id: 'results-title', text: `Results: ${q.workload} on ${q.preset}, ${q.cpus} ${q.workload === 'hackbench' ? 'groups' : q.workload === 'stress_highalloc' ? 'CPUs' : 'tasks'}` });
+  const dl = el('dl', { class: 'results-grid' });
+  for (const [id, label, value, note] of resultRows(r)) {
+    dl.append(
+      el(
+        'div',
+        { class: 'results-item', 'data-measure': id },
+        el('dt', { text: label }),
+        el('dd', {}, el('span', { class: 'results-value', text: value }), ...(note ? [el('span', { class: 'results-note', text: note })] : [])),
+      ),
+    );
+  }
+  const params = el('dl', { class: 'results-params' });
+  for (const [k, v] of runParameters(q)) params.append(el('dt', { text: k }), el('dd', { text: typeof v === 'number' ? v.toLocaleString('en') : v }));
+  const cut = /event log cut/.test(r.summary)
+    ? [el('p', { class: 'hint', text: `The event log was cut at its bound: the views replay the first ${r.log.length.toLocaleString('en')} events; the figures above are the whole run’s.` })]
+    : [];
+  box.replaceChildren(
+    title,
+    dl,
+    ...cut,
+    el('details', { class: 'results-more' }, el('summary', { text: 'Every parameter of this run' }), params),
+    howMadeLine([blabCommand(q)], 'numbers'),
+  );
+  box.hidden = false;
+}
