@@ -28,6 +28,6 @@ test('the time machine: every kernel on one axis, score and zone->lock contentio
   // at a phone's width the chart is drawn narrow: nothing scrolls sideways
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
   await page.goto('/?timemachine&tasks=500');
-  await expect(page.locator('[role=alert]')).toContainText('This time machine link is wrong: tasks:');
+  await expect(page.locator('p.import-alert[role=alert]')).toContainText('This time machine link is wrong: tasks:');
   expect(errors).toEqual([]);
 });
