@@ -54,8 +54,10 @@ lint-c: build/native/blab
 	@scripts/check-unused-symbols.sh build/native
 
 # web/scenario/core-schema.ts: the core's presets, run request and run counters as TypeScript,
-# printed by build/native/blab-schema (wasm-core/tools/blab_schema.c). Committed, so the app
-# type-checks without a C build; web/scenario/core-schema.test.ts fails when it drifts.
+# printed by build/native/blab-schema (wasm-core/tools/blab_schema.c), and web/log/core-limits.ts,
+# its hard limits (--limits). Committed, so the app type-checks without a C build;
+# web/scenario/core-schema.test.ts and web/log/core-limits.test.ts fail when they drift.
 .PHONY: schema
 schema: build/native/blab
 	@build/native/blab-schema > web/scenario/core-schema.ts && echo "wrote web/scenario/core-schema.ts"
+	@build/native/blab-schema --limits > web/log/core-limits.ts && echo "wrote web/log/core-limits.ts"

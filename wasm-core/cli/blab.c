@@ -4,17 +4,20 @@
  * Commands are a table: add a row (sim, run, import, calibrate come later) with its
  * function and its help text.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "blab.h"
 #include "cli.h"
+#include "cli_io.h"
+#include "options.h"
 
 static int replay_help(FILE *f)
 {
 	fprintf(f,
-"usage: blab replay FILE|-\n"
+"usage: blab replay [--mem-limit SIZE] FILE|-\n"
 "\n"
 "Runs an op script against a simulated zone and prints what the kernel would show.\n"
 "One op per line; '#' starts a comment; blank lines are fine. Numbers are decimal or\n"
@@ -76,6 +79,9 @@ static int replay_help(FILE *f)
 "              as /sys/kernel/debug/extfrag prints them, and the merge-skipped pages\n"
 "  check       runs the invariant checker; prints 'check: ok'\n"
 "\n"
+"--mem-limit SIZE: host memory a zone may take (bytes, or with K, M, G, T or Ki .. Ti;\n"
+"default $BLAB_MEM_LIMIT, else half of this machine's memory); a larger zone is refused.\n"
+"\n"
 "A bad line (unknown op or key, bad number, pfn outside the zone, order out of range,\n"
 "double free, wrong order, freeing a tail page or a page on a pcp list, ...) stops the\n"
 "run with 'line N: why' on stderr and exit status 1. An allocation that finds no memory\n"
@@ -92,23 +98,39 @@ static int cmd_replay(int argc, char **argv)
 	char line[BLAB_SCRIPT_MAX_LINE + 2];
 	struct blab_script *s;
 	unsigned lineno = 0;
+	uint64_t limit = 0;
+	char err[200];
 	FILE *in;
 	int ret = 0;
 
+	if (argc == 4 && strcmp(argv[1], "--mem-limit") == 0) {
+		if (cli_parse_size(argv[2], &limit) || !limit) {
+			fprintf(stderr, "blab replay: --mem-limit wants bytes (a number with K, M, G "
+					"or T, or Ki, Mi, Gi, Ti), not '%s'\n", argv[2]);
+			return 2;
+		}
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc != 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		replay_help(argc == 2 ? stdout : stderr);
 		return argc == 2 ? 0 : 2;
 	}
-	in = strcmp(argv[1], "-") == 0 ? stdin : fopen(argv[1], "r");
-	if (!in) {
-		fprintf(stderr, "blab replay: cannot open %s\n", argv[1]);
+	if (cli_mem_limit(&limit, err, sizeof(err))) {
+		fprintf(stderr, "blab replay: %s\n", err);
 		return 2;
 	}
+	in = cli_open_read("blab replay", argv[1]);
+	if (!in)
+		return 2;
 	s = blab_script_new(stdout, stderr);
 	if (!s) {
 		fprintf(stderr, "blab replay: out of memory\n");
+		cli_close_read("blab replay", argv[1], in);
 		return 2;
 	}
+	blab_script_set_mem_limit(s, limit);
+	errno = 0;
 	for (;;) {
 		/* one line, bounded (one byte over the bound is enough to refuse it); NUL bytes are
 		 * kept and refused by blab_script_bytes() rather than silently ending the line */
@@ -116,6 +138,8 @@ static int cmd_replay(int argc, char **argv)
 		int c;
 		while ((c = getc(in)) != EOF && c != '\n' && len <= BLAB_SCRIPT_MAX_LINE)
 			line[len++] = (char)c;
+		if (c == EOF && ferror(in))
+			break; /* a read error, not the end: the half-read line never runs */
 		if (c == EOF && len == 0)
 			break;
 		lineno++;
@@ -126,10 +150,10 @@ static int cmd_replay(int argc, char **argv)
 		if (c == EOF)
 			break;
 	}
+	if (cli_close_read("blab replay", argv[1], in)) /* first: errno is the read's */
+		ret = 2;
 	fflush(stdout);
 	blab_script_free(s);
-	if (in != stdin)
-		fclose(in);
 	return ret;
 }
 
@@ -232,11 +256,11 @@ int main(int argc, char **argv)
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+		return cli_exit(argc < 2 ? 2 : 0);
 	}
 	for (unsigned i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+			return cli_exit(commands[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "blab: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

@@ -2,8 +2,13 @@
 #ifndef BLAB_CLI_H
 #define BLAB_CLI_H
 
+#include <stdio.h>
+
 int cmd_sim(int argc, char **argv);
-int cmd_sim_hackbench(int argc, char **argv); /* cmd_sim_hackbench.c */
+struct sim_args;
+/* cmd_sim_hackbench.c: `blab sim --workload hackbench`, its arguments parsed by cmd_sim() */
+int cmd_sim_hackbench(struct sim_args *a);
+int sim_hackbench_help(FILE *f, const struct sim_args *a);
 int cmd_run(int argc, char **argv); /* cmd_run.c: the real machine */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cmd_zoneinfo(int argc, char **argv); /* cmd_zoneinfo.c */

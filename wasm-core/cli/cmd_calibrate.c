@@ -36,6 +36,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -371,13 +372,14 @@ static uint32_t cyc(double ns, double mhz, uint32_t max)
 	return c > (double)max ? max : (uint32_t)c;
 }
 
+static int calibrate(int quick, FILE *f);
+
 int cmd_calibrate(int argc, char **argv)
 {
 	const char *out = NULL;
-	int quick = 0;
-	struct model_params p;
-	struct topo t;
-	char why[160];
+	int quick = 0, ret;
+	char tmp[4096];
+	FILE *f = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
@@ -393,6 +395,57 @@ int cmd_calibrate(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* --out is written before the minutes of measuring, not after: a file beside it now,
+	 * renamed over it at the end (so a failed run leaves an old --out as it was) */
+	if (out) {
+		struct stat st;
+		int fd = -1;
+		errno = 0;
+		if (strlen(out) + 8 > sizeof(tmp))
+			errno = ENAMETOOLONG;
+		else if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
+			errno = EISDIR;
+		else if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) > 0 && (fd = mkstemp(tmp)) >= 0) {
+			mode_t mask = umask(0); /* mkstemp makes it 0600; a file as fopen would */
+			umask(mask);
+			if (fchmod(fd, 0666 & ~mask) == 0)
+				f = fdopen(fd, "w");
+		}
+		if (!f) {
+			fprintf(stderr, "blab calibrate: cannot write %s: %s\n", out,
+				strerror(errno ? errno : EIO));
+			if (fd >= 0) {
+				close(fd);
+				unlink(tmp);
+			}
+			return 1;
+		}
+	}
+	ret = calibrate(quick, f ? f : stdout);
+	if (f) {
+		if (fclose(f) && !ret) {
+			fprintf(stderr, "blab calibrate: cannot write %s: %s\n", out, strerror(errno));
+			ret = 1;
+		}
+		if (!ret && rename(tmp, out)) {
+			fprintf(stderr, "blab calibrate: cannot write %s: %s\n", out, strerror(errno));
+			ret = 1;
+		}
+		if (ret)
+			unlink(tmp);
+		else
+			fprintf(stderr, "blab calibrate: wrote %s\n", out);
+	}
+	return ret;
+}
+
+/* measures, checks and writes the parameter file to f: 0, or 1 after a message */
+static int calibrate(int quick, FILE *f)
+{
+	struct model_params p;
+	struct topo t;
+	char why[160];
+
 	model_params_default(&p);
 	if (read_topology(&t)) {
 		fprintf(stderr, "blab calibrate: cannot read the CPU topology and caches from "
@@ -474,11 +527,6 @@ int cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "blab calibrate: parameter file too long\n");
 		return 1;
 	}
-	FILE *f = out ? fopen(out, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "blab calibrate: cannot write %s: %s\n", out, strerror(errno));
-		return 1;
-	}
 	time_t now = time(NULL);
 	char date[32];
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&now));
@@ -506,12 +554,6 @@ int cmd_calibrate(int argc, char **argv)
 		t.sockets == 1 ? ", xsocket_cycles and lock_handoff_remote_cycles (one socket)" :
 				 ", xsocket_cycles, lock_handoff_remote_cycles");
 	fputs(body, f);
-	if (out && fclose(f)) {
-		fprintf(stderr, "blab calibrate: cannot write %s\n", out);
-		return 1;
-	}
-	if (out)
-		fprintf(stderr, "blab calibrate: wrote %s\n", out);
 	return 0;
 }
 #endif

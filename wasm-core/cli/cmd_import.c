@@ -2,11 +2,13 @@
  * cmd_import.c - `blab import FILE|-`: summarise a real kernel trace of the kmem: page
  * tracepoints (perf script or tracefs text).  The parser is src/trace.c (blab_trace.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "blab_hist.h"
 #include "blab_trace.h"
+#include "cli_io.h"
 
 int cmd_import(int argc, char **argv);
 
@@ -130,30 +132,23 @@ int cmd_import(int argc, char **argv)
 		import_help(stderr);
 		return 2;
 	}
-	in = strcmp(name, "-") == 0 ? stdin : fopen(name, "rb");
-	if (!in) {
-		fprintf(stderr, "blab import: cannot open %s\n", name);
+	in = cli_open_read("blab import", name);
+	if (!in)
 		return 1;
-	}
 	struct blab_trace *t = blab_trace_new(0);
 	if (!t) {
 		fprintf(stderr, "blab import: out of memory\n");
-		if (in != stdin)
-			fclose(in);
+		cli_close_read("blab import", name, in);
 		return 1;
 	}
+	errno = 0;
 	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0)
 		if (blab_trace_feed(t, chunk, n) < 0)
 			break;
-	if (ferror(in)) {
-		fprintf(stderr, "blab import: cannot read %s\n", name);
+	if (cli_close_read("blab import", name, in)) {
 		blab_trace_free(t);
-		if (in != stdin)
-			fclose(in);
 		return 1;
 	}
-	if (in != stdin)
-		fclose(in);
 	err = blab_trace_finish(t);
 	if (err != BLAB_TRACE_EEMPTY && err != BLAB_TRACE_ENOEVENTS && json) {
 		print_json(t);

@@ -12,6 +12,7 @@
 #include "blab.h"
 #include "blab_real.h"
 #include "cli.h"
+#include "options.h"
 
 #define MAX_PRESETS 8
 #define MAX_COUNTS 64
@@ -23,13 +24,16 @@ static void run_help(FILE *f)
 	fprintf(f,
 "usage: blab run [--workload page_fault1] [--threads LIST] [--preset P[,P2...]]\n"
 "                [--seconds S] [--warmup W] [--pages N] [--no-pin] [--untimed]\n"
+"                [--mem-limit SIZE]\n"
 "\n"
 "Runs a workload on the real machine: one real thread per CPU of the zone (each owns its\n"
 "per-cpu page lists), zone->lock and lru_lock as ticket spinlocks on C11 atomics, the\n"
 "host's clock. Output follows will-it-scale: a sample every second (min, max and total\n"
 "pages/s over the tasks), W warm-up seconds, S measured ones, their average, and the lock\n"
 "statistics of the measured seconds; at the end one row per thread count with the score\n"
-"of each preset and 'linear' (the 1-task score times tasks).\n"
+"of each preset and 'linear' (the 1-task score times tasks). At the end of the seconds the\n"
+"threads stop faulting, unmap what they hold and end; each run says how long after its\n"
+"deadline that took.\n"
 "\n"
 "  --workload page_fault1  each task maps N pages, writes one byte to each (fault: an\n"
 "                     order-0 page from the pcp, clear_page), unmaps them (free), forever\n"
@@ -40,6 +44,8 @@ static void run_help(FILE *f)
 "  --pages N          pages each task maps per round, 1..%u (default 32768 = 128 MB)\n"
 "  --no-pin           do not pin thread i to the i-th allowed CPU (pthread_setaffinity_np)\n"
 "  --untimed          count lock acquisitions but do not time spins and holds\n"
+"  --mem-limit SIZE   host memory a run may take (bytes, or with K, M, G, T or Ki ..\n"
+"                     Ti; default $BLAB_MEM_LIMIT, else half of this machine's memory)\n"
 "\n"
 "Lock statistics: acquisitions per page faulted, share of thread time spent spinning,\n"
 "share of acquisitions that waited, mean hold time; also per thread. prefetch() is\n"
@@ -73,6 +79,7 @@ struct run_opts {
 	unsigned npresets;
 	unsigned seconds, warmup, pages;
 	int pin, untimed;
+	uint64_t mem_limit;
 };
 
 static int parse_presets(const char *s, struct run_opts *o)
@@ -142,7 +149,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			continue;
 		}
 		if (strcmp(a, "--workload") && strcmp(a, "--threads") && strcmp(a, "--preset") &&
-		    strcmp(a, "--seconds") && strcmp(a, "--warmup") && strcmp(a, "--pages")) {
+		    strcmp(a, "--seconds") && strcmp(a, "--warmup") && strcmp(a, "--pages") &&
+		    strcmp(a, "--mem-limit")) {
 			fprintf(stderr, "blab run: unknown option '%s' (blab run --help)\n", a);
 			return -1;
 		}
@@ -168,6 +176,12 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		} else if (!strcmp(a, "--preset")) {
 			if (parse_presets(v, o))
 				return -1;
+		} else if (!strcmp(a, "--mem-limit")) {
+			if (cli_parse_size(v, &o->mem_limit) || !o->mem_limit) {
+				fprintf(stderr, "blab run: --mem-limit wants bytes (a number with K, M, "
+						"G or T, or Ki, Mi, Gi, Ti), not '%s'\n", v);
+				return -1;
+			}
 		} else if (!strcmp(a, "--seconds")) {
 			if ((x = parse_num(v, 1, MAX_SECONDS)) < 0) {
 				fprintf(stderr, "blab run: --seconds '%s': give a whole number 1..%u\n", v,
@@ -190,6 +204,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			}
 			o->pages = (unsigned)x;
 		}
+	}
+	if (cli_mem_limit(&o->mem_limit, err, sizeof(err))) {
+		fprintf(stderr, "blab run: %s\n", err);
+		return -1;
 	}
 	for (unsigned i = 0; i < o->ncounts; i++)
 		if ((uint64_t)o->counts[i] * o->pages > BLAB_RUN_MAX_MAPPED) {
@@ -252,6 +270,7 @@ static int run_one(const struct run_opts *o, const char *preset, unsigned thread
 	c.pages = o->pages;
 	c.pin = (uint8_t)o->pin;
 	c.untimed = (uint8_t)o->untimed;
+	c.mem_limit = o->mem_limit;
 	blab_preset(preset, &c.strategy);
 	prev = calloc(threads, sizeof(*prev));
 	cur = calloc(threads, sizeof(*cur));
@@ -323,6 +342,9 @@ static int run_one(const struct run_opts *o, const char *preset, unsigned thread
 		t_prev = t;
 		fflush(stdout);
 	}
+	/* the deadline: threads stop now, while the figures are printed (--seconds bounds the
+	 * run; what the stop takes is reported below) */
+	blab_run_stop(r);
 	*score = sum / o->seconds;
 	printf("average:%.0f\n", *score);
 	{
@@ -342,8 +364,13 @@ static int run_one(const struct run_opts *o, const char *preset, unsigned thread
 			       z.acquisitions ? (double)z.hold_ns / (double)z.acquisitions : 0.0);
 		}
 	}
-	blab_run_stop(r);
 	ret = blab_run_finish(r, err, sizeof(err));
+	t = blab_run_sample(r, NULL, 0);
+	if (!ret) {
+		uint64_t deadline = (uint64_t)(o->warmup + o->seconds) * 1000000000u;
+		printf("stopped %.3f s after the deadline (the threads' last steps and unmapping)\n",
+		       t > deadline ? (double)(t - deadline) / 1e9 : 0.0);
+	}
 	blab_run_free(r);
 	free(prev), free(cur), free(warm);
 	if (ret) {

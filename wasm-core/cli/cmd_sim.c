@@ -14,23 +14,20 @@
 #include "blab_zoneinfo.h"
 #include "cli.h"
 #include "blab_model.h"
+#include "cli_io.h"
+#include "options.h"
+#include "sim_args.h"
 #include "sim_common.h"
 #include "sim_progress.h"
 
-#define MAX_LIST 32
-#define EVENTS_FILE_MAX BLAB_MAX_LOG_EVENTS
 #define PARAMS_FILE_MAX MODEL_PARAMS_FILE_MAX
 
-static int sim_help(FILE *f)
+static int sim_page_allocator(struct sim_args *a);
+
+static int sim_help(FILE *f, const struct sim_args *a)
 {
+	sim_args_usage(f, a);
 	fprintf(f,
-"usage: blab sim --workload NAME [--cpus 1,2,4,8] [--preset v4.16,v4.17,v5.18]\n"
-"                [--seed N] [--pages N] [--iterations N] [--clear-lines N]\n"
-"                [--hi-order N] [--delay-us N] [--compact none|merge|full]\n"
-"                [--cache-scale N] [--sockets N] [--batch N] [--high N]\n"
-"                [--csv | --json] [--hash] [--events FILE]\n"
-"                [--params FILE] [--bench] [--node-zones] [--histogram]\n"
-"                [--zoneinfo FILE [--zone NAME] [--zone-node N] [--zone-cpus N]]\n"
 "\n"
 "Runs a benchmark on the model machine: virtual CPUs with cycle clocks, a cache model\n"
 "(L1/L2 per core, LLC per socket, 2 sockets x 28 cores x 2 threads) and queued spinlocks.\n"
@@ -68,7 +65,8 @@ static int sim_help(FILE *f)
 "Output, one row per CPU count:\n"
 "  tasks       CPUs, one task each\n"
 "  <preset>    score in the workload's unit (the header names it; page_fault1: pages\n"
-"              faulted per second of virtual time), summed over tasks\n"
+"              faulted per second of virtual time), summed over tasks; a score below 1\n"
+"              has three decimals\n"
 "  linear      the 1-task score of the first preset times tasks (perfect scaling)\n"
 "and per preset:\n"
 "  zlock%%      time spent spinning on zone->lock, %% of all CPUs' time\n"
@@ -78,54 +76,22 @@ static int sim_help(FILE *f)
 "  pf_hit, pf_late, pf_wasted   buddy prefetches that landed in time, were still in\n"
 "              flight when used, or were never used\n"
 "  lru%%        time spent spinning on lru_lock\n"
-"\n"
-"  --hash         also print a 64-bit FNV-1a digest of each run's event records\n"
-"  --events FILE  write the run's 32-byte event records (docs/events.md) to FILE;\n"
-"                 one --cpus value and one --preset only; at most %u records\n"
-"  --clear-lines  frame lines clear_page() passes through the cache model (default 64)\n"
-"  --batch N, --high N  every pcp list's batch and high instead of the preset's (the\n"
-"                 browser's compare view and lessons set them; the zone checks the range)\n"
-"  --cache-scale N  divide L2 and LLC sizes by N (1, 2, 4 .. 64): a run with 32768/N\n"
-"                 --pages then has the footprint-to-cache ratio of will-it-scale's 128 MB\n"
-"  --sockets N    sockets of the modelled machine (1..8); default: the parameters' 2\n"
-"                 (112 CPUs), or 4 (224) / 8 (448, runs use up to 256) when --cpus needs\n"
-"                 them\n"
-"  --params FILE  model parameters (key = value lines, as blab calibrate writes them;\n"
-"                 keys left out keep their defaults; at most %u bytes); the file's\n"
-"                 topology sets how many CPUs the modelled machine has\n"
-"  --bench        also print, on stderr, host seconds and simulated page operations\n"
-"                 (allocations + frees) per host second for the whole sweep\n"
 "On a terminal, stderr shows each run's progress (pages faulted, seconds, time to go).\n"
-"  --node-zones   page_fault1 and parallel_free only: one zone (own free_area and\n"
-"                 zone->lock) and one LRU list (own lru_lock) per socket, as a NUMA\n"
-"                 machine has them; each task allocates from and frees to its socket's\n"
-"                 zone (parallel_free: one barrier for all nodes' tasks, and the free\n"
-"                 half's contention in --json sums the nodes' locks). zlock%%,\n"
-"                 acq/page, hold/acq, miss_locked and lru%% then sum over the nodes'\n"
-"                 locks (zlock%%: all nodes' zone->lock spin over all CPUs' time); a\n"
-"                 table of each node's acquisitions follows (--json:\n"
-"                 node_zone_acquisitions and node_lru_acquisitions; --csv: sums only).\n"
-"                 Not with --events (the event file and the web player describe one\n"
-"                 zone); --hash covers every zone's records\n"
 "\n"
-"  --histogram    also print the size of every rmqueue_bulk() refill and every drain,\n"
-"                 per CPU (--json: \"histogram\" in each preset's object); blab import\n"
-"                 --histogram counts a real trace the same way\n"
-"  --zoneinfo FILE  the pcp sizes (batch, high; 6.7+ high_min and high_max) of a real\n"
-"                 machine's zone, by each preset's own formulas (blab zoneinfo FILE shows\n"
-"                 them), instead of those of a 96 GB node with 56 CPUs; --zone NAME picks\n"
-"                 the zone (default Normal), --zone-node N its node (default: the first\n"
-"                 of that name), --zone-cpus N the node's CPUs (default: from the file)\n"
+"Options:\n");
+	sim_args_options(f, a);
+	fprintf(f,
 "\n"
 "Limits: cpus 1..256 (112 on the default 2 sockets), pages 1..%u, iterations 1..%u,\n"
-"cpus x pages <= %u, cpus x pages x iterations <= %llu.\n"
+"cpus x pages <= %u, cpus x pages x iterations <= %llu, and the run's host memory\n"
+"(--mem-limit).\n"
 "\n"
 "example:\n"
 "  blab sim --workload page_fault1 --cpus 1,2,4 --preset v4.16,v4.17 --pages 1024\n"
 "\n"
 "hackbench (slab objects allocated on one CPU, freed on another) has its own options:\n"
 "  blab sim --workload hackbench --help\n",
-		EVENTS_FILE_MAX, PARAMS_FILE_MAX, BLAB_SIM_MAX_PAGES, BLAB_SIM_MAX_ITERATIONS, BLAB_SIM_MAX_MAPPED,
+		BLAB_SIM_MAX_PAGES, BLAB_SIM_MAX_ITERATIONS, BLAB_SIM_MAX_MAPPED,
 		(unsigned long long)BLAB_SIM_MAX_WORK);
 	return 0;
 }
@@ -134,22 +100,12 @@ static int sim_help(FILE *f)
  * (starting from the defaults). Errors name the file and the line. Returns 0 or -1. */
 static int load_params(const char *path, struct model_params *mp)
 {
-	static char text[PARAMS_FILE_MAX + 1];
+	static char text[PARAMS_FILE_MAX];
 	char err[200];
 	size_t n;
-	FILE *f = fopen(path, "rb");
 
-	if (!f) {
-		fprintf(stderr, "blab sim: --params: cannot read %s: %s\n", path, strerror(errno));
+	if (cli_read_file("blab sim: --params", path, text, sizeof(text), &n))
 		return -1;
-	}
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	if (n > PARAMS_FILE_MAX) {
-		fprintf(stderr, "blab sim: --params: %s is larger than %u bytes\n", path,
-			PARAMS_FILE_MAX);
-		return -1;
-	}
 	if (model_params_parse(mp, text, n, err, sizeof(err))) {
 		fprintf(stderr, "blab sim: --params: %s: %s\n", path, err);
 		return -1;
@@ -174,6 +130,18 @@ static void fix3(char *buf, size_t n, uint64_t num, uint64_t den)
 	uint64_t t = den ? num * 1000 / den : 0;
 	snprintf(buf, n, "%llu.%03llu", (unsigned long long)(t / 1000),
 		 (unsigned long long)(t % 1000));
+}
+
+/* a score times k: whole when the score is 1 or more (as it always printed), else from its
+ * thousandths with three decimals, so that 0.4 pages/s does not print as 0 */
+static const char *score_text(char *buf, size_t n, uint64_t score, uint64_t milli, uint64_t k)
+{
+	if (score || !milli)
+		snprintf(buf, n, "%llu", (unsigned long long)(score * k));
+	else
+		snprintf(buf, n, "%llu.%03llu", (unsigned long long)(milli * k / 1000),
+			 (unsigned long long)(milli * k % 1000));
+	return buf;
 }
 
 struct cell {
@@ -260,7 +228,7 @@ static void index3(char *buf, size_t n, int32_t v)
 
 /* the high-order side of stress_highalloc and mixed (docs/skipmerge.md) */
 static void print_highalloc(const struct cell *cells, const uint32_t *cpus, uint32_t ncpus,
-			    char (*presets)[32], uint32_t npresets, unsigned order, int csv)
+			    const char *const *presets, uint32_t npresets, unsigned order, int csv)
 {
 	if (csv)
 		printf("\npreset,tasks,order,attempts,success,success_pct,cycles_per_attempt,"
@@ -300,250 +268,69 @@ static void print_highalloc(const struct cell *cells, const uint32_t *cpus, uint
 
 int cmd_sim(int argc, char **argv)
 {
-	const char *workload = NULL, *events = NULL;
-	uint32_t workload_id = 0;
-	char cpus_arg[256] = "1,2,4,8", preset_arg[256] = "v4.16,v4.17,v5.18";
-	uint32_t cpus[MAX_LIST], ncpus = 0;
-	char presets[MAX_LIST][32];
-	uint32_t npresets = 0;
-	uint64_t seed = 1, pages = 32768, iterations = 2, clear_lines = 64;
-	uint64_t hi_order = 9, delay_us = 1000, compact = BLAB_SIM_COMPACT_FULL;
-	uint64_t cache_scale = 1, sockets = 0, batch = 0, high = 0;
-	int csv = 0, json = 0, hash = 0, bench = 0, node_zones = 0, histogram = 0;
-	const char *params_file = NULL, *zoneinfo_file = NULL, *zone_name = "Normal";
-	int64_t zone_node = -1;
-	uint64_t zone_cpus = 0;
+	struct sim_args a;
+	char err[400];
+	int r = sim_args_parse(&a, argc, argv, err, sizeof(err));
+
+	if (r == 1)
+		return a.workload_id == BLAB_WL_HACKBENCH ? sim_hackbench_help(stdout, &a)
+							  : sim_help(stdout, &a);
+	if (r || cli_mem_limit(&a.mem_limit, err, sizeof(err)))
+		return sim_usage_error(sim_args_help_ref(&a), "%s", err);
+	if (a.workload_id == BLAB_WL_HACKBENCH)
+		return cmd_sim_hackbench(&a);
+	return sim_page_allocator(&a);
+}
+
+/* page_fault1, parallel_free, trunc, stress_highalloc, mixed: a row per CPU count, a column
+ * per preset */
+static int sim_page_allocator(struct sim_args *a)
+{
+	const char *workload = a->workload, *events = a->events;
+	uint32_t workload_id = a->workload_id;
+	uint32_t cpus[CLI_LIST_MAX], ncpus = a->cpus.n, npresets = a->presets.n;
+	const char *const *presets = a->presets.name;
+	uint64_t seed = a->seed, pages = a->pages, iterations = a->iterations;
+	uint64_t hi_order = a->hi_order, delay_us = a->delay_us, compact = a->compact;
+	uint64_t cache_scale = a->cache_scale, sockets;
+	int csv = a->csv, json = a->json, hash = a->hash, node_zones = a->node_zones;
+	int histogram = a->histogram;
+	uint32_t ncells = ncpus * npresets;
 	struct zone_src zs = {0};
 	struct model_params mp;
-	uint32_t max_cpus;
 	struct timespec t0, t1;
 	struct cell *cells = NULL;
-	uint64_t linear1 = 0, extra_ops = 0;
+	uint64_t linear1 = 0, linear1_milli = 0, extra_ops = 0;
+	char sc[32], ln[32];
+	char err[400];
 	int ret = 0;
 
-	/* hackbench has its own options and table (cmd_sim_hackbench.c) */
-	for (int i = 1; i + 1 < argc; i++)
-		if (!strcmp(argv[i], "--workload") && !strcmp(argv[i + 1], "hackbench"))
-			return cmd_sim_hackbench(argc, argv);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		uint64_t x;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-			return sim_help(stdout);
-		if (!strcmp(a, "--csv")) {
-			csv = 1;
-			continue;
-		}
-		if (!strcmp(a, "--json")) {
-			json = 1;
-			continue;
-		}
-		if (!strcmp(a, "--hash")) {
-			hash = 1;
-			continue;
-		}
-		if (!strcmp(a, "--bench")) {
-			bench = 1;
-			continue;
-		}
-		if (!strcmp(a, "--node-zones")) {
-			node_zones = 1;
-			continue;
-		}
-		if (!strcmp(a, "--histogram")) {
-			histogram = 1;
-			continue;
-		}
-		if (strcmp(a, "--workload") && strcmp(a, "--cpus") && strcmp(a, "--preset") &&
-		    strcmp(a, "--seed") && strcmp(a, "--pages") && strcmp(a, "--iterations") &&
-		    strcmp(a, "--events") && strcmp(a, "--clear-lines") && strcmp(a, "--hi-order") &&
-		    strcmp(a, "--delay-us") && strcmp(a, "--compact") &&
-		    strcmp(a, "--params") && strcmp(a, "--zoneinfo") && strcmp(a, "--zone") &&
-		    strcmp(a, "--zone-node") && strcmp(a, "--zone-cpus") &&
-		    strcmp(a, "--cache-scale") && strcmp(a, "--sockets") &&
-		    strcmp(a, "--batch") && strcmp(a, "--high"))
-			return bad("unknown option '%s'", a);
-		if (!v)
-			return bad("%s needs a value", a);
-		i++;
-		if (!strcmp(a, "--workload")) {
-			workload = v;
-		} else if (!strcmp(a, "--events")) {
-			events = v;
-		} else if (!strcmp(a, "--params")) {
-			params_file = v;
-		} else if (!strcmp(a, "--zoneinfo")) {
-			zoneinfo_file = v;
-		} else if (!strcmp(a, "--zone")) {
-			zone_name = v;
-		} else if (!strcmp(a, "--zone-node")) {
-			if (sim_parse_u64(v, BLAB_ZONEINFO_MAX_NODE, &x))
-				return bad("--zone-node wants 0..1023, not '%s'", v);
-			zone_node = (int64_t)x;
-		} else if (!strcmp(a, "--zone-cpus")) {
-			if (sim_parse_u64(v, BLAB_ZONEINFO_MAX_CPUS, &x) || x < 1)
-				return bad("--zone-cpus wants 1..4096, not '%s'", v);
-			zone_cpus = x;
-		} else if (!strcmp(a, "--cpus")) {
-			if (strlen(v) >= sizeof(cpus_arg))
-				return bad("--cpus list too long: %s", v);
-			strcpy(cpus_arg, v);
-		} else if (!strcmp(a, "--preset")) {
-			if (strlen(v) >= sizeof(preset_arg))
-				return bad("--preset list too long: %s", v);
-			strcpy(preset_arg, v);
-		} else if (!strcmp(a, "--seed")) {
-			if (sim_parse_u64(v, UINT64_MAX, &seed))
-				return bad("--seed wants a decimal number, not '%s'", v);
-		} else if (!strcmp(a, "--pages")) {
-			if (sim_parse_u64(v, BLAB_SIM_MAX_PAGES, &x) || x < 1)
-				return bad("--pages wants 1..1048576, not '%s'", v);
-			pages = x;
-		} else if (!strcmp(a, "--batch") || !strcmp(a, "--high")) {
-			/* the pcp overrides the browser's compare view and lessons use; the zone
-			 * range-checks them (docs/limits.md) */
-			if (sim_parse_u64(v, UINT32_MAX, &x) || x < 1)
-				return bad(a[2] == 'b' ? "--batch wants a whole number >= 1, not '%s'"
-						       : "--high wants a whole number >= 1, not '%s'",
-					   v);
-			*(a[2] == 'b' ? &batch : &high) = x;
-		} else if (!strcmp(a, "--iterations")) {
-			if (sim_parse_u64(v, BLAB_SIM_MAX_ITERATIONS, &x) || x < 1)
-				return bad("--iterations wants 1..1000, not '%s'", v);
-			iterations = x;
-		} else if (!strcmp(a, "--hi-order")) {
-			if (sim_parse_u64(v, BLAB_DEFAULT_TOP_ORDER, &x) || x < 1)
-				return bad("--hi-order wants 1..10, not '%s'", v);
-			hi_order = x;
-		} else if (!strcmp(a, "--delay-us")) {
-			if (sim_parse_u64(v, BLAB_SIM_MAX_DELAY_US, &x))
-				return bad("--delay-us wants 0..1000000, not '%s'", v);
-			delay_us = x;
-		} else if (!strcmp(a, "--compact")) {
-			if (!strcmp(v, "none"))
-				compact = BLAB_SIM_COMPACT_NONE;
-			else if (!strcmp(v, "merge"))
-				compact = BLAB_SIM_COMPACT_MERGE;
-			else if (!strcmp(v, "full"))
-				compact = BLAB_SIM_COMPACT_FULL;
-			else
-				return bad("--compact wants none, merge or full, not '%s'", v);
-		} else if (!strcmp(a, "--clear-lines")) {
-			if (sim_parse_u64(v, 64, &x) || x < 1)
-				return bad("--clear-lines wants 1..64, not '%s'", v);
-			clear_lines = x;
-		} else if (!strcmp(a, "--cache-scale")) {
-			if (sim_parse_u64(v, 64, &x) || x < 1 || (x & (x - 1)))
-				return bad("--cache-scale wants 1, 2, 4, .. 64, not '%s'", v);
-			cache_scale = x;
-		} else if (!strcmp(a, "--sockets")) {
-			if (sim_parse_u64(v, 8, &x) || x < 1)
-				return bad("--sockets wants 1..8, not '%s'", v);
-			sockets = x;
-		}
-	}
-	{
-		char names[256] = "";
-		for (uint32_t w = 0; w < blab_sim_workload_count(); w++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-				 w ? ", " : "", blab_sim_workload_name(w));
-		if (!workload)
-			return bad("--workload is required (%s)", names);
-		workload_id = blab_sim_workload_id(workload);
-		if (!workload_id) {
-			char what[400];
-			snprintf(what, sizeof(what), "'%.100s' (%s)", workload, names);
-			return bad("unknown workload %s", what);
-		}
-	}
-	if (csv && json)
-		return bad("%s", "--csv and --json exclude each other");
-	if (!zoneinfo_file && (zone_node >= 0 || zone_cpus || strcmp(zone_name, "Normal")))
-		return bad("%s", "--zone, --zone-node and --zone-cpus need --zoneinfo FILE");
 	model_params_default(&mp);
-	if (params_file && load_params(params_file, &mp))
+	if (a->params && load_params(a->params, &mp))
 		return 2;
+	if (sim_args_machine(a, &mp, a->params != NULL, err, sizeof(err)))
+		return bad("%s", err);
+	sockets = a->sockets;
+	for (uint32_t c = 0; c < ncpus; c++)
+		cpus[c] = (uint32_t)a->cpus.v[c];
 
-	/* lists */
-	for (char *tok = strtok(cpus_arg, ","); tok; tok = strtok(NULL, ",")) {
-		uint64_t x;
-		if (ncpus == MAX_LIST)
-			return bad("%s", "--cpus: at most 32 values");
-		if (sim_parse_u64(tok, BLAB_SIM_MAX_CPUS, &x) || x < 1)
-			return bad("--cpus wants numbers 1..256, not '%s'", tok);
-		cpus[ncpus++] = (uint32_t)x;
-	}
-	for (char *tok = strtok(preset_arg, ","); tok; tok = strtok(NULL, ",")) {
-		struct blab_strategy s;
-		if (npresets == MAX_LIST)
-			return bad("%s", "--preset: at most 32 names");
-		if (strlen(tok) >= sizeof(presets[0]) || blab_preset(tok, &s))
-			return bad("unknown preset '%s' (blab presets lists them)", tok);
-		strcpy(presets[npresets++], tok);
-	}
-	if (!ncpus || !npresets)
-		return bad("%s", "--cpus and --preset need at least one value");
-	if (events && node_zones)
-		return bad("%s", "--events cannot be used with --node-zones: the event file (and the "
-				 "web player) describes one zone, and a run with a zone per node "
-				 "interleaves several zones' records; use --hash to check such a run");
-	if (events && (ncpus != 1 || npresets != 1))
-		return bad("%s", "--events needs one --cpus value and one --preset");
-	{
-		/* the machine: the parameters' sockets (2 by default), or with --sockets that
-		 * many; without either, if --cpus needs more, 4 (seed 000's Skylake 4S) or 8
-		 * sockets of the same chips (docs/sim.md, Topology) */
-		uint32_t maxc = 0;
-		for (uint32_t c = 0; c < ncpus; c++)
-			maxc = cpus[c] > maxc ? cpus[c] : maxc;
-		if (sockets) {
-			mp.sockets = (uint32_t)sockets;
-		} else if (!params_file && maxc > model_cpus_max(&mp)) {
-			/* (a --params file's topology is what was asked for: never grown) */
-			for (uint32_t s = 4; s <= 8 && maxc > model_cpus_max(&mp); s *= 2)
-				mp.sockets = s;
-		}
-		sockets = mp.sockets;
-		{
-			char why[120];
-			if (model_params_check(&mp, why, sizeof(why)))
-				return bad("--sockets: %s", why);
-		}
-		max_cpus = model_cpus_max(&mp);
-	}
-	for (uint32_t c = 0; c < ncpus; c++) {
-		char n[16];
-		snprintf(n, sizeof(n), "%u", cpus[c]);
-		if (cpus[c] > max_cpus) {
-			fprintf(stderr, "blab sim: --cpus %s: the modelled machine has %u CPUs\n"
-					"(blab sim --help for the options)\n",
-				n, max_cpus);
-			return 2;
-		}
-		if ((uint64_t)cpus[c] * pages > BLAB_SIM_MAX_MAPPED)
-			return bad("--cpus %s x --pages is over the 4194304-page limit", n);
-		if ((uint64_t)cpus[c] * pages * iterations > BLAB_SIM_MAX_WORK)
-			return bad("--cpus %s x --pages x --iterations is over the 67108864 limit",
-				   n);
-	}
-
-	if (zoneinfo_file &&
-	    load_zoneinfo(zoneinfo_file, zone_name, (int)zone_node, (unsigned)zone_cpus, &zs))
+	if (a->zoneinfo && load_zoneinfo(a->zoneinfo, a->zone,
+					 a->zone_node_given ? (int)a->zone_node : -1,
+					 (unsigned)a->zone_cpus, &zs))
 		return 2;
-	cells = calloc((size_t)ncpus * npresets, sizeof(*cells));
-	for (uint32_t k = 0; cells && histogram && k < ncpus * npresets; k++)
+	cells = calloc(ncells, sizeof(*cells));
+	for (uint32_t k = 0; cells && histogram && k < ncells; k++)
 		if (!(cells[k].hist = blab_hist_new()))
 			ret = 1;
 	if (!cells || ret) {
 		fprintf(stderr, "blab sim: out of memory\n");
-		free_cells(cells, ncpus * npresets);
+		free_cells(cells, ncells);
 		blab_zoneinfo_free(zs.zi);
 		return 1;
 	}
 	FILE *ef = NULL;
 	if (events && !(ef = sim_events_open(events))) {
-		free_cells(cells, ncpus * npresets);
+		free_cells(cells, ncells);
 		blab_zoneinfo_free(zs.zi);
 		return 1;
 	}
@@ -554,30 +341,31 @@ int cmd_sim(int argc, char **argv)
 	base.pages = (uint32_t)pages;
 	base.iterations = (uint32_t)iterations;
 	base.seed = seed;
-	base.clear_lines = (uint32_t)clear_lines;
+	base.clear_lines = (uint32_t)a->clear_lines;
 	base.cache_scale = (uint32_t)cache_scale;
 	base.model = &mp;
 	base.hi_order = (uint32_t)hi_order;
 	base.delay_us = (uint32_t)delay_us;
 	base.compact = (uint32_t)compact;
 	base.node_zones = (uint8_t)node_zones;
+	base.mem_limit = a->mem_limit;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t c = 0; c < ncpus && !ret; c++)
 		for (uint32_t p = 0; p < npresets && !ret; p++) {
 			struct blab_sim_config cfg = base;
 			struct sim_sink ss = {0};
 			struct sim_progress sp;
-			char err[160];
+
 			int e;
 			cfg.cpus = cpus[c];
 			blab_preset(presets[p], &cfg.strategy);
 			if (zs.zi)
 				blab_zoneinfo_strategy(zs.zi, (unsigned)zs.zone, zs.node_cpus,
 						       &cfg.strategy);
-			if (batch)
-				cfg.strategy.batch = (uint32_t)batch;
-			if (high)
-				cfg.strategy.high = (uint32_t)high;
+			if (a->batch)
+				cfg.strategy.batch = (uint32_t)a->batch;
+			if (a->high)
+				cfg.strategy.high = (uint32_t)a->high;
 			cfg.hist = cells[c * npresets + p].hist;
 			if (hash || ef)
 				sim_sink_attach(&cfg, &ss, ef);
@@ -594,29 +382,32 @@ int cmd_sim(int argc, char **argv)
 	if (ef && sim_events_close(ef, events))
 		ret = 1;
 	if (ret) {
-		free_cells(cells, ncpus * npresets);
+		free_cells(cells, ncells);
 		blab_zoneinfo_free(zs.zi);
 		return ret;
 	}
 	/* linear: the first preset's 1-task score */
 	for (uint32_t c = 0; c < ncpus; c++)
-		if (cpus[c] == 1)
+		if (cpus[c] == 1) {
 			linear1 = cells[c * npresets].r.score;
+			linear1_milli = cells[c * npresets].r.score_milli;
+		}
 	if (workload_id != BLAB_WL_PAGE_FAULT1)
-		linear1 = 0; /* perfect scaling means nothing for a success rate or a mix */
-	else if (!linear1) {
+		linear1 = linear1_milli = 0; /* perfect scaling means nothing for a success rate */
+	else if (!linear1_milli) {
 		struct blab_sim_config cfg = base;
 		struct blab_sim_result r1;
-		char err[160];
+
 		cfg.cpus = 1;
 		blab_preset(presets[0], &cfg.strategy);
 		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0) {
 			linear1 = r1.score;
+			linear1_milli = r1.score_milli;
 			extra_ops = 2 * r1.pages_total;
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (bench) {
+	if (a->bench) {
 		/* host time, not virtual time: on stderr so stdout stays deterministic */
 		uint64_t ops = extra_ops;
 		double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -627,13 +418,9 @@ int cmd_sim(int argc, char **argv)
 	}
 
 	if (json) {
-		printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",\"pages\":%llu,"
-		       "\"iterations\":%llu,\"seed\":%llu,\"sockets\":%llu,"
-		       "\"cache_scale\":%llu,%s",
-		       workload, blab_sim_workload_unit(workload_id), (unsigned long long)pages,
-		       (unsigned long long)iterations, (unsigned long long)seed,
-		       (unsigned long long)sockets, (unsigned long long)cache_scale,
-		       node_zones ? "\"node_zones\":true," : "");
+		printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",", workload,
+		       blab_sim_workload_unit(workload_id));
+		cli_json(stdout, &a->p, a); /* the run's settings, from the option table */
 		if (zs.zi) {
 			const struct blab_zoneinfo_zone *z = &zs.zi->zone[zs.zone];
 			printf("\"zoneinfo\":{\"zone\":\"%s\",\"node\":%u,\"managed\":%llu,"
@@ -643,18 +430,19 @@ int cmd_sim(int argc, char **argv)
 		}
 		printf("\"rows\":[");
 		for (uint32_t c = 0; c < ncpus; c++) {
-			printf("%s{\"tasks\":%u,\"linear\":%llu,\"presets\":{", c ? "," : "", cpus[c],
-			       (unsigned long long)(linear1 * cpus[c]));
+			printf("%s{\"tasks\":%u,\"linear\":%s,\"presets\":{", c ? "," : "", cpus[c],
+			       score_text(ln, sizeof(ln), linear1, linear1_milli, cpus[c]));
 			for (uint32_t p = 0; p < npresets; p++) {
 				const struct cell *x = &cells[c * npresets + p];
 				const struct blab_sim_result *r = &x->r;
-				printf("%s\"%s\":{\"score\":%llu,\"zone_lock_contention_bp\":%u,"
+				printf("%s\"%s\":{\"score\":%s,\"zone_lock_contention_bp\":%u,"
 				       "\"zone_acquisitions\":%llu,\"pages\":%llu,"
 				       "\"zone_hold_cycles\":%llu,\"misses_under_zone_lock\":%llu,"
 				       "\"prefetch_hit\":%llu,\"prefetch_late\":%llu,"
 				       "\"prefetch_wasted\":%llu,\"lru_lock_contention_bp\":%u,"
 				       "\"batch\":%u,\"high\":%u",
-				       p ? "," : "", presets[p], (unsigned long long)r->score,
+				       p ? "," : "", presets[p],
+				       score_text(sc, sizeof(sc), r->score, r->score_milli, 1),
 				       r->zone_contention_bp, (unsigned long long)r->zone_acq,
 				       (unsigned long long)r->pages_total,
 				       (unsigned long long)r->zone_hold,
@@ -703,7 +491,7 @@ int cmd_sim(int argc, char **argv)
 			printf("}}");
 		}
 		printf("]}\n");
-		free_cells(cells, ncpus * npresets);
+		free_cells(cells, ncells);
 		blab_zoneinfo_free(zs.zi);
 		return 0;
 	}
@@ -745,7 +533,7 @@ int cmd_sim(int argc, char **argv)
 		if (zs.zi)
 			printf("# pcp sizes: each preset's formulas for %s's zone %s (node %u: managed "
 			       "%llu, low %llu, %u CPUs), not a 96 GB node's\n",
-			       zoneinfo_file, zs.zi->zone[zs.zone].name, zs.zi->zone[zs.zone].node,
+			       a->zoneinfo, zs.zi->zone[zs.zone].name, zs.zi->zone[zs.zone].node,
 			       (unsigned long long)zs.zi->zone[zs.zone].managed,
 			       (unsigned long long)zs.zi->zone[zs.zone].wmark_low, zs.node_cpus);
 		if (workload_id == BLAB_WL_MIXED)
@@ -760,9 +548,11 @@ int cmd_sim(int argc, char **argv)
 	for (uint32_t c = 0; c < ncpus; c++) {
 		printf(csv ? "%u" : "%5u", cpus[c]);
 		for (uint32_t p = 0; p < npresets; p++)
-			printf(csv ? ",%llu" : " %14llu",
-			       (unsigned long long)cells[c * npresets + p].r.score);
-		printf(csv ? ",%llu" : " %14llu", (unsigned long long)(linear1 * cpus[c]));
+			printf(csv ? ",%s" : " %14s",
+			       score_text(sc, sizeof(sc), cells[c * npresets + p].r.score,
+					  cells[c * npresets + p].r.score_milli, 1));
+		printf(csv ? ",%s" : " %14s",
+		       score_text(ln, sizeof(ln), linear1, linear1_milli, cpus[c]));
 		if (csv) {
 			for (uint32_t p = 0; p < npresets; p++) {
 				const struct blab_sim_result *r = &cells[c * npresets + p].r;
@@ -824,7 +614,7 @@ int cmd_sim(int argc, char **argv)
 			for (uint32_t p = 0; p < npresets; p++)
 				printf("hash %s %u %016llx\n", presets[p], cpus[c],
 				       (unsigned long long)cells[c * npresets + p].hash);
-	free_cells(cells, ncpus * npresets);
-		blab_zoneinfo_free(zs.zi);
+	free_cells(cells, ncells);
+	blab_zoneinfo_free(zs.zi);
 	return 0;
 }

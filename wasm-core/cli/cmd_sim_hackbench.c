@@ -11,16 +11,14 @@
 #include "blab_sim.h"
 #include "cli.h"
 #include "blab_model.h"
+#include "options.h"
+#include "sim_args.h"
 #include "sim_common.h"
 
-#define MAX_LIST 32
-
-static int hb_help(FILE *f)
+int sim_hackbench_help(FILE *f, const struct sim_args *a)
 {
+	sim_args_usage(f, a);
 	fprintf(f,
-"usage: blab sim --workload hackbench [--groups 2,4,8] [--loops N] [--object-size B]\n"
-"                [--same-cpu] [--slub-prefetch off,on] [--preset NAME] [--seed N]\n"
-"                [--batch N] [--high N] [--csv | --json] [--hash] [--events FILE]\n"
 "\n"
 "hackbench on the model machine: each group is a sender and a receiver; every message is\n"
 "an object of a slab cache, allocated (kmem_cache_alloc) on the sender's CPU and freed\n"
@@ -31,15 +29,9 @@ static int hb_help(FILE *f)
 "--slub-prefetch says whether the cache prefetches the next object's free pointer after a\n"
 "fast-path allocation (Eric Dumazet, 2011; hackbench 50 process 4000: 20.71 s -> 18.13 s).\n"
 "\n"
-"  --groups LIST      groups, one CPU each (default 4; 2..112, 1.. with --same-cpu)\n"
-"  --loops N          messages each sender sends (default 1000)\n"
-"  --object-size B    bytes of each message's object, %u..4096 (default 256)\n"
-"  --slub-prefetch L  off, on, or off,on (default: both)\n"
-"  --preset NAME      the page allocator below the slabs (default " BLAB_DEFAULT_PRESET ")\n"
-"  --batch N, --high N  pcp batch and high instead of the preset's\n"
-"  --hash             print a 64-bit FNV-1a digest of each run's event records\n"
-"  --events FILE      the run's 32-byte event records; one group count and one\n"
-"                     --slub-prefetch value only\n"
+"Options:\n");
+	sim_args_options(f, a);
+	fprintf(f,
 "\n"
 "Output: per group count, the virtual time until the last message was read (hackbench's\n"
 "\"Time:\") and messages per second for each prefetch setting, and the change; then the\n"
@@ -53,13 +45,8 @@ static int hb_help(FILE *f)
 "example:\n"
 "  blab sim --workload hackbench --groups 4 --loops 2000\n"
 "  blab sim --workload hackbench --groups 4 --loops 2000 --same-cpu\n",
-		8u, (unsigned long long)BLAB_HACKBENCH_MAX_WORK);
+		(unsigned long long)BLAB_HACKBENCH_MAX_WORK);
 	return 0;
-}
-
-static int bad(const char *fmt, const char *arg)
-{
-	return sim_usage_error("blab sim --workload hackbench --help", fmt, arg);
 }
 
 struct hb_cell {
@@ -83,118 +70,20 @@ static void change(char *buf, size_t n, uint64_t a, uint64_t b)
 	snprintf(buf, n, "%c%lld.%02lld%%", bp < 0 ? '-' : '+', m / 100, m % 100);
 }
 
-int cmd_sim_hackbench(int argc, char **argv)
+int cmd_sim_hackbench(struct sim_args *a)
 {
-	char groups_arg[256] = "4", pf_arg[64] = "off,on", preset[32] = BLAB_DEFAULT_PRESET;
-	const char *events = NULL;
-	uint32_t groups[MAX_LIST], ngroups = 0, pf[2], npf = 0;
-	uint64_t seed = 1, loops = 1000, object_size = 256, batch = 0, high = 0;
-	int same_cpu = 0, csv = 0, json = 0, hash = 0, ret = 0;
+	const char *events = a->events, *preset = a->hb_preset.name[0];
+	uint32_t groups[CLI_LIST_MAX], ngroups = a->groups.n, pf[2], npf = a->slub_prefetch.n;
+	uint64_t seed = a->seed, loops = a->loops, object_size = a->object_size;
+	int same_cpu = a->same_cpu, csv = a->csv, json = a->json, hash = a->hash, ret = 0;
 	struct hb_cell *cells;
-	struct blab_strategy strat;
 	FILE *ef = NULL;
 	uint32_t mhz;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		uint64_t x;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-			return hb_help(stdout);
-		if (!strcmp(a, "--csv")) {
-			csv = 1;
-			continue;
-		}
-		if (!strcmp(a, "--json")) {
-			json = 1;
-			continue;
-		}
-		if (!strcmp(a, "--hash")) {
-			hash = 1;
-			continue;
-		}
-		if (!strcmp(a, "--same-cpu")) {
-			same_cpu = 1;
-			continue;
-		}
-		if (!strcmp(a, "--node-zones"))
-			return bad("%s", "--node-zones: hackbench runs on one zone only: its slab "
-					 "caches and their pages live in one zone (the slab layer "
-					 "has no per-node lists)");
-		if (strcmp(a, "--workload") && strcmp(a, "--groups") && strcmp(a, "--loops") &&
-		    strcmp(a, "--object-size") && strcmp(a, "--slub-prefetch") &&
-		    strcmp(a, "--preset") && strcmp(a, "--seed") && strcmp(a, "--events") &&
-		    strcmp(a, "--batch") && strcmp(a, "--high"))
-			return bad("unknown option '%s' for hackbench", a);
-		if (!v)
-			return bad("%s needs a value", a);
-		i++;
-		if (!strcmp(a, "--workload")) {
-			if (strcmp(v, "hackbench"))
-				return bad("--workload given twice ('%s')", v);
-		} else if (!strcmp(a, "--groups")) {
-			if (strlen(v) >= sizeof(groups_arg))
-				return bad("--groups list too long: %s", v);
-			strcpy(groups_arg, v);
-		} else if (!strcmp(a, "--slub-prefetch")) {
-			if (strlen(v) >= sizeof(pf_arg))
-				return bad("--slub-prefetch wants off, on or off,on, not '%s'", v);
-			strcpy(pf_arg, v);
-		} else if (!strcmp(a, "--preset")) {
-			if (strlen(v) >= sizeof(preset) || blab_preset(v, &strat))
-				return bad("unknown preset '%s' (blab presets lists them)", v);
-			strcpy(preset, v);
-		} else if (!strcmp(a, "--loops")) {
-			if (sim_parse_u64(v, BLAB_HACKBENCH_MAX_LOOPS, &x) || x < 1)
-				return bad("--loops wants 1..1000000, not '%s'", v);
-			loops = x;
-		} else if (!strcmp(a, "--object-size")) {
-			if (sim_parse_u64(v, 4096, &x) || x < 8)
-				return bad("--object-size wants 8..4096, not '%s'", v);
-			object_size = x;
-		} else if (!strcmp(a, "--seed")) {
-			if (sim_parse_u64(v, UINT64_MAX, &seed))
-				return bad("--seed wants a decimal number, not '%s'", v);
-		} else if (!strcmp(a, "--events")) {
-			events = v;
-		} else if (!strcmp(a, "--batch") || !strcmp(a, "--high")) {
-			if (sim_parse_u64(v, UINT32_MAX, &x) || x < 1)
-				return bad(a[2] == 'b' ? "--batch wants a whole number >= 1, not '%s'"
-						       : "--high wants a whole number >= 1, not '%s'",
-					   v);
-			*(a[2] == 'b' ? &batch : &high) = x;
-		}
-	}
-	if (csv && json)
-		return bad("%s", "--csv and --json exclude each other");
-	for (char *tok = strtok(groups_arg, ","); tok; tok = strtok(NULL, ",")) {
-		uint64_t x;
-		if (ngroups == MAX_LIST)
-			return bad("%s", "--groups: at most 32 values");
-		if (sim_parse_u64(tok, BLAB_HACKBENCH_MAX_GROUPS, &x) || x < (same_cpu ? 1u : 2u))
-			return bad(same_cpu ? "--groups wants numbers 1..112, not '%s'"
-					    : "--groups wants numbers 2..112 (remote frees need two "
-					      "CPUs), not '%s'",
-				   tok);
-		if (x * loops > BLAB_HACKBENCH_MAX_WORK)
-			return bad("--groups %s x --loops is over the 16777216-message limit", tok);
-		groups[ngroups++] = (uint32_t)x;
-	}
-	for (char *tok = strtok(pf_arg, ","); tok; tok = strtok(NULL, ",")) {
-		if (npf == 2)
-			return bad("%s", "--slub-prefetch: at most two values");
-		if (!strcmp(tok, "off"))
-			pf[npf++] = 0;
-		else if (!strcmp(tok, "on"))
-			pf[npf++] = 1;
-		else
-			return bad("--slub-prefetch wants off or on, not '%s'", tok);
-	}
-	if (!ngroups || !npf)
-		return bad("%s", "--groups and --slub-prefetch need at least one value");
-	if (events && (ngroups != 1 || npf != 1))
-		return bad("%s", "--events needs one --groups value and one --slub-prefetch value");
-
+	for (uint32_t g = 0; g < ngroups; g++)
+		groups[g] = (uint32_t)a->groups.v[g];
+	for (uint32_t p = 0; p < npf; p++)
+		pf[p] = strcmp(a->slub_prefetch.name[p], "on") == 0;
 	cells = calloc((size_t)ngroups * npf, sizeof(*cells));
 	if (!cells) {
 		fprintf(stderr, "blab sim: out of memory\n");
@@ -213,7 +102,7 @@ int cmd_sim_hackbench(int argc, char **argv)
 		for (uint32_t p = 0; p < npf && !ret; p++) {
 			struct blab_sim_config cfg;
 			struct sim_sink ss = {0};
-			char err[160];
+			char err[400];
 			blab_sim_config_init(&cfg);
 			cfg.workload = BLAB_WL_HACKBENCH;
 			cfg.cpus = groups[g];
@@ -221,15 +110,16 @@ int cmd_sim_hackbench(int argc, char **argv)
 			cfg.iterations = 1;
 			cfg.seed = seed;
 			blab_preset(preset, &cfg.strategy);
-			if (batch)
-				cfg.strategy.batch = (uint32_t)batch;
-			if (high)
-				cfg.strategy.high = (uint32_t)high;
+			if (a->batch)
+				cfg.strategy.batch = (uint32_t)a->batch;
+			if (a->high)
+				cfg.strategy.high = (uint32_t)a->high;
 			cfg.hackbench.groups = groups[g];
 			cfg.hackbench.loops = (uint32_t)loops;
 			cfg.hackbench.object_size = (uint32_t)object_size;
 			cfg.hackbench.same_cpu = (uint8_t)same_cpu;
 			cfg.hackbench.slub_prefetch = (uint8_t)pf[p];
+			cfg.mem_limit = a->mem_limit;
 			if (hash || ef)
 				sim_sink_attach(&cfg, &ss, ef);
 			if (blab_sim_run(&cfg, &cells[g * npf + p].r, err, sizeof(err))) {
@@ -248,11 +138,9 @@ int cmd_sim_hackbench(int argc, char **argv)
 	}
 
 	if (json) {
-		printf("{\"workload\":\"hackbench\",\"score_unit\":\"messages/s\",\"loops\":%llu,"
-		       "\"object_size\":%llu,\"same_cpu\":%s,\"preset\":\"%s\",\"seed\":%llu,"
-		       "\"runs\":[",
-		       (unsigned long long)loops, (unsigned long long)object_size,
-		       same_cpu ? "true" : "false", preset, (unsigned long long)seed);
+		printf("{\"workload\":\"hackbench\",\"score_unit\":\"messages/s\",");
+		cli_json(stdout, &a->p, a); /* the run's settings, from the option table */
+		printf("\"runs\":[");
 		for (uint32_t g = 0; g < ngroups; g++)
 			for (uint32_t p = 0; p < npf; p++) {
 				const struct hb_cell *x = &cells[g * npf + p];

@@ -8,6 +8,7 @@
 
 #include "blab_zoneinfo.h"
 #include "cli.h"
+#include "cli_io.h"
 
 static void zoneinfo_help(FILE *f)
 {
@@ -39,30 +40,28 @@ static void zoneinfo_help(FILE *f)
 		BLAB_ZONEINFO_MAX_CPUS);
 }
 
-/* FILE or - into a buffer of at most BLAB_ZONEINFO_MAX_BYTES + 1 (one byte more says it is
- * too long); NULL with a message on stderr */
+/* FILE or - into a buffer of at most BLAB_ZONEINFO_MAX_BYTES + 1 bytes: one byte more lets
+ * the parser refuse a longer file with the same words as the browser's; NULL after a
+ * message on stderr (cli_io.h: open and read errors with the path and why) */
 char *cli_read_zoneinfo(const char *cmd, const char *name, size_t *len)
 {
-	FILE *in = strcmp(name, "-") == 0 ? stdin : fopen(name, "rb");
+	FILE *in = cli_open_read(cmd, name);
 	char *buf;
 
-	if (!in) {
-		fprintf(stderr, "%s: cannot open %s\n", cmd, name);
+	if (!in)
 		return NULL;
-	}
 	buf = malloc(BLAB_ZONEINFO_MAX_BYTES + 1);
 	if (!buf) {
 		fprintf(stderr, "%s: out of memory\n", cmd);
-	} else {
-		*len = fread(buf, 1, BLAB_ZONEINFO_MAX_BYTES + 1, in);
-		if (ferror(in)) {
-			fprintf(stderr, "%s: cannot read %s\n", cmd, name);
-			free(buf);
-			buf = NULL;
-		}
+		if (in != stdin)
+			fclose(in);
+		return NULL;
 	}
-	if (in != stdin)
-		fclose(in);
+	*len = fread(buf, 1, BLAB_ZONEINFO_MAX_BYTES + 1, in);
+	if (cli_close_read(cmd, name, in)) {
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }
 
@@ -82,13 +81,15 @@ int cmd_zoneinfo(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--json")) {
 			json = 1;
 		} else if (!strcmp(argv[i], "--cpus")) {
-			char *end;
 			if (i + 1 == argc) {
 				fprintf(stderr, "blab zoneinfo: --cpus needs a value\n");
 				return 2;
 			}
-			cpus = strtoul(argv[++i], &end, 10);
-			if (*end || !cpus || cpus > BLAB_ZONEINFO_MAX_CPUS) {
+			/* digits only: strtoul alone would take " 4", "+4" and "-1" (as 2^64 - 1) */
+			const char *v = argv[++i];
+			size_t nd = strspn(v, "0123456789");
+			cpus = nd && nd == strlen(v) && nd <= 5 ? strtoul(v, NULL, 10) : 0;
+			if (!cpus || cpus > BLAB_ZONEINFO_MAX_CPUS) {
 				fprintf(stderr, "blab zoneinfo: --cpus wants 1..%u, not '%s'\n",
 					BLAB_ZONEINFO_MAX_CPUS, argv[i]);
 				return 2;

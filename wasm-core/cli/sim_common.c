@@ -12,24 +12,11 @@
 
 int sim_usage_error(const char *help, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "blab sim: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(%s for the options)\n", help);
+	char msg[1024], shown[6 * sizeof(msg)];
+	snprintf(msg, sizeof(msg), fmt, arg);
+	blab_text_escape(shown, sizeof(shown), msg); /* it echoes arguments: nothing hidden */
+	fprintf(stderr, "blab sim: %s\n(%s for the options)\n", shown, help);
 	return 2;
-}
-
-int sim_parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-	if (!s || !*s || *s < '0' || *s > '9')
-		return -1; /* strtoull would take a sign or leading blanks */
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
 }
 
 static void sim_sink_event(void *ctx, const struct blab_event *e)
@@ -79,9 +66,13 @@ FILE *sim_events_open(const char *path)
 
 int sim_events_close(FILE *f, const char *path)
 {
-	if (fclose(f)) {
-		fprintf(stderr, "blab sim: cannot write %s\n", path);
-		return -1;
-	}
-	return 0;
+	int bad = ferror(f), e = 0; /* an earlier fwrite() that failed leaves only this flag */
+
+	errno = 0;
+	if (fclose(f))
+		e = errno;
+	if (!bad && !e)
+		return 0;
+	fprintf(stderr, "blab sim: cannot write %s: %s\n", path, e ? strerror(e) : "a write failed");
+	return -1;
 }

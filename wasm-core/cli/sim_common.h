@@ -1,7 +1,8 @@
 /*
  * sim_common.h - what both `blab sim` front ends (cmd_sim.c for the page allocator
- * workloads, cmd_sim_hackbench.c for hackbench) share: argument checks and the event sink
- * behind --hash and --events. One copy, so both print the same digests and messages.
+ * workloads, cmd_sim_hackbench.c for hackbench) share: the usage-error message and the
+ * event sink behind --hash and --events (the options themselves: sim_args.c). One copy, so
+ * both print the same digests and messages.
  */
 #ifndef BLAB_CLI_SIM_COMMON_H
 #define BLAB_CLI_SIM_COMMON_H
@@ -13,9 +14,6 @@
 
 /* "blab sim: " + fmt (with arg) + a line naming HELP; returns 2, the usage-error status */
 int sim_usage_error(const char *help, const char *fmt, const char *arg);
-
-/* a decimal number 0..max, nothing before or after it; 0 or -1 */
-int sim_parse_u64(const char *s, uint64_t max, uint64_t *out);
 
 /* One run's event sink: the FNV-1a digest of every record (--hash) and, with a file, the
  * first BLAB_MAX_LOG_EVENTS records written to it (--events). */

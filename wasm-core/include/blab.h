@@ -53,6 +53,7 @@ enum blab_error {
 	BLAB_ENOMEMHOST = -20, /* the host could not allocate memory for the zone */
 	BLAB_ELOGFULL = -21,   /* the event log reached its bound (for run drivers: sim, lessons) */
 	BLAB_ESNAPSHOT = -22,  /* a snapshot's free blocks and pcp pages do not fit its zone */
+	BLAB_EHOSTMEM = -23,   /* the config needs more host memory than its limit (mem_limit) */
 	/* slab layer (blab_slab.h): -30..-39 */
 	BLAB_ESLABCACHE = -30, /* no such kmem_cache id on this zone */
 	BLAB_ESLABOBJ = -31,   /* the address is not an object of this cache */
@@ -197,11 +198,38 @@ struct blab_zone_config {
 	/* REAL only: 1 = count lock acquisitions but do not time spins and holds (the timing
 	 * costs two clock reads per hold) */
 	uint8_t real_untimed;
+	/* host bytes the zone may take (blab_zone_mem_bytes()), checked before anything is
+	 * allocated: BLAB_EHOSTMEM past it. 0 = blab_mem_limit_default() */
+	uint64_t mem_limit;
 };
 /* A config with defaults: 0 pages, start 0, 1 cpu, orders 10/9, preset v5.18, no log. */
 void blab_zone_config_init(struct blab_zone_config *cfg);
 
 int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out);
+
+/* ---- names and echoed input (text.c) ---- */
+/* 1 when name is UTF-8 with nothing that hides or turns text around: no control character,
+ * no bidirectional formatting (U+202A..U+202E, U+2066..U+2069, LRM, RLM, ALM), no zero-width
+ * character or byte order mark. Names the core keeps (a slab cache's) must pass it. */
+int blab_name_ok(const char *name);
+/* src into dst (at most cap bytes with the NUL) with those characters, and bytes that are
+ * not UTF-8, spelled out: \x1b, \u{202E}; what a message echoes of its input. Returns the
+ * escaped length (dst is cut short, whole characters only, when it does not fit). */
+size_t blab_text_escape(char *dst, size_t cap, const char *src);
+
+/* ---- host memory (docs/limits.md, "Host memory") ---- */
+/* The host bytes blab_zone_create() takes for cfg: the zone, its mem_map (64 bytes a page),
+ * pageblock types, per-CPU pagesets, the event log (32 bytes a record) and, for a MODEL
+ * zone, the model machine (each core's L1 and L2, each socket's LLC, the directory). 0 for
+ * a NULL cfg; the other checks of blab_zone_create() are not made here. */
+uint64_t blab_zone_mem_bytes(const struct blab_zone_config *cfg);
+/* The limit when a config says 0: natively half of the physical memory; in WebAssembly the
+ * heap that malloc can still hand out (its memory does not grow). */
+uint64_t blab_mem_limit_default(void);
+/* configured, or the default when it is 0 */
+uint64_t blab_mem_limit(uint64_t configured);
+/* bytes as "1234.5 MB" (10^6 bytes) into buf; returns buf (for messages) */
+char *blab_mem_text(char *buf, size_t len, uint64_t bytes);
 void blab_zone_destroy(struct blab_zone *z);
 
 struct blab_zone_info {
@@ -410,6 +438,8 @@ struct blab_script;
 /* out/err are FILE * (void * keeps stdio out of this header). */
 struct blab_script *blab_script_new(void *out, void *err);
 void blab_script_free(struct blab_script *s);
+/* Host bytes each `zone` line's zone may take (blab_zone_config.mem_limit; 0: the default). */
+void blab_script_set_mem_limit(struct blab_script *s, uint64_t bytes);
 /* Runs one line (no newline). 0 ok; otherwise nonzero and "line N: why" was written to err. */
 int blab_script_line(struct blab_script *s, const char *line, unsigned lineno);
 /* The same for a line given as raw bytes (no newline): a NUL byte is an error, not an end. */

@@ -59,7 +59,10 @@ int model_params_check(const struct model_params *p, char *err, size_t errlen);
  * their current value in *p, so start from model_params_default(). Unknown keys, duplicate
  * keys, bad or out-of-range values and over-long lines are rejected: returns -1 and writes
  * "line N: why" into err. After the last line the whole set is checked
- * (model_params_check), reported as "line 0: why". *p is only changed on success.
+ * (model_params_check): a rule between keys that fails is reported on the line of the last
+ * key of it that the file sets, with each key's value and where it came from
+ * ("line 5: l1_bytes must be ... (l1_bytes = 32768 by default, l1_ways = 3 on line 5)").
+ * A UTF-8 byte order mark before the first line is skipped. *p is only changed on success.
  */
 #define MODEL_PARAMS_LINE_MAX 256
 #define MODEL_PARAMS_FILE_MAX 16384 /* whole file: model_params_parse refuses more */

@@ -4,7 +4,7 @@
  *
  * A run does not block its caller: blab_run_start() starts the threads and returns;
  * blab_run_sample() reads every thread's counters while they run (for per-second samples);
- * blab_run_stop() asks the threads to finish the round they are in; blab_run_finish() joins
+ * blab_run_stop() asks the threads to stop faulting and unmap; blab_run_finish() joins
  * them and checks that every page came back. So the same calls serve the CLI (which sleeps
  * between samples) and a browser worker (which polls from its event loop: a Web Worker must
  * return to it before the threads it asked for can start).
@@ -34,6 +34,7 @@ struct blab_run_config {
 	struct blab_strategy strategy; /* batch/high 0: those of a 96 GB node, as blab sim */
 	uint8_t pin;        /* 1: pin thread i to the i-th CPU the process may run on */
 	uint8_t untimed;    /* 1: count lock acquisitions, do not time spins and holds */
+	uint64_t mem_limit; /* host bytes the run may take (its zone and mappings); 0: default */
 };
 void blab_run_config_init(struct blab_run_config *c);
 
@@ -55,7 +56,8 @@ int blab_run_start(const struct blab_run_config *c, struct blab_run **out, char 
 unsigned blab_run_started(const struct blab_run *r);
 /* ns since all threads went (0 before); the threads' counters at this moment. */
 uint64_t blab_run_sample(const struct blab_run *r, struct blab_run_thread *out, unsigned n);
-/* Threads finish the round they are in, give their pages back and end. */
+/* Threads fault no more pages: each unmaps what it faulted in the round it is in (gives
+ * those pages back) and ends, within a step or two of the call. */
 void blab_run_stop(struct blab_run *r);
 /* Threads that have ended. */
 unsigned blab_run_finished(const struct blab_run *r);

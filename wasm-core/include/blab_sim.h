@@ -83,6 +83,10 @@ struct blab_sim_config {
 	/* NULL, or where the run counts the size of every rmqueue_bulk() refill and every drain
 	 * per CPU (blab_hist.h); added to, never cleared, and only read by the caller */
 	struct blab_hist *hist;
+	/* host bytes the run may take (blab_sim_mem_bytes()), checked before anything is
+	 * allocated: BLAB_EHOSTMEM with the figures in err past it. 0 = blab_mem_limit_default():
+	 * half the physical memory natively, what is left of the heap in WebAssembly */
+	uint64_t mem_limit;
 	/* hackbench (docs/slab.md); cpus must be groups */
 	struct blab_sim_hackbench {
 		uint32_t groups;       /* sender/receiver pairs, one CPU each: 1..BLAB_HACKBENCH_MAX_GROUPS */
@@ -104,6 +108,7 @@ enum blab_sim_compact {
 struct blab_sim_result {
 	uint64_t score;          /* the workload's score (blab_sim_workload_unit); page_fault1:
 				  * pages faulted per second of virtual time, summed over tasks */
+	uint64_t score_milli;    /* the score in thousandths, so that a score below 1 is not 0 */
 	uint64_t pages_scored;   /* pages the score counts (page_fault1: outside the warm-up) */
 	uint64_t pages_total;    /* pages the workload handled, all rounds */
 	uint64_t cycles_max;     /* the run's virtual length (highest CPU clock) */
@@ -135,6 +140,18 @@ struct blab_sim_result {
 	 * the barrier to each task's last free), 1/100 % of all CPUs' cycles in it; 0 otherwise */
 	uint32_t free_zone_contention_bp, free_lru_contention_bp;
 };
+
+/* The host memory a run takes, computed from its config before anything is allocated:
+ * its zones (mem_map, pagesets), the model machine (caches, directory) and the workload's
+ * state (an upper bound). Event records go to the sink and are not counted. */
+struct blab_sim_mem {
+	uint64_t total, zones, machine, workload;
+	uint64_t zone_pages; /* the zone's pages (with node_zones all nodes' zones together) */
+};
+/* 0 with *m filled, or the negative BLAB_E* code (and reason) blab_sim_run() would give
+ * before it allocates. */
+int blab_sim_mem_bytes(const struct blab_sim_config *c, struct blab_sim_mem *m, char *err,
+		       size_t errlen);
 
 /* 0, or a negative BLAB_E* code with a reason in err. */
 int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,

@@ -88,7 +88,8 @@ struct blab_kmem_cache_cpu_info {
  * Creates a cache on zone z: object size BLAB_SLAB_MIN_SIZE..BLAB_SLAB_MAX_SIZE (rounded up
  * to 8), slab order 0..BLAB_SLAB_MAX_ORDER or BLAB_SLAB_ORDER_AUTO (calculate_order(): the
  * smallest order holding 4 * (fls(cpus) + 1) objects), flags BLAB_SLAB_*. The name is for
- * people (1..BLAB_SLAB_NAME_MAX bytes). *id receives the cache's id.
+ * people (1..BLAB_SLAB_NAME_MAX bytes, blab_name_ok(): nothing hidden or reversed in it).
+ * *id receives the cache's id.
  */
 int blab_kmem_cache_create(struct blab_zone *z, const char *name, uint32_t size, unsigned order,
 			   unsigned flags, uint32_t *id);

@@ -25,7 +25,10 @@
 #include "blab_events.h"
 
 /* Bounds (docs/limits.md). */
-#define BLAB_TRACE_MAX_LINE 4096u            /* bytes per line, newline excluded */
+#define BLAB_TRACE_MAX_LINE 4096u            /* bytes per line, newline excluded; longer
+					      * lines are malformed (skipped, counted) */
+#define BLAB_TRACE_MAX_SCAN (1ull << 20)     /* a line this long without its end stops the parse */
+#define BLAB_TRACE_MAX_BYTES (1ull << 30)    /* bytes per input */
 #define BLAB_TRACE_MAX_LINES (1u << 26)      /* lines per input */
 #define BLAB_TRACE_MAX_EVENTS (1u << 21)     /* recognised kmem page events per input */
 #define BLAB_TRACE_MAX_CPUS 1024u            /* CPU numbers 0 .. 1023 */

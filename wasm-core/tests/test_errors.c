@@ -3,9 +3,9 @@
 
 static void strerror_distinct(void)
 {
-	for (int a = 0; a >= BLAB_ESNAPSHOT; a--) {
+	for (int a = 0; a >= BLAB_EHOSTMEM; a--) {
 		CHECK(strcmp(blab_strerror(a), "unknown error") != 0);
-		for (int b = a - 1; b >= BLAB_ESNAPSHOT; b--)
+		for (int b = a - 1; b >= BLAB_EHOSTMEM; b--)
 			CHECK(strcmp(blab_strerror(a), blab_strerror(b)) != 0);
 	}
 	CHECK(strcmp(blab_strerror(-999), "unknown error") == 0);

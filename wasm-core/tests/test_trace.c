@@ -281,6 +281,34 @@ static void long_lines_and_nul(void)
 	done(&r);
 	free(s);
 
+	/* a line that never ends (/dev/zero): the parse stops once it passes the scan bound,
+	 * wherever the chunks are cut, and names the line */
+	size_t endless = sizeof(good) - 1 + BLAB_TRACE_MAX_SCAN + 1; /* NULs, no newline */
+	s = calloc(endless, 1);
+	memcpy(s, good, sizeof(good) - 1); /* line 1 is an event */
+	const size_t chunks[] = {1000, 65536, endless};
+	for (unsigned c = 0; c < 3; c++) {
+		r = parse_chunks(s, endless, chunks[c], 0);
+		st = blab_trace_stats(r.t);
+		CHECK_EQ(r.err, BLAB_TRACE_ELIMIT);
+		CHECK_EQ(st->lines, 2);
+		CHECK_EQ(st->events, 1);
+		CHECK(strcmp(blab_trace_error(r.t),
+			     "line 2: longer than 1048576 bytes without a line end (not a text trace?)") == 0);
+		done(&r);
+	}
+	free(s);
+	/* a UTF-8 byte order mark before the first line is not part of it */
+	char bom[sizeof(good) + 3] = "\xef\xbb\xbf";
+	memcpy(bom + 3, good, sizeof(good));
+	r = parse_str(bom, sizeof(bom) - 1);
+	CHECK_EQ(r.err, 0);
+	CHECK_EQ(blab_trace_stats(r.t)->events, 1);
+	done(&r);
+	r = parse_chunks(bom, sizeof(bom) - 1, 1, 0); /* the mark split over three feeds */
+	CHECK_EQ(blab_trace_stats(r.t)->events, 1);
+	done(&r);
+
 	/* NUL bytes inside a kmem line */
 	char nul[sizeof(good)];
 	memcpy(nul, good, sizeof(good));
@@ -624,9 +652,37 @@ static void mutations(void)
 	free(text);
 }
 
+/* The input bound: 2^30 bytes of comment lines, fed in 64 KB chunks; the parse stops at the
+ * byte past the bound and names the line it falls in. */
+static void input_bound(void)
+{
+	static char chunk[65536];
+	struct blab_trace *t = blab_trace_new(0);
+	uint64_t fed = 0;
+	int rc = 0;
+
+	memset(chunk, ' ', sizeof(chunk));
+	for (size_t i = 0; i < sizeof(chunk); i += 4096) { /* 16 lines "#   ...\n" a chunk */
+		chunk[i] = '#';
+		chunk[i + 4095] = '\n';
+	}
+	while (!rc && fed <= BLAB_TRACE_MAX_BYTES) {
+		rc = blab_trace_feed(t, chunk, sizeof(chunk));
+		fed += sizeof(chunk);
+	}
+	CHECK_EQ(rc, BLAB_TRACE_ELIMIT);
+	CHECK_EQ(fed, BLAB_TRACE_MAX_BYTES + sizeof(chunk)); /* the first byte past it */
+	CHECK_EQ(blab_trace_stats(t)->bytes, BLAB_TRACE_MAX_BYTES);
+	CHECK_EQ(blab_trace_stats(t)->comment_lines, BLAB_TRACE_MAX_BYTES / 4096);
+	CHECK(strcmp(blab_trace_error(t), "line 262145: the input passed 1073741824 bytes") == 0);
+	CHECK_EQ(blab_trace_finish(t), BLAB_TRACE_ELIMIT);
+	blab_trace_free(t);
+}
+
 int main(void)
 {
 	mutations();
+	input_bound();
 	doc_matches_header();
 	bounds();
 	fixture_counts("pf1.perf.txt", perf_grep, 2403, 0);

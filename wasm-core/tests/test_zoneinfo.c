@@ -212,6 +212,12 @@ static void errors(void)
 	refused("Node x, zone DMA\n", BLAB_ESNAPSHOT, 1, "the node: expected a whole number");
 	refused("Node 5000, zone DMA\n", BLAB_ELIMIT, 1, "nodes go up to 1023");
 	refused("Node 0, zone AVeryLongZoneName\n", BLAB_ESNAPSHOT, 1, "is too long");
+	/* a name is printed into the JSON report as it is: a quote would end its string */
+	refused("Node 0, zone No\"rmal\n", BLAB_ESNAPSHOT, 1, "letters, digits and '_' only");
+	/* what a message echoes is spelled out: an escape or a bidirectional override in the
+	 * file reaches neither the terminal nor the page */
+	refused(ZONE "        spanned \x1b[2J\n", BLAB_ESNAPSHOT, 8, "found \"\\x1b[2J\"");
+	refused(ZONE "  \xe2\x80\xae what\n", BLAB_ESNAPSHOT, 8, "\"\\u{202E}");
 	refused(ZONE "        low 9\n", BLAB_ESNAPSHOT, 8, "a second \"low\"");
 	refused(ZONE "        spanned 99999999999999999999\n", BLAB_ELIMIT, 8, "larger than 2^52");
 	refused(ZONE "        spanned -3\n", BLAB_ESNAPSHOT, 8, "expected a whole number");

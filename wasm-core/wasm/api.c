@@ -159,6 +159,109 @@ static void fill_stats(int64_t *stats, const struct blab_sim_result *r)
 #undef BLAB_X
 }
 
+/* The config req asks for: 0, or 2 with "blab sim: why" in err. */
+static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_config *cfg,
+			 char *err, size_t errlen)
+{
+	char preset[BLAB_JS_PRESET_MAX];
+	uint32_t workload = req->workload, max_events = req->max_events;
+
+	memcpy(preset, req->preset, sizeof(preset));
+	preset[sizeof(preset) - 1] = 0; /* caller memory: bounded whatever it holds */
+	blab_sim_config_init(cfg);
+	cfg->workload = workload;
+	cfg->cpus = req->cpus;
+	cfg->pages = req->pages;
+	cfg->iterations = req->iterations;
+	cfg->seed = req->seed;
+	if (workload == BLAB_WL_HACKBENCH) {
+		if (req->slub_prefetch > 1 || req->same_cpu > 1) {
+			snprintf(err, errlen, "blab sim: hackbench slub_prefetch=%u same_cpu=%u: each is 0 or 1",
+				 req->slub_prefetch, req->same_cpu);
+			return 2;
+		}
+		cfg->cpus = req->groups; /* one CPU per group: blab_sim_run() checks they agree */
+		cfg->hackbench.groups = req->groups;
+		cfg->hackbench.loops = req->loops;
+		cfg->hackbench.slub_prefetch = (uint8_t)req->slub_prefetch;
+		cfg->hackbench.same_cpu = (uint8_t)req->same_cpu;
+		cfg->pages = 1;
+		cfg->iterations = 1;
+	}
+	if (max_events == 1 || max_events > BLAB_MAX_LOG_EVENTS) {
+		snprintf(err, errlen, "blab sim: max_events=%u must be 2..%u, or 0 for no log", max_events,
+			 BLAB_MAX_LOG_EVENTS);
+		return 2;
+	}
+	if (blab_preset(preset, &cfg->strategy)) {
+		snprintf(err, errlen, "blab sim: unknown preset '%s' (blab presets lists them)", preset);
+		return 2;
+	}
+	if (req->batch)
+		cfg->strategy.batch = req->batch; /* range-checked by the zone (docs/limits.md) */
+	if (req->high)
+		cfg->strategy.high = req->high;
+	if (req->high_max)
+		cfg->strategy.high_max = req->high_max;
+	if (req->histogram > 1) {
+		snprintf(err, errlen, "blab sim: histogram=%u: 0 or 1", req->histogram);
+		return 2;
+	}
+	if (req->clear_lines)
+		cfg->clear_lines = req->clear_lines; /* 1..64, checked by blab_sim_run() */
+	return 0;
+}
+
+/* The event log's buffer at its largest: it doubles as it fills (js_sink), so the old and the
+ * new one live side by side for a moment */
+static uint64_t js_log_bytes(uint32_t max_events)
+{
+	return (uint64_t)max_events * sizeof(struct blab_event) * 3 / 2;
+}
+
+/*
+ * The host bytes blab_js_sim_run(req) would take (the run's zone, model machine and workload
+ * state, and its event log at the bound), as a JavaScript number; a negative BLAB_E* code when
+ * the run would be refused anyway. With blab_js_mem_limit(), the browser can refuse a
+ * scenario before it asks for it.
+ */
+double blab_js_sim_mem_bytes(const struct blab_js_sim_request *req)
+{
+	struct blab_sim_config cfg;
+	struct blab_sim_mem m;
+	char why[160];
+	int rc;
+
+	if (!req || js_sim_config(req, &cfg, why, sizeof(why)))
+		return BLAB_EINVAL;
+	rc = blab_sim_mem_bytes(&cfg, &m, NULL, 0);
+	return rc ? rc : (double)(m.total + js_log_bytes(req->max_events));
+}
+
+/*
+ * The pages of the zone blab_js_sim_run(req) would create (with node zones, all of them), or
+ * a negative BLAB_E* code: the page refuses up front a run whose log the player could not
+ * show (its zone past the player's bound), rather than after the run.
+ */
+double blab_js_sim_zone_pages(const struct blab_js_sim_request *req)
+{
+	struct blab_sim_config cfg;
+	struct blab_sim_mem m;
+	char why[160];
+	int rc;
+
+	if (!req || js_sim_config(req, &cfg, why, sizeof(why)))
+		return BLAB_EINVAL;
+	rc = blab_sim_mem_bytes(&cfg, &m, NULL, 0);
+	return rc ? rc : (double)m.zone_pages;
+}
+
+/* The memory a run may take here: what is left of the WebAssembly heap (it does not grow) */
+double blab_js_mem_limit(void)
+{
+	return (double)blab_mem_limit_default();
+}
+
 /*
  * Runs one workload on the model machine as `req` asks (blab_js.h: every field by name, the
  * hackbench ones apart), keeping at most req->max_events records (>= 2; 0: no log). What the
@@ -172,7 +275,8 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 	struct blab_sim_config cfg;
 	struct blab_sim_result res;
 	struct blab_hist *hist = NULL;
-	char why[256] = "", preset[BLAB_JS_PRESET_MAX];
+	struct blab_sim_mem need;
+	char why[256] = "";
 	uint32_t workload, max_events;
 	FILE *out, *err;
 	int rc;
@@ -192,47 +296,18 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 	}
 	workload = req->workload;
 	max_events = req->max_events;
-	memcpy(preset, req->preset, sizeof(preset));
-	preset[sizeof(preset) - 1] = 0; /* caller memory: bounded whatever it holds */
-	blab_sim_config_init(&cfg);
-	cfg.workload = workload;
-	cfg.cpus = req->cpus;
-	cfg.pages = req->pages;
-	cfg.iterations = req->iterations;
-	cfg.seed = req->seed;
-	if (workload == BLAB_WL_HACKBENCH) {
-		if (req->slub_prefetch > 1 || req->same_cpu > 1) {
-			fprintf(err, "blab sim: hackbench slub_prefetch=%u same_cpu=%u: each is 0 or 1\n",
-				req->slub_prefetch, req->same_cpu);
-			r->status = 2;
-			goto done;
-		}
-		cfg.cpus = req->groups; /* one CPU per group: blab_sim_run() checks they agree */
-		cfg.hackbench.groups = req->groups;
-		cfg.hackbench.loops = req->loops;
-		cfg.hackbench.slub_prefetch = (uint8_t)req->slub_prefetch;
-		cfg.hackbench.same_cpu = (uint8_t)req->same_cpu;
-		cfg.pages = 1;
-		cfg.iterations = 1;
-	}
-	if (max_events == 1 || max_events > BLAB_MAX_LOG_EVENTS) {
-		fprintf(err, "blab sim: max_events=%u must be 2..%u, or 0 for no log\n", max_events, BLAB_MAX_LOG_EVENTS);
-		r->status = 2;
+	if ((r->status = js_sim_config(req, &cfg, why, sizeof(why))) != 0) {
+		fprintf(err, "%s\n", why);
 		goto done;
 	}
-	if ((rc = blab_preset(preset, &cfg.strategy))) {
-		fprintf(err, "blab sim: unknown preset '%s' (blab presets lists them)\n", preset);
-		r->status = 2;
-		goto done;
-	}
-	if (req->batch)
-		cfg.strategy.batch = req->batch; /* range-checked by the zone (docs/limits.md) */
-	if (req->high)
-		cfg.strategy.high = req->high;
-	if (req->high_max)
-		cfg.strategy.high_max = req->high_max;
-	if (req->histogram > 1) {
-		fprintf(err, "blab sim: histogram=%u: 0 or 1\n", req->histogram);
+	/* the run and its event log together must fit what is left of the heap */
+	if (blab_sim_mem_bytes(&cfg, &need, NULL, 0) == 0 &&
+	    need.total + js_log_bytes(max_events) > blab_mem_limit_default()) {
+		char n[32], l[32], h[32];
+		fprintf(err, "blab sim: the run needs %s of memory and its event log up to %s; the "
+			"WebAssembly heap has %s left\n", blab_mem_text(n, sizeof(n), need.total),
+			blab_mem_text(l, sizeof(l), js_log_bytes(max_events)),
+			blab_mem_text(h, sizeof(h), blab_mem_limit_default()));
 		r->status = 2;
 		goto done;
 	}
@@ -241,8 +316,6 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 		r->status = 2;
 		goto done;
 	}
-	if (req->clear_lines)
-		cfg.clear_lines = req->clear_lines; /* 1..64, checked by blab_sim_run() */
 	sink.max = max_events;
 	cfg.log_mask = BLAB_EVC_ALL;
 	cfg.sink = max_events ? js_sink : NULL;
@@ -292,9 +365,9 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 	r->nevents = sink.n;
 	sink.ev = NULL;
 	if (hist) {
-		size_t need = blab_hist_json(hist, NULL, 0);
-		if ((r->hist = malloc(need + 1)))
-			blab_hist_json(hist, r->hist, need + 1);
+		size_t len = blab_hist_json(hist, NULL, 0);
+		if ((r->hist = malloc(len + 1)))
+			blab_hist_json(hist, r->hist, len + 1);
 	}
 done:
 	blab_hist_free(hist);

@@ -11,6 +11,7 @@
 // hackbench SLUB's freelist prefetch: `v5.18:prefetch=off` (default: the preset's, on from
 // v3.3). `t` is the shared playback position in virtual cycles. User input: bounded, every
 // key known, each problem with its own message.
+import { CORE_LIMITS } from '../log/core-limits';
 import { PRESETS, type Preset } from '../scenario/url';
 import type { SimConfig } from '../lessons/lesson';
 import { HACKBENCH_LOOPS, HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads';
@@ -18,7 +19,7 @@ export const COMPARE_LIMITS = {
   maxQuery: 600,
   minConfigs: 2,
   maxConfigs: 4,
-  maxCpus: 112,
+  maxCpus: CORE_LIMITS.modelCpus,
   /** pages per task; cpus x pages is bounded so a replayed run stays small */
   maxPages: 4096,
   maxFaults: 1 << 15,

@@ -47,3 +47,27 @@ test('a zone larger than the browser core\'s fixed memory is refused with a mess
   await expect(out).toContainText('check: ok', { timeout: 20_000 });
   expect(errors).toEqual([]);
 });
+
+test('a scenario whose zone the player cannot show is refused before it runs, at every width', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  // the largest link a user may share: 4,194,304 pages over the modelled machine's 112 CPUs
+  // (the core's pcp room makes the zone larger than the player holds). It used to run for 30 s
+  // and then have its log rejected.
+  for (const [w, h] of [[390, 844], [1440, 900], [1920, 1080]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.goto('/#pages=4194304&cpus=112&preset=v5.18&workload=page_fault1&seed=1&step=0');
+    await page.getByRole('button', { name: 'Run scenario' }).click();
+    await expect(page.locator('#run-msg')).toContainText(/this run's zone would have [\d,]+ pages; the player shows at most 4,194,304/, {
+      timeout: 20_000,
+    });
+    await expect(page.getByRole('button', { name: 'Run scenario' })).toBeEnabled();
+    await page.locator('#run-msg').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/buddylab-zone-refused-${w}.png` });
+  }
+  // one more CPU than the machine has is refused by the link itself
+  await page.goto('/#cpus=113');
+  await expect(page.getByRole('alert')).toContainText('cpus=113: must be between 1 and 112');
+  expect(errors).toEqual([]);
+});

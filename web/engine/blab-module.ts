@@ -14,6 +14,8 @@ export interface BlabModule {
   _blab_js_sim_run(request: number): number;
   /** the run's counters: SIM_STATS.length int64 values */
   _blab_js_stats(run: number): number;
+  /** the pages of the zone that request would create, or a negative BLAB_E* code */
+  _blab_js_sim_zone_pages(request: number): number;
   _blab_js_status(run: number): number;
   _blab_js_out(run: number): number;
   _blab_js_err(run: number): number;
@@ -75,6 +77,9 @@ export interface SimRequest {
   histogram?: boolean;
   /** frame lines clear_page() writes through the cache model, 1..64 (absent: 64) */
   clearLines?: number;
+  /** refuse, before it runs, a run whose zone would have more pages (the player's bound,
+   * for a run whose log is shown); absent: no bound but the core's */
+  maxZonePages?: number;
 }
 
 /** The workloads the core has, by name, in the order of its table (wasm-core/src/sim_workloads.c). */
@@ -136,6 +141,19 @@ export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
     SIM_REQUEST.fields.forEach((f, i) => view.setUint32(i * 4, values[f] >>> 0, true));
     m.HEAPU8.fill(0, reqPtr + SIM_REQUEST.presetOffset, reqPtr + SIM_REQUEST.presetOffset + SIM_REQUEST.presetMax);
     m.HEAPU8.set(name, reqPtr + SIM_REQUEST.presetOffset);
+    if (req.maxZonePages !== undefined) {
+      const zone = m._blab_js_sim_zone_pages(reqPtr);
+      if (zone > req.maxZonePages) {
+        return {
+          status: 2,
+          stdout: '',
+          stderr:
+            `blab sim: this run's zone would have ${zone.toLocaleString('en')} pages; the player shows at most ` +
+            `${req.maxZonePages.toLocaleString('en')} (fewer pages or CPUs)\n`,
+          events: new ArrayBuffer(0),
+        };
+      }
+    }
     run = m._blab_js_sim_run(reqPtr);
     if (!run) throw new Error('the core is out of memory (no run record)');
     const stats = new DataView(m.HEAPU8.buffer, m._blab_js_stats(run), SIM_STATS.length * 8);

@@ -8,6 +8,7 @@ import { EngineClient } from './engine-client';
 import { scenarioRequest, type RunParams } from '../scenario/request';
 import type { EngineFault } from './protocol';
 import type { SimStats } from './simstats';
+import { LIMITS as PLAYER_LIMITS } from '../log/state';
 
 export interface EngineRun {
   /** the event log: 32-byte records, docs/events.md */
@@ -41,7 +42,8 @@ export const engine = {
   },
   async runScenario(s: Scenario): Promise<EngineRun> {
     const request = scenarioRequest(s);
-    const r = await client.sim({ ...request, maxEvents: MAX_SIM_EVENTS });
+    // the log is shown: a zone past the player's bound is refused before the run, not after it
+    const r = await client.sim({ ...request, maxEvents: MAX_SIM_EVENTS, maxZonePages: PLAYER_LIMITS.maxPages });
     if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
     if (!r.stats) throw new Error('the core returned no counters for the run');
     const stats = r.stats;

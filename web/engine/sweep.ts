@@ -3,6 +3,7 @@
 // draws (web/views/throughput.ts). Runs one at a time, so progress can be shown and a sweep
 // can be stopped between runs.
 
+import { CORE_LIMITS } from '../log/core-limits';
 import type { ReplayResult, SimRequest } from './blab-module';
 import { runRequest, type RunParams } from '../scenario/request';
 
@@ -34,7 +35,7 @@ export const SWEEP_LIMITS = {
   maxPresets: 8,
   maxCpuCounts: 12,
   /** the default model machine has 2 sockets x 28 cores x 2 threads */
-  maxCpus: 112,
+  maxCpus: CORE_LIMITS.modelCpus,
   /** page faults over the whole sweep (all presets, all task counts, all rounds) */
   maxFaults: 1 << 24,
 } as const;

@@ -11,6 +11,9 @@ import { Player } from '../log/player';
 import { replayScript, simScenario, type BlabFactory, type BlabModule } from './blab-module';
 import { decodeEvents, EV, EVENT_TYPES, RECORD_SIZE } from '../log/events';
 import { fragIndex } from '../log/fragindex';
+import { LIMITS as PLAYER_LIMITS } from '../log/state';
+import { URL_LIMITS } from '../scenario/url';
+import { scenarioRequest } from '../scenario/request';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
@@ -139,6 +142,24 @@ describe('WASM core through the JS API', () => {
     const tooMany = simScenario(m, { workload: 'page_fault1', cpus: 300, pages: 256, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 1000 });
     expect(tooMany.status).toBe(2);
     expect(tooMany.stderr).toMatch(/^blab sim: /);
+  });
+
+  it('refuses up front a run whose zone the player could not show (the URL #pages=4194304&cpus=112)', () => {
+    // the workbench's request for that link (web/scenario/request.ts)
+    const req = scenarioRequest({ pages: URL_LIMITS.maxPages, cpus: URL_LIMITS.maxCpus, preset: 'v5.18', workload: 'page_fault1', seed: 1 });
+    const r = simScenario(m, { ...req, maxEvents: 1 << 21, maxZonePages: PLAYER_LIMITS.maxPages });
+    expect(r.status).toBe(2);
+    const said = /this run's zone would have ([\d,]+) pages; the player shows at most 4,194,304/.exec(r.stderr);
+    expect(said).not.toBeNull();
+    expect(Number(said![1]!.replaceAll(',', ''))).toBeGreaterThan(PLAYER_LIMITS.maxPages);
+    expect(r.events.byteLength).toBe(0); // refused before it ran (it used to run for 30 s)
+    // the core's figure is the zone the run makes: a bound of its ZONE_INIT's pages runs, one
+    // page less is refused
+    const small = simScenario(m, { ...req, cpus: 2, pages: 64, maxEvents: 1000 });
+    expect(small.status).toBe(0);
+    const zonePages = decodeEvents(small.events).arg0[0]!;
+    expect(simScenario(m, { ...req, cpus: 2, pages: 64, maxEvents: 1000, maxZonePages: zonePages }).status).toBe(0);
+    expect(simScenario(m, { ...req, cpus: 2, pages: 64, maxEvents: 1000, maxZonePages: zonePages - 1 }).status).toBe(2);
   });
 
   it('rejects an oversized script with a message, before touching the core', () => {

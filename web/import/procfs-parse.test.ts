@@ -57,6 +57,11 @@ describe('/proc/buddyinfo and /proc/zoneinfo parsers', () => {
     expect(() => parse(text)).toThrow(msg);
   });
 
+  it('reads text that starts with a UTF-8 byte order mark', () => {
+    expect(parseBuddyinfo(`\uFEFF${buddyinfo}`)).toEqual(parseBuddyinfo(buddyinfo));
+    expect(parseZoneinfo(`\uFEFF${zoneinfo}`)).toEqual(parseZoneinfo(zoneinfo));
+  });
+
   it('refuses more than the size limit before reading it', () => {
     expect(() => parseBuddyinfo('x'.repeat((1 << 20) + 1))).toThrow('buddyinfo: 1,048,577 characters; the limit is 1,048,576');
   });

@@ -66,7 +66,8 @@ function checkSize(file: 'buddyinfo' | 'zoneinfo', text: string): string[] {
     throw new SnapshotError(file, 0, `${text.length.toLocaleString('en')} characters; the limit is ${IMPORT_LIMITS.maxSnapshotBytes.toLocaleString('en')}`);
   }
   if (text.includes('\0')) throw new SnapshotError(file, text.slice(0, text.indexOf('\0')).split('\n').length, 'a NUL byte: not a text file');
-  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  // a byte order mark before the first line (pasted from an editor that writes one) is not text
+  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n').split('\n');
   lines.forEach((l, i) => {
     if (l.length > SNAPSHOT_LIMITS.maxLineLength) throw new SnapshotError(file, i + 1, `line longer than ${SNAPSHOT_LIMITS.maxLineLength} characters`);
   });

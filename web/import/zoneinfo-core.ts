@@ -3,6 +3,7 @@
 // line for line, refusals included. The import worker calls it; Vitest calls it on the Node
 // module.
 import type { BlabModule } from '../engine/blab-module';
+import { CORE_LIMITS } from '../log/core-limits';
 
 /** The module's zoneinfo entry point, on top of what the engine uses. */
 export interface ZoneinfoModule extends BlabModule {
@@ -68,8 +69,8 @@ export class ZoneinfoError extends Error {
   override name = 'ZoneinfoError';
 }
 
-/** The core's bound on a zoneinfo (BLAB_ZONEINFO_MAX_BYTES) */
-export const ZONEINFO_MAX_BYTES = 4 << 20;
+/** The core's bound on a zoneinfo (BLAB_ZONEINFO_MAX_BYTES, generated into core-limits.ts) */
+export const ZONEINFO_MAX_BYTES = CORE_LIMITS.zoneinfoMaxBytes;
 
 /**
  * Parses text in the core: the report, or a ZoneinfoError with the core's "line N: why".

@@ -1,6 +1,7 @@
 // What a lesson is, once parsed: the shape lessons/*.md describe (docs/lessons.md).
 // Plain data, no DOM: the build (web/lessons/vite-plugin.ts), Vitest and the browser share it.
 
+import { CORE_LIMITS } from '../log/core-limits.ts';
 import { PRESETS, type Preset } from '../scenario/url.ts';
 import type { ViewId } from '../views/registry.ts';
 
@@ -55,10 +56,10 @@ export interface WorkloadShape {
 
 export const WORKLOAD_SHAPES: Record<LessonWorkload, WorkloadShape> = {
   // one task per CPU, `pages` per task per round, `iterations` rounds (the first a warm-up)
-  page_fault1: { tasks: [1, 112], pages: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
+  page_fault1: { tasks: [1, CORE_LIMITS.modelCpus], pages: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
   // tasks = groups (a sender CPU each), pages = messages each sender sends; the core's
   // iterations are its switches, set by each config's slub_prefetch / same_cpu
-  hackbench: { tasks: [2, 112], pages: [1, 4096], iterations: null, unit: 'messages', work: (t, p) => t * p },
+  hackbench: { tasks: [2, CORE_LIMITS.hackbenchMaxGroups], pages: [1, 4096], iterations: null, unit: 'messages', work: (t, p) => t * p },
   // pages = the zone's long-lived fill (at least 4 pageblocks of 512, so that one is left
   // whole), iterations = order-9 attempts by cpu 0, tasks = CPUs (the others churn order-0
   // pages); each attempt may compact, scanning the zone: work = pages x attempts

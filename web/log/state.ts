@@ -17,6 +17,7 @@ import {
   eventName,
   type EventLog,
 } from './events';
+import { CORE_LIMITS } from './core-limits';
 import { SlabState, applySlabEvent } from './slab';
 
 /** Where one page is. */
@@ -98,10 +99,11 @@ export interface ZoneGeometry {
 /** pageblock_order shown for an imported trace: 9 on x86-64 with 4 KiB pages (the trace does not say). */
 export const IMPORTED_PAGEBLOCK_ORDER = 9;
 
-/** Hard limits (docs/limits.md); a ZONE_INIT beyond them is rejected. */
+/** Hard limits (docs/limits.md); a ZONE_INIT beyond them is rejected. The views hold a zone of
+ * the core's largest model run (cpus x pages mapped pages) and the core's CPUs. */
 export const LIMITS = {
-  maxPages: 1 << 22,
-  maxCpus: 256,
+  maxPages: CORE_LIMITS.simMaxMapped,
+  maxCpus: CORE_LIMITS.maxCpus,
   maxOrder: 20,
 } as const;
 

@@ -20,6 +20,7 @@ describe('browser limits', () => {
       'the trace is 1,000,001; the limit (trace events (browser)) is 1,000,000',
     );
     expect(() => checkLimit('CPUs (URL, scenario)', Number.NaN, 'cpus')).toThrow(LimitError);
-    expect(() => checkLimit('CPUs (URL, scenario)', 256, 'cpus')).not.toThrow();
+    expect(() => checkLimit('CPUs (URL, scenario)', 112, 'cpus')).not.toThrow();
+    expect(() => checkLimit('CPUs (URL, scenario)', 113, 'cpus')).toThrow(LimitError);
   });
 });

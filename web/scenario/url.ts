@@ -6,6 +6,7 @@
 // integer in range, and each problem gets its own message (a hash asking for 2^40 pages gets
 // an error, never a frozen tab).
 
+import { CORE_LIMITS } from '../log/core-limits.ts';
 import { CORE_PRESETS } from './core-schema';
 import { WORKLOAD_TABLE, type WorkloadName } from './workloads';
 
@@ -35,11 +36,13 @@ export interface UrlState {
   step: number;
 }
 
+/** Pages and CPUs are the core's (web/log/core-limits.ts): a zone of cpus x pages mapped pages
+ * on the default modelled machine, whose CPUs the scenario form offers. */
 export const URL_LIMITS = {
   maxHashLength: 512,
   minPages: 16,
-  maxPages: 1 << 22,
-  maxCpus: 256,
+  maxPages: CORE_LIMITS.simMaxMapped,
+  maxCpus: CORE_LIMITS.modelCpus,
   maxSeed: 0xffffffff,
   maxStep: 2 ** 31 - 1,
 } as const;

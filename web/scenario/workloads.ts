@@ -7,6 +7,8 @@
 // become the core's per-task sizes (`size`). Everything else about a run (rounds, attempts,
 // clear_page() lines, hackbench's switches) comes from runRequest() in ./request.ts.
 
+import { CORE_LIMITS } from '../log/core-limits.ts';
+
 export interface WorkloadSize {
   /** model CPUs, one task each (hackbench: groups) */
   cpus: number;
@@ -42,15 +44,16 @@ export const HIGHALLOC_MAX_CPUS = 8;
 /** mixed: CPUs as for every model-machine workload (the default topology's 112); the core
  * gives the first ceil(cpus/2) to page_fault1 and the rest to huge pages, and several of those
  * may compact at once (the player keeps one compaction per CPU, web/log/state.ts). */
-export const MIXED_MAX_CPUS = 112;
+export const MIXED_MAX_CPUS = CORE_LIMITS.modelCpus;
 /** mixed: the page_fault1 side's pages in all */
 export const MIXED_MAX_PAGES = 1 << 13;
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
-/** The zone's pages (at most BROWSER_MAX_PAGES) split over one task per CPU (at most 112). */
+/** The zone's pages (at most BROWSER_MAX_PAGES) split over one task per CPU (at most the
+ * modelled machine's). */
 function perTask(zonePages: number, cpus: number): WorkloadSize {
-  const n = clamp(cpus, 1, 112);
+  const n = clamp(cpus, 1, CORE_LIMITS.modelCpus);
   return { cpus: n, pages: Math.max(1, Math.floor(Math.min(zonePages, BROWSER_MAX_PAGES) / n)) };
 }
 
@@ -65,7 +68,7 @@ export const WORKLOAD_TABLE = [
       'drains a batch back to the buddy lists, merging.',
     params: {
       pages: 'pages the tasks map in all (each maps this / CPUs); the zone adds room for the pcp lists',
-      cpus: 'one task per CPU, 1 to 112',
+      cpus: `one task per CPU, 1 to ${CORE_LIMITS.modelCpus}`,
     },
     size: (zonePages: number, cpus: number) => ({ cpus, pages: Math.max(1, Math.floor(zonePages / cpus)) }),
   },
@@ -79,10 +82,10 @@ export const WORKLOAD_TABLE = [
       'next free object (2011) is on for presets from v3.3 and off before (docs/slab.md).',
     params: {
       pages: `not used: each sender sends ${HACKBENCH_LOOPS} messages`,
-      cpus: 'groups, one CPU each, 2 to 112',
+      cpus: `groups, one CPU each, 2 to ${CORE_LIMITS.hackbenchMaxGroups}`,
     },
     // SLUB's freelist prefetch follows the preset (runRequest())
-    size: (_zonePages: number, cpus: number) => ({ cpus: clamp(cpus, 2, 112), pages: HACKBENCH_LOOPS }),
+    size: (_zonePages: number, cpus: number) => ({ cpus: clamp(cpus, 2, CORE_LIMITS.hackbenchMaxGroups), pages: HACKBENCH_LOOPS }),
   },
   {
     name: 'parallel_free',
@@ -96,7 +99,7 @@ export const WORKLOAD_TABLE = [
       'returns a batch to the buddy lists under zone->lock whenever count reaches high.',
     params: {
       pages: `pages the tasks free in all (each frees this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
-      cpus: 'one task per CPU, 1 to 112',
+      cpus: `one task per CPU, 1 to ${CORE_LIMITS.modelCpus}`,
     },
     size: perTask,
   },
@@ -110,7 +113,7 @@ export const WORKLOAD_TABLE = [
       'lru_lock once per pagevec of 15 and frees each page to the pcp list.',
     params: {
       pages: `pages of the files in all (each task truncates this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
-      cpus: 'one task (and file) per CPU, 1 to 112; seed 002 ran one',
+      cpus: `one task (and file) per CPU, 1 to ${CORE_LIMITS.modelCpus}; seed 002 ran one`,
     },
     size: perTask,
   },

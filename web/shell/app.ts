@@ -10,6 +10,7 @@ import { JUMP_KINDS, Player, type JumpKind } from '../log/player';
 import {
   DEFAULT_SCENARIO,
   PRESETS,
+  URL_LIMITS,
   UrlStateError,
   WORKLOADS,
   formatHash,
@@ -129,7 +130,7 @@ export class App {
         select(ZONE_SIZES.map((n) => [String(n), `${n.toLocaleString('en')} (${(n * 4) / 1024 >= 1 ? `${(n * 4) / 1024} MiB` : `${n * 4} KiB`})`])),
         WORKLOAD_TABLE[0].params.pages,
       ),
-      cpus: field('sc-cpus', 'CPUs', el('input', { type: 'number', min: 1, max: 256, step: 1, required: true }), WORKLOAD_TABLE[0].params.cpus),
+      cpus: field('sc-cpus', 'CPUs', el('input', { type: 'number', min: 1, max: URL_LIMITS.maxCpus, step: 1, required: true }), WORKLOAD_TABLE[0].params.cpus),
       preset: field('sc-preset', 'preset (kernel change)', select(Object.entries(PRESETS))),
       workload: field('sc-workload', 'workload', select(Object.entries(WORKLOADS)), WORKLOAD_TABLE[0].description),
       seed: field('sc-seed', 'seed', el('input', { type: 'number', min: 0, max: 4294967295, step: 1, required: true })),
@@ -546,8 +547,8 @@ export class App {
       return Number.isInteger(x) && x >= lo && x <= hi ? x : dflt;
     };
     this.scenario = {
-      pages: num(f.pages.value, 16, 1 << 22, this.scenario.pages),
-      cpus: num(f.cpus.value, 1, 256, this.scenario.cpus),
+      pages: num(f.pages.value, URL_LIMITS.minPages, URL_LIMITS.maxPages, this.scenario.pages),
+      cpus: num(f.cpus.value, 1, URL_LIMITS.maxCpus, this.scenario.cpus),
       preset: f.preset.value as Scenario['preset'],
       workload: f.workload.value as Scenario['workload'],
       seed: num(f.seed.value, 0, 0xffffffff, this.scenario.seed),

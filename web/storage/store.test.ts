@@ -24,6 +24,16 @@ describe('Store', () => {
     expect(JSON.parse(kv.data.get(STORAGE_KEY)!).schema).toBe(SCHEMA_VERSION);
   });
 
+  it('refuses a name that hides what it holds (a bidirectional override), saved or imported', () => {
+    const a = new Store(memory());
+    expect(() => a.saveScenario('evil\u202egnp.exe', DEFAULT_SCENARIO)).toThrow(
+      'the name is refused: it holds U+202E, a control, bidirectional or invisible character',
+    );
+    expect(a.scenarios).toHaveLength(0);
+    const file = JSON.stringify({ schema: SCHEMA_VERSION, scenarios: [{ name: 'x\u2066y', scenario: DEFAULT_SCENARIO }] });
+    expect(() => a.importText(file)).toThrow(/scenarios\[0\]\.name: it holds U\+2066/);
+  });
+
   it('exports a file that imports into another browser', () => {
     const a = new Store(memory());
     a.saveScenario('s1', { ...DEFAULT_SCENARIO, seed: 7 });

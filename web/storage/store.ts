@@ -5,6 +5,7 @@
 //
 // The document is also what "Export" writes and "Import" reads, so a file from an older
 // version goes through the same migrations.
+import { nameProblem } from '../scenario/names';
 import { IMPORT_LIMITS } from '../scenario/limits';
 import { UrlStateError, formatHash, parseHash, type Scenario } from '../scenario/url';
 
@@ -110,6 +111,8 @@ export function validate(d: Record<string, unknown>): StoreDoc {
     if (typeof name !== 'string' || name.trim() === '' || name.length > STORE_LIMITS.maxNameLength) {
       throw new StoreError(`${where}.name: expected 1 to ${STORE_LIMITS.maxNameLength} characters`);
     }
+    const hidden = nameProblem(name);
+    if (hidden) throw new StoreError(`${where}.name: ${hidden}`);
     const savedAt = typeof o['savedAt'] === 'string' && !Number.isNaN(Date.parse(o['savedAt'])) ? o['savedAt'] : new Date(0).toISOString();
     doc.scenarios.push({ name, scenario: checkScenario(o['scenario'], `${where}.scenario`), savedAt });
   });
@@ -198,6 +201,8 @@ export class Store {
   saveScenario(name: string, scenario: Scenario): void {
     const n = name.trim();
     if (n === '' || n.length > STORE_LIMITS.maxNameLength) throw new StoreError(`a name is 1 to ${STORE_LIMITS.maxNameLength} characters`);
+    const hidden = nameProblem(n);
+    if (hidden) throw new StoreError(`the name is refused: ${hidden}`);
     const rest = this.doc.scenarios.filter((s) => s.name !== n);
     if (rest.length >= STORE_LIMITS.maxScenarios) throw new StoreError(`${STORE_LIMITS.maxScenarios} scenarios are saved already: delete one first`);
     this.commit({ ...this.doc, scenarios: [...rest, { name: n, scenario: { ...scenario }, savedAt: new Date().toISOString() }] });

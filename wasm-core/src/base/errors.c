@@ -27,6 +27,7 @@ const char *blab_strerror(int err)
 	case BLAB_ENOMEMHOST: return "the host is out of memory";
 	case BLAB_ELOGFULL: return "the event log is full";
 	case BLAB_ESNAPSHOT: return "the snapshot's free blocks and pcp pages do not fit the zone";
+	case BLAB_EHOSTMEM: return "the configuration needs more host memory than the limit";
 	case BLAB_ESLABCACHE: return "no such slab cache";
 	case BLAB_ESLABOBJ: return "not an object of this slab cache";
 	default: return "unknown error";

@@ -82,6 +82,21 @@ int mach_init(struct blab_machine *m, unsigned kind, const struct model_params *
 	return 0;
 }
 
+uint64_t mach_mem_bytes(unsigned kind, const struct model_params *p, unsigned cpus,
+			uint64_t pages)
+{
+	struct model_params def;
+	if (kind == BLAB_MACHINE_REAL)
+		return _mach_real_mem_bytes(cpus);
+	if (kind != BLAB_MACHINE_MODEL)
+		return 0;
+	if (!p) {
+		model_params_default(&def);
+		p = &def;
+	}
+	return _mach_model_mem_bytes(p, cpus, pages);
+}
+
 int mach_check_shared(const struct model_machine *mm, unsigned node, unsigned cpus,
 		      uint64_t first_pfn, uint64_t pages)
 {

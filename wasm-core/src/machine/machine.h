@@ -28,6 +28,11 @@ int mach_init(struct blab_machine *m, unsigned kind, const struct model_params *
 /* Can a zone of `cpus` CPUs and pfns first_pfn .. + pages run on mm, a model machine someone
  * else owns, as NUMA node `node` (its locks are the node's)? 0, BLAB_EINVAL, BLAB_ECPU, or
  * BLAB_ELIMIT when the pfns are not in mm's dense struct page directory. */
+/* The host bytes mach_init() takes for a machine of `kind` (checked) with these arguments:
+ * the model's caches and directory, or the real machine's per-CPU counters; 0 for PLAIN.
+ * What blab_zone_mem_bytes() adds to the zone's own arrays. */
+uint64_t mach_mem_bytes(unsigned kind, const struct model_params *p, unsigned cpus,
+			uint64_t pages);
 int mach_check_shared(const struct model_machine *mm, unsigned node, unsigned cpus,
 		      uint64_t first_pfn, uint64_t pages);
 /* Start m on mm (checked) as node `node`; mm is never freed with m. */

@@ -148,6 +148,8 @@ int _mach_model_check_shared(const struct model_machine *mm, unsigned node, unsi
 			     uint64_t first_pfn, uint64_t pages);
 void _mach_model_init_shared(struct blab_machine *m, struct model_machine *mm, unsigned node);
 void _mach_model_free(struct blab_machine *m);
+/* the host bytes _mach_model_init() takes for these arguments (model_machine_mem_bytes()) */
+uint64_t _mach_model_mem_bytes(const struct model_params *p, unsigned cpus, uint64_t pages);
 
 void _mach_real_prefetch(struct blab_machine *m, uint64_t pfn);
 uint64_t _mach_real_now(void);
@@ -156,6 +158,8 @@ int _mach_real_trylock(struct blab_machine *m, unsigned cpu, unsigned lockid);
 void _mach_real_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid);
 void _mach_real_clear_page(struct blab_machine *m, unsigned cpu);
 int _mach_real_init(struct blab_machine *m, unsigned cpus, int timed);
+/* the host bytes _mach_real_init() takes for `cpus` */
+uint64_t _mach_real_mem_bytes(unsigned cpus);
 void _mach_real_free(struct blab_machine *m);
 
 #endif

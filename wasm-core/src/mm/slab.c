@@ -843,7 +843,8 @@ int blab_kmem_cache_create(struct blab_zone *z, const char *name, uint32_t size,
 	if (!z || !name || !id)
 		return BLAB_EINVAL;
 	len = strlen(name);
-	if (!len || len > BLAB_SLAB_NAME_MAX || (flags & ~BLAB_SLAB_FLAGS_ALL))
+	if (!len || len > BLAB_SLAB_NAME_MAX || (flags & ~BLAB_SLAB_FLAGS_ALL) ||
+	    !blab_name_ok(name)) /* it is shown to people as it is: nothing may hide in it */
 		return BLAB_EINVAL;
 	if (size < BLAB_SLAB_MIN_SIZE || size > BLAB_SLAB_MAX_SIZE)
 		return BLAB_ELIMIT;

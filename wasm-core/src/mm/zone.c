@@ -99,6 +99,32 @@ int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 	return _blab_zone_create(cfg, NULL, NULL, out);
 }
 
+/* the zone's own arrays (and what malloc adds to each: a large one is mapped whole pages);
+ * the machine's are added by the caller (a shared one is its owner's) */
+static uint64_t zone_mem_bytes(const struct blab_zone_config *cfg, unsigned cpus, unsigned pbo)
+{
+	uint64_t first = cfg->start_pfn >> pbo, last = (cfg->start_pfn + cfg->pages - 1) >> pbo;
+	return sizeof(struct blab_zone) + 5 * 4096u + (uint64_t)cfg->pages * sizeof(struct page) +
+	       (last - first + 1) + (uint64_t)cpus * sizeof(struct per_cpu_pageset) +
+	       (uint64_t)cfg->log_capacity * sizeof(struct blab_event);
+}
+
+uint64_t blab_zone_mem_bytes(const struct blab_zone_config *cfg)
+{
+	unsigned cpus, top, pbo;
+	if (!cfg || !cfg->pages)
+		return 0;
+	cpus = cfg->cpus ? cfg->cpus : 1;
+	top = cfg->top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg->top_order;
+	pbo = cfg->pageblock_order;
+	if (pbo == 0xff)
+		pbo = top < BLAB_DEFAULT_PAGEBLOCK_ORDER ? top : BLAB_DEFAULT_PAGEBLOCK_ORDER;
+	if (pbo > 63 || mach_check(cfg->machine, cfg->model, cpus) == BLAB_EINVAL)
+		return 0; /* refused by blab_zone_create() before it would count */
+	return zone_mem_bytes(cfg, cpus, pbo) +
+	       mach_mem_bytes(cfg->machine, cfg->model, cpus, cfg->pages);
+}
+
 static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout,
 		       const void *layout_ctx, struct model_machine *shared, unsigned node,
 		       struct blab_zone **out);
@@ -172,6 +198,11 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 	err = check_strategy(&cfg->strategy);
 	if (err)
 		return err;
+	/* nothing is allocated before the memory it all takes is known to fit */
+	if (zone_mem_bytes(cfg, cpus, pbo) +
+		    (shared ? 0 : mach_mem_bytes(cfg->machine, cfg->model, cpus, cfg->pages)) >
+	    blab_mem_limit(cfg->mem_limit))
+		return BLAB_EHOSTMEM;
 
 	z = calloc(1, sizeof(*z));
 	if (!z)

@@ -47,6 +47,7 @@ struct blab_script {
 	struct held { uint64_t pfn; uint8_t order; } *held;
 	uint32_t nheld, capheld;
 	uint32_t pcp_count[BLAB_MAX_CPUS];
+	uint64_t mem_limit; /* each zone's host memory bound (0: the default) */
 };
 
 struct kv {
@@ -71,6 +72,12 @@ void blab_script_free(struct blab_script *s)
 	blab_zone_destroy(s->z);
 	free(s->held);
 	free(s);
+}
+
+void blab_script_set_mem_limit(struct blab_script *s, uint64_t bytes)
+{
+	if (s)
+		s->mem_limit = bytes;
 }
 
 #define MAX_HELD (1u << 20) /* blocks `free last=` can give back (docs/limits.md) */
@@ -100,15 +107,20 @@ struct blab_zone *blab_script_zone(struct blab_script *s)
 	return s ? s->z : NULL;
 }
 
+#define UTF8_BOM "\xef\xbb\xbf"
+
+/* "line N: why" on err, with what the line's words hold spelled out when it could hide
+ * itself (a control character, a bidirectional override: blab_text_escape()) */
 static int bad(struct blab_script *s, const char *fmt, ...)
 {
+	char msg[2 * BLAB_SCRIPT_MAX_LINE], shown[6 * sizeof(msg)];
 	va_list ap;
 	fflush(s->out);
-	fprintf(s->err, "line %u: ", s->lineno);
 	va_start(ap, fmt);
-	vfprintf(s->err, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', s->err);
+	blab_text_escape(shown, sizeof(shown), msg);
+	fprintf(s->err, "line %u: %s\n", s->lineno, shown);
 	fflush(s->err);
 	return 1;
 }
@@ -223,12 +235,11 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	blab_zone_config_init(&cfg);
 	k = find(kv, n, "preset");
 	if (k && blab_preset(k->val, &cfg.strategy)) {
-		fflush(s->out);
-		fprintf(s->err, "line %u: zone: unknown preset '%s'; presets:", s->lineno, k->val);
+		char names[BLAB_SCRIPT_MAX_LINE] = "";
 		for (unsigned i = 0; i < blab_preset_count(); i++)
-			fprintf(s->err, " %s", blab_preset_name(i));
-		fputc('\n', s->err);
-		return 1;
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s",
+				 blab_preset_name(i));
+		return bad(s, "zone: unknown preset '%s'; presets:%s", k->val, names);
 	}
 	if ((r = num(s, "zone", kv, n, "pages", BLAB_MAX_PAGES, &v)) < 0)
 		return 1;
@@ -241,6 +252,8 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		cfg.start_pfn = v;
 	if ((r = num(s, "zone", kv, n, "cpus", BLAB_MAX_CPUS, &v)) < 0)
 		return 1;
+	if (r && v == 0) /* the API takes 0 for its default of 1; a script says what it means */
+		return bad(s, "zone: cpus=0: a zone needs at least one cpu (1..%u)", BLAB_MAX_CPUS);
 	if (r)
 		cfg.cpus = (uint16_t)v;
 	if ((r = num(s, "zone", kv, n, "top_order", BLAB_MAX_ORDER_LIMIT, &v)) < 0)
@@ -356,7 +369,14 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	    cfg.pageblock_order > (cfg.top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg.top_order))
 		return bad(s, "zone: pageblock_order=%u is larger than top_order=%u", cfg.pageblock_order,
 			   cfg.top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg.top_order);
+	cfg.mem_limit = s->mem_limit;
 	err = blab_zone_create(&cfg, &z);
+	if (err == BLAB_EHOSTMEM) {
+		char need[32], limit[32];
+		return bad(s, "zone: the host is out of memory for it: the zone needs %s, the "
+			      "limit is %s", blab_mem_text(need, sizeof(need), blab_zone_mem_bytes(&cfg)),
+			   blab_mem_text(limit, sizeof(limit), blab_mem_limit(s->mem_limit)));
+	}
 	if (err)
 		return bad(s, "zone: %s", blab_strerror(err));
 	blab_zone_destroy(s->z);
@@ -918,6 +938,8 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 	if (!s || !line)
 		return 1;
 	s->lineno = lineno;
+	if (lineno == 1 && !strncmp(line, UTF8_BOM, 3))
+		line += 3; /* a byte order mark some editors put first: not part of the op */
 	len = strlen(line);
 	if (len > BLAB_SCRIPT_MAX_LINE)
 		return bad(s, "line longer than %u characters", BLAB_SCRIPT_MAX_LINE);

@@ -28,6 +28,7 @@ struct blab_trace {
 	int finished;
 	int overlong;   /* the current line passed BLAB_TRACE_MAX_LINE */
 	size_t len;     /* bytes in line[] */
+	uint64_t line_bytes; /* bytes of the current line so far, kept in line[] or not */
 	char line[BLAB_TRACE_MAX_LINE + 1];
 	char errmsg[160];
 	struct blab_trace_stats st;
@@ -615,6 +616,11 @@ static int end_line(struct blab_trace *t)
 		return fail(t, BLAB_TRACE_ELIMIT, m);
 	}
 	st->lines++;
+	if (st->lines == 1 && t->len >= 3 && !memcmp(t->line, "\xef\xbb\xbf", 3)) {
+		/* a UTF-8 byte order mark some editors put first: not part of the line */
+		memmove(t->line, t->line + 3, t->len - 3);
+		t->len -= 3;
+	}
 	if (t->overlong) {
 		char why[64];
 		snprintf(why, sizeof(why), "line longer than %u bytes", BLAB_TRACE_MAX_LINE);
@@ -623,21 +629,45 @@ static int end_line(struct blab_trace *t)
 		parse_line(t, t->line, t->len);
 	}
 	t->len = 0;
+	t->line_bytes = 0;
 	t->overlong = 0;
 	return t->err;
+}
+
+/* A stop that is not a malformed line but the end of the parse: the line is counted (the one
+ * line that passed a bound) and the reason names it. */
+static int stop_at_line(struct blab_trace *t, const char *why, unsigned long long arg)
+{
+	char m[160];
+	t->st.lines++;
+	snprintf(m, sizeof(m), "line %llu: ", (unsigned long long)t->st.lines);
+	snprintf(m + strlen(m), sizeof(m) - strlen(m), why, arg);
+	return fail(t, BLAB_TRACE_ELIMIT, m);
 }
 
 int blab_trace_feed(struct blab_trace *t, const void *data, size_t len)
 {
 	const char *d = data;
+	int over = 0;
 	if (!t || (!d && len))
 		return BLAB_TRACE_EINVAL;
 	if (t->err || t->finished)
 		return t->err ? t->err : BLAB_TRACE_EINVAL;
+	/* the input bound falls on a byte, wherever the chunks are cut */
+	if (len > BLAB_TRACE_MAX_BYTES - t->st.bytes) {
+		len = (size_t)(BLAB_TRACE_MAX_BYTES - t->st.bytes);
+		over = 1;
+	}
 	t->st.bytes += len;
 	while (len) {
 		const char *nl = memchr(d, '\n', len);
 		size_t n = nl ? (size_t)(nl - d) : len;
+		/* a line that never ends (/dev/zero, a binary file) stops the parse, rather than
+		 * being read to the end of an input that has none */
+		t->line_bytes += n;
+		if (t->line_bytes > BLAB_TRACE_MAX_SCAN)
+			return stop_at_line(t, "longer than %llu bytes without a line end (not a "
+					    "text trace?)", BLAB_TRACE_MAX_SCAN);
 		if (!t->overlong) {
 			if (t->len + n > BLAB_TRACE_MAX_LINE) {
 				t->overlong = 1;
@@ -653,6 +683,8 @@ int blab_trace_feed(struct blab_trace *t, const void *data, size_t len)
 		d += n + 1;
 		len -= n + 1;
 	}
+	if (over)
+		return stop_at_line(t, "the input passed %llu bytes", BLAB_TRACE_MAX_BYTES);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blab.h"
 #include "blab_zoneinfo.h"
 
 #define MAX_TOKENS 8
@@ -46,6 +47,7 @@ static int fail(struct parse *p, int code, const char *fmt, ...)
 static int fail(struct parse *p, int code, const char *fmt, ...)
 {
 	va_list ap;
+	char msg[256];
 	int n = 0;
 
 	if (p->err && p->errlen) {
@@ -54,8 +56,11 @@ static int fail(struct parse *p, int code, const char *fmt, ...)
 		if (n < 0 || (size_t)n >= p->errlen)
 			n = 0;
 		va_start(ap, fmt);
-		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
 		va_end(ap);
+		/* the message echoes the file's words: a control or bidirectional character in
+		 * them is spelled out, not sent to the terminal or the page */
+		blab_text_escape(p->err + n, p->errlen - (size_t)n, msg);
 	}
 	return code;
 }
@@ -86,6 +91,17 @@ static int word(const char *s)
 		return 0;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+/* a zone's name as the kernel spells them (zone_names[] in mm/page_alloc.c): it is printed
+ * into the JSON report and the page as it is, so nothing that needs quoting may be in it */
+static int zone_name_ok(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
 			return 0;
 	return 1;
 }
@@ -204,6 +220,9 @@ static int new_zone(struct parse *p, char **tok, int ntok)
 			    BLAB_ZONEINFO_MAX_NODE);
 	if (strlen(tok[3]) >= sizeof(z->name))
 		return fail(p, BLAB_ESNAPSHOT, "zone name \"%.24s\" is too long", tok[3]);
+	if (!zone_name_ok(tok[3]))
+		return fail(p, BLAB_ESNAPSHOT, "zone name \"%.24s\": letters, digits and '_' only "
+			    "(the kernel's are DMA, DMA32, Normal, HighMem, Movable, Device)", tok[3]);
 	if ((r = end_zone(p)))
 		return r;
 	if (zi->nzones == BLAB_ZONEINFO_MAX_ZONES)

@@ -99,33 +99,37 @@ _Static_assert(BLAB_SIM_MAX_NODES == MODEL_MAX_NODES, "a node per socket: both b
  * run->node_zone[] and run->cpu_node[]; *own is the machine, for the caller to free after
  * destroying the zones (also when this fails half-way).
  */
+/* node_zones: each node's zone size (0 for a node without CPUs: nobody allocates from it);
+ * returns their sum */
+static uint64_t node_zone_pages(const struct sim_workload *wl, const struct blab_sim_config *c,
+				const struct model_params *mp, const struct blab_strategy *s,
+				uint64_t pages[BLAB_SIM_MAX_NODES])
+{
+	uint32_t tasks[BLAB_SIM_MAX_NODES] = {0};
+	uint64_t total = 0;
+
+	for (uint32_t cpu = 0; cpu < c->cpus; cpu++)
+		tasks[model_cpu_socket(mp, cpu)]++;
+	for (uint32_t n = 0; n < BLAB_SIM_MAX_NODES; n++) {
+		pages[n] = tasks[n] ? sim_zone_size(wl, c, tasks[n], s) : 0;
+		total += pages[n];
+	}
+	return total;
+}
+
 static int create_node_zones(struct sim_run *run, const struct sim_workload *wl,
 			     struct blab_zone_config *zc, struct model_machine **own, char *err,
 			     size_t errlen)
 {
 	const struct blab_sim_config *c = run->c;
-	uint32_t tasks[BLAB_SIM_MAX_NODES] = {0};
-	uint64_t pages[BLAB_SIM_MAX_NODES] = {0}, total = 0, pfn = SIM_FIRST_PFN;
+	uint64_t pages[BLAB_SIM_MAX_NODES], total, pfn = SIM_FIRST_PFN;
 	struct model_machine *mm;
 	int ret;
 
 	run->nodes = run->mp->sockets;
-	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
+	for (uint32_t cpu = 0; cpu < c->cpus; cpu++)
 		run->cpu_node[cpu] = (uint8_t)model_cpu_socket(run->mp, cpu);
-		tasks[run->cpu_node[cpu]]++;
-	}
-	for (uint32_t n = 0; n < run->nodes; n++) {
-		if (!tasks[n])
-			continue; /* a node without CPUs: nobody allocates from it */
-		pages[n] = sim_zone_size(wl, c, tasks[n], &zc->strategy);
-		total += pages[n];
-	}
-	if (total > BLAB_MAX_PAGES) {
-		if (err && errlen)
-			snprintf(err, errlen, "the zones would need %llu pages",
-				 (unsigned long long)total);
-		return BLAB_ELIMIT;
-	}
+	total = node_zone_pages(wl, c, run->mp, &zc->strategy, pages); /* sim_mem(): bounded */
 	*own = mm = malloc(sizeof(*mm));
 	if (!mm || model_machine_init_at(mm, run->mp, c->cpus, SIM_FIRST_PFN, total, 0,
 					 run->nodes * MODEL_NODE_LOCKS)) {
@@ -136,7 +140,7 @@ static int create_node_zones(struct sim_run *run, const struct sim_workload *wl,
 	cache_set_frames(&mm->cache, SIM_FIRST_PFN, total);
 	run->mm = mm;
 	for (uint32_t n = 0; n < run->nodes; n++) {
-		if (!tasks[n])
+		if (!pages[n])
 			continue;
 		zc->pages = (uint32_t)pages[n];
 		zc->start_pfn = pfn;
@@ -169,6 +173,145 @@ static void report_progress(const struct sim_run *run, const struct sim_workload
 	run->c->progress(run->c->progress_ctx, done, total);
 }
 
+/*
+ * The checks every run passes before anything is allocated: the workload, the machine (the
+ * parameters with cache_scale and sockets applied, into *mp) and the bounds. 0, or a
+ * negative BLAB_E* code with the reason in err.
+ */
+static int sim_check(const struct blab_sim_config *c, const struct sim_workload **wlp,
+		     struct model_params *mp, char *err, size_t errlen)
+{
+	const struct sim_workload *wl;
+	int ret;
+#define FAIL(code, ...)                                                                    \
+	do {                                                                               \
+		if (err && errlen)                                                         \
+			snprintf(err, errlen, __VA_ARGS__);                                \
+		return (code);                                                             \
+	} while (0)
+	*wlp = wl = sim_workload_get(c->workload);
+	if (!wl)
+		FAIL(BLAB_EINVAL, "unknown workload %u", c->workload);
+	if (c->node_zones > 1)
+		FAIL(BLAB_EINVAL, "node_zones must be 0 or 1");
+	if (c->node_zones && !wl->node_zones)
+		FAIL(BLAB_EINVAL, "node_zones: %s runs on one zone only: %s", wl->name,
+		     wl->one_zone_why ? wl->one_zone_why : "not split per node");
+	if (c->model)
+		*mp = *c->model;
+	else
+		model_params_default(mp);
+	if (c->cache_scale > 1) {
+		if (c->cache_scale > 64 || (c->cache_scale & (c->cache_scale - 1)))
+			FAIL(BLAB_EINVAL, "cache_scale must be 1..64, a power of two");
+		mp->l2_bytes /= c->cache_scale;
+		mp->llc_bytes_per_core /= c->cache_scale;
+	}
+	if (c->sockets) {
+		if (c->sockets > 8)
+			FAIL(BLAB_EINVAL, "sockets must be 1..8");
+		mp->sockets = c->sockets;
+	}
+	{
+		char why[120];
+		if (model_params_check(mp, why, sizeof(why)))
+			FAIL(BLAB_EINVAL, "model parameters: %s", why);
+	}
+	if (c->cpus < 1 || c->cpus > BLAB_SIM_MAX_CPUS)
+		FAIL(BLAB_ECPU, "cpus must be 1..%u", BLAB_SIM_MAX_CPUS);
+	if (c->cpus > model_cpus_max(mp))
+		FAIL(BLAB_ECPU, "%u cpus, but the modelled machine has %u", c->cpus,
+		     model_cpus_max(mp));
+	if (c->pages < 1 || c->pages > BLAB_SIM_MAX_PAGES)
+		FAIL(BLAB_ELIMIT, "pages must be 1..%u", BLAB_SIM_MAX_PAGES);
+	if (c->iterations < 1 || c->iterations > BLAB_SIM_MAX_ITERATIONS)
+		FAIL(BLAB_ELIMIT, "iterations must be 1..%u", BLAB_SIM_MAX_ITERATIONS);
+	if ((uint64_t)c->cpus * c->pages > BLAB_SIM_MAX_MAPPED)
+		FAIL(BLAB_ELIMIT, "cpus x pages = %llu is over %u",
+		     (unsigned long long)c->cpus * c->pages, BLAB_SIM_MAX_MAPPED);
+	if ((uint64_t)c->cpus * c->pages * c->iterations > BLAB_SIM_MAX_WORK)
+		FAIL(BLAB_ELIMIT, "cpus x pages x iterations = %llu is over %llu",
+		     (unsigned long long)c->cpus * c->pages * c->iterations,
+		     (unsigned long long)BLAB_SIM_MAX_WORK);
+	if (c->clear_lines < 1 || c->clear_lines > 64)
+		FAIL(BLAB_EINVAL, "clear_lines must be 1..64");
+	if (wl->check && (ret = wl->check(c, err, errlen)) != 0)
+		return ret;
+	return 0;
+#undef FAIL
+}
+
+/* Workload state beyond the zones and the machine, per zone page: the LRU list's two links
+ * (8 bytes), the tasks' mappings (4), the high-order workloads' owner of each page (4) and
+ * the slab layer's slab of each page (4); per CPU its task; per round parallel_free's two
+ * counters; hackbench: each slab object's free pointer and state byte, as if every page of
+ * its zone were a slab of the smallest objects. An upper bound (test_hostmem measures it). */
+#define SIM_WL_BYTES_PER_PAGE 24u
+#define SIM_WL_BYTES_PER_CPU 1024u
+#define SIM_WL_BYTES_FIXED (64u << 10)
+
+static int sim_mem(const struct blab_sim_config *c, const struct sim_workload *wl,
+		   const struct model_params *mp, struct blab_sim_mem *m, char *err,
+		   size_t errlen)
+{
+	struct blab_zone_config zc;
+	uint64_t pages[BLAB_SIM_MAX_NODES], total;
+
+	memset(m, 0, sizeof(*m));
+	blab_zone_config_init(&zc);
+	zc.strategy = c->strategy;
+	sim_node_pcp_sizes(&zc.strategy);
+	zc.cpus = (uint16_t)c->cpus;
+	zc.log_capacity = 0;
+	zc.machine = BLAB_MACHINE_PLAIN; /* the zone's own arrays; the machine below */
+	if (c->node_zones) {
+		total = node_zone_pages(wl, c, mp, &zc.strategy, pages);
+	} else {
+		total = pages[0] = sim_zone_size(wl, c, c->cpus, &zc.strategy);
+		for (uint32_t n = 1; n < BLAB_SIM_MAX_NODES; n++)
+			pages[n] = 0;
+	}
+	if (total > BLAB_MAX_PAGES) {
+		if (err && errlen)
+			snprintf(err, errlen, c->node_zones ? "the zones would need %llu pages"
+							    : "the zone would need %llu pages",
+				 (unsigned long long)total);
+		return BLAB_ELIMIT;
+	}
+	for (uint32_t n = 0; n < BLAB_SIM_MAX_NODES; n++)
+		if (pages[n]) {
+			zc.pages = (uint32_t)pages[n];
+			zc.start_pfn = SIM_FIRST_PFN;
+			m->zones += blab_zone_mem_bytes(&zc);
+		}
+	m->machine = model_machine_mem_bytes(mp, c->cpus, total, 0);
+	m->workload = total * SIM_WL_BYTES_PER_PAGE + (uint64_t)c->cpus * SIM_WL_BYTES_PER_CPU +
+		      (uint64_t)c->iterations * 16u + SIM_WL_BYTES_FIXED;
+	if (c->workload == BLAB_WL_HACKBENCH) {
+		uint32_t size = c->hackbench.object_size ? c->hackbench.object_size : 1;
+		m->workload += total * (4096u / size + 1u) * 3u;
+	}
+	m->total = m->zones + m->machine + m->workload;
+	m->zone_pages = total;
+	return 0;
+}
+
+int blab_sim_mem_bytes(const struct blab_sim_config *c, struct blab_sim_mem *m, char *err,
+		       size_t errlen)
+{
+	const struct sim_workload *wl;
+	struct model_params mp;
+	int ret;
+
+	if (err && errlen)
+		err[0] = 0;
+	if (!c || !m)
+		return BLAB_EINVAL;
+	memset(m, 0, sizeof(*m));
+	ret = sim_check(c, &wl, &mp, err, errlen);
+	return ret ? ret : sim_mem(c, wl, &mp, m, err, errlen);
+}
+
 int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
 		 size_t errlen)
 {
@@ -182,6 +325,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	struct sim_run run;
 	struct model_machine *mm, *mm_own = NULL;
 	struct sim_vmstat *vm = NULL;
+	struct blab_sim_mem need;
 	uint64_t zone_pages, steps = 0;
 	int ret, set_up = 0;
 
@@ -198,62 +342,27 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 		ret = (code);                                                              \
 		goto out;                                                                  \
 	} while (0)
-	wl = sim_workload_get(c->workload);
-	if (!wl)
-		FAIL(BLAB_EINVAL, "unknown workload %u", c->workload);
-	if (c->node_zones > 1)
-		FAIL(BLAB_EINVAL, "node_zones must be 0 or 1");
-	if (c->node_zones && !wl->node_zones)
-		FAIL(BLAB_EINVAL, "node_zones: %s runs on one zone only: %s", wl->name,
-		     wl->one_zone_why ? wl->one_zone_why : "not split per node");
+	if ((ret = sim_check(c, &wl, &def, err, errlen)) != 0 ||
+	    (ret = sim_mem(c, wl, &def, &need, err, errlen)) != 0)
+		return ret;
+	if (need.total > blab_mem_limit(c->mem_limit)) {
+		char t[32], zb[32], mb[32], wb[32], lim[32];
+		FAIL(BLAB_EHOSTMEM, "the run needs %s of host memory (zone %s, model machine %s, "
+				    "workload %s); the limit is %s",
+		     blab_mem_text(t, sizeof(t), need.total), blab_mem_text(zb, sizeof(zb), need.zones),
+		     blab_mem_text(mb, sizeof(mb), need.machine),
+		     blab_mem_text(wb, sizeof(wb), need.workload),
+		     blab_mem_text(lim, sizeof(lim), blab_mem_limit(c->mem_limit)));
+	}
 	run.c = c;
-	if (c->model)
-		def = *c->model;
-	else
-		model_params_default(&def);
 	run.mp = &def;
-	if (c->cache_scale > 1) {
-		if (c->cache_scale > 64 || (c->cache_scale & (c->cache_scale - 1)))
-			FAIL(BLAB_EINVAL, "cache_scale must be 1..64, a power of two");
-		def.l2_bytes /= c->cache_scale;
-		def.llc_bytes_per_core /= c->cache_scale;
-	}
-	if (c->sockets) {
-		if (c->sockets > 8)
-			FAIL(BLAB_EINVAL, "sockets must be 1..8");
-		def.sockets = c->sockets;
-	}
-	{
-		char why[120];
-		if (model_params_check(&def, why, sizeof(why)))
-			FAIL(BLAB_EINVAL, "model parameters: %s", why);
-	}
-	if (c->cpus < 1 || c->cpus > BLAB_SIM_MAX_CPUS)
-		FAIL(BLAB_ECPU, "cpus must be 1..%u", BLAB_SIM_MAX_CPUS);
-	if (c->cpus > model_cpus_max(run.mp))
-		FAIL(BLAB_ECPU, "%u cpus, but the modelled machine has %u", c->cpus,
-		     model_cpus_max(run.mp));
-	if (c->pages < 1 || c->pages > BLAB_SIM_MAX_PAGES)
-		FAIL(BLAB_ELIMIT, "pages must be 1..%u", BLAB_SIM_MAX_PAGES);
-	if (c->iterations < 1 || c->iterations > BLAB_SIM_MAX_ITERATIONS)
-		FAIL(BLAB_ELIMIT, "iterations must be 1..%u", BLAB_SIM_MAX_ITERATIONS);
-	if ((uint64_t)c->cpus * c->pages > BLAB_SIM_MAX_MAPPED)
-		FAIL(BLAB_ELIMIT, "cpus x pages = %llu is over %u",
-		     (unsigned long long)c->cpus * c->pages, BLAB_SIM_MAX_MAPPED);
-	if ((uint64_t)c->cpus * c->pages * c->iterations > BLAB_SIM_MAX_WORK)
-		FAIL(BLAB_ELIMIT, "cpus x pages x iterations = %llu is over %llu",
-		     (unsigned long long)c->cpus * c->pages * c->iterations,
-		     (unsigned long long)BLAB_SIM_MAX_WORK);
-	if (c->clear_lines < 1 || c->clear_lines > 64)
-		FAIL(BLAB_EINVAL, "clear_lines must be 1..64");
-	if (wl->check && (ret = wl->check(c, err, errlen)) != 0)
-		goto out;
 
 	blab_zone_config_init(&zc);
 	zc.strategy = c->strategy;
 	sim_node_pcp_sizes(&zc.strategy);
 	zc.cpus = (uint16_t)c->cpus;
 	zc.machine = BLAB_MACHINE_MODEL;
+	zc.mem_limit = UINT64_MAX; /* the run's whole memory was checked above */
 	zc.model = run.mp;
 	zc.log_mask = c->sink ? c->log_mask : 0;
 	zc.log_capacity = 0;
@@ -270,10 +379,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 		mm = run.mm;
 	} else {
 		/* room for every task's pages, plus what can sit on the pcp lists */
-		zone_pages = sim_zone_size(wl, c, c->cpus, &zc.strategy);
-		if (zone_pages > BLAB_MAX_PAGES)
-			FAIL(BLAB_ELIMIT, "the zone would need %llu pages",
-			     (unsigned long long)zone_pages);
+		zone_pages = need.zone_pages; /* within BLAB_MAX_PAGES: sim_mem() checked it */
 		zc.pages = (uint32_t)zone_pages;
 		zc.start_pfn = SIM_FIRST_PFN;
 		ret = blab_zone_create(&zc, &z);

@@ -202,12 +202,13 @@ void *sim_tasks_alloc(const struct blab_sim_config *c, size_t task_size, uint32_
 	return tasks;
 }
 
-uint64_t sim_pages_per_second(uint64_t pages, uint64_t cycles, uint32_t cpu_mhz)
+void sim_score_add(struct blab_sim_result *r, uint64_t n, uint64_t cycles, uint32_t cpu_mhz)
 {
 	if (!cycles)
-		return 0;
-	/* 128-bit: pages x MHz x 10^6 overflows 64 bits on long runs */
-	return (uint64_t)((unsigned __int128)pages * cpu_mhz * 1000000u / cycles);
+		return;
+	/* 128-bit: n x MHz x 10^9 overflows 64 bits on long runs */
+	r->score += (uint64_t)((unsigned __int128)n * cpu_mhz * 1000000u / cycles);
+	r->score_milli += (uint64_t)((unsigned __int128)n * cpu_mhz * 1000000000u / cycles);
 }
 
 void sim_round_timed_start(struct blab_zone *z, unsigned cpu, struct sim_rounds *rd)
@@ -231,5 +232,5 @@ void sim_rounds_finish(const struct sim_run *run, const struct sim_rounds *rd,
 {
 	r->pages_total += pages_done;
 	r->pages_scored += rd->scored_pages;
-	r->score += sim_pages_per_second(rd->scored_pages, rd->scored_cycles, run->mp->cpu_mhz);
+	sim_score_add(r, rd->scored_pages, rd->scored_cycles, run->mp->cpu_mhz);
 }

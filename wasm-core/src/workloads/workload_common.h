@@ -93,8 +93,9 @@ static inline uint32_t *sim_task_pfns(uint32_t *pfns, const struct blab_sim_conf
 	return pfns + (size_t)cpu * c->pages;
 }
 
-/* pages per second of virtual time over cycles of a cpu_mhz clock; 0 for no cycles */
-uint64_t sim_pages_per_second(uint64_t pages, uint64_t cycles, uint32_t cpu_mhz);
+/* adds n per second of virtual time over `cycles` of a cpu_mhz clock (0 for no cycles) to r's
+ * score, and in thousandths to its score_milli */
+void sim_score_add(struct blab_sim_result *r, uint64_t n, uint64_t cycles, uint32_t cpu_mhz);
 
 /* A task whose rounds each end in a timed part (a free or a truncate of --pages pages). */
 struct sim_rounds {

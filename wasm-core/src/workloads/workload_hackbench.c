@@ -26,6 +26,7 @@
 
 #include "machine/machine.h"
 #include "sim.h"
+#include "workload_common.h"
 
 /* [est] the work of a unix-socket write() / read() of 100 bytes apart from the allocation,
  * the copies and the socket lines the model touches itself: syscall entry and exit, skb set-up,
@@ -275,9 +276,7 @@ static void hb_finish(const struct sim_run *run, struct blab_sim_result *r)
 	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++)
 		end = max64(end, st->tasks[cpu].end);
 	r->messages = (uint64_t)st->groups * st->loops;
-	if (end)
-		r->score = (uint64_t)((unsigned __int128)r->messages * run->mp->cpu_mhz * 1000000u /
-				      end);
+	sim_score_add(r, r->messages, end, run->mp->cpu_mhz);
 	r->pages_total = r->pages_scored = 0;
 	if (blab_kmem_cache_info(run->z, st->cache, &info) == 0)
 		r->slab = info.stats;

@@ -120,6 +120,17 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 	}
 }
 
+int sim_page_fault1_cut(struct sim_task *t)
+{
+	t->iterations = t->round + 1;
+	if (t->state == T_FAULT || t->state == T_LRU_ADD) {
+		if (t->op_active)
+			return 0;
+		t->pages = t->i;
+	}
+	return 1;
+}
+
 static int pf1_step(struct sim_run *run, unsigned cpu)
 {
 	return sim_page_fault1_step(sim_cpu_zone(run, cpu), cpu,
@@ -158,7 +169,7 @@ static void pf1_finish(const struct sim_run *run, struct blab_sim_result *r)
 		uint64_t cyc = t->end - t->warm_end;
 		r->pages_total += t->pages_done;
 		r->pages_scored += pages;
-		r->score += sim_pages_per_second(pages, cyc, run->mp->cpu_mhz);
+		sim_score_add(r, pages, cyc, run->mp->cpu_mhz);
 	}
 }
 

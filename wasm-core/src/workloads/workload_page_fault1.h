@@ -29,4 +29,10 @@ struct sim_task {
  * SIM_STEP, SIM_FINISHED or a negative BLAB_E* code. */
 int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t);
 
+/* Makes the round the task is in its last, and when the task is faulting (between two
+ * steps, no op in flight) ends the round's mapping at the pages faulted so far, so that it
+ * unmaps those and finishes: the real machine's stop. Returns 1 once the mapping is cut (or
+ * the task is past faulting), 0 while an op is in flight: call again after the next step. */
+int sim_page_fault1_cut(struct sim_task *t);
+
 #endif

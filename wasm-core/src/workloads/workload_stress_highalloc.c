@@ -265,6 +265,7 @@ static void hi_finish(const struct sim_run *run, struct blab_sim_result *r)
 
 	sim_hi_stats_report(&st->hi, r);
 	r->score = st->hi.attempts ? st->hi.success * 100 / st->hi.attempts : 0;
+	r->score_milli = st->hi.attempts ? st->hi.success * 100000 / st->hi.attempts : 0;
 	r->pages_scored = st->hi.success << run->c->hi_order;
 	r->pages_total = st->filled;
 }

@@ -71,7 +71,7 @@ static void check(const struct blab_zone *z, const char *what)
 /* every return value must be a known code */
 static void known(int err, const char *what)
 {
-	if (err > BLAB_STEP_LOCK || err < BLAB_ELOGFULL)
+	if (err > BLAB_STEP_LOCK || err < BLAB_EHOSTMEM)
 		DIE("%s returned %d, not a blab_error", what, err);
 }
 
@@ -179,6 +179,14 @@ static void make_config(struct in *in, struct blab_zone_config *cfg, uint32_t *w
 	default: cfg->log_capacity = 2u + u16(in) % 4096; break;
 	}
 	cfg->log_mask = u8(in);
+	/* the host memory bound: none (the default), tiny, or just below / at what it needs */
+	sel = u8(in);
+	switch (sel % 8) {
+	case 1: cfg->mem_limit = 1; break;
+	case 2: cfg->mem_limit = blab_zone_mem_bytes(cfg) - 1; break;
+	case 3: cfg->mem_limit = blab_zone_mem_bytes(cfg); break;
+	default: break;
+	}
 	*want_pages = cfg->pages;
 }
 
@@ -215,7 +223,7 @@ static int expected_create(const struct blab_zone_config *c)
 		return BLAB_ELIMIT;
 	if (c->log_capacity == 1)
 		return BLAB_EINVAL;
-	return 1; /* the strategy decides: ESTRATEGY, ELIMIT or 0 */
+	return 1; /* the strategy decides: ESTRATEGY, ELIMIT, then the memory bound: EHOSTMEM */
 }
 
 /* ---- the steps ---- */
@@ -473,9 +481,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (want != 1 && ret != want)
 		DIE("zone_create gave %d (%s), expected %d (%s)", ret, blab_strerror(ret), want,
 		    blab_strerror(want));
-	if (want == 1 && ret != 0 && ret != BLAB_ESTRATEGY && ret != BLAB_ELIMIT)
+	if (want == 1 && ret != 0 && ret != BLAB_ESTRATEGY && ret != BLAB_ELIMIT &&
+	    ret != BLAB_EHOSTMEM)
 		DIE("zone_create gave %d (%s) for a config past the generic checks", ret,
 		    blab_strerror(ret));
+	if (want == 1 && (ret == 0 || ret == BLAB_EHOSTMEM) &&
+	    (ret == BLAB_EHOSTMEM) != (blab_zone_mem_bytes(&cfg) > blab_mem_limit(cfg.mem_limit)))
+		DIE("zone_create gave %d with a need of %llu bytes and a limit of %llu", ret,
+		    (unsigned long long)blab_zone_mem_bytes(&cfg),
+		    (unsigned long long)blab_mem_limit(cfg.mem_limit));
 	if (ret) {
 		if (r->z)
 			DIE("zone_create failed but set *out");

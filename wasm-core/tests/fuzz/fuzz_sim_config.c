@@ -21,26 +21,9 @@
 
 #include "blab.h"
 #include "blab_sim.h"
+#include "fuzz_bytes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct bytes {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint32_t take(struct bytes *b, unsigned width)
-{
-	uint32_t v = 0;
-	for (unsigned i = 0; i < width; i++) {
-		v = v << 8 | (b->n ? *b->p : 0);
-		if (b->n) {
-			b->p++;
-			b->n--;
-		}
-	}
-	return v;
-}
 
 /* A value from a menu of edges, or a small raw number. */
 static uint32_t pick(struct bytes *b, const uint32_t *menu, unsigned nmenu, uint32_t small)
@@ -53,7 +36,7 @@ static uint32_t pick(struct bytes *b, const uint32_t *menu, unsigned nmenu, uint
 
 static int known_error(int rc)
 {
-	return (rc <= BLAB_EINVAL && rc >= BLAB_ELOGFULL) || rc == BLAB_ESLABCACHE ||
+	return (rc <= BLAB_EINVAL && rc >= BLAB_EHOSTMEM) || rc == BLAB_ESLABCACHE ||
 	       rc == BLAB_ESLABOBJ;
 }
 

@@ -7,13 +7,13 @@
 
 static int parse(struct model_params *p, const char *text, char *err)
 {
-	return model_params_parse(p, text, strlen(text), err, 128);
+	return model_params_parse(p, text, strlen(text), err, 256);
 }
 
 static void expect_error(const char *text, const char *want)
 {
 	struct model_params p, before;
-	char err[128] = "";
+	char err[256] = "";
 	model_params_default(&p);
 	p.mem_cycles = 123; /* must survive a failed parse */
 	before = p;
@@ -28,7 +28,7 @@ static void expect_error(const char *text, const char *want)
 static void test_defaults(void)
 {
 	struct model_params p;
-	char err[128];
+	char err[256];
 	model_params_default(&p);
 	CHECK_EQ(model_params_check(&p, err, sizeof(err)), 0);
 	CHECK_EQ(model_cpus_max(&p), 112);
@@ -48,7 +48,7 @@ static void test_defaults(void)
 static void test_parse_ok(void)
 {
 	struct model_params p, d;
-	char err[128] = "";
+	char err[256] = "";
 	model_params_default(&p);
 	model_params_default(&d);
 	CHECK_EQ(parse(&p, "# calibrated\n\n  l1_cycles = 5 # measured\r\nmem_cycles=300\n\t\n", err),
@@ -78,8 +78,22 @@ static void test_parse_errors(void)
 	expect_error("l1_cycles = 4 4\n", "line 1: value is not a decimal integer for: l1_cycles");
 	/* each line is valid; together they are not */
 	expect_error("sockets = 8\ncores_per_socket = 64\n",
-		     "line 0: sockets * cores_per_socket exceeds 256 cores");
-	expect_error("l1_ways = 3\n", "line 0: l1_bytes must be 64 * l1_ways * a power of two sets");
+		     "line 2: sockets * cores_per_socket exceeds 256 cores (sockets = 8 on line 1, "
+		     "cores_per_socket = 64 on line 2)");
+	expect_error("# L1\nl1_ways = 3\n\n", "line 2: l1_bytes must be 64 * l1_ways * a power of two "
+		     "sets (l1_bytes = 32768 by default, l1_ways = 3 on line 2)");
+	expect_error("llc_ways = 64\ncores_per_socket = 1\nllc_bytes_per_core = 2048\nsockets = 1\n",
+		     "line 3: llc smaller than one set (llc_bytes_per_core = 2048 on line 3, "
+		     "cores_per_socket = 1 on line 2, llc_ways = 64 on line 1)");
+
+	/* a UTF-8 byte order mark is not part of the first key; line numbers stay */
+	struct model_params p;
+	char err[256] = "";
+	model_params_default(&p);
+	CHECK_EQ(parse(&p, "\xef\xbb\xbfmem_cycles = 123\n", err), 0);
+	CHECK_EQ(p.mem_cycles, 123);
+	expect_error("\xef\xbb\xbf\nbogus = 1\n", "line 2: unknown key: bogus");
+	expect_error("mem_cycles = 1\n\xef\xbb\xbfl1_cycles = 2\n", "line 2: unknown key: \xef\xbb\xbfl1_cycles");
 
 	char longline[400];
 	memset(longline, ' ', sizeof(longline));
@@ -144,7 +158,7 @@ static void test_file_size(void)
 {
 	static char text[MODEL_PARAMS_FILE_MAX + 2];
 	struct model_params p;
-	char err[128] = "";
+	char err[256] = "";
 	model_params_default(&p);
 	memset(text, '\n', MODEL_PARAMS_FILE_MAX);
 	memcpy(text, "mem_cycles = 99\n", 16);
@@ -161,7 +175,7 @@ static void test_file_size(void)
 static void test_two_core_machine(void)
 {
 	struct model_params p;
-	char err[128] = "";
+	char err[256] = "";
 	model_params_default(&p);
 	CHECK_EQ(parse(&p, "sockets = 1\ncores_per_socket = 2\nthreads_per_core = 1\n"
 			   "llc_bytes_per_core = 18743296\nllc_ways = 11\n", err), 0);

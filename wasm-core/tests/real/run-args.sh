@@ -31,6 +31,9 @@ expect "over 4194304 mapped pages" --threads 64 --pages 262144
 expect "unknown workload 'hackbench'" --workload hackbench
 expect "--seconds needs a value" --seconds
 expect "unknown option '--bogus'" --bogus
+# a run stops at its deadline and says how long the stop took
+out=$($blab run --threads 2 --seconds 1 --warmup 0 --pages 256 2>&1); rc=$?
+case "$out" in *"stopped "*" s after the deadline"*) ;; *) echo "FAIL: run: no overshoot line (exit $rc)"; fails=$((fails + 1)) ;; esac
 out=$($blab run --help); rc=$?
 case "$out" in *"--threads LIST"*) ;; *) echo "FAIL: run --help lacks --threads"; fails=$((fails + 1)) ;; esac
 [ "$rc" -eq 0 ] || { echo "FAIL: run --help exit $rc"; fails=$((fails + 1)); }

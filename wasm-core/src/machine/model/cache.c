@@ -1403,6 +1403,49 @@ static const char *set_check(const struct cache_level *c, uint64_t s, uint8_t *r
 	return NULL;
 }
 
+/* What malloc adds to an array: a large one is mapped whole pages. */
+#define ARRAY_SLACK 4096u
+
+/* the host bytes level_init() takes (lazy as it decides it), its arrays' slack included */
+static uint64_t level_bytes(uint64_t bytes, uint32_t assoc, int with_ready, int lazy)
+{
+	uint64_t nsets = bytes / 64u / assoc, nways = nsets * assoc;
+	uint64_t n = sizeof(struct cache_level) + nways * (sizeof(uint64_t) + sizeof(uint32_t)) +
+		     nsets * sizeof(struct cache_set) + 3 * ARRAY_SLACK;
+
+	if (assoc > NARROW_WAYS)
+		n += nways + AGE_SLACK + ARRAY_SLACK;
+	if (with_ready)
+		n += nways * (sizeof(uint64_t) + sizeof(struct cache_pfmark)) + 2 * ARRAY_SLACK;
+	if (lazy && (nsets < 64u || assoc > NARROW_WAYS))
+		lazy = 0;
+	if (lazy)
+		n += nsets / 64u * sizeof(uint64_t) + ARRAY_SLACK;
+	if (lazy == 2)
+		n += nsets / 64u * DUE_SLOTS * sizeof(uint64_t) + ARRAY_SLACK;
+	return n;
+}
+
+uint64_t cache_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t npages,
+			 uint32_t dir_hash_lines)
+{
+	uint32_t all_cores = p->sockets * p->cores_per_socket;
+	uint32_t cores = ncpus < all_cores ? ncpus : all_cores;
+	uint32_t sockets = cores ? (cores - 1) / p->cores_per_socket + 1 : 0;
+	int lazy = p->llc_victim && p->l2_bytes / 64u / p->l2_ways >= 64u;
+	uint64_t cap = 1, n = 6 * ARRAY_SLACK;
+
+	n += cores * (level_bytes(p->l1_bytes, p->l1_ways, 1, lazy) +
+		      level_bytes(p->l2_bytes, p->l2_ways, 0, 2 * lazy));
+	n += sockets * level_bytes((uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
+				   p->llc_ways, 0, 0);
+	n += (uint64_t)ncpus * p->fill_buffers * sizeof(uint64_t);
+	n += npages * sizeof(struct cache_dir_page);
+	while (cap < (dir_hash_lines ? dir_hash_lines : 65536u) && cap < (1u << 30))
+		cap <<= 1;
+	return n + cap * sizeof(struct cache_dir_entry);
+}
+
 static int level_check(const struct cache_model *m, const struct cache_level *c, int is_l1,
 		       const char *name, uint32_t k, char *err, size_t errlen)
 {

@@ -284,6 +284,11 @@ int _mach_model_init(struct blab_machine *m, const struct model_params *p, unsig
 	return 0;
 }
 
+uint64_t _mach_model_mem_bytes(const struct model_params *p, unsigned cpus, uint64_t pages)
+{
+	return model_machine_mem_bytes(p, cpus, pages, 0);
+}
+
 int _mach_model_check_shared(const struct model_machine *mm, unsigned node, unsigned cpus,
 			     uint64_t first_pfn, uint64_t pages)
 {

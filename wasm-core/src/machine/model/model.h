@@ -205,6 +205,10 @@ int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncp
  * lines are hashed. */
 int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t ncpus,
 		  uint64_t first_pfn, uint64_t npages, uint32_t dir_hash_lines);
+/* The host bytes cache_init() takes for these arguments (counted beside the allocations, in
+ * cache.c, so that the host memory bound and the cache cannot drift apart). */
+uint64_t cache_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t npages,
+			 uint32_t dir_hash_lines);
 void cache_free(struct cache_model *m);
 /* Only frames first_pfn .. first_pfn + npfns - 1 are ever passed to cache_clear_page (the
  * zone's). Without this call every hashed line is taken for a possible frame line, which is
@@ -420,6 +424,12 @@ int model_machine_init_at(struct model_machine *mm, const struct model_params *p
 			  uint32_t ncpus, uint64_t first_pfn, uint64_t npages,
 			  uint32_t dir_hash_lines, uint32_t nlocks);
 void model_machine_free(struct model_machine *mm);
+/* The host bytes model_machine_init() takes for these arguments (the struct, each core's L1
+ * and L2, each socket's LLC, fill buffers, the directory), for the memory bound checked
+ * before anything is allocated (docs/limits.md, "Host memory"). p must pass
+ * model_params_check(). */
+uint64_t model_machine_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t npages,
+				 uint32_t dir_hash_lines);
 /* All CPUs' cycles so far (the denominator of contention %). */
 uint64_t model_machine_cycles(const struct model_machine *mm);
 

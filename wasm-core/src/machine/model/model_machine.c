@@ -28,6 +28,12 @@ int model_machine_init_at(struct model_machine *mm, const struct model_params *p
 	return 0;
 }
 
+uint64_t model_machine_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t npages,
+				 uint32_t dir_hash_lines)
+{
+	return sizeof(struct model_machine) + cache_mem_bytes(p, ncpus, npages, dir_hash_lines);
+}
+
 void model_machine_free(struct model_machine *mm)
 {
 	cache_free(&mm->cache);

@@ -107,9 +107,44 @@ static int is_pow2(uint32_t x)
 	return x && !(x & (x - 1));
 }
 
+/* The rules that tie keys together, each with the keys it involves: a file that breaks one
+ * is refused on the line of the last of those keys it sets. */
+static const struct rule {
+	const char *why;
+	const char *keys[3];
+} rules[] = {
+	/* a machine may have more CPUs than a run can use (an 8-socket 8180 has 448; runs take
+	 * CPUs 0..255), but every core of the first 256 CPUs needs its own caches */
+	{"sockets * cores_per_socket exceeds 256 cores", {"sockets", "cores_per_socket"}},
+	{"l1_bytes must be 64 * l1_ways * a power of two sets", {"l1_bytes", "l1_ways"}},
+	{"l2_bytes must be 64 * l2_ways * a power of two sets", {"l2_bytes", "l2_ways"}},
+	{"llc too large", {"llc_bytes_per_core", "cores_per_socket", "llc_ways"}},
+	{"llc smaller than one set", {"llc_bytes_per_core", "cores_per_socket", "llc_ways"}},
+};
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+
+/* the index of the first rule p breaks, or -1 (every key already in its range) */
+static int broken_rule(const struct model_params *p)
+{
+	uint64_t llc = (uint64_t)p->llc_bytes_per_core * p->cores_per_socket;
+
+	if ((uint64_t)p->sockets * p->cores_per_socket > MODEL_MAX_CPUS)
+		return 0;
+	if (p->l1_bytes % (64u * p->l1_ways) || !is_pow2(p->l1_bytes / (64u * p->l1_ways)))
+		return 1;
+	if (p->l2_bytes % (64u * p->l2_ways) || !is_pow2(p->l2_bytes / (64u * p->l2_ways)))
+		return 2;
+	if (llc > (uint64_t)64 * p->llc_ways * 0xffffffffu)
+		return 3;
+	if (llc < (uint64_t)64 * p->llc_ways)
+		return 4;
+	return -1;
+}
+
 int model_params_check(const struct model_params *p, char *err, size_t errlen)
 {
 	const char *why = NULL;
+	int r;
 
 	for (size_t i = 0; i < NPARAMS && !why; i++) {
 		uint32_t v = *field((struct model_params *)p, &params[i]);
@@ -121,26 +156,45 @@ int model_params_check(const struct model_params *p, char *err, size_t errlen)
 			snprintf(err, errlen, "%s out of range", why);
 		return -1;
 	}
-	/* a machine may have more CPUs than a run can use (an 8-socket 8180 has 448; runs take
-	 * CPUs 0..255), but every core of the first 256 CPUs needs its own caches */
-	if ((uint64_t)p->sockets * p->cores_per_socket > MODEL_MAX_CPUS)
-		why = "sockets * cores_per_socket exceeds 256 cores";
-	else if (p->l1_bytes % (64u * p->l1_ways) || !is_pow2(p->l1_bytes / (64u * p->l1_ways)))
-		why = "l1_bytes must be 64 * l1_ways * a power of two sets";
-	else if (p->l2_bytes % (64u * p->l2_ways) || !is_pow2(p->l2_bytes / (64u * p->l2_ways)))
-		why = "l2_bytes must be 64 * l2_ways * a power of two sets";
-	else if ((uint64_t)p->llc_bytes_per_core * p->cores_per_socket >
-		 (uint64_t)64 * p->llc_ways * 0xffffffffu)
-		why = "llc too large";
-	else if ((uint64_t)p->llc_bytes_per_core * p->cores_per_socket <
-		 (uint64_t)64 * p->llc_ways)
-		why = "llc smaller than one set";
-	if (why) {
+	if ((r = broken_rule(p)) >= 0) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s", why);
+			snprintf(err, errlen, "%s", rules[r].why);
 		return -1;
 	}
 	return 0;
+}
+
+static size_t key_index(const char *key)
+{
+	size_t d;
+	for (d = 0; d < NPARAMS; d++)
+		if (!strcmp(params[d].key, key))
+			break;
+	return d;
+}
+
+/* "line N: why (key = v on line N, key2 = v2 by default, ...)": N is the last line that set
+ * one of the rule's keys (some key of it was set, or the defaults would break it too) */
+static void put_rule_err(char *err, size_t errlen, const struct model_params *q, int r,
+			 const unsigned *line, unsigned lastline)
+{
+	char keys[160] = "";
+	unsigned last = 0;
+
+	for (int k = 0; k < 3 && rules[r].keys[k]; k++) {
+		size_t d = key_index(rules[r].keys[k]);
+		size_t n = strlen(keys);
+		if (line[d] > last)
+			last = line[d];
+		if (line[d])
+			snprintf(keys + n, sizeof(keys) - n, "%s%s = %u on line %u", n ? ", " : "",
+				 params[d].key, *field((struct model_params *)q, &params[d]), line[d]);
+		else
+			snprintf(keys + n, sizeof(keys) - n, "%s%s = %u by default", n ? ", " : "",
+				 params[d].key, *field((struct model_params *)q, &params[d]));
+	}
+	if (err && errlen) /* (no key of the rule set: *p broke it before; the file's end) */
+		snprintf(err, errlen, "line %u: %s (%s)", last ? last : lastline, rules[r].why, keys);
 }
 
 static int is_space(char c)
@@ -152,9 +206,10 @@ int model_params_parse(struct model_params *p, const char *text, size_t len, cha
 		       size_t errlen)
 {
 	struct model_params q;
-	uint8_t seen[NPARAMS];
+	unsigned seen[NPARAMS]; /* the line that set each key, 0: not set */
 	unsigned lineno = 0;
 	size_t i = 0;
+	int r;
 
 	memset(seen, 0, sizeof(seen));
 	if (!p) {
@@ -170,6 +225,8 @@ int model_params_parse(struct model_params *p, const char *text, size_t len, cha
 		put_err(err, errlen, 0, "file larger than 16384 bytes", NULL);
 		return -1;
 	}
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		i = 3; /* a UTF-8 byte order mark some editors put first: not part of a key */
 	while (i < len) {
 		size_t start = i, end;
 		lineno++;
@@ -211,10 +268,7 @@ int model_params_parse(struct model_params *p, const char *text, size_t len, cha
 			put_err(err, errlen, lineno, "missing key", NULL);
 			return -1;
 		}
-		size_t d;
-		for (d = 0; d < NPARAMS; d++)
-			if (!strcmp(params[d].key, s))
-				break;
+		size_t d = key_index(s);
 		if (d == NPARAMS) {
 			put_err(err, errlen, lineno, "unknown key", s);
 			return -1;
@@ -223,7 +277,7 @@ int model_params_parse(struct model_params *p, const char *text, size_t len, cha
 			put_err(err, errlen, lineno, "duplicate key", s);
 			return -1;
 		}
-		seen[d] = 1;
+		seen[d] = lineno;
 		char *v = eq + 1;
 		while (is_space(*v))
 			v++;
@@ -253,9 +307,9 @@ int model_params_parse(struct model_params *p, const char *text, size_t len, cha
 		}
 		*field(&q, &params[d]) = (uint32_t)val;
 	}
-	char why[160];
-	if (model_params_check(&q, why, sizeof(why))) {
-		put_err(err, errlen, 0, why, NULL);
+	/* every value passed its range above, so only a rule between keys can fail */
+	if ((r = broken_rule(&q)) >= 0) {
+		put_rule_err(err, errlen, &q, r, seen, lineno);
 		return -1;
 	}
 	*p = q;

@@ -60,6 +60,13 @@ int _mach_real_init(struct blab_machine *m, unsigned cpus, int timed)
 	return 0;
 }
 
+uint64_t _mach_real_mem_bytes(unsigned cpus)
+{
+	/* the struct, and the per-CPU array real_machine_init() aligns to 64 bytes (and what
+	 * malloc adds to it: a large one is mapped whole pages) */
+	return sizeof(struct real_machine) + (uint64_t)(cpus + 1) * sizeof(struct real_cpu) + 4096u;
+}
+
 void _mach_real_free(struct blab_machine *m)
 {
 	real_machine_free(mach_real(m));
