@@ -105,7 +105,7 @@ static struct blab_zone *zone_of(const char *preset, uint32_t pages, unsigned cp
 /* the sizes of the refills (RMQUEUE_BULK end: pages got) and drains (PCP_DRAIN end: pages
  * asked) logged since record `from`, and the zone->lock acquisitions inside drains */
 struct sizes {
-	uint32_t refill[64], nrefill;
+	uint32_t refill[128], nrefill;
 	uint32_t drain[256], ndrain;
 	uint32_t drain_path[256];
 	uint32_t drain_locks[256]; /* zone->lock acquisitions from the drain's start to its end */
@@ -119,7 +119,7 @@ static void scan(const struct blab_zone *z, uint32_t from, struct sizes *sz)
 	memset(sz, 0, sizeof(*sz));
 	for (uint32_t i = from; i < n; i++) {
 		const struct blab_event *e = &ev[i];
-		if (e->type == BLAB_EV_RMQUEUE_BULK && (e->flags & BLAB_EVF_END) && sz->nrefill < 64)
+		if (e->type == BLAB_EV_RMQUEUE_BULK && (e->flags & BLAB_EVF_END) && sz->nrefill < 128)
 			sz->refill[sz->nrefill++] = e->arg1;
 		if (e->type == BLAB_EV_PCP_DRAIN && !(e->flags & BLAB_EVF_END)) {
 			locks = 0;
@@ -198,10 +198,10 @@ static void refills_climb(void)
 }
 
 /* 5.14 (3b12e7e97938): frees that keep reaching high drain 63, 126, 252, 504, then
- * high - batch; 6.7: a full list drains free_count (2016 once 2016 frees were counted) */
+ * high - batch */
 static void drains_grow(void)
 {
-	static uint64_t pfn[24000];
+	static uint64_t pfn[3000];
 	struct blab_zone *z = zone_of("v5.14", 262144, 2);
 	struct blab_pcp_info pi;
 	struct sizes sz;
@@ -222,35 +222,93 @@ static void drains_grow(void)
 	CHECK(zone_ok(z));
 	blab_zone_destroy(z);
 
-	/* 6.7: high climbs to high_max (16384) on 20000 allocations; the frees then fill the
-	 * list to high and each drain gives back free_count = 2016 (= batch << 5) */
-	z = zone_of("v6.7", 262144, 2);
-	alloc_n(z, 0, 0, pfn, 20000);
-	CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
-	CHECK_EQ(pi.high, 16384);
-	free_n(z, 0, 0, pfn, 20000);
-	scan(z, 0, &sz);
-	CHECK(sz.ndrain >= 2);
-	for (unsigned i = 0; i < sz.ndrain; i++) {
-		CHECK_EQ(sz.drain[i], 2016);
-		CHECK_EQ(sz.drain_path[i], BLAB_PATH_FREE_FAST);
-		CHECK_EQ(sz.drain_locks[i], 1); /* one zone->lock hold per drain */
-	}
-	CHECK(zone_ok(z));
-	blab_zone_destroy(z);
+	/* 6.7's and 6.19's drains: preset_sizes() below, on a smaller zone */
+}
 
-	/* 6.19: the same drains, each in 32 chunks of 63 pages, one zone->lock hold each */
-	z = zone_of("v6.19", 262144, 2);
-	alloc_n(z, 0, 0, pfn, 20000);
-	free_n(z, 0, 0, pfn, 20000);
-	scan(z, 0, &sz);
-	CHECK(sz.ndrain >= 2);
-	for (unsigned i = 0; i < sz.ndrain; i++) {
-		CHECK_EQ(sz.drain[i], 2016);
-		CHECK_EQ(sz.drain_locks[i], 32);
+/* sizes as "63 126 189x30": each run of equal sizes once, with its length */
+static const char *runs(const uint32_t *v, uint32_t n, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = 0, j; i < n && at < len; i = j) {
+		for (j = i; j < n && v[j] == v[i]; j++)
+			;
+		at += (size_t)snprintf(buf + at, len - at, j - i > 1 ? "%s%u x%u" : "%s%u",
+				       i ? " " : "", v[i], j - i);
 	}
-	CHECK(zone_ok(z));
-	blab_zone_destroy(z);
+	return buf;
+}
+
+#define CHECK_RUNS(v, n, want)                                                             \
+	do {                                                                               \
+		char _b[1024];                                                             \
+		if (strcmp(runs(v, n, _b, sizeof(_b)), want) != 0) {                       \
+			fprintf(stderr, "  %s: got \"%s\", want \"%s\"\n", preset, _b, want);  \
+			CHECK(!#v);                                                        \
+		}                                                                          \
+	} while (0)
+
+/*
+ * Every modern preset on the same two small scenarios, one CPU of two, a 64 MB zone with the
+ * big zones' batch (63) and a high_max of 4096 given (the formulas are formulas()'s; this is
+ * what the lists do with the sizes): (a) 6000 order-0 allocations, then 6000 frees; (b) 150
+ * order-1 allocations, then 150 frees. The refill and drain sizes each preset must give:
+ *   5.14, 6.0  refills of batch; drains of batch << free_factor up to high - batch (189)
+ *   6.7+       refills climb 63 .. 2016 (alloc_factor); high grows to high_max, so the frees
+ *              drain only free_count = 2016 (batch << 5) at a time
+ *   6.19       the same sizes, each drain 32 zone->lock holds of 63
+ *   order 1    5.14: one drain at high; 6.0: 5.18's free_high empties the list on each free
+ *              while free_factor is up; 6.7: free_high once free_count >= 63; 6.16, 6.19:
+ *              once free_count >= 63 + high_min / 2 = 189
+ */
+static void preset_sizes(void)
+{
+	static const struct {
+		const char *preset, *refills, *drains, *drains_order1;
+		uint32_t holds; /* zone->lock holds per order-0 drain */
+	} want[] = {
+		{"v5.14", "63 x96", "63 126 189 x30", "63", 1},
+		{"v6.0", "63 x96", "63 126 189 x30", "63 190 2 x28", 1},
+		{"v6.7", "63 126 252 504 1008 2016 x3", "2016 x2", "76 2 x117", 1},
+		{"v6.16", "63 126 252 504 1008 2016 x3", "2016 x2", "202 2 x54", 1},
+		{"v6.19", "63 126 252 504 1008 2016 x3", "2016 x2", "202 2 x54", 32},
+	};
+	static uint64_t pfn[6000];
+
+	for (unsigned k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		const char *preset = want[k].preset;
+		struct blab_zone_config cfg;
+		struct blab_zone *z = NULL;
+		struct sizes sz;
+
+		for (unsigned order = 0; order < 2; order++) {
+			uint32_t n = order ? 150 : 6000;
+			blab_zone_config_init(&cfg);
+			CHECK_EQ(blab_preset(preset, &cfg.strategy), 0);
+			cfg.strategy.batch = 63;
+			if (cfg.strategy.high_mode == BLAB_HIGH_AUTO)
+				cfg.strategy.high_max = 4096;
+			cfg.pages = 16384;
+			cfg.cpus = 2;
+			cfg.log_capacity = 1u << 20;
+			cfg.log_mask = BLAB_EVC_EXPLAIN | BLAB_EVC_LOCK | BLAB_EVC_STATE;
+			CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+			alloc_n(z, 0, order, pfn, n);
+			free_n(z, 0, order, pfn, n);
+			scan(z, 0, &sz);
+			if (order) {
+				CHECK_RUNS(sz.drain, sz.ndrain, want[k].drains_order1);
+			} else {
+				CHECK_RUNS(sz.refill, sz.nrefill, want[k].refills);
+				CHECK_RUNS(sz.drain, sz.ndrain, want[k].drains);
+				for (uint32_t i = 0; i < sz.ndrain; i++)
+					CHECK_EQ(sz.drain_locks[i], want[k].holds);
+			}
+			CHECK(zone_ok(z));
+			blab_zone_destroy(z);
+		}
+	}
 }
 
 /* decay_pcp_high(): high comes down by an eighth (never more than leaves 2016 above count,
@@ -382,49 +440,58 @@ static void trylock(void)
 
 /* ---- the model machine: page_fault1 at 2 tasks ---- */
 
+/* page_fault1 at 2 tasks on every auto-tuned preset (6.7, 6.16, 6.19): each CPU's refills
+ * climb 63, 126 .. 2016, and the decay's drains are no multiples of batch */
 static void page_fault1_histograms(void)
 {
-	struct blab_sim_config c;
-	struct blab_sim_result r;
-	struct model_params mp;
-	struct blab_hist *h = blab_hist_new();
-	struct blab_hist_bin bins[512];
-	char err[160];
-	size_t nb;
-	int climbs[2] = {0, 0}, odd_drain = 0;
+	static const char *const presets[] = {"v6.7", "v6.16", "v6.19"};
 
-	CHECK(h);
-	blab_sim_config_init(&c);
-	CHECK_EQ(blab_preset("v6.7", &c.strategy), 0);
-	c.cpus = 2;
-	c.pages = 4096;
-	c.iterations = 6;
-	c.hist = h;
-	/* a 20 MHz model clock: the vmstat worker's second comes every 2 x 10^7 cycles, a few
-	 * rounds of this small run, so decay_pcp_high() drains in it */
-	model_params_default(&mp);
-	mp.cpu_mhz = 20;
-	c.model = &mp;
-	CHECK_EQ(blab_sim_run(&c, &r, err, sizeof(err)), 0);
-	CHECK_EQ(r.batch, 63);
-	CHECK(r.high_max > r.high);
-	nb = blab_hist_bins(h, bins, 512);
-	CHECK(nb > 0 && nb <= 512);
-	for (size_t i = 0; i < nb && i < 512; i++) {
-		if (bins[i].kind == BLAB_HIST_REFILL && bins[i].cpu < 2) {
-			static const uint32_t steps[] = {63, 126, 252, 504, 1008, 2016};
-			for (unsigned k = 0; k < 6; k++)
-				if (bins[i].size == steps[k])
-					climbs[bins[i].cpu] |= 1 << k;
+	for (unsigned p = 0; p < 3; p++) {
+		struct blab_sim_config c;
+		struct blab_sim_result r;
+		struct model_params mp;
+		struct blab_hist *h = blab_hist_new();
+		struct blab_hist_bin bins[512];
+		char err[160];
+		size_t nb;
+		int climbs[2] = {0, 0}, odd_drain = 0;
+
+		CHECK(h);
+		blab_sim_config_init(&c);
+		CHECK_EQ(blab_preset(presets[p], &c.strategy), 0);
+		c.cpus = 2;
+		c.pages = 4096;
+		c.iterations = 6;
+		c.hist = h;
+		/* a 20 MHz model clock: the vmstat worker's second comes every 2 x 10^7 cycles,
+		 * a few rounds of this small run, so decay_pcp_high() drains in it */
+		model_params_default(&mp);
+		mp.cpu_mhz = 20;
+		c.model = &mp;
+		CHECK_EQ(blab_sim_run(&c, &r, err, sizeof(err)), 0);
+		CHECK_EQ(r.batch, 63);
+		CHECK(r.high_max > r.high);
+		nb = blab_hist_bins(h, bins, 512);
+		CHECK(nb > 0 && nb <= 512);
+		for (size_t i = 0; i < nb && i < 512; i++) {
+			if (bins[i].kind == BLAB_HIST_REFILL && bins[i].cpu < 2) {
+				static const uint32_t steps[] = {63, 126, 252, 504, 1008, 2016};
+				for (unsigned k = 0; k < 6; k++)
+					if (bins[i].size == steps[k])
+						climbs[bins[i].cpu] |= 1 << k;
+			}
+			if (bins[i].kind == BLAB_HIST_DRAIN && bins[i].size % 63)
+				odd_drain = 1;
 		}
-		if (bins[i].kind == BLAB_HIST_DRAIN && bins[i].size % 63)
-			odd_drain = 1;
+		if (climbs[0] != 0x3f || climbs[1] != 0x3f || !odd_drain)
+			fprintf(stderr, "  %s: refill steps seen %#x %#x, odd drain %d\n", presets[p],
+				climbs[0], climbs[1], odd_drain);
+		CHECK_EQ(climbs[0], 0x3f);
+		CHECK_EQ(climbs[1], 0x3f);
+		CHECK(odd_drain);
+		CHECK(blab_hist_total(h, BLAB_HIST_DRAIN) > 0);
+		blab_hist_free(h);
 	}
-	CHECK_EQ(climbs[0], 0x3f);
-	CHECK_EQ(climbs[1], 0x3f);
-	CHECK(odd_drain);
-	CHECK(blab_hist_total(h, BLAB_HIST_DRAIN) > 0);
-	blab_hist_free(h);
 }
 
 /* the histogram itself: exact bins, bounds, printers */
@@ -468,6 +535,7 @@ int main(void)
 	formulas();
 	refills_climb();
 	drains_grow();
+	preset_sizes();
 	decay();
 	free_high();
 	trylock();
