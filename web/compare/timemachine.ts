@@ -9,8 +9,11 @@ import type { SimFn } from '../engine/sweep';
 import { CORE_PRESETS } from '../scenario/core-schema';
 import { el, panel } from '../ui/dom';
 import { SERIES_COLORS } from '../views/throughput';
+import { axisBottom, axisLeft } from 'd3-axis';
 import { format } from 'd3-format';
 import { scaleLinear, scaleLog, scalePoint } from 'd3-scale';
+import { select } from 'd3-selection';
+import { line } from 'd3-shape';
 import '../lessons/lessons.css';
 import './timemachine.css';
 
@@ -115,20 +118,34 @@ export function drawTimeMachine(host: HTMLElement, points: readonly TimePoint[],
   const narrow = W < 600;
   title(M.top - 10, narrow ? 'score (pages/s, log scale)' : 'page_fault1 score (pages/s, all tasks; log scale)');
   title(M.top + plotH + M.mid - 10, narrow ? 'zone->lock contention (%)' : 'zone->lock contention (% of all CPU time spinning)');
-  for (const v of yS.ticks(4)) {
-    if (!/^[125]/.test(String(v))) continue;
-    root.append(svg('line', { x1: M.left, x2: W - M.right, y1: yS(v), y2: yS(v), class: 'tm-grid' }));
-    root.append(svg('text', { x: M.left - 6, y: yS(v) + 4, 'text-anchor': 'end', class: 'tm-tick' }, fmt(v)));
-  }
-  for (const v of yC.ticks(4)) {
-    root.append(svg('line', { x1: M.left, x2: W - M.right, y1: yC(v), y2: yC(v), class: 'tm-grid' }));
-    root.append(svg('text', { x: M.left - 6, y: yC(v) + 4, 'text-anchor': 'end', class: 'tm-tick' }, `${v}%`));
-  }
-  for (const p of presets) {
-    const px = x(p)!;
-    root.append(svg('line', { x1: px, x2: px, y1: M.top, y2: M.top + 2 * plotH + M.mid, class: 'tm-vgrid' }));
-    root.append(svg('text', { x: px, y: H - M.bottom + 14, transform: `rotate(-45 ${px} ${H - M.bottom + 14})`, 'text-anchor': 'end', class: 'tm-tick' }, p));
-  }
+  // the y axes (d3-axis), their ticks drawn across the plot as its grid; the score's log axis
+  // is ticked at 1, 2 and 5 of each power of ten
+  const sel = select(root);
+  const grid = -(W - M.left - M.right);
+  const yAxis = (cls: string, axis: ReturnType<typeof axisLeft<number>>) =>
+    sel
+      .append('g')
+      .attr('class', `tm-axis tm-y ${cls}`)
+      .attr('transform', `translate(${M.left},0)`)
+      .call(axis.tickSize(grid).tickSizeOuter(0))
+      .attr('font-size', null)
+      .attr('font-family', null);
+  yAxis('tm-y-score', axisLeft<number>(yS).tickValues(yS.ticks(4).filter((v) => /^[125]/.test(String(v)))).tickFormat((v) => fmt(v)));
+  yAxis('tm-y-contention', axisLeft<number>(yC).ticks(4).tickFormat((v) => `${v}%`));
+  // the kernels along the bottom (d3-axis on the point scale), each with a dashed line up
+  sel
+    .append('g')
+    .attr('class', 'tm-axis tm-x')
+    .attr('transform', `translate(0,${M.top + 2 * plotH + M.mid})`)
+    .call(axisBottom(x).tickSize(-(2 * plotH + M.mid)).tickSizeOuter(0).tickPadding(8))
+    .attr('font-size', null)
+    .attr('font-family', null)
+    .call((g) => g.select('.domain').remove())
+    .selectAll<SVGTextElement, string>('text')
+    .attr('text-anchor', 'end')
+    .attr('transform', 'rotate(-45)')
+    .attr('dx', '-0.3em')
+    .attr('dy', '0.6em');
   tasks.forEach((t, i) => {
     const color = SERIES_COLORS[i % SERIES_COLORS.length]!;
     const pts = presets.map((p) => points.find((q) => q.preset === p && q.tasks === t)).filter((q): q is TimePoint => q !== undefined);
@@ -136,15 +153,24 @@ export function drawTimeMachine(host: HTMLElement, points: readonly TimePoint[],
       ['score', yS, (q: TimePoint) => Math.max(q.score, yS.domain()[0]!)],
       ['contention', yC, (q: TimePoint) => q.contention],
     ] as const) {
-      const d = pts.map((q, k) => `${k ? 'L' : 'M'}${x(q.preset)!.toFixed(1)},${(y as (v: number) => number)(val(q)).toFixed(1)}`).join('');
-      if (pts.length > 1) root.append(svg('path', { d, fill: 'none', stroke: color, 'stroke-width': 2, class: `tm-line tm-${key}` }));
-      for (const q of pts) {
-        const c = svg('circle', { cx: x(q.preset)!, cy: (y as (v: number) => number)(val(q)), r: 3.5, fill: color, class: `tm-point tm-${key}` });
-        c.append(svg('title', {}, `${q.preset}, ${t} task${t === 1 ? '' : 's'}: ${fmt(q.score)} pages/s, zone->lock ${q.contention.toFixed(2)}%`));
-        root.append(c);
-      }
+      const at = (q: TimePoint) => (y as (v: number) => number)(val(q));
+      const path = line<TimePoint>()
+        .x((q) => x(q.preset)!)
+        .y(at);
+      if (pts.length > 1) sel.append('path').attr('d', path(pts)).attr('fill', 'none').attr('stroke', color).attr('stroke-width', 2).attr('class', `tm-line tm-${key}`);
+      sel
+        .selectAll(`circle.tm-${key}.tm-t${t}`)
+        .data(pts)
+        .join('circle')
+        .attr('cx', (q) => x(q.preset)!)
+        .attr('cy', at)
+        .attr('r', 3.5)
+        .attr('fill', color)
+        .attr('class', `tm-point tm-${key} tm-t${t}`)
+        .append('title')
+        .text((q) => `${q.preset}, ${t} task${t === 1 ? '' : 's'}: ${fmt(q.score)} pages/s, zone->lock ${q.contention.toFixed(2)}%`);
       const lastQ = pts.at(-1);
-      if (lastQ) root.append(svg('text', { x: x(lastQ.preset)! + 8, y: (y as (v: number) => number)(val(lastQ)) + 4, fill: color, class: 'tm-label' }, `${t} task${t === 1 ? '' : 's'}`));
+      if (lastQ) root.append(svg('text', { x: x(lastQ.preset)! + 8, y: at(lastQ) + 4, fill: color, class: 'tm-label' }, `${t} task${t === 1 ? '' : 's'}`));
     }
   });
   host.replaceChildren(root);

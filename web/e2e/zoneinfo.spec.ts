@@ -52,6 +52,8 @@ test("a zoneinfo's sizes per preset, a run with them, and a trace drawn over it"
     }),
   );
   expect(overflow).toEqual([]);
+  // nor does the page scroll sideways (a preset's title in the real panel's menu once did)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
   expect(errors).toEqual([]);
 });
 

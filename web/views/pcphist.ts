@@ -4,10 +4,12 @@
 // shares of each source's own refills (or drains): a trace of 1 s and a model run of 50 ms
 // then stand side by side. The x axis is pages on a log2 scale, ticked at batch x 2^k (63, 126,
 // ... 2016), the sizes a 6.7+ kernel refills with. Draws only what it is handed; the core counts.
+import { axisBottom, axisLeft } from 'd3-axis';
 import { format } from 'd3-format';
 import { scaleLinear, scaleLog } from 'd3-scale';
+import { select } from 'd3-selection';
 import { histBins, histCpus, histTotals, type PcpHistKind, type PcpHistogram } from '../log/pcphist';
-import { el } from '../ui/dom';
+import { el, onResize, sizeOf } from '../ui/dom';
 import './pcphist.css';
 
 export interface PcpHistSource {
@@ -22,10 +24,8 @@ export interface PcpHistData {
   trace?: PcpHistSource;
 }
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const MODEL_COLOR = '#56B4E9';
 const TRACE_COLOR = '#E69F00';
-const W = 640;
 const H = 220;
 const M = { top: 26, right: 16, bottom: 42, left: 52 };
 const pct = format('.1~f');
@@ -33,12 +33,6 @@ const KINDS: { kind: PcpHistKind; title: string; what: string }[] = [
   { kind: 'refill', title: 'refills: rmqueue_bulk()', what: 'pages put on the list by one refill' },
   { kind: 'drain', title: 'drains: free_pcppages_bulk()', what: 'pages one drain gave back' },
 ];
-
-function svg(tag: string, attrs: Record<string, string | number> = {}): SVGElement {
-  const e = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
-}
 
 /** The sizes of one source and kind as shares (%) of that source's events. */
 function shares(src: PcpHistSource | undefined, kind: PcpHistKind, cpu: number | undefined): [number, number, number][] {
@@ -59,7 +53,9 @@ function describe(src: PcpHistSource | undefined, kind: PcpHistKind, cpu: number
   return `${src.label}: ${n.toLocaleString('en')} ${kind}${n === 1 ? '' : 's'} of ${sizes} pages; most often ${top[0]} (${top[1].toLocaleString('en')}x).`;
 }
 
-function drawKind(parent: HTMLElement, kind: PcpHistKind, title: string, what: string, d: PcpHistData, cpu: number | undefined): void {
+/** One chart, drawn `width` wide (a phone's is narrower, its text the same size). */
+function drawKind(box: HTMLElement, width: number, kind: PcpHistKind, title: string, what: string, d: PcpHistData, cpu: number | undefined): void {
+  const W = Math.max(300, Math.min(640, Math.round(width) || 640));
   const model = shares(d.model, kind, cpu);
   const trace = shares(d.trace, kind, cpu);
   const sizes = [...model, ...trace].map(([s]) => s);
@@ -68,56 +64,74 @@ function drawKind(parent: HTMLElement, kind: PcpHistKind, title: string, what: s
   const maxShare = Math.max(10, ...model.map((b) => b[2]), ...trace.map((b) => b[2]));
   const y = scaleLinear().domain([0, maxShare]).nice().range([H - M.bottom, M.top]);
   const label = `${title} (${cpu === undefined ? 'all CPUs' : `cpu ${cpu}`}): ${[describe(d.model, kind, cpu), describe(d.trace, kind, cpu)].filter(Boolean).join(' ')}`;
-  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label, class: 'pcphist-chart' });
-  const t = svg('text', { x: M.left, y: 16, class: 'pcphist-title' });
-  t.textContent = title;
-  chart.append(t);
-  // y grid and ticks
-  for (const v of y.ticks(4)) {
-    chart.append(svg('line', { x1: M.left, x2: W - M.right, y1: y(v), y2: y(v), class: 'pcphist-grid' }));
-    const l = svg('text', { x: M.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'pcphist-tick' });
-    l.textContent = `${v}%`;
-    chart.append(l);
-  }
-  // x ticks: 1, then batch x 2^k (63 .. 2016), then powers of two beyond
-  const ticks = [1, 8, 63, 126, 252, 504, 1008, 2016, ...[4096, 8192, 16384, 32768, 65536].filter((v) => v <= maxSize)];
-  for (const v of ticks) {
-    chart.append(svg('line', { x1: x(v), x2: x(v), y1: H - M.bottom, y2: H - M.bottom + 4, class: 'pcphist-axis' }));
-    const l = svg('text', { x: x(v), y: H - M.bottom + 16, 'text-anchor': 'middle', class: 'pcphist-tick' });
-    l.textContent = String(v);
-    chart.append(l);
-  }
-  chart.append(svg('line', { x1: M.left, x2: W - M.right, y1: H - M.bottom, y2: H - M.bottom, class: 'pcphist-axis' }));
-  const xl = svg('text', { x: (M.left + W - M.right) / 2, y: H - 6, 'text-anchor': 'middle', class: 'pcphist-label' });
-  xl.textContent = `${what} (log scale)`;
-  chart.append(xl);
+  const chart = select(box)
+    .append('svg')
+    .attr('viewBox', `0 0 ${W} ${H}`)
+    .attr('role', 'img')
+    .attr('aria-label', label)
+    .attr('class', 'pcphist-chart');
+  chart.append('text').attr('x', M.left).attr('y', 16).attr('class', 'pcphist-title').text(title);
+  // shares on the left (d3-axis), its ticks drawn across as the grid
+  chart
+    .append('g')
+    .attr('class', 'pcphist-axis pcphist-y')
+    .attr('transform', `translate(${M.left},0)`)
+    .call(
+      axisLeft(y)
+        .ticks(4)
+        .tickFormat((v) => `${String(v)}%`)
+        .tickSize(-(W - M.left - M.right))
+        .tickSizeOuter(0),
+    )
+    .attr('font-size', null)
+    .attr('font-family', null);
+  // pages on a log2 axis, ticked at 1, 8, then batch x 2^k (63 .. 2016) and powers of two
+  // beyond; on a narrow chart the in-between ticks go, so the labels do not overlap
+  const narrow = W < 420;
+  const ticks = [1, 8, 63, 126, 252, 504, 1008, 2016, ...[4096, 8192, 16384, 32768, 65536].filter((v) => v <= maxSize)].filter(
+    (v) => !narrow || ![126, 504, 1008, 8192, 32768].includes(v),
+  );
+  chart
+    .append('g')
+    .attr('class', 'pcphist-axis pcphist-x')
+    .attr('transform', `translate(0,${H - M.bottom})`)
+    .call(axisBottom(x).tickValues(ticks).tickFormat((v) => String(v)).tickSize(4).tickSizeOuter(0))
+    .attr('font-size', null)
+    .attr('font-family', null);
+  chart
+    .append('text')
+    .attr('x', (M.left + W - M.right) / 2)
+    .attr('y', H - 6)
+    .attr('text-anchor', 'middle')
+    .attr('class', 'pcphist-label')
+    .text(`${what} (log scale)`);
   // bars: the model filled, the trace outlined beside it, each a share of its own total
   const bar = (bins: [number, number, number][], color: string, dx: number, filled: boolean, who: string) => {
-    for (const [size, count, share] of bins) {
-      const r = svg('rect', {
-        x: x(size) + dx,
-        y: y(share),
-        width: 5,
-        height: Math.max(1, y(0) - y(share)),
-        fill: filled ? color : 'none',
-        stroke: color,
-        'stroke-width': filled ? 0 : 1.5,
-        class: `pcphist-bar pcphist-${who}`,
-      });
-      const tip = svg('title');
-      tip.textContent = `${who}: ${count.toLocaleString('en')} ${kind}${count === 1 ? '' : 's'} of ${size} pages (${pct(share)}%)`;
-      r.append(tip);
-      chart.append(r);
-    }
+    chart
+      .selectAll(`rect.pcphist-${who}`)
+      .data(bins)
+      .join('rect')
+      .attr('class', `pcphist-bar pcphist-${who}`)
+      .attr('x', ([size]) => x(size) + dx)
+      .attr('y', ([, , share]) => y(share))
+      .attr('width', 5)
+      .attr('height', ([, , share]) => Math.max(1, y(0) - y(share)))
+      .attr('fill', filled ? color : 'none')
+      .attr('stroke', color)
+      .attr('stroke-width', filled ? 0 : 1.5)
+      .append('title')
+      .text(([size, count, share]) => `${who}: ${count.toLocaleString('en')} ${kind}${count === 1 ? '' : 's'} of ${size} pages (${pct(share)}%)`);
   };
   bar(model, MODEL_COLOR, -5.5, true, 'model');
   bar(trace, TRACE_COLOR, 0.5, false, 'trace');
-  if (!model.length && !trace.length) {
-    const e = svg('text', { x: (M.left + W - M.right) / 2, y: (M.top + H - M.bottom) / 2, 'text-anchor': 'middle', class: 'pcphist-label' });
-    e.textContent = `no ${kind}s`;
-    chart.append(e);
-  }
-  parent.append(chart);
+  if (!model.length && !trace.length)
+    chart
+      .append('text')
+      .attr('x', (M.left + W - M.right) / 2)
+      .attr('y', (M.top + H - M.bottom) / 2)
+      .attr('text-anchor', 'middle')
+      .attr('class', 'pcphist-label')
+      .text(`no ${kind}s`);
 }
 
 function totalsTable(d: PcpHistData): HTMLTableElement {
@@ -142,16 +156,30 @@ export function createPcpHistView(body: HTMLElement): { update(d: PcpHistData): 
   const cpuSel = el('select', { class: 'pcphist-cpu', 'aria-label': 'which CPU' });
   const legend = el('p', { class: 'hint pcphist-legend' });
   const charts = el('div', { class: 'pcphist-charts' });
-  const totals = el('div');
+  const totals = el('div', { class: 'pcphist-totals-box' });
   body.append(el('label', { text: 'CPU ' }, cpuSel), legend, charts, totals);
   let last: PcpHistData = {};
+  let drawnAt = 0;
   const draw = () => {
     const cpu = cpuSel.value === 'all' ? undefined : Number(cpuSel.value);
+    drawnAt = Math.round(sizeOf(charts).w);
+    // the grid's columns as pcphist.css lays them out: 22rem at least, 0.5rem apart
+    const rem = 16;
+    const cols = Math.min(KINDS.length, Math.max(1, Math.floor((drawnAt + 0.5 * rem) / (22.5 * rem))));
+    const boxW = (drawnAt - (cols - 1) * 0.5 * rem) / cols;
     charts.replaceChildren();
-    for (const k of KINDS) drawKind(charts, k.kind, k.title, k.what, last, cpu);
+    for (const k of KINDS) {
+      const box = el('div', { class: 'pcphist-box' });
+      charts.append(box);
+      drawKind(box, boxW, k.kind, k.title, k.what, last, cpu);
+    }
     totals.replaceChildren(totalsTable(last));
   };
   cpuSel.addEventListener('change', draw);
+  // drawn at the boxes' width: a new width (a phone turned, a window resized) draws again
+  onResize(charts, () => {
+    if (Math.round(sizeOf(charts).w) !== drawnAt && (last.model || last.trace)) draw();
+  });
   return {
     update(d) {
       last = d;
