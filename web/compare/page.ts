@@ -214,7 +214,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
     stepKeys: false,
     signal: new AbortController().signal,
   });
-  page.querySelector('.page-title')?.after(presenter.controls);
+  // after the playback controls, as on the lesson page: Play all stays the first thing Tab reaches
+  bar.append(presenter.controls);
   const seekBy = (f: number) => {
     if (!columns.length) return;
     t = Math.max(0, Math.min(tMax, t + f * tMax));

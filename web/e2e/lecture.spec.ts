@@ -121,7 +121,7 @@ test('the compare view and the workbench in lecture mode: large type, one figure
   await expect(page).toHaveURL(/lecture=1/);
 
   // a lecturer runs the scenario, then turns the workbench into a slide
-  await page.goto('/');
+  await page.goto('/?workbench');
   await page.getByRole('button', { name: 'Run scenario' }).click();
   await expect(page.locator('.loglabel')).toContainText('events', { timeout: 120_000 });
   await page.keyboard.press('l');

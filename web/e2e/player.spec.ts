@@ -282,7 +282,7 @@ test('captions name the benchmark the table ran: page_fault1 in pages/s, stress_
 });
 
 test('the workbench hint names the scenario the button runs, not a fixed "4 model CPUs"', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/?workbench');
   const line = page.locator('#event-line');
   await expect(line).toContainText(/run page_fault1 on \d+ model CPUs/);
   await page.locator('#sc-cpus').fill('8');

@@ -108,7 +108,8 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     lecture: route.lecture,
     signal: listeners.signal,
   });
-  nav.append(el('a', { href: '?lessons', class: 'back', text: '← all lessons' }), title, counter, el('div', { class: 'nav-buttons' }, prev, next, presenter.controls));
+  // the step buttons before the way back, so the keyboard reaches Next within a few Tabs
+  nav.append(title, counter, el('div', { class: 'nav-buttons' }, prev, next, presenter.controls), el('a', { href: '?lessons', class: 'back', text: '← all lessons' }));
 
   const writeUrl = () => {
     const q = new URLSearchParams({ lesson: lesson.id, step: String(index + 1) });
