@@ -6,13 +6,13 @@
  * the table's order. Refill sizes are few (batch << 0..5 and what a full list leaves), drain
  * sizes of a 6.7+ kernel can be any number up to 2016: both fit.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blab.h"
 #include "blab_hist.h"
+#include "textout.h"
 
 struct blab_hist {
 	uint64_t *key;   /* 0: empty; else kind << 42 | cpu << 32 | size, size > 0 */
@@ -165,25 +165,6 @@ size_t blab_hist_bins(const struct blab_hist *h, struct blab_hist_bin *out, size
 
 /* ---- printers ---- */
 
-struct out {
-	char *buf;
-	size_t cap, len;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *dst = o->len < o->cap ? o->buf + o->len : NULL;
-	size_t room = o->len < o->cap ? o->cap - o->len : 0;
-
-	va_start(ap, fmt);
-	n = vsnprintf(dst, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len += (size_t)n;
-}
 
 static const char *const kind_names[BLAB_HIST_KINDS] = {"refill", "drain"};
 
@@ -206,7 +187,7 @@ static struct blab_hist_bin *sorted_bins(const struct blab_hist *h, size_t *n)
 
 size_t blab_hist_text(const struct blab_hist *h, const char *prefix, char *buf, size_t cap)
 {
-	struct out o = {buf, cap, 0};
+	struct text_out o = {buf, cap, 0};
 	size_t n;
 	struct blab_hist_bin *b = sorted_bins(h, &n);
 
@@ -216,11 +197,11 @@ size_t blab_hist_text(const struct blab_hist *h, const char *prefix, char *buf, 
 		int first = i == 0 || b[i].kind != b[i - 1].kind || b[i].cpu != b[i - 1].cpu;
 		int last = i + 1 == n || b[i + 1].kind != b[i].kind || b[i + 1].cpu != b[i].cpu;
 		if (first)
-			put(&o, "%s%s cpu %u:", prefix ? prefix : "", kind_names[b[i].kind], b[i].cpu);
-		put(&o, " %u x%llu%s", b[i].size, (unsigned long long)b[i].count, last ? "\n" : ",");
+			text_put(&o, "%s%s cpu %u:", prefix ? prefix : "", kind_names[b[i].kind], b[i].cpu);
+		text_put(&o, " %u x%llu%s", b[i].size, (unsigned long long)b[i].count, last ? "\n" : ",");
 	}
 	if (h && h->dropped)
-		put(&o, "%sdropped %llu (more than %u distinct sizes)\n", prefix ? prefix : "",
+		text_put(&o, "%sdropped %llu (more than %u distinct sizes)\n", prefix ? prefix : "",
 		    (unsigned long long)h->dropped, BLAB_HIST_MAX_BINS);
 	free(b);
 	return o.len;
@@ -228,27 +209,27 @@ size_t blab_hist_text(const struct blab_hist *h, const char *prefix, char *buf, 
 
 size_t blab_hist_json(const struct blab_hist *h, char *buf, size_t cap)
 {
-	struct out o = {buf, cap, 0};
+	struct text_out o = {buf, cap, 0};
 	size_t n, i = 0;
 	struct blab_hist_bin *b = sorted_bins(h, &n);
 
 	if (cap)
 		buf[0] = 0;
-	put(&o, "{");
+	text_put(&o, "{");
 	for (unsigned k = 0; k < BLAB_HIST_KINDS; k++) {
 		int cpus = 0;
-		put(&o, "%s\"%s\":{", k ? "," : "", kind_names[k]);
+		text_put(&o, "%s\"%s\":{", k ? "," : "", kind_names[k]);
 		while (i < n && b[i].kind == k) {
 			unsigned cpu = b[i].cpu;
-			put(&o, "%s\"%u\":[", cpus++ ? "," : "", cpu);
+			text_put(&o, "%s\"%u\":[", cpus++ ? "," : "", cpu);
 			for (int first = 1; i < n && b[i].kind == k && b[i].cpu == cpu; i++, first = 0)
-				put(&o, "%s[%u,%llu]", first ? "" : ",", b[i].size,
+				text_put(&o, "%s[%u,%llu]", first ? "" : ",", b[i].size,
 				    (unsigned long long)b[i].count);
-			put(&o, "]");
+			text_put(&o, "]");
 		}
-		put(&o, "}");
+		text_put(&o, "}");
 	}
-	put(&o, ",\"dropped\":%llu}", (unsigned long long)blab_hist_dropped(h));
+	text_put(&o, ",\"dropped\":%llu}", (unsigned long long)blab_hist_dropped(h));
 	free(b);
 	return o.len;
 }

@@ -17,6 +17,7 @@
 
 #include "blab.h"
 #include "blab_zoneinfo.h"
+#include "base/textout.h"
 
 #define MAX_TOKENS 8
 
@@ -516,25 +517,6 @@ int blab_zoneinfo_strategy(const struct blab_zoneinfo *zi, unsigned zone, unsign
 
 /* ---- the report ---- */
 
-struct out {
-	char *buf;
-	size_t cap, len;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *dst = o->len < o->cap ? o->buf + o->len : NULL;
-	size_t room = o->len < o->cap ? o->cap - o->len : 0;
-
-	va_start(ap, fmt);
-	n = vsnprintf(dst, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len += (size_t)n;
-}
 
 /*
  * How a preset's sizes differ from what the kernel printed, as "field ours != kernel's"
@@ -573,46 +555,56 @@ static void diff_of(const struct blab_zoneinfo_zone *z, const struct blab_strate
 	}
 }
 
-static void report_zone_text(struct out *o, const struct blab_zoneinfo_zone *z, unsigned cpus)
+/* preset i's strategy and sizes for zone z on a node of cpus CPUs, and how they differ from
+ * what the kernel printed: 0, or nonzero when the preset has no sizes for it */
+static int preset_vs_kernel(const struct blab_zoneinfo_zone *z, unsigned i, unsigned cpus,
+			    struct blab_strategy *s, struct blab_pcp_sizes *sz, struct diff *d)
+{
+	blab_preset(blab_preset_name(i), s);
+	if (blab_pcp_sizes(s, z->managed, z->wmark_low, cpus, sz))
+		return -1;
+	diff_of(z, s, sz, d);
+	return 0;
+}
+
+static void report_zone_text(struct text_out *o, const struct blab_zoneinfo_zone *z, unsigned cpus)
 {
 	unsigned matches = 0, same_era = 0, era_matches = 0;
 
-	put(o, "\nNode %u, zone %s (line %u): managed %llu%s, low watermark %llu\n", z->node,
+	text_put(o, "\nNode %u, zone %s (line %u): managed %llu%s, low watermark %llu\n", z->node,
 	    z->name, z->line, (unsigned long long)z->managed,
 	    z->has_managed ? "" : " (present: the file has no managed line)",
 	    (unsigned long long)z->wmark_low);
 	if (!z->ncpus) {
-		put(o, "  no pagesets: an empty zone has no pcp lists\n");
+		text_put(o, "  no pagesets: an empty zone has no pcp lists\n");
 		return;
 	}
-	put(o, "  kernel printed: batch %u, high %u", z->batch, z->high);
+	text_put(o, "  kernel printed: batch %u, high %u", z->batch, z->high);
 	if (z->high_lo != z->high_hi)
-		put(o, " (%u .. %u over the CPUs)", z->high_lo, z->high_hi);
+		text_put(o, " (%u .. %u over the CPUs)", z->high_lo, z->high_hi);
 	if (z->has_high_min)
-		put(o, ", high_min %u, high_max %u", z->high_min, z->high_max);
-	put(o, "  (cpu %u; %u CPUs%s)\n", z->first_cpu, z->ncpus,
+		text_put(o, ", high_min %u, high_max %u", z->high_min, z->high_max);
+	text_put(o, "  (cpu %u; %u CPUs%s)\n", z->first_cpu, z->ncpus,
 	    z->cpus_differ ? "; CPUs DIFFER in batch/high_min/high_max" : "");
-	put(o, "  %-15s %7s %8s %9s %9s  %s\n", "preset", "batch", "high", "high_min", "high_max",
+	text_put(o, "  %-15s %7s %8s %9s %9s  %s\n", "preset", "batch", "high", "high_min", "high_max",
 	    "vs the kernel");
 	for (unsigned i = 0; i < blab_preset_count(); i++) {
 		struct blab_strategy s;
 		struct blab_pcp_sizes sz;
 		struct diff d;
 		char hmin[16] = "-", hmax[16] = "-";
-		blab_preset(blab_preset_name(i), &s);
-		if (blab_pcp_sizes(&s, z->managed, z->wmark_low, cpus, &sz))
+		if (preset_vs_kernel(z, i, cpus, &s, &sz, &d))
 			continue;
-		diff_of(z, &s, &sz, &d);
 		if (s.high_mode == BLAB_HIGH_AUTO) {
 			snprintf(hmin, sizeof(hmin), "%u", sz.high_min);
 			snprintf(hmax, sizeof(hmax), "%u", sz.high_max);
 		}
-		put(o, "  %-15s %7u %8u %9s %9s  ", blab_preset_name(i), sz.batch, sz.high, hmin,
+		text_put(o, "  %-15s %7u %8u %9s %9s  ", blab_preset_name(i), sz.batch, sz.high, hmin,
 		    hmax);
 		if (!d.n)
-			put(o, "same\n");
+			text_put(o, "same\n");
 		for (unsigned k = 0; k < d.n; k++)
-			put(o, "%s %u != %u%s", d.field[k], d.ours[k], d.theirs[k],
+			text_put(o, "%s %u != %u%s", d.field[k], d.ours[k], d.theirs[k],
 			    k + 1 < d.n ? ", " : "\n");
 		if (z->has_high_min == (s.high_mode == BLAB_HIGH_AUTO)) {
 			same_era++;
@@ -620,33 +612,31 @@ static void report_zone_text(struct out *o, const struct blab_zoneinfo_zone *z, 
 		}
 		matches += !d.n;
 	}
-	put(o, "  matches:");
+	text_put(o, "  matches:");
 	for (unsigned i = 0; i < blab_preset_count(); i++) {
 		struct blab_strategy s;
 		struct blab_pcp_sizes sz;
 		struct diff d;
-		blab_preset(blab_preset_name(i), &s);
-		if (blab_pcp_sizes(&s, z->managed, z->wmark_low, cpus, &sz))
+		if (preset_vs_kernel(z, i, cpus, &s, &sz, &d))
 			continue;
-		diff_of(z, &s, &sz, &d);
 		if (!d.n)
-			put(o, " %s", blab_preset_name(i));
+			text_put(o, " %s", blab_preset_name(i));
 	}
 	if (!matches)
-		put(o, " none");
-	put(o, "\n");
+		text_put(o, " none");
+	text_put(o, "\n");
 	if (z->has_high_min && same_era && !era_matches)
-		put(o, "  MISMATCH: no 6.7+ preset gives what this kernel printed (a watermark or the "
+		text_put(o, "  MISMATCH: no 6.7+ preset gives what this kernel printed (a watermark or the "
 		       "CPUs may have changed since high_min was set; try --cpus)\n");
 	else if (!matches)
-		put(o, "  MISMATCH: no preset gives what this kernel printed\n");
+		text_put(o, "  MISMATCH: no preset gives what this kernel printed\n");
 }
 
-static void report_zone_json(struct out *o, const struct blab_zoneinfo_zone *z, unsigned cpus)
+static void report_zone_json(struct text_out *o, const struct blab_zoneinfo_zone *z, unsigned cpus)
 {
 	int first = 1;
 
-	put(o, "{\"node\":%u,\"zone\":\"%s\",\"line\":%u,\"managed\":%llu,\"managed_line\":%s,"
+	text_put(o, "{\"node\":%u,\"zone\":\"%s\",\"line\":%u,\"managed\":%llu,\"managed_line\":%s,"
 	       "\"present\":%llu,\"free\":%llu,\"min\":%llu,\"low\":%llu,\"high\":%llu,"
 	       "\"pagesets\":%u",
 	    z->node, z->name, z->line, (unsigned long long)z->managed,
@@ -654,58 +644,54 @@ static void report_zone_json(struct out *o, const struct blab_zoneinfo_zone *z, 
 	    (unsigned long long)z->free, (unsigned long long)z->wmark_min,
 	    (unsigned long long)z->wmark_low, (unsigned long long)z->wmark_high, z->ncpus);
 	if (z->has_start_pfn)
-		put(o, ",\"start_pfn\":%llu", (unsigned long long)z->start_pfn);
+		text_put(o, ",\"start_pfn\":%llu", (unsigned long long)z->start_pfn);
 	if (!z->ncpus) {
-		put(o, ",\"kernel\":null,\"presets\":{},\"matches\":[]}");
+		text_put(o, ",\"kernel\":null,\"presets\":{},\"matches\":[]}");
 		return;
 	}
-	put(o, ",\"kernel\":{\"cpu\":%u,\"batch\":%u,\"high\":%u,\"high_lo\":%u,\"high_hi\":%u,"
+	text_put(o, ",\"kernel\":{\"cpu\":%u,\"batch\":%u,\"high\":%u,\"high_lo\":%u,\"high_hi\":%u,"
 	       "\"count\":%llu",
 	    z->first_cpu, z->batch, z->high, z->high_lo, z->high_hi, (unsigned long long)z->count);
 	if (z->has_high_min)
-		put(o, ",\"high_min\":%u,\"high_max\":%u", z->high_min, z->high_max);
-	put(o, ",\"cpus_differ\":%s},\"presets\":{", z->cpus_differ ? "true" : "false");
+		text_put(o, ",\"high_min\":%u,\"high_max\":%u", z->high_min, z->high_max);
+	text_put(o, ",\"cpus_differ\":%s},\"presets\":{", z->cpus_differ ? "true" : "false");
 	for (unsigned i = 0; i < blab_preset_count(); i++) {
 		struct blab_strategy s;
 		struct blab_pcp_sizes sz;
 		struct diff d;
-		blab_preset(blab_preset_name(i), &s);
-		if (blab_pcp_sizes(&s, z->managed, z->wmark_low, cpus, &sz))
+		if (preset_vs_kernel(z, i, cpus, &s, &sz, &d))
 			continue;
-		diff_of(z, &s, &sz, &d);
-		put(o, "%s\"%s\":{\"batch\":%u,\"high\":%u", first ? "" : ",", blab_preset_name(i),
+		text_put(o, "%s\"%s\":{\"batch\":%u,\"high\":%u", first ? "" : ",", blab_preset_name(i),
 		    sz.batch, sz.high);
 		first = 0;
 		if (s.high_mode == BLAB_HIGH_AUTO)
-			put(o, ",\"high_min\":%u,\"high_max\":%u", sz.high_min, sz.high_max);
-		put(o, ",\"differs\":[");
+			text_put(o, ",\"high_min\":%u,\"high_max\":%u", sz.high_min, sz.high_max);
+		text_put(o, ",\"differs\":[");
 		for (unsigned k = 0; k < d.n; k++)
-			put(o, "%s{\"field\":\"%s\",\"computed\":%u,\"kernel\":%u}", k ? "," : "",
+			text_put(o, "%s{\"field\":\"%s\",\"computed\":%u,\"kernel\":%u}", k ? "," : "",
 			    d.field[k], d.ours[k], d.theirs[k]);
-		put(o, "]}");
+		text_put(o, "]}");
 	}
-	put(o, "},\"matches\":[");
+	text_put(o, "},\"matches\":[");
 	first = 1;
 	for (unsigned i = 0; i < blab_preset_count(); i++) {
 		struct blab_strategy s;
 		struct blab_pcp_sizes sz;
 		struct diff d;
-		blab_preset(blab_preset_name(i), &s);
-		if (blab_pcp_sizes(&s, z->managed, z->wmark_low, cpus, &sz))
+		if (preset_vs_kernel(z, i, cpus, &s, &sz, &d))
 			continue;
-		diff_of(z, &s, &sz, &d);
 		if (!d.n) {
-			put(o, "%s\"%s\"", first ? "" : ",", blab_preset_name(i));
+			text_put(o, "%s\"%s\"", first ? "" : ",", blab_preset_name(i));
 			first = 0;
 		}
 	}
-	put(o, "]}");
+	text_put(o, "]}");
 }
 
 size_t blab_zoneinfo_report(const struct blab_zoneinfo *zi, unsigned node_cpus, int json,
 			    char *buf, size_t cap)
 {
-	struct out o = {buf, cap, 0};
+	struct text_out o = {buf, cap, 0};
 	unsigned cpus;
 
 	if (cap)
@@ -714,23 +700,23 @@ size_t blab_zoneinfo_report(const struct blab_zoneinfo *zi, unsigned node_cpus, 
 		return 0;
 	cpus = blab_zoneinfo_node_cpus(zi, node_cpus);
 	if (json) {
-		put(&o, "{\"zones_count\":%u,\"nodes\":%u,\"cpus\":%u,\"node_cpus\":%u,"
+		text_put(&o, "{\"zones_count\":%u,\"nodes\":%u,\"cpus\":%u,\"node_cpus\":%u,"
 			"\"node_cpus_given\":%s,\"format\":\"%s\",\"zones\":[",
 		    zi->nzones, zi->nodes, zi->cpus, cpus, node_cpus ? "true" : "false",
 		    zi->format_67 ? "6.7+" : "before 6.7");
 		for (uint32_t i = 0; i < zi->nzones; i++) {
 			if (i)
-				put(&o, ",");
+				text_put(&o, ",");
 			report_zone_json(&o, &zi->zone[i], cpus);
 		}
-		put(&o, "]}\n");
+		text_put(&o, "]}\n");
 		return o.len;
 	}
-	put(&o, "/proc/zoneinfo: %u zones on %u node%s, %u CPUs with pagesets, %s\n", zi->nzones,
+	text_put(&o, "/proc/zoneinfo: %u zones on %u node%s, %u CPUs with pagesets, %s\n", zi->nzones,
 	    zi->nodes, zi->nodes == 1 ? "" : "s", zi->cpus,
 	    zi->format_67 ? "the 6.7+ format (high_min and high_max printed)"
 			  : "the format before 6.7 (count, high, batch)");
-	put(&o, "zone_highsize() splits a zone's low watermark over its node's %u CPUs (%s)\n",
+	text_put(&o, "zone_highsize() splits a zone's low watermark over its node's %u CPUs (%s)\n",
 	    cpus, node_cpus ? "as given" : zi->nodes > 1 ? "the CPUs over the nodes: an estimate; "
 							 "give the node's CPUs with --cpus"
 							 : "every CPU the file lists");
