@@ -208,6 +208,10 @@ static void errors(void)
 	refused("Node 0, zone      DMA      1      1      1\n", BLAB_ESNAPSHOT, 1,
 		"expected \"Node N, zone NAME\""); /* /proc/buddyinfo */
 	refused("hello\n", BLAB_ESNAPSHOT, 1, "before the first \"Node N, zone NAME\"");
+	/* "Node" alone, or with fewer words than a zone line has (a fuzzer's find: the words
+	 * after it were read before they were counted) */
+	refused("Node \n", BLAB_ESNAPSHOT, 1, "expected \"Node N, zone NAME\"");
+	refused("Node 0,\n", BLAB_ESNAPSHOT, 1, "expected \"Node N, zone NAME\"");
 	refused("\n\n  \n", BLAB_ESNAPSHOT, 0, "no \"Node N, zone NAME\" line");
 	refused("Node x, zone DMA\n", BLAB_ESNAPSHOT, 1, "the node: expected a whole number");
 	refused("Node 5000, zone DMA\n", BLAB_ELIMIT, 1, "nodes go up to 1023");

@@ -208,7 +208,7 @@ static int new_zone(struct parse *p, char **tok, int ntok)
 	struct blab_zoneinfo *zi = p->zi;
 	struct blab_zoneinfo_zone *z;
 	uint64_t node;
-	size_t nl = strlen(tok[1]);
+	size_t nl = ntok == 4 ? strlen(tok[1]) : 0; /* tok[1..3] exist only on a whole line */
 	int r;
 
 	if (ntok != 4 || nl < 2 || tok[1][nl - 1] != ',' || strcmp(tok[2], "zone") != 0)
