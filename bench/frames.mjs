@@ -66,9 +66,13 @@ try {
   await page.goto(`${url}/#pages=${PAGES}&cpus=${CPUS}&preset=v4.17&workload=page_fault1&seed=1&step=0`);
   const t0 = Date.now();
   await page.getByRole('button', { name: 'Run scenario' }).click();
-  await page.locator('#run-msg').filter({ hasText: /score \d+ pages\/s|error|limit|stopped/ }).waitFor({ timeout: 300_000 });
-  const msg = await page.locator('#run-msg').textContent();
-  if (!/score \d+/.test(msg ?? '')) throw new Error(`the scenario did not run: ${msg}`);
+  // a run ends in the results card (#results); a refusal or failure in the run message
+  await Promise.race([
+    page.locator('#results').waitFor({ state: 'visible', timeout: 300_000 }),
+    page.locator('#run-msg').filter({ hasText: /error|limit|stopped|rejected|refused|cannot/i }).waitFor({ timeout: 300_000 }),
+  ]);
+  if (!(await page.locator('#results').isVisible())) throw new Error(`the scenario did not run: ${await page.locator('#run-msg').textContent()}`);
+  const msg = ((await page.locator('#results').innerText()) ?? '').replace(/\s+/g, ' ').slice(0, 160);
   const events = await page.evaluate(() => window.buddylab.snapshot().length);
   const zonePages = Number(((await page.locator('.loglabel').textContent()) ?? '').match(/events, ([\d,]+) pages/)?.[1]?.replace(/,/g, '') ?? NaN);
   console.error(`scenario ran in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${events} events; ${msg}`);

@@ -15,7 +15,9 @@
  * "ns_per_pair":[run, ...],"cpu_ns_per_pair":[run, ...]} (wall clock, and this thread's CPU
  * time where the platform has that clock: fastpath_pairs.h).
  */
+#ifndef _GNU_SOURCE /* the core's CMake build defines it for every file */
 #define _GNU_SOURCE
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -25,7 +25,7 @@ dist/.built: $(WEB_SRC) public/wasm/blab.js
 
 web-build: dist/.built
 
-test-e2e: dist/.built
+test-e2e: dist/.built build/native/blab
 	node web/e2e/run.mjs
 
 serve: web-build

@@ -161,6 +161,12 @@ for (const size of SIZES) {
         problems.push(`${p.name}: ${v.id} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
       await page.screenshot({ path: `test-results/course-${p.name}-${size.width}.png`, fullPage: size.width === 390 });
     }
+    // the workbench with every drawer open: what folds away must fit the screen too
+    await page.goto('/?workbench');
+    const closed = page.locator('details.drawer:not([open]) > summary');
+    for (let n = await closed.count(); n > 0; n--) await closed.first().click();
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (wide > 0) problems.push(`workbench, drawers open: ${wide} px wider than the screen`);
     expect(problems).toEqual([]);
   });
 }

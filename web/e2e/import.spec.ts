@@ -6,6 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { repeatTrace } from '../testing/trace-repeat';
 import { watchConsole } from './console-errors';
+import { MAX_GAP_MS, startProbe, stopProbe } from './responsiveness';
 
 const TRACES = 'wasm-core/tests/traces';
 const perf = readFileSync(`${TRACES}/pf1.perf.txt`, 'utf8');
@@ -121,36 +122,12 @@ test('a 300,000-line trace imports with a progress bar while the main thread sta
     const path = `test-results/${name}`;
     writeFileSync(path, big.text);
     // a heartbeat every 20 ms and every long task, from before the file is picked until the end
-    await page.evaluate(() => {
-      const w = window as unknown as { probe: { gaps: number[]; longTasks: number[]; progress: number[]; stop: () => void } };
-      const probe = { gaps: [] as number[], longTasks: [] as number[], progress: [] as number[], stop: () => {} };
-      let last = performance.now();
-      const beat = setInterval(() => {
-        const now = performance.now();
-        probe.gaps.push(now - last);
-        last = now;
-      }, 20);
-      const po = new PerformanceObserver((l) => l.getEntries().forEach((e) => probe.longTasks.push(e.duration)));
-      po.observe({ entryTypes: ['longtask'] });
-      const bar = document.getElementById('import-progress') as HTMLProgressElement;
-      const mo = new MutationObserver(() => probe.progress.push(bar.value));
-      mo.observe(bar, { attributes: true, attributeFilter: ['value'] });
-      probe.stop = () => {
-        clearInterval(beat);
-        po.disconnect();
-        mo.disconnect();
-      };
-      w.probe = probe;
-    });
+    await startProbe(page, '#import-progress');
     await page.locator('#trace-file').setInputFiles(path);
     await expect(page.locator('#import-progress')).toBeVisible();
     await expect(page.locator('#import-status')).toContainText(`${name}: `, { timeout: 180_000 });
     await expect(page.locator('#import-status')).toContainText('events imported', { timeout: 180_000 });
-    const probe = await page.evaluate(() => {
-      const p = (window as unknown as { probe: { gaps: number[]; longTasks: number[]; progress: number[]; stop: () => void } }).probe;
-      p.stop();
-      return { gaps: p.gaps, longTasks: p.longTasks, progress: p.progress };
-    });
+    const probe = await stopProbe(page);
     const events = big.copies * (name.includes('perf') ? 2403 : 2322);
     await expect(page.locator('#import-status')).toContainText(`${events.toLocaleString('en')} events imported`);
     // structure, not speed: the bar moved in many steps, monotonically, to the end; the page
@@ -183,4 +160,3 @@ test('a 300,000-line trace imports with a progress bar while the main thread sta
 });
 
 /** The longest the main thread may be blocked at once during an import (measured 78-166 ms on the project machine, under make test; 1,464 ms before the replay was built in slices). */
-const MAX_GAP_MS = 600;

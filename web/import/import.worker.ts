@@ -1,9 +1,12 @@
 // The import worker: reads a dropped trace file in chunks (File.slice), feeds each chunk to the
 // C parser (the same code as `blab import`, compiled to WebAssembly), and reports progress after
 // every chunk. The page never touches the file's bytes, so a 40 MB trace never freezes it.
+// Event logs the app wrote (binary or JSON) are read the same way, decoded slice by slice into
+// the columns the page replays (a 2^24-record log is never in memory twice).
 // Cancelling terminates this worker: the page starts a fresh one for the next file.
 import { wasmBase as wasmBaseOf } from '../engine/wasm-base';
-import { decodeEvents, type EventLogColumns } from '../log/events';
+import { BinaryLogReader, decodeEvents, type EventLogColumns } from '../log/events';
+import { JsonLogReader } from '../log/eventlog-json';
 import { IMPORT_LIMITS, checkLimit } from '../scenario/limits';
 import type { ImportReply, ImportRequest } from './protocol';
 import { TraceImport, type TraceModule } from './trace-core';
@@ -80,17 +83,47 @@ async function importTrace(file: Blob): Promise<void> {
   }
 }
 
+/** An event log read in slices: only its decoded columns are ever whole in memory. */
+async function loadLog(file: Blob, format: 'binary' | 'json'): Promise<void> {
+  const started = performance.now();
+  const bin = format === 'binary' ? new BinaryLogReader(file.size) : null;
+  const json = format === 'json' ? new JsonLogReader() : null;
+  const text = new TextDecoder('utf-8', { fatal: true });
+  let at = 0;
+  while (at < file.size) {
+    const chunk = new Uint8Array(await file.slice(at, at + IMPORT_LIMITS.chunkBytes).arrayBuffer());
+    if (chunk.length === 0) break;
+    at += chunk.length;
+    if (bin) bin.feed(chunk);
+    else json!.feed(decodeUtf8(text, chunk, at >= file.size));
+    scope.postMessage({ kind: 'progress', bytes: at, total: file.size });
+  }
+  let label: string | undefined;
+  let columns: EventLogColumns;
+  if (bin) columns = bin.finish().columns();
+  else ({ label, columns } = json!.finish());
+  const transfer = Object.values(columns).map((a: ArrayBufferView) => a.buffer as ArrayBuffer);
+  scope.postMessage({ kind: 'log-done', ...(label !== undefined ? { label } : {}), columns, bytes: at, elapsedMs: performance.now() - started }, transfer);
+}
+
+function decodeUtf8(d: TextDecoder, chunk: Uint8Array, last: boolean): string {
+  try {
+    return d.decode(chunk, { stream: !last });
+  } catch {
+    throw new Error('this is not UTF-8 text: a JSON event log is text (was a binary log picked as JSON?)');
+  }
+}
+
 scope.onmessage = (e) => {
   const req = e.data;
   void (async () => {
     try {
-      if (req.kind === 'zoneinfo') {
+      if (req.kind === 'trace') await importTrace(req.file);
+      else if (req.kind === 'log') await loadLog(req.file, req.format);
+      else if (req.kind === 'zoneinfo') {
         core ??= loadCore();
         scope.postMessage({ kind: 'zoneinfo', report: readZoneinfo(await core, req.text, req.nodeCpus) });
-        return;
-      }
-      if (req.kind !== 'trace') throw new Error(`unknown request ${String((req as { kind?: unknown }).kind)}`);
-      await importTrace(req.file);
+      } else throw new Error(`unknown request ${String((req as { kind?: unknown }).kind)}`);
     } catch (err) {
       // A trap in the core leaves the module unusable: drop it so the next file gets a fresh one.
       core = null;

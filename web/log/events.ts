@@ -314,32 +314,10 @@ function readU64(view: DataView, at: number, index: number, field: string): numb
   return lo + hi * TWO_32;
 }
 
-/**
- * Decodes a whole log. Throws LogError when the length is not a multiple of 32, a record has an
- * unknown type, or the first record is neither ZONE_INIT nor (an imported trace) TRACE_ZONE. State transitions are checked later, by
- * the player (it knows where every page is).
- */
-export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
-  const view =
-    source instanceof ArrayBuffer
-      ? new DataView(source)
-      : new DataView(source.buffer, source.byteOffset, source.byteLength);
-  const bytes = view.byteLength;
-  if (bytes === 0) throw new LogError(-1, 'the event log is empty: expected at least a ZONE_INIT record');
-  if (bytes % RECORD_SIZE !== 0) {
-    const whole = Math.floor(bytes / RECORD_SIZE);
-    throw new LogError(
-      whole,
-      `the log is ${bytes} bytes, not a multiple of ${RECORD_SIZE}: record ${whole} is cut short (${bytes % RECORD_SIZE} bytes)`,
-    );
-  }
-  const n = bytes / RECORD_SIZE;
-  if (n > MAX_RECORDS) {
-    throw new LogError(-1, `the log has ${n} records; the limit is ${MAX_RECORDS}`);
-  }
-  const log = new EventLog(n);
-  for (let i = 0; i < n; i++) {
-    const at = i * RECORD_SIZE;
+/** Decodes `count` records from `view` (starting at byte `at`) into `log` from record `first` on. */
+function decodeRecords(view: DataView, at: number, log: EventLog, first: number, count: number): void {
+  for (let k = 0; k < count; k++, at += RECORD_SIZE) {
+    const i = first + k;
     const type = view.getUint8(at + OFF.type);
     if (BY_ID[type] === undefined) {
       throw new LogError(i, `unknown event type ${type}`);
@@ -358,7 +336,85 @@ export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
     log.arg0[i] = view.getUint32(at + OFF.arg0, true);
     log.arg1[i] = view.getUint32(at + OFF.arg1, true);
   }
+}
+
+/** The size checks of a whole log of `bytes` bytes: the record count, or a LogError. */
+function recordCount(bytes: number): number {
+  if (bytes === 0) throw new LogError(-1, 'the event log is empty: expected at least a ZONE_INIT record');
+  if (bytes % RECORD_SIZE !== 0) {
+    const whole = Math.floor(bytes / RECORD_SIZE);
+    throw new LogError(
+      whole,
+      `the log is ${bytes} bytes, not a multiple of ${RECORD_SIZE}: record ${whole} is cut short (${bytes % RECORD_SIZE} bytes)`,
+    );
+  }
+  const n = bytes / RECORD_SIZE;
+  if (n > MAX_RECORDS) {
+    throw new LogError(-1, `the log has ${n} records; the limit is ${MAX_RECORDS}`);
+  }
+  return n;
+}
+
+/**
+ * Decodes a whole log. Throws LogError when the length is not a multiple of 32, a record has an
+ * unknown type, or the first record is neither ZONE_INIT nor (an imported trace) TRACE_ZONE. State transitions are checked later, by
+ * the player (it knows where every page is).
+ */
+export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
+  const view =
+    source instanceof ArrayBuffer
+      ? new DataView(source)
+      : new DataView(source.buffer, source.byteOffset, source.byteLength);
+  const n = recordCount(view.byteLength);
+  const log = new EventLog(n);
+  decodeRecords(view, 0, log, 0, n);
   return log;
+}
+
+/**
+ * decodeEvents() for a log that arrives in pieces (a file read slice by slice in a worker): the
+ * typed arrays are the only copy of the log, so a 2^24-record file never sits in memory twice.
+ * Same checks, same errors, same result as decodeEvents() on the whole file.
+ */
+export class BinaryLogReader {
+  private readonly log: EventLog;
+  private readonly carry = new Uint8Array(RECORD_SIZE);
+  private carried = 0;
+  private next = 0;
+  private seen = 0;
+
+  /** `totalBytes`: the file's size, checked before anything is read */
+  constructor(private readonly totalBytes: number) {
+    this.log = new EventLog(recordCount(totalBytes));
+  }
+
+  feed(chunk: Uint8Array): void {
+    if (this.seen + chunk.length > this.totalBytes) throw new LogError(-1, `the log grew while it was read (more than ${this.totalBytes} bytes)`);
+    this.seen += chunk.length;
+    let at = 0;
+    if (this.carried > 0) {
+      // a record cut by the chunk boundary: completed from this chunk first
+      const take = Math.min(RECORD_SIZE - this.carried, chunk.length);
+      this.carry.set(chunk.subarray(0, take), this.carried);
+      this.carried += take;
+      at = take;
+      if (this.carried < RECORD_SIZE) return;
+      decodeRecords(new DataView(this.carry.buffer), 0, this.log, this.next++, 1);
+      this.carried = 0;
+    }
+    const whole = Math.floor((chunk.length - at) / RECORD_SIZE);
+    decodeRecords(new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength), at, this.log, this.next, whole);
+    this.next += whole;
+    at += whole * RECORD_SIZE;
+    this.carry.set(chunk.subarray(at), 0);
+    this.carried = chunk.length - at;
+  }
+
+  /** The decoded log, once every byte has been fed. */
+  finish(): EventLog {
+    if (this.seen !== this.totalBytes) throw new LogError(this.next, `the log ended after ${this.seen} of ${this.totalBytes} bytes`);
+    return this.log;
+  }
 }
 
 /** Test and tooling helper: the exact inverse of decodeEvents for in-range values. */

@@ -5,6 +5,7 @@
 // records (docs/events.md). Everything else follows from the log.
 
 import { LogError, decodeEvents, pathWhere } from '../log/events';
+import { createLogLoader } from '../panels/log-loader';
 import { engine } from '../engine/engine';
 import { JUMP_KINDS, Player, type JumpKind } from '../log/player';
 import {
@@ -186,15 +187,17 @@ export class App {
       el('label', { for: 'log-file', text: 'Load a recorded log (32-byte records, docs/events.md)' }),
       fileInput,
     );
-    fileInput.addEventListener('change', async () => {
-      const f = fileInput.files?.[0];
-      if (!f) return;
-      if (f.size > MAX_LOG_BYTES) {
-        this.showError(`${f.name} is ${f.size} bytes; the limit is ${MAX_LOG_BYTES} (2^24 records)`);
-        return;
-      }
-      this.loadEventLog(await f.arrayBuffer(), { label: f.name });
-    });
+    // read and decoded in the import worker, the replay built in slices: a 2^24-record log
+    // (512 MB) loads with a progress bar and never blocks the page (panels/log-loader.ts)
+    logSec.append(
+      createLogLoader({
+        input: fileInput,
+        format: 'binary',
+        maxBytes: MAX_LOG_BYTES,
+        limitText: `${MAX_LOG_BYTES / (1024 * 1024)} MB (2^24 records)`,
+        open: (data, opts) => this.loadEventLog(data, opts),
+      }),
+    );
 
     const keys = el('section', { class: 'keys', 'aria-labelledby': 'keys-title' });
     const dl = el('dl');

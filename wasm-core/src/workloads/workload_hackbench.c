@@ -270,7 +270,9 @@ static void hb_finish(const struct sim_run *run, struct blab_sim_result *r)
 {
 	const struct hb_state *st = run->priv;
 	struct blab_kmem_cache_info info;
-	const struct cache_counters *fast = &run->mm->cache.path[BLAB_PATH_SLAB_ALLOC_FAST];
+	const struct cache_counters fast_c = cache_path_counters(&run->mm->cache,
+								 BLAB_PATH_SLAB_ALLOC_FAST);
+	const struct cache_counters *fast = &fast_c;
 	uint64_t end = 0;
 
 	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++)

@@ -44,10 +44,10 @@ static void test_lru_order(void)
 	CHECK_EQ(out(&m, 0, PG(2), 0, 0), CACHE_L2);  /* C was the one evicted; evicts A */
 	CHECK_EQ(out(&m, 0, PG(1), 0, 0), CACHE_L1);
 	CHECK_EQ(out(&m, 0, PG(0), 0, 0), CACHE_L2);
-	CHECK_EQ(m.cpu[0].access[CACHE_MEM], 5);
-	CHECK_EQ(m.cpu[0].access[CACHE_L1], 4);
-	CHECK_EQ(m.cpu[0].access[CACHE_L2], 2);
-	CHECK_EQ(m.cpu[0].cycles, 5 * 240 + 4 * 4 + 2 * 14);
+	CHECK_EQ(cache_cpu_counters(&m, 0).access[CACHE_MEM], 5);
+	CHECK_EQ(cache_cpu_counters(&m, 0).access[CACHE_L1], 4);
+	CHECK_EQ(cache_cpu_counters(&m, 0).access[CACHE_L2], 2);
+	CHECK_EQ(cache_cpu_counters(&m, 0).cycles, 5 * 240 + 4 * 4 + 2 * 14);
 	cache_free(&m);
 }
 
@@ -62,10 +62,10 @@ static void two_passes(uint32_t n, uint32_t want, int victim)
 	for (uint32_t i = 0; i < n; i++)
 		CHECK_EQ(out(&m, 0, PG(i), 0, i), CACHE_MEM);
 	uint64_t before[CACHE_NR_OUTCOMES];
-	memcpy(before, m.cpu[0].access, sizeof(before));
+	{ struct cache_counters c0 = cache_cpu_counters(&m, 0); memcpy(before, c0.access, sizeof(before)); }
 	for (uint32_t i = 0; i < n; i++)
 		out(&m, 0, PG(i), 0, n + i);
-	CHECK_EQ(m.cpu[0].access[want] - before[want], n);
+	CHECK_EQ(cache_cpu_counters(&m, 0).access[want] - before[want], n);
 	CHECK_EQ(cache_check(&m, NULL, 0), 0);
 	cache_free(&m);
 }
@@ -109,7 +109,7 @@ static void test_write_invalidate(void)
 	CHECK_EQ(out(&m, 3, PG(9), 1, 0), CACHE_MEM);
 	CHECK_EQ(out(&m, 3, PG(9), 1, 0), CACHE_L1);
 	CHECK_EQ(out(&m, 3, PG(9), 0, 0), CACHE_L1);
-	CHECK_EQ(m.cpu[3].writes, 2);
+	CHECK_EQ(cache_cpu_counters(&m, 3).writes, 2);
 	cache_free(&m);
 }
 
@@ -161,7 +161,7 @@ static void test_prefetch(void)
 
 	/* a second prefetch of a line in L1 does nothing */
 	CHECK_EQ(cache_prefetch(&m, 0, PG(2), 2200, 7), 0);
-	CHECK_EQ(m.cpu[0].pf_redundant, 1);
+	CHECK_EQ(cache_cpu_counters(&m, 0).pf_redundant, 1);
 
 	/* prefetched from L2: lands after the L2 latency */
 	CHECK_EQ(out(&m, 0, PG(3), 0, 2300), CACHE_MEM); /* L1 {3, 2}, 1 only in L2 */
@@ -173,10 +173,10 @@ static void test_prefetch(void)
 	/* evicted before use: wasted, charged to the prefetching CPU and path */
 	CHECK_EQ(cache_prefetch(&m, 0, PG(4), 3000, 9), 240);
 	out(&m, 0, PG(5), 0, 3500);
-	CHECK_EQ(m.cpu[0].pf_wasted, 0);
+	CHECK_EQ(cache_cpu_counters(&m, 0).pf_wasted, 0);
 	out(&m, 0, PG(6), 0, 3600); /* L1 is 2-way: 4 goes */
-	CHECK_EQ(m.cpu[0].pf_wasted, 1);
-	CHECK_EQ(m.path[9].pf_wasted, 1);
+	CHECK_EQ(cache_cpu_counters(&m, 0).pf_wasted, 1);
+	CHECK_EQ(cache_path_counters(&m, 9).pf_wasted, 1);
 	CHECK_EQ(out(&m, 0, PG(4), 0, 4000), CACHE_L2); /* no prefetch credit any more */
 
 	struct cache_wasted wl[4];
@@ -190,7 +190,7 @@ static void test_prefetch(void)
 	CHECK_EQ(cache_prefetch(&m, 0, PG(8), 5000, 9), 240);
 	out(&m, 1, PG(8), 1, 5010);
 	CHECK_EQ(out(&m, 0, PG(8), 0, 6000), CACHE_REMOTE);
-	CHECK_EQ(m.cpu[0].pf_wasted, 2);
+	CHECK_EQ(cache_cpu_counters(&m, 0).pf_wasted, 2);
 
 	CHECK_EQ(cache_take_wasted(&m, wl, 4), 1);
 	CHECK_EQ(wl[0].vaddr, PG(8));
@@ -203,14 +203,14 @@ static void test_prefetch(void)
 	CHECK_EQ(last.cpu, 5);
 	CHECK_EQ(last.path, 11);
 	CHECK_EQ(m.nwasted, 0);
-	CHECK_EQ(m.cpu[5].pf_wasted, 1);
-	CHECK_EQ(m.path[11].pf_wasted, 1);
+	CHECK_EQ(cache_cpu_counters(&m, 5).pf_wasted, 1);
+	CHECK_EQ(cache_path_counters(&m, 11).pf_wasted, 1);
 	CHECK_EQ(cache_finish(&m), 0);
 
-	CHECK_EQ(m.cpu[0].prefetches, 5);
-	CHECK_EQ(m.path[7].prefetches, 3);
-	CHECK_EQ(m.path[3].access[CACHE_PF_HIT], 1);
-	CHECK_EQ(m.path[3].access[CACHE_PF_LATE], 2);
+	CHECK_EQ(cache_cpu_counters(&m, 0).prefetches, 5);
+	CHECK_EQ(cache_path_counters(&m, 7).prefetches, 3);
+	CHECK_EQ(cache_path_counters(&m, 3).access[CACHE_PF_HIT], 1);
+	CHECK_EQ(cache_path_counters(&m, 3).access[CACHE_PF_LATE], 2);
 	struct cache_counters t;
 	cache_total(&m, &t);
 	CHECK_EQ(t.prefetches, 6);
@@ -230,7 +230,7 @@ static void test_wasted_overflow(void)
 	/* 2-way L1: every third prefetch evicts an unused one; nobody drains */
 	for (int i = 0; i < MODEL_WASTED_MAX + 5 + 2; i++)
 		cache_prefetch(&m, 0, PG(i), 0, 1);
-	CHECK_EQ(m.cpu[0].pf_wasted, MODEL_WASTED_MAX + 5);
+	CHECK_EQ(cache_cpu_counters(&m, 0).pf_wasted, MODEL_WASTED_MAX + 5);
 	CHECK_EQ(m.wasted_lost, 5);
 	CHECK_EQ(cache_take_wasted(&m, wl, 3), 3);
 	CHECK_EQ(wl[0].vaddr, PG(0)); /* oldest first */
@@ -376,8 +376,10 @@ static void test_determinism(void)
 	CHECK_EQ(cache_check(&a, err, sizeof(err)), 0);
 	if (err[0])
 		fprintf(stderr, "%s\n", err);
-	CHECK(memcmp(a.cpu, b.cpu, sizeof(a.cpu)) == 0);
-	CHECK(memcmp(a.path, b.path, sizeof(a.path)) == 0);
+	CHECK(memcmp(a.cnt_cpu, b.cnt_cpu, sizeof(a.cnt_cpu)) == 0);
+	CHECK(memcmp(a.cnt_path, b.cnt_path, sizeof(a.cnt_path)) == 0);
+	CHECK(memcmp(a.mru_cpu, b.mru_cpu, sizeof(a.mru_cpu)) == 0);
+	CHECK(memcmp(a.mru_path, b.mru_path, sizeof(a.mru_path)) == 0);
 	struct cache_counters t;
 	cache_total(&a, &t);
 	/* the mix exercised every outcome */

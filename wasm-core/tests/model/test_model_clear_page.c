@@ -69,8 +69,8 @@ static void evictions(uint32_t l1_ways)
 	clears(&m, 0, 5000, 16); /* out of L2 once more, most recent in the LLC */
 	clears(&m, 0, 6000, 32); /* 16 fillers in its set: gone */
 	CHECK_EQ(out(&m, 0, PG(0)), CACHE_MEM);
-	CHECK_EQ(m.cpu[0].cleared_lines, (uint64_t)(l1_ways - 1 + l1_ways + 16 + 16 + 31 + 16 + 32));
-	CHECK_EQ(m.cpu[0].access[CACHE_MEM], 2); /* cleared lines are not accesses */
+	CHECK_EQ(cache_cpu_counters(&m, 0).cleared_lines, (uint64_t)(l1_ways - 1 + l1_ways + 16 + 16 + 31 + 16 + 32));
+	CHECK_EQ(cache_cpu_counters(&m, 0).access[CACHE_MEM], 2); /* cleared lines are not accesses */
 	check_ok(&m);
 	cache_free(&m);
 }
@@ -91,8 +91,8 @@ static void test_wasted_prefetch(void)
 	CHECK_EQ(cache_init(&m, &p, 1, 64, 0), 0);
 	cache_prefetch(&m, 0, PG(5), 0, 7);
 	clears(&m, 0, 100, 4);
-	CHECK_EQ(m.cpu[0].pf_wasted, 1);
-	CHECK_EQ(m.path[7].pf_wasted, 1);
+	CHECK_EQ(cache_cpu_counters(&m, 0).pf_wasted, 1);
+	CHECK_EQ(cache_path_counters(&m, 7).pf_wasted, 1);
 	CHECK_EQ(cache_take_wasted(&m, w, MODEL_WASTED_MAX), 1);
 	CHECK_EQ(w[0].vaddr, PG(5));
 	CHECK_EQ(w[0].path, 7);
@@ -111,8 +111,8 @@ static void test_lines_and_llc_modes(void)
 	CHECK_EQ(cache_init(&m, &p, 1, 64, 0), 0);
 	cache_clear_page(&m, 0, FR(10), 64, 0, 3);
 	cache_clear_page(&m, 0, FR(11), 8, 0, 3);
-	CHECK_EQ(m.cpu[0].cleared_lines, 72);
-	CHECK_EQ(m.path[3].cleared_lines, 72);
+	CHECK_EQ(cache_cpu_counters(&m, 0).cleared_lines, 72);
+	CHECK_EQ(cache_path_counters(&m, 3).cleared_lines, 72);
 	CHECK_EQ(m.llc[0].fillers, 0); /* L2 not full yet: nothing pushed down */
 	check_ok(&m);
 	cache_free(&m);
@@ -136,7 +136,7 @@ static void test_known_frame_line(void)
 	CHECK_EQ(out(&m, 1, FR(7)), CACHE_MEM);
 	CHECK_EQ(out(&m, 1, FR(7)), CACHE_L1);
 	cache_clear_page(&m, 0, FR(7), 1, 0, 0);
-	CHECK_EQ(m.cpu[0].writes, 1); /* only the known line went through cache_access */
+	CHECK_EQ(cache_cpu_counters(&m, 0).writes, 1); /* only the known line went through cache_access */
 	CHECK_EQ(out(&m, 1, FR(7)), CACHE_REMOTE);
 	check_ok(&m);
 	cache_free(&m);
@@ -171,9 +171,9 @@ static void test_batched_equals_loop(void)
 		}
 	}
 	CHECK_EQ(diff, 0);
-	CHECK(memcmp(a.cpu[0].access, b.cpu[0].access, sizeof(a.cpu[0].access)) == 0);
-	CHECK(a.cpu[0].access[CACHE_LLC] > 0 && a.cpu[0].access[CACHE_MEM] > 0);
-	CHECK_EQ(a.cpu[0].pf_wasted, b.cpu[0].pf_wasted);
+	{ struct cache_counters ca = cache_cpu_counters(&a, 0), cb = cache_cpu_counters(&b, 0); CHECK(memcmp(ca.access, cb.access, sizeof(ca.access)) == 0); }
+	CHECK(cache_cpu_counters(&a, 0).access[CACHE_LLC] > 0 && cache_cpu_counters(&a, 0).access[CACHE_MEM] > 0);
+	CHECK_EQ(cache_cpu_counters(&a, 0).pf_wasted, cache_cpu_counters(&b, 0).pf_wasted);
 	CHECK_EQ(a.llc[0].fillers, b.llc[0].fillers);
 	CHECK(a.llc[0].fillers > 0);
 	check_ok(&a);
@@ -230,9 +230,10 @@ static void lazy_equals_loop(uint32_t scale)
 	}
 	CHECK_EQ(diff, 0);
 	CHECK(clears > 5000);
-	CHECK(memcmp(a.cpu, b.cpu, sizeof(a.cpu)) == 0);
-	CHECK(a.cpu[0].access[CACHE_LLC] > 0 && a.cpu[0].access[CACHE_REMOTE] > 0);
-	CHECK(a.cpu[0].pf_wasted > 0);
+	CHECK(memcmp(a.cnt_cpu, b.cnt_cpu, sizeof(a.cnt_cpu)) == 0);
+	CHECK(memcmp(a.mru_cpu, b.mru_cpu, sizeof(a.mru_cpu)) == 0);
+	CHECK(cache_cpu_counters(&a, 0).access[CACHE_LLC] > 0 && cache_cpu_counters(&a, 0).access[CACHE_REMOTE] > 0);
+	CHECK(cache_cpu_counters(&a, 0).pf_wasted > 0);
 	CHECK_EQ(a.llc[0].fillers, b.llc[0].fillers);
 	CHECK_EQ(a.llc[1].fillers, b.llc[1].fillers);
 	CHECK_EQ(cache_finish(&a), cache_finish(&b));

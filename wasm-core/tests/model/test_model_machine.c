@@ -135,7 +135,8 @@ static struct result run(uint32_t ncpus, int shape)
 	CHECK_EQ(lock_check(&mm.locks, NULL, 0), 0);
 	CHECK_EQ(sched_check(&mm.sched, NULL, 0), 0);
 	const struct lock_counters *lc = &mm.locks.lock[LOCK_ZONE].c;
-	const struct cache_counters *merge = &mm.cache.path[PATH_MERGE];
+	const struct cache_counters merge_c = cache_path_counters(&mm.cache, PATH_MERGE);
+	const struct cache_counters *merge = &merge_c;
 	res.pages = (uint64_t)ncpus * R * ITERS;
 	res.cycles = sched_max_clock(&mm.sched);
 	res.acq = lc->acquisitions;
@@ -146,7 +147,7 @@ static struct result run(uint32_t ncpus, int shape)
 			   merge->access[CACHE_MEM];
 	res.pf_hit = merge->access[CACHE_PF_HIT];
 	res.pf_late = merge->access[CACHE_PF_LATE];
-	res.pf_wasted = mm.cache.path[PATH_PICK].pf_wasted;
+	res.pf_wasted = cache_path_counters(&mm.cache, PATH_PICK).pf_wasted;
 	res.hash = res.cycles ^ (res.hold << 1) ^ (res.spin << 2) ^ (merge->cycles << 3);
 	printf("cpus %3u %-8s: %6.0f pages/Mcycle  contention %5.1f%%  hold/acq %6.0f  "
 	       "merge misses %6llu  pf hit %6llu late %5llu wasted %llu\n",

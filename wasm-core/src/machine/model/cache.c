@@ -84,17 +84,26 @@ static inline uint64_t rank_bits(uint32_t n)
 
 static void file_due(struct cache_level *c, uint32_t s);
 
+/* The sets of a level of `bytes` in `assoc` ways (0: none or too many), and its set_mask */
+static uint64_t level_sets(uint64_t bytes, uint32_t assoc, uint32_t *set_mask)
+{
+	uint64_t nsets = bytes / 64u / assoc;
+	if (nsets > 0xffffffffu)
+		return 0;
+	*set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
+	return nsets;
+}
+
 /* lazy: 1 to count clear_page()s per group of 64 sets, 2 to file the sets by deadline too
  * (see "clear_page() in bulk"; only for levels of at least 64 sets of up to 16 ways) */
 static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int with_ready,
 		      int lazy)
 {
-	uint64_t nsets = bytes / 64u / assoc;
-	if (nsets == 0 || nsets > 0xffffffffu)
+	uint64_t nsets = level_sets(bytes, assoc, &c->set_mask);
+	if (nsets == 0)
 		return -1;
 	c->nsets = (uint32_t)nsets;
 	c->assoc = assoc;
-	c->set_mask = (nsets & (nsets - 1)) == 0 ? (uint32_t)nsets - 1 : 0;
 	c->line = calloc(nsets * assoc, sizeof(*c->line));
 	c->ver = calloc(nsets * assoc, sizeof(*c->ver));
 	c->sets = calloc(nsets, sizeof(*c->sets));
@@ -102,7 +111,6 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 		c->age = calloc(nsets * assoc + AGE_SLACK, sizeof(*c->age));
 	c->ready = with_ready ? calloc(nsets * assoc, sizeof(*c->ready)) : NULL;
 	c->pfm = with_ready ? calloc(nsets * assoc, sizeof(*c->pfm)) : NULL;
-	c->fillers = 0;
 	if (lazy && (nsets < 64u || assoc > NARROW_WAYS))
 		lazy = 0;
 	c->clears = lazy ? calloc(nsets / 64u, sizeof(*c->clears)) : NULL;
@@ -127,6 +135,34 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 	return 0;
 }
 
+/* an LLC set's bytes: its head and assoc lines, rounded up to whole host cache lines */
+static uint32_t llc_stride(uint32_t assoc)
+{
+	return (uint32_t)((sizeof(struct llc_set) + assoc * sizeof(struct llc_line) + 63u) & ~63u);
+}
+
+static int llc_init(struct cache_llc *c, uint64_t bytes, uint32_t assoc)
+{
+	uint64_t nsets = level_sets(bytes, assoc, &c->set_mask);
+	if (nsets == 0)
+		return -1;
+	c->nsets = (uint32_t)nsets;
+	c->assoc = assoc;
+	c->stride = llc_stride(assoc);
+	c->sets = aligned_alloc(64, nsets * c->stride);
+	c->fillers = 0;
+	if (!c->sets)
+		return -1;
+	memset(c->sets, 0, nsets * c->stride);
+	return 0;
+}
+
+static void llc_free(struct cache_llc *c)
+{
+	free(c->sets);
+	memset(c, 0, sizeof(*c));
+}
+
 static void level_free(struct cache_level *c)
 {
 	free(c->line);
@@ -138,16 +174,6 @@ static void level_free(struct cache_level *c)
 	free(c->clears);
 	free(c->due);
 	memset(c, 0, sizeof(*c));
-}
-
-/* The set of `line`: the low bits for power-of-two set counts (L1 and L2 always), else a
- * hash spread over the sets (the LLC). */
-static inline uint32_t set_of(const struct cache_level *c, uint64_t line)
-{
-	if (c->set_mask || c->nsets == 1)
-		return (uint32_t)line & c->set_mask;
-	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32);
-	return (uint32_t)(((uint64_t)h * c->nsets) >> 32);
 }
 
 /* Way (0..n-1) of the n tags at w that equals line, or n if none. No early exit: a
@@ -290,7 +316,7 @@ static uint32_t rotate_in_words(uint8_t *g, uint32_t n)
 }
 
 /* The LRU interface the rest of the model uses, by set and way (0..n-1) of a level of n
- * ways, on sets already brought up to date (lazy_sync, llc_sync). */
+ * ways, on sets already brought up to date (lazy_sync). */
 
 /* the way ranked r in set s */
 HOT uint32_t lru_way(const struct cache_level *c, uint32_t s, uint32_t r, const uint32_t n)
@@ -342,19 +368,12 @@ HOT uint32_t lru_insert(struct cache_level *c, uint32_t s, const uint32_t n)
 	return (n & 7u) ? rotate_in(g, n) : rotate_in_words(g, n);
 }
 
-/* The way `line` should go into in set s: its own (stale) way if present, else the LRU way. */
-HOT uint32_t victim(const struct cache_level *c, uint32_t s, uint64_t line, const uint32_t n)
-{
-	uint32_t own = scan_set(c, s, line, n);
-	return own < n ? own : lru_way(c, s, n - 1u, n);
-}
-
 /*
  * clear_page() in bulk. An L1 or L2 of at least 64 sets of up to 16 ways takes a page's 64
  * lines one per set of a group of 64 consecutive sets (the page's own group: its lines are
  * consecutive and its first line is a multiple of 64). Such a clear is only counted (the
  * group's `clears`) and each set takes in the fillers due to it when it is next looked at,
- * exactly as llc_sync() does for the LLC's stream; that is exact as long as nothing but
+ * exactly as llc_live() does for the LLC's stream; that is exact as long as nothing but
  * the set itself sees what a filler evicts:
  *   - L1: an evicted line leaves no trace, unless it carries a prefetch mark (a wasted
  *     prefetch, recorded in order): a clear while any L1 way of the core holds a mark is
@@ -384,31 +403,11 @@ static void fill_gone(struct cache_level *c, uint32_t s, uint64_t gone)
 	t->used |= gone;
 }
 
-/* take_fillers() for sets of more than 16 ways */
-static void take_fillers_wide(struct cache_level *c, uint32_t s, uint64_t k)
-{
-	uint32_t n = c->assoc;
-	uint32_t r = (uint32_t)(k % n), gone = k >= n ? n : (uint32_t)k;
-	uint8_t *g = c->age + (uint64_t)s * n;
-	uint64_t gone_ways = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t a = g[i] + r;
-		if (g[i] >= n - gone)
-			gone_ways |= 1ull << i;
-		g[i] = (uint8_t)(a >= n ? a - n : a);
-	}
-	fill_gone(c, s, gone_ways);
-}
-
-/* Set s takes in k fillers as most recent: the order turns by k (mod n) and the ways
- * ranked past the end, all of them when k >= n, become fillers. For the LLC's stream and
- * the lazy clears of L1 and L2. A prefetch mark is never on such a way (see above). */
+/* Set s (of up to 16 ways: only those clear lazily) takes in k fillers as most recent: the
+ * order turns by k (mod n) and the ways ranked past the end, all of them when k >= n,
+ * become fillers. A prefetch mark is never on such a way (see above). */
 HOT void take_fillers(struct cache_level *c, uint32_t s, uint64_t k, const uint32_t n)
 {
-	if (n > NARROW_WAYS) {
-		take_fillers_wide(c, s, k);
-		return;
-	}
 	struct cache_set *t = &c->sets[s];
 	uint32_t r = k >= n ? (uint32_t)(k % n) : (uint32_t)k;
 	uint32_t gone = k >= n ? n : (uint32_t)k;
@@ -427,22 +426,24 @@ HOT void take_fillers(struct cache_level *c, uint32_t s, uint64_t k, const uint3
 	}
 }
 
-/* L2: file set s under its deadline (see "clear_page() in bulk") */
+/* L2: file set s under its deadline (see "clear_page() in bulk"). Most touches and fills
+ * leave the deadline where it was (it moves only with the highest non-filler rank). */
 static void file_due(struct cache_level *c, uint32_t s)
 {
 	struct cache_set *t = &c->sets[s];
+	uint64_t others = ~t->filler_ranks & rank_bits(c->assoc), want = 0;
+	/* the fillers ranked above the highest non-filler can go first */
+	if (others)
+		want = t->synced + c->assoc - (63u - (uint32_t)__builtin_clzll(others));
+	if (want == t->deadline)
+		return;
 	uint64_t *due = c->due + (uint64_t)(s >> 6) * DUE_SLOTS;
 	uint64_t bit = 1ull << (s & 63u);
-	uint64_t others = ~t->filler_ranks & rank_bits(c->assoc);
 	if (t->deadline)
 		due[t->deadline % DUE_SLOTS] &= ~bit;
-	t->deadline = 0;
-	if (others) {
-		/* the fillers ranked above the highest non-filler can go first */
-		uint32_t safe = c->assoc - 1u - (63u - (uint32_t)__builtin_clzll(others));
-		t->deadline = t->synced + safe + 1u;
-		due[t->deadline % DUE_SLOTS] |= bit;
-	}
+	t->deadline = want;
+	if (want)
+		due[want % DUE_SLOTS] |= bit;
 }
 
 /* Bring set s of an L1 or L2 up to date with its group's lazy clears. */
@@ -466,36 +467,87 @@ HOT uint32_t priv_set(struct cache_level *c, uint64_t line, const uint32_t n)
 }
 
 /*
- * The LLC's share of the clear_page() stream is aggregated (cache_clear_page): the frame
- * lines that reach a socket's LLC are only counted (c->fillers), filler j going to set
- * j % nsets, which is the hash's even spread of a page's lines without its noise. A set
- * catches up on the fillers due to it whenever it is looked at: k insertions at the MRU end
- * of a true-LRU set move every rank down k and turn the ways pushed past the last rank into
- * the inserted lines, so rank' = (rank + k) mod ways and the wrapped ways become anonymous
- * fillers (take_fillers). Exact for that stream, O(ways) per look, nothing per cleared
- * line. An LLC eviction has no side effect (nothing back-invalidates), so applying it late
- * changes nothing another level sees.
+ * The LLC. Its evictions have no side effect (nothing back-invalidates, nothing is written
+ * back anywhere the model looks), and most of what it takes in is the clear_page() stream:
+ * the frame lines that reach a socket's LLC are only counted (c->fillers), filler j going
+ * to set j % nsets, which is the hash's even spread of a page's lines without its noise.
+ * So a set keeps only its tracked lines, most recent first, each with the number of
+ * fillers the set had taken in when it was last used (used_at). In a true-LRU set the line
+ * in slot i then ranks (fillers taken in since its use) + i: every filler and every line
+ * used after it is more recent, and nothing else is. Ranks grow along the slots, so the
+ * lines still in the set (rank < ways) are a prefix: a look at the set drops the slots past
+ * it, a use moves a line to slot 0, a fill puts a new line there. Exact for that stream,
+ * nothing per cleared line, and a set that fillers have washed through costs nothing to
+ * look at. (Empty ways need no slot: a line leaves only when `ways` others are more recent.)
  */
-HOT void llc_sync(struct cache_level *c, uint32_t set, const uint32_t n)
+
+/* The set of `line` in an LLC: the low bits for power-of-two set counts, else a hash spread
+ * over the sets (real Skylake-SP hashes lines over its LLC slices; the set count is not a
+ * power of two). L1 and L2 always have power-of-two sets (priv_set). */
+static inline uint32_t llc_set_of(const struct cache_llc *c, uint64_t line)
 {
-	if (!c->fillers)
-		return;
-	uint64_t num = c->fillers + c->nsets - 1u - set;
-	/* a 32-bit division while the count fits: the same quotient, several times faster */
-	uint64_t due = num <= 0xffffffffu ? (uint32_t)num / c->nsets : num / c->nsets;
-	uint64_t k = due - c->sets[set].synced;
-	if (!k)
-		return;
-	c->sets[set].synced = due;
-	take_fillers(c, set, k, n);
+	if (c->set_mask || c->nsets == 1)
+		return (uint32_t)line & c->set_mask;
+	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32);
+	return (uint32_t)(((uint64_t)h * c->nsets) >> 32);
 }
 
-/* set_of() for an LLC, brought up to date with the clear_page() stream */
-HOT uint32_t llc_set(struct cache_level *c, uint64_t line, const uint32_t n)
+/* fillers set s has taken in: the j < c->fillers with j % nsets == s */
+static inline uint64_t llc_taken(const struct cache_llc *c, uint32_t s)
 {
-	uint32_t set = set_of(c, line);
-	llc_sync(c, set, n);
-	return set;
+	uint64_t num = c->fillers + c->nsets - 1u - s;
+	/* a 32-bit division while the count fits: the same quotient, several times faster */
+	return num <= 0xffffffffu ? (uint32_t)num / c->nsets : num / c->nsets;
+}
+
+static inline struct llc_set *llc_set_at(const struct cache_llc *c, uint32_t s)
+{
+	return (struct llc_set *)((char *)c->sets + (uint64_t)s * c->stride);
+}
+
+/*
+ * Set s (n ways) brought up to date: the lines the fillers pushed out dropped; returns how
+ * many it still holds (slots 0..k-1), *taken gets llc_taken(). A line's used_at keeps the
+ * count's low 32 bits: every line kept at the last look had used_at within n of `synced`,
+ * so unless n fillers came since (then every line is gone) the difference is exact.
+ */
+HOT uint32_t llc_live(struct cache_llc *c, uint32_t s, uint64_t *taken, const uint32_t n)
+{
+	struct llc_set *t = llc_set_at(c, s);
+	uint64_t f = llc_taken(c, s);
+	uint32_t k = t->nlines;
+	if (f - t->synced >= n)
+		k = 0;
+	else
+		while (k && (uint32_t)f - t->line[k - 1u].used_at + (k - 1u) >= n)
+			k--;
+	t->nlines = k;
+	t->synced = f;
+	*taken = f;
+	return k;
+}
+
+/* slot of `line` among the k lines of set s, or k */
+HOT uint32_t llc_find(const struct cache_llc *c, uint32_t s, uint32_t k, uint64_t line)
+{
+	const struct llc_line *l = llc_set_at(c, s)->line;
+	uint32_t i = 0;
+	while (i < k && l[i].line != line)
+		i++;
+	return i;
+}
+
+/* the line in slot i of set s is used now, when the set has taken in `taken` fillers: it
+ * moves to slot 0, the lines before it down one (none leaves: each still ranks below the
+ * used line's old rank) */
+HOT void llc_use(struct cache_llc *c, uint32_t s, uint32_t i, uint64_t taken)
+{
+	struct llc_line *l = llc_set_at(c, s)->line;
+	struct llc_line x = l[i];
+	for (; i; i--)
+		l[i] = l[i - 1u];
+	x.used_at = (uint32_t)taken;
+	l[0] = x;
 }
 
 /* a line of a frame cache_clear_page() may be asked to clear (cache_set_frames) */
@@ -520,18 +572,9 @@ static struct cache_dir_page *dir_get_hashed(struct cache_model *m, uint64_t lin
 		e->line = line;
 		e->e.ver = ++m->ver_clock;
 		e->e.owner = MODEL_NO_CPU;
+		e->e.own_core = MODEL_NO_CPU;
 	}
 	return &e->e;
-}
-
-/* The directory entry of a line it knows already, or NULL (dir_get() would make one). */
-HOT const struct cache_dir_page *dir_find(const struct cache_model *m, uint64_t line)
-{
-	uint64_t i = line - m->dir_base_line;
-	if (i < m->dir_npages)
-		return &m->dir_pages[i];
-	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
-	return m->dir_hash[h].line == line ? &m->dir_hash[h].e : NULL;
 }
 
 HOT struct cache_dir_page *dir_get(struct cache_model *m, uint64_t line)
@@ -545,20 +588,49 @@ HOT struct cache_dir_page *dir_get(struct cache_model *m, uint64_t line)
 	return dir_get_hashed(m, line);
 }
 
-/* The current version of a line, without creating or forgetting anything; 0 = unknown. */
-static inline uint32_t dir_peek_ver(const struct cache_model *m, uint64_t line)
+/* The directory entry of a line, without creating or forgetting anything; NULL = unknown. */
+static inline const struct cache_dir_page *dir_peek(const struct cache_model *m, uint64_t line)
 {
 	uint64_t i = line - m->dir_base_line;
 	if (i < m->dir_npages)
-		return m->dir_pages[i].ver;
+		return &m->dir_pages[i];
 	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
-	return m->dir_hash[h].line == line ? m->dir_hash[h].e.ver : 0;
+	return m->dir_hash[h].line == line ? &m->dir_hash[h].e : NULL;
+}
+
+/*
+ * Is a copy filled at version ver current? In an L1 only when ver is the line's version
+ * (an ownership change updates the writer's L1 copy at once). In an L2 or LLC also when
+ * the line's last ownership change was by this core, or by a core of this socket: such a
+ * change makes every copy the writer's core and socket hold current, which is recorded
+ * once in the directory (own_core) instead of in each copy (take_ownership).
+ */
+static inline int l2_current(const struct cache_dir_page *d, uint32_t core, uint32_t ver)
+{
+	return ver == d->ver || d->own_core == core;
+}
+
+static inline int llc_current(const struct cache_model *m, const struct cache_dir_page *d,
+			      uint32_t socket, uint32_t ver)
+{
+	return ver == d->ver ||
+	       (d->own_core != MODEL_NO_CPU && m->core_socket[d->own_core] == socket);
+}
+
+/* The L2 of `core` evicted a copy of line at version ver: its directory entry when that
+ * copy was current (a victim LLC takes it then), else NULL */
+static inline const struct cache_dir_page *l2_victim_current(const struct cache_model *m,
+							      uint64_t line, uint32_t core,
+							      uint32_t ver)
+{
+	const struct cache_dir_page *d = dir_peek(m, line);
+	return d && l2_current(d, core, ver) ? d : NULL;
 }
 
 static inline void account_wasted(struct cache_model *m, const struct cache_pfmark *f)
 {
-	m->cpu[f->cpu].pf_wasted++;
-	m->path[f->path].pf_wasted++;
+	m->cnt_cpu[f->cpu].pf_wasted++;
+	m->cnt_path[f->path].pf_wasted++;
 }
 
 /* The prefetched line `line`, marked by f, leaves L1 unused. The caller clears the mark. */
@@ -602,8 +674,9 @@ uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint
 	return n;
 }
 
-/* Put `line` at version `ver` into way w of set s (its victim(), found by the caller) as
- * most recent. The evicted way's old content is copied to *old when old is not NULL. */
+/* Put `line` at version `ver` into way w of set s (its stale way or the LRU way, found by
+ * the caller) as most recent. The evicted way's old content is copied to *old when old is
+ * not NULL. */
 HOT void fill_way(struct cache_level *c, uint32_t s, uint32_t w, uint64_t line, uint32_t ver,
 		  struct cache_way *old, const uint32_t n)
 {
@@ -630,14 +703,31 @@ HOT void fill_way(struct cache_level *c, uint32_t s, uint32_t w, uint64_t line, 
 }
 
 /* `line` at version ver into the LLC of `socket` (a victim LLC: what the L2 evicted, or a
- * line another core supplied; an inclusive one: every miss) */
+ * line another core supplied; an inclusive one: every miss): into its own slot if the set
+ * holds a copy, current or stale, else into a new slot 0, every line moving down one and
+ * the least recent leaving when it then ranks past the last way */
 HOT void fill_llc(struct cache_model *m, uint32_t socket, uint64_t line, uint32_t ver,
 		  const struct geom g)
 {
-	struct cache_level *c = &m->llc[socket];
+	struct cache_llc *c = &m->llc[socket];
 	const uint32_t n = WAYS(g.n3, c);
-	uint32_t s = llc_set(c, line, n);
-	fill_way(c, s, victim(c, s, line, n), line, ver, NULL, n);
+	uint32_t s = llc_set_of(c, line);
+	struct llc_set *t = llc_set_at(c, s);
+	uint64_t taken;
+	uint32_t k = llc_live(c, s, &taken, n), i = llc_find(c, s, k, line);
+	if (i < k) {
+		llc_use(c, s, i, taken);
+		t->line[0].ver = ver;
+		return;
+	}
+	if (k && (uint32_t)taken - t->line[k - 1u].used_at + k >= n)
+		k--;
+	for (i = k; i; i--)
+		t->line[i] = t->line[i - 1u];
+	t->line[0].line = line;
+	t->line[0].used_at = (uint32_t)taken;
+	t->line[0].ver = ver;
+	t->nlines = k + 1u;
 }
 
 /* `line` into way w of L2 set s (found by the caller); what it evicts goes on down */
@@ -651,10 +741,11 @@ HOT void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket, uint32_t
 		/* a victim LLC takes what the L2 evicts, if it is still current (peek: the
 		 * caller holds a pointer into the directory that must stay valid); a cleared
 		 * frame line joins the LLC's aggregated stream */
+		const struct cache_dir_page *od;
 		if (old.line == FILLER_LINE)
 			m->llc[socket].fillers++;
-		else if (dir_peek_ver(m, old.line) == old.ver)
-			fill_llc(m, socket, old.line, old.ver, g);
+		else if ((od = l2_victim_current(m, old.line, core, old.ver)))
+			fill_llc(m, socket, old.line, od->ver, g);
 	}
 }
 
@@ -673,25 +764,20 @@ HOT uint64_t fill_l1(struct cache_model *m, uint32_t core, uint32_t s, uint32_t 
 	return (uint64_t)s * n + w;
 }
 
-/* an L1 or L2 holds `line` at version ver */
-HOT int valid_in(struct cache_level *c, uint64_t line, uint32_t ver, const uint32_t n)
+/* the L1 or L2 of core holds a current copy of `line` (directory entry d) */
+HOT int valid_in(struct cache_level *c, uint64_t line, const struct cache_dir_page *d,
+		 uint32_t core, const uint32_t n)
 {
 	uint32_t s = priv_set(c, line, n);
 	uint32_t w = scan_set(c, s, line, n);
-	return w < n && c->ver[(uint64_t)s * n + w] == ver;
+	return w < n && l2_current(d, core, c->ver[(uint64_t)s * n + w]);
 }
 
-/* Host-side only: start loading the LLC set s3 of l3 (n ways) and, when di is in the dense
- * directory, a directory entry; the lookup that needs them comes a little later. */
-HOT void prefetch_llc_set(const struct cache_level *l3, uint32_t s3, const uint32_t n)
+/* Host-side only: start loading LLC set s of c (n ways); the lookup that needs it comes a
+ * little later. */
+HOT void prefetch_llc_set(const struct cache_llc *c, uint32_t s, const uint32_t n)
 {
-	uint64_t b = (uint64_t)s3 * n;
-	__builtin_prefetch(&l3->sets[s3]);
-	if (n > NARROW_WAYS)
-		__builtin_prefetch(&l3->age[b]);
-	__builtin_prefetch(&l3->line[b]);
-	__builtin_prefetch(&l3->line[b + n - 1u]);
-	__builtin_prefetch(&l3->ver[b]);
+	__builtin_prefetch(llc_set_at(c, s));
 }
 
 /*
@@ -706,17 +792,18 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 	uint32_t core = m->core_of[cpu];
 	uint32_t socket = m->socket_of[cpu];
 	uint32_t ver = d->ver;
-	struct cache_level *l2 = &m->l2[core], *l3 = &m->llc[socket];
+	struct cache_level *l2 = &m->l2[core];
+	struct cache_llc *l3 = &m->llc[socket];
 	const uint32_t n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
 	uint32_t s2 = priv_set(l2, line, n2);
 	uint64_t b2 = (uint64_t)s2 * n2;
-	uint32_t s3 = set_of(l3, line);
+	uint32_t s3 = llc_set_of(l3, line);
 	/* an L2 miss needs the LLC set, and both are likely host cache misses at scale */
 	prefetch_llc_set(l3, s3, n3);
 	__builtin_prefetch(&l2->ver[b2]);
 	uint32_t w2 = scan_set(l2, s2, line, n2);
 
-	if (w2 < n2 && l2->ver[b2 + w2] == ver) {
+	if (w2 < n2 && l2_current(d, core, l2->ver[b2 + w2])) {
 		lru_touch(l2, s2, w2, n2);
 		*outcome = CACHE_L2;
 		*cycles = m->p.l2_cycles;
@@ -734,14 +821,14 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 			uint64_t di = old - m->dir_base_line;
 			if (di < m->dir_npages)
 				__builtin_prefetch(&m->dir_pages[di]);
-			prefetch_llc_set(l3, set_of(l3, old), n3);
+			prefetch_llc_set(l3, llc_set_of(l3, old), n3);
 		}
 	}
 	uint32_t owner = d->owner;
 	if (owner != MODEL_NO_CPU && owner != cpu) {
 		uint32_t ocore = m->core_of[owner];
-		if (ocore != core && (valid_in(&m->l1[ocore], line, ver, WAYS(g.n1, &m->l1[ocore])) ||
-				      valid_in(&m->l2[ocore], line, ver, n2))) {
+		if (ocore != core && (valid_in(&m->l1[ocore], line, d, ocore, WAYS(g.n1, &m->l1[ocore])) ||
+				      valid_in(&m->l2[ocore], line, d, ocore, n2))) {
 			int same = m->socket_of[owner] == socket;
 			*outcome = CACHE_REMOTE;
 			*cycles = same ? m->p.xcore_cycles : m->p.xsocket_cycles;
@@ -754,10 +841,10 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		}
 		d->owner = MODEL_NO_CPU; /* the owner evicted it: written back below */
 	}
-	llc_sync(l3, s3, n3);
-	uint32_t w3 = scan_set(l3, s3, line, n3);
-	if (w3 < n3 && l3->ver[(uint64_t)s3 * n3 + w3] == ver) {
-		lru_touch(l3, s3, w3, n3);
+	uint64_t taken;
+	uint32_t k3 = llc_live(l3, s3, &taken, n3), w3 = llc_find(l3, s3, k3, line);
+	if (w3 < k3 && llc_current(m, d, socket, llc_set_at(l3, s3)->line[w3].ver)) {
+		llc_use(l3, s3, w3, taken);
 		*outcome = CACHE_LLC;
 		*cycles = m->p.llc_cycles;
 	} else {
@@ -811,43 +898,26 @@ static uint64_t fetch_default(struct cache_model *m, uint32_t cpu, uint64_t line
 	return fetch(m, cpu, line, d, s1, own1, now, outcome, cycles, DEFAULT_GEOM);
 }
 
-/* A write by a CPU that does not own the line: a new version, its own copies keep up. */
-static void take_ownership(struct cache_model *m, uint32_t cpu, struct cache_dir_page *d,
-			   uint64_t line, uint64_t idx1, const struct geom g)
+/* A write by a CPU that does not own the line: a new version, which makes every other
+ * core's copy stale. The writer's own copies keep up: its L1 copy (at idx1) at once, its L2
+ * copy and its socket's LLC copy through the directory's own_core (l2_current,
+ * llc_current), so nothing is searched. */
+static inline void take_ownership(struct cache_model *m, uint32_t cpu, struct cache_dir_page *d,
+				  uint64_t idx1)
 {
-	uint32_t core = m->core_of[cpu], socket = m->socket_of[cpu];
-	struct cache_level *l2 = &m->l2[core], *l3 = &m->llc[socket];
-	const uint32_t n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
+	uint32_t core = m->core_of[cpu];
 	uint32_t ver = ++m->ver_clock;
 	d->ver = ver;
 	d->owner = (uint16_t)cpu;
+	d->own_core = (uint16_t)core;
 	m->l1[core].ver[idx1] = ver;
-	uint32_t s = priv_set(l2, line, n2), w = scan_set(l2, s, line, n2);
-	if (w < n2)
-		l2->ver[(uint64_t)s * n2 + w] = ver;
-	s = llc_set(l3, line, n3);
-	w = scan_set(l3, s, line, n3);
-	if (w < n3)
-		l3->ver[(uint64_t)s * n3 + w] = ver;
-}
-
-static void take_ownership_any(struct cache_model *m, uint32_t cpu, struct cache_dir_page *d,
-			       uint64_t line, uint64_t idx1)
-{
-	take_ownership(m, cpu, d, line, idx1, ANY_GEOM);
-}
-
-static void take_ownership_default(struct cache_model *m, uint32_t cpu,
-				   struct cache_dir_page *d, uint64_t line, uint64_t idx1)
-{
-	take_ownership(m, cpu, d, line, idx1, DEFAULT_GEOM);
 }
 
 /* The counters of an access's CPU and code path */
 HOT void count_access(struct cache_model *m, uint32_t cpu, uint8_t path, struct cache_result r,
 		      int write)
 {
-	struct cache_counters *c = &m->cpu[cpu], *p = &m->path[path];
+	struct cache_counters *c = &m->cnt_cpu[cpu], *p = &m->cnt_path[path];
 	c->access[r.outcome]++;
 	p->access[r.outcome]++;
 	c->cycles += r.cycles;
@@ -899,7 +969,7 @@ HOT struct cache_result access(struct cache_model *m, uint32_t cpu, uint64_t vad
 		}
 	}
 	if (write && d->owner != cpu)
-		(g.n1 ? take_ownership_default : take_ownership_any)(m, cpu, d, line, idx);
+		take_ownership(m, cpu, d, idx);
 
 	count_access(m, cpu, path, r, write);
 	return r;
@@ -917,30 +987,20 @@ static struct cache_result access_default(struct cache_model *m, uint32_t cpu, u
 	return access(m, cpu, vaddr, write, now, path, DEFAULT_GEOM);
 }
 
+struct cache_result cache_access_slow(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
+				      int write, uint64_t now, uint8_t path)
+{
+	return (m->default_geom ? access_default : access_any)(m, cpu, vaddr, write, now, path);
+}
+
 struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
 				 int write, uint64_t now, uint8_t path)
 {
-	uint64_t line = vaddr >> MODEL_LINE_SHIFT;
-	const struct cache_level *l1 = &m->l1[m->core_of[cpu]];
-	const struct cache_dir_page *d = dir_find(m, line);
-	uint32_t s1 = (uint32_t)line & l1->set_mask;
-
-	/* Fast path: a line the directory knows, the most recent of its L1 set (a set of up
-	 * to 16 ways with no clear_page() filler pending), current, not a prefetch, and not a
-	 * write that takes ownership. The full path's answer for it is an L1 hit that changes
-	 * nothing (touching the MRU way is a no-op) but the counters; allocator code touches
-	 * one struct page several times running. */
-	if (d && l1->assoc <= NARROW_WAYS) {
-		const struct cache_set *t = &l1->sets[s1];
-		uint64_t idx = (uint64_t)s1 * l1->assoc + (t->order & 0xfu);
-		if ((!l1->clears || l1->clears[s1 >> 6] == t->synced) && l1->line[idx] == line &&
-		    l1->ver[idx] == d->ver && !l1->pfm[idx].pf && (!write || d->owner == cpu)) {
-			struct cache_result r = {CACHE_L1, m->p.l1_cycles};
-			count_access(m, cpu, path, r, write);
-			return r;
-		}
+	if (cache_access_mru(m, cpu, vaddr >> MODEL_LINE_SHIFT, write, path)) {
+		struct cache_result r = {CACHE_L1, m->p.l1_cycles};
+		return r;
 	}
-	return (m->default_geom ? access_default : access_any)(m, cpu, vaddr, write, now, path);
+	return cache_access_slow(m, cpu, vaddr, write, now, path);
 }
 
 HOT uint32_t prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint64_t now,
@@ -956,8 +1016,8 @@ HOT uint32_t prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint6
 
 	if (w1 < n1 && l1->ver[i1] == d->ver) {
 		const struct cache_pfmark *w = &l1->pfm[i1];
-		m->cpu[cpu].pf_redundant++;
-		m->path[path].pf_redundant++;
+		m->cnt_cpu[cpu].pf_redundant++;
+		m->cnt_path[path].pf_redundant++;
 		if (w->pf && l1->ready[i1] > now) {
 			uint64_t rest = l1->ready[i1] - now;
 			return rest > 0xffffffffu ? 0xffffffffu : (uint32_t)rest;
@@ -975,8 +1035,8 @@ HOT uint32_t prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint6
 	w->cpu = (uint8_t)cpu;
 	l1->pf_marks++;
 	l1->ready[idx] = now + cycles;
-	m->cpu[cpu].prefetches++;
-	m->path[path].prefetches++;
+	m->cnt_cpu[cpu].prefetches++;
+	m->cnt_path[path].prefetches++;
 	return cycles;
 }
 
@@ -1114,7 +1174,8 @@ HOT uint32_t clear_l2_lazy(struct cache_level *l2, uint64_t first, uint64_t *idx
 HOT void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socket,
 			    uint64_t first, uint32_t stride, const struct geom g)
 {
-	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core], *l3 = &m->llc[socket];
+	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core];
+	struct cache_llc *l3 = &m->llc[socket];
 	const uint32_t n1 = WAYS(g.n1, l1), n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
 	uint64_t idx[64], before[64], line[64], to_llc = 0, f0 = l3->fillers;
 	uint32_t ver[64], n;
@@ -1137,13 +1198,15 @@ HOT void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socke
 		uint64_t d = line[i] - m->dir_base_line;
 		if (d < m->dir_npages)
 			__builtin_prefetch(&m->dir_pages[d]);
-		prefetch_llc_set(l3, set_of(l3, line[i]), n3);
+		prefetch_llc_set(l3, llc_set_of(l3, line[i]), n3);
 	}
-	for (uint32_t i = 0; i < n; i++)
-		if (dir_peek_ver(m, line[i]) == ver[i]) {
+	for (uint32_t i = 0; i < n; i++) {
+		const struct cache_dir_page *d = l2_victim_current(m, line[i], core, ver[i]);
+		if (d) {
 			l3->fillers = f0 + before[i];
-			fill_llc(m, socket, line[i], ver[i], g);
+			fill_llc(m, socket, line[i], d->ver, g);
 		}
+	}
 	l3->fillers = f0 + to_llc;
 }
 
@@ -1169,8 +1232,8 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core];
 	uint64_t to_llc = 0; /* fillers the L2 passes down (or, inclusive, every line) */
 
-	m->cpu[cpu].cleared_lines += 64u / stride;
-	m->path[path].cleared_lines += 64u / stride;
+	m->cnt_cpu[cpu].cleared_lines += 64u / stride;
+	m->cnt_path[path].cleared_lines += 64u / stride;
 	if (!m->dir_frame_live && m->p.llc_victim && l2->nsets >= 64u) {
 		(m->default_geom ? clear_page_default : clear_page_any)(m, core, socket, first,
 									stride);
@@ -1181,7 +1244,8 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 		uint64_t line = first + l;
 		struct cache_way old;
 
-		if (m->dir_frame_live && dir_peek_ver(m, line)) {
+		const struct cache_dir_page *od;
+		if (m->dir_frame_live && dir_peek(m, line)) {
 			/* someone touched this line through cache_access(): keep its copies
 			 * coherent with an ordinary write */
 			(void)cache_access(m, cpu, line << MODEL_LINE_SHIFT, 1, now, path);
@@ -1196,10 +1260,10 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 			to_llc++; /* an inclusive LLC is filled by every miss */
 		} else if (!real) {
 			to_llc += (uint64_t)used; /* a filler goes on down */
-		} else if (dir_peek_ver(m, old.line) == old.ver) {
+		} else if ((od = l2_victim_current(m, old.line, core, old.ver))) {
 			m->llc[socket].fillers += to_llc; /* in order: what came before it */
 			to_llc = 0;
-			fill_llc(m, socket, old.line, old.ver, ANY_GEOM);
+			fill_llc(m, socket, old.line, od->ver, ANY_GEOM);
 		}
 	}
 	m->llc[socket].fillers += to_llc;
@@ -1233,19 +1297,39 @@ uint64_t cache_finish(struct cache_model *m)
 	return cache_finish_each(m, NULL, NULL);
 }
 
+/* counters c plus `mru` L1 hits by reads and writes (cache_access_mru counts only those) */
+static struct cache_counters with_mru(const struct cache_model *m, struct cache_counters c,
+				      const uint64_t mru[2])
+{
+	c.access[CACHE_L1] += mru[0] + mru[1];
+	c.writes += mru[1];
+	c.cycles += (mru[0] + mru[1]) * m->p.l1_cycles;
+	return c;
+}
+
+struct cache_counters cache_cpu_counters(const struct cache_model *m, uint32_t cpu)
+{
+	return with_mru(m, m->cnt_cpu[cpu], m->mru_cpu[cpu]);
+}
+
+struct cache_counters cache_path_counters(const struct cache_model *m, uint32_t path)
+{
+	return with_mru(m, m->cnt_path[path & 0xffu], m->mru_path[path & 0xffu]);
+}
+
 void cache_total(const struct cache_model *m, struct cache_counters *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (uint32_t c = 0; c < m->ncpus; c++) {
-		const struct cache_counters *s = &m->cpu[c];
+		const struct cache_counters s = cache_cpu_counters(m, c);
 		for (int o = 0; o < CACHE_NR_OUTCOMES; o++)
-			out->access[o] += s->access[o];
-		out->writes += s->writes;
-		out->cycles += s->cycles;
-		out->prefetches += s->prefetches;
-		out->pf_redundant += s->pf_redundant;
-		out->pf_wasted += s->pf_wasted;
-		out->cleared_lines += s->cleared_lines;
+			out->access[o] += s.access[o];
+		out->writes += s.writes;
+		out->cycles += s.cycles;
+		out->prefetches += s.prefetches;
+		out->pf_redundant += s.pf_redundant;
+		out->pf_wasted += s.pf_wasted;
+		out->cleared_lines += s.cleared_lines;
 	}
 }
 
@@ -1256,7 +1340,7 @@ void cache_free(struct cache_model *m)
 	for (uint32_t k = 0; m->l2 && k < m->ncores; k++)
 		level_free(&m->l2[k]);
 	for (uint32_t s = 0; m->llc && s < m->nsockets; s++)
-		level_free(&m->llc[s]);
+		llc_free(&m->llc[s]);
 	free(m->l1);
 	free(m->l2);
 	free(m->llc);
@@ -1300,7 +1384,9 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 	for (uint32_t c = 0; c < ncpus; c++) {
 		m->core_of[c] = (uint16_t)model_cpu_core(p, c);
 		m->socket_of[c] = (uint8_t)model_cpu_socket(p, c);
+		m->core_socket[m->core_of[c]] = m->socket_of[c];
 	}
+	m->l1_narrow = p->l1_ways <= NARROW_WAYS;
 	m->l1 = calloc(m->ncores, sizeof(*m->l1));
 	m->l2 = calloc(m->ncores, sizeof(*m->l2));
 	m->llc = calloc(m->nsockets, sizeof(*m->llc));
@@ -1313,9 +1399,11 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 		if (level_init(&m->l1[k], p->l1_bytes, p->l1_ways, 1, lazy) ||
 		    level_init(&m->l2[k], p->l2_bytes, p->l2_ways, 0, 2 * lazy))
 			goto fail;
+	for (uint32_t c = 0; c < ncpus; c++)
+		m->l1_of[c] = &m->l1[m->core_of[c]];
 	for (uint32_t s = 0; s < m->nsockets; s++)
-		if (level_init(&m->llc[s], (uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
-			       p->llc_ways, 0, 0))
+		if (llc_init(&m->llc[s], (uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
+			     p->llc_ways))
 			goto fail;
 	if (p->fill_buffers) {
 		m->fb = calloc((uint64_t)ncpus * p->fill_buffers, sizeof(*m->fb));
@@ -1331,7 +1419,7 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 		if (!m->dir_pages)
 			goto fail;
 		for (uint64_t i = 0; i < npages; i++)
-			m->dir_pages[i].owner = MODEL_NO_CPU;
+			m->dir_pages[i].owner = m->dir_pages[i].own_core = MODEL_NO_CPU;
 	}
 	uint32_t cap = 1;
 	if (dir_hash_lines == 0)
@@ -1426,6 +1514,12 @@ static uint64_t level_bytes(uint64_t bytes, uint32_t assoc, int with_ready, int 
 	return n;
 }
 
+/* the host bytes llc_init() takes */
+static uint64_t llc_bytes(uint64_t bytes, uint32_t assoc)
+{
+	return bytes / 64u / assoc * llc_stride(assoc) + ARRAY_SLACK;
+}
+
 uint64_t cache_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t npages,
 			 uint32_t dir_hash_lines)
 {
@@ -1437,8 +1531,8 @@ uint64_t cache_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t 
 
 	n += cores * (level_bytes(p->l1_bytes, p->l1_ways, 1, lazy) +
 		      level_bytes(p->l2_bytes, p->l2_ways, 0, 2 * lazy));
-	n += sockets * level_bytes((uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
-				   p->llc_ways, 0, 0);
+	n += sockets * llc_bytes((uint64_t)p->llc_bytes_per_core * p->cores_per_socket,
+				 p->llc_ways);
 	n += (uint64_t)ncpus * p->fill_buffers * sizeof(uint64_t);
 	n += npages * sizeof(struct cache_dir_page);
 	while (cap < (dir_hash_lines ? dir_hash_lines : 65536u) && cap < (1u << 30))
@@ -1493,6 +1587,41 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 	return 0;
 }
 
+/* An LLC: in each set's slots distinct tracked lines, no newer than any version handed out,
+ * most recent first (used_at never grows along the slots, nor passes what the set has
+ * taken in). */
+static int llc_check(const struct cache_model *m, const struct cache_llc *c, uint32_t k,
+		     char *err, size_t errlen)
+{
+	for (uint32_t s = 0; s < c->nsets; s++) {
+		const struct llc_set *t = llc_set_at(c, s);
+		const struct llc_line *l = t->line;
+		const char *why = t->nlines > c->assoc ? "more lines than ways"
+				  : t->synced > llc_taken(c, s) ? "a set ahead of the stream"
+								: NULL;
+		for (uint32_t i = 0; i < t->nlines && !why; i++) {
+			for (uint32_t j = 0; j < i && !why; j++)
+				if (l[j].line == l[i].line)
+					why = "a line appears twice in a set";
+			if (why)
+				break;
+			if (!is_tracked(l[i].line))
+				why = "an empty or filler slot";
+			else if (l[i].ver > m->ver_clock)
+				why = "a copy is newer than any version handed out";
+			else if ((uint32_t)t->synced - l[i].used_at >= 0x80000000u ||
+				 (i && l[i - 1u].used_at - l[i].used_at >= 0x80000000u))
+				why = "slots out of recency order";
+		}
+		if (why) {
+			if (err && errlen)
+				snprintf(err, errlen, "LLC %u set %u: %s", k, s, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int cache_check(const struct cache_model *m, char *err, size_t errlen)
 {
 	for (uint32_t k = 0; k < m->ncores; k++)
@@ -1500,11 +1629,12 @@ int cache_check(const struct cache_model *m, char *err, size_t errlen)
 		    level_check(m, &m->l2[k], 0, "L2", k, err, errlen))
 			return -1;
 	for (uint32_t s = 0; s < m->nsockets; s++)
-		if (level_check(m, &m->llc[s], 0, "LLC", s, err, errlen))
+		if (llc_check(m, &m->llc[s], s, err, errlen))
 			return -1;
 	for (uint64_t i = 0; i < m->dir_npages; i++) {
 		const struct cache_dir_page *d = &m->dir_pages[i];
-		if (d->ver > m->ver_clock || (d->owner != MODEL_NO_CPU && d->owner >= m->ncpus)) {
+		if (d->ver > m->ver_clock || (d->owner != MODEL_NO_CPU && d->owner >= m->ncpus) ||
+		    (d->own_core != MODEL_NO_CPU && d->own_core >= m->ncores)) {
 			if (err && errlen)
 				snprintf(err, errlen, "directory pfn %llu: bad version or owner",
 					 (unsigned long long)(m->dir_base_line - VMEMMAP_LINE + i));

@@ -59,8 +59,24 @@ static void drain_wasted(struct blab_machine *m, struct model_machine *mm)
 			  w[i].cpu, 0, w[i].path, line_event_flags(w[i].vaddr), 0, 0);
 }
 
-void _mach_model_touch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, int write,
-		       unsigned path)
+/*
+ * The hooks below answer the commonest access, an L1 hit on the most recent way of its set
+ * (model_touch_mru, model_store_mru), in a few loads and no call; everything else, and the
+ * hit's event record when the log keeps one, goes out of line.
+ */
+
+#define NOINLINE __attribute__((noinline))
+
+/* the ACCESS record of an L1 hit answered inline, `cycles` paid */
+static NOINLINE void emit_l1_hit(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
+				 unsigned flags, unsigned path, uint32_t cycles)
+{
+	mach_log_event(m, model_time(m, cpu), BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0,
+		       path, CACHE_L1 | flags | line_event_flags(vaddr), cycles, 0);
+}
+
+static NOINLINE void touch_slow(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
+				int write, unsigned path)
 {
 	struct model_machine *mm = mach_model(m);
 	struct cache_result r;
@@ -74,9 +90,23 @@ void _mach_model_touch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, int
 	drain_wasted(m, mm);
 }
 
-/* an independent load the CPU runs ahead of (model_touch_ahead) */
-void _mach_model_touch_ahead(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
-			     unsigned path)
+void _mach_model_touch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, int write,
+		       unsigned path)
+{
+	struct model_machine *mm = mach_model(m);
+
+	if (cpu < mm->ncpus &&
+	    model_touch_mru(mm, cpu, vaddr >> MODEL_LINE_SHIFT, write, (uint8_t)path)) {
+		if (log_on(&m->log, BLAB_EVC_CACHE))
+			emit_l1_hit(m, cpu, vaddr, write ? BLAB_EVF_WRITE : 0, path,
+				    mm->p.l1_cycles);
+		return;
+	}
+	touch_slow(m, cpu, vaddr, write, path);
+}
+
+static NOINLINE void touch_ahead_slow(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
+				      unsigned path)
 {
 	struct model_machine *mm = mach_model(m);
 	struct cache_result r;
@@ -90,18 +120,26 @@ void _mach_model_touch_ahead(struct blab_machine *m, unsigned cpu, uint64_t vadd
 	drain_wasted(m, mm);
 }
 
-/* ACCESS events name a struct page by its pfn (docs/events.md); the struct zone lines that
- * mach_touch_line() charges have none, so they are counted, not logged */
-void _mach_model_touch_line(struct blab_machine *m, unsigned cpu, uint64_t vaddr, int write,
-			    unsigned path)
+/* an independent load the CPU runs ahead of (model_touch_ahead) */
+void _mach_model_touch_ahead(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
+			     unsigned path)
+{
+	struct model_machine *mm = mach_model(m);
+
+	if (cpu < mm->ncpus && model_touch_mru(mm, cpu, vaddr >> MODEL_LINE_SHIFT, 0, (uint8_t)path)) {
+		if (log_on(&m->log, BLAB_EVC_CACHE))
+			emit_l1_hit(m, cpu, vaddr, 0, path, mm->p.l1_cycles);
+		return;
+	}
+	touch_ahead_slow(m, cpu, vaddr, path);
+}
+
+static NOINLINE void touch_line_slow(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
+				     int write, unsigned path)
 {
 	struct model_machine *mm = mach_model(m);
 	struct cache_result r;
 
-	if (line_is_page(vaddr)) {
-		_mach_model_touch(m, cpu, vaddr, write, path);
-		return;
-	}
 	if (cpu >= mm->ncpus)
 		return;
 	r = model_touch(mm, cpu, vaddr, write, (uint8_t)path);
@@ -109,8 +147,25 @@ void _mach_model_touch_line(struct blab_machine *m, unsigned cpu, uint64_t vaddr
 	drain_wasted(m, mm);
 }
 
-/* a buffered store (model_store): the ACCESS event's arg0 is what the CPU paid */
-void _mach_model_store(struct blab_machine *m, unsigned cpu, uint64_t vaddr, unsigned path)
+/* ACCESS events name a struct page by its pfn (docs/events.md); the struct zone lines that
+ * mach_touch_line() charges have none, so they are counted, not logged */
+void _mach_model_touch_line(struct blab_machine *m, unsigned cpu, uint64_t vaddr, int write,
+			    unsigned path)
+{
+	struct model_machine *mm = mach_model(m);
+
+	if (line_is_page(vaddr)) {
+		_mach_model_touch(m, cpu, vaddr, write, path);
+		return;
+	}
+	if (cpu < mm->ncpus &&
+	    model_touch_mru(mm, cpu, vaddr >> MODEL_LINE_SHIFT, write, (uint8_t)path))
+		return;
+	touch_line_slow(m, cpu, vaddr, write, path);
+}
+
+static NOINLINE void store_slow(struct blab_machine *m, unsigned cpu, uint64_t vaddr,
+				unsigned path)
 {
 	struct model_machine *mm = mach_model(m);
 	struct cache_result r;
@@ -123,6 +178,24 @@ void _mach_model_store(struct blab_machine *m, unsigned cpu, uint64_t vaddr, uns
 		MODEL_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_ACCESS, line_event_pfn(vaddr), 0, cpu, 0, path,
 			  r.outcome | BLAB_EVF_WRITE, r.cycles, 0);
 	drain_wasted(m, mm);
+}
+
+/* a buffered store (model_store): the ACCESS event's arg0 is what the CPU paid */
+void _mach_model_store(struct blab_machine *m, unsigned cpu, uint64_t vaddr, unsigned path)
+{
+	struct model_machine *mm = mach_model(m);
+	uint64_t before;
+
+	if (cpu < mm->ncpus) {
+		before = mm->now[cpu];
+		if (model_store_mru(mm, cpu, vaddr >> MODEL_LINE_SHIFT, (uint8_t)path)) {
+			if (line_is_page(vaddr) && log_on(&m->log, BLAB_EVC_CACHE))
+				emit_l1_hit(m, cpu, vaddr, BLAB_EVF_WRITE, path,
+					    (uint32_t)(mm->now[cpu] - before));
+			return;
+		}
+	}
+	store_slow(m, cpu, vaddr, path);
 }
 
 void _mach_model_prefetch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, unsigned path)

@@ -129,9 +129,6 @@ struct cache_level {
 	/* sets of more than 16 ways: the LRU rank of each way inside its set (0 = most
 	 * recently used), set-major as the ways */
 	uint8_t *age;
-	/* LLC only: the aggregated clear_page() stream (cache.c, llc_sync): lines it put into
-	 * this level so far */
-	uint64_t fillers;
 	/* L1, L2 of at least 64 sets of up to 16 ways: lazy clear_page()s so far, per group
 	 * of 64 sets (one page's lines); NULL: every clear is applied at once */
 	uint64_t *clears;
@@ -142,12 +139,43 @@ struct cache_level {
 	uint32_t set_mask; /* nsets - 1 when nsets is a power of two, else 0 (hashed index) */
 };
 
+/* A line an LLC set holds: which, at what version, and when it was last used, counted in
+ * the clear_page() fillers the set had taken in by then (the count's low 32 bits: cache.c,
+ * "The LLC") */
+struct llc_line {
+	uint64_t line;
+	uint32_t used_at;
+	uint32_t ver;
+};
+
+/* An LLC set: a 16-byte head and its lines, most recent first, in one block of whole host
+ * cache lines, so that a look at a set with a few lines reads one */
+struct llc_set {
+	uint64_t synced;  /* the fillers it had taken in when last looked at */
+	uint32_t nlines;  /* slots in use (the lines still in the set come first) */
+	uint32_t pad;
+	struct llc_line line[];
+};
+
+/* A socket's LLC: its sets, the clear_page() fillers counted, not stored */
+struct cache_llc {
+	struct llc_set *sets; /* `stride` bytes each, 64-byte aligned */
+	uint32_t stride;
+	/* the aggregated clear_page() stream: fillers put into this LLC so far */
+	uint64_t fillers;
+	uint32_t nsets, assoc;
+	uint32_t set_mask; /* as cache_level's */
+};
+
 /* What the directory knows of one line: 8 bytes, so a struct page's entry (indexed by pfn)
  * shares its host cache line with seven neighbours' */
 struct cache_dir_page {
 	uint32_t ver;
 	uint16_t owner; /* CPU that holds it Modified, or MODEL_NO_CPU */
-	uint16_t pad;
+	/* the core whose write gave the line its version (MODEL_NO_CPU: none since the entry
+	 * was made): that core's L2 copy and its socket's LLC copy, whatever version they were
+	 * filled at, count as current (cache.c, "Coherence by versions") */
+	uint16_t own_core;
 };
 
 /* a slot of the hashed part: which line it describes, and that line's entry */
@@ -163,11 +191,14 @@ struct cache_model {
 	 * compiled for them */
 	uint32_t default_geom;
 	uint16_t core_of[MODEL_MAX_CPUS];  /* model_cpu_core(), precomputed: no division */
+	struct cache_level *l1_of[MODEL_MAX_CPUS]; /* each CPU's core's L1 */
+	uint32_t l1_narrow; /* the L1 keeps its LRU order in a word (up to 16 ways) */
 	uint8_t socket_of[MODEL_MAX_CPUS];
+	uint8_t core_socket[MODEL_MAX_CPUS]; /* the socket of each core */
 	uint64_t *fb;                      /* per CPU: fill_buffers completion times, a ring */
 	uint8_t fb_head[MODEL_MAX_CPUS];
 	struct cache_level *l1, *l2; /* per core */
-	struct cache_level *llc;     /* per socket */
+	struct cache_llc *llc;       /* per socket */
 	/* directory: struct page lines indexed densely by pfn, everything else hashed into a
 	 * fixed-size direct-mapped table (a collision forgets the old line's history) */
 	struct cache_dir_page *dir_pages;
@@ -183,8 +214,13 @@ struct cache_model {
 	uint64_t frame_lo_line, frame_hi_line;
 	uint32_t ver_clock; /* versions come from one counter, so a forgotten line's copies go stale */
 	uint64_t dir_forgotten;
-	struct cache_counters cpu[MODEL_MAX_CPUS];
-	struct cache_counters path[256];
+	/* counters (read them with cache_cpu_counters, cache_path_counters): the accesses
+	 * cache_access_mru() answers only as L1 hits by reads (0) and writes (1), the rest in
+	 * full */
+	uint64_t mru_cpu[MODEL_MAX_CPUS][2];
+	uint64_t mru_path[256][2];
+	struct cache_counters cnt_cpu[MODEL_MAX_CPUS];
+	struct cache_counters cnt_path[256];
 	/* wasted prefetches not yet taken by cache_take_wasted(); one access or prefetch adds at
 	 * most two, so draining after each call never loses any */
 	struct cache_wasted wasted[MODEL_WASTED_MAX];
@@ -219,6 +255,47 @@ void cache_set_frames(struct cache_model *m, uint64_t first_pfn, uint64_t npfns)
  * adds .cycles to the CPU's clock. */
 struct cache_result cache_access(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
 				 int write, uint64_t now, uint8_t path);
+/* cache_access() for an access that cache_access_mru() did not answer */
+struct cache_result cache_access_slow(struct cache_model *m, uint32_t cpu, uint64_t vaddr,
+				      int write, uint64_t now, uint8_t path);
+
+/* The directory entry of a line it knows already, or NULL. */
+static inline const struct cache_dir_page *cache_dir_find(const struct cache_model *m,
+							   uint64_t line)
+{
+	uint64_t i = line - m->dir_base_line;
+	if (i < m->dir_npages)
+		return &m->dir_pages[i];
+	uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 32) & m->dir_hash_mask;
+	return m->dir_hash[h].line == line ? &m->dir_hash[h].e : NULL;
+}
+
+/*
+ * The commonest access, answered inline: a line the directory knows, the most recent of its
+ * L1 set (a set of up to 16 ways with no clear_page() filler pending), current, not a
+ * prefetch, and not a write that takes ownership. cache_access()'s answer for it is an L1
+ * hit that changes nothing but the counters (touching the most recent way is a no-op), and
+ * allocator code touches one struct page several times running. Returns 1 (counted, the
+ * cycles are l1_cycles) or 0: call cache_access_slow().
+ */
+static inline int cache_access_mru(struct cache_model *m, uint32_t cpu, uint64_t line,
+				   int write, uint8_t path)
+{
+	const struct cache_dir_page *d = cache_dir_find(m, line);
+	const struct cache_level *l1 = m->l1_of[cpu];
+	uint32_t s1 = (uint32_t)line & l1->set_mask;
+
+	if (!d || !m->l1_narrow)
+		return 0;
+	const struct cache_set *t = &l1->sets[s1];
+	uint64_t idx = (uint64_t)s1 * l1->assoc + (t->order & 0xfu);
+	if ((l1->clears && l1->clears[s1 >> 6] != t->synced) || l1->line[idx] != line ||
+	    l1->ver[idx] != d->ver || l1->pfm[idx].pf || (write && d->owner != cpu))
+		return 0;
+	m->mru_cpu[cpu][write != 0]++;
+	m->mru_path[path][write != 0]++;
+	return 1;
+}
 /* prefetch() of the line holding vaddr at `now`: the line is put in the core's L1 as in
  * flight. Returns the cycles until it lands: 0 when the line was already in L1, the rest
  * when an earlier prefetch of it is still in flight. */
@@ -248,6 +325,9 @@ uint64_t cache_finish(struct cache_model *m);
 int cache_check(const struct cache_model *m, char *err, size_t errlen);
 /* Sum of the per-CPU counters. */
 void cache_total(const struct cache_model *m, struct cache_counters *out);
+/* The counters of one CPU, of one code path. */
+struct cache_counters cache_cpu_counters(const struct cache_model *m, uint32_t cpu);
+struct cache_counters cache_path_counters(const struct cache_model *m, uint32_t path);
 
 /* ---------------------------------------------------------------- lock model (lock.c) */
 
@@ -433,6 +513,21 @@ uint64_t model_machine_mem_bytes(const struct model_params *p, uint32_t ncpus, u
 /* All CPUs' cycles so far (the denominator of contention %). */
 uint64_t model_machine_cycles(const struct model_machine *mm);
 
+/* model_touch() when the load is the L1 hit cache_access_mru() answers and no store of the
+ * CPU to the line is in flight: the clock moves on by l1_cycles. 0 when it is not one
+ * (nothing changed): call model_touch(). */
+static inline int model_touch_mru(struct model_machine *mm, uint32_t cpu, uint64_t line,
+				  int write, uint8_t path)
+{
+	const struct model_store_pending *sp =
+		&mm->sb_pending[cpu][line & (MODEL_STORE_PENDING - 1)];
+	if ((sp->line == line && sp->done > mm->now[cpu]) ||
+	    !cache_access_mru(&mm->cache, cpu, line, write, path))
+		return 0;
+	mm->now[cpu] += mm->p.l1_cycles;
+	return 1;
+}
+
 /* A load (or a read-modify-write) of a line: the CPU waits for it. If this CPU's own store
  * to the line is still in flight, the load waits for that store's line first. */
 static inline struct cache_result model_touch(struct model_machine *mm, uint32_t cpu,
@@ -445,7 +540,8 @@ static inline struct cache_result model_touch(struct model_machine *mm, uint32_t
 
 	if (sp->line == line && sp->done > mm->now[cpu])
 		mm->now[cpu] = sp->done;
-	r = cache_access(&mm->cache, cpu, vaddr, write, mm->now[cpu], path);
+	/* the full path (callers try model_touch_mru first) */
+	r = cache_access_slow(&mm->cache, cpu, vaddr, write, mm->now[cpu], path);
 	mm->now[cpu] += r.cycles;
 	return r;
 }
@@ -486,7 +582,8 @@ static inline struct cache_result model_store(struct model_machine *mm, uint32_t
 
 	if (*slot > start)
 		start = *slot; /* buffer full: the oldest store must drain first */
-	r = cache_access(&mm->cache, cpu, vaddr, 1, start, path);
+	/* the full path (callers try model_store_mru first) */
+	r = cache_access_slow(&mm->cache, cpu, vaddr, 1, start, path);
 	done = start + r.cycles;
 	if (done < mm->sb_drain[cpu])
 		done = mm->sb_drain[cpu]; /* TSO: visible after every older store */
@@ -503,6 +600,28 @@ static inline struct cache_result model_store(struct model_machine *mm, uint32_t
 	}
 	mm->now[cpu] += r.cycles;
 	return r;
+}
+
+/* model_store() when the store is the L1 hit cache_access_mru() answers: it takes a slot
+ * of the buffer (waiting for the oldest when full) and drains after the stores before it.
+ * 0 when it is not one (nothing changed): call model_store(). */
+static inline int model_store_mru(struct model_machine *mm, uint32_t cpu, uint64_t line,
+				  uint8_t path)
+{
+	if (!cache_access_mru(&mm->cache, cpu, line, 1, path))
+		return 0;
+	uint64_t start = mm->now[cpu], done;
+	uint8_t head = mm->sb_head[cpu];
+	uint64_t *slot = &mm->sb_ring[cpu][head];
+	if (*slot > start)
+		start = *slot; /* buffer full: the oldest store must drain first */
+	start += mm->p.l1_cycles;
+	done = start > mm->sb_drain[cpu] ? start : mm->sb_drain[cpu];
+	mm->sb_drain[cpu] = done;
+	*slot = done;
+	mm->sb_head[cpu] = (uint8_t)(head + 1u == MODEL_STORE_BUFFER ? 0 : head + 1u);
+	mm->now[cpu] = start;
+	return 1;
 }
 
 /* Wait until every buffered store of cpu is visible (a locked instruction, or the store
