@@ -28,9 +28,11 @@ static int replay_help(FILE *f)
 "       [top_order=K] [pageblock_order=K] [pcp=none|hotcold|lifo] [pcp_per_mt=0|1]\n"
 "       [pcp_max_order=0..3] [merge_tail=0|1] [watermarks=0|1]\n"
 "       [log=RECORDS] [events=state,explain,lock,cache|all]\n"
-"       [bulk_rr=batch_free|list] [free_factor=0|1]\n"
+"       [bulk_rr=batch_free|list] [free_factor=0|1|2]\n"
 "       [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]\n"
 "       [skip_merge=0|1] [clusters=none|per_free|per_bulk]\n"
+"       [high_max=H] [pcp_lock=0|1] [alloc_factor=0|1] [bulk_chunk=0|1]\n"
+"       [free_high=none|all|batch|half_min]\n"
 "      A zone of N pages starting at pfn P, with C cpus (1..256). The preset (default\n"
 "      %s) sets the strategy; the other keys change single switches. batch and high\n"
 "      default to the kernel's zone_batchsize() and 6*batch or zone_highsize().\n"
@@ -44,10 +46,11 @@ static int replay_help(FILE *f)
 "      More snapshot lines add pcp counts (or replace nr_free); a snapshot that does\n"
 "      not fit pages=N is refused with the pages it needs.\n"
 "  alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=1]\n"
-"        [compact=merge|migrate]\n"
+"        [compact=merge|migrate] [count=N]\n"
 "      Allocates 2^K pages and prints  pfn=0x... order=K migratetype=M  (as the\n"
 "      kmem:mm_page_alloc tracepoint does), or 'alloc order=K failed: ...'.\n"
-"      compact=: when no block is free, compact once and try again.\n"
+"      compact=: when no block is free, compact once and try again. count=N (1..65536):\n"
+"      N allocations, one line for all of them.\n"
 "  compact order=K [cpu=C] [mode=merge|migrate]\n"
 "      Compaction until a free block of order K exists: merge the merge-skipped pages\n"
 "      (skip_merge=1, Lu RFC), and with mode=migrate move movable pages out of one\n"
@@ -55,8 +58,18 @@ static int replay_help(FILE *f)
 "      at its new pfn). Prints the outcome and the pages merged, migrated, scanned.\n"
 "  free pfn=P order=K [cpu=C] [cold=1]\n"
 "      Frees the block of 2^K pages at pfn P (it must be what an alloc returned).\n"
-"  drain cpu=C|all\n"
-"      Gives cpu C's per-cpu pages back to the buddy lists (drain_pages()).\n"
+"  free last=N [cpu=C]\n"
+"      Frees the N blocks the script's allocs got most recently, newest first (the\n"
+"      script remembers up to 2^20 of them), passing over any freed by pfn meanwhile.\n"
+"  free last=N [cpu=C]\n"
+"      Frees the N blocks the script's allocs got most recently, newest first (the\n"
+"      script remembers up to 2^20 of them), passing over any freed by pfn meanwhile.\n"
+"  drain cpu=C|all [by=D]\n"
+"      Gives cpu C's per-cpu pages back to the buddy lists (drain_pages()); by=D: cpu D\n"
+"      does it, taking C's pcp->lock (6.0+ presets, 443c2accd1b6).\n"
+"  decay cpu=C|all\n"
+"      decay_pcp_high() (6.7+): high comes down by an eighth towards high_min and what\n"
+"      the list holds above it is drained, as the vmstat worker does once a second.\n"
 "  buddyinfo   one line in /proc/buddyinfo format: free blocks per order 0..top_order\n"
 "  pcp         count/high/batch of every cpu's list, in /proc/zoneinfo wording\n"
 "  zoneinfo    free pages, watermarks min/low/high, and the pagesets\n"
@@ -147,15 +160,6 @@ static int cmd_replay(int argc, char **argv)
 
 int cmd_import(int argc, char **argv); /* cmd_import.c */
 
-static int cmd_presets(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	for (unsigned i = 0; i < blab_preset_count(); i++)
-		printf("%-15s %s\n", blab_preset_name(i), blab_preset_describe(i));
-	return 0;
-}
-
 /* host time, for measuring only: it never decides allocator state */
 static double now_ns(void)
 {
@@ -240,6 +244,7 @@ static const struct command {
 	{"replay", cmd_replay, "run an op script (zone, alloc, free, drain, buddyinfo, ...)"},
 	{"import", cmd_import, "summarise a real kernel trace (perf script / tracefs kmem: events)"},
 	{"presets", cmd_presets, "list the strategy presets, named after kernels"},
+	{"zoneinfo", cmd_zoneinfo, "a machine's /proc/zoneinfo: each preset's pcp sizes for its zones"},
 	{"bench", cmd_bench, "time alloc/free on the plain machine, per preset"},
 	{"sim", cmd_sim, "run a benchmark (page_fault1, hackbench) on the deterministic model machine"},
 	{"run", cmd_run, "run a benchmark (page_fault1) on real threads: the real machine"},

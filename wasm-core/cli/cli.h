@@ -14,5 +14,11 @@ int cmd_sim_points(const struct sim_args *a);
 int cmd_merge(int argc, char **argv); /* cmd_merge.c: the shards of a study put back together */
 int cmd_run(int argc, char **argv); /* cmd_run.c: the real machine */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
+int cmd_zoneinfo(int argc, char **argv); /* cmd_zoneinfo.c */
+int cmd_presets(int argc, char **argv); /* cmd_presets.c */
+/* cmd_zoneinfo.c: FILE or - read whole (at most one byte past the zoneinfo bound), or NULL
+ * with "CMD: why" on stderr */
+#include <stddef.h>
+char *cli_read_zoneinfo(const char *cmd, const char *name, size_t *len);
 
 #endif

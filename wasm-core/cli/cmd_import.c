@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "blab_hist.h"
 #include "blab_trace.h"
 #include "cli_io.h"
 
@@ -14,7 +15,7 @@ int cmd_import(int argc, char **argv);
 static void import_help(FILE *f)
 {
 	fprintf(f,
-"usage: blab import FILE|-\n"
+"usage: blab import FILE|- [--histogram] [--json]\n"
 "\n"
 "Reads a trace of the kernel's page allocator, recorded on a real Linux machine, and\n"
 "prints what happened in it: how many pages were allocated and freed, on which CPUs,\n"
@@ -76,6 +77,9 @@ static void import_help(FILE *f)
 "  pfn_range, time       lowest and highest pfn, first and last timestamp (seconds)\n"
 "  rate_us +T allocs A frees F   allocs and frees per time bucket from the first event\n"
 "  limits                the parser's bounds: line length, lines, events\n"
+"  --histogram: refill cpu C: SIZE xN, ...   every refill run's exact size per CPU,\n"
+"                        and drain cpu C: ... (what blab sim --histogram counts)\n"
+"  --json                only the histogram and the event counts, as one JSON object\n"
 "\n"
 "Exit status 1 with 'blab import: ...' when the input cannot be read, is empty, holds\n"
 "no kmem page event, or passes a bound (the summary up to there is printed first).\n"
@@ -83,19 +87,51 @@ static void import_help(FILE *f)
 		BLAB_TRACE_REASONS);
 }
 
+/* --json: the histogram and the counts it rests on */
+static void print_json(const struct blab_trace *t)
+{
+	const struct blab_trace_stats *st = blab_trace_stats(t);
+	size_t need = blab_hist_json(blab_trace_hist(t), NULL, 0);
+	char *h = malloc(need + 1);
+
+	printf("{\"events\":%llu,\"cpus\":%llu,\"refills\":%llu,\"drains\":%llu,"
+	       "\"histogram\":%s}\n",
+	       (unsigned long long)st->events, (unsigned long long)st->cpus,
+	       (unsigned long long)st->refill.count, (unsigned long long)st->drain.count,
+	       h && blab_hist_json(blab_trace_hist(t), h, need + 1) == need ? h : "null");
+	free(h);
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static char chunk[65536];
-	const char *name;
+	const char *name = NULL;
 	FILE *in;
-	int ret = 0, err;
+	int ret = 0, err, histogram = 0, json = 0;
 	size_t n;
 
-	if (argc != 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		import_help(argc == 2 ? stdout : stderr);
-		return argc == 2 ? 0 : 2;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			import_help(stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--histogram") == 0) {
+			histogram = 1;
+		} else if (strcmp(argv[i], "--json") == 0) {
+			json = 1;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "blab import: unknown option '%s'\n", argv[i]);
+			return 2;
+		} else if (name) {
+			fprintf(stderr, "blab import: one file only\n");
+			return 2;
+		} else {
+			name = argv[i];
+		}
 	}
-	name = argv[1];
+	if (!name) {
+		import_help(stderr);
+		return 2;
+	}
 	in = cli_open_read("blab import", name);
 	if (!in)
 		return 1;
@@ -114,11 +150,20 @@ int cmd_import(int argc, char **argv)
 		return 1;
 	}
 	err = blab_trace_finish(t);
-	if (err != BLAB_TRACE_EEMPTY && err != BLAB_TRACE_ENOEVENTS) {
+	if (err != BLAB_TRACE_EEMPTY && err != BLAB_TRACE_ENOEVENTS && json) {
+		print_json(t);
+	} else if (err != BLAB_TRACE_EEMPTY && err != BLAB_TRACE_ENOEVENTS) {
 		size_t need = blab_trace_summary(t, NULL, 0);
 		char *buf = malloc(need + 1);
 		if (buf) {
 			blab_trace_summary(t, buf, need + 1);
+			fputs(buf, stdout);
+			free(buf);
+		}
+		need = histogram ? blab_hist_text(blab_trace_hist(t), "", NULL, 0) : 0;
+		buf = need ? malloc(need + 1) : NULL;
+		if (buf) {
+			blab_hist_text(blab_trace_hist(t), "", buf, need + 1);
 			fputs(buf, stdout);
 			free(buf);
 		}

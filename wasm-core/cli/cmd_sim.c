@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "blab.h"
+#include "blab_hist.h"
 #include "blab_sim.h"
+#include "blab_zoneinfo.h"
 #include "cli.h"
 #include "blab_model.h"
 #include "cli_io.h"
@@ -147,7 +149,77 @@ static const char *score_text(char *buf, size_t n, uint64_t score, uint64_t mill
 struct cell {
 	struct blab_sim_result r;
 	uint64_t hash;
+	struct blab_hist *hist; /* --histogram */
 };
+
+/* --zoneinfo: the file's zone, whose sizes every run of the sweep takes */
+struct zone_src {
+	struct blab_zoneinfo *zi;
+	int zone;
+	unsigned node_cpus;
+};
+
+static int load_zoneinfo(const char *file, const char *name, int node, unsigned node_cpus,
+			 struct zone_src *zs)
+{
+	char why[200], *text;
+	size_t len;
+	int err;
+
+	if (!(text = cli_read_zoneinfo("blab sim: --zoneinfo", file, &len)))
+		return -1;
+	err = blab_zoneinfo_parse(text, len, &zs->zi, why, sizeof(why));
+	free(text);
+	if (err) {
+		fprintf(stderr, "blab sim: --zoneinfo %s: %s\n", file, why);
+		return -1;
+	}
+	zs->zone = blab_zoneinfo_find(zs->zi, node, name);
+	if (zs->zone < 0 || !zs->zi->zone[zs->zone].ncpus) {
+		fprintf(stderr, "blab sim: --zoneinfo %s: %s zone '%s'%s; its zones:", file,
+			zs->zone < 0 ? "no" : "an empty", name, node >= 0 ? " on that node" : "");
+		for (uint32_t i = 0; i < zs->zi->nzones; i++)
+			if (zs->zi->zone[i].ncpus)
+				fprintf(stderr, " %s (node %u)", zs->zi->zone[i].name,
+					zs->zi->zone[i].node);
+		fprintf(stderr, "\n");
+		blab_zoneinfo_free(zs->zi);
+		zs->zi = NULL;
+		return -1;
+	}
+	zs->node_cpus = blab_zoneinfo_node_cpus(zs->zi, node_cpus);
+	return 0;
+}
+
+static void free_cells(struct cell *cells, uint32_t n)
+{
+	for (uint32_t k = 0; cells && k < n; k++)
+		blab_hist_free(cells[k].hist);
+	free(cells);
+}
+
+static void print_hist_text(const struct cell *x, const char *preset, uint32_t cpus)
+{
+	size_t need = blab_hist_text(x->hist, "  ", NULL, 0);
+	char *buf = malloc(need + 1);
+
+	printf("\nhistogram %s, %u tasks (pages per refill / drain, x how many)\n", preset, cpus);
+	if (buf) {
+		blab_hist_text(x->hist, "  ", buf, need + 1);
+		fputs(buf, stdout);
+		free(buf);
+	}
+}
+
+static void print_hist_json(const struct cell *x)
+{
+	size_t need = blab_hist_json(x->hist, NULL, 0);
+	char *buf = malloc(need + 1);
+
+	if (buf && blab_hist_json(x->hist, buf, need + 1) == need)
+		printf(",\"histogram\":%s", buf);
+	free(buf);
+}
 
 /* an index in thousandths as the kernel prints it: 0.123, -1.000 */
 static void index3(char *buf, size_t n, int32_t v)
@@ -222,6 +294,7 @@ struct sweep {
 	const uint32_t *cpus;
 	uint32_t npresets;
 	FILE *ef;      /* --events (one run only) */
+	const struct zone_src *zs; /* --zoneinfo: the pcp sizes of a real zone; zi NULL without */
 	size_t *order; /* the cells, in the order they start */
 	struct sweep_err {
 		int failed;
@@ -256,10 +329,14 @@ static void sweep_cell(size_t i, void *ctx)
 
 	cfg.cpus = cpus;
 	blab_preset(preset, &cfg.strategy);
+	if (sw->zs->zi)
+		blab_zoneinfo_strategy(sw->zs->zi, (unsigned)sw->zs->zone, sw->zs->node_cpus,
+				       &cfg.strategy);
 	if (sw->a->batch)
 		cfg.strategy.batch = (uint32_t)sw->a->batch;
 	if (sw->a->high)
 		cfg.strategy.high = (uint32_t)sw->a->high;
+	cfg.hist = sw->cells[k].hist;
 	if (sw->a->hash || sw->ef)
 		sim_sink_attach(&cfg, &ss, sw->ef);
 	/* one terminal line: only the runs of one thread show their progress */
@@ -285,6 +362,9 @@ static int sim_page_allocator(struct sim_args *a)
 	uint64_t hi_order = a->hi_order, delay_us = a->delay_us, compact = a->compact;
 	uint64_t cache_scale = a->cache_scale, sockets;
 	int csv = a->csv, json = a->json, hash = a->hash, node_zones = a->node_zones;
+	int histogram = a->histogram;
+	uint32_t ncells = ncpus * npresets;
+	struct zone_src zs = {0};
 	struct model_params mp;
 	struct timespec t0, t1;
 	struct cell *cells = NULL;
@@ -302,14 +382,24 @@ static int sim_page_allocator(struct sim_args *a)
 	for (uint32_t c = 0; c < ncpus; c++)
 		cpus[c] = (uint32_t)a->cpus.v[c];
 
-	cells = calloc((size_t)ncpus * npresets, sizeof(*cells));
-	if (!cells) {
+	if (a->zoneinfo && load_zoneinfo(a->zoneinfo, a->zone,
+					 a->zone_node_given ? (int)a->zone_node : -1,
+					 (unsigned)a->zone_cpus, &zs))
+		return 2;
+	cells = calloc(ncells, sizeof(*cells));
+	for (uint32_t k = 0; cells && histogram && k < ncells; k++)
+		if (!(cells[k].hist = blab_hist_new()))
+			ret = 1;
+	if (!cells || ret) {
 		fprintf(stderr, "blab sim: out of memory\n");
+		free_cells(cells, ncells);
+		blab_zoneinfo_free(zs.zi);
 		return 1;
 	}
 	FILE *ef = NULL;
 	if (events && !(ef = sim_events_open(events))) {
-		free(cells);
+		free_cells(cells, ncells);
+		blab_zoneinfo_free(zs.zi);
 		return 1;
 	}
 	/* what every run of this sweep shares; each cell sets its CPUs and preset */
@@ -330,7 +420,7 @@ static int sim_page_allocator(struct sim_args *a)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	{
 		struct sweep sw = {.a = a, .base = &base, .cells = cells, .cpus = cpus,
-				   .npresets = npresets, .ef = ef};
+				   .npresets = npresets, .ef = ef, .zs = &zs};
 		size_t n = (size_t)ncpus * npresets;
 		sw.order = malloc(n * sizeof(*sw.order));
 		sw.err = calloc(n, sizeof(*sw.err));
@@ -355,7 +445,8 @@ static int sim_page_allocator(struct sim_args *a)
 	if (ef && sim_events_close(ef, events))
 		ret = 1;
 	if (ret) {
-		free(cells);
+		free_cells(cells, ncells);
+		blab_zoneinfo_free(zs.zi);
 		return ret;
 	}
 	/* linear: the first preset's 1-task score */
@@ -393,6 +484,13 @@ static int sim_page_allocator(struct sim_args *a)
 		printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",", workload,
 		       blab_sim_workload_unit(workload_id));
 		cli_json(stdout, &a->p, a); /* the run's settings, from the option table */
+		if (zs.zi) {
+			const struct blab_zoneinfo_zone *z = &zs.zi->zone[zs.zone];
+			printf("\"zoneinfo\":{\"zone\":\"%s\",\"node\":%u,\"managed\":%llu,"
+			       "\"low\":%llu,\"node_cpus\":%u},",
+			       z->name, z->node, (unsigned long long)z->managed,
+			       (unsigned long long)z->wmark_low, zs.node_cpus);
+		}
 		printf("\"rows\":[");
 		for (uint32_t c = 0; c < ncpus; c++) {
 			printf("%s{\"tasks\":%u,\"linear\":%s,\"presets\":{", c ? "," : "", cpus[c],
@@ -451,12 +549,17 @@ static int sim_page_allocator(struct sim_args *a)
 				}
 				if (hash)
 					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
+				if (r->high_max)
+					printf(",\"high_max\":%u", r->high_max);
+				if (histogram)
+					print_hist_json(x);
 				printf("}");
 			}
 			printf("}}");
 		}
 		printf("]}\n");
-		free(cells);
+		free_cells(cells, ncells);
+		blab_zoneinfo_free(zs.zi);
 		return 0;
 	}
 
@@ -494,6 +597,12 @@ static int sim_page_allocator(struct sim_args *a)
 			       (unsigned long long)pages, (unsigned long long)iterations,
 			       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
 			       (unsigned long long)seed, blab_sim_workload_unit(workload_id));
+		if (zs.zi)
+			printf("# pcp sizes: each preset's formulas for %s's zone %s (node %u: managed "
+			       "%llu, low %llu, %u CPUs), not a 96 GB node's\n",
+			       a->zoneinfo, zs.zi->zone[zs.zone].name, zs.zi->zone[zs.zone].node,
+			       (unsigned long long)zs.zi->zone[zs.zone].managed,
+			       (unsigned long long)zs.zi->zone[zs.zone].wmark_low, zs.node_cpus);
 		if (workload_id == BLAB_WL_MIXED)
 			printf("# score: the page_fault1 half's order-0 pages/s; order %llu blocks, "
 			       "compact %s, in the last table (linear: page_fault1 only)\n",
@@ -563,11 +672,16 @@ static int sim_page_allocator(struct sim_args *a)
 					       (unsigned long long)r->node_lru_acq[n]);
 				}
 	}
+	if (histogram && !csv)
+		for (uint32_t p = 0; p < npresets; p++)
+			for (uint32_t c = 0; c < ncpus; c++)
+				print_hist_text(&cells[c * npresets + p], presets[p], cpus[c]);
 	if (hash)
 		for (uint32_t c = 0; c < ncpus; c++)
 			for (uint32_t p = 0; p < npresets; p++)
 				printf("hash %s %u %016llx\n", presets[p], cpus[c],
 				       (unsigned long long)cells[c * npresets + p].hash);
-	free(cells);
+	free_cells(cells, ncells);
+	blab_zoneinfo_free(zs.zi);
 	return 0;
 }

@@ -246,6 +246,14 @@ int cli_parse(struct cli_parse *p, int argc, char **argv, void *base, char *err,
 	return 0;
 }
 
+int cli_given(const struct cli_parse *p, const char *name)
+{
+	for (size_t k = 0; k < p->nopt; k++)
+		if (p->given[k] && !strcmp(p->opt[k].name, name))
+			return 1;
+	return 0;
+}
+
 void cli_synopsis(FILE *f, const struct cli_parse *p, const char *lead, unsigned indent)
 {
 	size_t col = strlen(lead);

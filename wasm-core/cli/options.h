@@ -71,6 +71,9 @@ struct cli_parse {
  */
 int cli_parse(struct cli_parse *p, int argc, char **argv, void *base, char *err, size_t errlen);
 
+/* 1 if the last cli_parse() of p found the option name on the command line */
+int cli_given(const struct cli_parse *p, const char *name);
+
 /* bytes as CLI_SIZE reads them ("8G", "512Mi", "1000000"): 0, or -1 */
 int cli_parse_size(const char *s, uint64_t *out);
 

@@ -93,6 +93,24 @@ static const struct cli_opt sim_opts[] = {
 	 .max = UINT32_MAX, .only = RUNS, .help = "every pcp list's batch instead of the preset's"},
 	{.name = "--high", .value = "N", .kind = CLI_UINT, .off = OFF(high), .min = 1,
 	 .max = UINT32_MAX, .only = RUNS, .help = "every pcp list's high instead of the preset's"},
+	/* a real machine's pcp sizes and what the run did with them (docs/modern-pcp.md) */
+	{.name = "--zoneinfo", .value = "FILE", .kind = CLI_TEXT, .off = OFF(zoneinfo), .only = PA,
+	 .help = "the pcp sizes (batch, high; 6.7+ high_min and high_max) of a real machine's "
+		 "zone, by each preset's own formulas (blab zoneinfo FILE shows them), instead "
+		 "of those of a 96 GB node with 56 CPUs"},
+	{.name = "--zone", .value = "NAME", .kind = CLI_TEXT, .off = OFF(zone), .def = "Normal",
+	 .only = PA, .help = "with --zoneinfo: the zone"},
+	{.name = "--zone-node", .value = "N", .kind = CLI_UINT, .off = OFF(zone_node),
+	 .max = BLAB_ZONEINFO_MAX_NODE, .only = PA,
+	 .help = "with --zoneinfo: the zone's node (default: the first zone of that name)"},
+	{.name = "--zone-cpus", .value = "N", .kind = CLI_UINT, .off = OFF(zone_cpus), .min = 1,
+	 .max = BLAB_ZONEINFO_MAX_CPUS, .only = PA,
+	 .help = "with --zoneinfo: the CPUs of the zone's node (default: the CPUs the file "
+		 "has pagesets for)"},
+	{.name = "--histogram", .kind = CLI_FLAG, .off = OFF(histogram), .only = PA,
+	 .help = "also print the size of every rmqueue_bulk() refill and every drain, per "
+		 "CPU (--json: \"histogram\" in each preset's object); blab import --histogram "
+		 "counts a real trace the same way"},
 	{.name = "--clear-lines", .value = "N", .kind = CLI_UINT, .off = OFF(clear_lines), .min = 1,
 	 .max = 64, .def = "64", .only = PA,
 	 .help = "frame lines clear_page() passes through the cache model"},
@@ -213,6 +231,12 @@ int sim_args_parse(struct sim_args *a, int argc, char **argv, char *err, size_t 
 	}
 	if (a->csv && a->json) {
 		snprintf(err, errlen, "--csv and --json exclude each other");
+		return -1;
+	}
+	a->zone_node_given = cli_given(&a->p, "--zone-node");
+	if (!a->zoneinfo && (a->zone_node_given || cli_given(&a->p, "--zone-cpus") ||
+			     cli_given(&a->p, "--zone"))) {
+		snprintf(err, errlen, "--zone, --zone-node and --zone-cpus need --zoneinfo FILE");
 		return -1;
 	}
 	if (a->workload_id == BLAB_WL_HACKBENCH) {

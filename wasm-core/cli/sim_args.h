@@ -13,6 +13,7 @@
 
 #include "blab_sim.h"
 #include "blab_model.h"
+#include "blab_zoneinfo.h"
 #include "options.h"
 #include "sim_shard.h"
 
@@ -22,13 +23,18 @@ struct sim_args {
 	struct cli_list cpus, presets, groups, slub_prefetch, hb_preset;
 	uint64_t pages, iterations, loops, object_size, data_size, seed, sockets, cache_scale;
 	uint64_t clear_lines, hi_order, delay_us, compact, mem_limit, batch, high;
-	int same_cpu, node_zones, csv, json, hash, bench;
+	int same_cpu, node_zones, csv, json, hash, bench, histogram;
 	const char *events, *params;
 	/* --points FILE: the browser's runs, one key a line (sim_points.c); each point says its
 	 * own settings, so only --jobs, --cache, --shard and --mem-limit go with it */
 	const char *points, *cache, *shard_arg;
 	struct sim_shard shard; /* from --shard I/N; n = 0 without it */
 	uint64_t jobs;          /* --jobs: runs at once, on threads (sim_jobs.h) */
+	/* --zoneinfo FILE: the pcp sizes of its zone --zone (on node --zone-node when
+	 * zone_node_given, else the first of that name; --zone-cpus CPUs, 0: the file's) */
+	const char *zoneinfo, *zone;
+	uint64_t zone_node, zone_cpus;
+	int zone_node_given;
 	struct cli_parse p; /* the table, as this command line's workload sees it */
 };
 

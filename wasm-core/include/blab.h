@@ -96,7 +96,22 @@ enum blab_bulk_rr {
 };
 enum blab_high_mode {
 	BLAB_HIGH_6BATCH = 0,   /* high = 6 * batch (<= 5.13) */
-	BLAB_HIGH_ZONE = 1,     /* zone_highsize() (5.14+) */
+	BLAB_HIGH_ZONE = 1,     /* zone_highsize() (5.14+, b92ca18e8ca5) */
+	BLAB_HIGH_AUTO = 2,     /* 6.7+ (90b41691b988, 51a755c56dc0): high moves between high_min
+				 * and high_max; refills raise it, decay_pcp_high() lowers it */
+};
+/* nr_pcp_free(): how many pages a free that reached `high` gives back (field free_factor) */
+enum blab_nr_pcp_free {
+	BLAB_FREE_BATCH = 0,  /* <= 5.13: batch */
+	BLAB_FREE_FACTOR = 1, /* 5.14 3b12e7e97938: batch << free_factor, grown by each such free */
+	BLAB_FREE_COUNT = 2,  /* 6.7: free_count, the pages freed since the last allocation */
+};
+/* free_high: a CPU freeing high-order pages without allocating drains its lists hard */
+enum blab_free_high {
+	BLAB_FREE_HIGH_NONE = 0,
+	BLAB_FREE_HIGH_ALL = 1,      /* 5.18 f26b3fa04611: free_factor set and order 1..3 */
+	BLAB_FREE_HIGH_BATCH = 2,    /* 6.7: free_count >= batch after a high-order free */
+	BLAB_FREE_HIGH_HALF_MIN = 3, /* 6.16 c544a952ba61: free_count >= batch + high_min / 2 */
 };
 struct blab_strategy {
 	uint8_t pcp;           /* enum blab_pcp_mode */
@@ -108,12 +123,22 @@ struct blab_strategy {
 	uint8_t batch_era;     /* 0: 2002 (256 KB cap, no 2^n-1), 1: 512 KB cap, 2: 1 MB cap (4.18+) */
 	uint8_t watermarks;    /* 1: refuse allocations below the low watermark (default 0) */
 	uint8_t bulk_rr;       /* free_pcppages_bulk list order: enum blab_bulk_rr */
-	uint8_t free_factor;   /* 5.14+ nr_pcp_free(): free batch << free_factor, clamped */
+	uint8_t free_factor;   /* enum blab_nr_pcp_free: what nr_pcp_free() gives back */
 	uint32_t batch;        /* 0: zone_batchsize() */
-	uint32_t high;         /* 0: computed by high_mode */
+	uint32_t high;         /* 0: computed by high_mode (BLAB_HIGH_AUTO: high_min) */
 	/* Aaron Lu's zone->lock RFC (2018, not merged; docs/skipmerge.md) */
 	uint8_t skip_merge;    /* 2/4: order-0 frees skip merging; compaction merges them later */
 	uint8_t clusters;      /* enum blab_clusters */
+	/* 6.0 .. 6.19 (docs/modern-pcp.md) */
+	uint8_t pcp_lock;      /* 6.0 4b23a68f9536: pcp->lock, taken by trylock; when it fails an
+				* allocation takes one block under zone->lock and a free goes to
+				* free_one_page(); remote drains take it (443c2accd1b6) */
+	uint8_t alloc_factor;  /* 6.7 nr_pcp_alloc(): refills of batch << alloc_factor, the factor
+				* growing to 5 (52166607ecc9) while refills follow refills */
+	uint8_t free_high;     /* enum blab_free_high */
+	uint8_t bulk_chunk;    /* 6.19 fc4b909c368f: a drain frees at most batch pages per
+				* zone->lock hold, re-taking pcp->lock between */
+	uint32_t high_max;     /* BLAB_HIGH_AUTO: 0 = zone_highsize() of managed pages / 8 */
 };
 /* X(field, jsName): every switch of struct blab_strategy, for the tables the app is generated
  * from (wasm-core/tools/blab_schema.c) */
@@ -121,7 +146,9 @@ struct blab_strategy {
 	X(pcp, pcp) X(pcp_per_mt, pcpPerMt) X(pcp_max_order, pcpMaxOrder) X(bulk_free, bulkFree) \
 	X(merge_tail, mergeTail) X(high_mode, highMode) X(batch_era, batchEra)                  \
 	X(watermarks, watermarks) X(bulk_rr, bulkRr) X(free_factor, freeFactor) X(batch, batch) \
-	X(high, high) X(skip_merge, skipMerge) X(clusters, clusters)
+	X(high, high) X(skip_merge, skipMerge) X(clusters, clusters) X(pcp_lock, pcpLock)          \
+	X(alloc_factor, allocFactor) X(free_high, freeHigh) X(bulk_chunk, bulkChunk)             \
+	X(high_max, highMax)
 enum blab_clusters {
 	BLAB_CLUSTERS_NONE = 0,
 	BLAB_CLUSTERS_PER_FREE = 1,  /* 3/4: rmqueue_bulk() cuts clusters; each free keeps them up */
@@ -244,6 +271,10 @@ int blab_snapshot_pages(const struct blab_snapshot *snap, uint64_t start_pfn, un
 struct blab_pcp_info {
 	uint32_t count, low, high, batch;
 	uint8_t present; /* 0 when this cpu/which has no such list set */
+	/* BLAB_HIGH_AUTO (6.7+): the range high moves in, and the tuning state */
+	uint32_t high_min, high_max;
+	uint8_t alloc_factor;
+	uint32_t free_count;
 };
 int blab_pcp_info(const struct blab_zone *z, unsigned cpu, unsigned which,
 		  struct blab_pcp_info *out);
@@ -251,14 +282,33 @@ int blab_pcp_info(const struct blab_zone *z, unsigned cpu, unsigned which,
 /* Pure functions of the kernel formulas, also used by zone creation. */
 uint32_t blab_zone_batchsize(uint64_t managed_pages, unsigned batch_era);
 uint32_t blab_min_free_kbytes(uint64_t managed_pages);
-uint32_t blab_zone_highsize(uint32_t low_wmark, uint32_t batch, unsigned cpus);
+/* zone_highsize(): `total` pages (the low watermark, or managed / 8 for 6.7's high_max)
+ * split over the node's cpus, at least 4 * batch */
+uint32_t blab_zone_highsize(uint64_t total, uint32_t batch, unsigned cpus);
+/*
+ * The pcp sizes a kernel of s's era gives a zone of `managed` pages whose low watermark is
+ * `low`, on a node of `cpus` CPUs (docs/modern-pcp.md "Sizes"): batch (zone_batchsize(), at
+ * least 1 from 5.14), high (6 * batch before 5.14, zone_highsize() after), and from 6.7
+ * high_min (= high) and high_max (0 before). A non-zero s->batch, s->high or s->high_max
+ * is taken as given. BLAB_PCP_NONE: all 0. 0, or BLAB_EINVAL / BLAB_ESTRATEGY.
+ */
+struct blab_pcp_sizes {
+	uint32_t batch, high, high_min, high_max;
+};
+int blab_pcp_sizes(const struct blab_strategy *s, uint64_t managed, uint64_t low, unsigned cpus,
+		   struct blab_pcp_sizes *out);
 
 /* ---- resumable ops ---- */
 enum blab_step {
 	BLAB_STEP_DONE = 0,
 	BLAB_STEP_LOCK = 1, /* stopped just before taking a lock; the next step takes it */
 };
-enum blab_op_kind { BLAB_OP_ALLOC = 1, BLAB_OP_FREE = 2, BLAB_OP_DRAIN = 3 };
+enum blab_op_kind {
+	BLAB_OP_ALLOC = 1,
+	BLAB_OP_FREE = 2,
+	BLAB_OP_DRAIN = 3,
+	BLAB_OP_DECAY = 4, /* decay_pcp_high(): what the vmstat worker does about once a second */
+};
 
 /* Caller-owned; fields below the line are private to the core. */
 struct blab_op {
@@ -276,17 +326,26 @@ struct blab_op {
 	uint8_t pindex;      /* free_pcppages_bulk round-robin cursor */
 	uint8_t have_list;   /* free_pcppages_bulk: the current list is still being emptied */
 	uint8_t add_after;   /* 2002 hot/cold free: add the page after the bulk free */
-	uint8_t pad;
+	uint8_t pcp_locked;  /* 6.0+: the op holds pcp->lock of `target` */
+	uint16_t target;     /* whose pcp lists: cpu, or for a remote drain the drained cpu */
+	uint8_t free_high;   /* 6.0+: this free drains hard (free_high) */
 	uint32_t batch_free; /* free_pcppages_bulk: pages still to take from this list */
 	uint32_t to_free;    /* free_pcppages_bulk pages left */
 	uint32_t prefetch_nr;
 	uint32_t picked_head, picked_tail; /* two-pass: the local list of picked pages */
 	uint32_t bulk_asked;
+	uint32_t chunk_left; /* 6.19 chunked drain: pages this zone->lock hold may still free */
 	int32_t err;
 };
 int blab_op_alloc(struct blab_op *op, unsigned cpu, unsigned order, unsigned mt, unsigned gfp);
 int blab_op_free(struct blab_op *op, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp);
 int blab_op_drain(struct blab_op *op, unsigned cpu);
+/* cpu drains target's lists (drain_pages_zone() from another CPU, 6.0 443c2accd1b6), taking
+ * target's pcp->lock: presets with pcp_lock only (BLAB_ESTRATEGY from the first step
+ * otherwise); BLAB_ELOCKED while target's own op holds that lock */
+int blab_op_drain_remote(struct blab_op *op, unsigned cpu, unsigned target);
+/* decay_pcp_high() on cpu (BLAB_HIGH_AUTO; nothing for other presets) */
+int blab_op_decay(struct blab_op *op, unsigned cpu);
 /* Returns BLAB_STEP_DONE, BLAB_STEP_LOCK, BLAB_ELOCKED (nothing done, retry) or an error. */
 int blab_op_step(struct blab_zone *z, struct blab_op *op);
 
@@ -298,6 +357,8 @@ int blab_free(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order);
 int blab_free_gfp(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp);
 int blab_drain(struct blab_zone *z, unsigned cpu);
 int blab_drain_all(struct blab_zone *z);
+int blab_drain_remote(struct blab_zone *z, unsigned cpu, unsigned target);
+int blab_decay(struct blab_zone *z, unsigned cpu);
 
 /* ---- compaction (compaction.c; docs/skipmerge.md) ---- */
 enum blab_compact_mode {

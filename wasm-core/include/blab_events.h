@@ -163,6 +163,7 @@ enum blab_access_outcome {
 	X(FREE_DIRECT, 11, "free_one_page without pcp")                            \
 	X(DRAIN, 12, "drain_pages")                                                \
 	X(COMPACT, 13, "compaction (merge skipped pages, migrate)")              \
+	X(DECAY, 14, "decay_pcp_high (the vmstat worker, about once a second)")   \
 	/* slab layer: 30..39 */                                                   \
 	X(SLAB_ALLOC_FAST, 30, "slab_alloc fast path (c->freelist)")               \
 	X(SLAB_ALLOC_SLOW, 31, "___slab_alloc slow path")                          \

@@ -27,7 +27,9 @@
 	X(loops, loops, "hackbench: messages each sender sends")                             \
 	X(slub_prefetch, slubPrefetch, "hackbench: 1 = prefetch_freepointer() on")           \
 	X(same_cpu, sameCpu, "hackbench: 1 = receiver on its sender's CPU (the control)")  \
-	X(cache_scale, cacheScale, "L2 and LLC divided by this, 1..64, a power of two (0: 1)")
+	X(cache_scale, cacheScale, "L2 and LLC divided by this, 1..64, a power of two (0: 1)") \
+	X(high_max, highMax, "6.7+ pcp high_max (0: the preset's)")                           \
+	X(histogram, histogram, "1 = count refill and drain sizes per CPU (blab_js_hist)")
 
 #define BLAB_JS_PRESET_MAX 32u /* bytes of the preset's name, its NUL included */
 
@@ -61,6 +63,7 @@ struct blab_js_sim_request {
 	X(pfWasted, r->pf_wasted)               \
 	X(batch, r->batch)                      \
 	X(high, r->high)                        \
+	X(highMax, r->high_max)                 \
 	X(messages, r->messages)                \
 	X(elapsed, r->elapsed_cycles)           \
 	X(slabAllocFast, r->slab.alloc_fastpath) \

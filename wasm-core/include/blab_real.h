@@ -69,7 +69,8 @@ void blab_run_free(struct blab_run *r);
 /* Where thread i runs: the CPU it is pinned to, or -1 with why in `why` (pinning off, the OS
  * refused, or WebAssembly, which has no affinity). */
 int blab_run_pinned(const struct blab_run *r, unsigned thread, char *why, size_t whylen);
-uint32_t blab_run_batch(const struct blab_run *r); /* the pcp batch and high the run used */
+/* the pcp batch and high the run's zone was set up with (6.7+: high_min, where high starts) */
+uint32_t blab_run_batch(const struct blab_run *r);
 uint32_t blab_run_high(const struct blab_run *r);
 /* 1 when prefetch() is a real instruction in this build, 0 in WebAssembly (none exists) */
 int blab_run_has_prefetch(void);

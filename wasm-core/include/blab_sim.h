@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "blab.h"
+#include "blab_hist.h"
 #include "blab_slab.h"
 
 #ifdef __cplusplus
@@ -79,6 +80,9 @@ struct blab_sim_config {
 	 * NULL: never called. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* NULL, or where the run counts the size of every rmqueue_bulk() refill and every drain
+	 * per CPU (blab_hist.h); added to, never cleared, and only read by the caller */
+	struct blab_hist *hist;
 	/* host bytes the run may take (blab_sim_mem_bytes()), checked before anything is
 	 * allocated: BLAB_EHOSTMEM with the figures in err past it. 0 = blab_mem_limit_default():
 	 * half the physical memory natively, what is left of the heap in WebAssembly */
@@ -125,13 +129,14 @@ struct blab_sim_result {
 	uint32_t zones;
 	uint64_t node_zone_acq[BLAB_SIM_MAX_NODES], node_lru_acq[BLAB_SIM_MAX_NODES];
 	uint64_t prefetches, pf_hit, pf_late, pf_wasted;
-	uint32_t batch, high;    /* the pcp sizes the run used */
 	/* the pcp lists: rmqueue_bulk() refills and free_pcppages_bulk() runs at high, all CPUs
 	 * together; the CPUs whose list was used (refilled, drained, or holding pages at the end),
 	 * and of those the ones whose list was never drained at high / never refilled: a run where
 	 * they are not 0 never took the path a change to the bulk free / the refill is about */
 	uint64_t pcp_refills, pcp_bulk_frees;
 	uint32_t pcp_cpus_used, pcp_cpus_undrained, pcp_cpus_unrefilled;
+	uint32_t batch, high;    /* the pcp sizes the run used (6.7+: high is high_min) */
+	uint32_t high_max;       /* 6.7+: the most high may grow to; 0 before */
 	/* hackbench */
 	uint64_t messages;                /* messages sent and received */
 	uint64_t elapsed_cycles;          /* until the last message was read (the score's time) */

@@ -117,6 +117,10 @@ int blab_trace_finish(struct blab_trace *t);
 const char *blab_trace_error(const struct blab_trace *t);
 const struct blab_trace_stats *blab_trace_stats(const struct blab_trace *t);
 uint64_t blab_trace_cpu_events(const struct blab_trace *t, unsigned cpu, unsigned kind);
+/* The exact size of every refill run and drain run per CPU (blab_hist.h), the same counts
+ * blab_sim_config.hist makes for the model; NULL until the parse is finished. */
+struct blab_hist;
+const struct blab_hist *blab_trace_hist(const struct blab_trace *t);
 /* The summary `blab import` prints, like snprintf: returns the length it needs. */
 size_t blab_trace_summary(const struct blab_trace *t, char *buf, size_t cap);
 /*

@@ -32,6 +32,21 @@ for txt in *.txt missing-file; do
   fi
   if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
+# --histogram: every refill and drain run's size per CPU, pinned for the traces that have an
+# expected/NAME.histogram.out (the 2-task page_fault1 trace: refills 63 .. 2016, a decay drain)
+for exp in expected/*.histogram.out; do
+  [ -e "$exp" ] || continue
+  name=$(basename "$exp" .histogram.out)
+  "$blab" import --histogram "$name.txt" 2>&1 | grep -E '^(refill|drain) cpu' >"$tmp/hist"
+  if [ "${BLESS:-0}" = 1 ]; then
+    cp "$tmp/hist" "$exp"; echo "blessed $name --histogram"; continue
+  fi
+  if diff -u "$exp" "$tmp/hist" >"$tmp/diff" 2>&1; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL import --histogram $name:"; head -20 "$tmp/diff"
+  fi
+done
 # stdin gives the same as the file
 if [ "${BLESS:-0}" != 1 ]; then
   if diff <("$blab" import - <pf1.tracefs.txt 2>&1) <("$blab" import pf1.tracefs.txt 2>&1) >/dev/null; then

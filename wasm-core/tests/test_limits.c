@@ -123,6 +123,14 @@ static void strategy_limits(void)
 	CHECK_EQ(create(&cfg), BLAB_ELIMIT);
 	cfg.strategy.high = 1u << 24;
 	CHECK_EQ(create(&cfg), 0);
+	/* the 6.7+ presets' fixed high_max: the same bound as high */
+	blab_zone_config_init(&cfg);
+	cfg.pages = 64;
+	blab_preset("v6.7", &cfg.strategy);
+	cfg.strategy.high_max = (1u << 24) + 1;
+	CHECK_EQ(create(&cfg), BLAB_ELIMIT);
+	cfg.strategy.high_max = 1u << 24;
+	CHECK_EQ(create(&cfg), 0);
 }
 
 static void mt_limit(void)
@@ -254,6 +262,14 @@ static void script_limits(void)
 			  "zone pages=64 high=16777217");
 	SCRIPT_FAILS_WITH(1, "line 1: zone: log=67108865 is too large (at most 67108864)",
 			  "zone pages=64 log=67108865");
+	SCRIPT_FAILS_WITH(1, "line 1: zone: high_max=16777217 is too large (at most 16777216)",
+			  "zone pages=64 preset=v6.7 high_max=16777217");
+	SCRIPT_FAILS_WITH(2, "line 2: alloc: count=65537 is too large (at most 65536)",
+			  "zone pages=64", "alloc order=0 count=65537");
+	SCRIPT_FAILS_WITH(2, "line 2: alloc: count=0: at least 1", "zone pages=64",
+			  "alloc order=0 count=0");
+	SCRIPT_FAILS_WITH(2, "line 2: free: last=1048577 is too large (at most 1048576)",
+			  "zone pages=64", "free last=1048577");
 	SCRIPT_FAILS_WITH(2, "line 2: alloc: cpu=1 out of range (the zone has 1 cpus: 0..0)",
 			  "zone pages=64", "alloc order=0 cpu=1");
 	SCRIPT_FAILS_WITH(2, "line 2: alloc: cpu=65536 is too large (at most 65535)",

@@ -20,6 +20,7 @@
 #include "blab_real.h"
 #include "blab_sim.h"
 #include "blab_trace.h"
+#include "blab_zoneinfo.h"
 
 /* a JSON string (a TypeScript literal): quotes, backslashes and control bytes escaped */
 static void str(const char *s)
@@ -66,6 +67,7 @@ static int limits(void)
 	ROW("traceMaxLines", BLAB_TRACE_MAX_LINES, "lines of an imported trace (BLAB_TRACE_MAX_LINES)");
 	ROW("traceMaxEvents", BLAB_TRACE_MAX_EVENTS, "kmem page events of an imported trace (BLAB_TRACE_MAX_EVENTS)");
 	ROW("traceMaxBytes", BLAB_TRACE_MAX_BYTES, "bytes of an imported trace (BLAB_TRACE_MAX_BYTES)");
+	ROW("zoneinfoMaxBytes", BLAB_ZONEINFO_MAX_BYTES, "bytes of a /proc/zoneinfo (BLAB_ZONEINFO_MAX_BYTES)");
 #undef ROW
 	printf("} as const;\n");
 	return 0;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blab.h"
+#include "blab_hist.h"
 #include "blab_js.h"
 
 struct blab_js_run {
@@ -22,6 +23,7 @@ struct blab_js_run {
 	size_t out_len, err_len;
 	struct blab_event *events;
 	int64_t stats[BLAB_JS_NSTATS]; /* a model-machine run's counters (blab_js.h); else 0 */
+	char *hist;       /* the run's refill and drain sizes as JSON (request.histogram), or NULL */
 };
 
 /* Op scripts from the browser are bounded like files given to the CLI (docs/limits.md). */
@@ -101,8 +103,12 @@ void blab_js_run_free(struct blab_js_run *r)
 	free(r->out);
 	free(r->err);
 	free(r->events);
+	free(r->hist);
 	free(r);
 }
+
+/* blab_hist_json() of a run asked with histogram = 1 (docs/modern-pcp.md), else "" */
+const char *blab_js_hist(const struct blab_js_run *r) { return r && r->hist ? r->hist : ""; }
 
 /* The record size JavaScript must decode with; a test compares it with docs/events.md. */
 uint32_t blab_js_event_size(void) { return (uint32_t)sizeof(struct blab_event); }
@@ -194,6 +200,13 @@ static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_
 		snprintf(err, errlen, "blab sim: %s", why);
 		return 2;
 	}
+	/* 6.7+: the point carries batch and high; high_max (a zone's, from the zoneinfo panel) too */
+	if (req->high_max)
+		cfg->strategy.high_max = req->high_max;
+	if (req->histogram > 1) {
+		snprintf(err, errlen, "blab sim: histogram=%u: 0 or 1", req->histogram);
+		return 2;
+	}
 	return 0;
 }
 
@@ -271,6 +284,7 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 	struct js_sink sink = {0};
 	struct blab_sim_config cfg;
 	struct blab_sim_result res;
+	struct blab_hist *hist = NULL;
 	struct blab_sim_mem need;
 	char why[256] = "", *text;
 	uint32_t max_events;
@@ -306,6 +320,11 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 		r->status = 2;
 		goto done;
 	}
+	if (req->histogram && !(cfg.hist = hist = blab_hist_new())) {
+		fprintf(err, "blab sim: out of memory for the histogram\n");
+		r->status = 2;
+		goto done;
+	}
 	sink.max = max_events;
 	cfg.log_mask = BLAB_EVC_ALL;
 	cfg.sink = max_events ? js_sink : NULL;
@@ -338,7 +357,13 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 	r->events = sink.ev;
 	r->nevents = sink.n;
 	sink.ev = NULL;
+	if (hist) {
+		size_t len = blab_hist_json(hist, NULL, 0);
+		if ((r->hist = malloc(len + 1)))
+			blab_hist_json(hist, r->hist, len + 1);
+	}
 done:
+	blab_hist_free(hist);
 	free(sink.ev);
 	if (out)
 		fclose(out);

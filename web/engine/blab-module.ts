@@ -1,5 +1,6 @@
 // The typed face of the Emscripten module (wasm-core/wasm/api.c), shared by the engine
 // worker in the browser and by Vitest in Node, so both call the core the same way.
+import { parsePcpHistogram, type PcpHistogram } from '../log/pcphist';
 import { SIM_REQUEST, SIM_STATS } from '../scenario/core-schema';
 import type { SimStats } from './simstats';
 
@@ -23,6 +24,8 @@ export interface BlabModule {
   _blab_js_events(run: number): number;
   _blab_js_event_count(run: number): number;
   _blab_js_run_free(run: number): void;
+  /** the run's refill and drain sizes as JSON (asked with histogram), else "" */
+  _blab_js_hist(run: number): number;
   _blab_js_event_size(): number;
   _blab_event_name(type: number): number;
   _blab_event_class(type: number): number;
@@ -46,6 +49,8 @@ export interface ReplayResult {
   events: ArrayBuffer;
   /** a model-machine run's counters (simScenario); absent for an op script */
   stats?: SimStats;
+  /** refill and drain sizes per CPU, when the request asked for them */
+  histogram?: PcpHistogram;
 }
 
 /** Bounded like the C side (BLAB_JS_MAX_SCRIPT): checked here too, for a clear message early. */
@@ -68,6 +73,10 @@ export interface SimRequest {
   /** pcp batch / high overrides (0 or absent: the preset's, for a 96 GB node) */
   batch?: number;
   high?: number;
+  /** 6.7+ presets: pcp high_max (0 or absent: the preset's) */
+  highMax?: number;
+  /** count every refill's and drain's size per CPU (ReplayResult.histogram) */
+  histogram?: boolean;
   /** frame lines clear_page() writes through the cache model, 1..64 (absent: 64) */
   clearLines?: number;
   /** L2 and LLC sizes divided by this, 1..64 and a power of two (absent: 1), as `blab sim
@@ -113,6 +122,8 @@ function requestFields(id: number, req: SimRequest): Record<(typeof SIM_REQUEST.
     maxEvents: req.maxEvents,
     batch: req.batch ?? 0,
     high: req.high ?? 0,
+    highMax: req.highMax ?? 0,
+    histogram: req.histogram ? 1 : 0,
     clearLines: req.clearLines ?? 0,
     cacheScale: req.cacheScale ?? 0,
     groups: hackbench ? req.cpus : 0,
@@ -154,7 +165,8 @@ export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
     const stats = new DataView(m.HEAPU8.buffer, m._blab_js_stats(run), SIM_STATS.length * 8);
     const out: Partial<SimStats> = {};
     SIM_STATS.forEach((k, i) => (out[k] = Number(stats.getBigInt64(i * 8, true))));
-    return { ...takeRun(m, run), stats: out as SimStats };
+    const hist = req.histogram ? m.UTF8ToString(m._blab_js_hist(run)) : '';
+    return { ...takeRun(m, run), stats: out as SimStats, ...(hist ? { histogram: parsePcpHistogram(hist) } : {}) };
   } finally {
     if (run) m._blab_js_run_free(run);
     m._free(reqPtr);

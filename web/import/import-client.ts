@@ -1,9 +1,10 @@
-// The page's side of the import worker: one import (a trace or an event log) at a time, progress
-// callbacks, cancel.
+// The page's side of the import worker: one import (a trace, an event log or a zoneinfo) at a
+// time, progress callbacks, cancel.
 // Cancel (and a crashed worker) terminates the worker; the next import starts a fresh one.
 import type { EventLogColumns } from '../log/events';
 import type { ImportReply, ImportRequest } from './protocol';
 import type { TraceResult } from './trace-core';
+import type { ZoneinfoReport } from './zoneinfo-core';
 
 export class ImportCancelled extends Error {
   override name = 'ImportCancelled';
@@ -53,6 +54,14 @@ export class ImportClient {
     return this.ask({ kind: 'log', file, name, format }, onProgress).then((r) => {
       if (r.kind !== 'log-done') throw new Error(`the import worker answered ${r.kind} to an event log`);
       return { columns: r.columns, bytes: r.bytes, elapsedMs: r.elapsedMs, ...(r.label !== undefined ? { label: r.label } : {}) };
+    });
+  }
+
+  /** A /proc/zoneinfo read by the core in the worker: its report, or the core's "line N: why". */
+  zoneinfo(text: string, nodeCpus = 0): Promise<ZoneinfoReport> {
+    return this.ask({ kind: 'zoneinfo', text, nodeCpus }, () => {}).then((r) => {
+      if (r.kind !== 'zoneinfo') throw new Error(`the import worker answered ${r.kind} to a zoneinfo`);
+      return r.report;
     });
   }
 

@@ -10,9 +10,10 @@ import { JsonLogReader } from '../log/eventlog-json';
 import { IMPORT_LIMITS, checkLimit } from '../scenario/limits';
 import type { ImportReply, ImportRequest } from './protocol';
 import { TraceImport, type TraceModule } from './trace-core';
+import { readZoneinfo, type ZoneinfoModule } from './zoneinfo-core';
 
 declare function importScripts(...urls: string[]): void;
-declare const createBlab: (options: Record<string, unknown>) => Promise<TraceModule>;
+declare const createBlab: (options: Record<string, unknown>) => Promise<TraceModule & ZoneinfoModule>;
 
 const scope = self as unknown as {
   onmessage: ((e: MessageEvent<ImportRequest>) => void) | null;
@@ -20,9 +21,9 @@ const scope = self as unknown as {
 };
 
 const wasmBase = wasmBaseOf(self.location.href);
-let core: Promise<TraceModule> | null = null;
+let core: Promise<TraceModule & ZoneinfoModule> | null = null;
 
-function loadCore(): Promise<TraceModule> {
+function loadCore(): Promise<TraceModule & ZoneinfoModule> {
   importScripts(`${wasmBase}blab.js`);
   return createBlab({ locateFile: (file: string) => `${wasmBase}${file}`, mainScriptUrlOrBlob: `${wasmBase}blab.js` });
 }
@@ -119,7 +120,10 @@ scope.onmessage = (e) => {
     try {
       if (req.kind === 'trace') await importTrace(req.file);
       else if (req.kind === 'log') await loadLog(req.file, req.format);
-      else throw new Error(`unknown request ${String((req as { kind?: unknown }).kind)}`);
+      else if (req.kind === 'zoneinfo') {
+        core ??= loadCore();
+        scope.postMessage({ kind: 'zoneinfo', report: readZoneinfo(await core, req.text, req.nodeCpus) });
+      } else throw new Error(`unknown request ${String((req as { kind?: unknown }).kind)}`);
     } catch (err) {
       // A trap in the core leaves the module unusable: drop it so the next file gets a fresh one.
       core = null;

@@ -1,12 +1,15 @@
 // Messages between the page and the import worker (import.worker.ts): kernel traces, and the
-// event logs the app itself wrote, both read in slices off the page's thread.
+// event logs the app itself wrote, both read in slices off the page's thread, and a zoneinfo.
 import type { EventLogColumns } from '../log/events';
 import type { TraceResult } from './trace-core';
+import type { ZoneinfoReport } from './zoneinfo-core';
 
 export type ImportRequest =
   | { kind: 'trace'; file: Blob; name: string }
   /** an event log the app wrote (binary records, docs/events.md, or its JSON form) */
-  | { kind: 'log'; file: Blob; name: string; format: 'binary' | 'json' };
+  | { kind: 'log'; file: Blob; name: string; format: 'binary' | 'json' }
+  /** a /proc/zoneinfo, read by the core (zoneinfo-core.ts); nodeCpus 0: the file's */
+  | { kind: 'zoneinfo'; text: string; nodeCpus: number };
 
 export type ImportReply =
   | { kind: 'progress'; bytes: number; total: number }
@@ -23,4 +26,5 @@ export type ImportReply =
     }
   /** a decoded event log: its label (JSON logs carry one) and its columns */
   | { kind: 'log-done'; label?: string; columns: EventLogColumns; bytes: number; elapsedMs: number }
+  | { kind: 'zoneinfo'; report: ZoneinfoReport }
   | { kind: 'failed'; error: string };

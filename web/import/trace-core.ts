@@ -2,6 +2,7 @@
 // exported by wasm-core/wasm/exports-trace.txt). The import worker and the Vitest contract test
 // both go through TraceImport, so the browser parses a file exactly as `blab import` does.
 import type { BlabModule } from '../engine/blab-module';
+import { parsePcpHistogram, type PcpHistogram } from '../log/pcphist';
 import { IMPORT_LIMITS } from '../scenario/limits';
 
 /** The trace functions of the module, on top of what the engine uses. */
@@ -14,6 +15,8 @@ export interface TraceModule extends BlabModule {
   _blab_trace_error(t: number): number;
   _blab_trace_summary(t: number, buf: number, cap: number): number;
   _blab_trace_replay(t: number, out: number, cap: number): number;
+  _blab_trace_hist(t: number): number;
+  _blab_hist_json(h: number, buf: number, cap: number): number;
 }
 
 const KEEP_EVENTS = 1;
@@ -31,6 +34,8 @@ export interface TraceResult {
   summary: string;
   /** the replay as 32-byte records (TRACE_ZONE first); empty when there are no events */
   events: ArrayBuffer;
+  /** every refill and drain run's exact size per CPU, as the model's runs count them */
+  histogram?: PcpHistogram;
 }
 
 /** One streaming parse inside the core. Call feed() per chunk, then finish(), then dispose(). */
@@ -88,7 +93,23 @@ export class TraceImport {
         m._free(p);
       }
     }
-    return { status, error, summary, events };
+    return { status, error, summary, events, ...this.histogram() };
+  }
+
+  /** blab_hist_json() of the trace's histogram, once the parse is finished */
+  private histogram(): { histogram?: PcpHistogram } {
+    const m = this.m;
+    const h = m._blab_trace_hist(this.t);
+    const need = h ? m._blab_hist_json(h, 0, 0) : 0;
+    if (!need) return {};
+    const p = m._malloc(need + 1);
+    if (!p) throw new Error('the core is out of memory (histogram)');
+    try {
+      m._blab_hist_json(h, p, need + 1);
+      return { histogram: parsePcpHistogram(m.UTF8ToString(p)) };
+    } finally {
+      m._free(p);
+    }
   }
 
   dispose(): void {

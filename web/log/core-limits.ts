@@ -40,4 +40,6 @@ export const CORE_LIMITS = {
   traceMaxEvents: 2097152,
   /** bytes of an imported trace (BLAB_TRACE_MAX_BYTES) */
   traceMaxBytes: 1073741824,
+  /** bytes of a /proc/zoneinfo (BLAB_ZONEINFO_MAX_BYTES) */
+  zoneinfoMaxBytes: 4194304,
 } as const;

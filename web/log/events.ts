@@ -160,6 +160,7 @@ export const PATHS: readonly { id: number; name: string; where: string }[] = [
   { id: 11, name: 'FREE_DIRECT', where: 'free_one_page without pcp' },
   { id: 12, name: 'DRAIN', where: 'drain_pages' },
   { id: 13, name: 'COMPACT', where: 'compaction (merge skipped pages, migrate)' },
+  { id: 14, name: 'DECAY', where: 'decay_pcp_high (the vmstat worker, about once a second)' },
   { id: 30, name: 'SLAB_ALLOC_FAST', where: 'slab_alloc fast path (c->freelist)' },
   { id: 31, name: 'SLAB_ALLOC_SLOW', where: '___slab_alloc slow path' },
   { id: 32, name: 'SLAB_FREE_FAST', where: 'slab_free fast path (c->freelist)' },

@@ -4,6 +4,7 @@
 import { URL_LIMITS } from './url';
 import { LIMITS as PLAYER_LIMITS } from '../log/state';
 import { MAX_RECORDS } from '../log/events';
+import { CORE_LIMITS } from '../log/core-limits';
 
 /** Imported kernel traces (the C parser has its own, larger bounds: blab_trace.h). */
 export const IMPORT_LIMITS = {
@@ -42,6 +43,7 @@ export const BROWSER_LIMITS = {
   'trace lines': IMPORT_LIMITS.maxLines,
   'trace events (browser)': IMPORT_LIMITS.maxEvents,
   'snapshot text (bytes)': IMPORT_LIMITS.maxSnapshotBytes,
+  'zoneinfo text (bytes)': CORE_LIMITS.zoneinfoMaxBytes,
   'pages of a snapshot zone (`/proc` snapshot panel)': IMPORT_LIMITS.maxSnapshotPages,
   'scenario file (bytes)': IMPORT_LIMITS.maxScenarioFileBytes,
 } as const;

@@ -28,6 +28,7 @@ import { addViewExportButtons } from '../ui/export-buttons';
 import type { LoadOptions, LoadResult, Panel, PanelData } from '../panels/panel';
 import { createThroughputPanel } from '../panels/throughput-panel';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
+import { presetHint } from '../scenario/preset-switches';
 import { renderResults } from '../views/results';
 import { createPfnDialog } from '../views/pfn-dialog';
 import { createDrawer, type Drawer } from '../ui/drawer';
@@ -132,7 +133,7 @@ export class App {
         WORKLOAD_TABLE[0].params.pages,
       ),
       cpus: field('sc-cpus', 'CPUs', el('input', { type: 'number', min: 1, max: URL_LIMITS.maxCpus, step: 1, required: true }), WORKLOAD_TABLE[0].params.cpus),
-      preset: field('sc-preset', 'preset (kernel change)', select(Object.entries(PRESETS))),
+      preset: field('sc-preset', 'preset (kernel change)', select(Object.entries(PRESETS)), ' '),
       workload: field('sc-workload', 'workload', select(Object.entries(WORKLOADS)), WORKLOAD_TABLE[0].description),
       seed: field('sc-seed', 'seed', el('input', { type: 'number', min: 0, max: 4294967295, step: 1, required: true })),
     };
@@ -166,6 +167,7 @@ export class App {
       }
     });
     scen.addEventListener('change', () => {
+      this.writePresetHint();
       const w = workloadEntry(this.form.workload.value);
       if (w) {
         for (const [id, text] of [['sc-workload-hint', w.description], ['sc-pages-hint', w.params.pages], ['sc-cpus-hint', w.params.cpus]]) {
@@ -576,6 +578,13 @@ export class App {
     this.form.preset.value = s.preset;
     this.form.workload.value = s.workload;
     this.form.seed.value = String(s.seed);
+    this.writePresetHint();
+  }
+
+  /** Under the preset menu: what the preset models and its switches (blab presets NAME). */
+  private writePresetHint() {
+    const h = document.getElementById('sc-preset-hint');
+    if (h) h.textContent = presetHint(this.form.preset.value);
   }
 
   private readHash(fromEvent = false) {

@@ -5,6 +5,7 @@ import type { Route } from './routes';
 import { mountHome } from './home';
 import { mountLessonById, mountLessonIndex } from '../lessons/page';
 import { mountCompare } from '../compare/page';
+import { mountTimeMachine } from '../compare/timemachine';
 
 export function mountCourse(root: HTMLElement, r: Exclude<Route, { page: 'workbench' }>, search: string): void {
   root.classList.add('course');
@@ -12,5 +13,6 @@ export function mountCourse(root: HTMLElement, r: Exclude<Route, { page: 'workbe
   if (r.page === 'home') mountHome(root);
   else if (r.page === 'lessons') mountLessonIndex(root, lessonSources);
   else if (r.page === 'lesson') mountLessonById(root, lessonSources, r.lesson);
+  else if (r.page === 'timemachine') mountTimeMachine(root, r.search);
   else mountCompare(root, r.search);
 }

@@ -14,6 +14,7 @@ import { createScenariosPanel } from '../panels/scenarios-panel';
 import { Store, browserStorage } from '../storage/store';
 import type { OpenLog, Panel } from '../panels/panel';
 import { createRealPanel } from '../panels/real-panel';
+import { createZoneinfoPanel } from '../panels/zoneinfo-panel';
 
 declare global {
   interface Window {
@@ -78,10 +79,15 @@ else if (root) {
   place(imp, (e) => sidebar?.append(e));
   place(createSnapshotPanel(open), (e) => sidebar?.append(e));
   root.querySelector('#views')?.before(imp.summary);
+  // Your own kernel: a zoneinfo's pcp sizes per preset, a run with them, a trace over it.
+  const zi = createZoneinfoPanel(open);
+  place(zi, (e) => sidebar?.append(e));
+  root.querySelector('#views')?.before(zi.results);
   // Saved scenarios (nothing a user made is lost), after the scenario form.
   place(createScenariosPanel(new Store(browserStorage())), (e) => root.querySelector('#scenario-form')?.after(e));
   // The real machine: page_fault1 on N Web Workers, live scores.
   place(createRealPanel(), (e) => sidebar?.append(e));
   app.foldTools();
   if (route.page === 'workbench' && route.focus === 'import') app.showTool(imp.root);
+  if (route.page === 'workbench' && route.focus === 'zoneinfo') app.showTool(zi.root);
 }

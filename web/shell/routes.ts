@@ -1,23 +1,29 @@
 // Which page the address asks for. The front page (no query string) is the course; the
 // workbench has its own route, ?workbench (?workbench=import opens it at the trace and
-// snapshot import), and owns the hash (#pages=...&step=...): an old deep link that is only a
-// hash still opens the workbench. The course pages own the query: ?lessons,
-// ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b], ?compare=... .
+// snapshot import, ?workbench=zoneinfo at "Your own kernel: zoneinfo"), and owns the hash
+// (#pages=...&step=...): an old deep link that is only a hash still opens the workbench. The
+// course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
+// ?compare=..., ?timemachine.
 import { LECTURE_FIGURE_IDS, type LectureFigureId } from '../lessons/lesson';
 import type { LessonRoute } from '../lessons/page';
 
 export type Route =
   | { page: 'home' }
-  | { page: 'workbench'; focus?: 'import' }
+  | { page: 'workbench'; focus?: 'import' | 'zoneinfo' }
   | { page: 'lessons' }
   | { page: 'lesson'; lesson: LessonRoute }
-  | { page: 'compare'; search: string };
+  | { page: 'compare'; search: string }
+  | { page: 'timemachine'; search: string };
 
 export function routeFrom(search: string, hash = ''): Route {
   const q = new URLSearchParams(search);
   if (q.has('compare')) return { page: 'compare', search };
+  if (q.has('timemachine')) return { page: 'timemachine', search };
   if (q.has('lessons')) return { page: 'lessons' };
-  if (q.has('workbench')) return q.get('workbench') === 'import' ? { page: 'workbench', focus: 'import' } : { page: 'workbench' };
+  if (q.has('workbench')) {
+    const focus = q.get('workbench');
+    return focus === 'import' || focus === 'zoneinfo' ? { page: 'workbench', focus } : { page: 'workbench' };
+  }
   const id = q.get('lesson');
   if (id !== null) {
     const step = Number(q.get('step') ?? '1');

@@ -15,6 +15,7 @@ import { createLockHistView } from './lockhist';
 import { createLockTimelineView } from './locktimeline';
 import { createMemMapView } from './memmap';
 import { createPcpView, type PcpParams } from './pcp';
+import { createPcpHistView, type PcpHistData } from './pcphist';
 import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './procfs';
 import { createSlabView } from './slab';
 import { createEventView, eventLegend } from './eventanim';
@@ -30,6 +31,8 @@ interface AllViewData {
   pcp: PcpParams;
   /** an imported trace's summary, as the C importer counted it, and the file's name */
   summary: { name: string; summary: TraceSummary };
+  /** pcp refill and drain sizes of a model run and / or a trace, as the core counted them */
+  histograms: PcpHistData;
 }
 type Need = keyof AllViewData;
 
@@ -219,6 +222,18 @@ const DEFS = [
     pace: 'always',
     create(body) {
       return (d) => renderImportSummary(body, d.summary.name, d.summary.summary);
+    },
+  },
+  {
+    id: 'pcp-hist',
+    title: 'pcp refill and drain sizes: the model and a kernel trace',
+    hint: 'pages per rmqueue_bulk() refill and per drain, as shares of each source’s own; filled: the model, outlined: the trace (docs/modern-pcp.md)',
+    short: 'pcp refill and drain sizes',
+    needs: ['histograms'],
+    pace: 'visible',
+    create(body) {
+      const v = createPcpHistView(body);
+      return (d) => v.update(d.histograms);
     },
   },
 ] as const satisfies readonly ViewDef[];

@@ -5,10 +5,12 @@
  * around, a control character moves the cursor, a zero-width character or a byte order
  * mark is invisible. Names refuse them; echoes spell them out (\u{202E}, \x1b).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "blab.h"
+#include "textout.h"
 
 /* the code point of the UTF-8 sequence at s (its length in *len), or -1 when it is not one */
 static long utf8_at(const unsigned char *s, size_t *len)
@@ -91,4 +93,18 @@ size_t blab_text_escape(char *dst, size_t cap, const char *src)
 		n += plen;
 	}
 	return n;
+}
+
+void text_put(struct text_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *dst = o->buf && o->len < o->cap ? o->buf + o->len : NULL;
+	size_t room = dst ? o->cap - o->len : 0;
+
+	va_start(ap, fmt);
+	n = vsnprintf(dst, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
 }

@@ -38,8 +38,10 @@ int mach_check(unsigned kind, const struct model_params *p, unsigned cpus)
 	return 0;
 }
 
+/* m is zeroed memory or a machine started before (its plain pcp->lock words are freed) */
 static void mach_reset(struct blab_machine *m, unsigned kind)
 {
+	free(m->pcp_owner);
 	m->kind = (uint8_t)kind;
 	m->impl = NULL;
 	m->impl_shared = 0;
@@ -48,6 +50,8 @@ static void mach_reset(struct blab_machine *m, unsigned kind)
 	m->nclocks = 0;
 	for (int i = 0; i < MACH_NLOCKS; i++)
 		m->lock_owner[i] = BLAB_CPU_NONE;
+	m->pcp_owner = NULL;
+	m->npcp = 0;
 }
 
 int mach_init(struct blab_machine *m, unsigned kind, const struct model_params *p,
@@ -65,6 +69,14 @@ int mach_init(struct blab_machine *m, unsigned kind, const struct model_params *
 	} else if (kind == BLAB_MACHINE_REAL) {
 		if (_mach_real_init(m, cpus, real_timed))
 			return BLAB_ENOMEMHOST;
+	} else {
+		/* the plain machine's pcp->lock words (the others keep their own) */
+		m->pcp_owner = malloc((cpus ? cpus : 1u) * sizeof(*m->pcp_owner));
+		if (!m->pcp_owner)
+			return BLAB_ENOMEMHOST;
+		m->npcp = cpus ? cpus : 1u;
+		for (uint32_t c = 0; c < m->npcp; c++)
+			m->pcp_owner[c] = BLAB_CPU_NONE;
 	}
 	m->kind = (uint8_t)kind;
 	return 0;
@@ -99,6 +111,9 @@ void mach_init_shared(struct blab_machine *m, struct model_machine *mm, unsigned
 
 void mach_free(struct blab_machine *m)
 {
+	free(m->pcp_owner);
+	m->pcp_owner = NULL;
+	m->npcp = 0;
 	if (m->impl_shared)
 		m->impl = NULL; /* its owner frees it */
 	if (m->impl && m->kind == BLAB_MACHINE_REAL)

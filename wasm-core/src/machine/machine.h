@@ -168,12 +168,24 @@ static inline void mach_work(struct blab_machine *m, unsigned cpu, unsigned cost
 		m->clock[cpu] += m->work_cycles[cost];
 }
 
+/* plain: where the holder of lockid is kept (a pcp->lock of a CPU past npcp: NULL) */
+static inline uint16_t *mach_plain_owner(struct blab_machine *m, unsigned lockid)
+{
+	if (!mach_lock_is_pcp(lockid))
+		return &m->lock_owner[lockid];
+	lockid -= MACH_LOCK_PCP;
+	return lockid < m->npcp ? &m->pcp_owner[lockid] : NULL;
+}
+
 /*
  * The op layer calls mach_lock() only when blab_op_step() resumes after BLAB_STEP_LOCK and
- * the lock is free (plain), so plain never waits: arg0 (cycles spun) is 0.
+ * the lock is free (plain), so plain never waits: arg0 (cycles spun) is 0. A pcp->lock is
+ * taken without a record (prim.h).
  */
 static inline void mach_lock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
+	uint16_t *owner;
+
 	if (m->kind == BLAB_MACHINE_MODEL) {
 		_mach_model_lock(m, cpu, lockid);
 		return;
@@ -182,14 +194,40 @@ static inline void mach_lock(struct blab_machine *m, unsigned cpu, unsigned lock
 		_mach_real_lock(m, cpu, lockid);
 		return;
 	}
-	m->lock_owner[lockid] = (uint16_t)cpu;
+	if (!(owner = mach_plain_owner(m, lockid)))
+		return;
+	*owner = (uint16_t)cpu;
+	if (mach_lock_is_pcp(lockid))
+		return;
 	m->lock_taken_at[lockid] = mach_now(m, cpu);
 	MACH_EMIT(m, BLAB_EVC_LOCK, BLAB_EV_LOCK_ACQUIRE, 0, 0, cpu, lockid, 0, 0, 0, 0);
+}
+
+/*
+ * spin_trylock(): 1 when cpu now holds the lock, 0 (nothing changed) when another CPU holds
+ * it. Plain: held means a step of another op stopped inside the lock. Model: also when
+ * another CPU's critical section, already run, ends after this CPU's clock. Real: the
+ * spinlock's own trylock.
+ */
+static inline int mach_trylock(struct blab_machine *m, unsigned cpu, unsigned lockid)
+{
+	uint16_t *owner;
+
+	if (m->kind == BLAB_MACHINE_MODEL)
+		return _mach_model_trylock(m, cpu, lockid);
+	if (m->kind == BLAB_MACHINE_REAL)
+		return _mach_real_trylock(m, cpu, lockid);
+	owner = mach_plain_owner(m, lockid);
+	if (!owner || (*owner != BLAB_CPU_NONE && *owner != cpu))
+		return 0;
+	mach_lock(m, cpu, lockid);
+	return 1;
 }
 
 static inline void mach_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
 	uint64_t held;
+	uint16_t *owner;
 
 	if (m->kind == BLAB_MACHINE_MODEL) {
 		_mach_model_unlock(m, cpu, lockid);
@@ -199,23 +237,27 @@ static inline void mach_unlock(struct blab_machine *m, unsigned cpu, unsigned lo
 		_mach_real_unlock(m, cpu, lockid);
 		return;
 	}
+	if (!(owner = mach_plain_owner(m, lockid)))
+		return;
+	*owner = BLAB_CPU_NONE;
+	if (mach_lock_is_pcp(lockid))
+		return;
 	held = mach_now(m, cpu) - m->lock_taken_at[lockid];
-	m->lock_owner[lockid] = BLAB_CPU_NONE;
 	MACH_EMIT(m, BLAB_EVC_LOCK, BLAB_EV_LOCK_RELEASE, 0, 0, cpu, lockid, 0, 0,
 		  (uint32_t)(held > 0xffffffffu ? 0xffffffffu : held), 0);
 }
 
 /* Would cpu have to wait for the lock? (Only when a step stopped inside a critical section.) */
-static inline int mach_lock_busy(const struct blab_machine *m, unsigned cpu, unsigned lockid)
+static inline int mach_lock_busy(struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
-	uint16_t o;
+	uint16_t *o;
 
 	if (m->kind == BLAB_MACHINE_MODEL)
 		return _mach_model_lock_busy(m, cpu, lockid);
 	if (m->kind == BLAB_MACHINE_REAL)
 		return 0; /* the spinlock itself waits */
-	o = m->lock_owner[lockid];
-	return o != BLAB_CPU_NONE && o != cpu;
+	o = mach_plain_owner(m, lockid);
+	return o && *o != BLAB_CPU_NONE && *o != cpu;
 }
 
 /*

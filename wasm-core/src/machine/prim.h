@@ -61,6 +61,18 @@ enum blab_cost {
 };
 
 #define MACH_NLOCKS 3 /* per zone: BLAB_LOCK_ZONE, _LRU, _SLAB_LIST */
+/*
+ * pcp->lock (6.0, 4b23a68f9536): CPU c's is lock id MACH_LOCK_PCP + c. One per CPU of the
+ * machine, shared by that CPU's lists in every zone (each CPU of a run allocates from one
+ * zone). Its own CPU takes it with a trylock around every pcp operation; another CPU takes
+ * it to drain the lists remotely (443c2accd1b6). It is never written to the event log: the
+ * lock timeline draws zone->lock and lru_lock, and an uncontended pcp->lock is only cycles.
+ */
+#define MACH_LOCK_PCP MACH_NLOCKS
+static inline int mach_lock_is_pcp(unsigned lockid)
+{
+	return lockid >= MACH_LOCK_PCP;
+}
 
 struct model_machine; /* machine/model/model.h */
 struct real_machine;  /* machine/real/real.h */
@@ -81,6 +93,8 @@ struct blab_machine {
 	uint64_t now;         /* plain: op number (counted by the op layer, mach_op_begin) */
 	uint16_t lock_owner[MACH_NLOCKS]; /* plain: BLAB_CPU_NONE when free */
 	uint64_t lock_taken_at[MACH_NLOCKS];
+	uint16_t *pcp_owner;  /* plain: each CPU's pcp->lock holder (BLAB_CPU_NONE: free) */
+	uint32_t npcp;        /* plain: CPUs with a pcp->lock */
 	uint64_t misses_zone_locked; /* model: cache misses while this zone's lock was held */
 	uint64_t parked;             /* model: lock requests that had to park (expected 0) */
 	/* real: where the struct pages live on the host, for prefetch() */
@@ -122,6 +136,7 @@ void _mach_model_touch_line(struct blab_machine *m, unsigned cpu, uint64_t vaddr
 void _mach_model_store(struct blab_machine *m, unsigned cpu, uint64_t vaddr, unsigned path);
 void _mach_model_prefetch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, unsigned path);
 void _mach_model_lock(struct blab_machine *m, unsigned cpu, unsigned lockid);
+int _mach_model_trylock(struct blab_machine *m, unsigned cpu, unsigned lockid);
 void _mach_model_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid);
 int _mach_model_lock_busy(const struct blab_machine *m, unsigned cpu, unsigned lockid);
 void _mach_model_clear_page(struct blab_machine *m, unsigned cpu, uint64_t pfn, unsigned lines,
@@ -139,6 +154,7 @@ uint64_t _mach_model_mem_bytes(const struct model_params *p, unsigned cpus, uint
 void _mach_real_prefetch(struct blab_machine *m, uint64_t pfn);
 uint64_t _mach_real_now(void);
 void _mach_real_lock(struct blab_machine *m, unsigned cpu, unsigned lockid);
+int _mach_real_trylock(struct blab_machine *m, unsigned cpu, unsigned lockid);
 void _mach_real_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid);
 void _mach_real_clear_page(struct blab_machine *m, unsigned cpu);
 int _mach_real_init(struct blab_machine *m, unsigned cpus, int timed);

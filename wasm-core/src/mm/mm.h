@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include "blab.h"
+#include "blab_hist.h"
 #include "base/list.h"
 #include "machine/machine.h"
 
@@ -59,11 +60,18 @@ struct free_area {
 struct per_cpu_pages {
 	uint32_t count; /* pages (not blocks) on all lists */
 	uint32_t low;   /* hot/cold only: refill when count <= low */
-	uint32_t high;
+	uint32_t high;  /* 6.7+: moves between high_min and high_max (pcp_tune.c) */
 	uint32_t batch;
-	uint32_t free_factor; /* 5.14+: doubles the bulk free on consecutive frees */
+	uint32_t free_factor; /* 5.14 .. 6.6: doubles the bulk free on consecutive frees */
+	/* 6.7+ (BLAB_HIGH_AUTO, free_count, alloc_factor) */
+	uint32_t high_min, high_max;
+	uint32_t free_count;  /* pages freed since allocations last halved it, <= batch << 5 */
+	uint8_t alloc_factor; /* refills of batch << alloc_factor, at most PCP_BATCH_SCALE_MAX */
+	uint8_t flags;        /* PCPF_PREV_FREE_HIGH_ORDER */
 	struct blab_list lists[NR_PCP_LISTS];
 };
+#define PCPF_PREV_FREE_HIGH_ORDER 0x1u /* the last free was of order 1..3 (free_high) */
+#define PCP_BATCH_SCALE_MAX 5          /* CONFIG_PCP_BATCH_SCALE_MAX default (52166607ecc9) */
 
 /* per_cpu_pageset: pcp[0] = the list set (LIFO) or hot list, pcp[1] = cold (2002). */
 struct per_cpu_pageset {
@@ -108,6 +116,7 @@ struct blab_zone {
 	uint32_t merge_skipped;      /* order-0 free pages flagged PG_merge_skipped */
 	uint8_t cluster_bulk_paid;   /* clusters 4/4: this bulk free already kept them up */
 	struct blab_compact_stats cstats;
+	struct blab_hist *hist;      /* refill and drain sizes per CPU, or NULL (the run's owner's) */
 
 	/* the inline pcp hit (pcp.h), from s and top_order by pcp_hit_setup() */
 	uint8_t fast_mode;           /* FAST_PER_MT, FAST_HOTCOLD, or FAST_NONE */
@@ -218,6 +227,7 @@ enum op_state {
 	S_BULK_LOCKED, /* one pass / single pass: lock taken, pick and merge */
 	S_BULK_MERGE,  /* two pass: pages picked, lock taken, merge */
 	S_AFTER_BULK,  /* bulk free done: what the op does next */
+	S_PCP_LOCK,    /* drain, decay (6.0+): pcp->lock of the target taken, then the drain */
 	S_DONE,
 };
 
@@ -277,6 +287,20 @@ static inline int can_skip_merge(const struct blab_zone *z, unsigned order)
 void _blab_free_skip_merge(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned mt,
 			   unsigned path);
 
+/* pcp_tune.c: how big a refill or drain is and where high goes, by the strategy's era (pure
+ * decisions on one per_cpu_pages; pcp.c does the moving) */
+uint32_t nr_pcp_alloc(const struct blab_zone *z, struct per_cpu_pages *pcp, unsigned order);
+uint32_t nr_pcp_high(const struct blab_zone *z, struct per_cpu_pages *pcp, int free_high);
+uint32_t nr_pcp_free(const struct blab_zone *z, struct per_cpu_pages *pcp, uint32_t high,
+		     int free_high);
+int pcp_free_high(const struct blab_zone *z, struct per_cpu_pages *pcp, unsigned order);
+uint32_t decay_pcp_high(const struct blab_zone *z, struct per_cpu_pages *pcp);
+/* ZONE_BELOW_HIGH: free pages under the high watermark (only with watermarks on) */
+static inline int zone_below_high(const struct blab_zone *z)
+{
+	return z->s.watermarks && z->free_pages < z->wmark[WMARK_HIGH];
+}
+
 /* pcp.c (and pcp.h, the pcp hit inline) */
 void setup_zone_pageset(struct blab_zone *z);
 void _blab_pcp_add(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t idx,
@@ -286,6 +310,10 @@ uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op);
 int free_unref_page_commit(struct blab_zone *z, struct blab_op *op);
 int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op);
 int drain_pages(struct blab_zone *z, struct blab_op *op);
+int decay_pages(struct blab_zone *z, struct blab_op *op, uint32_t pages);
+/* 6.0+ pcp->lock of op->target, held by op from pcp_trylock() (1: taken) to pcp_unlock() */
+int pcp_trylock(struct blab_zone *z, struct blab_op *op);
+void pcp_unlock(struct blab_zone *z, struct blab_op *op);
 
 /* check.c: in the debug build (BLAB_DEBUG_CHECK) the synchronous wrappers of op.c and slab.c
  * run the invariant checker after every step and abort, naming `what`, at the first

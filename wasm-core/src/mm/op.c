@@ -16,7 +16,13 @@
 static int needs_lock(unsigned state)
 {
 	return state == S_REFILL || state == S_RMQUEUE || state == S_FREE_DIRECT ||
-	       state == S_BULK_LOCKED || state == S_BULK_MERGE;
+	       state == S_BULK_LOCKED || state == S_BULK_MERGE || state == S_PCP_LOCK;
+}
+
+/* the lock a resumed op takes first: zone->lock, or (S_PCP_LOCK) the target's pcp->lock */
+static unsigned resume_lock(const struct blab_op *op)
+{
+	return op->state == S_PCP_LOCK ? MACH_LOCK_PCP + op->target : BLAB_LOCK_ZONE;
 }
 
 /*
@@ -30,6 +36,7 @@ static void op_init(struct blab_op *op, unsigned kind, unsigned cpu, unsigned or
 	op->kind = (uint8_t)kind;
 	op->picked_head = op->picked_tail = NIL;
 	op->cpu = (uint16_t)(cpu > 0xffff ? 0xffff : cpu);
+	op->target = op->cpu;
 	op->order = (uint8_t)(order > 0xff ? 0xff : order);
 	op->gfp = (uint8_t)gfp;
 }
@@ -60,8 +67,26 @@ int blab_op_drain(struct blab_op *op, unsigned cpu)
 	return 0;
 }
 
+int blab_op_drain_remote(struct blab_op *op, unsigned cpu, unsigned target)
+{
+	if (!op)
+		return BLAB_EINVAL;
+	op_init(op, BLAB_OP_DRAIN, cpu, 0, 0);
+	op->target = (uint16_t)(target > 0xffff ? 0xffff : target);
+	return 0;
+}
+
+int blab_op_decay(struct blab_op *op, unsigned cpu)
+{
+	if (!op)
+		return BLAB_EINVAL;
+	op_init(op, BLAB_OP_DECAY, cpu, 0, 0);
+	return 0;
+}
+
 static int finish(struct blab_zone *z, struct blab_op *op, int ret)
 {
+	pcp_unlock(z, op);
 	z->pageset[op->cpu].busy = 0;
 	op->state = S_DONE;
 	op->err = ret;
@@ -157,7 +182,7 @@ static int free_validate(struct blab_zone *z, struct blab_op *op)
 
 static int free_start(struct blab_zone *z, struct blab_op *op)
 {
-	int err = free_validate(z, op);
+	int err = free_validate(z, op), to_pcp;
 	uint32_t idx;
 
 	if (err)
@@ -165,11 +190,14 @@ static int free_start(struct blab_zone *z, struct blab_op *op)
 	z->pageset[op->cpu].busy = 1;
 	idx = pfn_to_idx(z, op->pfn);
 	op->mt = (uint8_t)get_pageblock_migratetype(z, op->pfn);
+	/* 6.0+: only with pcp->lock (the kernel tries it after free_pages_prepare(); taken
+	 * first here so that the FREE record names the path the page takes) */
+	to_pcp = pcp_allowed_order(z, op->order) && (!z->s.pcp_lock || pcp_trylock(z, op));
 	free_pages_prepare(z, op->cpu, op->pfn, op->order, op->mt, op->gfp,
-			   pcp_allowed_order(z, op->order) ? BLAB_PATH_FREE_FAST : BLAB_PATH_FREE_DIRECT,
-			   0);
-	if (!pcp_allowed_order(z, op->order)) {
-		/* free_one_page(): in flight until zone->lock is ours */
+			   to_pcp ? BLAB_PATH_FREE_FAST : BLAB_PATH_FREE_DIRECT, 0);
+	if (!to_pcp) {
+		/* free_one_page() (6.0+: also when pcp->lock is busy): in flight until
+		 * zone->lock is ours */
 		z->mem_map[idx].flags = PG_picked;
 		z->mem_map[idx].order = op->order;
 		op->state = S_FREE_DIRECT;
@@ -190,13 +218,56 @@ static int free_direct(struct blab_zone *z, struct blab_op *op)
 	return finish(z, op, BLAB_STEP_DONE);
 }
 
-/* ---- drain ---- */
+/* ---- drain and decay ---- */
 
 static int drain_next(struct blab_zone *z, struct blab_op *op)
 {
 	if (drain_pages(z, op))
 		return free_pcppages_bulk(z, op);
 	return finish(z, op, BLAB_STEP_DONE);
+}
+
+/* decay's pages above the new high (kept in bulk_asked until the bulk free starts) */
+static int decay_next(struct blab_zone *z, struct blab_op *op)
+{
+	if (decay_pages(z, op, op->bulk_asked))
+		return free_pcppages_bulk(z, op);
+	return finish(z, op, BLAB_STEP_DONE);
+}
+
+/* 6.0+: a drain takes the target's pcp->lock first (a remote one may have to wait) */
+static int stop_before_pcp_lock(struct blab_op *op)
+{
+	op->state = S_PCP_LOCK;
+	op->lock = (uint16_t)(MACH_LOCK_PCP + op->target);
+	return BLAB_STEP_LOCK;
+}
+
+static int drain_start(struct blab_zone *z, struct blab_op *op)
+{
+	if (op->target != op->cpu && !z->s.pcp_lock)
+		return BLAB_ESTRATEGY; /* before 6.0 another CPU's lists were drained by it */
+	z->pageset[op->cpu].busy = 1;
+	if (z->s.pcp_lock && z->s.pcp != BLAB_PCP_NONE)
+		return stop_before_pcp_lock(op);
+	return drain_next(z, op);
+}
+
+static int decay_start(struct blab_zone *z, struct blab_op *op)
+{
+	z->pageset[op->cpu].busy = 1;
+	op->bulk_asked = decay_pcp_high(z, &z->pageset[op->cpu].pcp[0]);
+	if (!op->bulk_asked)
+		return finish(z, op, BLAB_STEP_DONE);
+	if (z->s.pcp_lock)
+		return stop_before_pcp_lock(op);
+	return decay_next(z, op);
+}
+
+static int after_pcp_lock(struct blab_zone *z, struct blab_op *op)
+{
+	op->pcp_locked = 1;
+	return op->kind == BLAB_OP_DECAY ? decay_next(z, op) : drain_next(z, op);
 }
 
 static int after_bulk(struct blab_zone *z, struct blab_op *op)
@@ -214,9 +285,10 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 		return BLAB_EINVAL;
 	if (op->state == S_DONE)
 		return BLAB_EINVAL;
-	if (op->cpu >= z->cpus)
+	if (op->cpu >= z->cpus || op->target >= z->cpus)
 		return BLAB_ECPU;
-	if (op->kind < BLAB_OP_ALLOC || op->kind > BLAB_OP_DRAIN || op->state > S_DONE)
+	if (op->kind < BLAB_OP_ALLOC || op->kind > BLAB_OP_DECAY || op->state > S_DONE ||
+	    (op->target != op->cpu && op->kind != BLAB_OP_DRAIN))
 		return BLAB_EINVAL;
 
 	if (op->state == S_START) {
@@ -230,18 +302,21 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 		case BLAB_OP_FREE:
 			ret = free_start(z, op);
 			break;
+		case BLAB_OP_DECAY:
+			ret = decay_start(z, op);
+			break;
 		default:
-			z->pageset[op->cpu].busy = 1;
-			ret = drain_next(z, op);
+			ret = drain_start(z, op);
 			break;
 		}
 		if (ret < 0 && op->state == S_START) {
 			/* rejected before anything changed */
+			pcp_unlock(z, op);
 			z->pageset[op->cpu].busy = 0;
 			op->state = S_DONE;
 			op->err = ret;
 		}
-		if (ret == BLAB_STEP_LOCK)
+		if (ret == BLAB_STEP_LOCK && op->state != S_PCP_LOCK)
 			op->lock = BLAB_LOCK_ZONE;
 		return ret;
 	}
@@ -259,9 +334,11 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 	     (op->pfn < z->start_pfn || op->pfn - z->start_pfn >= z->pages)))
 		return BLAB_EINVAL;
 
-	if (needs_lock(op->state) && step_take_lock(z, op->cpu, BLAB_LOCK_ZONE))
+	if (needs_lock(op->state) && step_take_lock(z, op->cpu, resume_lock(op)))
 		return BLAB_ELOCKED;
 	switch (op->state) {
+	case S_PCP_LOCK:
+		return after_pcp_lock(z, op);
 	case S_REFILL:
 		return alloc_refill(z, op);
 	case S_RMQUEUE:
@@ -430,6 +507,36 @@ int blab_drain(struct blab_zone *z, unsigned cpu)
 	blab_op_drain(&op, cpu);
 	ret = page_op_to_done(z, &op);
 	_blab_debug_check(z, "drain");
+	return ret;
+}
+
+int blab_drain_remote(struct blab_zone *z, unsigned cpu, unsigned target)
+{
+	struct blab_op op;
+	int ret;
+
+	if (!z)
+		return BLAB_EINVAL;
+	if (cpu >= z->cpus || target >= z->cpus)
+		return BLAB_ECPU;
+	blab_op_drain_remote(&op, cpu, target);
+	ret = page_op_to_done(z, &op);
+	_blab_debug_check(z, "drain");
+	return ret;
+}
+
+int blab_decay(struct blab_zone *z, unsigned cpu)
+{
+	struct blab_op op;
+	int ret;
+
+	if (!z)
+		return BLAB_EINVAL;
+	if (cpu >= z->cpus)
+		return BLAB_ECPU;
+	blab_op_decay(&op, cpu);
+	ret = page_op_to_done(z, &op);
+	_blab_debug_check(z, "decay");
 	return ret;
 }
 

@@ -21,65 +21,17 @@
 #include "mm.h"
 #include "pcp.h"
 
-/* ---- sizes: batch and high ---- */
-
-static uint32_t rounddown_pow_of_two(uint32_t x)
-{
-	uint32_t r = 1;
-	while (r <= x / 2)
-		r <<= 1;
-	return r;
-}
-
-uint32_t blab_zone_batchsize(uint64_t managed_pages, unsigned batch_era)
-{
-	/* ~0.1% of the zone, capped at 256 KB (2002), 512 KB, or 1 MB (4.18 d8a759b57035) */
-	uint64_t cap = batch_era == 0 ? 64 : batch_era == 1 ? 128 : 256;
-	uint64_t batch = managed_pages >> 10;
-	if (batch > cap)
-		batch = cap;
-	batch /= 4;
-	if (batch < 1)
-		batch = 1;
-	if (batch_era == 0)
-		return (uint32_t)batch; /* 2.5.45: no 2^n - 1 clamp yet */
-	/* 2^n - 1 avoids cache-colour aliasing between tasks refilling alternately */
-	return rounddown_pow_of_two((uint32_t)(batch + batch / 2)) - 1;
-}
-
-uint32_t blab_zone_highsize(uint32_t low_wmark, uint32_t batch, unsigned cpus)
-{
-	/* 5.14+: split the low watermark across the node's cpus, at least 4 batches */
-	uint32_t high = low_wmark / (cpus ? cpus : 1);
-	uint32_t floor = batch * 4;
-	return high > floor ? high : floor;
-}
-
 /* setup_zone_pageset(): every cpu's lists empty, with the zone's batch and high (resolved
- * into z->s from the strategy: a preset's 0 means the kernel's formula) */
+ * into z->s from the strategy: a preset's 0 means the kernel's formula, pcp_tune.c) */
 void setup_zone_pageset(struct blab_zone *z)
 {
 	struct blab_strategy *s = &z->s;
-	uint32_t zb = blab_zone_batchsize(z->managed_pages, s->batch_era);
-	uint32_t batch = s->batch ? s->batch : (zb ? zb : 1);
-	uint32_t high;
+	struct blab_pcp_sizes sz;
 
-	if (s->pcp == BLAB_PCP_HOTCOLD) {
-		high = s->high ? s->high : 6 * batch;
-	} else if (s->high) {
-		high = s->high;
-	} else if (s->high_mode == BLAB_HIGH_ZONE) {
-		high = blab_zone_highsize(z->wmark[WMARK_LOW], batch, z->cpus);
-	} else {
-		/* pageset_set_batch(): high = 6 * zone_batchsize(), which may be 0 */
-		high = 6 * (s->batch ? s->batch : zb);
-	}
-	if (s->pcp == BLAB_PCP_NONE) {
-		batch = 0;
-		high = 0;
-	}
-	s->batch = batch;
-	s->high = high;
+	blab_pcp_sizes(s, z->managed_pages, z->wmark[WMARK_LOW], z->cpus, &sz);
+	s->batch = sz.batch;
+	s->high = sz.high;
+	s->high_max = sz.high_max;
 
 	for (unsigned cpu = 0; cpu < z->cpus; cpu++) {
 		struct per_cpu_pageset *ps = &z->pageset[cpu];
@@ -88,12 +40,15 @@ void setup_zone_pageset(struct blab_zone *z)
 			for (int i = 0; i < NR_PCP_LISTS; i++)
 				blab_list_init(&ps->pcp[w].lists[i]);
 		}
-		ps->pcp[0].batch = batch;
-		ps->pcp[0].high = high;
-		ps->pcp[0].low = s->pcp == BLAB_PCP_HOTCOLD ? 2 * batch : 0;
+		ps->pcp[0].batch = sz.batch;
+		ps->pcp[0].high = sz.high;
+		/* 6.7: high starts at high_min; without auto-tuning the range is just high */
+		ps->pcp[0].high_min = sz.high;
+		ps->pcp[0].high_max = sz.high_max ? sz.high_max : sz.high;
+		ps->pcp[0].low = s->pcp == BLAB_PCP_HOTCOLD ? 2 * sz.batch : 0;
 		if (s->pcp == BLAB_PCP_HOTCOLD) {
-			ps->pcp[1].batch = batch;
-			ps->pcp[1].high = 2 * batch;
+			ps->pcp[1].batch = sz.batch;
+			ps->pcp[1].high = 2 * sz.batch;
 			ps->pcp[1].low = 0;
 		}
 	}
@@ -115,6 +70,10 @@ int blab_pcp_info(const struct blab_zone *z, unsigned cpu, unsigned which,
 	out->low = pcp->low;
 	out->high = pcp->high;
 	out->batch = pcp->batch;
+	out->high_min = pcp->high_min;
+	out->high_max = pcp->high_max;
+	out->alloc_factor = pcp->alloc_factor;
+	out->free_count = pcp->free_count;
 	return 0;
 }
 
@@ -195,17 +154,6 @@ static uint32_t __rmqueue_pcplist(struct blab_zone *z, unsigned cpu, unsigned wh
 	return idx;
 }
 
-/* how many blocks a refill takes: batch, scaled down by the order on the 5.14+ high-order
- * lists (at least 2, unless batch is 1) */
-static uint32_t nr_pcp_alloc(const struct per_cpu_pages *pcp, unsigned order)
-{
-	uint32_t count = pcp->batch;
-
-	if (order && count > 1)
-		count = (count >> order) > 2 ? count >> order : 2;
-	return count;
-}
-
 static uint32_t rmqueue_bulk_clusters(struct blab_zone *z, unsigned cpu, unsigned which,
 				      uint32_t count, unsigned mt);
 
@@ -250,6 +198,8 @@ static uint32_t rmqueue_bulk(struct blab_zone *z, unsigned cpu, unsigned which, 
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_RMQUEUE_BULK, 0, order, cpu, mt, BLAB_PATH_RMQUEUE_BULK,
 	     BLAB_EVF_END, count, got);
 	mach_unlock(&z->machine, cpu, BLAB_LOCK_ZONE);
+	if (z->hist)
+		blab_hist_add(z->hist, BLAB_HIST_REFILL, cpu, got);
 	return got;
 }
 
@@ -339,7 +289,28 @@ static uint32_t rmqueue_bulk_clusters(struct blab_zone *z, unsigned cpu, unsigne
 	}
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_RMQUEUE_BULK, 0, 0, cpu, mt, BLAB_PATH_RMQUEUE_BULK,
 	     BLAB_EVF_END, count, got);
+	if (z->hist)
+		blab_hist_add(z->hist, BLAB_HIST_REFILL, cpu, got);
 	return got;
+}
+
+/* ---- pcp->lock (6.0+, 4b23a68f9536): held by an op from its trylock to its end ---- */
+
+/* spin_trylock() of the target's pcp->lock (a CPU's own, but for remote drains): 1 held */
+int pcp_trylock(struct blab_zone *z, struct blab_op *op)
+{
+	if (!mach_trylock(&z->machine, op->cpu, MACH_LOCK_PCP + op->target))
+		return 0;
+	op->pcp_locked = 1;
+	return 1;
+}
+
+void pcp_unlock(struct blab_zone *z, struct blab_op *op)
+{
+	if (!op->pcp_locked)
+		return;
+	op->pcp_locked = 0;
+	mach_unlock(&z->machine, op->cpu, MACH_LOCK_PCP + op->target);
 }
 
 /*
@@ -347,7 +318,9 @@ static uint32_t rmqueue_bulk_clusters(struct blab_zone *z, unsigned cpu, unsigne
  * it, or NIL. First step (op->state S_START): the list's block if it has one; an empty list
  * (or, 2002, one at `low`) sets op->state to S_REFILL, which the op stops before, since a
  * refill takes zone->lock. Second step (S_REFILL, the lock held): rmqueue_bulk() refills
- * batch blocks (dropping the lock) and the block comes off the fuller list.
+ * nr_pcp_alloc() blocks (dropping the lock) and the block comes off the fuller list.
+ * 6.0+: the list is used only if pcp->lock could be taken (a trylock, held to the op's
+ * end); if not, the op goes to the buddy for this one block (S_RMQUEUE, rmqueue_buddy()).
  */
 uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op)
 {
@@ -358,8 +331,12 @@ uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op)
 	uint32_t idx;
 
 	if (op->state == S_REFILL) {
-		rmqueue_bulk(z, op->cpu, which, op->order, nr_pcp_alloc(pcp, op->order), op->mt);
+		rmqueue_bulk(z, op->cpu, which, op->order, nr_pcp_alloc(z, pcp, op->order), op->mt);
 		return __rmqueue_pcplist(z, op->cpu, which, op->order, op->mt, cold_end);
+	}
+	if (z->s.pcp_lock && !pcp_trylock(z, op)) {
+		op->state = S_RMQUEUE;
+		return NIL;
 	}
 	if (z->s.pcp == BLAB_PCP_HOTCOLD) {
 		if (pcp->count > pcp->low) {
@@ -368,7 +345,11 @@ uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op)
 				return idx;
 		}
 	} else {
-		pcp->free_factor >>= 1; /* an allocation: free less next time */
+		/* an allocation: free less next time */
+		if (z->s.free_factor == BLAB_FREE_COUNT)
+			pcp->free_count >>= 1;
+		else
+			pcp->free_factor >>= 1;
 		idx = __rmqueue_pcplist(z, op->cpu, which, op->order, op->mt, cold_end);
 		if (idx != NIL)
 			return idx;
@@ -381,31 +362,6 @@ uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op)
 
 static void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, unsigned which,
 				     uint32_t count, unsigned first_list, unsigned path);
-
-/*
- * nr_pcp_free(): how many pages a free that reached `high` gives back. Up to 5.13: batch.
- * 5.14+: batch << free_factor, the factor growing while frees follow frees and halved by
- * each allocation, clamped to [batch, high - batch] so batch pages stay; 1 when high < batch.
- */
-static uint32_t nr_pcp_free(const struct blab_zone *z, struct per_cpu_pages *pcp)
-{
-	uint32_t batch = pcp->batch, high = pcp->high, max_nr_free;
-	uint64_t nr;
-
-	if (!z->s.free_factor)
-		return batch;
-	if (high < batch)
-		return 1;
-	max_nr_free = high - batch;
-	nr = (uint64_t)batch << pcp->free_factor;
-	if (nr < max_nr_free)
-		pcp->free_factor++;
-	if (nr > max_nr_free)
-		nr = max_nr_free;
-	if (nr < batch)
-		nr = batch;
-	return (uint32_t)nr;
-}
 
 /* the freed block goes on op->cpu's list: the head (hot), or the tail for a cold LIFO free */
 static void free_to_pcp(struct blab_zone *z, const struct blab_op *op)
@@ -421,11 +377,15 @@ static void free_to_pcp(struct blab_zone *z, const struct blab_op *op)
  * free_unref_page_commit(): op's block (prepared by free_pages_prepare) goes on op->cpu's
  * list; 1 when that makes a bulk free due (started: free_pcppages_bulk() goes on with the
  * op), 0 when the free is done. 2.5.45 made room first: a full list is bulk-freed before
- * the block goes on it (after the bulk free, op->add_after).
+ * the block goes on it (after the bulk free, op->add_after). 5.14+ asks pcp_tune.c how
+ * high the list may go and how much to drain; 6.7 first halves alloc_factor (a free: the
+ * next refill smaller) and counts the page in free_count.
  */
 int free_unref_page_commit(struct blab_zone *z, struct blab_op *op)
 {
 	struct per_cpu_pages *pcp;
+	uint32_t high;
+	int free_high;
 
 	if (z->s.pcp == BLAB_PCP_HOTCOLD) {
 		unsigned which = (op->gfp & BLAB_GFP_COLD) ? 1 : 0;
@@ -441,22 +401,36 @@ int free_unref_page_commit(struct blab_zone *z, struct blab_op *op)
 		free_to_pcp(z, op);
 		return 0;
 	}
-	free_to_pcp(z, op);
 	pcp = &z->pageset[op->cpu].pcp[0];
-	if (pcp->count >= pcp->high) {
-		free_pcppages_bulk_start(z, op, 0, nr_pcp_free(z, pcp),
+	pcp->alloc_factor >>= 1;
+	free_to_pcp(z, op);
+	free_high = pcp_free_high(z, pcp, op->order);
+	if (z->s.free_factor == BLAB_FREE_COUNT &&
+	    pcp->free_count < pcp->batch << PCP_BATCH_SCALE_MAX)
+		pcp->free_count += 1u << op->order;
+	high = nr_pcp_high(z, pcp, free_high);
+	if (pcp->count >= high) {
+		op->free_high = (uint8_t)free_high;
+		free_pcppages_bulk_start(z, op, 0, nr_pcp_free(z, pcp, high, free_high),
 					 order_to_pindex(z, op->mt, op->order), BLAB_PATH_FREE_FAST);
 		return 1;
 	}
 	return 0;
 }
 
-/* A bulk free of `count` pages of op->cpu's list set `which` starts (op->state S_BULK_BEGIN);
- * first_list: the list to drain first (5.18); the batch_free round-robin starts after 0 */
+/* 6.19 (fc4b909c368f): a free's drain goes in chunks of at most batch pages per zone->lock */
+static int bulk_chunked(const struct blab_zone *z, const struct blab_op *op)
+{
+	return z->s.bulk_chunk && op->kind == BLAB_OP_FREE;
+}
+
+/* A bulk free of `count` pages of op->target's list set `which` starts (op->state
+ * S_BULK_BEGIN); first_list: the list to drain first (5.18); the batch_free round-robin
+ * starts after 0 */
 static void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, unsigned which,
 				     uint32_t count, unsigned first_list, unsigned path)
 {
-	struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
+	struct per_cpu_pages *pcp = &z->pageset[op->target].pcp[which];
 	unsigned nlists = pcp_nr_lists(z);
 
 	op->which = (uint8_t)which;
@@ -471,10 +445,13 @@ static void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, un
 	op->picked_head = NIL;
 	op->picked_tail = NIL;
 	op->bulk_asked = op->to_free;
+	op->chunk_left = UINT32_MAX;
+	if (bulk_chunked(z, op))
+		op->chunk_left = op->to_free < pcp->batch ? op->to_free : pcp->batch;
 	op->state = S_BULK_BEGIN;
 	if (path != BLAB_PATH_DRAIN)
-		z->pageset[op->cpu].bulk_frees++;
-	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->cpu, 0, path, 0, op->to_free,
+		z->pageset[op->target].bulk_frees++;
+	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->target, 0, path, 0, op->to_free,
 	     pcp->count);
 }
 
@@ -487,7 +464,7 @@ static void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, un
  */
 static uint32_t bulk_next(struct blab_zone *z, struct blab_op *op, unsigned path)
 {
-	struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[op->which];
+	struct per_cpu_pages *pcp = &z->pageset[op->target].pcp[op->which];
 	unsigned nlists = pcp_nr_lists(z);
 	struct blab_list *l;
 	uint32_t idx, nr;
@@ -517,8 +494,9 @@ static uint32_t bulk_next(struct blab_zone *z, struct blab_op *op, unsigned path
 	idx = l->tail;
 	nr = 1u << z->mem_map[idx].order;
 	mach_touch_page(&z->machine, op->cpu, idx_to_pfn(z, idx), 1, path);
-	pcp_list_del(z, op->cpu, op->which, pcp, l, idx, path, 0);
+	pcp_list_del(z, op->target, op->which, pcp, l, idx, path, 0);
 	op->to_free = op->to_free > nr ? op->to_free - nr : 0;
+	op->chunk_left = op->chunk_left > nr ? op->chunk_left - nr : 0;
 	if (op->to_free && (--op->batch_free == 0 || list_empty(l)))
 		op->have_list = 0;
 	return idx;
@@ -531,7 +509,7 @@ static void prefetch_buddy(struct blab_zone *z, struct blab_op *op, uint32_t idx
 
 	if (can_skip_merge(z, 0))
 		return; /* Lu RFC 2/4: no merge to come, so no buddy to prefetch */
-	if (op->prefetch_nr++ >= z->pageset[op->cpu].pcp[op->which].batch)
+	if (op->prefetch_nr++ >= z->pageset[op->target].pcp[op->which].batch)
 		return; /* 97334162e4d7: at most batch prefetches, bounding the work */
 	if (buddy_pfn >= z->start_pfn && buddy_pfn - z->start_pfn < z->pages)
 		mach_prefetch(&z->machine, op->cpu, page_vaddr(buddy_pfn), path);
@@ -581,8 +559,8 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 		op->lock = BLAB_LOCK_ZONE;
 		return BLAB_STEP_LOCK;
 	case S_BULK_LOCKED:
-		/* select and merge in one pass, zone->lock held throughout */
-		while ((idx = bulk_next(z, op, BLAB_PATH_BULK_MERGE)) != NIL) {
+		/* select and merge in one pass, zone->lock held throughout (6.19: a chunk) */
+		while (op->chunk_left && (idx = bulk_next(z, op, BLAB_PATH_BULK_MERGE)) != NIL) {
 			struct page *p = &z->mem_map[idx];
 			unsigned order = p->order, mt = p->mt;
 			if (mode == BLAB_BULK_SINGLE_PASS_PREFETCH)
@@ -590,6 +568,19 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 			p->flags = 0;
 			__free_one_page(z, op->cpu, idx_to_pfn(z, idx), order, mt,
 					BLAB_PATH_BULK_MERGE);
+		}
+		if (bulk_chunked(z, op) && op->to_free && z->pageset[op->target].pcp[0].count) {
+			/* 6.19: zone->lock and pcp->lock dropped, pcp->lock tried again; if it is
+			 * busy the rest stays on the list */
+			mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
+			pcp_unlock(z, op);
+			if (!pcp_trylock(z, op))
+				goto unlocked;
+			op->chunk_left = op->to_free < z->pageset[op->target].pcp[0].batch
+						 ? op->to_free
+						 : z->pageset[op->target].pcp[0].batch;
+			op->lock = BLAB_LOCK_ZONE;
+			return BLAB_STEP_LOCK;
 		}
 		break;
 	case S_BULK_MERGE:
@@ -612,8 +603,11 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 	}
 	z->cluster_bulk_paid = 0; /* Lu RFC 4/4: the next bulk free keeps clusters up again */
 	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
-	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->cpu, 0, BLAB_PATH_BULK_MERGE,
-	     BLAB_EVF_END, op->bulk_asked, z->pageset[op->cpu].pcp[op->which].count);
+unlocked:
+	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->target, 0, BLAB_PATH_BULK_MERGE,
+	     BLAB_EVF_END, op->bulk_asked, z->pageset[op->target].pcp[op->which].count);
+	if (z->hist)
+		blab_hist_add(z->hist, BLAB_HIST_DRAIN, op->target, op->bulk_asked - op->to_free);
 	op->state = S_AFTER_BULK;
 	if (op->add_after) {
 		/* 2.5.45: there is room now; the freed block goes on the list */
@@ -624,8 +618,9 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 	return BLAB_STEP_DONE;
 }
 
-/* drain_pages(): op->cpu's lists, one set after the other, given back whole. 1 when a bulk
- * free of the next set that holds pages started; 0 when none is left. */
+/* drain_pages(): op->target's lists (its own CPU's, or another's for a remote drain), one
+ * set after the other, given back whole. 1 when a bulk free of the next set that holds pages
+ * started; 0 when none is left. 6.0+: the op holds the target's pcp->lock (op.c took it). */
 int drain_pages(struct blab_zone *z, struct blab_op *op)
 {
 	unsigned nsets = z->s.pcp == BLAB_PCP_HOTCOLD ? 2 : 1;
@@ -634,11 +629,22 @@ int drain_pages(struct blab_zone *z, struct blab_op *op)
 		return 0;
 	while (op->drain_next < nsets) {
 		unsigned which = op->drain_next++;
-		struct per_cpu_pages *pcp = &z->pageset[op->cpu].pcp[which];
+		struct per_cpu_pages *pcp = &z->pageset[op->target].pcp[which];
 		if (pcp->count) {
 			free_pcppages_bulk_start(z, op, which, pcp->count, 0, BLAB_PATH_DRAIN);
 			return 1;
 		}
 	}
 	return 0;
+}
+
+/* decay_pcp_high()'s drain: what the vmstat worker gives back of op->cpu's list above its
+ * new high (`pages`, decided by pcp_tune.c before the pcp->lock was taken). 1 when a bulk
+ * free started; 0 when nothing is left to give. */
+int decay_pages(struct blab_zone *z, struct blab_op *op, uint32_t pages)
+{
+	if (!pages || !z->pageset[op->target].pcp[0].count)
+		return 0;
+	free_pcppages_bulk_start(z, op, 0, pages, 0, BLAB_PATH_DECAY);
+	return 1;
 }

@@ -131,7 +131,10 @@ static inline void pcp_hit_setup(struct blab_zone *z)
 {
 	unsigned top = z->s.pcp_max_order < z->top_order ? z->s.pcp_max_order : z->top_order;
 
-	if (z->s.pcp == BLAB_PCP_LIFO && z->s.pcp_per_mt)
+	if (z->s.pcp_lock || z->s.alloc_factor || z->s.free_high || z->s.bulk_chunk ||
+	    z->s.high_mode == BLAB_HIGH_AUTO || z->s.free_factor == BLAB_FREE_COUNT)
+		z->fast_mode = FAST_NONE; /* 6.0+: pcp->lock and the tuning run in the op */
+	else if (z->s.pcp == BLAB_PCP_LIFO && z->s.pcp_per_mt)
 		z->fast_mode = FAST_PER_MT;
 	else if (z->s.pcp == BLAB_PCP_HOTCOLD)
 		z->fast_mode = FAST_HOTCOLD;

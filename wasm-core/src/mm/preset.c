@@ -20,8 +20,14 @@ struct preset {
  * formulas, no skip-merge, no clusters.
  */
 #define V4_16 .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .batch_era = 1
-#define V5_14 .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .pcp_max_order = 3, \
-	      .high_mode = BLAB_HIGH_ZONE, .batch_era = 2, .free_factor = 1
+#define V5_14_LISTS .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .pcp_max_order = 3, \
+	      .batch_era = 2
+#define V5_14 V5_14_LISTS, .high_mode = BLAB_HIGH_ZONE, .free_factor = BLAB_FREE_FACTOR
+/* 6.0 on: 5.18's single pass and list order, and pcp->lock */
+#define V6_0 V5_14_LISTS, .bulk_free = BLAB_BULK_SINGLE_PASS, .bulk_rr = BLAB_RR_LIST, .pcp_lock = 1
+/* 6.7 on: high auto-tuned between high_min and high_max, refills of batch << alloc_factor,
+ * drains of free_count */
+#define V6_7 V6_0, .high_mode = BLAB_HIGH_AUTO, .alloc_factor = 1, .free_factor = BLAB_FREE_COUNT
 static const struct preset presets[] = {
 	{.name = "v2.5.44", .title = "no pcp lists, every page takes zone->lock",
 	 .commit = "",
@@ -47,6 +53,10 @@ static const struct preset presets[] = {
 	 .commit = "0a5f4e5b4562 97334162e4d7",
 	 .describe = "0a5f4e5b4562 + 97334162e4d7: pick outside the lock and prefetch each buddy (at most batch)",
 	 .s = {V4_16, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH}},
+	{.name = "v5.14", .title = "high from the low watermark, high-order lists",
+	 .commit = "b92ca18e8ca5 3b12e7e97938 44042b449872",
+	 .describe = "b92ca18e8ca5: high = zone_highsize() (the low watermark over the node's CPUs, at least 4 batches); 3b12e7e97938: drains of batch << free_factor; 44042b449872: pcp lists for orders 1..3; bulk free in two passes with prefetch, as 4.17",
+	 .s = {V5_14, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH}},
 	{.name = "v5.17", .title = "5.14+ pcp sizes, two passes with prefetch",
 	 .commit = "",
 	 .describe = "the state 8b10b465d0e1 started from (seed 002's vanilla 5.17-rc3): two passes with the buddy prefetch, as 4.17, but 5.14+ pcp sizes and order <= 3 lists",
@@ -59,6 +69,23 @@ static const struct preset presets[] = {
 	 .commit = "8b10b465d0e1 2a791f4412cb",
 	 .describe = "8b10b465d0e1 + 2a791f4412cb: single pass under zone->lock, buddy prefetch removed",
 	 .s = {V5_14, .bulk_free = BLAB_BULK_SINGLE_PASS, .bulk_rr = BLAB_RR_LIST}},
+	{.name = "v6.0", .title = "pcp->lock taken with a trylock",
+	 .commit = "4b23a68f9536 443c2accd1b6",
+	 .describe = "4b23a68f9536: pcp->lock by trylock (busy: an allocation takes one block under zone->lock, a free goes to free_one_page()); 443c2accd1b6: remote drains take the other CPU's pcp->lock; 5.18's single pass and free_high",
+	 .s = {V6_0, .high_mode = BLAB_HIGH_ZONE, .free_factor = BLAB_FREE_FACTOR,
+	       .free_high = BLAB_FREE_HIGH_ALL}},
+	{.name = "v6.7", .title = "high auto-tuned between high_min and high_max",
+	 .commit = "90b41691b988 51a755c56dc0 52166607ecc9",
+	 .describe = "90b41691b988, 51a755c56dc0: high moves between high_min and high_max (refills raise it, decay_pcp_high() lowers it about once a second); refills of batch << alloc_factor up to 5 (52166607ecc9); drains of free_count; free_high once free_count >= batch",
+	 .s = {V6_7, .free_high = BLAB_FREE_HIGH_BATCH}},
+	{.name = "v6.16", .title = "free_high only past batch + high_min / 2",
+	 .commit = "c544a952ba61",
+	 .describe = "c544a952ba61: a high-order free drains hard only once free_count >= batch + high_min / 2 (was batch)",
+	 .s = {V6_7, .free_high = BLAB_FREE_HIGH_HALF_MIN}},
+	{.name = "v6.19", .title = "drains in chunks of batch per zone->lock",
+	 .commit = "fc4b909c368f 91e691296646",
+	 .describe = "fc4b909c368f, 91e691296646: a free's drain gives back at most batch pages per zone->lock hold and re-takes pcp->lock between chunks",
+	 .s = {V6_7, .free_high = BLAB_FREE_HIGH_HALF_MIN, .bulk_chunk = 1}},
 	/* Aaron Lu's zone->lock RFC v2 (2018-03-20, not merged), on the tree it was posted
 	 * against: 4.16 with 4.17's two-pass bulk free and buddy prefetch (0a5f4e5b4562,
 	 * 97334162e4d7), which its patches 2/4 and 4/4 edit; docs/skipmerge.md */
@@ -79,6 +106,9 @@ static const struct preset presets[] = {
 };
 #undef V4_16
 #undef V5_14
+#undef V5_14_LISTS
+#undef V6_0
+#undef V6_7
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 

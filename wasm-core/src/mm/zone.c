@@ -70,15 +70,26 @@ static void setup_watermarks(struct blab_zone *z)
 static int check_strategy(const struct blab_strategy *s)
 {
 	if (s->pcp > BLAB_PCP_LIFO || s->bulk_free > BLAB_BULK_SINGLE_PASS ||
-	    s->high_mode > BLAB_HIGH_ZONE || s->batch_era > 2 || s->pcp_per_mt > 1 ||
+	    s->high_mode > BLAB_HIGH_AUTO || s->batch_era > 2 || s->pcp_per_mt > 1 ||
 	    s->merge_tail > 1 || s->watermarks > 1 || s->bulk_rr > BLAB_RR_LIST ||
-	    s->free_factor > 1 || s->skip_merge > 1 || s->clusters > BLAB_CLUSTERS_PER_BULK)
+	    s->free_factor > BLAB_FREE_COUNT || s->skip_merge > 1 ||
+	    s->clusters > BLAB_CLUSTERS_PER_BULK || s->pcp_lock > 1 || s->alloc_factor > 1 ||
+	    s->free_high > BLAB_FREE_HIGH_HALF_MIN || s->bulk_chunk > 1)
+		return BLAB_ESTRATEGY;
+	/* the 6.x switches belong to the per-migratetype LIFO lists; 6.19's chunks are of the
+	 * single pass (two passes pick the whole drain before taking zone->lock) */
+	if ((s->pcp_lock || s->alloc_factor || s->free_high || s->bulk_chunk ||
+	     s->high_mode == BLAB_HIGH_AUTO || s->free_factor == BLAB_FREE_COUNT) &&
+	    (s->pcp != BLAB_PCP_LIFO || !s->pcp_per_mt))
+		return BLAB_ESTRATEGY;
+	if (s->bulk_chunk && s->bulk_free != BLAB_BULK_SINGLE_PASS &&
+	    s->bulk_free != BLAB_BULK_SINGLE_PASS_PREFETCH)
 		return BLAB_ESTRATEGY;
 	if (s->pcp_max_order > BLAB_PCP_MAX_ORDER)
 		return BLAB_ESTRATEGY;
 	if (s->pcp == BLAB_PCP_HOTCOLD && s->pcp_max_order != 0)
 		return BLAB_ESTRATEGY; /* the 2002 lists held order-0 pages only */
-	if (s->batch > 1u << 20 || s->high > 1u << 24)
+	if (s->batch > 1u << 20 || s->high > 1u << 24 || s->high_max > 1u << 24)
 		return BLAB_ELIMIT;
 	return 0;
 }

@@ -4,14 +4,18 @@
  *   zone pages=N [start_pfn=P] [cpus=C] [preset=NAME] [batch=B] [high=H] [top_order=K]
  *        [pageblock_order=K] [pcp=none|hotcold|lifo] [pcp_per_mt=0|1] [pcp_max_order=0..3]
  *        [bulk_free=one_pass|two_pass|two_pass_prefetch|single_pass_prefetch|single_pass]
- *        [bulk_rr=batch_free|list] [free_factor=0|1] [merge_tail=0|1] [watermarks=0|1]
+ *        [bulk_rr=batch_free|list] [free_factor=0|1|2] [merge_tail=0|1] [watermarks=0|1]
  *        [log=RECORDS] [events=state,explain,lock,cache|all]
  *        [skip_merge=0|1] [clusters=none|per_free|per_bulk]
+ *        [high_max=H] [pcp_lock=0|1] [alloc_factor=0|1] [free_high=none|all|batch|half_min]
+ *        [bulk_chunk=0|1]
  *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1] [compact=merge|migrate]
+ *        [count=N]
  *   compact order=K [cpu=C] [mode=merge|migrate]
  *   fragindex
- *   free pfn=P order=K [cpu=C] [cold=0|1]
- *   drain cpu=C|all
+ *   free pfn=P order=K [cpu=C] [cold=0|1]   |   free last=N [cpu=C]
+ *   drain cpu=C|all [by=D]
+ *   decay cpu=C|all
  *   buddyinfo | pcp | zoneinfo | events | check
  *   snapshot [nr_free=N0,N1,..] [pcp=CPU:COUNT,..]   (right after `zone`: the zone again, in
  *        the state a /proc/buddyinfo + /proc/zoneinfo snapshot gives; more snapshot lines
@@ -38,6 +42,10 @@ struct blab_script {
 	struct blab_zone_config cfg;
 	int fresh;
 	struct blab_snapshot snap;
+	/* what the script's allocs got and has not freed by `free last=`, newest last: so a
+	 * script (a lesson's) can free what it allocated without naming pfns */
+	struct held { uint64_t pfn; uint8_t order; } *held;
+	uint32_t nheld, capheld;
 	uint32_t pcp_count[BLAB_MAX_CPUS];
 	uint64_t mem_limit; /* each zone's host memory bound (0: the default) */
 };
@@ -62,6 +70,7 @@ void blab_script_free(struct blab_script *s)
 	if (!s)
 		return;
 	blab_zone_destroy(s->z);
+	free(s->held);
 	free(s);
 }
 
@@ -69,6 +78,28 @@ void blab_script_set_mem_limit(struct blab_script *s, uint64_t bytes)
 {
 	if (s)
 		s->mem_limit = bytes;
+}
+
+#define MAX_HELD (1u << 20) /* blocks `free last=` can give back (docs/limits.md) */
+#define MAX_COUNT 65536u    /* alloc count=N */
+
+static int hold(struct blab_script *s, uint64_t pfn, unsigned order)
+{
+	if (s->nheld == s->capheld) {
+		uint32_t ncap = s->capheld ? s->capheld * 2 : 1024;
+		struct held *n;
+		if (s->capheld >= MAX_HELD)
+			return 0; /* past the bound the oldest stay held: said in blab replay --help */
+		n = realloc(s->held, (size_t)ncap * sizeof(*n));
+		if (!n)
+			return BLAB_ENOMEMHOST;
+		s->held = n;
+		s->capheld = ncap;
+	}
+	s->held[s->nheld].pfn = pfn;
+	s->held[s->nheld].order = (uint8_t)order;
+	s->nheld++;
+	return 0;
 }
 
 struct blab_zone *blab_script_zone(struct blab_script *s)
@@ -241,6 +272,22 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		return 1;
 	if (r)
 		cfg.strategy.high = (uint32_t)v;
+	if ((r = num(s, "zone", kv, n, "high_max", 1u << 24, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.strategy.high_max = (uint32_t)v;
+	if ((r = num(s, "zone", kv, n, "free_factor", BLAB_FREE_COUNT, &v)) < 0)
+		return 1;
+	if (r)
+		cfg.strategy.free_factor = (uint8_t)v;
+	if ((k = find(kv, n, "free_high"))) {
+		static const char *const fh[] = {"none", "all", "batch", "half_min"};
+		int i = pick_name(k->val, fh, 4);
+		if (i < 0)
+			return bad(s, "zone: free_high=%s: expected none, all, batch or half_min",
+				   k->val);
+		cfg.strategy.free_high = (uint8_t)i;
+	}
 	if ((pmo_given = num(s, "zone", kv, n, "pcp_max_order", BLAB_PCP_MAX_ORDER, &v)) < 0)
 		return 1;
 	if (pmo_given)
@@ -256,7 +303,9 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	    flag01(s, "zone", kv, n, "pcp_per_mt", &cfg.strategy.pcp_per_mt) < 0 ||
 	    flag01(s, "zone", kv, n, "merge_tail", &cfg.strategy.merge_tail) < 0 ||
 	    flag01(s, "zone", kv, n, "watermarks", &cfg.strategy.watermarks) < 0 ||
-	    flag01(s, "zone", kv, n, "free_factor", &cfg.strategy.free_factor) < 0)
+	    flag01(s, "zone", kv, n, "pcp_lock", &cfg.strategy.pcp_lock) < 0 ||
+	    flag01(s, "zone", kv, n, "alloc_factor", &cfg.strategy.alloc_factor) < 0 ||
+	    flag01(s, "zone", kv, n, "bulk_chunk", &cfg.strategy.bulk_chunk) < 0)
 		return 1;
 	if ((k = find(kv, n, "pcp"))) {
 		int i = pick_name(k->val, pcp_names, 3);
@@ -332,6 +381,7 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		return bad(s, "zone: %s", blab_strerror(err));
 	blab_zone_destroy(s->z);
 	s->z = z;
+	s->nheld = 0;
 	s->events_shown = 0;
 	s->cfg = cfg;
 	s->fresh = 1;
@@ -445,6 +495,7 @@ static int cmd_snapshot(struct blab_script *s, struct kv *kv, int n)
 	blab_snapshot_pages(&snap, s->cfg.start_pfn, z->top_order, z->cpus, z->pages, &need);
 	blab_zone_destroy(s->z);
 	s->z = z;
+	s->nheld = 0;
 	s->snap = snap;
 	s->snap.pcp_count = NULL;
 	memcpy(s->pcp_count, pcp_count, sizeof(pcp_count));
@@ -537,14 +588,18 @@ static void print_fragindex(struct blab_script *s)
 
 static int cmd_alloc(struct blab_script *s, struct kv *kv, int n)
 {
-	uint64_t order, pfn;
+	uint64_t order, pfn, count = 1, first = 0, i;
 	unsigned cpu = 0, mt = BLAB_MT_MOVABLE;
 	uint8_t cold = 0;
 	struct kv *k;
-	int r, err, compact = -1;
+	int r, err = 0, compact = -1;
 
 	if (need_zone(s, "alloc"))
 		return 1;
+	if (num(s, "alloc", kv, n, "count", MAX_COUNT, &count) < 0)
+		return 1;
+	if (count < 1)
+		return bad(s, "alloc: count=0: at least 1");
 	if ((r = num(s, "alloc", kv, n, "order", 255, &order)) < 0)
 		return 1;
 	if (r == 0)
@@ -553,10 +608,10 @@ static int cmd_alloc(struct blab_script *s, struct kv *kv, int n)
 		return 1;
 	if ((k = find(kv, n, "mt"))) {
 		static const char *const mts[] = {"unmovable", "movable", "reclaimable"};
-		int i = pick_name(k->val, mts, 3);
-		if (i < 0)
+		int m = pick_name(k->val, mts, 3);
+		if (m < 0)
 			return bad(s, "alloc: mt=%s: expected movable, unmovable or reclaimable", k->val);
-		mt = (unsigned)i;
+		mt = (unsigned)m;
 	}
 	if ((k = find(kv, n, "compact"))) {
 		compact = pick_name(k->val, compact_modes, 2);
@@ -570,22 +625,63 @@ static int cmd_alloc(struct blab_script *s, struct kv *kv, int n)
 	if (order > s->z->top_order)
 		return bad(s, "alloc: order=%llu: %s (0..%u)", (unsigned long long)order,
 			   blab_strerror(BLAB_EORDER), s->z->top_order);
-	if (compact >= 0)
-		err = blab_alloc_compact(s->z, cpu, (unsigned)order, mt, (unsigned)compact,
-					 print_migrated, s, &pfn);
-	else
-		err = blab_alloc_gfp(s->z, cpu, (unsigned)order, mt, cold ? BLAB_GFP_COLD : 0,
-				     &pfn);
+	for (i = 0; i < count; i++) {
+		if (compact >= 0)
+			err = blab_alloc_compact(s->z, cpu, (unsigned)order, mt, (unsigned)compact,
+						 print_migrated, s, &pfn);
+		else
+			err = blab_alloc_gfp(s->z, cpu, (unsigned)order, mt,
+					     cold ? BLAB_GFP_COLD : 0, &pfn);
+		if (err)
+			break;
+		if (!i)
+			first = pfn;
+		if (hold(s, pfn, (unsigned)order))
+			return bad(s, "alloc: out of host memory");
+		if (count == 1)
+			fprintf(s->out, "pfn=0x%llx order=%llu migratetype=%u\n",
+				(unsigned long long)pfn, (unsigned long long)order, mt);
+	}
 	if (err == BLAB_ENOMEM || err == BLAB_EWMARK) {
 		/* an observed outcome, not a bad line */
-		fprintf(s->out, "alloc order=%llu failed: %s\n", (unsigned long long)order,
-			blab_strerror(err));
+		if (count > 1)
+			fprintf(s->out, "alloc order=%llu count=%llu failed after %llu: %s\n",
+				(unsigned long long)order, (unsigned long long)count,
+				(unsigned long long)i, blab_strerror(err));
+		else
+			fprintf(s->out, "alloc order=%llu failed: %s\n", (unsigned long long)order,
+				blab_strerror(err));
 		return 0;
 	}
 	if (err)
 		return bad(s, "alloc: %s", blab_strerror(err));
-	fprintf(s->out, "pfn=0x%llx order=%llu migratetype=%u\n", (unsigned long long)pfn,
-		(unsigned long long)order, mt);
+	if (count > 1)
+		fprintf(s->out, "alloc order=%llu count=%llu cpu=%u: pfn=0x%llx .. pfn=0x%llx\n",
+			(unsigned long long)order, (unsigned long long)count, cpu,
+			(unsigned long long)first, (unsigned long long)pfn);
+	return 0;
+}
+
+/* free last=N: the N newest blocks the script's allocs got, newest first (as munmap gives
+ * back what page faults took); a block the script freed by its pfn meanwhile is passed over */
+static int free_last(struct blab_script *s, uint64_t last, unsigned cpu)
+{
+	uint64_t freed = 0;
+
+	while (freed < last && s->nheld) {
+		const struct held *h = &s->held[--s->nheld];
+		int err = blab_free(s->z, cpu, h->pfn, h->order);
+		if (err == BLAB_EDOUBLEFREE || err == BLAB_EONPCP || err == BLAB_ENOTALLOC ||
+		    err == BLAB_ETAIL || err == BLAB_EWRONGORDER)
+			continue; /* not held any more: freed, or reused, by another line */
+		if (err)
+			return bad(s, "free last: pfn=0x%llx order=%u: %s",
+				   (unsigned long long)h->pfn, h->order, blab_strerror(err));
+		freed++;
+	}
+	if (freed < last)
+		fprintf(s->out, "free last=%llu: %llu blocks were held, all freed\n",
+			(unsigned long long)last, (unsigned long long)freed);
 	return 0;
 }
 
@@ -598,6 +694,13 @@ static int cmd_free(struct blab_script *s, struct kv *kv, int n)
 
 	if (need_zone(s, "free"))
 		return 1;
+	if (find(kv, n, "last")) {
+		uint64_t last;
+		if (num(s, "free", kv, n, "last", MAX_HELD, &last) < 0 ||
+		    get_cpu(s, "free", kv, n, &cpu) || unknown_keys(s, "free", kv, n))
+			return 1;
+		return free_last(s, last, cpu);
+	}
 	if ((r = num(s, "free", kv, n, "pfn", UINT64_MAX, &pfn)) < 0)
 		return 1;
 	if (r == 0)
@@ -628,18 +731,64 @@ static int cmd_drain(struct blab_script *s, struct kv *kv, int n)
 	if (!k)
 		return bad(s, "drain: cpu=C or cpu=all is required");
 	if (strcmp(k->val, "all") == 0) {
+		if (find(kv, n, "by"))
+			return bad(s, "drain: by=D drains one cpu's lists: give cpu=C");
 		if (unknown_keys(s, "drain", kv, n))
 			return 1;
 		err = blab_drain_all(s->z);
 	} else {
-		unsigned cpu = 0;
+		unsigned cpu = 0, by = 0;
+		struct kv *b = find(kv, n, "by");
 		k->used = 0;
-		if (get_cpu(s, "drain", kv, n, &cpu) || unknown_keys(s, "drain", kv, n))
+		if (get_cpu(s, "drain", kv, n, &cpu))
 			return 1;
-		err = blab_drain(s->z, cpu);
+		if (b) {
+			/* get_cpu() reads cpu=: read by= the same way, on its own */
+			char key[] = "cpu";
+			struct kv one = {key, b->val, 0};
+			if (get_cpu(s, "drain by", &one, 1, &by))
+				return 1;
+			b->used = 1;
+		}
+		if (unknown_keys(s, "drain", kv, n))
+			return 1;
+		err = b ? blab_drain_remote(s->z, by, cpu) : blab_drain(s->z, cpu);
+		if (err == BLAB_ESTRATEGY)
+			return bad(s, "drain by=%u: another cpu's lists are drained from outside only "
+				      "from 6.0 on (pcp_lock=1)", by);
 	}
 	if (err)
 		return bad(s, "drain: %s", blab_strerror(err));
+	return 0;
+}
+
+/* decay_pcp_high() of one or every cpu, as the vmstat worker does about once a second */
+static int cmd_decay(struct blab_script *s, struct kv *kv, int n)
+{
+	struct kv *k;
+	unsigned cpu = 0, first, last;
+	int err = 0;
+
+	if (need_zone(s, "decay"))
+		return 1;
+	k = find(kv, n, "cpu");
+	if (!k)
+		return bad(s, "decay: cpu=C or cpu=all is required");
+	if (strcmp(k->val, "all") == 0) {
+		k->used = 1;
+		first = 0;
+		last = s->z->cpus - 1u;
+	} else if (get_cpu(s, "decay", kv, n, &cpu)) {
+		return 1;
+	} else {
+		first = last = cpu;
+	}
+	if (unknown_keys(s, "decay", kv, n))
+		return 1;
+	for (unsigned c = first; c <= last && !err; c++)
+		err = blab_decay(s->z, c);
+	if (err)
+		return bad(s, "decay: %s", blab_strerror(err));
 	return 0;
 }
 
@@ -668,11 +817,21 @@ static void print_pcp(struct blab_script *s)
 				fprintf(s->out, "    cpu: %u pcp: %u\n", cpu, w);
 			else
 				fprintf(s->out, "    cpu: %u\n", cpu);
-			fprintf(s->out,
-				"              count: %u\n"
-				"              high:  %u\n"
-				"              batch: %u\n",
-				pcp->count, pcp->high, pcp->batch);
+			if (z->s.high_mode == BLAB_HIGH_AUTO) /* 6.7+: the range too */
+				fprintf(s->out,
+					"              count:    %u\n"
+					"              high:     %u\n"
+					"              batch:    %u\n"
+					"              high_min: %u\n"
+					"              high_max: %u\n",
+					pcp->count, pcp->high, pcp->batch, pcp->high_min,
+					pcp->high_max);
+			else
+				fprintf(s->out,
+					"              count: %u\n"
+					"              high:  %u\n"
+					"              batch: %u\n",
+					pcp->count, pcp->high, pcp->batch);
 		}
 	}
 }
@@ -815,7 +974,8 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 	if (strcmp(tok[0], "snapshot") == 0)
 		return cmd_snapshot(s, kv, n);
 	if (strcmp(tok[0], "alloc") == 0 || strcmp(tok[0], "free") == 0 ||
-	    strcmp(tok[0], "drain") == 0 || strcmp(tok[0], "compact") == 0)
+	    strcmp(tok[0], "drain") == 0 || strcmp(tok[0], "compact") == 0 ||
+	    strcmp(tok[0], "decay") == 0)
 		s->fresh = 0; /* the zone is no longer the one its `zone` line made */
 	if (strcmp(tok[0], "alloc") == 0)
 		return cmd_alloc(s, kv, n);
@@ -823,12 +983,14 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 		return cmd_free(s, kv, n);
 	if (strcmp(tok[0], "drain") == 0)
 		return cmd_drain(s, kv, n);
+	if (strcmp(tok[0], "decay") == 0)
+		return cmd_decay(s, kv, n);
 	if (strcmp(tok[0], "compact") == 0)
 		return cmd_compact(s, kv, n);
 	if (strcmp(tok[0], "buddyinfo") == 0 || strcmp(tok[0], "pcp") == 0 ||
 	    strcmp(tok[0], "zoneinfo") == 0 || strcmp(tok[0], "check") == 0 ||
 	    strcmp(tok[0], "events") == 0 || strcmp(tok[0], "fragindex") == 0)
 		return simple(s, tok[0], kv, n);
-	return bad(s, "unknown op '%s' (expected zone, snapshot, alloc, free, drain, compact, buddyinfo, pcp, zoneinfo, fragindex, events or check)",
+	return bad(s, "unknown op '%s' (expected zone, snapshot, alloc, free, drain, decay, compact, buddyinfo, pcp, zoneinfo, fragindex, events or check)",
 		   tok[0]);
 }

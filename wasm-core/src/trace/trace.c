@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "blab.h"
+#include "blab_hist.h"
 #include "blab_trace.h"
 
 #define NO_CPU 0xffffffffu
@@ -32,6 +34,7 @@ struct blab_trace {
 	struct blab_trace_stats st;
 	uint64_t (*cpu_kind)[BLAB_TK_COUNT]; /* [BLAB_TRACE_MAX_CPUS] */
 	struct cpu_run *runs;                /* [BLAB_TRACE_MAX_CPUS] */
+	struct blab_hist *hist;              /* each run's exact size, per CPU */
 	/* pfns seen allocated: open addressing, key pfn + 1 (0 = empty), live flag */
 	uint64_t *keys;
 	uint8_t *live;
@@ -63,7 +66,8 @@ struct blab_trace *blab_trace_new(unsigned flags)
 	t->flags = flags;
 	t->cpu_kind = calloc(BLAB_TRACE_MAX_CPUS, sizeof(*t->cpu_kind));
 	t->runs = calloc(BLAB_TRACE_MAX_CPUS, sizeof(*t->runs));
-	if (!t->cpu_kind || !t->runs) {
+	t->hist = blab_hist_new();
+	if (!t->cpu_kind || !t->runs || !t->hist) {
 		blab_trace_free(t);
 		return NULL;
 	}
@@ -93,6 +97,7 @@ void blab_trace_free(struct blab_trace *t)
 		return;
 	free(t->cpu_kind);
 	free(t->runs);
+	blab_hist_free(t->hist);
 	free(t->keys);
 	free(t->live);
 	free(t->ev);
@@ -262,10 +267,13 @@ static unsigned bucket_of(uint64_t n)
 	return b;
 }
 
-static void close_run(struct blab_trace_batches *b, uint64_t *run)
+/* a run of one CPU ended: into the log2 buckets of the summary and the exact histogram */
+static void close_run(struct blab_trace *t, unsigned kind, unsigned cpu,
+		      struct blab_trace_batches *b, uint64_t *run)
 {
 	if (!*run)
 		return;
+	blab_hist_add(t->hist, kind, cpu, *run > UINT32_MAX ? UINT32_MAX : (uint32_t)*run);
 	b->count++;
 	b->events += *run;
 	if (*run < b->min)
@@ -526,9 +534,9 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 		t->max_order = (unsigned)order;
 	int is_refill = kind == BLAB_TK_ZONE_LOCKED && v[F_REFILL];
 	if (!is_refill)
-		close_run(&st->refill, &run->refill);
+		close_run(t, BLAB_HIST_REFILL, cpu, &st->refill, &run->refill);
 	if (kind != BLAB_TK_PCPU_DRAIN)
-		close_run(&st->drain, &run->drain);
+		close_run(t, BLAB_HIST_DRAIN, cpu, &st->drain, &run->drain);
 
 	uint8_t *slot;
 	switch (kind) {
@@ -690,8 +698,8 @@ int blab_trace_finish(struct blab_trace *t)
 		end_line(t);
 	t->finished = 1;
 	for (unsigned c = 0; c < BLAB_TRACE_MAX_CPUS; c++) {
-		close_run(&t->st.refill, &t->runs[c].refill);
-		close_run(&t->st.drain, &t->runs[c].drain);
+		close_run(t, BLAB_HIST_REFILL, c, &t->st.refill, &t->runs[c].refill);
+		close_run(t, BLAB_HIST_DRAIN, c, &t->st.drain, &t->runs[c].drain);
 	}
 	if (t->err)
 		return t->err;
@@ -711,6 +719,11 @@ int blab_trace_finish(struct blab_trace *t)
 const char *blab_trace_error(const struct blab_trace *t)
 {
 	return t ? t->errmsg : "";
+}
+
+const struct blab_hist *blab_trace_hist(const struct blab_trace *t)
+{
+	return t && t->finished ? t->hist : NULL;
 }
 
 const struct blab_trace_stats *blab_trace_stats(const struct blab_trace *t)

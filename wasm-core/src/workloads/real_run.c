@@ -389,12 +389,14 @@ int blab_run_pinned(const struct blab_run *r, unsigned thread, char *why, size_t
 	return r->th[thread].pinned_cpu;
 }
 
+/* The zone's sizes as set up, not a CPU's list: from 6.7 a list's high moves while the
+ * threads run (nr_pcp_alloc(), decay), and reading it here would race with them */
 uint32_t blab_run_batch(const struct blab_run *r)
 {
-	return r ? r->z->pageset[0].pcp[0].batch : 0;
+	return r ? r->z->s.batch : 0;
 }
 
 uint32_t blab_run_high(const struct blab_run *r)
 {
-	return r ? r->z->pageset[0].pcp[0].high : 0;
+	return r ? r->z->s.high : 0;
 }

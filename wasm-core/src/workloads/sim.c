@@ -52,27 +52,36 @@ int sim_out_of_host_memory(char *err, size_t errlen)
 
 void sim_node_pcp_sizes(struct blab_strategy *s)
 {
+	struct blab_pcp_sizes sz;
+	uint32_t min = blab_min_free_kbytes(NODE_PAGES * NODES) / NODES / 4;
+	uint32_t gap = (uint32_t)(NODE_PAGES * 10 / 10000);
+
+	if (min / 4 > gap)
+		gap = min / 4;
+	if (blab_pcp_sizes(s, NODE_PAGES, min + gap, NODE_CPUS, &sz))
+		return; /* a bad strategy: zone creation refuses it */
 	if (!s->batch)
 		s->batch = blab_zone_batchsize(NODE_PAGES, s->batch_era);
-	if (!s->high && s->high_mode == BLAB_HIGH_ZONE) {
-		uint32_t min = blab_min_free_kbytes(NODE_PAGES * NODES) / NODES / 4;
-		uint32_t gap = (uint32_t)(NODE_PAGES * 10 / 10000);
-		if (min / 4 > gap)
-			gap = min / 4;
-		s->high = blab_zone_highsize(min + gap, s->batch, NODE_CPUS);
-	}
+	if (!s->high && s->high_mode != BLAB_HIGH_6BATCH)
+		s->high = sz.high;
+	if (!s->high_max && s->high_mode == BLAB_HIGH_AUTO)
+		s->high_max = sz.high_max;
 }
 
 /* Pages a zone needs for `tasks` of the workload's tasks: their pages, plus what can sit on
- * their pcp lists, rounded up to a MAX_ORDER block. */
+ * their pcp lists, rounded up to a MAX_ORDER block. A 6.7+ list may grow to high_max, but
+ * only with pages its task freed (already counted) and what its last refill left: at most
+ * batch << PCP_BATCH_SCALE_MAX more than the old lists, so the zone stays small. */
 static uint64_t sim_zone_size(const struct sim_workload *wl, const struct blab_sim_config *c,
 			      uint32_t tasks, const struct blab_strategy *s)
 {
 	struct blab_sim_config cn = *c;
-	uint64_t pages;
+	uint64_t pages, room = s->high + 2u * s->batch + 64u;
 
+	if (s->high_mode == BLAB_HIGH_AUTO)
+		room += (uint64_t)s->batch << PCP_BATCH_SCALE_MAX;
 	cn.cpus = tasks;
-	pages = wl->zone_pages(&cn) + (uint64_t)tasks * (s->high + 2u * s->batch + 64u) + 4096u;
+	pages = wl->zone_pages(&cn) + (uint64_t)tasks * room + 4096u;
 	return (pages + 1023u) & ~1023ull;
 }
 
@@ -317,6 +326,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	const struct sim_workload *wl;
 	struct sim_run run;
 	struct model_machine *mm, *mm_own = NULL;
+	struct sim_vmstat *vm = NULL;
 	struct blab_sim_mem need;
 	uint64_t zone_pages, steps = 0;
 	int ret, set_up = 0;
@@ -383,6 +393,9 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	}
 	r->batch = z->pageset[0].pcp[0].batch;
 	r->high = z->pageset[0].pcp[0].high;
+	r->high_max = z->s.high_mode == BLAB_HIGH_AUTO ? z->pageset[0].pcp[0].high_max : 0;
+	for (uint32_t i = 0; i < nz; i++)
+		zones[i]->hist = c->hist; /* refills and drains from here on: the run's own */
 
 	blab_rng_seed(&run.rng, c->seed);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
@@ -393,6 +406,8 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	set_up = 1;
 	if ((ret = wl->setup(&run, err, errlen)) != 0)
 		goto out;
+	if ((ret = sim_vmstat_init(&vm, &run)) != 0)
+		FAIL(ret, "out of host memory");
 
 	for (uint32_t cpu = sched_peek(&mm->sched); cpu != MODEL_NO_CPU;
 	     cpu = sched_peek(&mm->sched)) {
@@ -403,7 +418,8 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 			if (c->cancel && *c->cancel)
 				FAIL(BLAB_ECANCELED, "cancelled");
 		}
-		s = wl->step(&run, cpu);
+		s = vm ? sim_vmstat_step(vm, &run, cpu) : 0;
+		s = s == 0 ? wl->step(&run, cpu) : s > 0 ? SIM_STEP : s;
 		if (s < 0)
 			FAIL(s, "cpu %u: %s", cpu, blab_strerror(s));
 		if (sim_cpu_zone(&run, cpu)->machine.parked)
@@ -485,6 +501,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	}
 	ret = 0;
 out:
+	sim_vmstat_free(vm);
 	if (set_up && wl->teardown)
 		wl->teardown(&run);
 	for (uint32_t i = 0; i < nz; i++)

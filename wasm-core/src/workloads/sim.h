@@ -83,6 +83,14 @@ int sim_out_of_host_memory(char *err, size_t errlen);
 /* The workload with this id, or NULL. */
 const struct sim_workload *sim_workload_get(uint32_t id);
 
+/* sim_vmstat.c: the vmstat worker's decay_pcp_high() about once a second of each CPU's
+ * clock (6.7+ zones; *vm stays NULL for others). sim_vmstat_step: 1 when it took cpu's step,
+ * 0 when the workload steps, or a negative BLAB_E* code. */
+struct sim_vmstat;
+int sim_vmstat_init(struct sim_vmstat **vm, const struct sim_run *run);
+int sim_vmstat_step(struct sim_vmstat *vm, struct sim_run *run, unsigned cpu);
+void sim_vmstat_free(struct sim_vmstat *vm);
+
 /* batch and high left 0 in s become those of a 96 GB node with 56 CPUs (sim.c); the real
  * machine (real/run.c) sizes its pcp lists the same way */
 void sim_node_pcp_sizes(struct blab_strategy *s);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blab_events.h"
+#include "blab_hist.h"
 #include "blab_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -75,6 +76,9 @@ static void check_counts(const struct blab_trace *t, int stopped)
 	CHECK(st->refill.events == st->refills);
 	CHECK(st->drain.events == st->kind[BLAB_TK_PCPU_DRAIN]);
 	CHECK(st->alloc_failed <= st->kind[BLAB_TK_ALLOC]);
+	/* the exact histogram counts the same runs as the log2 buckets */
+	CHECK(blab_hist_total(blab_trace_hist(t), BLAB_HIST_REFILL) == st->refill.count);
+	CHECK(blab_hist_total(blab_trace_hist(t), BLAB_HIST_DRAIN) == st->drain.count);
 }
 
 static void check_replay(const struct result *r)

@@ -211,12 +211,24 @@ void _mach_model_prefetch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, 
 	drain_wasted(m, mm);
 }
 
+/* a pcp->lock: the model's own small locks, one per CPU (lock_pcp_*), never logged */
+static void model_pcp_lock(struct model_machine *mm, unsigned cpu, unsigned owner)
+{
+	model_store_fence(mm, cpu);
+	mm->now[cpu] = lock_pcp_take(&mm->locks, owner, cpu, mm->now[cpu]);
+}
+
 void _mach_model_lock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
 	struct model_machine *mm = mach_model(m);
 	const struct lock_counters *c;
 	uint64_t spin0, spun;
 
+	if (mach_lock_is_pcp(lockid)) {
+		if (cpu < mm->ncpus && lockid - MACH_LOCK_PCP < mm->ncpus)
+			model_pcp_lock(mm, cpu, lockid - MACH_LOCK_PCP);
+		return;
+	}
 	lockid = model_lock_id(m, lockid); /* the event names the model's lock */
 	if (cpu >= mm->ncpus || lockid >= mm->locks.nlocks)
 		return;
@@ -230,11 +242,45 @@ void _mach_model_lock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 		  (uint32_t)(spun > 0xffffffffu ? 0xffffffffu : spun), 0);
 }
 
+/* spin_trylock() at the CPU's clock: fails when the lock is held at that time */
+int _mach_model_trylock(struct blab_machine *m, unsigned cpu, unsigned lockid)
+{
+	struct model_machine *mm = mach_model(m);
+	uint64_t t;
+
+	if (cpu >= mm->ncpus)
+		return 0;
+	model_store_fence(mm, cpu); /* the atomic drains the store buffer, taken or not */
+	if (mach_lock_is_pcp(lockid)) {
+		if (lockid - MACH_LOCK_PCP >= mm->ncpus)
+			return 0;
+		if (!lock_pcp_try(&mm->locks, lockid - MACH_LOCK_PCP, cpu, mm->now[cpu], &t)) {
+			mm->now[cpu] += mm->p.atomic_cycles; /* the failed compare-and-swap */
+			return 0;
+		}
+		mm->now[cpu] = t;
+		return 1;
+	}
+	lockid = model_lock_id(m, lockid);
+	if (lockid >= mm->locks.nlocks || !lock_try(&mm->locks, lockid, cpu, mm->now[cpu], &t))
+		return 0;
+	mm->now[cpu] = t;
+	MODEL_EMIT(m, BLAB_EVC_LOCK, BLAB_EV_LOCK_ACQUIRE, 0, 0, cpu, lockid, 0, 0, 0, 0);
+	return 1;
+}
+
 void _mach_model_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
 	struct model_machine *mm = mach_model(m);
 	uint64_t held;
 
+	if (mach_lock_is_pcp(lockid)) {
+		if (cpu < mm->ncpus && lockid - MACH_LOCK_PCP < mm->ncpus) {
+			model_store_fence(mm, cpu);
+			lock_pcp_release(&mm->locks, lockid - MACH_LOCK_PCP, cpu, mm->now[cpu]);
+		}
+		return;
+	}
 	lockid = model_lock_id(m, lockid);
 	if (cpu >= mm->ncpus || lockid >= mm->locks.nlocks)
 		return;
@@ -248,8 +294,14 @@ void _mach_model_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 /* held across steps only when a step stopped inside a critical section */
 int _mach_model_lock_busy(const struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
-	uint16_t h = mach_model(m)->locks.lock[model_lock_id(m, lockid)].holder;
+	const struct model_machine *mm = mach_model(m);
+	uint16_t h;
 
+	if (mach_lock_is_pcp(lockid))
+		h = lockid - MACH_LOCK_PCP < mm->ncpus ? mm->locks.pcp[lockid - MACH_LOCK_PCP].holder
+						       : MODEL_NO_CPU;
+	else
+		h = mm->locks.lock[model_lock_id(m, lockid)].holder;
 	return h != MODEL_NO_CPU && h != cpu;
 }
 

@@ -38,6 +38,10 @@ int lock_init(struct lock_model *lm, const struct model_params *p, uint32_t nloc
 		lm->lock[i].holder = MODEL_NO_CPU;
 		lm->lock[i].last_holder = MODEL_NO_CPU;
 	}
+	for (uint32_t c = 0; c < ncpus; c++) {
+		lm->pcp[c].holder = MODEL_NO_CPU;
+		lm->pcp[c].last_holder = (uint16_t)c; /* the line starts in its owner's cache */
+	}
 	return 0;
 }
 
@@ -88,6 +92,57 @@ int lock_acquire(struct lock_model *lm, uint32_t id, uint32_t cpu, uint64_t now,
 	}
 	*held_at = grant(lm, l, id, cpu, now, l->free_at);
 	return 1;
+}
+
+int lock_try(struct lock_model *lm, uint32_t id, uint32_t cpu, uint64_t now, uint64_t *held_at)
+{
+	struct model_lock *l = &lm->lock[id];
+
+	if (l->holder != MODEL_NO_CPU || l->free_at > now)
+		return 0;
+	*held_at = grant(lm, l, id, cpu, now, now);
+	return 1;
+}
+
+int lock_pcp_try(struct lock_model *lm, uint32_t owner, uint32_t cpu, uint64_t now,
+		 uint64_t *held_at)
+{
+	struct model_pcp_lock *l = &lm->pcp[owner];
+
+	if (l->holder != MODEL_NO_CPU || l->free_at > now) {
+		l->trylock_failed++;
+		return 0;
+	}
+	*held_at = lock_pcp_take(lm, owner, cpu, now);
+	return 1;
+}
+
+uint64_t lock_pcp_take(struct lock_model *lm, uint32_t owner, uint32_t cpu, uint64_t now)
+{
+	struct model_pcp_lock *l = &lm->pcp[owner];
+	uint64_t start = l->free_at > now ? l->free_at : now;
+	uint64_t handoff = 0;
+
+	if (l->last_holder != MODEL_NO_CPU &&
+	    model_cpu_core(lm->p, l->last_holder) != model_cpu_core(lm->p, cpu))
+		handoff = model_cpu_socket(lm->p, l->last_holder) == model_cpu_socket(lm->p, cpu)
+				  ? lm->p->lock_handoff_cycles
+				  : lm->p->lock_handoff_remote_cycles;
+	l->spin_cycles += start - now;
+	l->acquisitions++;
+	l->holder = (uint16_t)cpu;
+	l->last_holder = (uint16_t)cpu;
+	l->held_since = start + handoff + lm->p->atomic_cycles;
+	return l->held_since;
+}
+
+void lock_pcp_release(struct lock_model *lm, uint32_t owner, uint32_t cpu, uint64_t now)
+{
+	struct model_pcp_lock *l = &lm->pcp[owner];
+
+	(void)cpu;
+	l->holder = MODEL_NO_CPU;
+	l->free_at = now;
 }
 
 uint32_t lock_release(struct lock_model *lm, uint32_t id, uint32_t cpu, uint64_t now,
@@ -155,5 +210,11 @@ int lock_check(const struct lock_model *lm, char *err, size_t errlen)
 			return -1;
 		}
 	}
+	for (uint32_t c = 0; c < lm->ncpus; c++)
+		if (lm->pcp[c].holder != MODEL_NO_CPU && lm->pcp[c].holder >= lm->ncpus) {
+			if (err && errlen)
+				snprintf(err, errlen, "pcp->lock of cpu %u: holder is not a CPU", c);
+			return -1;
+		}
 	return 0;
 }

@@ -358,11 +358,24 @@ struct model_lock {
 	struct lock_counters c;
 };
 
+/*
+ * Each CPU's pcp->lock (6.0+): taken by its own CPU around every pcp operation, with a
+ * trylock, and by another CPU draining its lists. Small, with no per-CPU counters or queue:
+ * a CPU asks for another's only when that CPU is not stopped inside it (the op layer
+ * checks), so a request never has to queue.
+ */
+struct model_pcp_lock {
+	uint64_t free_at, held_since;
+	uint16_t holder, last_holder;
+	uint64_t acquisitions, trylock_failed, spin_cycles;
+};
+
 struct lock_model {
 	const struct model_params *p; /* costs and the CPU -> socket map; not owned */
 	uint32_t nlocks, ncpus;
 	struct model_lock lock[MODEL_MAX_LOCKS];
 	struct lock_counters cpu[MODEL_MAX_CPUS][MODEL_MAX_LOCKS];
+	struct model_pcp_lock pcp[MODEL_MAX_CPUS]; /* indexed by the owner CPU */
 };
 
 /* p must outlive lm. nlocks 1..MODEL_MAX_LOCKS. Returns 0 or -1. */
@@ -388,6 +401,19 @@ int lock_acquire(struct lock_model *lm, uint32_t id, uint32_t cpu, uint64_t now,
  */
 uint32_t lock_release(struct lock_model *lm, uint32_t id, uint32_t cpu, uint64_t now,
 		      uint64_t *next_at);
+/*
+ * spin_trylock() of lock id by cpu at `now`: 1 with *held_at set when the lock is free at
+ * that time (as lock_acquire, but never queued); 0, nothing changed, when another CPU holds
+ * it across a step or a critical section that already ran ends after `now`.
+ */
+int lock_try(struct lock_model *lm, uint32_t id, uint32_t cpu, uint64_t now, uint64_t *held_at);
+/* The pcp->lock of CPU owner, asked by cpu at `now`: lock_pcp_try fails as lock_try does;
+ * lock_pcp_take waits for a critical section that already ran (its holder must not be
+ * stopped inside it) and returns when cpu holds it; lock_pcp_release frees it. */
+int lock_pcp_try(struct lock_model *lm, uint32_t owner, uint32_t cpu, uint64_t now,
+		 uint64_t *held_at);
+uint64_t lock_pcp_take(struct lock_model *lm, uint32_t owner, uint32_t cpu, uint64_t now);
+void lock_pcp_release(struct lock_model *lm, uint32_t owner, uint32_t cpu, uint64_t now);
 /* Invariant checker: holders, queues and counters are consistent. Returns 0 or -1. */
 int lock_check(const struct lock_model *lm, char *err, size_t errlen);
 /* spin cycles on lock id, in basis points (1/100 %) of total_cycles (all CPUs' cycles). */

@@ -47,6 +47,7 @@ struct real_lock_stat {
 /* per CPU, on its own cache lines so that counting never bounces a line between CPUs */
 struct real_cpu {
 	_Alignas(64) struct real_lock_stat lock[REAL_NLOCKS];
+	struct real_spinlock pcp_lock; /* this CPU's pcp->lock (6.0+ presets; prim.h) */
 	_Atomic uint64_t pages;   /* workload progress (page_fault1: pages faulted) */
 	_Alignas(64) unsigned char frame[4096]; /* clear_page() target: this CPU's "page frame" */
 };
@@ -96,6 +97,19 @@ static inline void real_lock(struct real_machine *rm, unsigned cpu, unsigned loc
 		s->taken_at = real_clock_ns();
 	}
 	real_count(&s->acquisitions, 1);
+}
+
+/* zone->lock or lru_lock by spin_trylock(): 1 when taken (counted), else 0 */
+static inline int real_trylock(struct real_machine *rm, unsigned cpu, unsigned lockid)
+{
+	struct real_lock_stat *s = &rm->cpu[cpu].lock[lockid];
+
+	if (!real_spin_trylock(&rm->lock[lockid]))
+		return 0;
+	if (rm->time_locks)
+		s->taken_at = real_clock_ns();
+	real_count(&s->acquisitions, 1);
+	return 1;
 }
 
 static inline void real_unlock(struct real_machine *rm, unsigned cpu, unsigned lockid)

@@ -35,6 +35,7 @@ int real_machine_init(struct real_machine *rm, uint32_t ncpus, int time_locks)
 			atomic_init(&rm->cpu[c].lock[i].hold_ns, 0);
 		}
 		atomic_init(&rm->cpu[c].pages, 0);
+		real_spin_init(&rm->cpu[c].pcp_lock);
 	}
 	return 0;
 }
@@ -87,20 +88,54 @@ uint64_t _mach_real_now(void)
 	return real_clock_ns();
 }
 
+/* CPU owner's pcp->lock (prim.h), or NULL past the machine's CPUs */
+static struct real_spinlock *real_pcp_lock(struct real_machine *rm, unsigned lockid)
+{
+	unsigned owner = lockid - MACH_LOCK_PCP;
+
+	return owner < rm->ncpus ? &rm->cpu[owner].pcp_lock : NULL;
+}
+
 void _mach_real_lock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
 	struct real_machine *rm = mach_real(m);
+	struct real_spinlock *l;
 
-	if (cpu < rm->ncpus && lockid < REAL_NLOCKS)
-		real_lock(rm, cpu, lockid);
+	if (cpu >= rm->ncpus)
+		return;
+	if (!mach_lock_is_pcp(lockid)) {
+		if (lockid < REAL_NLOCKS)
+			real_lock(rm, cpu, lockid);
+	} else if ((l = real_pcp_lock(rm, lockid))) {
+		real_spin_lock(l);
+	}
+}
+
+int _mach_real_trylock(struct blab_machine *m, unsigned cpu, unsigned lockid)
+{
+	struct real_machine *rm = mach_real(m);
+	struct real_spinlock *l;
+
+	if (cpu >= rm->ncpus)
+		return 0;
+	if (!mach_lock_is_pcp(lockid))
+		return lockid < REAL_NLOCKS && real_trylock(rm, cpu, lockid);
+	return (l = real_pcp_lock(rm, lockid)) && real_spin_trylock(l);
 }
 
 void _mach_real_unlock(struct blab_machine *m, unsigned cpu, unsigned lockid)
 {
 	struct real_machine *rm = mach_real(m);
+	struct real_spinlock *l;
 
-	if (cpu < rm->ncpus && lockid < REAL_NLOCKS)
-		real_unlock(rm, cpu, lockid);
+	if (cpu >= rm->ncpus)
+		return;
+	if (!mach_lock_is_pcp(lockid)) {
+		if (lockid < REAL_NLOCKS)
+			real_unlock(rm, cpu, lockid);
+	} else if ((l = real_pcp_lock(rm, lockid))) {
+		real_spin_unlock(l);
+	}
 }
 
 void _mach_real_clear_page(struct blab_machine *m, unsigned cpu)

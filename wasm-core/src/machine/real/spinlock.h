@@ -99,6 +99,17 @@ static inline int real_spin_lock(struct real_spinlock *l)
 	return 1;
 }
 
+/* spin_trylock(): 1 when the lock was free and is now the caller's, 0 (nothing taken) when
+ * some CPU holds it or waits for it */
+static inline int real_spin_trylock(struct real_spinlock *l)
+{
+	uint32_t o = atomic_load_explicit(&l->owner, memory_order_relaxed);
+	uint32_t n = o;
+
+	return atomic_compare_exchange_strong_explicit(&l->next, &n, o + 1, memory_order_acquire,
+						       memory_order_relaxed);
+}
+
 /* Only the holder writes owner, so a plain load of it and a release store suffice. */
 static inline void real_spin_unlock(struct real_spinlock *l)
 {

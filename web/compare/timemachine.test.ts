@@ -1,0 +1,44 @@
+// The time machine's parts: the kernels in release order without the RFC, its URL, and a real
+// sweep of two task counts through the WASM core (the Node build), drawn into a chart.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { simScenario, type BlabFactory } from '../engine/blab-module';
+import { describeTimeMachine, parseTimeSpec, runTimeMachine, timelinePresets } from './timemachine';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
+
+describe('time machine', () => {
+  it('puts every kernel preset on one axis, in release order, and no RFC', () => {
+    const p = timelinePresets();
+    expect(p[0]).toBe('v2.5.44');
+    expect(p.at(-1)).toBe('v6.19');
+    expect(p).toEqual(expect.arrayContaining(['v4.16', 'v5.14', 'v6.0', 'v6.7', 'v6.16']));
+    expect(p.some((n) => n.startsWith('lu-'))).toBe(false);
+  });
+
+  it('reads its URL within bounds, and says what is wrong', () => {
+    expect(parseTimeSpec('?timemachine')).toEqual({ tasks: [1, 16, 112], pages: 1024 });
+    expect(parseTimeSpec('?timemachine&tasks=2,1&pages=256')).toEqual({ tasks: [1, 2], pages: 256 });
+    expect(() => parseTimeSpec('?timemachine&tasks=113')).toThrow(/1\.\.112/);
+    expect(() => parseTimeSpec('?timemachine&tasks=1,2,3,4,5')).toThrow(/1 to 4/);
+    expect(() => parseTimeSpec('?timemachine&pages=8')).toThrow(/64\.\.4096/);
+  });
+
+  it('runs every kernel in the WASM core and describes the result', async () => {
+    if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
+    const m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
+    let calls = 0;
+    const pts = await runTimeMachine((req) => Promise.resolve(simScenario(m, req)), { tasks: [1, 4], pages: 128 }, () => calls++);
+    expect(pts.length).toBe(timelinePresets().length * 2);
+    expect(calls).toBe(pts.length);
+    // no pcp lists: every page takes zone->lock, so 4 tasks spin on it; the pcp kernels barely
+    const v2544 = pts.find((p) => p.preset === 'v2.5.44' && p.tasks === 4)!;
+    const v619 = pts.find((p) => p.preset === 'v6.19' && p.tasks === 4)!;
+    expect(v2544.contention).toBeGreaterThan(v619.contention);
+    expect(describeTimeMachine(pts, timelinePresets(), [1, 4])).toMatch(/^page_fault1 on the model machine across the kernels\. 1 task: .* on v2\.5\.44, .* on v6\.19; 4 tasks:/);
+  });
+});
