@@ -358,9 +358,9 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 	r->nevents = sink.n;
 	sink.ev = NULL;
 	if (hist) {
-		size_t len = blab_hist_json(hist, NULL, 0);
-		if ((r->hist = malloc(len + 1)))
-			blab_hist_json(hist, r->hist, len + 1);
+		size_t hlen = blab_hist_json(hist, NULL, 0);
+		if ((r->hist = malloc(hlen + 1)))
+			blab_hist_json(hist, r->hist, hlen + 1);
 	}
 done:
 	blab_hist_free(hist);
