@@ -4,8 +4,11 @@
 // axe finds nothing serious on any of them.
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { watchConsole } from './console-errors';
+
+/** the course's lessons: one Markdown file each in lessons/ */
+const LESSONS = readdirSync('lessons').filter((f) => f.endsWith('.md')).length;
 
 const SIZES = [
   { name: 'phone', width: 390, height: 844 },
@@ -15,7 +18,7 @@ const SIZES = [
 
 /** Every kind of page, each at a link a student would follow; `ready` waits until it has drawn. */
 const PAGES: { name: string; url: string; ready: (p: Page) => Promise<void> }[] = [
-  { name: 'home', url: '/', ready: async (p) => void (await expect(p.locator('.home-lessons li')).toHaveCount(7)) },
+  { name: 'home', url: '/', ready: async (p) => void (await expect(p.locator('.home-lessons li')).toHaveCount(LESSONS)) },
   { name: 'lessons', url: '/?lessons', ready: async (p) => void (await expect(p.locator('.lesson-list li').first()).toBeVisible()) },
   {
     name: 'lesson',
@@ -62,13 +65,14 @@ test('the front page is the course: lessons in order with progress, and compare,
   await page.getByRole('button', { name: 'Next step (PageDown)' }).click();
   await page.goto('/');
   const items = page.locator('.home-lessons li');
-  await expect(items).toHaveCount(7);
-  expect(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')))).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass', 'slubprefetch', 'skipmerge', 'capstone']);
+  await expect(items).toHaveCount(LESSONS);
+  expect(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')))).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass', 'slubprefetch', 'skipmerge', 'capstone', 'autotune']);
   // this browser's progress: lesson 1 was left at step 2
   await expect(items.first().locator('.home-progress')).toHaveText(/^step 2 of \d+$/);
   await expect(page.getByRole('link', { name: /^Continue lesson 1: The buddy allocator$/ })).toHaveAttribute('href', '?lesson=buddy&step=2');
   for (const [name, href] of [
     ['Compare two kernels', '?compare'],
+    ['Every kernel on one chart', '?timemachine'],
     ['Load your own trace or zoneinfo', '?workbench=import'],
     ['Workbench (for experts)', '?workbench'],
   ]) await expect(page.getByRole('link', { name: name!, exact: true })).toHaveAttribute('href', href!);
@@ -84,7 +88,7 @@ test('old deep links still open what they opened: a workbench hash, ?lessons, ?l
   await expect(page.locator('#scenario-form')).toBeVisible();
   await expect(page.locator('#sc-seed')).toHaveValue('7');
   await page.goto('/?lessons');
-  await expect(page.locator('.lesson-list li')).toHaveCount(7);
+  await expect(page.locator('.lesson-list li')).toHaveCount(LESSONS);
   await page.goto('/?lesson=hotcold&step=2');
   await expect(page.locator('.step-counter')).toHaveText(/^step 2 of/);
   await page.goto('/?compare=v4.16,v4.17&cpus=4&pages=64&tasks=1');

@@ -28,7 +28,7 @@ test('every step says what the current record did; step back and forward move on
   const said = page.locator('.narration');
   const pos = page.locator('.run-pos');
   // the step stops at the 6th drain: the list that reached high, and the pages it returns
-  await expect(said).toHaveText(/^CPU \d+'s list reached high = 42: free_pcppages_bulk\(\) returns 7 pages to the buddy\.$/);
+  await expect(said).toHaveText(/^CPU \d+'s list reached high = 186: free_pcppages_bulk\(\) returns 31 pages to the buddy\.$/);
   const at = Number((await pos.innerText()).match(/record (\d+)/)![1]);
   const first = await said.innerText();
   await page.getByRole('button', { name: 'Step back one record' }).click();

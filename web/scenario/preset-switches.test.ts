@@ -15,11 +15,11 @@ describe('preset switches', () => {
   });
 
   it("name each modern preset's own mechanism in the hint", () => {
-    expect(presetHint('v6.19')).toContain('bulk_chunk=1');
-    expect(presetHint('v6.16')).toContain('free_high=3');
-    expect(presetHint('v6.7')).toMatch(/high_mode=2 .*alloc_factor=1/);
-    expect(presetHint('v6.0')).toContain('pcp_lock=1');
-    expect(presetHint('v5.14')).toMatch(/high_mode=1 .*free_factor=1/);
+    expect(presetHint('v6.19')).toContain('bulk_chunk 1');
+    expect(presetHint('v6.16')).toContain('free_high 3');
+    expect(presetHint('v6.7')).toMatch(/high_mode 2, .*alloc_factor 1/);
+    expect(presetHint('v6.0')).toContain('pcp_lock 1');
+    expect(presetHint('v5.14')).toMatch(/high_mode 1, .*free_factor 1/);
     expect(presetHint('v2.5.44')).toContain('none (no pcp lists)');
     expect(presetHint('v9.9')).toBe('');
   });

@@ -73,6 +73,7 @@ export function mountHome(root: HTMLElement, store = new ProgressStore()): void 
       'ul',
       { class: 'home-cards' },
       card('?compare', 'Compare two kernels', 'Run two kernel versions side by side on the same workload and see which is faster, and why: lock contention, cache misses, prefetches.'),
+      card('?timemachine', 'Every kernel on one chart', 'The time machine: page_fault1 on each kernel from 2002 to today, its score and zone->lock contention, in release order.'),
       card(
         `${WORKBENCH_HREF}=import`,
         'Load your own trace or zoneinfo',
