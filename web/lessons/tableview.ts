@@ -27,16 +27,16 @@ const MATCH_TEXT: Record<RowMatch, string> = {
 /** metrics that are themselves percentages: their changes are percentage points */
 const PERCENT_METRICS: readonly Metric[] = ['zone_bp', 'zone_bp_scored', 'lru_bp', 'lru_bp_scored', 'hi_success_pct'];
 
-/** A configuration's run at `tasks` as blabCommand() takes it (its first seed). */
-function runParams(t: LessonTable, r: TableResult, j: number, tasks: number): RunParams {
-  const q = simRequest(t, r.configs[j]!, tasks);
+/** A configuration's run at `tasks` and `seed` as blabCommand() takes it. */
+function runParams(t: LessonTable, r: TableResult, j: number, tasks: number, seed?: number): RunParams {
+  const q = simRequest(t, r.configs[j]!, tasks, seed);
   return { ...q, clearLines: q.clearLines ?? RUN_DEFAULTS.clearLines, cacheScale: q.cacheScale ?? 1 };
 }
 
-/** The native commands that make the table: one per configuration, swept over its task counts
- * (its first seed; --seed N+1 .. for the others). */
+/** The native commands that make the table: one per configuration and seed, swept over its
+ * task counts (a cell is the mean of its seeds' runs, so every seed's command is listed). */
 function tableCommands(r: TableResult): string[] {
-  return r.configs.map((_c, j) => blabCommand(runParams(r.table, r, j, r.table.tasks[0]!), r.table.tasks));
+  return r.configs.flatMap((c, j) => seedsOf(r.table, c).map((seed) => blabCommand(runParams(r.table, r, j, r.table.tasks[0]!, seed), r.table.tasks)));
 }
 
 /** The table for a spreadsheet: plain numbers (each configuration's mean, min and max over its
