@@ -490,7 +490,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
     const diffCsv: CsvTable = {
       title: `buddylab compare: ${caption(state)}, seeds ${seeds[0]}..${seeds.at(-1)}; the measured runs of each configuration`,
       params: [...runs.params, ['seeds', seeds.join(',')]],
-      commands: runs.commands(),
+      commands: runs.commands(undefined, seeds),
       columns: diffCsvColumns(diffCols),
       rows: diffCsvRows(diffCols, state.workload),
     };
@@ -499,7 +499,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
       el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
       ...warnings,
       el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
-      howMadeLine(runs.commands(), 'numbers'),
+      howMadeLine(runs.commands(undefined, seeds), 'numbers'),
     );
   }
 
@@ -573,7 +573,7 @@ function replayNote(s: CompareState, req: SimRequest, fragmentation: number): st
  * Every parameter of a compare's runs: those they share, then each configuration's own; and the
  * native commands, one per configuration (swept over `tasks` for the chart).
  */
-function runsOf(state: CompareState): { params: [string, string | number][]; commands(tasks?: readonly number[]): string[] } {
+function runsOf(state: CompareState): { params: [string, string | number][]; commands(tasks?: readonly number[], seeds?: readonly number[]): string[] } {
   const own = new Set(['preset', 'pcp batch', 'pcp high', 'SLUB freelist prefetch']);
   const shared = runParameters(compareParams(state, state.configs[0]!, state.cpus)).filter(([k]) => !own.has(k));
   const each = state.configs.map((c, i): [string, string] => [
@@ -585,7 +585,12 @@ function runsOf(state: CompareState): { params: [string, string | number][]; com
   ]);
   return {
     params: [...shared, ...each],
-    commands: (tasks) => state.configs.map((c) => blabCommand(compareParams(state, c, state.cpus), tasks)),
+    // seeds: a table whose cells are the mean over seeds lists every seed's command
+    commands: (tasks, seeds) =>
+      state.configs.flatMap((c) => {
+        const p = compareParams(state, c, state.cpus);
+        return (seeds ?? [p.seed]).map((seed) => blabCommand({ ...p, seed }, tasks));
+      }),
   };
 }
 
