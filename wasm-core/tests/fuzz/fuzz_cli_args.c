@@ -76,7 +76,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	again = sim_args_parse(&b, argc, argv, err, sizeof(err));
 	if (again != r)
 		abort();
-	if (r == 0) {
+	if (r == 0 && a.points) {
+		/* --points FILE: each point names its own workload and settings (sim_points.c), so
+		 * the command line has none to check; the file is read (and checked) when it runs */
+		if (a.workload_id && !blab_sim_workload_unit(a.workload_id))
+			abort();
+	} else if (r == 0) {
 		if (!a.workload_id || !blab_sim_workload_unit(a.workload_id))
 			abort();
 		if (a.csv && a.json)
