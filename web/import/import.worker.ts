@@ -125,8 +125,9 @@ scope.onmessage = (e) => {
         scope.postMessage({ kind: 'zoneinfo', report: readZoneinfo(await core, req.text, req.nodeCpus) });
       } else throw new Error(`unknown request ${String((req as { kind?: unknown }).kind)}`);
     } catch (err) {
-      // A trap in the core leaves the module unusable: drop it so the next file gets a fresh one.
-      core = null;
+      // A trap in the core leaves the module unusable: drop it so the next trace gets a fresh
+      // one (an event log never touches the core)
+      if (req.kind === 'trace') core = null;
       scope.postMessage({ kind: 'failed', error: err instanceof Error ? err.message : String(err) });
     }
   })();
