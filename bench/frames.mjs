@@ -12,8 +12,7 @@
 // DevTools format) of the playing at the last speed; --trace a Chrome trace.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { chromium } from '@playwright/test';
-import { startPreview } from './preview.mjs';
+import { launchChromium, startPreview } from './preview.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -32,10 +31,7 @@ const CPUS = Number(arg('cpus', '16'));
 const VIEW = arg('view', '');
 
 const { url, stop } = await startPreview();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   page.on('pageerror', (e) => console.error(`page error: ${e}`));

@@ -2,59 +2,23 @@
 // make test-e2e: serve dist/ with `vite preview` on a free localhost port, run Playwright
 // against it, and stop the server afterwards, whatever happened (failure, Ctrl-C, timeout).
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdirSync, openSync } from 'node:fs';
+import { startPreview } from '../../scripts/vite-preview.mjs';
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url, ms) {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > until) throw new Error(`vite preview did not answer at ${url} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
-const port = await freePort();
-const url = `http://127.0.0.1:${port}`;
 mkdirSync('test-results', { recursive: true });
 const log = openSync('test-results/preview.log', 'w');
-const server = spawn(
-  process.execPath,
-  ['node_modules/vite/bin/vite.js', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-  { stdio: ['ignore', log, log], env: { ...process.env, BUDDYLAB_PORT: String(port) } },
-);
-let stopped = false;
-const stop = () => {
-  if (stopped) return;
-  stopped = true;
-  server.kill('SIGTERM');
-};
+let server;
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(sig, () => {
-    stop();
+    server?.stop();
     process.exit(130);
   });
 }
-process.on('exit', stop);
 
 let code = 1;
 try {
-  await waitFor(url, 20_000);
+  server = await startPreview({ stdio: log });
+  const { url } = server;
   console.log(`e2e: vite preview on ${url} (pid ${server.pid})`);
   code = await new Promise((resolve) => {
     const pw = spawn(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...process.argv.slice(2)], {
@@ -66,6 +30,6 @@ try {
 } catch (e) {
   console.error(`e2e: ${e.message}`);
 } finally {
-  stop();
+  server?.stop();
 }
 process.exit(code);
