@@ -62,6 +62,7 @@ static inline struct blab_event blab_event_make(uint64_t time, uint64_t pfn, uns
 	X(ALLOC_FAIL, 19, EXPLAIN)   \
 	X(MARK, 20, EXPLAIN)         \
 	X(LOG_FULL, 21, EXPLAIN)     \
+	X(PCP_HIGH, 22, STATE)       \
 	/* slab layer (docs/events.md "Slab"), 30..39 */ \
 	X(SLAB_CACHE_CREATE, 30, STATE) \
 	X(SLAB_ALLOC, 31, STATE)     \

@@ -7,6 +7,7 @@ import {
   FLAG,
   LOCK_NAMES,
   MIGRATETYPES,
+  PATHS,
   eventName,
   type EventLog,
 } from './events';
@@ -14,6 +15,21 @@ import {
 const mtName = (mt: number) => MIGRATETYPES[mt] ?? `mt ${mt}`;
 const lockName = (id: number) => LOCK_NAMES[id] ?? `lock ${id}`;
 export const hexPfn = (pfn: number) => `0x${pfn.toString(16)}`;
+
+const pathId = (name: string) => PATHS.find((p) => p.name === name)!.id;
+const HIGH_MOVED_BY: ReadonlyMap<number, string> = new Map([
+  [pathId('RMQUEUE_BULK'), 'nr_pcp_alloc() raises its pcp high before the refill'],
+  [pathId('FREE_FAST'), 'nr_pcp_high() moves its pcp high on a free'],
+  [pathId('DECAY'), 'decay_pcp_high() lowers its pcp high'],
+]);
+
+/** A PCP_HIGH record (6.7+) in words: where the list's high starts, or what moved it. */
+export function pcpHighMoved(log: EventLog, i: number, who: string): string {
+  const [high, old] = [log.arg0[i]!, log.arg1[i]!];
+  if (log.path[i] === pathId('ZONE_INIT')) return `${who}'s pcp high starts at high_min = ${high.toLocaleString('en')}`;
+  const by = HIGH_MOVED_BY.get(log.path[i]!) ?? 'its pcp high moves';
+  return `${who}: ${by} from ${old.toLocaleString('en')} to ${high.toLocaleString('en')}`;
+}
 
 export function describeEvent(log: EventLog, i: number): string {
   const type = log.type[i]!;
@@ -82,6 +98,8 @@ export function describeEvent(log: EventLog, i: number): string {
       return `${who}: workload marker ${a0} = ${a1}`;
     case EV.LOG_FULL:
       return 'the log reached its bound here; the run stopped';
+    case EV.PCP_HIGH:
+      return pcpHighMoved(log, i, who);
     case EV.TRACE_ZONE:
       return `imported kernel trace: pfns ${hexPfn(pfn)} onwards, ${a0} pages, ${a1} CPUs; where each page sat when the recording began is unknown`;
     case EV.TRACE_UNKNOWN:

@@ -4,7 +4,7 @@
 // here the sentence leads with the cause, the way a lecturer would say it.
 
 import { ACCESS_OUTCOMES, CPU_NONE, EV, FLAG, LOCK_NAMES, type EventLog } from './events';
-import { describeEvent, hexPfn } from './describe';
+import { describeEvent, hexPfn, pcpHighMoved } from './describe';
 
 /** BLAB_PATH_DRAIN: drain_pages() empties a list whatever its count */
 const PATH_DRAIN = 12;
@@ -42,7 +42,12 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
     }
     case EV.RMQUEUE_BULK:
       if (end) return `${who}: rmqueue_bulk() is done: it moved ${fmt(a1)} of ${fmt(a0)} blocks onto the pcp list under one zone->lock hold.`;
-      return `${who}'s pcp list has no page of order ${order}: rmqueue_bulk() takes zone->lock once and moves batch = ${fmt(a0)} ${a0 === 1 ? 'block' : 'blocks'} from the buddy onto it.`;
+    {
+      // 6.7+ refills batch << alloc_factor (nr_pcp_alloc()), not batch itself
+      const batch = ctx.pcp?.batch;
+      const asked = batch === undefined || a0 === Math.max(1, batch >> order) ? `batch = ${fmt(a0)}` : fmt(a0);
+      return `${who}'s pcp list has no page of order ${order}: rmqueue_bulk() takes zone->lock once and moves ${asked} ${a0 === 1 ? 'block' : 'blocks'} from the buddy onto it.`;
+    }
     case EV.SPLIT:
       return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; its upper half, pfn ${hexPfn(pfn + 2 ** order)}, goes on free_area[${order}].`;
     case EV.MERGE: {
@@ -70,6 +75,8 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
     case EV.MARK:
       // the one marker the workloads write: a task's round boundary (value = the round)
       return a0 === 1 ? `${who} reaches round ${fmt(a1)} of its workload (a marker; no page moves).` : `${who}: workload marker ${a0} = ${a1} (no page moves).`;
+    case EV.PCP_HIGH:
+      return `${pcpHighMoved(log, i, who)}: 6.7 lets each list's high move between high_min and high_max.`;
     case EV.ZONE_INIT:
       return `Zone set-up: ${fmt(a0)} pages from pfn ${hexPfn(pfn)}, ${a1} ${a1 === 1 ? 'CPU' : 'CPUs'}, orders 0 to ${order}.`;
     default:

@@ -180,6 +180,9 @@ export class ZoneState {
   // per CPU: pcp count in pages, and the cold part of it
   readonly pcpCount: Int32Array;
   readonly pcpCold: Int32Array;
+  // per CPU: pcp high as the last PCP_HIGH record set it (6.7+ presets); 0: none seen, the
+  // list's high is the zone's fixed one
+  readonly pcpHigh: Uint32Array;
   // per CPU per lock: held?
   readonly lockHeld: Uint8Array;
   // per CPU: acquisitions, contended acquisitions, cycles spun, cycles held (zone->lock only)
@@ -206,6 +209,7 @@ export class ZoneState {
     this.nrFree = new Int32Array(this.nrOrders * NR_MIGRATETYPES);
     this.pcpCount = new Int32Array(geo.cpus);
     this.pcpCold = new Int32Array(geo.cpus);
+    this.pcpHigh = new Uint32Array(geo.cpus);
     this.lockHeld = new Uint8Array(geo.cpus * MAX_LOCKS);
     this.lockStats = new Float64Array(geo.cpus * 4);
     this.cache = new Float64Array(geo.cpus * (NR_OUTCOMES + 2));
@@ -226,6 +230,7 @@ export class ZoneState {
       this.nrFree,
       this.pcpCount,
       this.pcpCold,
+      this.pcpHigh,
       this.lockHeld,
       this.lockStats,
       this.cache,
@@ -577,6 +582,12 @@ export function applyEvent(s: ZoneState, log: EventLog, i: number): void {
       const first = blockIndex(s, log, i);
       requireAll(s, log, i, first, [PAGE.ALLOCATED], 'allocated');
       setBlock(s, first, log.order[i]!, PAGE.TRANSIT, s.pageMt[first]!, CPU_NONE, 0);
+      break;
+    }
+    case EV.PCP_HIGH: {
+      const cpu = checkCpu(s, log, i);
+      if (log.arg1[i] !== s.pcpHigh[cpu]) fail(i, log, `cpu ${cpu}'s high was ${s.pcpHigh[cpu]}, the record says ${log.arg1[i]}`);
+      s.pcpHigh[cpu] = log.arg0[i]!;
       break;
     }
     case EV.LOCK_ACQUIRE:

@@ -65,7 +65,12 @@ export function createPcpView(body: HTMLElement) {
     const s = p.state;
     const cpus = Array.from({ length: s.geo.cpus }, (_, c) => c);
     const counts = cpus.map((c) => s.pcpCount[c]!);
-    const maxCount = Math.max(1, params.high ?? 0, ...counts);
+    // 6.7+ moves each CPU's high (PCP_HIGH records); before the first one, and on earlier
+    // kernels, a list's high is the zone's
+    const tuned = s.pcpHigh.some((h) => h > 0);
+    const highOf = (c: number): number | undefined => s.pcpHigh[c] || params.high;
+    const shown: PcpParams = tuned ? { ...params, high: highOf(0) } : params;
+    const maxCount = Math.max(1, params.high ?? 0, ...counts, ...s.pcpHigh);
     // sizes follow the figure type (web/ui/figfont.ts), so presenter mode's labels keep apart
     const fs = figureFont(svg).px;
     const ch = fs * 0.62; // a monospace digit
@@ -88,9 +93,9 @@ export function createPcpView(body: HTMLElement) {
     drawnStep = p.step;
     // Only what changed is written: a column whose count, cold part and lock state are as
     // drawn is left alone (attribute writes restyle the SVG; at 60 frames a second they add up).
-    const layoutKey = `${width}/${COL_W}/${maxCount}/${params.high}/${params.batch}/${params.source}/${fs}`;
+    const layoutKey = `${width}/${COL_W}/${maxCount}/${shown.high}/${params.batch}/${params.source}/${tuned}/${fs}`;
     const locks = cpus.map((c) => p.lockState(c));
-    const colKeys = cpus.map((c) => `${s.pcpCount[c]}/${s.pcpCold[c]}/${locks[c]}`);
+    const colKeys = cpus.map((c) => `${s.pcpCount[c]}/${s.pcpCold[c]}/${s.pcpHigh[c]}/${locks[c]}`);
     const relayout = layoutKey !== drawnLayout || colKeys.length !== drawnCols.length;
     if (!relayout && colKeys.every((k, c) => k === drawnCols[c])) return;
     const dirty = cpus.map((c) => relayout || colKeys[c] !== drawnCols[c]);
@@ -98,14 +103,16 @@ export function createPcpView(body: HTMLElement) {
     drawnCols = colKeys;
     svg.setAttribute(
       'aria-label',
-      cpus.map((c) => `cpu ${c}: count ${counts[c]}, ${locks[c]}`).join('; ') || 'no CPUs',
+      cpus.map((c) => `cpu ${c}: count ${counts[c]}${tuned ? `, high ${highOf(c) ?? 'unknown'}` : ''}, ${locks[c]}`).join('; ') || 'no CPUs',
     );
     if (relayout) {
       svg.setAttribute('viewBox', `0 0 ${width} ${H}`);
       svg.setAttribute('width', String(width));
       svg.setAttribute('height', String(H));
       note.textContent =
-        `count per CPU against high = ${params.high ?? '?'} and batch = ${params.batch ?? '?'} (${params.source}). ` +
+        (tuned
+          ? `count per CPU against its own high (6.7+ moves it between high_min and high_max: cpu 0's is ${highOf(0)} now) and batch = ${params.batch ?? 'unknown'}. `
+          : `count per CPU against high = ${params.high ?? 'unknown'} and batch = ${params.batch ?? 'unknown'} (${params.source}). `) +
         'Light: hot pages; dark: cold list.';
     }
 
@@ -163,16 +170,16 @@ export function createPcpView(body: HTMLElement) {
       hot.interrupt().attr('y', hotY).attr('height', hotH);
       cold.interrupt().attr('y', coldY).attr('height', coldH);
     }
-    const mark = (sel: string, v: number | undefined) =>
+    const mark = (sel: string, v: (c: number) => number | undefined) =>
       cols
         .select(sel)
         .attr('x1', bx - 6)
         .attr('x2', bx + bw + 6)
-        .attr('y1', v === undefined ? -10 : y(v))
-        .attr('y2', v === undefined ? -10 : y(v))
-        .attr('visibility', v === undefined ? 'hidden' : 'visible');
-    mark('line.pcp-high', params.high);
-    mark('line.pcp-batch', params.batch);
+        .attr('y1', (c) => (v(c) === undefined ? -10 : y(v(c)!)))
+        .attr('y2', (c) => (v(c) === undefined ? -10 : y(v(c)!)))
+        .attr('visibility', (c) => (v(c) === undefined ? 'hidden' : 'visible'));
+    mark('line.pcp-high', highOf);
+    mark('line.pcp-batch', () => params.batch);
     cols
       .select('text.pcp-count')
       .attr('x', COL_W / 2)
@@ -194,7 +201,7 @@ export function createPcpView(body: HTMLElement) {
     if (!relayout) return;
     select(svg)
       .selectAll<SVGTextElement, string>('text.pcp-mark-label')
-      .data(markLabels(params, y, fs))
+      .data(markLabels(shown, y, fs))
       .join('text')
       .attr('class', 'pcp-mark-label')
       .attr('x', 2)

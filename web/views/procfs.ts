@@ -48,8 +48,8 @@ export function zoneinfoText(p: Player, pcp: PcpParams, maxCpus = 16): string {
     lines.push(
       `    cpu: ${c}`,
       `              count: ${s.pcpCount[c]}`,
-      `              high:  ${pcp.high ?? '?'}`,
-      `              batch: ${pcp.batch ?? '?'}`,
+      `              high:  ${s.pcpHigh[c] || (pcp.high ?? 'unknown')}`,
+      `              batch: ${pcp.batch ?? 'unknown'}`,
     );
   }
   if (g.cpus > shown) lines.push(`    ... ${g.cpus - shown} more CPUs`);

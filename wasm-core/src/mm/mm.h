@@ -290,6 +290,8 @@ void _blab_free_skip_merge(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsi
 /* pcp_tune.c: how big a refill or drain is and where high goes, by the strategy's era (pure
  * decisions on one per_cpu_pages; pcp.c does the moving) */
 uint32_t nr_pcp_alloc(const struct blab_zone *z, struct per_cpu_pages *pcp, unsigned order);
+/* a PCP_HIGH record when cpu's pcp->high is no longer `old` (pcp.c) */
+void pcp_high_moved(struct blab_zone *z, unsigned cpu, uint32_t old, unsigned path);
 uint32_t nr_pcp_high(const struct blab_zone *z, struct per_cpu_pages *pcp, int free_high);
 uint32_t nr_pcp_free(const struct blab_zone *z, struct per_cpu_pages *pcp, uint32_t high,
 		     int free_high);

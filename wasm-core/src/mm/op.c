@@ -255,8 +255,11 @@ static int drain_start(struct blab_zone *z, struct blab_op *op)
 
 static int decay_start(struct blab_zone *z, struct blab_op *op)
 {
+	uint32_t high = z->pageset[op->cpu].pcp[0].high;
+
 	z->pageset[op->cpu].busy = 1;
 	op->bulk_asked = decay_pcp_high(z, &z->pageset[op->cpu].pcp[0]);
+	pcp_high_moved(z, op->cpu, high, BLAB_PATH_DECAY);
 	if (!op->bulk_asked)
 		return finish(z, op, BLAB_STEP_DONE);
 	if (z->s.pcp_lock)

@@ -54,6 +54,17 @@ void setup_zone_pageset(struct blab_zone *z)
 	}
 }
 
+/* 6.7+ moves a CPU's high (nr_pcp_alloc() on a refill, nr_pcp_high() on a free,
+ * decay_pcp_high() once a second): a PCP_HIGH record with the new value and the old, so that
+ * a replay can draw each list against its own high. Earlier kernels never move it. */
+void pcp_high_moved(struct blab_zone *z, unsigned cpu, uint32_t old, unsigned path)
+{
+	uint32_t high = z->pageset[cpu].pcp[0].high;
+
+	if (high != old)
+		EMIT(z, BLAB_EVC_STATE, BLAB_EV_PCP_HIGH, 0, 0, cpu, 0, path, 0, high, old);
+}
+
 int blab_pcp_info(const struct blab_zone *z, unsigned cpu, unsigned which,
 		  struct blab_pcp_info *out)
 {
@@ -331,7 +342,9 @@ uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op)
 	uint32_t idx;
 
 	if (op->state == S_REFILL) {
-		rmqueue_bulk(z, op->cpu, which, op->order, nr_pcp_alloc(z, pcp, op->order), op->mt);
+		uint32_t high = pcp->high, count = nr_pcp_alloc(z, pcp, op->order);
+		pcp_high_moved(z, op->cpu, high, BLAB_PATH_RMQUEUE_BULK);
+		rmqueue_bulk(z, op->cpu, which, op->order, count, op->mt);
 		return __rmqueue_pcplist(z, op->cpu, which, op->order, op->mt, cold_end);
 	}
 	if (z->s.pcp_lock && !pcp_trylock(z, op)) {
@@ -384,7 +397,7 @@ static void free_to_pcp(struct blab_zone *z, const struct blab_op *op)
 int free_unref_page_commit(struct blab_zone *z, struct blab_op *op)
 {
 	struct per_cpu_pages *pcp;
-	uint32_t high;
+	uint32_t high, old_high;
 	int free_high;
 
 	if (z->s.pcp == BLAB_PCP_HOTCOLD) {
@@ -408,7 +421,9 @@ int free_unref_page_commit(struct blab_zone *z, struct blab_op *op)
 	if (z->s.free_factor == BLAB_FREE_COUNT &&
 	    pcp->free_count < pcp->batch << PCP_BATCH_SCALE_MAX)
 		pcp->free_count += 1u << op->order;
+	old_high = pcp->high;
 	high = nr_pcp_high(z, pcp, free_high);
+	pcp_high_moved(z, op->cpu, old_high, BLAB_PATH_FREE_FAST);
 	if (pcp->count >= high) {
 		op->free_high = (uint8_t)free_high;
 		free_pcppages_bulk_start(z, op, 0, nr_pcp_free(z, pcp, high, free_high),

@@ -277,6 +277,10 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 				       BLAB_CPU_NONE, BLAB_PATH_ZONE_INIT);
 		pfn += 1ull << order;
 	}
+	/* 6.7+: each list's high starts at high_min and moves (PCP_HIGH); say where it starts */
+	if (z->s.high_mode == BLAB_HIGH_AUTO)
+		for (unsigned cpu = 0; cpu < cpus; cpu++)
+			pcp_high_moved(z, cpu, 0, BLAB_PATH_ZONE_INIT);
 	if (shared) {
 		mach_init_shared(&z->machine, shared, node);
 	} else {
