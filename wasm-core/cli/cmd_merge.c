@@ -2,14 +2,16 @@
  * cmd_merge.c - `blab merge SHARD...`: the shards of one study (blab sim ... --shard I/N, each
  * written by its own process or machine) put back together: it checks they are the shards of
  * one study, each I of 1..N once and every run once, and prints what the study run in one
- * process prints, byte for byte (docs/sim.md, "Fan-out"). Nothing is printed when anything
- * is missing, repeated or malformed: the message names the file and line.
+ * process prints, byte for byte (docs/sim.md, "Fan-out"): each run's record, in order. Nothing
+ * is printed when anything is missing, repeated or malformed (a record that is not exactly its
+ * point's, every counter in order): the message names the file and line.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blab_sim.h"
 #include "cli.h"
 #include "sim_shard.h"
 
@@ -18,9 +20,10 @@
 
 struct run {
 	const char *key;  /* NUL-ended, inside its file's text */
-	const char *text; /* its lines, up to the next run's */
+	const char *text; /* its record, up to the next run's "point" line */
 	size_t len;
 	const char *file;
+	unsigned line;    /* of its "point" line */
 };
 
 static int merge_help(FILE *f)
@@ -30,7 +33,8 @@ static int merge_help(FILE *f)
 "\n"
 "Puts the shards of one study back together: each SHARD is what `blab sim --points FILE\n"
 "--shard I/N` printed (FILE and N the same for all, I from 1 to N, each once). Prints what\n"
-"`blab sim --points FILE` prints, byte for byte. Shards can run anywhere: GNU parallel,\n"
+"`blab sim --points FILE` prints, byte for byte: each point's record, one JSON line.\n"
+"Shards can run anywhere: GNU parallel,\n"
 "a Slurm job array (docs/sim.md, \"Fan-out\"):\n"
 "\n"
 "  seq 1 4 | parallel 'blab sim --points study.txt --shard {}/4 > shard-{}.txt'\n"
@@ -82,7 +86,7 @@ static int read_header(const char *path, const char *text, struct sim_shard *sh,
 	return 0;
 }
 
-/* A shard's runs after its first line: "point INDEX KEY", then the run's lines. */
+/* A shard's runs after its first line: "point INDEX KEY", then the run's record. */
 static int read_runs(const char *path, char *text, const struct sim_shard *sh,
 		     unsigned long total, struct run *runs)
 {
@@ -102,7 +106,7 @@ static int read_runs(const char *path, char *text, const struct sim_shard *sh,
 		*nl = '\0';
 		if (strncmp(s, "point ", 6)) {
 			if (!cur) {
-				fprintf(stderr, "blab merge: %s:%u: a run's text before any \"point\" line\n",
+				fprintf(stderr, "blab merge: %s:%u: a run's record before any \"point\" line\n",
 					path, line + 1);
 				return -1;
 			}
@@ -126,6 +130,7 @@ static int read_runs(const char *path, char *text, const struct sim_shard *sh,
 		cur->text = nl + 1;
 		cur->len = 0;
 		cur->file = path;
+		cur->line = line + 1;
 	}
 	return 0;
 }
@@ -176,14 +181,21 @@ int cmd_merge(int argc, char **argv)
 			fprintf(stderr, "blab merge: shard %u/%u is missing\n", i, n);
 			goto out;
 		}
-	for (unsigned long k = 0; k < total; k++)
+	for (unsigned long k = 0; k < total; k++) {
 		if (!runs[k].key || !runs[k].len) {
 			fprintf(stderr, "blab merge: run %lu (shard %lu/%u) is %s: a shard cut short?\n", k,
-				k % n + 1, n, runs[k].key ? "without its text" : "missing");
+				k % n + 1, n, runs[k].key ? "without its record" : "missing");
 			goto out;
 		}
+		if (!blab_sim_point_record_ok(runs[k].text, runs[k].len, runs[k].key)) {
+			fprintf(stderr, "blab merge: %s:%u: run %lu's record is not one line of its point's "
+					"counters (blab sim --points writes them)\n", runs[k].file,
+				runs[k].line + 1, k);
+			goto out;
+		}
+	}
 	for (unsigned long k = 0; k < total; k++)
-		printf("point %s\n%.*s", runs[k].key, (int)runs[k].len, runs[k].text);
+		fwrite(runs[k].text, 1, runs[k].len, stdout);
 	ret = fflush(stdout) ? 1 : 0;
 out:
 	if (texts)

@@ -145,13 +145,14 @@ static const struct cli_opt sim_opts[] = {
 	 .flags = CLI_REQUIRED,
 	 .help = "instead of a sweep: run each point of FILE (one key a line, as the "
 		 "browser's lesson tables and compare view write them; - reads stdin) and "
-		 "print each point's key and text, the bytes the browser prints for it"},
+		 "print each point's record, one JSON line: its key and every counter, as "
+		 "the browser's core counts them"},
 	{.name = "--jobs", .value = "N", .kind = CLI_UINT, .off = OFF(jobs), .min = 1,
 	 .max = SIM_JOBS_MAX, .def = "1", .only = PA | PT,
 	 .help = "runs at once, each on its own thread; the output is the same bytes as "
 		 "with 1"},
 	{.name = "--cache", .value = "DIR", .kind = CLI_TEXT, .off = OFF(cache), .only = PT,
-	 .help = "--points: keep each point's text in DIR, keyed by the core build hash "
+	 .help = "--points: keep each point's record in DIR, keyed by the core build hash "
 		 "(blab version) and the point; a point found there is not run again"},
 	{.name = "--shard", .value = "I/N", .kind = CLI_TEXT, .off = OFF(shard_arg), .only = PT,
 	 .help = "--points: run only every N-th point from the I-th, printed as a shard "

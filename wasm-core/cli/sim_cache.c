@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "blab_sim.h"
+
 /* mkdir -p */
 static int make_dirs(const char *path, char *err, size_t n)
 {
@@ -54,19 +56,19 @@ int sim_cache_open(struct sim_cache *c, const char *dir, const char *hash, char 
 	return make_dirs(c->dir, err, n);
 }
 
-/* FNV-1a, 64 bits: the file name of a key (the file's first line is the key itself) */
+/* FNV-1a, 64 bits: the file name of a key (the record in it names the key itself) */
 static void file_of(const struct sim_cache *c, const char *key, char *path, size_t n)
 {
 	uint64_t h = 14695981039346656037ull;
 	for (const unsigned char *s = (const unsigned char *)key; *s; s++)
 		h = (h ^ *s) * 1099511628211ull;
-	snprintf(path, n, "%s/%016llx.txt", c->dir, (unsigned long long)h);
+	snprintf(path, n, "%s/%016llx.json", c->dir, (unsigned long long)h);
 }
 
 char *sim_cache_get(const struct sim_cache *c, const char *key)
 {
 	char path[SIM_CACHE_PATH_MAX + 32];
-	size_t klen = strlen(key), got;
+	size_t got;
 	char *buf;
 	FILE *f;
 
@@ -74,20 +76,18 @@ char *sim_cache_get(const struct sim_cache *c, const char *key)
 	f = fopen(path, "rb");
 	if (!f)
 		return NULL;
-	buf = malloc(SIM_CACHE_TEXT_MAX + 1);
-	got = buf ? fread(buf, 1, SIM_CACHE_TEXT_MAX + 1, f) : 0;
+	buf = malloc(SIM_CACHE_RECORD_MAX + 1);
+	got = buf ? fread(buf, 1, SIM_CACHE_RECORD_MAX + 1, f) : 0;
 	fclose(f);
-	if (!buf || got > SIM_CACHE_TEXT_MAX || got <= klen || memcmp(buf, key, klen) ||
-	    buf[klen] != '\n' || memchr(buf, '\0', got)) {
+	if (!buf || got > SIM_CACHE_RECORD_MAX || !blab_sim_point_record_ok(buf, got, key)) {
 		free(buf);
 		return NULL;
 	}
 	buf[got] = '\0';
-	memmove(buf, buf + klen + 1, got - klen); /* the text, its NUL included */
 	return buf;
 }
 
-int sim_cache_put(const struct sim_cache *c, const char *key, const char *text)
+int sim_cache_put(const struct sim_cache *c, const char *key, const char *record)
 {
 	static atomic_uint serial;
 	char path[SIM_CACHE_PATH_MAX + 32], tmp[SIM_CACHE_PATH_MAX + 96];
@@ -99,7 +99,7 @@ int sim_cache_put(const struct sim_cache *c, const char *key, const char *text)
 	f = fopen(tmp, "wb");
 	if (!f)
 		return -1;
-	bad = fprintf(f, "%s\n%s", key, text) < 0;
+	bad = fputs(record, f) < 0;
 	bad |= fclose(f) != 0;
 	if (bad || rename(tmp, path)) {
 		remove(tmp);

@@ -1,12 +1,14 @@
 /*
  * sim_points.c - `blab sim --points FILE [--jobs N] [--cache DIR] [--shard I/N]` (options from
  * sim_args.c's table): runs each point of FILE (one key a line, as web/engine/point.ts writes
- * them; blank lines and # comments skipped) and prints "point KEY" then the run's text, in the file's order: the bytes the
- * browser's blab_js_sim_run() prints for the same point (both go through blab_sim_report()).
- * This is how the build precomputes the lessons' tables (web/lessons/precompute.ts), on every
- * core with --jobs, and with --cache a rebuild with the same core runs nothing again.
- * --shard I/N runs every N-th point from the I-th and prints them as a shard (sim_shard.h) that
- * `blab merge` puts back in order: a study fanned out over GNU parallel or a Slurm job array.
+ * them; blank lines and # comments skipped) and prints each point's record, one line of JSON
+ * with its key and every counter (blab_sim_point_record()), in the file's order: the counters
+ * the browser's blab_js_sim_run() gives for the same point, by the same names. This is how the
+ * build precomputes the lessons' tables (web/lessons/precompute.ts), on every core with --jobs,
+ * and with --cache a rebuild with the same core runs nothing again (the cache keeps the
+ * records). --shard I/N runs every N-th point from the I-th and prints them as a shard
+ * (sim_shard.h) that `blab merge` puts back in order: a study fanned out over GNU parallel or a
+ * Slurm job array.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,7 +33,7 @@ struct point_job {
 	unsigned line;
 	int mine;     /* this shard runs it (always without --shard) */
 	long first;   /* the index of the first line of this shard with the same key, or -1 */
-	char *text;   /* the run's text (malloc'd) */
+	char *record; /* the run's record (malloc'd), one line of JSON */
 	char err[200];
 	int cached;
 };
@@ -54,7 +56,7 @@ static void run_point(size_t i, void *ctx)
 
 	if (!j->mine || j->first >= 0)
 		return; /* another shard's, or printed from the first line with this key */
-	if (ps->cache && (j->text = sim_cache_get(ps->cache, j->key))) {
+	if (ps->cache && (j->record = sim_cache_get(ps->cache, j->key))) {
 		j->cached = 1;
 		return;
 	}
@@ -66,14 +68,14 @@ static void run_point(size_t i, void *ctx)
 			snprintf(j->err, sizeof(j->err), "the run failed");
 		return;
 	}
-	len = blab_sim_report(NULL, 0, &cfg, &res, 0);
-	j->text = malloc((size_t)len + 1);
-	if (!j->text) {
+	len = blab_sim_point_record(NULL, 0, j->key, &res);
+	j->record = malloc((size_t)len + 1);
+	if (!j->record) {
 		snprintf(j->err, sizeof(j->err), "out of memory");
 		return;
 	}
-	blab_sim_report(j->text, (size_t)len + 1, &cfg, &res, 0);
-	if (ps->cache && sim_cache_put(ps->cache, j->key, j->text))
+	blab_sim_point_record(j->record, (size_t)len + 1, j->key, &res);
+	if (ps->cache && sim_cache_put(ps->cache, j->key, j->record))
 		ps->cache_failed = 1;
 }
 
@@ -177,7 +179,7 @@ int cmd_sim_points(const struct sim_args *a)
 		struct point_job *j = &ps.job[i];
 		if (!j->mine || j->first >= 0)
 			continue;
-		if (!j->text) {
+		if (!j->record) {
 			fprintf(stderr, "blab sim: %s:%u: %s: %s\n", file, j->line, j->key, j->err);
 			failed++;
 		} else if (j->cached) {
@@ -193,13 +195,12 @@ int cmd_sim_points(const struct sim_args *a)
 			printf(SIM_SHARD_MAGIC " points %u/%u %zu\n", shard.i, shard.n, ps.n);
 		for (size_t i = 0; i < ps.n; i++) {
 			const struct point_job *j = &ps.job[i];
-			const char *text = ps.job[j->first >= 0 ? j->first : (long)i].text;
+			const char *record = ps.job[j->first >= 0 ? j->first : (long)i].record;
 			if (!j->mine)
 				continue;
 			if (shard.n)
-				printf("point %zu %s\n%s", i, j->key, text);
-			else
-				printf("point %s\n%s", j->key, text);
+				printf("point %zu %s\n", i, j->key);
+			fputs(record, stdout);
 		}
 		size_t mine = 0;
 		for (size_t i = 0; i < ps.n; i++)
@@ -214,7 +215,7 @@ int cmd_sim_points(const struct sim_args *a)
 			ps.cache_failed ? "; warning: some results could not be written to the cache" : "");
 	}
 	for (size_t i = 0; i < ps.n; i++)
-		free(ps.job[i].text);
+		free(ps.job[i].record);
 	free(ps.job);
 	return ret;
 }

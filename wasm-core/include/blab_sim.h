@@ -174,18 +174,23 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 		 size_t errlen);
 
 /*
- * One run as the browser asks for it: the arguments of blab_js_sim_ex(), and one line of
- * `blab sim --points` (its key: "workload=page_fault1 preset=v4.16 cpus=56 pages=4096
- * iterations=2 seed=1 batch=0 high=0 clear_lines=64 cache_scale=8", web/engine/point.ts).
- * Native and WebAssembly turn a point into a run and its run into text with the same two
- * functions below, so the same point prints the same bytes in both.
+ * One run as the browser asks for it: the arguments of blab_js_sim_run(), and one line of
+ * `blab sim --points` (its key, web/engine/point.ts). A key names the workload's own fields:
+ *   workload=page_fault1 preset=v4.16 cpus=56 pages=4096 iterations=2 seed=1 batch=0 high=0
+ *     clear_lines=64 cache_scale=8
+ *   workload=hackbench preset=v4.16 groups=4 loops=4000 slub_prefetch=1 same_cpu=0 seed=1
+ *     batch=0 high=0 clear_lines=64 cache_scale=1
+ * Native and WebAssembly turn a point into a run with the same function below, so the same
+ * point gives the same counters in both.
  */
 struct blab_sim_point {
 	uint32_t workload;    /* enum blab_workload */
-	uint32_t cpus;        /* tasks, one CPU each; hackbench: groups */
-	uint32_t pages;       /* pages per task per round; hackbench: messages per sender */
-	uint32_t iterations;  /* rounds; hackbench: its switches (bit 0 freelist prefetch, bit 1
-			       * same CPU); stress_highalloc: attempts */
+	/* every workload but hackbench: tasks (one CPU each), pages per task per round, rounds
+	 * (stress_highalloc: the zone's fill and its attempts) */
+	uint32_t cpus, pages, iterations;
+	/* hackbench: groups (one CPU each), messages each sender sends, prefetch_freepointer()
+	 * on (1) or off (0), each receiver on its sender's CPU (1: the control) */
+	uint32_t groups, loops, slub_prefetch, same_cpu;
 	uint64_t seed;
 	char preset[32];
 	uint32_t batch, high; /* pcp overrides; 0: the preset's */
@@ -202,16 +207,30 @@ int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config
 /* The point's key (see above) into buf: its length, or the length it would need. */
 int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n);
 
-/* Reads a key back, every field in its order and range. 0, or BLAB_EINVAL with err saying
- * which field and why. */
+/* Reads a key back, every field of its workload in its order and range. 0, or BLAB_EINVAL
+ * with err saying which field and why. */
 int blab_sim_point_parse(const char *key, struct blab_sim_point *p, char *err, size_t errlen);
 
 /*
- * A finished run as text, what the browser's tables and diffs read (web/engine/simstats.ts):
- * a first line in the workload's words (score, zone->lock contention, batch, high), then
- * "stats key=value ..." with every counter, each line ending in '\n'. log_cut: the run's event
- * log stopped at its bound. Writes at most n bytes with a NUL, like snprintf: returns the
- * length the whole text needs.
+ * A finished point as a record, one line of JSON: {"key":"KEY","stats":{"score":N,...}}\n with
+ * every counter of BLAB_JS_SIM_STATS (blab_js.h) by the names the app reads them by, in that
+ * order: what `blab sim --points` prints, its cache keeps and its shards carry, and what the
+ * browser ships for the lessons' tables (web/engine/simstats.ts reads it). key is a point key
+ * (blab_sim_point_key: nothing to escape). Writes at most n bytes with a NUL, like snprintf:
+ * returns the length the whole record needs.
+ */
+int blab_sim_point_record(char *buf, size_t n, const char *key, const struct blab_sim_result *r);
+
+/* 1 when rec[0..len) is exactly one record of key as blab_sim_point_record() writes them
+ * (every counter in order, each a decimal int64, the newline), else 0: a damaged cache file,
+ * a shard cut short or another point's record. */
+int blab_sim_point_record_ok(const char *rec, size_t len, const char *key);
+
+/*
+ * A finished run's first line, in the workload's words (score, zone->lock contention, batch,
+ * high), ending in '\n': what blab_js_sim_run() prints for the workbench's results card.
+ * log_cut: the run's event log stopped at its bound. Writes at most n bytes with a NUL, like
+ * snprintf: returns the length the whole text needs.
  */
 int blab_sim_report(char *buf, size_t n, const struct blab_sim_config *c,
 		    const struct blab_sim_result *r, int log_cut);

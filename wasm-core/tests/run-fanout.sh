@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs fanned out, natively: blab sim --points prints the same bytes on 1 thread and on 3, once
-# per repeated key; --cache gives the same bytes back without running, ignores a damaged file,
-# and keeps one folder per core build hash (blab version); shards run as separate processes
-# (xargs -P) merge to the same bytes; bad input names the file and line.
+# Runs fanned out, natively: blab sim --points prints one record per point (a JSON line: its
+# key and every counter), the same bytes on 1 thread and on 3, once per repeated key; --cache
+# gives the same bytes back without running, ignores a damaged file (a counter missing too), and
+# keeps one folder per core build hash (blab version); shards run as separate processes
+# (xargs -P) merge to the same bytes, and a damaged record in a shard is refused; bad input
+# names the file and line.
 set -u
 blab=$1; fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/blab-fanout.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
@@ -19,12 +21,13 @@ hash=$("$blab" version | sed -n 's/^blab core \([0-9a-f]\{16\}\)$/\1/p')
 [ -n "$hash" ] || bad "blab version prints no core hash"
 
 key() { echo "workload=$1 preset=$2 cpus=$3 pages=$4 iterations=$5 seed=$6 batch=0 high=0 clear_lines=8 cache_scale=$7"; }
+hbkey() { echo "workload=hackbench preset=$1 groups=$2 loops=$3 slub_prefetch=$4 same_cpu=$5 seed=$6 batch=0 high=0 clear_lines=64 cache_scale=1"; }
 {
   echo "# points of several workloads, one repeated"
   key page_fault1 v4.16 4 256 2 1 16
   key page_fault1 v4.17 8 256 2 2 16
   echo
-  key hackbench v5.18 4 100 1 1 1
+  hbkey v5.18 4 100 1 0 1
   key stress_highalloc lu-rfc-p2 2 2048 2 1 1
   key page_fault1 v4.16 4 256 2 1 16
 } > "$tmp/points.txt"
@@ -32,7 +35,8 @@ key() { echo "workload=$1 preset=$2 cpus=$3 pages=$4 iterations=$5 seed=$6 batch
 "$blab" sim --points "$tmp/points.txt" > "$tmp/one.txt" 2> "$tmp/one.err" || bad "--points failed: $(cat "$tmp/one.err")"
 "$blab" sim --points "$tmp/points.txt" --jobs 3 > "$tmp/three.txt" 2>/dev/null || bad "--points --jobs 3 failed"
 cmp -s "$tmp/one.txt" "$tmp/three.txt" || bad "--jobs 3 printed other bytes than --jobs 1"
-[ "$(grep -c '^point ' "$tmp/one.txt")" = 5 ] || bad "not one 'point' line per point"
+[ "$(wc -l < "$tmp/one.txt")" = 5 ] && [ "$(grep -c '^{"key":"workload=[a-z0-9_]* preset=.*","stats":{"score":-\?[0-9]*,.*}}$' "$tmp/one.txt")" = 5 ] ||
+  bad "not one record line per point: $(head -c 300 "$tmp/one.txt")"
 
 # an ordinary sweep's cells on threads: the same table and digests as one thread
 sweep="sim --workload page_fault1 --cpus 1,2,8 --preset v4.16,v4.17 --pages 256 --cache-scale 64 --hash"
@@ -40,10 +44,11 @@ sweep="sim --workload page_fault1 --cpus 1,2,8 --preset v4.16,v4.17 --pages 256 
 "$blab" $sweep --jobs 4 > "$tmp/sweep4.txt" 2>/dev/null || bad "a sweep with --jobs 4 failed"
 cmp -s "$tmp/sweep1.txt" "$tmp/sweep4.txt" || bad "a sweep with --jobs 4 printed other bytes than with one thread"
 [ "$(grep -c '^hash ' "$tmp/sweep4.txt")" = 6 ] || bad "the sweep did not print a digest per cell"
-[ "$(grep -c '^stats score=' "$tmp/one.txt")" = 5 ] || bad "not one stats line per point"
 grep -q '5 points: 4 run, 0 from the cache' "$tmp/one.err" || bad "the repeated key ran twice: $(cat "$tmp/one.err")"
-# the repeated point prints the same text as its first line
-sed -n '/^point .*cpus=4 pages=256.*seed=1/,/^stats/p' "$tmp/one.txt" | sort | uniq -c | grep -qv '^ *2 ' && bad "a repeated point printed different text"
+# the repeated point prints the same record as its first line
+[ "$(sed -n '1p;5p' "$tmp/one.txt" | uniq | wc -l)" = 1 ] || bad "a repeated point printed a different record"
+grep -q '"key":"workload=hackbench preset=v5.18 groups=4 loops=100 slub_prefetch=1 same_cpu=0 ' "$tmp/one.txt" ||
+  bad "hackbench's record does not name its own fields"
 
 # the cache: every point from it the second time, the same bytes; a damaged file is run again
 "$blab" sim --points "$tmp/points.txt" --jobs 2 --cache "$tmp/cache" > /dev/null 2>&1 || bad "--cache failed"
@@ -56,6 +61,11 @@ f=$(ls "$tmp/cache/$hash" | head -1); echo garbage > "$tmp/cache/$hash/$f"
 "$blab" sim --points "$tmp/points.txt" --cache "$tmp/cache" > "$tmp/mended.txt" 2> "$tmp/mended.err"
 cmp -s "$tmp/one.txt" "$tmp/mended.txt" || bad "a damaged cache file changed the output"
 grep -q '5 points: 1 run, 3 from the cache' "$tmp/mended.err" || bad "a damaged cache file was not run again: $(cat "$tmp/mended.err")"
+# a record with a counter missing is damaged too: run again, not passed on
+f=$(ls "$tmp/cache/$hash" | head -1); sed -i 's/"pagesScored":[0-9]*,//' "$tmp/cache/$hash/$f"
+"$blab" sim --points "$tmp/points.txt" --cache "$tmp/cache" > "$tmp/mended2.txt" 2> "$tmp/mended2.err"
+cmp -s "$tmp/one.txt" "$tmp/mended2.txt" || bad "a cache file with a counter missing changed the output"
+grep -q '5 points: 1 run, 3 from the cache' "$tmp/mended2.err" || bad "a cache file with a counter missing was used: $(cat "$tmp/mended2.err")"
 
 # shards: 3 processes at once through xargs -P (as GNU parallel runs them: docs/sim.md,
 # "Fan-out"), put back together by blab merge: the bytes of one process
@@ -87,6 +97,8 @@ expect 1 'not the same study' merge "$tmp/shard-1.txt" "$tmp/s7-2.txt"
 head -c 200 "$tmp/shard-1.txt" > "$tmp/cut.txt"
 expect 1 'cut.txt:.*no end\|cut short' merge "$tmp/cut.txt" "$tmp/shard-2.txt" "$tmp/shard-3.txt"
 expect 1 'not a shard' merge "$tmp/points.txt"
+sed 's/"zoneAcq":/"zoneAcquired":/' "$tmp/shard-2.txt" > "$tmp/renamed.txt"
+expect 1 'renamed.txt:3: run 1.s record is not one line of its point.s counters' merge "$tmp/shard-1.txt" "$tmp/renamed.txt" "$tmp/shard-3.txt"
 expect 2 '--shard wants I/N' sim --points "$tmp/points.txt" --shard 4/3
 expect 2 'usage: blab merge' merge
 
@@ -95,6 +107,10 @@ printf '# fine\n%s\nworkload=page_fault1 preset=v4.16 cpus=4\n' "$(key page_faul
 expect 2 'bad.txt:3: the key ends before pages=' sim --points "$tmp/bad.txt"
 printf '%s\n' "$(key page_fault1 nope 4 256 2 1 16)" > "$tmp/bad.txt"
 expect 1 'bad.txt:1: .*unknown preset' sim --points "$tmp/bad.txt"
+key page_fault1 v4.16 4 256 2 1 16 | sed 's/^workload=page_fault1/workload=hackbench/' > "$tmp/bad.txt"
+expect 2 "bad.txt:1: expected groups= at \"cpus=4 .*hackbench's key: groups loops slub_prefetch same_cpu" sim --points "$tmp/bad.txt"
+hbkey v4.16 4 100 2 0 1 > "$tmp/bad.txt"
+expect 2 'bad.txt:1: slub_prefetch: more than 1' sim --points "$tmp/bad.txt"
 printf '%s\n' "$(key page_fault1 v4.16 4 256 2 1 3)" > "$tmp/bad.txt"
 expect 1 'cache_scale must be 1..64, a power of two' sim --points "$tmp/bad.txt"
 expect 2 '--cpus: with --points each point says its own settings' sim --points "$tmp/points.txt" --cpus 4

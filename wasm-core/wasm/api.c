@@ -162,7 +162,7 @@ static void fill_stats(int64_t *stats, const struct blab_sim_result *r)
 /*
  * The config req asks for: 0, or 2 with "blab sim: why" in err. The request goes through a point
  * (blab_sim.h), as `blab sim --points` runs it natively: the same blab_sim_point_config(), so
- * both run the same machine and print the same bytes.
+ * both run the same machine and count the same counters.
  */
 static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_config *cfg,
 			 char *err, size_t errlen)
@@ -174,6 +174,10 @@ static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_
 	pt.cpus = req->cpus;
 	pt.pages = req->pages;
 	pt.iterations = req->iterations;
+	pt.groups = req->groups;
+	pt.loops = req->loops;
+	pt.slub_prefetch = req->slub_prefetch;
+	pt.same_cpu = req->same_cpu;
 	pt.seed = req->seed;
 	pt.batch = req->batch;
 	pt.high = req->high;
@@ -181,16 +185,6 @@ static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_
 	pt.cache_scale = req->cache_scale;
 	memcpy(pt.preset, req->preset, sizeof(pt.preset));
 	pt.preset[sizeof(pt.preset) - 1] = 0; /* caller memory: bounded whatever it holds */
-	if (req->workload == BLAB_WL_HACKBENCH) {
-		if (req->slub_prefetch > 1 || req->same_cpu > 1) {
-			snprintf(err, errlen, "blab sim: hackbench slub_prefetch=%u same_cpu=%u: each is 0 or 1",
-				 req->slub_prefetch, req->same_cpu);
-			return 2;
-		}
-		pt.cpus = req->groups; /* one CPU per group: blab_sim_run() checks they agree */
-		pt.pages = req->loops;
-		pt.iterations = req->slub_prefetch | req->same_cpu << 1;
-	}
 	if (req->max_events == 1 || req->max_events > BLAB_MAX_LOG_EVENTS) {
 		snprintf(err, errlen, "blab sim: max_events=%u must be 2..%u, or 0 for no log",
 			 req->max_events, BLAB_MAX_LOG_EVENTS);
@@ -341,7 +335,7 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 		r->status = 2;
 		goto done;
 	}
-	/* its score line, then "stats NAME=VALUE ..." with every counter of the stats array */
+	/* its score line, for the workbench's results card; the counters go in the stats array */
 	len = blab_sim_report(NULL, 0, &cfg, &res, sink.full);
 	text = malloc((size_t)len + 1);
 	if (!text) {

@@ -9,7 +9,7 @@ import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
 import { pcpWarnings } from '../engine/pcp-warning';
 import { pointKey } from '../engine/point';
-import { parseSimStats, type SimStats } from '../engine/simstats';
+import type { SimStats } from '../engine/simstats';
 import { progressBar } from '../ui/progress';
 import { perFrame } from '../ui/per-frame';
 import { decodeEvents } from '../log/events';
@@ -430,7 +430,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
       onProgress: (p) => {
         if (gen === runGen) bar.update(p);
       },
-      onPoint: ({ index, key, stdout, source }) => {
+      onPoint: ({ index, key, stats, source }) => {
         if (gen !== runGen) return;
         if (source === 'cache') cached.add(key);
         if (index < chartReqs.length) {
@@ -438,18 +438,18 @@ export function mountCompare(root: HTMLElement, search: string): void {
           const tasks = state.tasks[index % state.tasks.length]!;
           if (seen.has(`${j}/${tasks}`)) return; // a task count listed twice
           seen.add(`${j}/${tasks}`);
-          series[j]!.points.push({ tasks, score: parseSimStats(stdout).score });
+          series[j]!.points.push({ tasks, score: stats.score });
           series[j]!.points.sort((a, b) => a.tasks - b.tasks);
           chart?.redraw();
-        } else diffStats[index - chartReqs.length] = parseSimStats(stdout);
+        } else diffStats[index - chartReqs.length] = stats;
       },
     });
     if (gen !== runGen) return;
     const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
     bar.finish(`${runs.size} measured runs${cached.size ? `, ${cached.size} of them from this browser's results cache` : ''}`);
-    // every measured run as the core printed it, in the form blab sim --points prints natively
-    const text = el('button', { type: 'button', class: 'small', text: 'Runs as text', 'aria-label': 'Runs as text: save every measured run as the core printed it' });
-    text.addEventListener('click', () => download([...runs].map(([k, out]) => `point ${k}\n${out}`).join(''), 'compare-runs.txt', 'text/plain'));
+    // every measured run's record, one JSON line each, as `blab sim --points` prints it natively
+    const text = el('button', { type: 'button', class: 'small', text: 'Runs as records', 'aria-label': 'Runs as records: save every measured run, its point key and every counter, one JSON line each' });
+    text.addEventListener('click', () => download([...runs].map(([key, stats]) => `${JSON.stringify({ key, stats })}\n`).join(''), 'compare-runs.jsonl', 'application/jsonl'));
     bar.root.append(text);
     const diffCols: DiffColumn[] = state.configs.map((c, j) => ({
       label: c.label,
@@ -565,7 +565,9 @@ function replayNote(s: CompareState, req: SimRequest, fragmentation: number): st
   const small =
     s.workload === 'stress_highalloc'
       ? 'the same run as measured below'
-      : `a small scenario to step through: ${req.cpus} ${s.workload === 'hackbench' ? 'groups' : 'CPUs'} x ${req.pages} ${s.workload === 'hackbench' ? 'messages' : 'pages'}${s.workload === 'hackbench' ? '' : ', one round'}, clear_page() through ${req.clearLines} lines`;
+      : req.workload === 'hackbench'
+        ? `a small scenario to step through: ${req.groups} groups x ${req.loops} messages, clear_page() through ${req.clearLines} lines`
+        : `a small scenario to step through: ${req.cpus} CPUs x ${req.pages} pages, one round, clear_page() through ${req.clearLines} lines`;
   return `Replay: ${small}; it ends with an unusable free space index of ${fragmentation.toFixed(3)} at pageblock_order. The table and chart below come from the measured runs (${sizeWords(s)}).`;
 }
 

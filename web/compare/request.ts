@@ -29,19 +29,19 @@ export function measuredSeeds(s: CompareState): number[] {
  */
 export function compareParams(s: CompareState, c: SimConfig, cpus: number, seed: number = s.seed): RunParams {
   const w: CompareWorkloadSpec = COMPARE_WORKLOADS[s.workload];
-  return runRequest({
-    workload: s.workload,
+  const common = {
     preset: c.preset,
-    cpus,
-    pages: s.pages,
     seed,
     clearLines: MEASURED_CLEAR_LINES,
     cacheScale: w.cacheScale(s.pages),
-    ...(s.workload === 'stress_highalloc' ? { attempts: s.attempts } : {}),
-    ...(c.slubPrefetch !== undefined ? { slubPrefetch: c.slubPrefetch } : {}),
     ...(c.batch !== undefined ? { batch: c.batch } : {}),
     ...(c.high !== undefined ? { high: c.high } : {}),
-  });
+  };
+  // the state's cpus and size are hackbench's groups and messages per sender (url.ts)
+  const wl = s.workload;
+  return wl === 'hackbench'
+    ? runRequest({ workload: wl, groups: cpus, loops: s.pages, ...common, ...(c.slubPrefetch !== undefined ? { slubPrefetch: c.slubPrefetch } : {}) })
+    : runRequest({ workload: wl, cpus, pages: s.pages, ...common, ...(wl === 'stress_highalloc' ? { attempts: s.attempts } : {}) });
 }
 
 /** compareParams() as the engine takes it: counters only. */
@@ -53,12 +53,13 @@ export function compareRequest(s: CompareState, c: SimConfig, cpus: number, seed
  * page by page (replaySize, one round), clear_page() through COMPARE_CLEAR_LINES lines. */
 export function replayParams(s: CompareState, c: SimConfig): RunParams {
   const w: CompareWorkloadSpec = COMPARE_WORKLOADS[s.workload];
-  const pages = w.replaySize(s.cpus, s.pages);
-  const p = { ...compareParams(s, c, s.cpus), pages, clearLines: COMPARE_CLEAR_LINES, cacheScale: w.cacheScale(pages) };
-  // one round is enough to watch (the measured runs score the second); hackbench's and
-  // stress_highalloc's iterations are their switches and attempts
-  if (s.workload !== 'hackbench' && s.workload !== 'stress_highalloc') p.iterations = 1;
-  return p;
+  const size = w.replaySize(s.cpus, s.pages);
+  const p = compareParams(s, c, s.cpus);
+  const cut = { clearLines: COMPARE_CLEAR_LINES, cacheScale: w.cacheScale(size) };
+  if (p.workload === 'hackbench') return { ...p, loops: size, ...cut };
+  // one round is enough to watch (the measured runs score the second); stress_highalloc's
+  // iterations are its attempts
+  return { ...p, pages: size, ...cut, ...(p.workload !== 'stress_highalloc' ? { iterations: 1 } : {}) };
 }
 
 /** replayParams() with its log, at most maxEvents records. */

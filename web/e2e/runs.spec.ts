@@ -1,8 +1,9 @@
 // Kernel-sized runs in the browser: the compare view's default link measures v4.16 and v4.17
-// at the seeds' sizes in a pool of workers (and they differ), a pool of one worker prints the
-// same bytes as a pool of several, Cancel stops every worker, finished points come back from
-// IndexedDB, and the main thread stays free while the workers run. Then the lessons: tables
-// shipped with the build show at once, "Run live" runs them again here and finds the same bytes.
+// at the seeds' sizes in a pool of workers (and they differ), a pool of one worker gives the
+// same records (every counter) as a pool of several, Cancel stops every worker, finished points
+// come back from IndexedDB, and the main thread stays free while the workers run. Then the
+// lessons: tables shipped with the build show at once, "Run live" runs them again here and finds
+// every counter the same.
 import { expect, test, type Page, type Worker } from '@playwright/test';
 import { readFileSync, rmSync } from 'node:fs';
 import { watchConsole } from './console-errors';
@@ -83,7 +84,7 @@ test('the default compare link measures v4.16 against v4.17 at 4096 pages per ta
   expect(errors).toEqual([]);
 });
 
-test('a pool of one worker and a pool of four print the same bytes for every run', async ({ browser }) => {
+test('a pool of one worker and a pool of four give the same record for every run', async ({ browser }) => {
   test.setTimeout(600_000);
   const link = '/?compare=v4.16,v4.17&cpus=28&tasks=1,8,28';
   const texts: string[] = [];
@@ -94,13 +95,13 @@ test('a pool of one worker and a pool of four print the same bytes for every run
     const errors = watchConsole(page);
     await page.goto(link);
     await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 540_000 });
-    texts.push(await savedText(page, 'Runs as text: save every measured run as the core printed it'));
+    texts.push(await savedText(page, 'Runs as records: save every measured run, its point key and every counter, one JSON line each'));
     expect(errors).toEqual([]);
     await context.close();
   }
   // 2 configurations x (3 chart points + 2 more seeds at 28)
-  expect(texts[0]!.match(/^point /gm)).toHaveLength(10);
-  expect(texts[0]).toMatch(/^point workload=page_fault1 preset=v4.16 cpus=28 pages=4096 iterations=2 seed=1 batch=0 high=0 clear_lines=64 cache_scale=8\nscore \d+ pages\/s/m);
+  expect(texts[0]!.match(/^\{"key":"workload=/gm)).toHaveLength(10);
+  expect(texts[0]).toMatch(/^\{"key":"workload=page_fault1 preset=v4.16 cpus=28 pages=4096 iterations=2 seed=1 batch=0 high=0 clear_lines=64 cache_scale=8","stats":\{"score":\d+,/m);
   expect(texts[1]).toBe(texts[0]);
 });
 
@@ -148,7 +149,7 @@ test('a run whose pcp lists never drained says so, and what to change', async ({
   expect(errors).toEqual([]);
 });
 
-test("a lesson's tables show at once from the build, and Run live finds the same bytes in every row", async ({ page }) => {
+test("a lesson's tables show at once from the build, and Run live finds every counter the same in every row", async ({ page }) => {
   test.setTimeout(600_000);
   const errors = watchConsole(page);
   // lesson 2, step 4: the lock table behind a predict question
@@ -163,10 +164,10 @@ test("a lesson's tables show at once from the build, and Run live finds the same
   await expect(stage.locator('table.model caption')).toContainText('seeds 1..3, each cell their mean with min..max under it');
   await stage.getByRole('button', { name: /^Run live/ }).click();
   await expect(stage.locator('.live-box')).toHaveAttribute('data-live', 'done', { timeout: 540_000 });
-  await expect(stage.locator('table.model td.match')).toHaveText(['✓ same bytes', '✓ same bytes']);
-  await expect(stage.locator('.live-box')).toContainText(/rows the same bytes as the shipped runs/);
+  await expect(stage.locator('table.model td.match')).toHaveText(['✓ same counters', '✓ same counters']);
+  await expect(stage.locator('.live-box')).toContainText(/rows with every counter the same as the shipped runs/);
   const summary = await stage.locator('.live-box').innerText();
-  const m = /: (\d+) of (\d+) rows the same bytes/.exec(summary)!;
+  const m = /: (\d+) of (\d+) rows with every counter the same/.exec(summary)!;
   expect(m[1]).toBe(m[2]);
   expect(errors).toEqual([]);
 });

@@ -3,6 +3,7 @@
 import { parsePcpHistogram, type PcpHistogram } from '../log/pcphist';
 import { SIM_REQUEST, SIM_STATS } from '../scenario/core-schema';
 import type { SimStats } from './simstats';
+import type { HackbenchRun, PagesRun } from '../scenario/request';
 
 /** What emscripten's MODULARIZE factory resolves to, narrowed to what we use. */
 export interface BlabModule {
@@ -56,23 +57,17 @@ export interface ReplayResult {
 /** Bounded like the C side (BLAB_JS_MAX_SCRIPT): checked here too, for a clear message early. */
 export const MAX_SCRIPT_BYTES = 1 << 20;
 
-/** One workload run on the model machine (blab sim), as the scenario panel asks for it. */
-export interface SimRequest {
-  /** the core's workload name (web/scenario/workloads.ts; blab_sim_workload_id() resolves it) */
-  workload: string;
-  /** page_fault1: tasks, one CPU each; hackbench: groups, one CPU each */
-  cpus: number;
-  /** pages each task maps (the zone holds cpus x pages); hackbench: messages per sender */
-  pages: number;
-  /** hackbench: flags, bit 0 = SLUB freelist prefetch, bit 1 = same-CPU control */
-  iterations: number;
-  seed: number;
-  preset: string;
+/**
+ * One workload run on the model machine (blab_js_sim_run()): a run in the workload's own fields
+ * (RunParams: hackbench's groups, loops, slubPrefetch, sameCpu; the others' cpus, pages,
+ * iterations), what the engine keeps of it, and pcp settings a page may add.
+ */
+export type SimRequest = (
+  | Omit<PagesRun, 'clearLines' | 'cacheScale'>
+  | Omit<HackbenchRun, 'clearLines' | 'cacheScale'>
+) & {
   /** the log keeps at most this many records, then ends with LOG_FULL; 0: no log (counters only) */
   maxEvents: number;
-  /** pcp batch / high overrides (0 or absent: the preset's, for a 96 GB node) */
-  batch?: number;
-  high?: number;
   /** 6.7+ presets: pcp high_max (0 or absent: the preset's) */
   highMax?: number;
   /** count every refill's and drain's size per CPU (ReplayResult.histogram) */
@@ -85,7 +80,7 @@ export interface SimRequest {
   /** refuse, before it runs, a run whose zone would have more pages (the player's bound,
    * for a run whose log is shown); absent: no bound but the core's */
   maxZonePages?: number;
-}
+};
 
 /** The workloads the core has, by name, in the order of its table (wasm-core/src/sim_workloads.c). */
 export function coreWorkloads(m: BlabModule): string[] {
@@ -106,18 +101,19 @@ function workloadId(m: BlabModule, name: string): number {
   }
 }
 
-/**
- * The request struct's values by field name. The scenario tables describe hackbench in
- * blab sim's other terms (cpus = groups, pages = messages per sender, iterations = switches:
- * bit 0 freelist prefetch, bit 1 same CPU); the core's request names each apart.
- */
+/** The request struct's values by field name: each workload's own fields, the others 0. */
 function requestFields(id: number, req: SimRequest): Record<(typeof SIM_REQUEST.fields)[number], number> {
-  const hackbench = req.workload === 'hackbench';
+  const hb = req.workload === 'hackbench' ? req : undefined;
+  const pages = req.workload === 'hackbench' ? undefined : req;
   return {
     workload: id,
-    cpus: req.cpus,
-    pages: req.pages,
-    iterations: req.iterations,
+    cpus: pages?.cpus ?? 0,
+    pages: pages?.pages ?? 0,
+    iterations: pages?.iterations ?? 0,
+    groups: hb?.groups ?? 0,
+    loops: hb?.loops ?? 0,
+    slubPrefetch: hb?.slubPrefetch ? 1 : 0,
+    sameCpu: hb?.sameCpu ? 1 : 0,
     seed: req.seed >>> 0,
     maxEvents: req.maxEvents,
     batch: req.batch ?? 0,
@@ -126,10 +122,6 @@ function requestFields(id: number, req: SimRequest): Record<(typeof SIM_REQUEST.
     histogram: req.histogram ? 1 : 0,
     clearLines: req.clearLines ?? 0,
     cacheScale: req.cacheScale ?? 0,
-    groups: hackbench ? req.cpus : 0,
-    loops: hackbench ? req.pages : 0,
-    slubPrefetch: hackbench ? req.iterations & 1 : 0,
-    sameCpu: hackbench ? req.iterations >> 1 : 0, // above 1: the core says what is wrong
   };
 }
 
@@ -164,7 +156,12 @@ export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
     if (!run) throw new Error('the core is out of memory (no run record)');
     const stats = new DataView(m.HEAPU8.buffer, m._blab_js_stats(run), SIM_STATS.length * 8);
     const out: Partial<SimStats> = {};
-    SIM_STATS.forEach((k, i) => (out[k] = Number(stats.getBigInt64(i * 8, true))));
+    SIM_STATS.forEach((k, i) => {
+      // a number holds an int64 exactly up to 2^53: past it two counts could compare equal
+      const v = stats.getBigInt64(i * 8, true);
+      if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) throw new Error(`the core's ${k} counter is ${v}, past 2^53`);
+      out[k] = Number(v);
+    });
     const hist = req.histogram ? m.UTF8ToString(m._blab_js_hist(run)) : '';
     return { ...takeRun(m, run), stats: out as SimStats, ...(hist ? { histogram: parsePcpHistogram(hist) } : {}) };
   } finally {

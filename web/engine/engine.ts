@@ -5,6 +5,7 @@
 import type { Scenario } from '../scenario/url';
 import type { ReplayResult, SimRequest } from './blab-module';
 import { EngineClient } from './engine-client';
+import { checkedStats } from './point';
 import { scenarioRequest, type RunParams } from '../scenario/request';
 import type { EngineFault } from './protocol';
 import type { SimStats } from './simstats';
@@ -19,8 +20,6 @@ export interface EngineRun {
   request: RunParams;
   /** every counter of the run */
   stats: SimStats;
-  /** the core's first line: the score in its unit, and whether the log was cut */
-  summary: string;
 }
 
 /** Records a browser run keeps (64 MB); past it the log ends with LOG_FULL. */
@@ -44,10 +43,7 @@ export const engine = {
     const request = scenarioRequest(s);
     // the log is shown: a zone past the player's bound is refused before the run, not after it
     const r = await client.sim({ ...request, maxEvents: MAX_SIM_EVENTS, maxZonePages: PLAYER_LIMITS.maxPages });
-    if (r.status !== 0) throw new Error(r.stderr.trim() || `the core stopped with status ${r.status}`);
-    if (!r.stats) throw new Error('the core returned no counters for the run');
-    const stats = r.stats;
-    const summary = r.stdout.trim().split('\n')[0] ?? '';
-    return { log: r.events, request, stats, summary, pcp: { batch: stats.batch, high: stats.high } };
+    const stats = checkedStats(r);
+    return { log: r.events, request, stats, pcp: { batch: stats.batch, high: stats.high } };
   },
 };

@@ -1,6 +1,7 @@
 // The worker pool on the real core (the Node WASM build behind each "worker", finishing in a
-// shuffled order): outputs are the serial run's bytes in the order asked, longest points start
-// first, cancel stops everything and rejects, a failing point says the core's reason.
+// shuffled order): each point's counters are the serial run's in the order asked, longest points
+// start first, cancel stops everything and rejects, a failing point says the core's reason; the
+// results cache gives back whole records only.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -54,8 +55,30 @@ describe('sweep points', () => {
     expect(pointKey(r)).toBe('workload=page_fault1 preset=v4.16 cpus=8 pages=64 iterations=2 seed=1 batch=31 high=0 clear_lines=64 cache_scale=1');
     expect(pointKey({ ...r, clearLines: 64, cacheScale: 1 })).toBe(pointKey(r));
     expect(pointKey(pointRequest(pointKey(r)))).toBe(pointKey(r));
-    expect(() => pointRequest('workload=x; rm -rf')).toThrow(/is not a point key/);
+    expect(() => pointRequest('workload=x; rm -rf')).toThrow(/unknown workload "x;"/);
     expect(pointWork(req(8))).toBe(8 * 64 * 2);
+  });
+
+  it("name hackbench's own fields, and the key reads back to the same request", () => {
+    const hb: SimRequest = { workload: 'hackbench', groups: 4, loops: 100, slubPrefetch: true, sameCpu: false, seed: 2, preset: 'v4.16', maxEvents: 0 };
+    const key = pointKey(hb);
+    expect(key).toBe('workload=hackbench preset=v4.16 groups=4 loops=100 slub_prefetch=1 same_cpu=0 seed=2 batch=0 high=0 clear_lines=64 cache_scale=1');
+    expect(pointRequest(key)).toEqual({ ...hb, clearLines: 64, cacheScale: 1 });
+    expect(pointWork(hb)).toBe(400);
+    // the native parser reads the same key (pointKey is what blab sim --points reads)
+    expect(simScenario(m, pointRequest(key)).stats!.messages).toBe(400);
+  });
+
+  it('refuse a malformed key, saying which field and why', () => {
+    const pf = pointKey(req(8));
+    expect(() => pointRequest(pf.replace('workload=page_fault1', 'workload=hackbench'))).toThrow(/expected groups= at "cpus=8"/);
+    expect(() => pointRequest(pf.replace('cpus=8', 'cpus=x'))).toThrow(/cpus: "x" is not a decimal number/);
+    expect(() => pointRequest(pf.replace('cpus=8', 'cpus=257'))).toThrow(/cpus: more than 256/);
+    expect(() => pointRequest(pf.replace(' cache_scale=1', ''))).toThrow(/ends before cache_scale=/);
+    expect(() => pointRequest(`${pf} more`)).toThrow(/unexpected "more" after cache_scale/);
+    expect(() => pointRequest(pf.replace('preset=v4.16', 'preset=v4;16'))).toThrow(/preset: 1 to 31/);
+    expect(() => pointRequest('workload=hackbench preset=v4.16 groups=4 loops=1 slub_prefetch=2')).toThrow(/slub_prefetch: more than 1/);
+    expect(() => pointRequest(`${pf}${' '.repeat(100)}`)).toThrow(/longer than 199 characters/);
   });
 
   it("scale the caches as will-it-scale's 128 MB are to the real ones", () => {
@@ -73,8 +96,8 @@ describe('sweep points', () => {
 describe('SimPool', () => {
   const sweep = [1, 4, 2, 8, 3, 2].flatMap((n) => [req(n, 'v4.16'), req(n, 'v4.17', 2)]);
 
-  it('gives the serial run\'s bytes, in the order asked, whatever the pool size and finishing order', async () => {
-    const serial = sweep.map((r) => simScenario(m, r).stdout);
+  it('gives the serial run\'s counters, in the order asked, whatever the pool size and finishing order', async () => {
+    const serial = sweep.map((r) => simScenario(m, r).stats);
     for (const size of [1, 2, 3, 5]) {
       const w = fakeWorkers(size);
       const pool = new SimPool(size, null, w.make);
@@ -90,10 +113,10 @@ describe('SimPool', () => {
   it('starts the longest points first, a higher priority before them', async () => {
     const w = fakeWorkers(7);
     await new SimPool(2, null, w.make).run([req(1), req(8), req(2), req(4)]);
-    expect(w.log.map((r) => r.cpus)).toEqual([8, 4, 2, 1]);
+    expect(w.log.map(pointWork)).toEqual([8, 4, 2, 1].map((n) => pointWork(req(n))));
     const v = fakeWorkers(8);
     await new SimPool(2, null, v.make).run([req(1), req(8), req(2), req(4)], { priority: (i) => (i === 0 ? 1 : 0) });
-    expect(v.log.map((r) => r.cpus)).toEqual([1, 8, 4, 2]);
+    expect(v.log.map(pointWork)).toEqual([1, 8, 4, 2].map((n) => pointWork(req(n))));
   });
 
   it('reports progress with a time-left estimate once a point has run', async () => {
@@ -113,7 +136,7 @@ describe('SimPool', () => {
     await expect(running).rejects.toBeInstanceOf(PoolCancelled);
     expect(w.disposed).toEqual([1, 1, 1]);
     expect(pool.busy).toBe(0);
-    expect(await pool.run([req(2)])).toEqual([simScenario(m, req(2)).stdout]);
+    expect(await pool.run([req(2)])).toEqual([simScenario(m, req(2)).stats]);
   });
 
   it('cancel stops a busy worker through its cancel flag and keeps it loaded, where it can', async () => {
@@ -140,7 +163,7 @@ describe('SimPool', () => {
     await expect(running).rejects.toBeInstanceOf(PoolCancelled);
     expect(calls).toEqual({ cancel: 1, dispose: 0, sims: 1 });
     // the same worker runs the next point
-    expect(await pool.run([req(2)])).toEqual([simScenario(m, req(2)).stdout]);
+    expect(await pool.run([req(2)])).toEqual([simScenario(m, req(2)).stats]);
     expect(calls.dispose).toBe(0);
   });
 
@@ -158,11 +181,27 @@ describe('SimPool', () => {
     const b = req(2);
     const sources: string[] = [];
     await pool.run([a], { onPoint: (p) => sources.push(p.source) });
-    await pool.run([a, b], { known: new Map([[pointKey(b), 'given\n']]), onPoint: (p) => sources.push(p.source) });
+    const given = simScenario(m, b).stats!;
+    await pool.run([a, b], { known: new Map([[pointKey(b), given]]), onPoint: (p) => sources.push(p.source) });
     expect(sources[0]).toBe('run');
     expect(sources.slice(1).sort()).toEqual(['cache', 'given']);
     expect(w.log).toHaveLength(1);
     await pool.run([a], { readCache: false });
     expect(w.log).toHaveLength(2);
+  });
+
+  it("rejects a point whose core returned no counters", async () => {
+    const pool = new SimPool(1, null, () => ({ sim: () => Promise.resolve({ status: 0, stdout: '', stderr: '', events: new ArrayBuffer(0) }), dispose: () => {} }));
+    await expect(pool.run([req(1)])).rejects.toThrow(/no counters/);
+  });
+});
+
+describe('ResultsCache', () => {
+  it('keeps records and gives back only whole ones', async () => {
+    const cache = new ResultsCache('test-hash');
+    const stats = simScenario(m, req(1)).stats!;
+    await cache.put('k', stats);
+    expect((await cache.getMany(['k', 'other'])).get('k')).toEqual(stats);
+    expect((await cache.getMany(['other'])).size).toBe(0);
   });
 });

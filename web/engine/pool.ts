@@ -1,23 +1,24 @@
 // A pool of engine workers (one WebAssembly core each) that runs sweep points side by side.
 // Points are independent (point.ts), so the pool may run them in any order on any worker and a
-// sweep's outputs are the same bytes as one worker running them one after another (the e2e
-// test compares the two). The longest points go first, so the last one finishes soonest.
+// sweep's counters are the same as one worker running them one after another (the e2e test
+// compares the two). The longest points go first, so the last one finishes soonest.
 // Cancel terminates every worker at once: a WebAssembly run cannot be interrupted from
 // outside, and a terminated worker stops within milliseconds; the next point starts a fresh one.
 import type { ReplayResult, SimRequest } from './blab-module';
 import { EngineClient } from './engine-client';
-import { pointKey, pointWork } from './point';
+import { checkedStats, pointKey, pointWork } from './point';
 import type { ResultsCache } from './results-cache';
+import type { SimStats } from './simstats';
 
-/** Where a point's output came from. */
+/** Where a point's counters came from. */
 export type PointSource = 'run' | 'cache' | 'given';
 
 export interface PointDone {
   /** the request's index in what run() was given (a key asked for twice settles both) */
   index: number;
   key: string;
-  /** what the core printed, byte for byte */
-  stdout: string;
+  /** every counter of the run */
+  stats: SimStats;
   source: PointSource;
 }
 
@@ -33,8 +34,8 @@ export interface PoolProgress {
 export interface RunOptions {
   onPoint?: (p: PointDone) => void;
   onProgress?: (p: PoolProgress) => void;
-  /** outputs already known by key (a lesson's shipped results): used without running */
-  known?: ReadonlyMap<string, string>;
+  /** counters already known by key (a lesson's shipped results): used without running */
+  known?: ReadonlyMap<string, SimStats>;
   /** false: run every point even where the cache has it ("Run live"); results are still kept */
   readCache?: boolean;
   /** points with a higher priority start first (default 0), e.g. a chart's before a table's
@@ -71,7 +72,7 @@ interface Job {
   req: SimRequest;
   priority: number;
   work: number;
-  resolve: (stdout: string) => void;
+  resolve: (stats: SimStats) => void;
   reject: (e: Error) => void;
 }
 
@@ -79,7 +80,7 @@ export class SimPool {
   private readonly runners: PointRunner[];
   private queue: Job[] = [];
   private running: (Job | null)[];
-  private inflight = new Map<string, Promise<string>>();
+  private inflight = new Map<string, Promise<SimStats>>();
   private generation = 0;
 
   constructor(
@@ -98,12 +99,12 @@ export class SimPool {
   }
 
   /**
-   * Runs every request (counters only; maxEvents is forced to 0) and resolves with the outputs
-   * in the order asked. A point that fails rejects the run with the core's message.
+   * Runs every request (counters only; maxEvents is forced to 0) and resolves with their
+   * counters in the order asked. A point that fails rejects the run with the core's message.
    */
-  async run(reqs: readonly SimRequest[], opts: RunOptions = {}): Promise<string[]> {
+  async run(reqs: readonly SimRequest[], opts: RunOptions = {}): Promise<SimStats[]> {
     const t0 = performance.now();
-    const out: (string | undefined)[] = new Array(reqs.length);
+    const out: (SimStats | undefined)[] = new Array(reqs.length);
     const byKey = new Map<string, number[]>();
     reqs.forEach((r, i) => {
       const k = pointKey(r);
@@ -120,12 +121,12 @@ export class SimPool {
       const elapsedMs = performance.now() - t0;
       opts.onProgress?.({ done, total, elapsedMs, etaMs: workDone > 0 ? (workLeft * elapsedMs) / workDone : null });
     };
-    const settle = (key: string, stdout: string, source: PointSource) => {
+    const settle = (key: string, stats: SimStats, source: PointSource) => {
       if (finished) return;
       done++;
       for (const index of byKey.get(key)!) {
-        out[index] = stdout;
-        opts.onPoint?.({ index, key, stdout, source });
+        out[index] = stats;
+        opts.onPoint?.({ index, key, stats, source });
       }
     };
 
@@ -149,13 +150,13 @@ export class SimPool {
     try {
       const all = Promise.all(
         todo.map((k) =>
-          this.point(k, reqOf(k), opts.priority?.(first(k)) ?? 0).then((stdout) => {
+          this.point(k, reqOf(k), opts.priority?.(first(k)) ?? 0).then((stats) => {
             const w = pointWork(reqOf(k));
             workDone += w;
             workLeft -= w;
-            settle(k, stdout, 'run');
+            settle(k, stats, 'run');
             progress();
-            void this.cache?.put(k, stdout);
+            void this.cache?.put(k, stats);
           }),
         ),
       );
@@ -165,7 +166,7 @@ export class SimPool {
     } finally {
       finished = true;
     }
-    return out as string[];
+    return out as SimStats[];
   }
 
   /**
@@ -192,12 +193,12 @@ export class SimPool {
     for (const r of this.runners) r.dispose();
   }
 
-  /** One point's output; a key already queued or running (for another run()) is shared. The
+  /** One point's counters; a key already queued or running (for another run()) is shared. The
    * caller pumps the queue once it has queued all its points. */
-  private point(key: string, req: SimRequest, priority: number): Promise<string> {
+  private point(key: string, req: SimRequest, priority: number): Promise<SimStats> {
     let p = this.inflight.get(key);
     if (!p) {
-      p = new Promise<string>((resolve, reject) => {
+      p = new Promise<SimStats>((resolve, reject) => {
         this.enqueue({ key, req: { ...req, maxEvents: 0 }, priority, work: pointWork(req), resolve, reject });
       });
       this.inflight.set(key, p);
@@ -232,8 +233,11 @@ export class SimPool {
       this.runners[i]!.sim(job.req).then(
         (r) =>
           finish(() => {
-            if (r.status !== 0) job.reject(new Error(r.stderr.trim() || `the core stopped with status ${r.status}`));
-            else job.resolve(r.stdout);
+            try {
+              job.resolve(checkedStats(r));
+            } catch (e) {
+              job.reject(e instanceof Error ? e : new Error(String(e)));
+            }
           }),
         (e: unknown) => finish(() => job.reject(e instanceof Error ? e : new Error(String(e)))),
       );

@@ -1,9 +1,11 @@
-// Finished sweep points, kept across reloads in IndexedDB: a point's output is keyed by the
-// core build hash and its point key (configuration and seed, point.ts), so a table or chart
-// asked for again shows at once, and a new core never reads an old core's numbers (records of
-// other builds are deleted when the cache opens). Without IndexedDB (a private window that
-// refuses it) the cache lives for the page only and says why.
+// Finished sweep points, kept across reloads in IndexedDB: a point's counters (a SimStats
+// record) keyed by the core build hash and its point key (configuration and seed, point.ts),
+// so a table or chart asked for again shows at once, and a new core never reads an old core's
+// numbers (records of other builds are deleted when the cache opens). A record read back is
+// checked like a shipped one (readSimStats()): one that is not whole is run again. Without
+// IndexedDB (a private window that refuses it) the cache lives for the page only and says why.
 import { CORE_HASH } from './core-hash';
+import { readSimStats, type SimStats } from './simstats';
 
 const DB = 'buddylab-results';
 const STORE = 'points';
@@ -11,7 +13,7 @@ const STORE = 'points';
 interface Row {
   hash: string;
   key: string;
-  stdout: string;
+  stats: SimStats;
 }
 
 function request<T>(r: IDBRequest<T>): Promise<T> {
@@ -32,7 +34,7 @@ function open(): Promise<IDBDatabase> {
 }
 
 export class ResultsCache {
-  private memory = new Map<string, string>();
+  private memory = new Map<string, SimStats>();
   private db: Promise<IDBDatabase | null>;
   /** why results last for this page only, or '' */
   problem = '';
@@ -60,9 +62,10 @@ export class ResultsCache {
     }
   }
 
-  /** The outputs the cache has for these keys (a key it lacks is absent from the map). */
-  async getMany(keys: readonly string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
+  /** The counters the cache has for these keys (a key it lacks, or whose record is not whole,
+   * is absent from the map). */
+  async getMany(keys: readonly string[]): Promise<Map<string, SimStats>> {
+    const out = new Map<string, SimStats>();
     const missing: string[] = [];
     for (const k of keys) {
       const v = this.memory.get(k);
@@ -75,9 +78,15 @@ export class ResultsCache {
       const store = db.transaction(STORE, 'readonly').objectStore(STORE);
       const rows = await Promise.all(missing.map((k) => request(store.get([this.hash, k]) as IDBRequest<Row | undefined>)));
       rows.forEach((row, i) => {
-        if (row && typeof row.stdout === 'string') {
-          out.set(missing[i]!, row.stdout);
-          this.memory.set(missing[i]!, row.stdout);
+        if (!row) return;
+        const key = missing[i]!;
+        try {
+          const stats = readSimStats(row.stats, `the cached run "${key}"`);
+          out.set(key, stats);
+          this.memory.set(key, stats);
+        } catch (e) {
+          // a row of an older shape, or damaged: the point runs again and replaces it
+          this.problem = e instanceof Error ? e.message : String(e);
         }
       });
     } catch (e) {
@@ -86,13 +95,13 @@ export class ResultsCache {
     return out;
   }
 
-  /** Keeps one finished point (its output exactly as the core printed it). */
-  async put(key: string, stdout: string): Promise<void> {
-    this.memory.set(key, stdout);
+  /** Keeps one finished point's counters. */
+  async put(key: string, stats: SimStats): Promise<void> {
+    this.memory.set(key, stats);
     const db = await this.db;
     if (!db) return;
     try {
-      const row: Row = { hash: this.hash, key, stdout };
+      const row: Row = { hash: this.hash, key, stats };
       await request(db.transaction(STORE, 'readwrite').objectStore(STORE).put(row));
     } catch (e) {
       // a full disk or a revoked permission: the page goes on with its memory copy

@@ -1,35 +1,66 @@
-// The counters of one model-machine run. The core fills one int64 each, in the order of
-// SIM_STATS (web/scenario/core-schema.ts, generated from include/blab_js.h's table), and
-// blab-module.ts reads them into this record by name. A counter a workload does not have
-// (hackbench's messages on page_fault1) is 0.
+// The counters of one model-machine run, a typed record end to end. The core fills one int64
+// each, in the order of SIM_STATS (web/scenario/core-schema.ts, generated from
+// include/blab_js.h's table), and blab-module.ts reads them into this record by name. A counter
+// a workload does not have (hackbench's messages on page_fault1) is 0.
 //
-// A run kept for later (the results cache, the tables the build shipped) is kept as the text
-// the core printed: its score line, then "stats NAME=VALUE ..." with the same counters by the
-// same names (blab_sim_report(), from the same table), which `blab sim --points` prints
-// natively; parseSimStats() reads that line back, and a table checks the text byte for byte.
+// A run kept for later (the results cache, the tables the build shipped) is kept as this
+// record; natively `blab sim --points` prints the same record, one JSON line per point with its
+// key and the counters by the same names (blab_sim_point_record(), from the same table).
+// Whatever was stored or shipped is read back through readSimStats(), which refuses a record
+// with a counter missing, extra or not a whole number, naming the point and the field.
 import { SIM_STATS } from '../scenario/core-schema.ts';
 
 export type SimStats = Record<(typeof SIM_STATS)[number], number>;
 
-/** The counters of the core's "stats" line; throws naming what is missing or malformed, so a
- * table never shows a guessed number. */
-export function parseSimStats(stdout: string): SimStats {
-  const line = stdout.split('\n').find((l) => l.startsWith('stats '));
-  if (!line) throw new Error('the core printed no "stats" line');
-  const values = new Map<string, number>();
-  for (const kv of line.slice(6).trim().split(/\s+/)) {
-    const eq = kv.indexOf('=');
-    const v = kv.slice(eq + 1);
-    if (eq < 1 || !/^-?\d{1,19}$/.test(v)) throw new Error(`the core's stats line has "${kv.slice(0, 40)}", not NAME=NUMBER`);
-    values.set(kv.slice(0, eq), Number(v));
-  }
+/** A finished point as `blab sim --points` prints it: its key (point.ts) and every counter. */
+export interface PointRecord {
+  key: string;
+  stats: SimStats;
+}
+
+const NAMES: ReadonlySet<string> = new Set(SIM_STATS);
+
+/**
+ * The counters of a stored or shipped record, checked: an object with every SIM_STATS name,
+ * each a whole number a JavaScript number holds exactly (|v| < 2^53), and nothing else. Throws
+ * naming `where` (the point) and the field, so a table never shows a guessed number.
+ */
+export function readSimStats(value: unknown, where: string): SimStats {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${where}: the counters are not an object`);
+  const rec = value as Record<string, unknown>;
+  const extra = Object.keys(rec).filter((k) => !NAMES.has(k));
+  if (extra.length) throw new Error(`${where}: "${extra[0]!.slice(0, 40)}" is not one of the core's counters (SIM_STATS)`);
   const out: Partial<SimStats> = {};
   for (const k of SIM_STATS) {
-    const v = values.get(k);
-    if (v === undefined) throw new Error(`the core's stats line has no ${k}`);
+    const v = rec[k];
+    if (v === undefined) throw new Error(`${where}: the counter ${k} is missing`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new Error(`${where}: the counter ${k} is ${JSON.stringify(v)?.slice(0, 40)}, not a whole number below 2^53`);
     out[k] = v;
   }
   return out as SimStats;
+}
+
+/** One line of `blab sim --points` output ({"key":..,"stats":{..}}), checked as readSimStats()
+ * does; `where` says which line. */
+export function readPointRecord(line: string, where: string): PointRecord {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch (e) {
+    throw new Error(`${where}: not a JSON record (${e instanceof Error ? e.message : String(e)})`);
+  }
+  if (typeof v !== 'object' || v === null) throw new Error(`${where}: not a JSON object`);
+  const { key, stats, ...rest } = v as Record<string, unknown>;
+  if (typeof key !== 'string' || !key) throw new Error(`${where}: the record has no "key"`);
+  const more = Object.keys(rest);
+  if (more.length) throw new Error(`${where}: the record has "${more[0]!.slice(0, 40)}" beside "key" and "stats"`);
+  return { key, stats: readSimStats(stats, `${where} (${key.slice(0, 200)})`) };
+}
+
+/** The first counter where two runs differ, or null when every one is equal: each compared as
+ * the int64 the core counted (both are exact, readSimStats() and simScenario() see to it). */
+export function statsDiffer(a: SimStats, b: SimStats): (typeof SIM_STATS)[number] | null {
+  return SIM_STATS.find((k) => a[k] !== b[k]) ?? null;
 }
 
 /** zone->lock acquisitions per page faulted */

@@ -1,5 +1,5 @@
 // The sweep's parsers, and a small sweep run on the real WASM core: the chart's numbers are the
-// core's own summary line, parsed, never computed here.
+// core's own counters, never computed here.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -8,7 +8,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from './blab-module';
 import { SWEEP_LIMITS, checkSweep, parseCpuList, runSweep, sweepParams, sweepRequests } from './sweep';
 import { serialPoints } from './point';
-import { parseSimStats } from './simstats';
 import { describeThroughput, linearSeries } from '../views/throughput';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,7 +56,7 @@ describe('linearSeries', () => {
 
 describe('runSweep on the WASM core', () => {
   const run = () => serialPoints(async (req) => simScenario(m, req));
-  it('gives one point per (preset, tasks), each the score the core printed for that run', async () => {
+  it('gives one point per (preset, tasks), each the score the core counted for that run', async () => {
     const seen: number[] = [];
     const spec = { presets: ['v4.16', 'v5.18'], cpus: [1, 2], pages: 64, iterations: 2, seed: 1 };
     const res = await runSweep(run(), spec, (p) => seen.push(p.done));
@@ -67,8 +66,7 @@ describe('runSweep on the WASM core', () => {
       expect(s.points.map((p) => p.tasks)).toEqual([1, 2]);
       for (const p of s.points) {
         const r = simScenario(m, { ...sweepParams(spec, s.label, p.tasks), maxEvents: 0 });
-        const direct = parseSimStats(r.stdout);
-        expect(direct).toEqual(r.stats); // the stats line is the counters array, by the same names
+        const direct = r.stats!;
         expect(p.score).toBe(direct.score);
         expect(p.score).toBeGreaterThan(0);
         expect(res.stats.get(`${s.label}/${p.tasks}`)).toEqual(direct);

@@ -5,7 +5,7 @@
 import { CORE_LIMITS } from '../log/core-limits';
 import type { SimRequest } from './blab-module';
 import { willItScaleCacheScale, type PointsRunner } from './point';
-import { parseSimStats, type SimStats } from './simstats';
+import type { SimStats } from './simstats';
 import { MEASURED_CLEAR_LINES, runRequest, type RunParams } from '../scenario/request';
 
 /** One measured point: `score` (pages faulted per second, all tasks together) at `tasks` tasks. */
@@ -107,13 +107,13 @@ export async function runSweep(run: PointsRunner, spec: SweepSpec, onProgress: (
   const reqs = sweepRequests(spec);
   const series: ThroughputSeries[] = spec.presets.map((label) => ({ label, points: [] }));
   const progress: SweepProgress = { done: 0, total: reqs.length, series, stats: new Map() };
-  await run(reqs, (index, stdout) => {
+  await run(reqs, (index, s) => {
     const r = reqs[index]!;
-    const s = parseSimStats(stdout);
+    const tasks = spec.cpus[index % spec.cpus.length]!;
     const line = series[Math.floor(index / spec.cpus.length)]!;
-    line.points.push({ tasks: r.cpus, score: s.score });
+    line.points.push({ tasks, score: s.score });
     line.points.sort((a, b) => a.tasks - b.tasks);
-    progress.stats.set(`${r.preset}/${r.cpus}`, s);
+    progress.stats.set(`${r.preset}/${tasks}`, s);
     progress.done++;
     onProgress(progress);
   });

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Player } from '../log/player';
-import { replayScript, simScenario, type BlabFactory, type BlabModule } from './blab-module';
+import { replayScript, simScenario, type BlabFactory, type BlabModule, type SimRequest } from './blab-module';
 import { decodeEvents, EV, EVENT_TYPES, RECORD_SIZE } from '../log/events';
 import { fragIndex } from '../log/fragindex';
 import { LIMITS as PLAYER_LIMITS } from '../log/state';
@@ -107,7 +107,7 @@ describe('WASM core through the JS API', () => {
   });
 
   it('runs hackbench in the WASM core; the slab log replays with every slab given back', () => {
-    const req = { workload: 'hackbench', cpus: 2, pages: 60, iterations: 1, seed: 1, preset: 'v5.18', maxEvents: 1 << 20 } as const;
+    const req: SimRequest = { workload: 'hackbench', groups: 2, loops: 60, slubPrefetch: true, sameCpu: false, seed: 1, preset: 'v5.18', maxEvents: 1 << 20 };
     const a = simScenario(m, req);
     expect(a.stderr).toBe('');
     expect(a.status).toBe(0);
@@ -115,9 +115,13 @@ describe('WASM core through the JS API', () => {
     const log = decodeEvents(a.events);
     const s = new Player(log).seek(log.length);
     expect(Array.from(s.slab.slabPfn).every((pfn) => pfn < 0)).toBe(true);
-    const b = simScenario(m, { ...req, iterations: 4 });
+    expect(a.stats!.messages).toBe(120);
+    expect(a.stats!.slabFreeRemote).toBe(120);
+    const b = simScenario(m, { ...req, groups: 1 });
     expect(b.status).toBe(2);
-    expect(b.stderr).toMatch(/hackbench slub_prefetch=0 same_cpu=2: each is 0 or 1/);
+    expect(b.stderr).toMatch(/remote frees need at least 2 groups \(or same-cpu\)/);
+    // the same-CPU control: every free where the object was allocated
+    expect(simScenario(m, { ...req, groups: 1, sameCpu: true }).stats!.slabFreeRemote).toBe(0);
   });
 
   it('cuts a sim log at its bound with LOG_FULL, and refuses bad requests with a message', () => {
@@ -147,6 +151,7 @@ describe('WASM core through the JS API', () => {
   it('refuses up front a run whose zone the player could not show (the URL #pages=4194304&cpus=112)', () => {
     // the workbench's request for that link (web/scenario/request.ts)
     const req = scenarioRequest({ pages: URL_LIMITS.maxPages, cpus: URL_LIMITS.maxCpus, preset: 'v5.18', workload: 'page_fault1', seed: 1 });
+    if (req.workload === 'hackbench') throw new Error('page_fault1 asked for');
     const r = simScenario(m, { ...req, maxEvents: 1 << 21, maxZonePages: PLAYER_LIMITS.maxPages });
     expect(r.status).toBe(2);
     const said = /this run's zone would have ([\d,]+) pages; the player shows at most 4,194,304/.exec(r.stderr);

@@ -5,9 +5,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
-import { acqPerPage, parseSimStats } from '../engine/simstats';
+import { acqPerPage, type SimStats } from '../engine/simstats';
 import { serialPoints, type PointsRunner } from '../engine/point';
-import { cellSpread, computeTable, gainPct, gainText, metricValue, resolveRef, signedPct, tableCells, tableWarnings, WITHIN_SPREAD, type TableResult } from './compute';
+import { cellSpread, computeTable, simRequest, gainPct, gainText, metricValue, resolveRef, signedPct, tableCells, tableWarnings, WITHIN_SPREAD, type TableResult } from './compute';
 import { parseLesson } from './parse';
 import type { LessonTable } from './lesson';
 
@@ -36,7 +36,7 @@ describe('lesson tables on the core', () => {
     const a = await computeTable(run, t);
     const b = await computeTable(run, t);
     expect(tableCells(a, true)).toEqual(tableCells(b, true));
-    expect(a.text).toEqual(b.text);
+    expect(a.runs).toEqual(b.runs);
     // no pcp: every page is one allocation and one free under zone->lock, whatever the seed
     for (let k = 0; k < t.seeds; k++) expect(acqPerPage(at(a, 0, 0, k))).toBeCloseTo(2, 2);
     expect(acqPerPage(at(a, 0, 1))).toBeLessThan(0.5);
@@ -52,22 +52,22 @@ describe('lesson tables on the core', () => {
     const t = cut(hotcold().tables['sdet']!, [1, 2], 2);
     const serial = await computeTable(run, t);
     const reversed: PointsRunner = async (reqs, onPoint) => {
-      const outs: string[] = [];
-      await run(reqs, (i, stdout) => (outs[i] = stdout));
+      const outs: SimStats[] = [];
+      await run(reqs, (i, stats) => (outs[i] = stats));
       for (let i = reqs.length - 1; i >= 0; i--) onPoint(i, outs[i]!);
     };
     const rows: number[] = [];
     const other = await computeTable(reversed, t, t.configs, (_r, i) => rows.push(i));
-    expect(other.text).toEqual(serial.text);
+    expect(other.runs).toEqual(serial.runs);
     expect(tableCells(other, true)).toEqual(tableCells(serial, true));
     expect(rows).toEqual([1, 0]); // each row reported once, when its last run came in
   }, 120_000);
 
-  it('applies batch and high overrides and reports them in the stats line', async () => {
+  it('applies batch and high overrides and reports them in the counters', async () => {
     const r = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 64, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 0, batch: 5, high: 20, clearLines: 4 });
     expect(r.status).toBe(0);
     expect(r.events.byteLength).toBe(0); // maxEvents 0: no log
-    const s = parseSimStats(r.stdout);
+    const s = r.stats!;
     expect([s.batch, s.high]).toEqual([5, 20]);
     const bad = simScenario(m, { workload: 'page_fault1', cpus: 2, pages: 64, iterations: 1, seed: 1, preset: 'v4.16', maxEvents: 0, clearLines: 65 });
     expect(bad.status).toBe(2);
@@ -78,6 +78,11 @@ describe('lesson tables on the core', () => {
     const l = parseLesson('lessons/05-slub-prefetch.md', readFileSync(join(root, 'lessons', '05-slub-prefetch.md'), 'utf8'));
     const remote = await computeTable(run, cut(l.tables['hackbench']!, l.tables['hackbench']!.tasks));
     const control = await computeTable(run, cut(l.tables['control']!, l.tables['control']!.tasks));
+    // the table's runs say what they are in hackbench's own fields: tasks are groups, pages
+    // the messages each sender sends, each config's switches by name
+    const t = l.tables['hackbench']!;
+    expect(simRequest(t, t.configs[0]!, 4)).toMatchObject({ workload: 'hackbench', groups: 4, loops: t.pages, slubPrefetch: false, sameCpu: false });
+    expect(simRequest(l.tables['control']!, l.tables['control']!.configs[1]!, 4)).toMatchObject({ slubPrefetch: true, sameCpu: true });
     // columns: prefetch off, on (virtual ms: lower is faster)
     for (let i = 0; i < remote.table.tasks.length; i++) {
       const [remoteOff, remoteOn, sameOff, sameOn] = [at(remote, i, 0), at(remote, i, 1), at(control, i, 0), at(control, i, 1)].map((s) => metricValue(s, 'time_ms'));

@@ -1,29 +1,21 @@
-// Computes a lesson's tables on the model machine: one blab_js_sim_ex() run (no event log, the
+// Computes a lesson's tables on the model machine: one blab_js_sim_run() run (no event log, the
 // counters only) per task count, configuration and seed, run by the engine's worker pool (or
 // taken from the results shipped with the build, or the results cache). Nothing here is
 // written down in advance: every number a table shows comes back from the core, and each cell
 // is the mean over its seeds with their spread (min..max).
 import type { SimRequest } from '../engine/blab-module';
-import { acqPerPage, holdPerAcq, parseSimStats, type SimStats } from '../engine/simstats.ts';
+import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats.ts';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread.ts';
 import { groupedWarnings } from '../engine/pcp-warning.ts';
 import type { PointsRunner } from '../engine/point';
 import type { LessonTable, Metric, SimConfig, TableRef } from './lesson';
-
+import { runRequest } from '../scenario/request.ts';
 
 export interface TableResult {
   table: LessonTable;
   configs: SimConfig[];
   /** runs[i][j][k]: tasks[i] with configs[j], its k-th seed; undefined while it runs */
   runs: (SimStats | undefined)[][][];
-  /** what the core printed for each of those runs, byte for byte ("Run live" compares them) */
-  text: (string | undefined)[][][];
-}
-
-/** hackbench's iterations are its switches (docs/slab.md): bit 0 freelist prefetch, bit 1 same CPU */
-export function iterationsFor(workload: string, c: SimConfig, iterations: number): number {
-  if (workload !== 'hackbench') return iterations;
-  return (c.slubPrefetch === false ? 0 : 1) | (c.sameCpu ? 2 : 0);
 }
 
 /** The seeds a config runs: its own (or the table's) first seed and the ones after it. */
@@ -32,20 +24,27 @@ export function seedsOf(t: LessonTable, c: SimConfig): number[] {
   return Array.from({ length: t.seeds }, (_, k) => (first + k) >>> 0);
 }
 
+/** One run of a table: `tasks` tasks (hackbench: groups) of the table's size (pages per task;
+ * hackbench: messages each sender sends), in the workload's own fields (runRequest()). */
 export function simRequest(t: LessonTable, c: SimConfig, tasks: number, seed: number = c.seed ?? t.seed): SimRequest {
-  return {
-    workload: t.workload,
-    cpus: tasks,
-    pages: t.pages,
-    iterations: iterationsFor(t.workload, c, t.iterations),
-    seed,
+  const common = {
     preset: c.preset,
-    maxEvents: 0,
+    seed,
     clearLines: t.clearLines,
     cacheScale: t.cacheScale,
     ...(c.batch !== undefined ? { batch: c.batch } : {}),
     ...(c.high !== undefined ? { high: c.high } : {}),
   };
+  const w = t.workload;
+  const run =
+    w === 'hackbench'
+      ? runRequest({
+          workload: w, groups: tasks, loops: t.pages, ...common,
+          ...(c.slubPrefetch !== undefined ? { slubPrefetch: c.slubPrefetch } : {}),
+          ...(c.sameCpu !== undefined ? { sameCpu: c.sameCpu } : {}),
+        })
+      : runRequest({ workload: w, cpus: tasks, pages: t.pages, ...common, ...(w === 'stress_highalloc' ? { attempts: t.iterations } : { rounds: t.iterations }) });
+  return { ...run, maxEvents: 0 };
 }
 
 /** Every run a table needs, with where its result goes. */
@@ -57,7 +56,7 @@ export function tablePoints(t: LessonTable, configs: readonly SimConfig[] = t.co
 
 export function emptyResult(t: LessonTable, configs: SimConfig[] = t.configs): TableResult {
   const grid = <T>() => t.tasks.map(() => configs.map(() => new Array<T | undefined>(t.seeds).fill(undefined)));
-  return { table: t, configs, runs: grid<SimStats>(), text: grid<string>() };
+  return { table: t, configs, runs: grid<SimStats>() };
 }
 
 /** True when every run of row i is in. */
@@ -76,10 +75,9 @@ export async function computeTable(
   const points = tablePoints(t, configs);
   await run(
     points.map((p) => p.req),
-    (index, stdout) => {
+    (index, stats) => {
       const p = points[index]!;
-      r.runs[p.i]![p.j]![p.k] = parseSimStats(stdout);
-      r.text[p.i]![p.j]![p.k] = stdout;
+      r.runs[p.i]![p.j]![p.k] = stats;
       if (rowDone(r, p.i)) onRow(r, p.i);
     },
   );
@@ -121,7 +119,7 @@ export function metricValue(s: SimStats, m: Metric): number {
 const CYCLES_PER_MS = 2_500_000;
 
 function need(v: number | undefined, key: string): number {
-  if (v === undefined) throw new Error(`the core's stats line has no ${key} for this workload`);
+  if (v === undefined) throw new Error(`the run's counters have no ${key} for this workload`);
   return v;
 }
 

@@ -1,6 +1,6 @@
 // The build's precomputed tables: the native blab runs each point (blab sim --points) and prints
-// the same bytes as the browser's WebAssembly core for it, a second build takes every point
-// from the disk cache, and a blab built from other sources is refused.
+// its record, every counter the browser's WebAssembly core counts for it, a second build takes
+// every point from the disk cache, and a blab built from other sources is refused.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,6 +33,9 @@ function smallLesson(): Lesson {
   return { ...l, tables: Object.fromEntries(Object.entries(l.tables).map(([k, t]) => [k, cut(t)])) };
 }
 
+const K1 = 'workload=page_fault1 preset=v4.16 cpus=2 pages=64 iterations=2 seed=1 batch=0 high=0 clear_lines=8 cache_scale=64';
+const K2 = 'workload=hackbench preset=v4.16 groups=2 loops=20 slub_prefetch=0 same_cpu=0 seed=1 batch=0 high=0 clear_lines=64 cache_scale=1';
+
 describe('the core build hash', () => {
   it('is the same for the app, the native blab and the sources', () => {
     expect(CORE_HASH).toMatch(/^[0-9a-f]{16}$/);
@@ -42,15 +45,23 @@ describe('the core build hash', () => {
 });
 
 describe('precomputed lesson tables', () => {
-  it('reads blab sim --points output back into outputs by key', () => {
-    const out = parsePointsOutput('point a=1\nscore 1\nstats x=1\npoint b=2\nscore 2\nstats x=2\n');
-    expect([...out]).toEqual([
-      ['a=1', 'score 1\nstats x=1\n'],
-      ['b=2', 'score 2\nstats x=2\n'],
+  it('reads blab sim --points records back into counters by key, refusing a damaged one by its line', () => {
+    const a = simScenario(m, pointRequest(K1)).stats!;
+    const b = simScenario(m, pointRequest(K2)).stats!;
+    const text = `${JSON.stringify({ key: K1, stats: a })}\n${JSON.stringify({ key: K2, stats: b })}\n`;
+    expect([...parsePointsOutput(text)]).toEqual([
+      [K1, a],
+      [K2, b],
     ]);
+    const cut: Partial<typeof b> = { ...b };
+    delete cut.missesLocked;
+    expect(() => parsePointsOutput(`${JSON.stringify({ key: K1, stats: a })}\n${JSON.stringify({ key: K2, stats: cut })}\n`)).toThrow(
+      `blab sim --points, line 2 (${K2}): the counter missesLocked is missing`,
+    );
+    expect(() => parsePointsOutput('point a=1\nscore 1\n')).toThrow(/^blab sim --points, line 1: not a JSON record/);
   });
 
-  it('runs every point natively with the bytes the WebAssembly core prints, then from the cache', async () => {
+  it('runs every point natively with the counters the WebAssembly core counts, then from the cache', async () => {
     const l = smallLesson();
     const keys = lessonKeys(l);
     // (tasks 1, 2 of one table and 1, 8 of the other: 1 is shared) x 2 configs x 2 seeds
@@ -60,7 +71,7 @@ describe('precomputed lesson tables', () => {
     const first = await precompute([l], { blab, cacheDir, coreHash: CORE_HASH, jobs: 2 });
     expect(first.report).toMatch(/12 points: 12 run, 0 from the cache/);
     const outputs = first.byLesson.get(l.id)!;
-    for (const k of keys) expect(outputs[k], k).toBe(simScenario(m, pointRequest(k)).stdout);
+    for (const k of keys) expect(outputs[k], k).toEqual(simScenario(m, pointRequest(k)).stats);
     const again = await precompute([l], { blab, cacheDir, coreHash: CORE_HASH, jobs: 1 });
     expect(again.report).toMatch(/12 points: 0 run, 12 from the cache/);
     expect(again.byLesson.get(l.id)).toEqual(outputs);

@@ -1,8 +1,10 @@
 // Build time only (Node): every lesson table's runs, computed by the native blab before the app
 // is bundled, so a lesson's tables show at once; the page's "Run live" runs them again in
-// WebAssembly and compares byte for byte. `blab sim --points` runs the points on every core
-// (--jobs) and keeps each result in a disk cache keyed by the core build hash and the point
-// (--cache), so a rebuild with the same core runs nothing.
+// WebAssembly and compares every counter. `blab sim --points` runs the points on every core
+// (--jobs), prints each as a record (its key and every counter by the names of SIM_STATS, one
+// JSON line) and keeps each record in a disk cache keyed by the core build hash and the point
+// (--cache), so a rebuild with the same core runs nothing. The records are read here as the
+// page reads them (readPointRecord(): every counter present and whole, nothing extra).
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { pointKey } from '../engine/point.ts';
 import type { Lesson } from './lesson.ts';
 import { tablePoints } from './compute.ts';
+import { readPointRecord, type SimStats } from '../engine/simstats.ts';
 
 /** The file, in the cache directory, that lists the points of the last build's lessons. */
 export const LESSON_POINTS = 'lesson-points.txt';
@@ -25,8 +28,8 @@ export interface PrecomputeOptions {
 }
 
 export interface Precomputed {
-  /** per lesson id: each run's output by point key */
-  byLesson: Map<string, Record<string, string>>;
+  /** per lesson id: each run's counters by point key */
+  byLesson: Map<string, Record<string, SimStats>>;
   /** what blab said on stderr about the work (points run, points from its cache, seconds) */
   report: string;
 }
@@ -45,22 +48,14 @@ function run(cmd: string, args: string[]): Promise<{ stdout: string; stderr: str
   });
 }
 
-/** Splits `blab sim --points` output ("point KEY" then that run's lines) into outputs by key. */
-export function parsePointsOutput(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let key: string | undefined;
-  let lines: string[] = [];
-  const flush = () => {
-    if (key !== undefined) out.set(key, lines.map((l) => `${l}\n`).join(''));
-  };
-  for (const line of text.split('\n')) {
-    if (line.startsWith('point ')) {
-      flush();
-      key = line.slice(6);
-      lines = [];
-    } else if (key !== undefined && line !== '') lines.push(line);
-  }
-  flush();
+/** `blab sim --points` output, one record a line, as counters by key; throws naming the line. */
+export function parsePointsOutput(text: string): Map<string, SimStats> {
+  const out = new Map<string, SimStats>();
+  text.split('\n').forEach((line, i) => {
+    if (line === '') return;
+    const r = readPointRecord(line, `blab sim --points, line ${i + 1}`);
+    out.set(r.key, r.stats);
+  });
   return out;
 }
 
@@ -70,7 +65,7 @@ export async function precompute(lessons: readonly Lesson[], o: PrecomputeOption
   if (!m || m[1] !== o.coreHash)
     throw new Error(`${o.blab} was built from other core sources (${m ? `core ${m[1]}` : 'no core hash'}; the sources are ${o.coreHash}): rebuild it with make native`);
   const keys = [...new Set(lessons.flatMap(lessonKeys))];
-  const byLesson = new Map<string, Record<string, string>>();
+  const byLesson = new Map<string, Record<string, SimStats>>();
   if (keys.length === 0) return { byLesson, report: 'no lesson has a table' };
   mkdirSync(o.cacheDir, { recursive: true });
   // kept beside the cache: the points this build asked for (make bench times them cold)
@@ -80,7 +75,7 @@ export async function precompute(lessons: readonly Lesson[], o: PrecomputeOption
   const { stdout, stderr } = await run(o.blab, ['sim', '--points', file, '--jobs', jobs, '--cache', o.cacheDir]);
   const outputs = parsePointsOutput(stdout);
   for (const l of lessons) {
-    const rec: Record<string, string> = {};
+    const rec: Record<string, SimStats> = {};
     for (const k of lessonKeys(l)) {
       const v = outputs.get(k);
       if (v === undefined) throw new Error(`blab sim --points printed nothing for "${k}"`);

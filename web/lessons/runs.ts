@@ -6,41 +6,50 @@ import { Player } from '../log/player';
 import { afterSetup } from '../log/setup';
 import type { PcpParams } from '../views/pcp';
 import type { Lesson, LessonRun, StepAt } from './lesson';
-import { iterationsFor } from './compute';
+import { presetSlubPrefetch } from '../scenario/request';
+import type { SimRequest } from '../engine/blab-module';
 
 export interface LoadedRun {
   player: Player;
   pcp: PcpParams;
-  /** what the core printed (buddyinfo lines, or the sim summary) */
-  stdout: string;
   /** the raw records, for the JSON export */
   events: ArrayBuffer;
 }
 
+/** A lesson's sim run as the core takes it, in the workload's own fields: hackbench's cpus are
+ * its groups and its pages the messages each sender sends (docs/lessons.md). */
+function runSimRequest(run: Extract<LessonRun, { kind: 'sim' }>): SimRequest {
+  const common = {
+    seed: run.config.seed ?? run.seed,
+    preset: run.config.preset,
+    maxEvents: 1 << 20,
+    clearLines: run.clearLines,
+    cacheScale: run.cacheScale,
+    ...(run.config.batch !== undefined ? { batch: run.config.batch } : {}),
+    ...(run.config.high !== undefined ? { high: run.config.high } : {}),
+  };
+  const w = run.workload;
+  return w === 'hackbench'
+    ? {
+        workload: w,
+        groups: run.cpus,
+        loops: run.pages,
+        slubPrefetch: run.config.slubPrefetch ?? presetSlubPrefetch(run.config.preset),
+        sameCpu: run.config.sameCpu ?? false,
+        ...common,
+      }
+    : { workload: w, cpus: run.cpus, pages: run.pages, iterations: run.iterations, ...common };
+}
+
 export async function loadRun(client: EngineClient, run: LessonRun): Promise<LoadedRun> {
-  const r =
-    run.kind === 'script'
-      ? await client.replay(run.script)
-      : await client.sim({
-          workload: run.workload,
-          cpus: run.cpus,
-          pages: run.pages,
-          iterations: iterationsFor(run.workload, run.config, run.iterations),
-          seed: run.config.seed ?? run.seed,
-          preset: run.config.preset,
-          maxEvents: 1 << 20,
-          clearLines: run.clearLines,
-          cacheScale: run.cacheScale,
-          ...(run.config.batch !== undefined ? { batch: run.config.batch } : {}),
-          ...(run.config.high !== undefined ? { high: run.config.high } : {}),
-        });
+  const r = run.kind === 'script' ? await client.replay(run.script) : await client.sim(runSimRequest(run));
   if (r.status !== 0) throw new Error(`run "${run.name}": ${r.stderr.trim() || `status ${r.status}`}`);
   const player = new Player(decodeEvents(r.events));
-  const m = /batch (\d+), high (\d+)/.exec(r.stdout);
-  const pcp: PcpParams = m
-    ? { batch: Number(m[1]), high: Number(m[2]), source: 'from the run' }
+  // a sim run's pcp sizes are its counters; an op script's, what its log shows
+  const pcp: PcpParams = r.stats
+    ? { batch: r.stats.batch, high: r.stats.high, source: 'from the run' }
     : { ...player.observedPcp(), source: 'as observed in the log' };
-  return { player, pcp, stdout: r.stdout, events: r.events };
+  return { player, pcp, events: r.events };
 }
 
 /**

@@ -1,13 +1,13 @@
 // A lesson's tables on the page: each computed once per page, from the results the build
 // shipped (the native core ran them, web/lessons/precompute.ts), else from the results cache,
 // else by the worker pool; and "Run live", which runs every table of the lesson again in the
-// browser and says per row whether the WebAssembly core printed the same bytes as the native
-// one did at build time.
+// browser and says per row whether the WebAssembly core counted the same as the native one did
+// at build time: every counter of every run, each compared as the int64 the core counted.
 import shipped from 'virtual:lesson-results';
 import { CORE_HASH } from '../engine/core-hash';
 import { pointKey } from '../engine/point';
 import type { PoolProgress, SimPool } from '../engine/pool';
-import { parseSimStats } from '../engine/simstats';
+import { readSimStats, statsDiffer, type SimStats } from '../engine/simstats';
 import type { Lesson, SimConfig } from './lesson';
 import { computeTable, emptyResult, rowDone, tablePoints, type TableResult } from './compute';
 import type { RowMatch } from './tableview';
@@ -21,7 +21,7 @@ export interface LiveProgress {
 export class LessonTables {
   private readonly computed = new Map<string, Promise<TableResult>>();
   private readonly live = new Map<string, { result: TableResult; matches: (RowMatch | undefined)[] }>();
-  private shippedOutputs: Promise<ReadonlyMap<string, string>> | undefined;
+  private shippedRuns: Promise<ReadonlyMap<string, SimStats>> | undefined;
 
   constructor(
     private readonly lesson: Lesson,
@@ -30,12 +30,12 @@ export class LessonTables {
 
   /** What the build shipped for this lesson (empty for a lesson file opened from disk, or when
    * the shipped results come from another core than this page's). */
-  shipped(): Promise<ReadonlyMap<string, string>> {
-    this.shippedOutputs ??= (async () => {
+  shipped(): Promise<ReadonlyMap<string, SimStats>> {
+    this.shippedRuns ??= (async () => {
       const load = shipped.coreHash === CORE_HASH ? shipped.lessons[this.lesson.id] : undefined;
-      return load ? new Map(Object.entries((await load()).default)) : new Map<string, string>();
+      return load ? shippedStats((await load()).default) : new Map<string, SimStats>();
     })();
-    return this.shippedOutputs;
+    return this.shippedRuns;
   }
 
   /** The live result of a table and its row checks, once "Run live" has run it. */
@@ -53,7 +53,7 @@ export class LessonTables {
     if (!t) {
       t = this.shipped().then((known) =>
         computeTable(
-          (reqs, onPoint) => this.pool.run(reqs, { known, onPoint: (p) => onPoint(p.index, p.stdout), ...(onProgress ? { onProgress } : {}) }),
+          (reqs, onPoint) => this.pool.run(reqs, { known, onPoint: (p) => onPoint(p.index, p.stats), ...(onProgress ? { onProgress } : {}) }),
           this.lesson.tables[name]!,
           configs,
           onRow,
@@ -67,7 +67,8 @@ export class LessonTables {
   }
 
   /** Every table of the lesson, run again in this browser (never from the cache or the shipped
-   * results), each row checked byte for byte against the shipped runs. */
+   * results), each row checked against the shipped runs: every counter of every run equal, as
+   * the int64 the core counted. */
   async runLive(cb: LiveProgress): Promise<void> {
     const known = await this.shipped();
     const names = Object.keys(this.lesson.tables);
@@ -82,16 +83,15 @@ export class LessonTables {
       {
         readCache: false,
         onProgress: (pr) => cb.onProgress(pr),
-        onPoint: ({ index, stdout }) => {
+        onPoint: ({ index, stats }) => {
           const { part, pt } = all[index]!;
-          part.result.runs[pt.i]![pt.j]![pt.k] = parseSimStats(stdout);
-          part.result.text[pt.i]![pt.j]![pt.k] = stdout;
+          part.result.runs[pt.i]![pt.j]![pt.k] = stats;
           if (!rowDone(part.result, pt.i)) return;
           const row = part.points.filter((q) => q.i === pt.i);
           const ref = row.map((q) => known.get(pointKey(q.req)));
           part.matches[pt.i] = ref.some((v) => v === undefined)
             ? 'unshipped'
-            : row.every((q, n) => ref[n] === part.result.text[q.i]![q.j]![q.k])
+            : row.every((q, n) => statsDiffer(ref[n]!, part.result.runs[q.i]![q.j]![q.k]!) === null)
               ? 'matched'
               : 'differs';
           cb.onRow(part.name, part.result, pt.i, part.matches[pt.i]!);
@@ -99,4 +99,11 @@ export class LessonTables {
       },
     );
   }
+}
+
+/** A lesson's shipped runs, each record checked (every counter present, whole, nothing extra):
+ * a build that shipped a damaged or foreign record fails here naming the point and the field,
+ * rather than showing a guessed number. */
+function shippedStats(records: Readonly<Record<string, unknown>>): Map<string, SimStats> {
+  return new Map(Object.entries(records).map(([key, stats]) => [key, readSimStats(stats, `the shipped run "${key}"`)]));
 }

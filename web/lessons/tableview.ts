@@ -1,8 +1,8 @@
 // A computed table beside the seed's quoted one, each with a CSV export. The computed cells
 // come from compute.ts (the core's runs: shipped with the build, cached, or run now), each the
 // mean over its seeds with the spread (min..max) under it; rows appear as they finish. After
-// "Run live" each row says whether the browser's runs printed the same bytes as the shipped
-// ones. The quoted cells are the seed mail's own numbers, labelled as such.
+// "Run live" each row says whether the browser's runs counted the same as the shipped ones
+// (every counter, as an int64). The quoted cells are the seed mail's own numbers, labelled as such.
 import { el } from '../ui/dom';
 import { csvButton } from '../ui/export-buttons';
 import { howMadeLine } from '../ui/provenance';
@@ -13,12 +13,12 @@ import { METRICS, type LessonTable, type Metric } from './lesson';
 import { cellSpread, formatMetric, gainPct, rowDone, seedsOf, simRequest, tableCells, tableWarnings, type TableResult } from './compute';
 import { annotateModelTable } from './seedband';
 
-/** A row of a live run against the shipped results: the same bytes, not, nothing shipped to
+/** A row of a live run against the shipped results: every counter equal, not, nothing shipped to
  * compare with (a lesson opened from a file), or still running. */
 export type RowMatch = 'matched' | 'differs' | 'unshipped' | 'running';
 
 const MATCH_TEXT: Record<RowMatch, string> = {
-  matched: '✓ same bytes',
+  matched: '✓ same counters',
   differs: '✗ differs',
   unshipped: 'no shipped run',
   running: '…',

@@ -5,11 +5,12 @@ declare module 'virtual:lessons' {
 }
 
 // The lesson tables precomputed with the native core at build time (web/lessons/precompute.ts):
-// per lesson, each run's output by point key (web/engine/point.ts), for the core `coreHash`.
+// per lesson, each run's counters by point key (web/engine/point.ts), for the core `coreHash`;
+// checked when read (web/lessons/tables.ts shippedStats()).
 declare module 'virtual:lesson-results' {
   const shipped: {
     coreHash: string;
-    lessons: Record<string, () => Promise<{ default: Record<string, string> }>>;
+    lessons: Record<string, () => Promise<{ default: Record<string, unknown> }>>;
   };
   export default shipped;
 }

@@ -3,8 +3,9 @@
 // the files' text through the virtual module `virtual:lessons` and parses them again itself,
 // so a lesson loaded from disk in the browser gets exactly the same checks and messages.
 //
-// `virtual:lesson-results` ships every lesson table's runs, computed by the native core when
-// the app is built (precompute.ts): one chunk per lesson, loaded when the lesson opens. A build
+// `virtual:lesson-results` ships every lesson table's runs (each run's counters by point key),
+// computed by the native core when the app is built (precompute.ts): one chunk per lesson,
+// loaded when the lesson opens. A build
 // without the native blab stops and says so; the dev server then serves no results and the
 // page computes its tables in the browser.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -130,7 +130,7 @@ export function createThroughputPanel(body: HTMLElement): Panel {
     const t0 = performance.now();
     try {
       const res = await runSweep(
-        (reqs, onPoint) => workers.run(reqs, { onPoint: (p) => onPoint(p.index, p.stdout), onProgress: (p) => bar.update(p) }),
+        (reqs, onPoint) => workers.run(reqs, { onPoint: (p) => onPoint(p.index, p.stats), onProgress: (p) => bar.update(p) }),
         spec,
         (p) => {
           series = p.series;

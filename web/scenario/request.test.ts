@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
-import { blabCommand, MEASURED_CLEAR_LINES, runParameters, runRequest, scenarioRequest, RUN_DEFAULTS, type RunInput } from './request';
+import { blabCommand, MEASURED_CLEAR_LINES, runParameters, runRequest, scenarioRequest, sizedInput, RUN_DEFAULTS, type RunInput } from './request';
 import { compareParams } from '../compare/request';
 import { defaultsFor } from '../compare/url';
 import { sweepParams } from '../engine/sweep';
@@ -45,8 +45,8 @@ const CASES: [string, RunInput][] = [
   ['trunc', { workload: 'trunc', preset: 'v5.18', cpus: 1, pages: 512, seed: 1, clearLines: 4 }],
   ['stress_highalloc', { workload: 'stress_highalloc', preset: 'lu-rfc-p2', cpus: 3, pages: 2048, seed: 1, attempts: 4 }],
   ['mixed', { workload: 'mixed', preset: 'v4.16', cpus: 4, pages: 128, seed: 1 }],
-  ['hackbench, prefetch as the preset', { workload: 'hackbench', preset: 'v4.16', cpus: 3, pages: 100, seed: 1 }],
-  ['hackbench, prefetch off, same CPU, pcp set', { workload: 'hackbench', preset: 'v5.18', cpus: 2, pages: 80, seed: 3, slubPrefetch: false, sameCpu: true, batch: 5, high: 30 }],
+  ['hackbench, prefetch as the preset', { workload: 'hackbench', preset: 'v4.16', groups: 3, loops: 100, seed: 1 }],
+  ['hackbench, prefetch off, same CPU, pcp set', { workload: 'hackbench', preset: 'v5.18', groups: 2, loops: 80, seed: 3, slubPrefetch: false, sameCpu: true, batch: 5, high: 30 }],
 ];
 
 describe('runRequest() and blabCommand()', () => {
@@ -87,8 +87,15 @@ describe('runRequest() and blabCommand()', () => {
     // a measured run's scaled caches are in its command
     expect(blabCommand({ ...r, cacheScale: 32 })).toContain(' --cache-scale 32');
     // hackbench's switches from the preset: SLUB's freelist prefetch came in 3.3
-    expect(runRequest({ workload: 'hackbench', preset: 'v2.6.25', cpus: 2, pages: 10, seed: 1 }).iterations).toBe(0);
-    expect(runRequest({ workload: 'hackbench', preset: 'v4.16', cpus: 2, pages: 10, seed: 1 }).iterations).toBe(1);
+    expect(runRequest({ workload: 'hackbench', preset: 'v2.6.25', groups: 2, loops: 10, seed: 1 })).toMatchObject({ slubPrefetch: false, sameCpu: false });
+    const hb = runRequest({ workload: 'hackbench', preset: 'v4.16', groups: 2, loops: 10, seed: 1 });
+    // hackbench's run says what it is by the core's names, and nothing of page_fault1's
+    expect(hb).toEqual({ workload: 'hackbench', preset: 'v4.16', groups: 2, loops: 10, slubPrefetch: true, sameCpu: false, seed: 1, clearLines: RUN_DEFAULTS.clearLines, cacheScale: 1 });
+    expect(blabCommand(hb)).toBe('blab sim --workload hackbench --groups 2 --loops 10 --slub-prefetch on --preset v4.16 --seed 1');
+    expect(runParameters(hb).map(([k]) => k)).toEqual(['workload', 'preset', 'groups', 'messages per sender', 'SLUB freelist prefetch', 'seed', 'pcp batch', 'pcp high']);
+    // the pages that sweep any workload over task counts name hackbench's own fields
+    expect(sizedInput('hackbench', 4, 200)).toEqual({ workload: 'hackbench', groups: 4, loops: 200 });
+    expect(sizedInput('trunc', 4, 200)).toEqual({ workload: 'trunc', cpus: 4, pages: 200 });
   });
 });
 

@@ -4,7 +4,7 @@
 // score in every view; `blabCommand()` writes the native command that reproduces the run and
 // `runParameters()` the parameters in words, for the results card, captions and CSV headers.
 import type { Scenario } from './url';
-import { HIGHALLOC_ATTEMPTS, workloadEntry } from './workloads';
+import { HIGHALLOC_ATTEMPTS, workloadEntry, type WorkloadName } from './workloads';
 
 export const RUN_DEFAULTS = {
   /** rounds each task runs; the first is a warm-up and not scored (blab sim's own default) */
@@ -30,69 +30,124 @@ export function presetSlubPrefetch(preset: string): boolean {
   return !BEFORE_SLUB_PREFETCH.has(preset);
 }
 
-/** What a page asks for; everything left out takes RUN_DEFAULTS or the preset's own value. */
-export interface RunInput {
-  /** the core's workload name (web/scenario/workloads.ts) */
-  workload: string;
+/** The workloads whose tasks map pages (every one but hackbench, whose tasks send messages). */
+export type PagesWorkload = Exclude<WorkloadName, 'hackbench'>;
+
+/** What every workload's run asks for besides its own sizes. */
+interface RunCommon {
   preset: string;
-  /** tasks, one model CPU each; hackbench: groups */
-  cpus: number;
-  /** pages each task works on per round; hackbench: messages per sender; stress_highalloc:
-   * the zone's fill */
-  pages: number;
   seed: number;
-  /** rounds (not hackbench, not stress_highalloc) */
-  rounds?: number;
-  /** stress_highalloc's order-9 attempts */
-  attempts?: number;
+  /** pcp batch / high overrides; absent: the preset's own */
+  batch?: number;
+  high?: number;
+}
+
+/** What a page asks for; everything left out takes RUN_DEFAULTS or the preset's own value. */
+export type RunInput = RunCommon & {
   clearLines?: number;
   /** L2 and LLC sizes divided by this (1..64, a power of two; absent: 1), as blab sim
    * --cache-scale: pages per task at a 1/N of will-it-scale's keep its footprint-to-cache
    * ratio (willItScaleCacheScale) */
   cacheScale?: number;
-  /** pcp batch / high overrides; absent: the preset's own */
-  batch?: number;
-  high?: number;
-  /** hackbench: SLUB's freelist prefetch (absent: the preset's) and the same-CPU control */
-  slubPrefetch?: boolean;
-  sameCpu?: boolean;
-}
+} & (
+    | {
+        workload: PagesWorkload;
+        /** tasks, one model CPU each */
+        cpus: number;
+        /** pages each task works on per round; stress_highalloc: the zone's fill */
+        pages: number;
+        /** rounds (not stress_highalloc) */
+        rounds?: number;
+        /** stress_highalloc's order-9 attempts */
+        attempts?: number;
+      }
+    | {
+        workload: 'hackbench';
+        /** sender/receiver groups, one CPU each */
+        groups: number;
+        /** messages each sender sends */
+        loops: number;
+        /** SLUB's freelist prefetch (absent: the preset's) and the same-CPU control */
+        slubPrefetch?: boolean;
+        sameCpu?: boolean;
+      }
+  );
 
-/** A run exactly as the core takes it (blab_js_sim_ex()): nothing left to a hidden default. */
-export interface RunParams {
-  workload: string;
-  preset: string;
+/** A run of a workload whose tasks map pages, exactly as the core takes it. */
+export interface PagesRun extends RunCommon {
+  workload: PagesWorkload;
+  /** tasks, one model CPU each */
   cpus: number;
+  /** pages each task works on per round; stress_highalloc: the zone's fill */
   pages: number;
-  /** rounds; stress_highalloc: attempts; hackbench: its switches (bit 0 freelist prefetch,
-   * bit 1 same CPU), as the core reads them */
+  /** rounds; stress_highalloc: order-9 attempts */
   iterations: number;
-  seed: number;
   clearLines: number;
   /** 1: the model's own caches */
   cacheScale: number;
-  batch?: number;
-  high?: number;
+}
+
+/** A hackbench run exactly as the core takes it (docs/slab.md), by the core's own names. */
+export interface HackbenchRun extends RunCommon {
+  workload: 'hackbench';
+  /** sender/receiver groups, one CPU each */
+  groups: number;
+  /** messages each sender sends */
+  loops: number;
+  /** prefetch_freepointer() in the allocation fast path (the 2011 change) */
+  slubPrefetch: boolean;
+  /** each receiver on its sender's CPU: every free a fast-path free (the control) */
+  sameCpu: boolean;
+  clearLines: number;
+  cacheScale: number;
+}
+
+/** A run exactly as the core takes it (blab_js_sim_run()): nothing left to a hidden default.
+ * TypeScript refuses a hackbench run with pages, or a page_fault1 run with groups. */
+export type RunParams = PagesRun | HackbenchRun;
+
+/** A run's tasks, one model CPU each: the sweep's axis (hackbench: its groups). */
+export function runTasks(p: RunParams): number {
+  return p.workload === 'hackbench' ? p.groups : p.cpus;
+}
+
+/**
+ * For the pages that sweep any workload over task counts at one size (the compare view, the
+ * lessons' tables, the scenario form): `tasks` tasks of `size` each, in the workload's own
+ * fields; for hackbench the tasks are its groups and the size the messages each sender sends.
+ */
+export function sizedInput(workload: 'hackbench', tasks: number, size: number): { workload: 'hackbench'; groups: number; loops: number };
+export function sizedInput(workload: PagesWorkload, tasks: number, size: number): { workload: PagesWorkload; cpus: number; pages: number };
+export function sizedInput(workload: WorkloadName, tasks: number, size: number): { workload: PagesWorkload; cpus: number; pages: number } | { workload: 'hackbench'; groups: number; loops: number };
+export function sizedInput(workload: WorkloadName, tasks: number, size: number): { workload: PagesWorkload; cpus: number; pages: number } | { workload: 'hackbench'; groups: number; loops: number } {
+  return workload === 'hackbench' ? { workload, groups: tasks, loops: size } : { workload, cpus: tasks, pages: size };
 }
 
 export function runRequest(r: RunInput): RunParams {
-  const iterations =
-    r.workload === 'hackbench'
-      ? ((r.slubPrefetch ?? presetSlubPrefetch(r.preset)) ? 1 : 0) | (r.sameCpu ? 2 : 0)
-      : r.workload === 'stress_highalloc'
-        ? (r.attempts ?? RUN_DEFAULTS.attempts)
-        : (r.rounds ?? RUN_DEFAULTS.rounds);
-  return {
-    workload: r.workload,
+  const common = {
     preset: r.preset,
-    cpus: r.cpus,
-    pages: r.pages,
-    iterations,
     seed: r.seed,
     clearLines: r.clearLines ?? RUN_DEFAULTS.clearLines,
     cacheScale: r.cacheScale ?? 1,
     ...(r.batch !== undefined ? { batch: r.batch } : {}),
     ...(r.high !== undefined ? { high: r.high } : {}),
+  };
+  if (r.workload === 'hackbench') {
+    return {
+      workload: 'hackbench',
+      groups: r.groups,
+      loops: r.loops,
+      slubPrefetch: r.slubPrefetch ?? presetSlubPrefetch(r.preset),
+      sameCpu: r.sameCpu ?? false,
+      ...common,
+    };
+  }
+  return {
+    workload: r.workload,
+    cpus: r.cpus,
+    pages: r.pages,
+    iterations: r.workload === 'stress_highalloc' ? (r.attempts ?? RUN_DEFAULTS.attempts) : (r.rounds ?? RUN_DEFAULTS.rounds),
+    ...common,
   };
 }
 
@@ -100,20 +155,21 @@ export function runRequest(r: RunInput): RunParams {
 export function scenarioRequest(s: Scenario): RunParams {
   const w = workloadEntry(s.workload);
   if (!w) throw new Error(`unknown workload ${s.workload}`);
-  return runRequest({ workload: w.name, preset: s.preset, seed: s.seed, ...w.size(s.pages, s.cpus) });
+  const { tasks, size } = w.size(s.pages, s.cpus);
+  return runRequest({ preset: s.preset, seed: s.seed, ...sizedInput(w.name, tasks, size) });
 }
 
 /**
  * The native command that makes the same run and prints the same numbers; with `tasks`, the
  * same run swept over those task counts (hackbench: groups), one row each.
  */
-export function blabCommand(p: RunParams, tasks: readonly number[] = [p.cpus]): string {
+export function blabCommand(p: RunParams, tasks: readonly number[] = [runTasks(p)]): string {
   const pcp = [...(p.batch !== undefined ? ['--batch', p.batch] : []), ...(p.high !== undefined ? ['--high', p.high] : [])];
   const args =
     p.workload === 'hackbench'
       ? [
-          '--workload', 'hackbench', '--groups', tasks.join(','), '--loops', p.pages,
-          '--slub-prefetch', p.iterations & 1 ? 'on' : 'off', ...(p.iterations & 2 ? ['--same-cpu'] : []),
+          '--workload', 'hackbench', '--groups', tasks.join(','), '--loops', p.loops,
+          '--slub-prefetch', p.slubPrefetch ? 'on' : 'off', ...(p.sameCpu ? ['--same-cpu'] : []),
           '--preset', p.preset, '--seed', p.seed, ...pcp,
         ]
       : [
@@ -128,8 +184,8 @@ export function blabCommand(p: RunParams, tasks: readonly number[] = [p.cpus]): 
 export function runParameters(p: RunParams): [string, string | number][] {
   const out: [string, string | number][] = [['workload', p.workload], ['preset', p.preset]];
   if (p.workload === 'hackbench') {
-    out.push(['groups', p.cpus], ['messages per sender', p.pages], ['SLUB freelist prefetch', p.iterations & 1 ? 'on' : 'off']);
-    if (p.iterations & 2) out.push(['receivers', 'on the sender CPU']);
+    out.push(['groups', p.groups], ['messages per sender', p.loops], ['SLUB freelist prefetch', p.slubPrefetch ? 'on' : 'off']);
+    if (p.sameCpu) out.push(['receivers', 'on the sender CPU']);
   } else if (p.workload === 'stress_highalloc') {
     out.push(['CPUs', p.cpus], ["the zone's fill (pages)", p.pages], ['order-9 attempts', p.iterations]);
   } else {

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { coreWorkloads, simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
 import { HIGHALLOC_ATTEMPTS, WORKLOAD_TABLE, workloadEntry } from './workloads';
 import { URL_LIMITS, WORKLOADS } from './url';
-import { runRequest, scenarioRequest } from './request';
+import { runRequest, scenarioRequest, sizedInput } from './request';
 import { Player } from '../log/player';
 import { decodeEvents } from '../log/events';
 
@@ -34,20 +34,23 @@ describe('the workload table', () => {
   });
   it('each entry turns a small scenario into a run the core accepts', () => {
     for (const w of WORKLOAD_TABLE) {
-      const r = simScenario(m, { ...runRequest({ workload: w.name, ...w.size(256, 2), seed: 1, preset: 'v5.18' }), maxEvents: 4096 });
+      const { tasks, size } = w.size(256, 2);
+      const r = simScenario(m, { ...runRequest({ ...sizedInput(w.name, tasks, size), seed: 1, preset: 'v5.18' }), maxEvents: 4096 });
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(w.description.length).toBeGreaterThan(40);
     }
   });
   it('keeps the page allocator workloads small at the largest scenario a link may ask for, and the core takes them', () => {
-    for (const name of ['parallel_free', 'trunc', 'stress_highalloc', 'mixed']) {
+    for (const name of ['parallel_free', 'trunc', 'stress_highalloc', 'mixed'] as const) {
       const w = workloadEntry(name)!;
       for (const [zone, cpus] of [
         [URL_LIMITS.maxPages, URL_LIMITS.maxCpus],
         [URL_LIMITS.minPages, 1],
       ] as const) {
-        const req = runRequest({ workload: name, ...w.size(zone, cpus), seed: 1, preset: 'lu-rfc-p2' });
+        const { tasks, size } = w.size(zone, cpus);
+        const req = runRequest({ workload: name, cpus: tasks, pages: size, seed: 1, preset: 'lu-rfc-p2' });
+        if (req.workload === 'hackbench') throw new Error(`${name} asked for`);
         // the work a run does: pages per task x tasks x rounds (stress_highalloc: the fill,
         // which each attempt's compaction may scan, x attempts)
         const work = name === 'stress_highalloc' ? req.pages * req.iterations : req.cpus * req.pages * req.iterations;
@@ -66,7 +69,7 @@ describe('the workload table', () => {
   }, 240_000); // mixed at 112 CPUs alone fills its 2^21-record log bound: ~10 s here
 
   it('refuses a name the core does not have, listing the ones it has', () => {
-    expect(() => simScenario(m, { workload: 'no_such', cpus: 1, pages: 16, iterations: 1, seed: 1, preset: 'v5.18', maxEvents: 16 })).toThrow(
+    expect(() => simScenario(m, { workload: 'no_such' as 'trunc', cpus: 1, pages: 16, iterations: 1, seed: 1, preset: 'v5.18', maxEvents: 16 })).toThrow(
       /the core has no workload "no_such"; it has page_fault1/,
     );
     expect(workloadEntry('no_such')).toBeUndefined();

@@ -9,12 +9,14 @@
 
 import { CORE_LIMITS } from '../log/core-limits.ts';
 
+/** A scenario's run as tasks of one size each; runRequest() takes it in the workload's own
+ * fields (sizedInput(), web/scenario/request.ts). */
 export interface WorkloadSize {
-  /** model CPUs, one task each (hackbench: groups) */
-  cpus: number;
-  /** pages each task works on per round (the zone holds what the core needs for them);
-   * hackbench: messages per sender; stress_highalloc: the zone's fill */
-  pages: number;
+  /** tasks, one model CPU each (hackbench: its groups) */
+  tasks: number;
+  /** each task's size: pages it works on per round (the zone holds what the core needs for
+   * them); hackbench: messages each sender sends; stress_highalloc: the zone's fill */
+  size: number;
 }
 
 export interface WorkloadEntry {
@@ -54,7 +56,7 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
  * modelled machine's). */
 function perTask(zonePages: number, cpus: number): WorkloadSize {
   const n = clamp(cpus, 1, CORE_LIMITS.modelCpus);
-  return { cpus: n, pages: Math.max(1, Math.floor(Math.min(zonePages, BROWSER_MAX_PAGES) / n)) };
+  return { tasks: n, size: Math.max(1, Math.floor(Math.min(zonePages, BROWSER_MAX_PAGES) / n)) };
 }
 
 export const WORKLOAD_TABLE = [
@@ -70,7 +72,7 @@ export const WORKLOAD_TABLE = [
       pages: 'pages the tasks map in all (each maps this / CPUs); the zone adds room for the pcp lists',
       cpus: `one task per CPU, 1 to ${CORE_LIMITS.modelCpus}`,
     },
-    size: (zonePages: number, cpus: number) => ({ cpus, pages: Math.max(1, Math.floor(zonePages / cpus)) }),
+    size: (zonePages: number, cpus: number) => ({ tasks: cpus, size: Math.max(1, Math.floor(zonePages / cpus)) }),
   },
   {
     name: 'hackbench',
@@ -85,7 +87,7 @@ export const WORKLOAD_TABLE = [
       cpus: `groups, one CPU each, 2 to ${CORE_LIMITS.hackbenchMaxGroups}`,
     },
     // SLUB's freelist prefetch follows the preset (runRequest())
-    size: (_zonePages: number, cpus: number) => ({ cpus: clamp(cpus, 2, CORE_LIMITS.hackbenchMaxGroups), pages: HACKBENCH_LOOPS }),
+    size: (_zonePages: number, cpus: number) => ({ tasks: clamp(cpus, 2, CORE_LIMITS.hackbenchMaxGroups), size: HACKBENCH_LOOPS }),
   },
   {
     name: 'parallel_free',
@@ -131,8 +133,8 @@ export const WORKLOAD_TABLE = [
     },
     // the core's pages is the whole fill (its iterations, the attempts: docs/skipmerge.md)
     size: (zonePages: number, cpus: number) => ({
-      cpus: clamp(cpus, 1, HIGHALLOC_MAX_CPUS),
-      pages: clamp(zonePages, HIGHALLOC_PAGES[0], HIGHALLOC_PAGES[1]),
+      tasks: clamp(cpus, 1, HIGHALLOC_MAX_CPUS),
+      size: clamp(zonePages, HIGHALLOC_PAGES[0], HIGHALLOC_PAGES[1]),
     }),
   },
   {
@@ -149,13 +151,13 @@ export const WORKLOAD_TABLE = [
     },
     size: (zonePages: number, cpus: number) => {
       const n = clamp(cpus, 2, MIXED_MAX_CPUS);
-      return { cpus: n, pages: Math.max(1, Math.floor(Math.min(zonePages, MIXED_MAX_PAGES) / Math.ceil(n / 2))) };
+      return { tasks: n, size: Math.max(1, Math.floor(Math.min(zonePages, MIXED_MAX_PAGES) / Math.ceil(n / 2))) };
     },
   },
 ] as const satisfies readonly WorkloadEntry[];
 
 export type WorkloadName = (typeof WORKLOAD_TABLE)[number]['name'];
 
-export function workloadEntry(name: string): WorkloadEntry | undefined {
+export function workloadEntry(name: string): (WorkloadEntry & { readonly name: WorkloadName }) | undefined {
   return WORKLOAD_TABLE.find((w) => w.name === name);
 }

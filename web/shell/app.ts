@@ -151,7 +151,7 @@ export class App {
           ...(run.pcp ? { pcp: run.pcp } : {}),
         });
         if (res.ok && this.player) {
-          renderResults(results, { request: run.request, stats: run.stats, summary: run.summary, log: this.player.log });
+          renderResults(results, { request: run.request, stats: run.stats, log: this.player.log });
           runMsg.textContent =
             s.workload === 'page_fault1'
               ? 'Next: press “next drain ▶” (or D) to watch a pcp list drain and its pages merge back into the free areas.'
@@ -660,7 +660,7 @@ export class App {
       // the scenario the button would run, as the workload table maps it (never typed here)
       const s = this.scenario;
       const size = workloadEntry(s.workload)?.size(s.pages, s.cpus);
-      this.eventLine.textContent = `Press Run scenario (left) to run ${s.workload} on ${size?.cpus ?? s.cpus} model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.`;
+      this.eventLine.textContent = `Press Run scenario (left) to run ${s.workload} on ${size?.tasks ?? s.cpus} model CPUs, then “next drain ▶” to watch a pcp list drain into the free areas.`;
       return;
     }
     // Playing fast, the readouts change faster than anyone reads them: 10 times a second is

@@ -6,8 +6,8 @@
 import type { SimStats } from '../engine/simstats';
 import { acqPerPage } from '../engine/simstats';
 import { JUMP_KINDS, type JumpKind } from '../log/player';
-import type { EventLog } from '../log/events';
-import { blabCommand, runParameters, type RunParams } from '../scenario/request';
+import { EV, type EventLog } from '../log/events';
+import { blabCommand, runParameters, runTasks, type RunParams } from '../scenario/request';
 import { workloadEntry } from '../scenario/workloads';
 import { el } from '../ui/dom';
 import { howMadeLine } from '../ui/provenance';
@@ -15,10 +15,13 @@ import { howMadeLine } from '../ui/provenance';
 export interface RunResult {
   request: RunParams;
   stats: SimStats;
-  /** the core's first line (it says when the event log was cut at its bound) */
-  summary: string;
   /** the run's event log, for the refill and drain counts */
   log: EventLog;
+}
+
+/** True when the log stopped at its bound: the core's last record is then LOG_FULL. */
+export function logWasCut(log: EventLog): boolean {
+  return log.length > 0 && log.type[log.length - 1] === EV.LOG_FULL;
 }
 
 /** How many times the log starts a drain or refill (the player's jump kinds, so "next drain" stops at each). */
@@ -52,7 +55,7 @@ export function resultRows(r: RunResult): Row[] {
   } else {
     rows.push(['prefetch', 'buddy prefetches: in time / late / wasted', `${int(s.pfHit)} / ${int(s.pfLate)} / ${int(s.pfWasted)}`, 'prefetch_buddy(): landed before use, still in flight, never used']);
   }
-  const cut = /event log cut/.test(r.summary);
+  const cut = logWasCut(r.log);
   const where = cut ? 'in the recorded part of the run' : 'in the whole run';
   rows.push(
     ['refills', 'pcp refills (rmqueue_bulk)', int(countStarts(r.log, 'refill')), `batch pages moved from the buddy lists to a pcp list, ${where}`],
@@ -65,7 +68,7 @@ export function resultRows(r: RunResult): Row[] {
 /** The card, replacing whatever `box` held. */
 export function renderResults(box: HTMLElement, r: RunResult): void {
   const q = r.request;
-  const title = el('h3', { id: 'results-title', text: `Results: ${q.workload} on ${q.preset}, ${q.cpus} ${q.workload === 'hackbench' ? 'groups' : q.workload === 'stress_highalloc' ? 'CPUs' : 'tasks'}` });
+  const title = el('h3', { id: 'results-title', text: `Results: ${q.workload} on ${q.preset}, ${runTasks(q)} ${q.workload === 'hackbench' ? 'groups' : q.workload === 'stress_highalloc' ? 'CPUs' : 'tasks'}` });
   const dl = el('dl', { class: 'results-grid' });
   for (const [id, label, value, note] of resultRows(r)) {
     dl.append(
@@ -79,7 +82,7 @@ export function renderResults(box: HTMLElement, r: RunResult): void {
   }
   const params = el('dl', { class: 'results-params' });
   for (const [k, v] of runParameters(q)) params.append(el('dt', { text: k }), el('dd', { text: typeof v === 'number' ? v.toLocaleString('en') : v }));
-  const cut = /event log cut/.test(r.summary)
+  const cut = logWasCut(r.log)
     ? [el('p', { class: 'hint', text: `The event log was cut at its bound: the views replay the first ${r.log.length.toLocaleString('en')} events; the figures above are the whole run’s.` })]
     : [];
   box.replaceChildren(

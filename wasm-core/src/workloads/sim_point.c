@@ -1,11 +1,12 @@
 /*
  * sim_point.c - one run as the browser asks for it (struct blab_sim_point, blab_sim.h): its
- * key, its config, and its counters as text. blab_js_sim_ex() (wasm/api.c) and `blab sim
- * --points` (cli/sim_points.c) both go through here, so a point prints the same bytes natively
- * and in WebAssembly; the lessons ship the native text and the page checks it byte for byte.
+ * key, its config, and its counters as a record. blab_js_sim_run() (wasm/api.c) and `blab sim
+ * --points` (cli/sim_points.c) both go through here, so a point runs the same machine natively
+ * and in WebAssembly; the lessons ship the native records and the page checks every counter.
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,20 +35,22 @@ int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config
 		return fail(err, errlen, "no point or no config");
 	blab_sim_config_init(c);
 	c->workload = p->workload;
-	c->cpus = p->cpus;
-	c->pages = p->pages;
-	c->iterations = p->iterations;
 	c->seed = p->seed;
 	if (p->workload == BLAB_WL_HACKBENCH) {
-		if (p->iterations > 3)
-			return fail(err, errlen, "hackbench flags=%u: only bits 0 (prefetch) and 1 "
-				    "(same CPU)", p->iterations);
-		c->hackbench.groups = p->cpus;
-		c->hackbench.loops = p->pages;
-		c->hackbench.slub_prefetch = (uint8_t)(p->iterations & 1u);
-		c->hackbench.same_cpu = (uint8_t)((p->iterations >> 1) & 1u);
+		if (p->slub_prefetch > 1 || p->same_cpu > 1)
+			return fail(err, errlen, "hackbench slub_prefetch=%u same_cpu=%u: each is 0 or 1",
+				    p->slub_prefetch, p->same_cpu);
+		c->cpus = p->groups; /* one CPU per group: blab_sim_run() checks they agree */
+		c->hackbench.groups = p->groups;
+		c->hackbench.loops = p->loops;
+		c->hackbench.slub_prefetch = (uint8_t)p->slub_prefetch;
+		c->hackbench.same_cpu = (uint8_t)p->same_cpu;
 		c->pages = 1;
 		c->iterations = 1;
+	} else {
+		c->cpus = p->cpus;
+		c->pages = p->pages;
+		c->iterations = p->iterations;
 	}
 	if (memchr(p->preset, '\0', sizeof(p->preset)) == NULL || blab_preset(p->preset, &c->strategy))
 		return fail(err, errlen, "unknown preset '%.31s' (blab presets lists them)", p->preset);
@@ -67,21 +70,28 @@ int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config
 int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n)
 {
 	const char *w = NULL;
+	char own[80];
+
 	for (uint32_t i = 0; i < blab_sim_workload_count(); i++)
 		if (blab_sim_workload_id(blab_sim_workload_name(i)) == p->workload)
 			w = blab_sim_workload_name(i);
+	/* the workload's own fields: hackbench's are not page_fault1's under other names */
+	if (p->workload == BLAB_WL_HACKBENCH)
+		snprintf(own, sizeof(own), "groups=%" PRIu32 " loops=%" PRIu32 " slub_prefetch=%" PRIu32
+			 " same_cpu=%" PRIu32, p->groups, p->loops, p->slub_prefetch, p->same_cpu);
+	else
+		snprintf(own, sizeof(own), "cpus=%" PRIu32 " pages=%" PRIu32 " iterations=%" PRIu32,
+			 p->cpus, p->pages, p->iterations);
 	return snprintf(buf, n,
-			"workload=%s preset=%.31s cpus=%" PRIu32 " pages=%" PRIu32
-			" iterations=%" PRIu32 " seed=%" PRIu64 " batch=%" PRIu32 " high=%" PRIu32
+			"workload=%s preset=%.31s %s seed=%" PRIu64 " batch=%" PRIu32 " high=%" PRIu32
 			" clear_lines=%" PRIu32 " cache_scale=%" PRIu32,
-			w ? w : "unknown", p->preset, p->cpus, p->pages, p->iterations, p->seed,
-			p->batch, p->high, p->clear_lines ? p->clear_lines : 64,
-			p->cache_scale ? p->cache_scale : 1);
+			w ? w : "unknown", p->preset, own, p->seed, p->batch, p->high,
+			p->clear_lines ? p->clear_lines : 64, p->cache_scale ? p->cache_scale : 1);
 }
 
 /* "name=" then a decimal number up to max, then a space or the end; *s moves past it */
 static int field(const char **s, const char *name, uint64_t max, uint64_t *out, char *err,
-		 size_t errlen)
+		 size_t errlen, const char *whose)
 {
 	size_t len = strlen(name);
 	uint64_t v = 0;
@@ -90,14 +100,15 @@ static int field(const char **s, const char *name, uint64_t max, uint64_t *out, 
 	if (!**s)
 		return fail(err, errlen, "the key ends before %s=", name);
 	if (strncmp(*s, name, len) || (*s)[len] != '=')
-		return fail(err, errlen, "expected %s= at \"%.24s\"", name, *s);
+		return fail(err, errlen, "expected %s= at \"%.24s\" (%s)", name, *s, whose);
 	q = *s + len + 1;
 	if (*q < '0' || *q > '9')
 		return fail(err, errlen, "%s: expected a decimal number, not \"%.16s\"", name, q);
 	for (; *q >= '0' && *q <= '9'; q++) {
-		if (v > (max - (uint64_t)(*q - '0')) / 10)
+		uint64_t d = (uint64_t)(*q - '0');
+		if (d > max || v > (max - d) / 10)
 			return fail(err, errlen, "%s: more than %" PRIu64, name, max);
-		v = v * 10 + (uint64_t)(*q - '0');
+		v = v * 10 + d;
 	}
 	if (*q != ' ' && *q != '\0')
 		return fail(err, errlen, "%s: unexpected \"%.16s\"", name, q);
@@ -133,16 +144,48 @@ static int word(const char **s, const char *name, char *out, size_t cap, char *e
 	return 0;
 }
 
+/* a key's numbers after its preset, in order: the workload's own, then every workload's */
+struct key_field {
+	const char *name;
+	uint64_t max;
+	size_t off; /* in struct blab_sim_point; a uint32_t but seed's */
+};
+#define KF(f, m) {#f, m, offsetof(struct blab_sim_point, f)}
+static const struct key_field order0_fields[] = {
+	KF(cpus, BLAB_SIM_MAX_CPUS), KF(pages, BLAB_SIM_MAX_PAGES),
+	KF(iterations, BLAB_SIM_MAX_ITERATIONS),
+};
+static const struct key_field hackbench_fields[] = {
+	KF(groups, BLAB_HACKBENCH_MAX_GROUPS), KF(loops, BLAB_HACKBENCH_MAX_LOOPS),
+	KF(slub_prefetch, 1), KF(same_cpu, 1),
+};
+static const struct key_field common_fields[] = {
+	KF(seed, UINT64_MAX), KF(batch, 1u << 16), KF(high, 1u << 16), KF(clear_lines, 64),
+	KF(cache_scale, 64),
+};
+#undef KF
+
+static int fields(const char **s, const struct key_field *f, size_t n, struct blab_sim_point *p,
+		  const char *whose, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = 0;
+		int rc = field(s, f[i].name, f[i].max, &v, err, errlen, whose);
+		if (rc)
+			return rc;
+		if (f[i].off == offsetof(struct blab_sim_point, seed))
+			p->seed = v;
+		else
+			*(uint32_t *)((char *)p + f[i].off) = (uint32_t)v;
+	}
+	return 0;
+}
+
 int blab_sim_point_parse(const char *key, struct blab_sim_point *p, char *err, size_t errlen)
 {
 	char w[32];
-	uint64_t v[8];
-	static const char *const names[] = {"cpus", "pages", "iterations", "seed", "batch", "high",
-					    "clear_lines", "cache_scale"};
-	static const uint64_t max[] = {BLAB_SIM_MAX_CPUS, BLAB_SIM_MAX_PAGES, BLAB_SIM_MAX_ITERATIONS,
-				       UINT64_MAX, 1u << 16, 1u << 16, 64, 64};
-	const char *s = key;
-	int rc;
+	const char *s = key, *whose;
+	int hb, rc;
 
 	if (!key || !p)
 		return fail(err, errlen, "no key");
@@ -156,19 +199,16 @@ int blab_sim_point_parse(const char *key, struct blab_sim_point *p, char *err, s
 		return fail(err, errlen, "unknown workload '%s'", w);
 	if ((rc = word(&s, "preset", p->preset, sizeof(p->preset), err, errlen)))
 		return rc;
-	for (unsigned i = 0; i < 8; i++)
-		if ((rc = field(&s, names[i], max[i], &v[i], err, errlen)))
-			return rc;
+	hb = p->workload == BLAB_WL_HACKBENCH;
+	whose = hb ? "hackbench's key: groups loops slub_prefetch same_cpu seed batch high "
+		     "clear_lines cache_scale"
+		   : "the key: cpus pages iterations seed batch high clear_lines cache_scale";
+	if ((rc = hb ? fields(&s, hackbench_fields, 4, p, whose, err, errlen)
+		     : fields(&s, order0_fields, 3, p, whose, err, errlen)) ||
+	    (rc = fields(&s, common_fields, 5, p, whose, err, errlen)))
+		return rc;
 	if (*s)
 		return fail(err, errlen, "unexpected \"%.24s\" after cache_scale", s);
-	p->cpus = (uint32_t)v[0];
-	p->pages = (uint32_t)v[1];
-	p->iterations = (uint32_t)v[2];
-	p->seed = v[3];
-	p->batch = (uint32_t)v[4];
-	p->high = (uint32_t)v[5];
-	p->clear_lines = (uint32_t)v[6];
-	p->cache_scale = (uint32_t)v[7];
 	return 0;
 }
 
@@ -221,11 +261,59 @@ int blab_sim_report(char *buf, size_t n, const struct blab_sim_config *c,
 		put(&t, "score %llu pages/s, zone->lock contention %u.%02u %%, batch %u, high %u%s\n",
 		    (ull)r->score, r->zone_contention_bp / 100, r->zone_contention_bp % 100, r->batch,
 		    r->high, cut);
+	return (int)t.at;
+}
+
+int blab_sim_point_record(char *buf, size_t n, const char *key, const struct blab_sim_result *r)
+{
+	struct text t = {buf, n, 0};
+	const char *sep = "";
+
+	if (buf && n)
+		buf[0] = '\0';
+	put(&t, "{\"key\":\"%s\",\"stats\":{", key);
 	/* every counter of the stats array (blab_js.h), by the names the app reads them by */
-	put(&t, "stats");
-#define BLAB_X(js, expr) put(&t, " " #js "=%lld", (long long)(expr));
+#define BLAB_X(js, expr)                                                   \
+	put(&t, "%s\"" #js "\":%lld", sep, (long long)(expr));             \
+	sep = ",";
 	BLAB_JS_SIM_STATS(BLAB_X)
 #undef BLAB_X
-	put(&t, "\n");
+	put(&t, "}}\n");
 	return (int)t.at;
+}
+
+/* *s starts with lit: move past it */
+static int skip(const char **s, const char *end, const char *lit)
+{
+	size_t len = strlen(lit);
+	if ((size_t)(end - *s) < len || memcmp(*s, lit, len))
+		return 0;
+	*s += len;
+	return 1;
+}
+
+int blab_sim_point_record_ok(const char *rec, size_t len, const char *key)
+{
+	static const char *const names[] = {
+#define BLAB_X(js, expr) #js,
+		BLAB_JS_SIM_STATS(BLAB_X)
+#undef BLAB_X
+	};
+	const char *s = rec, *end = rec + len;
+
+	if (!rec || !key || !skip(&s, end, "{\"key\":\"") || !skip(&s, end, key) ||
+	    !skip(&s, end, "\",\"stats\":{"))
+		return 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int digits = 0;
+		if ((i && !skip(&s, end, ",")) || !skip(&s, end, "\"") || !skip(&s, end, names[i]) ||
+		    !skip(&s, end, "\":"))
+			return 0;
+		skip(&s, end, "-");
+		for (; s < end && *s >= '0' && *s <= '9'; s++)
+			digits++;
+		if (digits < 1 || digits > 19)
+			return 0;
+	}
+	return skip(&s, end, "}}\n") && s == end;
 }
