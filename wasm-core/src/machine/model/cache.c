@@ -83,6 +83,16 @@ static inline uint64_t rank_bits(uint32_t n)
 }
 
 static void file_due(struct cache_level *c, uint32_t s);
+static void refile_due(struct cache_level *c, uint32_t s, uint64_t want);
+
+/* L2 with lazy clears: the group's clear count at which set t (n ways) would take a filler
+ * that evicts something other than a filler, 0 for never: the fillers ranked above the
+ * highest non-filler can go first */
+HOT uint64_t due_at(const struct cache_set *t, const uint32_t n)
+{
+	uint64_t others = ~t->filler_ranks & rank_bits(n);
+	return others ? t->synced + n - (63u - (uint32_t)__builtin_clzll(others)) : 0;
+}
 
 /* The sets of a level of `bytes` in `assoc` ways (0: none or too many), and its set_mask */
 static uint64_t level_sets(uint64_t bytes, uint32_t assoc, uint32_t *set_mask)
@@ -376,10 +386,14 @@ HOT uint32_t lru_way(const struct cache_level *c, uint32_t s, uint32_t r, const 
 
 /* The set's order changed (a touch, a fill, a filler inserted at once): an L2 with lazy
  * clears refiles it under its new deadline. */
-HOT void order_changed(struct cache_level *c, uint32_t s)
+HOT void order_changed(struct cache_level *c, uint32_t s, const uint32_t n)
 {
-	if (c->due)
-		file_due(c, s);
+	/* most touches and fills leave the deadline where it was: tested here, without a call */
+	if (c->due) {
+		uint64_t want = due_at(&c->sets[s], n);
+		if (want != c->sets[s].deadline)
+			refile_due(c, s, want);
+	}
 }
 
 /* way w of set s, holding a tracked line, becomes the most recently used */
@@ -390,7 +404,7 @@ HOT void lru_touch(struct cache_level *c, uint32_t s, uint32_t w, const uint32_t
 		uint32_t r = nib_rank(t->order, w);
 		t->order = nib_touch(t->order, w, r);
 		t->filler_ranks = ranks_touch(t->filler_ranks, r);
-		order_changed(c, s);
+		order_changed(c, s, n);
 		return;
 	}
 	uint8_t *g = c->age + (uint64_t)s * n;
@@ -409,7 +423,7 @@ HOT uint32_t lru_insert(struct cache_level *c, uint32_t s, const uint32_t n)
 		uint32_t v = (uint32_t)(x >> (4u * (n - 1u))) & 0xfu;
 		t->order = (x & ~bits) | ((x << 4) & bits) | v;
 		t->filler_ranks = ((t->filler_ranks << 1) | 1u) & rank_bits(n);
-		order_changed(c, s);
+		order_changed(c, s, n);
 		return v;
 	}
 	uint8_t *g = c->age + (uint64_t)s * n;
@@ -464,12 +478,15 @@ HOT void take_fillers(struct cache_level *c, uint32_t s, uint64_t k, const uint3
 	if (r)
 		t->order = (o & ~bits) | (((o << (4u * r)) | ((o & bits) >> (4u * (n - r)))) & bits);
 	t->filler_ranks = gone == n ? rank_bits(n) : ((f << gone) | all) & rank_bits(n);
-	if ((f >> (n - gone)) != all) {
-		/* some of the ways pushed out held a tracked line or nothing */
-		uint64_t tail = (o & bits) >> (4u * (n - gone)); /* the ways ranked n-gone.. */
+	/* the ranks pushed out (n-gone..n-1) whose ways held a tracked line or nothing: only
+	 * those change (fillers stay fillers), so only those are looked up, usually few */
+	uint64_t held = ~(f >> (n - gone)) & all;
+	if (held) {
 		uint64_t gone_ways = 0;
-		for (uint32_t i = 0; i < gone; i++, tail >>= 4)
-			gone_ways |= 1ull << (tail & 0xfu);
+		for (; held; held &= held - 1u) {
+			uint32_t rank = n - gone + (uint32_t)__builtin_ctzll(held);
+			gone_ways |= 1ull << ((o >> (4u * rank)) & 0xfu);
+		}
 		fill_gone(c, s, gone_ways);
 	}
 }
@@ -478,11 +495,13 @@ HOT void take_fillers(struct cache_level *c, uint32_t s, uint64_t k, const uint3
  * leave the deadline where it was (it moves only with the highest non-filler rank). */
 static void file_due(struct cache_level *c, uint32_t s)
 {
+	refile_due(c, s, due_at(&c->sets[s], c->assoc));
+}
+
+/* set s's deadline is `want` from now on (out of line: it rarely moves) */
+static void refile_due(struct cache_level *c, uint32_t s, uint64_t want)
+{
 	struct cache_set *t = &c->sets[s];
-	uint64_t others = ~t->filler_ranks & rank_bits(c->assoc), want = 0;
-	/* the fillers ranked above the highest non-filler can go first */
-	if (others)
-		want = t->synced + c->assoc - (63u - (uint32_t)__builtin_clzll(others));
 	if (want == t->deadline)
 		return;
 	uint64_t *due = c->due + (uint64_t)(s >> 6) * DUE_SLOTS;
@@ -521,8 +540,16 @@ HOT uint32_t look_set(struct cache_level *c, uint64_t line, const uint32_t n)
 {
 	uint32_t s = (uint32_t)line & c->set_mask;
 	const char *slots = (const char *)&c->way[(uint64_t)s * n];
-	for (uint32_t b = 0; b < n * (uint32_t)sizeof(struct cache_slot); b += 64u)
-		__builtin_prefetch(slots + b);
+	const uint32_t bytes = n * (uint32_t)sizeof(struct cache_slot);
+	/* written out (up to 16 ways, four host lines): a loop here cost as much as the
+	 * lookup's hash test */
+	__builtin_prefetch(slots);
+	if (bytes > 64u)
+		__builtin_prefetch(slots + 64);
+	if (bytes > 128u)
+		__builtin_prefetch(slots + 128);
+	if (bytes > 192u)
+		__builtin_prefetch(slots + 192);
 	lazy_sync(c, s, n);
 	return s;
 }
