@@ -127,10 +127,11 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 	c->ready = with_ready ? calloc(nsets * assoc, sizeof(*c->ready)) : NULL;
 	if (lazy && (nsets < 64u || assoc > NARROW_WAYS))
 		lazy = 0;
-	c->clears = lazy ? calloc(nsets / 64u, sizeof(*c->clears)) : NULL;
+	c->lazy = lazy != 0;
+	c->clears = calloc(lazy ? nsets / 64u : nsets / 64u + 1u, sizeof(*c->clears));
 	c->due = lazy == 2 ? calloc(nsets / 64u * DUE_SLOTS, sizeof(*c->due)) : NULL;
 	if (!c->way || !c->sets || (assoc > NARROW_WAYS && !c->age) ||
-	    (with_ready && !c->ready) || (lazy && !c->clears) ||
+	    (with_ready && !c->ready) || !c->clears ||
 	    (lazy == 2 && !c->due))
 		return -1;
 	/* way w ranked w: the word 0x..fedcba9876543210 cut to assoc nibbles, 0xf above */
@@ -516,7 +517,7 @@ static void refile_due(struct cache_level *c, uint32_t s, uint64_t want)
 /* Bring set s of an L1 or L2 up to date with its group's lazy clears. */
 HOT void lazy_sync(struct cache_level *c, uint32_t s, const uint32_t n)
 {
-	if (c->clears) {
+	{ /* all zero, as every set's synced, unless the level is lazy */
 		uint64_t g = c->clears[s >> 6], k = g - c->sets[s].synced;
 		if (__builtin_expect(k != 0, 0)) {
 			c->sets[s].synced = g;
@@ -1262,12 +1263,12 @@ HOT void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socke
 	uint32_t ver[64], n;
 	int whole = stride == 1u && !(first & 63u);
 
-	if (l1->clears && whole && !l1->pf_marks)
+	if (l1->lazy && whole && !l1->pf_marks)
 		l1->clears[((uint32_t)first & l1->set_mask) >> 6]++;
 	else
 		for (uint32_t l = 0; l < 64u; l += stride)
 			l1_filler(m, l1, priv_set(l1, first + l, n1), n1);
-	if (l2->clears && whole)
+	if (l2->lazy && whole)
 		n = clear_l2_lazy(l2, first, idx, before, &to_llc, n2);
 	else
 		n = clear_l2_now(l2, first, stride, idx, before, &to_llc, n2);
@@ -1552,7 +1553,7 @@ static const char *set_check(const struct cache_level *c, uint64_t s, uint8_t *r
 	}
 	if (fillers != t->filler_ranks)
 		return "filler_ranks disagrees with the ways";
-	if (c->clears && t->synced > c->clears[s >> 6])
+	if (t->synced > c->clears[s >> 6])
 		return "a set is ahead of its group's clears";
 	if (c->due) {
 		/* the deadline: the first lazy clear whose filler would evict something other
@@ -1588,8 +1589,7 @@ static uint64_t level_bytes(uint64_t bytes, uint32_t assoc, int with_ready, int 
 		n += nways * sizeof(uint64_t) + ARRAY_SLACK;
 	if (lazy && (nsets < 64u || assoc > NARROW_WAYS))
 		lazy = 0;
-	if (lazy)
-		n += nsets / 64u * sizeof(uint64_t) + ARRAY_SLACK;
+	n += (lazy ? nsets / 64u : nsets / 64u + 1u) * sizeof(uint64_t) + ARRAY_SLACK;
 	if (lazy == 2)
 		n += nsets / 64u * DUE_SLOTS * sizeof(uint64_t) + ARRAY_SLACK;
 	return n;

@@ -141,9 +141,11 @@ struct cache_level {
 	/* sets of more than 16 ways: the LRU rank of each way inside its set (0 = most
 	 * recently used), set-major as the ways */
 	uint8_t *age;
-	/* L1, L2 of at least 64 sets of up to 16 ways: lazy clear_page()s so far, per group
-	 * of 64 sets (one page's lines); NULL: every clear is applied at once */
+	/* L1, L2 of at least 64 sets of up to 16 ways (lazy): lazy clear_page()s so far, per
+	 * group of 64 sets (one page's lines). Other levels apply every clear at once and
+	 * keep it all zero, so a look at a set tests one count, not whether there is one. */
 	uint64_t *clears;
+	uint32_t lazy;
 	/* L2 with clears: per group, 32 masks of its sets by deadline % 32 */
 	uint64_t *due;
 	uint32_t pf_marks; /* L1: ways holding a prefetch mark */
@@ -301,7 +303,7 @@ static inline int cache_access_mru(struct cache_model *m, uint32_t cpu, uint64_t
 		return 0;
 	const struct cache_set *t = &l1->sets[s1];
 	const struct cache_slot *w = &l1->way[(uint64_t)s1 * l1->assoc + (t->order & 0xfu)];
-	if ((l1->clears && l1->clears[s1 >> 6] != t->synced) || w->line != line ||
+	if (l1->clears[s1 >> 6] != t->synced || w->line != line ||
 	    w->ver != d->ver || w->pfm.pf || (write && d->owner != cpu))
 		return 0;
 	m->mru_cpu[cpu][write != 0]++;
