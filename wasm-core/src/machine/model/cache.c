@@ -114,10 +114,12 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 		return -1;
 	c->nsets = (uint32_t)nsets;
 	c->assoc = assoc;
-	/* whole host cache lines: an 8-way set's slots are two, a 16-way set's four */
-	c->way = aligned_alloc(64, nsets * assoc * sizeof(*c->way));
+	/* whole host cache lines: an 8-way set's slots are two, a 16-way set's four
+	 * (aligned_alloc wants a multiple of the alignment) */
+	uint64_t way_bytes = (nsets * assoc * sizeof(*c->way) + 63u) & ~(uint64_t)63u;
+	c->way = aligned_alloc(64, way_bytes);
 	if (c->way)
-		memset(c->way, 0, nsets * assoc * sizeof(*c->way));
+		memset(c->way, 0, way_bytes);
 	/* one host cache line a set (struct cache_set is 64 bytes) */
 	c->sets = aligned_alloc(64, nsets * sizeof(*c->sets));
 	if (c->sets)
