@@ -355,8 +355,8 @@ static void test_checker(void)
 	out(&m, 0, PG(1), 0, 0);
 	out(&m, 0, PG(2), 0, 0);
 	/* fills go to the LRU way: 15, then 14 */
-	CHECK(m.l2[0].line[15] && m.l2[0].line[14]);
-	m.l2[0].line[14] = m.l2[0].line[15];
+	CHECK(m.l2[0].way[15].line && m.l2[0].way[14].line);
+	m.l2[0].way[14].line = m.l2[0].way[15].line;
 	CHECK_EQ(cache_check(&m, err, sizeof(err)), -1);
 	CHECK(strstr(err, "twice") != NULL);
 	cache_free(&m);

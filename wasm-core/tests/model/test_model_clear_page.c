@@ -199,7 +199,7 @@ static void lazy_equals_loop(uint32_t scale)
 	p.llc_bytes_per_core /= scale;
 	CHECK_EQ(cache_init(&a, &p, 57, 1 << 13, 0), 0);
 	CHECK_EQ(cache_init(&b, &p, 57, 1 << 13, 0), 0);
-	CHECK(a.l1[0].clears != NULL && a.l2[0].due != NULL);
+	CHECK(a.l1[0].lazy && a.l2[0].due != NULL);
 	cache_set_frames(&a, 0, 1 << 13);
 	cache_set_frames(&b, 0, 1 << 14);
 	(void)out(&a, 28, FR((1 << 13) + 7)); /* a frame line for b only */

@@ -83,6 +83,16 @@ static inline uint64_t rank_bits(uint32_t n)
 }
 
 static void file_due(struct cache_level *c, uint32_t s);
+static void refile_due(struct cache_level *c, uint32_t s, uint64_t want);
+
+/* L2 with lazy clears: the group's clear count at which set t (n ways) would take a filler
+ * that evicts something other than a filler, 0 for never: the fillers ranked above the
+ * highest non-filler can go first */
+HOT uint64_t due_at(const struct cache_set *t, const uint32_t n)
+{
+	uint64_t others = ~t->filler_ranks & rank_bits(n);
+	return others ? t->synced + n - (63u - (uint32_t)__builtin_clzll(others)) : 0;
+}
 
 /* The sets of a level of `bytes` in `assoc` ways (0: none or too many), and its set_mask */
 static uint64_t level_sets(uint64_t bytes, uint32_t assoc, uint32_t *set_mask)
@@ -104,19 +114,26 @@ static int level_init(struct cache_level *c, uint64_t bytes, uint32_t assoc, int
 		return -1;
 	c->nsets = (uint32_t)nsets;
 	c->assoc = assoc;
-	c->line = calloc(nsets * assoc, sizeof(*c->line));
-	c->ver = calloc(nsets * assoc, sizeof(*c->ver));
-	c->sets = calloc(nsets, sizeof(*c->sets));
+	/* whole host cache lines: an 8-way set's slots are two, a 16-way set's four
+	 * (aligned_alloc wants a multiple of the alignment) */
+	uint64_t way_bytes = (nsets * assoc * sizeof(*c->way) + 63u) & ~(uint64_t)63u;
+	c->way = aligned_alloc(64, way_bytes);
+	if (c->way)
+		memset(c->way, 0, way_bytes);
+	/* one host cache line a set (struct cache_set is 64 bytes) */
+	c->sets = aligned_alloc(64, nsets * sizeof(*c->sets));
+	if (c->sets)
+		memset(c->sets, 0, nsets * sizeof(*c->sets));
 	if (assoc > NARROW_WAYS)
 		c->age = calloc(nsets * assoc + AGE_SLACK, sizeof(*c->age));
 	c->ready = with_ready ? calloc(nsets * assoc, sizeof(*c->ready)) : NULL;
-	c->pfm = with_ready ? calloc(nsets * assoc, sizeof(*c->pfm)) : NULL;
 	if (lazy && (nsets < 64u || assoc > NARROW_WAYS))
 		lazy = 0;
-	c->clears = lazy ? calloc(nsets / 64u, sizeof(*c->clears)) : NULL;
+	c->lazy = lazy != 0;
+	c->clears = calloc(lazy ? nsets / 64u : nsets / 64u + 1u, sizeof(*c->clears));
 	c->due = lazy == 2 ? calloc(nsets / 64u * DUE_SLOTS, sizeof(*c->due)) : NULL;
-	if (!c->line || !c->ver || !c->sets || (assoc > NARROW_WAYS && !c->age) ||
-	    (with_ready && (!c->ready || !c->pfm)) || (lazy && !c->clears) ||
+	if (!c->way || !c->sets || (assoc > NARROW_WAYS && !c->age) ||
+	    (with_ready && !c->ready) || !c->clears ||
 	    (lazy == 2 && !c->due))
 		return -1;
 	/* way w ranked w: the word 0x..fedcba9876543210 cut to assoc nibbles, 0xf above */
@@ -165,9 +182,7 @@ static void llc_free(struct cache_llc *c)
 
 static void level_free(struct cache_level *c)
 {
-	free(c->line);
-	free(c->ver);
-	free(c->pfm);
+	free(c->way);
 	free(c->sets);
 	free(c->age);
 	free(c->ready);
@@ -176,21 +191,14 @@ static void level_free(struct cache_level *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Way (0..n-1) of the n tags at w that equals line, or n if none. No early exit: a
- * branch-free scan beats a mispredicted loop exit (a line is in a set at most once). With a
- * constant n the compiler unrolls it. */
-HOT uint32_t scan_tags(const uint64_t *w, uint64_t line, const uint32_t n)
+/* Way (0..n-1) of the n slots at w whose line is `line`, or n if none. No early exit: a
+ * branch-free scan beats a mispredicted loop exit (a line is in a set at most once). */
+HOT uint32_t scan_tags(const struct cache_slot *w, uint64_t line, const uint32_t n)
 {
 	uint32_t hit = n;
 	for (uint32_t i = 0; i < n; i++)
-		hit = w[i] == line ? i : hit;
+		hit = w[i].line == line ? i : hit;
 	return hit;
-}
-
-/* Way of `line` in set s of n ways, or n if none. */
-HOT uint32_t scan_set(const struct cache_level *c, uint32_t s, uint64_t line, const uint32_t n)
-{
-	return scan_tags(c->line + (uint64_t)s * n, line, n);
 }
 
 /*
@@ -315,6 +323,59 @@ static uint32_t rotate_in_words(uint8_t *g, uint32_t n)
 	return v;
 }
 
+/*
+ * Set lookups. A set of up to 16 ways keeps beside its LRU order a one-byte hash of each
+ * way's line (fp: an empty way's is way_fp(0), a filler's way_fp(FILLER_LINE)). A lookup
+ * compares the wanted line's hash with eight ways per 64-bit word and reads the tag of
+ * each way whose hash matches; only a tag equal to the line is a hit, so a hash shared by
+ * two lines costs a tag read, never a wrong answer. Why: a miss, the commonest lookup
+ * below L1, then reads no tag at all, and a hit one, instead of comparing every way (16
+ * compares, two host cache lines of tags, for an L2 set).
+ */
+static inline uint8_t way_fp(uint64_t line)
+{
+	return (uint8_t)((line * 0x9E3779B97F4A7C15ull) >> 56);
+}
+
+/* the ways (0..n-1) of set s whose line hashes as line does: the high bit of byte w */
+HOT uint64_t fp_candidates(const struct cache_set *t, uint64_t line, uint32_t k,
+			   const uint32_t n)
+{
+	uint64_t x = load8(t->fp + k) ^ (ONES * way_fp(line));
+	/* the high bit of each byte of x that is zero: (b & 0x7f) + 0x7f carries into the high
+	 * bit unless those bits are 0, and no byte carries into the next */
+	return ~(((x & ~HIGHS) + ~HIGHS) | x) & HIGHS & rank_mask(n, k);
+}
+
+/* Way of `line` in set s of n ways, or n if none. The first candidate is tested without a
+ * branch (a lookup's hit or miss is as unpredictable to the host as it is to the model);
+ * only when its tag is another line's, a hash shared by two lines, are all tags compared. */
+HOT uint32_t scan_set(const struct cache_level *c, uint32_t s, uint64_t line, const uint32_t n)
+{
+	const struct cache_slot *tags = c->way + (uint64_t)s * n;
+	if (n > NARROW_WAYS)
+		return scan_tags(tags, line, n);
+	const struct cache_set *t = &c->sets[s];
+	uint64_t z0 = fp_candidates(t, line, 0, n);
+	uint64_t z1 = n > 8u ? fp_candidates(t, line, 8, n) : 0;
+	uint32_t w0 = z0 ? (uint32_t)__builtin_ctzll(z0) / 8u : n;
+	uint32_t w1 = z1 ? 8u + (uint32_t)__builtin_ctzll(z1) / 8u : n;
+	uint32_t w = z0 ? w0 : w1;
+	/* tags[n] is not this set's: read way 0 instead, and never take it as a hit */
+	uint64_t tag = tags[w < n ? w : 0].line;
+	if (__builtin_expect(w < n && tag != line, 0))
+		return scan_tags(tags, line, n);
+	return w;
+}
+
+/* way w of set s (of a level of n ways) holds `line` from now on */
+HOT void set_tag(struct cache_level *c, uint32_t s, uint32_t w, uint64_t line, const uint32_t n)
+{
+	c->way[(uint64_t)s * n + w].line = line;
+	if (n <= NARROW_WAYS)
+		c->sets[s].fp[w] = way_fp(line);
+}
+
 /* The LRU interface the rest of the model uses, by set and way (0..n-1) of a level of n
  * ways, on sets already brought up to date (lazy_sync). */
 
@@ -328,10 +389,14 @@ HOT uint32_t lru_way(const struct cache_level *c, uint32_t s, uint32_t r, const 
 
 /* The set's order changed (a touch, a fill, a filler inserted at once): an L2 with lazy
  * clears refiles it under its new deadline. */
-HOT void order_changed(struct cache_level *c, uint32_t s)
+HOT void order_changed(struct cache_level *c, uint32_t s, const uint32_t n)
 {
-	if (c->due)
-		file_due(c, s);
+	/* most touches and fills leave the deadline where it was: tested here, without a call */
+	if (c->due) {
+		uint64_t want = due_at(&c->sets[s], n);
+		if (want != c->sets[s].deadline)
+			refile_due(c, s, want);
+	}
 }
 
 /* way w of set s, holding a tracked line, becomes the most recently used */
@@ -342,7 +407,7 @@ HOT void lru_touch(struct cache_level *c, uint32_t s, uint32_t w, const uint32_t
 		uint32_t r = nib_rank(t->order, w);
 		t->order = nib_touch(t->order, w, r);
 		t->filler_ranks = ranks_touch(t->filler_ranks, r);
-		order_changed(c, s);
+		order_changed(c, s, n);
 		return;
 	}
 	uint8_t *g = c->age + (uint64_t)s * n;
@@ -361,7 +426,7 @@ HOT uint32_t lru_insert(struct cache_level *c, uint32_t s, const uint32_t n)
 		uint32_t v = (uint32_t)(x >> (4u * (n - 1u))) & 0xfu;
 		t->order = (x & ~bits) | ((x << 4) & bits) | v;
 		t->filler_ranks = ((t->filler_ranks << 1) | 1u) & rank_bits(n);
-		order_changed(c, s);
+		order_changed(c, s, n);
 		return v;
 	}
 	uint8_t *g = c->age + (uint64_t)s * n;
@@ -396,8 +461,8 @@ static void fill_gone(struct cache_level *c, uint32_t s, uint64_t gone)
 	uint64_t base = (uint64_t)s * c->assoc;
 	for (uint64_t x = gone & ~(t->used & ~t->tracked); x; x &= x - 1u) {
 		uint32_t i = (uint32_t)__builtin_ctzll(x);
-		c->line[base + i] = FILLER_LINE;
-		c->ver[base + i] = 0;
+		set_tag(c, s, i, FILLER_LINE, c->assoc);
+		c->way[base + i].ver = 0;
 	}
 	t->tracked &= ~gone;
 	t->used |= gone;
@@ -416,12 +481,15 @@ HOT void take_fillers(struct cache_level *c, uint32_t s, uint64_t k, const uint3
 	if (r)
 		t->order = (o & ~bits) | (((o << (4u * r)) | ((o & bits) >> (4u * (n - r)))) & bits);
 	t->filler_ranks = gone == n ? rank_bits(n) : ((f << gone) | all) & rank_bits(n);
-	if ((f >> (n - gone)) != all) {
-		/* some of the ways pushed out held a tracked line or nothing */
-		uint64_t tail = (o & bits) >> (4u * (n - gone)); /* the ways ranked n-gone.. */
+	/* the ranks pushed out (n-gone..n-1) whose ways held a tracked line or nothing: only
+	 * those change (fillers stay fillers), so only those are looked up, usually few */
+	uint64_t held = ~(f >> (n - gone)) & all;
+	if (held) {
 		uint64_t gone_ways = 0;
-		for (uint32_t i = 0; i < gone; i++, tail >>= 4)
-			gone_ways |= 1ull << (tail & 0xfu);
+		for (; held; held &= held - 1u) {
+			uint32_t rank = n - gone + (uint32_t)__builtin_ctzll(held);
+			gone_ways |= 1ull << ((o >> (4u * rank)) & 0xfu);
+		}
 		fill_gone(c, s, gone_ways);
 	}
 }
@@ -430,11 +498,13 @@ HOT void take_fillers(struct cache_level *c, uint32_t s, uint64_t k, const uint3
  * leave the deadline where it was (it moves only with the highest non-filler rank). */
 static void file_due(struct cache_level *c, uint32_t s)
 {
+	refile_due(c, s, due_at(&c->sets[s], c->assoc));
+}
+
+/* set s's deadline is `want` from now on (out of line: it rarely moves) */
+static void refile_due(struct cache_level *c, uint32_t s, uint64_t want)
+{
 	struct cache_set *t = &c->sets[s];
-	uint64_t others = ~t->filler_ranks & rank_bits(c->assoc), want = 0;
-	/* the fillers ranked above the highest non-filler can go first */
-	if (others)
-		want = t->synced + c->assoc - (63u - (uint32_t)__builtin_clzll(others));
 	if (want == t->deadline)
 		return;
 	uint64_t *due = c->due + (uint64_t)(s >> 6) * DUE_SLOTS;
@@ -449,7 +519,7 @@ static void file_due(struct cache_level *c, uint32_t s)
 /* Bring set s of an L1 or L2 up to date with its group's lazy clears. */
 HOT void lazy_sync(struct cache_level *c, uint32_t s, const uint32_t n)
 {
-	if (c->clears) {
+	{ /* all zero, as every set's synced, unless the level is lazy */
 		uint64_t g = c->clears[s >> 6], k = g - c->sets[s].synced;
 		if (__builtin_expect(k != 0, 0)) {
 			c->sets[s].synced = g;
@@ -462,6 +532,27 @@ HOT void lazy_sync(struct cache_level *c, uint32_t s, const uint32_t n)
 HOT uint32_t priv_set(struct cache_level *c, uint64_t line, const uint32_t n)
 {
 	uint32_t s = (uint32_t)line & c->set_mask;
+	lazy_sync(c, s, n);
+	return s;
+}
+
+/* priv_set() for a lookup of `line` in the set. Host-side only: the lookup reads the set's
+ * hashes, then the slot of a candidate, two dependent loads that are both likely host cache
+ * misses at scale; loading the set's slots now, beside its head, overlaps them. */
+HOT uint32_t look_set(struct cache_level *c, uint64_t line, const uint32_t n)
+{
+	uint32_t s = (uint32_t)line & c->set_mask;
+	const char *slots = (const char *)&c->way[(uint64_t)s * n];
+	const uint32_t bytes = n * (uint32_t)sizeof(struct cache_slot);
+	/* written out (up to 16 ways, four host lines): a loop here cost as much as the
+	 * lookup's hash test */
+	__builtin_prefetch(slots);
+	if (bytes > 64u)
+		__builtin_prefetch(slots + 64);
+	if (bytes > 128u)
+		__builtin_prefetch(slots + 128);
+	if (bytes > 192u)
+		__builtin_prefetch(slots + 192);
 	lazy_sync(c, s, n);
 	return s;
 }
@@ -658,8 +749,8 @@ static inline void count_wasted_way(struct cache_model *m, const struct cache_wa
 static inline void waste_mark(struct cache_model *m, struct cache_level *l1, uint64_t i,
 			      uint64_t line)
 {
-	count_wasted(m, line, &l1->pfm[i]);
-	l1->pfm[i].pf = 0;
+	count_wasted(m, line, &l1->way[i].pfm);
+	l1->way[i].pfm.pf = 0;
 	l1->pf_marks--;
 }
 
@@ -680,23 +771,20 @@ uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint
 HOT void fill_way(struct cache_level *c, uint32_t s, uint32_t w, uint64_t line, uint32_t ver,
 		  struct cache_way *old, const uint32_t n)
 {
-	uint64_t i = (uint64_t)s * n + w;
-	if (old) {
-		old->line = c->line[i];
-		old->ver = c->ver[i];
-		old->pf = old->path = old->cpu = 0;
-		if (c->pfm) {
-			old->pf = c->pfm[i].pf;
-			old->path = c->pfm[i].path;
-			old->cpu = c->pfm[i].cpu;
-		}
+	struct cache_slot *x = &c->way[(uint64_t)s * n + w];
+	if (old) { /* an L2 way's mark is all zero */
+		old->line = x->line;
+		old->ver = x->ver;
+		old->pf = x->pfm.pf;
+		old->path = x->pfm.path;
+		old->cpu = x->pfm.cpu;
 	}
-	if (c->pfm && c->pfm[i].pf && c->line[i] != line) {
-		c->pfm[i].pf = 0;
+	if (x->pfm.pf && x->line != line) {
+		x->pfm.pf = 0;
 		c->pf_marks--;
 	}
-	c->line[i] = line;
-	c->ver[i] = ver;
+	set_tag(c, s, w, line, n);
+	x->ver = ver;
 	c->sets[s].tracked |= 1ull << w;
 	c->sets[s].used |= 1ull << w;
 	lru_touch(c, s, w, n);
@@ -768,9 +856,9 @@ HOT uint64_t fill_l1(struct cache_model *m, uint32_t core, uint32_t s, uint32_t 
 HOT int valid_in(struct cache_level *c, uint64_t line, const struct cache_dir_page *d,
 		 uint32_t core, const uint32_t n)
 {
-	uint32_t s = priv_set(c, line, n);
+	uint32_t s = look_set(c, line, n);
 	uint32_t w = scan_set(c, s, line, n);
-	return w < n && l2_current(d, core, c->ver[(uint64_t)s * n + w]);
+	return w < n && l2_current(d, core, c->way[(uint64_t)s * n + w].ver);
 }
 
 /* Host-side only: start loading LLC set s of c (n ways); the lookup that needs it comes a
@@ -795,15 +883,14 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 	struct cache_level *l2 = &m->l2[core];
 	struct cache_llc *l3 = &m->llc[socket];
 	const uint32_t n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
-	uint32_t s2 = priv_set(l2, line, n2);
+	uint32_t s2 = look_set(l2, line, n2);
 	uint64_t b2 = (uint64_t)s2 * n2;
 	uint32_t s3 = llc_set_of(l3, line);
-	/* an L2 miss needs the LLC set, and both are likely host cache misses at scale */
+	/* an L2 miss needs the LLC set, a likely host cache miss at scale */
 	prefetch_llc_set(l3, s3, n3);
-	__builtin_prefetch(&l2->ver[b2]);
 	uint32_t w2 = scan_set(l2, s2, line, n2);
 
-	if (w2 < n2 && l2_current(d, core, l2->ver[b2 + w2])) {
+	if (w2 < n2 && l2_current(d, core, l2->way[b2 + w2].ver)) {
 		lru_touch(l2, s2, w2, n2);
 		*outcome = CACHE_L2;
 		*cycles = m->p.l2_cycles;
@@ -816,7 +903,7 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		/* Host-side only: the L2 victim that fill_l2() will push into the LLC is known
 		 * now; start loading its directory entry and LLC set while this line's own LLC
 		 * lookup runs. */
-		uint64_t old = l2->line[b2 + v2];
+		uint64_t old = l2->way[b2 + v2].line;
 		if (is_tracked(old) && old != line) {
 			uint64_t di = old - m->dir_base_line;
 			if (di < m->dir_npages)
@@ -910,7 +997,7 @@ static inline void take_ownership(struct cache_model *m, uint32_t cpu, struct ca
 	d->ver = ver;
 	d->owner = (uint16_t)cpu;
 	d->own_core = (uint16_t)core;
-	m->l1[core].ver[idx1] = ver;
+	m->l1[core].way[idx1].ver = ver;
 }
 
 /* The counters of an access's CPU and code path */
@@ -934,18 +1021,18 @@ HOT struct cache_result access(struct cache_model *m, uint32_t cpu, uint64_t vad
 	const uint32_t n1 = WAYS(g.n1, l1);
 	struct cache_dir_page *d = dir_get(m, line);
 	struct cache_result r = {CACHE_L1, m->p.l1_cycles};
-	uint32_t s1 = priv_set(l1, line, n1);
+	uint32_t s1 = look_set(l1, line, n1);
 	uint64_t b1 = (uint64_t)s1 * n1, idx = b1 + lru_way(l1, s1, 0, n1);
 
 	/* Fast path: the line is the most recent of its L1 set, current and not a prefetch.
 	 * Same answer as the full path (touching the MRU way changes nothing), without the set
 	 * scan: allocator code touches one struct page several times running. */
-	if (__builtin_expect(l1->line[idx] != line || l1->ver[idx] != d->ver || l1->pfm[idx].pf,
+	if (__builtin_expect(l1->way[idx].line != line || l1->way[idx].ver != d->ver || l1->way[idx].pfm.pf,
 			     0)) {
 		uint32_t w1 = scan_set(l1, s1, line, n1);
 		idx = b1 + w1;
-		if (w1 < n1 && l1->ver[idx] == d->ver) {
-			struct cache_pfmark *w = &l1->pfm[idx];
+		if (w1 < n1 && l1->way[idx].ver == d->ver) {
+			struct cache_pfmark *w = &l1->way[idx].pfm;
 			if (w->pf) {
 				uint64_t ready = l1->ready[idx];
 				w->pf = 0;
@@ -962,7 +1049,7 @@ HOT struct cache_result access(struct cache_model *m, uint32_t cpu, uint64_t vad
 			}
 			lru_touch(l1, s1, w1, n1);
 		} else {
-			if (w1 < n1 && l1->pfm[idx].pf)
+			if (w1 < n1 && l1->way[idx].pfm.pf)
 				waste_mark(m, l1, idx, line); /* written before it was used */
 			idx = (g.n1 ? fetch_default : fetch_any)(m, cpu, line, d, s1, w1, now,
 								 &r.outcome, &r.cycles);
@@ -1010,12 +1097,12 @@ HOT uint32_t prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint6
 	struct cache_level *l1 = &m->l1[m->core_of[cpu]];
 	const uint32_t n1 = WAYS(g.n1, l1);
 	struct cache_dir_page *d = dir_get(m, line);
-	uint32_t s1 = priv_set(l1, line, n1);
+	uint32_t s1 = look_set(l1, line, n1);
 	uint32_t w1 = scan_set(l1, s1, line, n1);
 	uint64_t i1 = (uint64_t)s1 * n1 + w1;
 
-	if (w1 < n1 && l1->ver[i1] == d->ver) {
-		const struct cache_pfmark *w = &l1->pfm[i1];
+	if (w1 < n1 && l1->way[i1].ver == d->ver) {
+		const struct cache_pfmark *w = &l1->way[i1].pfm;
 		m->cnt_cpu[cpu].pf_redundant++;
 		m->cnt_path[path].pf_redundant++;
 		if (w->pf && l1->ready[i1] > now) {
@@ -1024,12 +1111,12 @@ HOT uint32_t prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint6
 		}
 		return 0;
 	}
-	if (w1 < n1 && l1->pfm[i1].pf)
+	if (w1 < n1 && l1->way[i1].pfm.pf)
 		waste_mark(m, l1, i1, line);
 
 	uint32_t outcome, cycles;
 	uint64_t idx = fetch(m, cpu, line, d, s1, w1, now, &outcome, &cycles, g);
-	struct cache_pfmark *w = &l1->pfm[idx];
+	struct cache_pfmark *w = &l1->way[idx].pfm;
 	w->pf = 1;
 	w->path = path;
 	w->cpu = (uint8_t)cpu;
@@ -1051,33 +1138,30 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
 /* The filler took way v of set: what was there? Returns 1 when it held a tracked line (then
  * copied to *old and replaced), 0 when it was empty or a filler already; the masks say which
  * without touching the way array, so a filler replacing a filler costs a few bytes of ranks. */
-static inline int put_filler(struct cache_level *c, uint32_t set, uint32_t v,
-			     struct cache_way *old, int *was_used)
+HOT int put_filler(struct cache_level *c, uint32_t set, uint32_t v, struct cache_way *old,
+		   int *was_used, const uint32_t n)
 {
 	uint64_t bit = 1ull << v;
-	uint64_t i = (uint64_t)set * c->assoc + v;
+	uint64_t i = (uint64_t)set * n + v;
 	if (c->sets[set].tracked & bit) {
-		old->line = c->line[i];
-		old->ver = c->ver[i];
-		old->pf = 0;
-		if (c->pfm) {
-			old->pf = c->pfm[i].pf;
-			old->path = c->pfm[i].path;
-			old->cpu = c->pfm[i].cpu;
-			c->pf_marks -= c->pfm[i].pf;
-			c->pfm[i].pf = 0;
-		}
+		old->line = c->way[i].line;
+		old->ver = c->way[i].ver;
+		old->pf = c->way[i].pfm.pf; /* an L2 way's mark is all zero */
+		old->path = c->way[i].pfm.path;
+		old->cpu = c->way[i].pfm.cpu;
+		c->pf_marks -= c->way[i].pfm.pf;
+		c->way[i].pfm.pf = 0;
 		c->sets[set].tracked &= ~bit;
-		c->line[i] = FILLER_LINE;
-		c->ver[i] = 0;
+		set_tag(c, set, v, FILLER_LINE, n);
+		c->way[i].ver = 0;
 		*was_used = 1;
 		return 1;
 	}
 	*was_used = (c->sets[set].used & bit) != 0;
 	if (!*was_used) {
 		c->sets[set].used |= bit;
-		c->line[i] = FILLER_LINE;
-		c->ver[i] = 0;
+		set_tag(c, set, v, FILLER_LINE, n);
+		c->way[i].ver = 0;
 	}
 	return 0;
 }
@@ -1087,7 +1171,7 @@ HOT void l1_filler(struct cache_model *m, struct cache_level *l1, uint32_t s, co
 {
 	struct cache_way old;
 	int used;
-	if (put_filler(l1, s, lru_insert(l1, s, n), &old, &used) && old.pf)
+	if (put_filler(l1, s, lru_insert(l1, s, n), &old, &used, n) && old.pf)
 		count_wasted_way(m, &old);
 }
 
@@ -1111,8 +1195,8 @@ HOT void l2_filler_took(struct cache_level *l2, uint32_t s, uint32_t v, uint64_t
 		before[(*n)++] = down;
 	} else { /* an empty way: it passes nothing down */
 		t->used |= 1ull << v;
-		l2->line[i] = FILLER_LINE;
-		l2->ver[i] = 0;
+		set_tag(l2, s, v, FILLER_LINE, n2);
+		l2->way[i].ver = 0;
 	}
 }
 
@@ -1181,20 +1265,20 @@ HOT void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socke
 	uint32_t ver[64], n;
 	int whole = stride == 1u && !(first & 63u);
 
-	if (l1->clears && whole && !l1->pf_marks)
+	if (l1->lazy && whole && !l1->pf_marks)
 		l1->clears[((uint32_t)first & l1->set_mask) >> 6]++;
 	else
 		for (uint32_t l = 0; l < 64u; l += stride)
 			l1_filler(m, l1, priv_set(l1, first + l, n1), n1);
-	if (l2->clears && whole)
+	if (l2->lazy && whole)
 		n = clear_l2_lazy(l2, first, idx, before, &to_llc, n2);
 	else
 		n = clear_l2_now(l2, first, stride, idx, before, &to_llc, n2);
 	for (uint32_t i = 0; i < n; i++) {
-		line[i] = l2->line[idx[i]];
-		ver[i] = l2->ver[idx[i]];
-		l2->line[idx[i]] = FILLER_LINE;
-		l2->ver[idx[i]] = 0;
+		line[i] = l2->way[idx[i]].line;
+		ver[i] = l2->way[idx[i]].ver;
+		set_tag(l2, (uint32_t)(idx[i] / n2), (uint32_t)(idx[i] % n2), FILLER_LINE, n2);
+		l2->way[idx[i]].ver = 0;
 		uint64_t d = line[i] - m->dir_base_line;
 		if (d < m->dir_npages)
 			__builtin_prefetch(&m->dir_pages[d]);
@@ -1255,7 +1339,7 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 		int used, real;
 
 		l1_filler(m, l1, priv_set(l1, line, l1->assoc), l1->assoc);
-		real = put_filler(l2, s2, lru_insert(l2, s2, l2->assoc), &old, &used);
+		real = put_filler(l2, s2, lru_insert(l2, s2, l2->assoc), &old, &used, l2->assoc);
 		if (!m->p.llc_victim) {
 			to_llc++; /* an inclusive LLC is filled by every miss */
 		} else if (!real) {
@@ -1276,14 +1360,14 @@ uint64_t cache_finish_each(struct cache_model *m,
 	for (uint32_t k = 0; k < m->ncores; k++) {
 		struct cache_level *c = &m->l1[k];
 		for (uint64_t i = 0; i < (uint64_t)c->nsets * c->assoc; i++)
-			if (c->pfm[i].pf) {
+			if (c->way[i].pfm.pf) {
 				struct cache_wasted w;
-				account_wasted(m, &c->pfm[i]);
-				c->pfm[i].pf = 0;
+				account_wasted(m, &c->way[i].pfm);
+				c->way[i].pfm.pf = 0;
 				c->pf_marks--;
-				w.vaddr = c->line[i] << MODEL_LINE_SHIFT;
-				w.cpu = c->pfm[i].cpu;
-				w.path = c->pfm[i].path;
+				w.vaddr = c->way[i].line << MODEL_LINE_SHIFT;
+				w.cpu = c->way[i].pfm.cpu;
+				w.path = c->way[i].pfm.path;
 				if (fn)
 					fn(ctx, &w);
 				n++;
@@ -1445,7 +1529,7 @@ fail:
 static const char *set_check(const struct cache_level *c, uint64_t s, uint8_t *rank)
 {
 	const struct cache_set *t = &c->sets[s];
-	const uint64_t *w = c->line + s * c->assoc;
+	const struct cache_slot *w = c->way + s * c->assoc;
 	uint64_t seen = 0, fillers = 0;
 	if (c->assoc > NARROW_WAYS) {
 		for (uint32_t i = 0; i < c->assoc; i++) {
@@ -1466,12 +1550,12 @@ static const char *set_check(const struct cache_level *c, uint64_t s, uint8_t *r
 		} else {
 			seen |= 1ull << way;
 			rank[way] = (uint8_t)r;
-			fillers |= (uint64_t)(w[way] == FILLER_LINE) << r;
+			fillers |= (uint64_t)(w[way].line == FILLER_LINE) << r;
 		}
 	}
 	if (fillers != t->filler_ranks)
 		return "filler_ranks disagrees with the ways";
-	if (c->clears && t->synced > c->clears[s >> 6])
+	if (t->synced > c->clears[s >> 6])
 		return "a set is ahead of its group's clears";
 	if (c->due) {
 		/* the deadline: the first lazy clear whose filler would evict something other
@@ -1498,17 +1582,16 @@ static const char *set_check(const struct cache_level *c, uint64_t s, uint8_t *r
 static uint64_t level_bytes(uint64_t bytes, uint32_t assoc, int with_ready, int lazy)
 {
 	uint64_t nsets = bytes / 64u / assoc, nways = nsets * assoc;
-	uint64_t n = sizeof(struct cache_level) + nways * (sizeof(uint64_t) + sizeof(uint32_t)) +
-		     nsets * sizeof(struct cache_set) + 3 * ARRAY_SLACK;
+	uint64_t n = sizeof(struct cache_level) + nways * sizeof(struct cache_slot) +
+		     nsets * sizeof(struct cache_set) + 2 * ARRAY_SLACK;
 
 	if (assoc > NARROW_WAYS)
 		n += nways + AGE_SLACK + ARRAY_SLACK;
 	if (with_ready)
-		n += nways * (sizeof(uint64_t) + sizeof(struct cache_pfmark)) + 2 * ARRAY_SLACK;
+		n += nways * sizeof(uint64_t) + ARRAY_SLACK;
 	if (lazy && (nsets < 64u || assoc > NARROW_WAYS))
 		lazy = 0;
-	if (lazy)
-		n += nsets / 64u * sizeof(uint64_t) + ARRAY_SLACK;
+	n += (lazy ? nsets / 64u : nsets / 64u + 1u) * sizeof(uint64_t) + ARRAY_SLACK;
 	if (lazy == 2)
 		n += nsets / 64u * DUE_SLOTS * sizeof(uint64_t) + ARRAY_SLACK;
 	return n;
@@ -1546,9 +1629,7 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 	uint64_t marks = 0;
 	for (uint64_t s = 0; s < c->nsets; s++) {
 		const struct cache_set *t = &c->sets[s];
-		const uint64_t *w = c->line + s * c->assoc;
-		const uint32_t *v = c->ver + s * c->assoc;
-		const struct cache_pfmark *f = c->pfm ? c->pfm + s * c->assoc : NULL;
+		const struct cache_slot *x = c->way + s * c->assoc;
 		uint8_t rank[64];
 		const char *why = set_check(c, s, rank);
 		if (why) {
@@ -1558,16 +1639,17 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 			return -1;
 		}
 		for (uint32_t i = 0; i < c->assoc; i++) {
+			const struct cache_pfmark *f = &x[i].pfm;
 			for (uint32_t j = 0; j < i && !why; j++)
-				if (w[i] && w[i] != FILLER_LINE && w[j] == w[i])
+				if (is_tracked(x[i].line) && x[j].line == x[i].line)
 					why = "a line appears twice in a set";
-			if (!why && w[i] && v[i] > m->ver_clock)
+			if (!why && x[i].line && x[i].ver > m->ver_clock)
 				why = "a copy is newer than any version handed out";
-			if (!why && (is_l1 != (f != NULL) ||
-				     (f && f[i].pf && !is_tracked(w[i]))))
+			if (!why && ((!is_l1 && (f->pf || f->path || f->cpu)) ||
+				     (f->pf && !is_tracked(x[i].line))))
 				why = "prefetch mark outside L1 or on an empty way";
-			if (!why && (((t->tracked >> i) & 1) != (uint64_t)is_tracked(w[i]) ||
-				     ((t->used >> i) & 1) != (w[i] != 0)))
+			if (!why && (((t->tracked >> i) & 1) != (uint64_t)is_tracked(x[i].line) ||
+				     ((t->used >> i) & 1) != (x[i].line != 0)))
 				why = "tracked/used masks disagree with the ways";
 			if (why) {
 				if (err && errlen)
@@ -1575,8 +1657,16 @@ static int level_check(const struct cache_model *m, const struct cache_level *c,
 						 (unsigned long long)s, i, why);
 				return -1;
 			}
-			marks += f && f[i].pf;
+			marks += f->pf;
 		}
+		for (uint32_t i = 0; c->assoc <= NARROW_WAYS && i < c->assoc; i++)
+			if (t->fp[i] != way_fp(x[i].line)) {
+				if (err && errlen)
+					snprintf(err, errlen, "%s %u set %llu way %u: %s", name, k,
+						 (unsigned long long)s, i,
+						 "its line's hash (fp) disagrees with the line");
+				return -1;
+			}
 	}
 	if (is_l1 && marks != c->pf_marks) {
 		if (err && errlen)

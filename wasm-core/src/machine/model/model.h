@@ -97,6 +97,15 @@ struct cache_pfmark {
 	uint8_t pf, path, cpu, spare;
 };
 
+/* One way of an L1 or L2 as a level keeps it: its line, the version it was filled at and
+ * (L1 only; zero in L2) its prefetch mark side by side, so that a look at a way, the most
+ * recent one's test above all, reads one host cache line instead of three arrays. */
+struct cache_slot {
+	uint64_t line; /* struct cache_way's line */
+	uint32_t ver;  /* struct cache_way's ver */
+	struct cache_pfmark pfm;
+};
+
 /* Per set: its LRU order, which ways hold what, and how far it has caught up with the
  * clear_page() fillers applied lazily (cache.c, "clear_page() in bulk"). */
 struct cache_set {
@@ -116,22 +125,27 @@ struct cache_set {
 	/* L2 with lazy clears: the lazy clear count of its group at which a filler would
 	 * evict something other than a filler (0: never) */
 	uint64_t deadline;
+	/* sets of up to 16 ways: a one-byte hash of each way's line (cache.c, "Set
+	 * lookups"), so that a lookup compares eight ways per 64-bit word and reads the tag
+	 * of a candidate only. With it a set's state is one 64-byte host cache line. */
+	uint8_t fp[16];
 };
 
 struct cache_level {
-	/* The ways, set-major (set * assoc + way), in parallel arrays so that a set scan
-	 * reads only the tags: 8 bytes a way, a 16-way set in two host cache lines. */
-	uint64_t *line; /* struct cache_way's line */
-	uint32_t *ver;  /* struct cache_way's ver */
-	struct cache_pfmark *pfm; /* L1 only */
+	/* The ways, set-major (set * assoc + way), 64-byte aligned: a set of up to 16 ways
+	 * is looked up through its hashes (cache_set.fp), so a lookup reads the slot of a
+	 * candidate only, not every tag. */
+	struct cache_slot *way;
 	uint64_t *ready;        /* L1 only: cycle at which a prefetched line lands */
 	struct cache_set *sets;
 	/* sets of more than 16 ways: the LRU rank of each way inside its set (0 = most
 	 * recently used), set-major as the ways */
 	uint8_t *age;
-	/* L1, L2 of at least 64 sets of up to 16 ways: lazy clear_page()s so far, per group
-	 * of 64 sets (one page's lines); NULL: every clear is applied at once */
+	/* L1, L2 of at least 64 sets of up to 16 ways (lazy): lazy clear_page()s so far, per
+	 * group of 64 sets (one page's lines). Other levels apply every clear at once and
+	 * keep it all zero, so a look at a set tests one count, not whether there is one. */
 	uint64_t *clears;
+	uint32_t lazy;
 	/* L2 with clears: per group, 32 masks of its sets by deadline % 32 */
 	uint64_t *due;
 	uint32_t pf_marks; /* L1: ways holding a prefetch mark */
@@ -288,9 +302,9 @@ static inline int cache_access_mru(struct cache_model *m, uint32_t cpu, uint64_t
 	if (!d || !m->l1_narrow)
 		return 0;
 	const struct cache_set *t = &l1->sets[s1];
-	uint64_t idx = (uint64_t)s1 * l1->assoc + (t->order & 0xfu);
-	if ((l1->clears && l1->clears[s1 >> 6] != t->synced) || l1->line[idx] != line ||
-	    l1->ver[idx] != d->ver || l1->pfm[idx].pf || (write && d->owner != cpu))
+	const struct cache_slot *w = &l1->way[(uint64_t)s1 * l1->assoc + (t->order & 0xfu)];
+	if (l1->clears[s1 >> 6] != t->synced || w->line != line ||
+	    w->ver != d->ver || w->pfm.pf || (write && d->owner != cpu))
 		return 0;
 	m->mru_cpu[cpu][write != 0]++;
 	m->mru_path[path][write != 0]++;
