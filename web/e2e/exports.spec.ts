@@ -143,6 +143,8 @@ test("a hackbench lesson table is in hackbench's own terms: groups on the page, 
   await expect(table.locator('table.model thead th').first()).toHaveText('groups');
   await expect(table.locator('table.model tbody th')).toHaveText(['2', '4', '8']);
   await expect(table.locator('table.model caption')).toContainText('4000 messages per sender');
+  // no advice about pages per task under a table of senders and messages
+  await expect(table.locator('.pcp-warning')).toHaveCount(0);
   // one command per configuration and seed, each sweeping the groups at the table's loops
   const cmds = await table.locator('.howmade-cmd').allTextContents();
   expect(cmds.join('\n')).toContain('blab sim --workload hackbench --groups 2,4,8 --loops 4000 --slub-prefetch off --preset v4.16 --seed 1');
