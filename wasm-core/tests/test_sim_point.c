@@ -104,6 +104,12 @@ static void test_bad_keys(void)
 	expect_bad("workload=page_fault1 preset=v4.16 cpus=4 pages=1 iterations=1 seed=1 batch=0 "
 		   "high=0 clear_lines=64 cache_scale=1 more", "unexpected \"more\" after cache_scale");
 	expect_bad("workload=nope preset=v4.16", "unknown workload 'nope'");
+	/* a key spells out the defaults: a 0 would be a second spelling of clear_lines=64 and
+	 * cache_scale=1 (found by fuzz_sim_point) */
+	expect_bad("workload=page_fault1 preset=v4.16 cpus=4 pages=1 iterations=1 seed=1 batch=0 "
+		   "high=0 clear_lines=0 cache_scale=1", "clear_lines: less than 1");
+	expect_bad("workload=hackbench preset=v4.16 groups=4 loops=100 slub_prefetch=1 same_cpu=0 "
+		   "seed=1 batch=0 high=0 clear_lines=64 cache_scale=0", "cache_scale: less than 1");
 	char longkey[BLAB_SIM_POINT_KEY_MAX + 8];
 	memset(longkey, 'a', sizeof(longkey) - 1);
 	longkey[sizeof(longkey) - 1] = '\0';
@@ -197,6 +203,30 @@ static void test_record(void)
 	} else {
 		CHECK(0);
 	}
+	/* each counter is an int64 as "%lld" prints it: no leading zero, no -0, nothing a JSON
+	 * reader would refuse or round (found by fuzz_sim_point) */
+	static const struct {
+		const char *score;
+		int ok;
+	} scores[] = {
+		{"0", 1}, {"9223372036854775807", 1}, {"-9223372036854775808", 1}, {"-1", 1},
+		{"007", 0}, {"-0", 0}, {"9223372036854775808", 0}, {"-9223372036854775809", 0},
+		{"9999999999999999999", 0}, {"+1", 0}, {"", 0}, {"-", 0},
+	};
+	const char *v = strstr(rec, "\"score\":"), *after = v ? strchr(v, ',') : NULL;
+	for (size_t i = 0; v && after && i < sizeof(scores) / sizeof(scores[0]); i++) {
+		size_t a = (size_t)(v - rec) + strlen("\"score\":"), k = strlen(scores[i].score);
+		size_t tail = (size_t)len - (size_t)(after - rec);
+		memcpy(bad, rec, a);
+		memcpy(bad + a, scores[i].score, k);
+		memcpy(bad + a + k, after, tail);
+		if (blab_sim_point_record_ok(bad, a + k + tail, key) != scores[i].ok) {
+			fprintf(stderr, "record with score %s: not %s\n", scores[i].score,
+				scores[i].ok ? "accepted" : "refused");
+			CHECK(0);
+		}
+	}
+	CHECK(v && after);
 	/* snprintf-like: a short buffer holds what fits and still says the whole length */
 	CHECK_EQ(blab_sim_point_record(bad, 10, key, &r), len);
 	CHECK_EQ(strlen(bad), 9);

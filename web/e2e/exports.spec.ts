@@ -130,3 +130,29 @@ test('compare: the diff CSV has plain numbers, changes in % or pp with their own
   await expect(page.locator('#diff-table tr', { hasText: 'zone->lock contention' }).locator('td').last()).toHaveText(/^(±0\.00|[+-]\d+\.\d\d) pp( better| worse)?( \(within the spread\))?$/);
   await expect(page.locator('.compare-diff .howmade-cmd')).toContainText('blab sim --workload page_fault1 --cpus 8 --preset v4.16 --pages 512 --iterations 2 --seed 1 --clear-lines 64 --cache-scale 64');
 });
+
+test("a hackbench lesson table is in hackbench's own terms: groups on the page, in the CSV and in its blab command", async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors = watchConsole(page);
+  await page.goto('/?lesson=slubprefetch&step=3');
+  const form = page.locator('form.predict');
+  await form.locator('input[type=radio]').first().check();
+  await form.getByRole('button', { name: 'Check my prediction' }).click();
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '3', { timeout: 120_000 });
+  const table = page.locator('.tables[data-table="hackbench"]');
+  await expect(table.locator('table.model thead th').first()).toHaveText('groups');
+  await expect(table.locator('table.model tbody th')).toHaveText(['2', '4', '8']);
+  await expect(table.locator('table.model caption')).toContainText('4000 messages per sender');
+  // no advice about pages per task under a table of senders and messages
+  await expect(table.locator('.pcp-warning')).toHaveCount(0);
+  // one command per configuration and seed, each sweeping the groups at the table's loops
+  const cmds = await table.locator('.howmade-cmd').allTextContents();
+  expect(cmds.join('\n')).toContain('blab sim --workload hackbench --groups 2,4,8 --loops 4000 --slub-prefetch off --preset v4.16 --seed 1');
+  expect(cmds.join('\n')).not.toMatch(/--cpus|--pages/);
+  const csv = (await saved(page, () => table.getByRole('button', { name: 'Export hackbench-model as CSV' }).click())).bytes.toString('utf8');
+  const lines = csv.trim().split('\r\n');
+  expect(lines).toEqual(expect.arrayContaining(['# groups: 2,4,8', '# messages per sender: 4000']));
+  expect(lines.some((l) => /^# (tasks|pages per task):/.test(l))).toBe(false);
+  expect(lines.find((l) => !l.startsWith('#'))).toMatch(/^groups,prefetch off,prefetch off min,prefetch off max,prefetch on,/);
+  expect(errors).toEqual([]);
+});

@@ -33,6 +33,9 @@ export function pointKey(req: SimRequest): string {
  * the browser's, 32 bits): the workload's own first, then every workload's. */
 const OWN_FIELDS = { pages: [['cpus', 256], ['pages', 1 << 20], ['iterations', 1000]], hackbench: [['groups', 112], ['loops', 1_000_000], ['slub_prefetch', 1], ['same_cpu', 1]] } as const;
 const COMMON_FIELDS = [['seed', 0xffffffff], ['batch', 1 << 16], ['high', 1 << 16], ['clear_lines', 64], ['cache_scale', 64]] as const;
+/** a key spells out these defaults (64 and 1), so a 0 would be another spelling of the same
+ * point; the native parser refuses it too */
+const AT_LEAST_ONE: ReadonlySet<string> = new Set(['clear_lines', 'cache_scale']);
 const KEY_MAX = 199;
 
 /** The request a key names (counters only: maxEvents 0); throws saying which field and why. */
@@ -57,6 +60,7 @@ export function pointRequest(key: string): SimRequest {
     if (!/^\d{1,10}$/.test(v)) throw bad(`${name}: "${v.slice(0, 16)}" is not a decimal number`);
     const n = Number(v);
     if (n > max) throw bad(`${name}: more than ${max}`);
+    if (n < 1 && AT_LEAST_ONE.has(name)) throw bad(`${name}: less than 1`);
     return n;
   };
   const own = Object.fromEntries((entry.name === 'hackbench' ? OWN_FIELDS.hackbench : OWN_FIELDS.pages).map(([f, max]) => [f, num(f, max)]));

@@ -76,6 +76,9 @@ describe('sweep points', () => {
     expect(() => pointRequest(pf.replace('cpus=8', 'cpus=257'))).toThrow(/cpus: more than 256/);
     expect(() => pointRequest(pf.replace(' cache_scale=1', ''))).toThrow(/ends before cache_scale=/);
     expect(() => pointRequest(`${pf} more`)).toThrow(/unexpected "more" after cache_scale/);
+    // the defaults are spelt out: 0 is not a second spelling of them (as blab_sim_point_parse())
+    expect(() => pointRequest(pf.replace('clear_lines=64', 'clear_lines=0'))).toThrow(/clear_lines: less than 1/);
+    expect(() => pointRequest(pf.replace('cache_scale=1', 'cache_scale=0'))).toThrow(/cache_scale: less than 1/);
     expect(() => pointRequest(pf.replace('preset=v4.16', 'preset=v4;16'))).toThrow(/preset: 1 to 31/);
     expect(() => pointRequest('workload=hackbench preset=v4.16 groups=4 loops=1 slub_prefetch=2')).toThrow(/slub_prefetch: more than 1/);
     expect(() => pointRequest(`${pf}${' '.repeat(100)}`)).toThrow(/longer than 199 characters/);

@@ -14,6 +14,7 @@ export function metricLabel(metric: Metric, w: LessonWorkload): string {
 /** The run's size as the workload counts it (WORKLOAD_SHAPES in lesson.ts), with the caches'
  * scale and clear_page()'s lines where they apply. */
 export function runSize(t: LessonTable): string {
+  if (t.workload === 'hackbench') return `${t.loops} messages per sender`;
   const rounds = `${t.iterations} ${t.iterations === 1 ? 'round' : 'rounds'}${t.iterations > 1 ? ' (the first a warm-up)' : ''}`;
   const scale = t.cacheScale > 1 ? `, L2 and LLC / ${t.cacheScale} (the footprint-to-cache ratio of ${t.pages * t.cacheScale} pages)` : '';
   const machine = `${scale}, clear_page() through ${t.clearLines} of 64 lines`;
@@ -22,8 +23,6 @@ export function runSize(t: LessonTable): string {
       return `${t.pages} pages per task${machine}, ${rounds}`;
     case 'mixed':
       return `${t.pages} pages per page_fault1 task${machine}, ${rounds}`;
-    case 'hackbench':
-      return `${t.pages} messages per sender`;
     case 'stress_highalloc':
       return `a zone of ${t.pages} pages, ${t.iterations} order-9 ${t.iterations === 1 ? 'attempt' : 'attempts'}`;
   }

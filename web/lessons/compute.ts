@@ -8,7 +8,7 @@ import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats.ts';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread.ts';
 import { groupedWarnings } from '../engine/pcp-warning.ts';
 import type { PointsRunner } from '../engine/point';
-import type { LessonTable, Metric, SimConfig, TableRef } from './lesson';
+import { rowsName, type LessonTable, type Metric, type SimConfig, type TableRef } from './lesson';
 import { runRequest } from '../scenario/request.ts';
 
 export interface TableResult {
@@ -24,8 +24,8 @@ export function seedsOf(t: LessonTable, c: SimConfig): number[] {
   return Array.from({ length: t.seeds }, (_, k) => (first + k) >>> 0);
 }
 
-/** One run of a table: `tasks` tasks (hackbench: groups) of the table's size (pages per task;
- * hackbench: messages each sender sends), in the workload's own fields (runRequest()). */
+/** One run of a table: the row's `tasks` tasks of the table's pages each, or for hackbench
+ * the row's groups sending the table's loops each, in the workload's own fields (runRequest()). */
 export function simRequest(t: LessonTable, c: SimConfig, tasks: number, seed: number = c.seed ?? t.seed): SimRequest {
   const common = {
     preset: c.preset,
@@ -35,15 +35,14 @@ export function simRequest(t: LessonTable, c: SimConfig, tasks: number, seed: nu
     ...(c.batch !== undefined ? { batch: c.batch } : {}),
     ...(c.high !== undefined ? { high: c.high } : {}),
   };
-  const w = t.workload;
   const run =
-    w === 'hackbench'
+    t.workload === 'hackbench'
       ? runRequest({
-          workload: w, groups: tasks, loops: t.pages, ...common,
+          workload: t.workload, groups: tasks, loops: t.loops, ...common,
           ...(c.slubPrefetch !== undefined ? { slubPrefetch: c.slubPrefetch } : {}),
           ...(c.sameCpu !== undefined ? { sameCpu: c.sameCpu } : {}),
         })
-      : runRequest({ workload: w, cpus: tasks, pages: t.pages, ...common, ...(w === 'stress_highalloc' ? { attempts: t.iterations } : { rounds: t.iterations }) });
+      : runRequest({ workload: t.workload, cpus: tasks, pages: t.pages, ...common, ...(t.workload === 'stress_highalloc' ? { attempts: t.iterations } : { rounds: t.iterations }) });
   return { ...run, maxEvents: 0 };
 }
 
@@ -126,7 +125,7 @@ function need(v: number | undefined, key: string): number {
 /** A finished cell: the table's metric over the cell's seeds. */
 export function cellSpread(r: TableResult, i: number, j: number): Spread {
   const runs = r.runs[i]![j]!;
-  if (runs.some((s) => s === undefined)) throw new Error(`row ${r.table.tasks[i]} of table ${r.table.name} is not finished`);
+  if (runs.some((s) => s === undefined)) throw new Error(`row ${r.table.tasks[i]} ${rowsName(r.table)} of table ${r.table.name} is not finished`);
   return spreadOf(runs.map((s) => metricValue(s!, r.table.metric)));
 }
 
@@ -153,7 +152,7 @@ export function gainText(a: Spread, b: Spread): string {
 export function resolveRef(ref: TableRef, r: TableResult): number {
   const i = r.table.tasks.indexOf(ref.tasks);
   const j = r.configs.findIndex((c) => c.label === ref.config);
-  if (i < 0 || j < 0) throw new Error(`no cell for ${ref.tasks} tasks / ${ref.config} in table ${ref.table}`);
+  if (i < 0 || j < 0) throw new Error(`no cell for ${ref.tasks} ${rowsName(r.table)} / ${ref.config} in table ${ref.table}`);
   const v = cellSpread(r, i, j).mean;
   return ref.measure === 'gain' ? gainPct(cellSpread(r, i, 0).mean, v) : v;
 }
@@ -165,13 +164,13 @@ export function formatMetric(m: Metric, v: number): string {
 }
 
 /**
- * The finished rows as strings, header first: tasks, each config's mean, then (gain tables)
+ * The finished rows as strings, header first: tasks (hackbench: groups), each config's mean, then (gain tables)
  * each config's change against the first. `spread`: each config's min and max as well (the
  * CSV export); on the page they sit under the mean.
  */
 export function tableCells(r: TableResult, spread = false): string[][] {
   const t = r.table;
-  const head = ['tasks'];
+  const head: string[] = [rowsName(t)];
   for (const c of r.configs) head.push(...(spread ? [c.label, `${c.label} min`, `${c.label} max`] : [c.label]));
   if (t.gain) head.push(...r.configs.slice(1).map((c) => `${c.label} vs ${r.configs[0]!.label}`));
   const out = [head];
@@ -186,8 +185,12 @@ export function tableCells(r: TableResult, spread = false): string[][] {
   return out;
 }
 
-/** The pcp warnings of a table's finished runs, each with where it holds: "v4.16 at 1, 8 tasks". */
+/** The pcp warnings of a table's finished runs, each with where it holds: "v4.16 at 1, 8 tasks".
+ * None for hackbench: its configs differ in SLUB's switches, not in the pcp paths, so a pcp
+ * list that never drained hides nothing its table compares (and "give each task more pages"
+ * is no advice for senders of messages). */
 export function tableWarnings(r: TableResult): { text: string; where: string[] }[] {
+  if (r.table.workload === 'hackbench') return [];
   return groupedWarnings(
     r.runs.flatMap((row, i) =>
       row.flatMap((cell, j) => cell.flatMap((stats) => (stats ? [{ label: r.configs[j]!.label, tasks: r.table.tasks[i]!, stats }] : []))),

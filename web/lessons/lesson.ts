@@ -34,45 +34,64 @@ export const LECTURE_FIGURE_IDS = [...LESSON_VIEW_IDS, 'event'] as const;
 export type LectureFigureId = (typeof LECTURE_FIGURE_IDS)[number];
 
 /**
- * Workloads a lesson may run (the core's names, web/scenario/workloads.ts). page_fault1: tasks = CPUs,
- * pages per task. hackbench (docs/slab.md): tasks = groups, pages = messages per sender,
- * configs choose slub_prefetch / same_cpu. stress_highalloc and mixed (docs/skipmerge.md):
- * tasks = CPUs, pages, iterations = attempts / rounds. A lesson naming a workload the core
- * does not have fails when it runs, with the core's own message.
+ * Workloads a lesson may run (the core's names, web/scenario/workloads.ts), each described by its
+ * own fields (WORKLOAD_SHAPES). A lesson naming a workload the core does not have fails when it
+ * runs, with the core's own message.
  */
 export const LESSON_WORKLOADS = ['page_fault1', 'hackbench', 'stress_highalloc', 'mixed'] as const;
 export type LessonWorkload = (typeof LESSON_WORKLOADS)[number];
+/** The lesson workloads whose tasks map pages: every one but hackbench, whose groups send messages. */
+export type LessonPagesWorkload = Exclude<LessonWorkload, 'hackbench'>;
 
 /**
- * What a lesson's `tasks` (a table's rows, a run's `cpus`), `pages` and `iterations` mean to the
- * core for each workload (blab_js_sim_run(), wasm-core/wasm/api.c), their bounds, and the work
- * one run does, which LESSON_LIMITS caps so a table computes in seconds in the browser.
+ * How a lesson names a workload's sizes and what they mean to the core (blab_js_sim_run(),
+ * wasm-core/wasm/api.c): the key of a table's rows and of a run's count (page_fault1's tasks
+ * and CPUs, hackbench's groups), the key of one run's size (pages; hackbench's loops, the
+ * messages each sender sends), their bounds, and the work one run does, which LESSON_LIMITS caps
+ * so a table computes in seconds in the browser. A lesson that gives one workload another's key
+ * is refused (parse.ts): hackbench's groups are not page_fault1's tasks under another name.
  */
 export interface WorkloadShape {
-  tasks: readonly [number, number];
-  pages: readonly [number, number];
+  keys: {
+    /** a table's rows, and what its first column is headed */
+    rows: 'tasks' | 'groups';
+    /** a run's count */
+    count: 'cpus' | 'groups';
+    /** one run's size, for a table and a run alike */
+    size: 'pages' | 'loops';
+  };
+  /** bounds of a row (or a run's count) and of the size */
+  count: readonly [number, number];
+  size: readonly [number, number];
   /** null: the workload takes no iterations from the lesson (hackbench: configs set its switches) */
   iterations: readonly [number, number] | null;
   /** the unit `work` counts, for the messages */
   unit: string;
-  work(tasks: number, pages: number, iterations: number): number;
+  work(count: number, size: number, iterations: number): number;
 }
+
+const PAGES_KEYS = { rows: 'tasks', count: 'cpus', size: 'pages' } as const;
 
 export const WORKLOAD_SHAPES: Record<LessonWorkload, WorkloadShape> = {
   // one task per CPU, `pages` per task per round, `iterations` rounds (the first a warm-up);
   // past 112 tasks the model machine has 4 sockets (224, seed 000's Skylake 4S), then 8
-  page_fault1: { tasks: [1, CORE_LIMITS.simMaxCpus], pages: [1, 32768], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
-  // tasks = groups (a sender CPU each), pages = messages each sender sends; the core's
-  // iterations are its switches, set by each config's slub_prefetch / same_cpu
-  hackbench: { tasks: [2, CORE_LIMITS.hackbenchMaxGroups], pages: [1, 4096], iterations: null, unit: 'messages', work: (t, p) => t * p },
+  page_fault1: { keys: PAGES_KEYS, count: [1, CORE_LIMITS.simMaxCpus], size: [1, 32768], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
+  // groups (a sender CPU each), `loops` messages each sender sends; the core's switches are
+  // each config's slub_prefetch / same_cpu
+  hackbench: { keys: { rows: 'groups', count: 'groups', size: 'loops' }, count: [2, CORE_LIMITS.hackbenchMaxGroups], size: [1, 4096], iterations: null, unit: 'messages', work: (g, l) => g * l },
   // pages = the zone's long-lived fill (at least 4 pageblocks of 512, so that one is left
   // whole), iterations = order-9 attempts by cpu 0, tasks = CPUs (the others churn order-0
   // pages); each attempt may compact, scanning the zone: work = pages x attempts
-  stress_highalloc: { tasks: [1, 16], pages: [2048, 16384], iterations: [1, 16], unit: 'struct pages scanned at most', work: (_t, p, i) => p * i },
+  stress_highalloc: { keys: PAGES_KEYS, count: [1, 16], size: [2048, 16384], iterations: [1, 16], unit: 'struct pages scanned at most', work: (_t, p, i) => p * i },
   // half the CPUs run page_fault1 (pages per task per round, iterations rounds), the other
   // half take order-9 blocks for as long as those run; each of those needs 1024 pages of zone
-  mixed: { tasks: [2, 16], pages: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
+  mixed: { keys: PAGES_KEYS, count: [2, 16], size: [1, 4096], iterations: [1, 4], unit: 'page faults', work: (t, p, i) => t * p * i },
 };
+
+/** What a table's rows count, as its first column is headed: "tasks", or hackbench's "groups". */
+export function rowsName(t: { workload: LessonWorkload }): 'tasks' | 'groups' {
+  return WORKLOAD_SHAPES[t.workload].keys.rows;
+}
 
 export const METRICS = {
   score: 'score (pages/s; hackbench: messages/s)',
@@ -115,21 +134,27 @@ export interface SimConfig {
 }
 
 /** A run whose event log the player shows: an op script (plain machine) or a sim run. */
-export type LessonRun =
-  | { kind: 'script'; name: string; script: string; line: number }
+export type LessonRun = { kind: 'script'; name: string; script: string; line: number } | LessonSimRun;
+
+/** A model-machine run the player shows, in its workload's own fields. */
+export type LessonSimRun = {
+  kind: 'sim';
+  name: string;
+  line: number;
+  config: SimConfig;
+  seed: number;
+  clearLines: number;
+  cacheScale: number;
+} & (
+  | { workload: LessonPagesWorkload; cpus: number; pages: number; iterations: number }
   | {
-      kind: 'sim';
-      name: string;
-      line: number;
-      workload: LessonWorkload;
-      config: SimConfig;
-      cpus: number;
-      pages: number;
-      iterations: number;
-      seed: number;
-      clearLines: number;
-      cacheScale: number;
-    };
+      workload: 'hackbench';
+      /** sender/receiver groups, one CPU each */
+      groups: number;
+      /** messages each sender sends */
+      loops: number;
+    }
+);
 
 export interface QuotedTable {
   source: string;
@@ -146,6 +171,7 @@ export interface QuotedTable {
  */
 export interface SeedBandSpec {
   config: string;
+  /** the row: its task count, or hackbench's groups (the lesson says `groups:` there) */
   tasks: number;
   by: 'row' | 'column';
   index: number;
@@ -153,14 +179,11 @@ export interface SeedBandSpec {
   cells: number[];
 }
 
-/** A table the model computes: one row per task count, one column per config. */
-export interface LessonTable {
+/** A table the model computes: one row per task count (hackbench: groups), one column per config. */
+export type LessonTable = {
   name: string;
   line: number;
   caption: string;
-  workload: LessonWorkload;
-  pages: number;
-  iterations: number;
   /** the first seed; each config runs `seeds` seeds from its own (or this) one up */
   seed: number;
   seeds: number;
@@ -168,19 +191,34 @@ export interface LessonTable {
   /** L2 and LLC divided by this (blab sim --cache-scale): 4096 pages per task at 8 keep
    * will-it-scale's 128 MB footprint-to-cache ratio */
   cacheScale: number;
+  /** the rows: each a run's tasks (one CPU each), or hackbench's groups (rowsName()) */
   tasks: number[];
   configs: SimConfig[];
   metric: Metric;
   /** also show each config's % change against the first */
   gain: boolean;
   quoted?: QuotedTable;
-}
+} & (
+  | {
+      workload: LessonPagesWorkload;
+      /** per task per round; stress_highalloc: the zone's fill */
+      pages: number;
+      /** rounds; stress_highalloc: order-9 attempts */
+      iterations: number;
+    }
+  | {
+      workload: 'hackbench';
+      /** messages each sender sends */
+      loops: number;
+    }
+);
 
 export type StepAt = { kind: 'start' } | { kind: 'end' } | { kind: 'step'; step: number } | { kind: 'event'; event: JumpKind; nth: number };
 
 /** A number the model computes, read off a table: the % gain of config over the first, or its metric. */
 export interface TableRef {
   table: string;
+  /** the row: its task count, or hackbench's groups (the lesson says `groups:` there) */
   tasks: number;
   config: string;
   measure: 'gain' | 'value';

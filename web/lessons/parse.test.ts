@@ -169,7 +169,7 @@ describe('parseLesson: bad input gives file:line: reason', () => {
     const real = parseLesson('x.md', GOOD.replace('pages: 16\n', 'pages: 4096\n')).tables['t']!;
     expect(real.cacheScale).toBe(8); // 4096 x 8 pages: will-it-scale's 128 MB
     const scaled = parseLesson('x.md', GOOD.replace('pages: 16\n', 'pages: 4096\n    cache_scale: 1\n    seeds: 5\n')).tables['t']!;
-    expect([scaled.pages, scaled.cacheScale, scaled.seeds]).toEqual([4096, 1, 5]);
+    expect(scaled).toMatchObject({ pages: 4096, cacheScale: 1, seeds: 5 });
     expectError(GOOD.replace('pages: 16\n', 'pages: 16\n    cache_scale: 6\n'), lineOf('pages: 16') + 1, /cache_scale 6: must be a power of two, 1 to 64/);
     expectError(GOOD.replace('pages: 16\n', 'pages: 16\n    seeds: 6\n'), lineOf('pages: 16') + 1, /seeds must be a whole number from 1 to 5/);
   });
@@ -178,6 +178,48 @@ describe('parseLesson: bad input gives file:line: reason', () => {
     const steps = Array.from({ length: LESSON_LIMITS.maxSteps + 1 }, (_, i) => `## s${i}\n\ntext\n`).join('\n');
     const text = GOOD.slice(0, GOOD.indexOf('## First')) + steps;
     expect(() => parseLesson('x.md', text)).toThrow(/more than 40 steps/);
+  });
+});
+
+/** GOOD with its table and its answer_from turned into hackbench's: groups of senders, loops each. */
+const HACK = GOOD.replace('workload: page_fault1\n    pages: 16\n    tasks: [1, 2]', 'workload: hackbench\n    loops: 16\n    groups: [2, 4]')
+  .replace('{ table: t, tasks: 2, config: mine, measure: gain }', '{ table: t, groups: 2, config: mine, measure: gain }')
+  .replace('runs:\n', 'runs:\n  hb:\n    sim: { workload: hackbench, preset: v4.16, groups: 4, loops: 100 }\n');
+const hackLine = (needle: string) => HACK.split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+describe("each workload's own fields: hackbench has groups and loops, the others tasks/cpus and pages", () => {
+  it('reads a hackbench table, run and answer_from by groups and loops', () => {
+    const l = parseLesson('x.md', HACK);
+    expect(l.tables['t']).toMatchObject({ workload: 'hackbench', tasks: [2, 4], loops: 16 });
+    expect(l.runs['hb']).toMatchObject({ kind: 'sim', workload: 'hackbench', groups: 4, loops: 100 });
+    expect(l.steps[1]!.predict).toMatchObject({ answer: { table: 't', tasks: 2, config: 'mine' } });
+  });
+
+  it.each([
+    ["a hackbench table's pages", () => HACK.replace('    loops: 16', '    pages: 16'), 'pages: 16', /^tables\.t: hackbench takes no "pages" \(pages per task, or stress_highalloc's fill\); say "loops" \(hackbench's messages per sender\)$/],
+    ["a hackbench table's tasks", () => HACK.replace('    groups: [2, 4]', '    tasks: [2, 4]'), 'tasks: [2, 4]', /^tables\.t: hackbench takes no "tasks" \(task counts, one CPU each\); say "groups" \(hackbench's sender\/receiver groups\)$/],
+    ["a hackbench run's cpus", () => HACK.replace('groups: 4, loops: 100', 'cpus: 4, loops: 100'), 'cpus: 4', /^runs\.hb\.sim: hackbench takes no "cpus" \(CPUs, one task each\); say "groups" \(hackbench's sender\/receiver groups\)$/],
+    ["a hackbench run's pages", () => HACK.replace('groups: 4, loops: 100', 'groups: 4, pages: 100'), 'pages: 100', /^runs\.hb\.sim: hackbench takes no "pages" \(pages per task, or stress_highalloc's fill\); say "loops"/],
+    ["a hackbench answer_from's tasks", () => HACK.replace('groups: 2, config: mine', 'tasks: 2, config: mine'), 'answer_from', /^predict\.answer_from: table "t" runs hackbench, whose rows are groups: say "groups", not "tasks"$/],
+    ["a hackbench answer_from's missing row", () => HACK.replace('groups: 2, config: mine', 'groups: 3, config: mine'), 'answer_from', /^predict\.answer_from\.groups: table "t" has no row for 3 groups \(2, 4\)$/],
+    ["a page_fault1 table's loops", () => GOOD.replace('    pages: 16', '    loops: 16'), 'loops: 16', /^tables\.t: page_fault1 takes no "loops" \(hackbench's messages per sender\); say "pages" \(pages per task, or stress_highalloc's fill\)$/],
+    ["a page_fault1 table's groups", () => GOOD.replace('    tasks: [1, 2]', '    groups: [1, 2]'), 'groups: [1, 2]', /^tables\.t: page_fault1 takes no "groups" \(hackbench's sender\/receiver groups\); say "tasks" \(task counts, one CPU each\)$/],
+    ["a page_fault1 answer_from's groups", () => GOOD.replace('tasks: 2, config: mine', 'groups: 2, config: mine'), 'answer_from', /^predict\.answer_from: table "t" runs page_fault1, whose rows are tasks: say "tasks", not "groups"$/],
+  ])('refuses %s, naming the table or run and the field', (_name, make, needle, reason) => {
+    const text = make();
+    expectError(text, text.split('\n').findIndex((l) => l.includes(needle)) + 1, reason);
+  });
+
+  it("refuses a page_fault1 run's groups and loops, and a hackbench band's tasks", () => {
+    const pf1 = HACK.replace('workload: hackbench, preset: v4.16, groups: 4, loops: 100', 'workload: page_fault1, preset: v4.16, groups: 4, pages: 100');
+    expectError(pf1, hackLine('groups: 4, loops: 100'), /^runs\.hb\.sim: page_fault1 takes no "groups" \(hackbench's sender\/receiver groups\); say "cpus" \(CPUs, one task each\)$/);
+    const loops = HACK.replace('workload: hackbench, preset: v4.16, groups: 4, loops: 100', 'workload: page_fault1, preset: v4.16, cpus: 4, loops: 100');
+    expectError(loops, hackLine('groups: 4, loops: 100'), /^runs\.hb\.sim: page_fault1 takes no "loops" \(hackbench's messages per sender\); say "pages" \(pages per task, or stress_highalloc's fill\)$/);
+    const five = readFileSync(join(root, 'lessons', '05-slub-prefetch.md'), 'utf8');
+    const band = five.replace('{ config: prefetch on, groups: 8,', '{ config: prefetch on, tasks: 8,');
+    expect(() => parseLesson('lessons/05-slub-prefetch.md', band)).toThrow(
+      /^lessons\/05-slub-prefetch\.md:\d+: tables\.hackbench\.quoted\.bands\[0\]: table "hackbench" runs hackbench, whose rows are groups: say "groups", not "tasks"$/,
+    );
   });
 });
 
@@ -191,10 +233,14 @@ describe('lesson vocabulary', () => {
 
 describe('lessons 5 and 6 (the slab and skip-merge work, now in the index)', () => {
   const read = (f: string) => readFileSync(join(root, 'lessons', f), 'utf8');
-  it('lesson 5 (SLUB prefetch) runs hackbench with the four switch settings', () => {
+  it('lesson 5 (SLUB prefetch) runs hackbench with the four switch settings, in its own fields', () => {
     const l = parseLesson('lessons/05-slub-prefetch.md', read('05-slub-prefetch.md'));
     const t = l.tables['hackbench']!;
-    expect(t.workload).toBe('hackbench');
+    expect(t).toMatchObject({ workload: 'hackbench', tasks: [2, 4, 8], loops: 4000 });
+    expect(t).not.toHaveProperty('pages');
+    expect(l.runs['remote']).toMatchObject({ kind: 'sim', workload: 'hackbench', groups: 4, loops: 100 });
+    expect(l.runs['remote']).not.toHaveProperty('cpus');
+    expect(t.quoted!.bands).toMatchObject([{ config: 'prefetch on', tasks: 8 }]);
     expect([...t.configs, ...l.tables['control']!.configs].map((c) => [c.slubPrefetch, c.sameCpu ?? false])).toEqual([
       [false, false],
       [true, false],
@@ -207,7 +253,7 @@ describe('lessons 5 and 6 (the slab and skip-merge work, now in the index)', () 
     const l = parseLesson('lessons/06-skip-merge.md', read('06-skip-merge.md'));
     expect(l.tables['zlock']!.configs.map((c) => c.preset)).toEqual(['v4.16', 'lu-rfc-p2', 'lu-rfc-p4']);
     expect(l.tables['hicost']!.workload).toBe('stress_highalloc');
-    expect(l.tables['hicost']!.iterations).toBe(8); // attempts
+    expect(l.tables['hicost']).toMatchObject({ workload: 'stress_highalloc', iterations: 8 }); // attempts
     expect(l.runs['highalloc']).toMatchObject({ kind: 'sim', workload: 'stress_highalloc' });
   });
   it('bounds each workload by what its numbers mean to the core', () => {
@@ -217,15 +263,15 @@ describe('lessons 5 and 6 (the slab and skip-merge work, now in the index)', () 
       /tables\.hifrag\.pages must be a whole number from 2048 to 16384/,
     );
     // attempts up to 16, more than page_fault1's 4 rounds
-    expect(parseLesson('x.md', base.replaceAll('iterations: 8', 'iterations: 16')).tables['hicost']!.iterations).toBe(16);
+    expect(parseLesson('x.md', base.replaceAll('iterations: 8', 'iterations: 16')).tables['hicost']).toMatchObject({ iterations: 16 });
     expect(() => parseLesson('x.md', base.replaceAll('iterations: 8', 'iterations: 17'))).toThrow(/iterations must be a whole number from 1 to 16/);
     // work bound: tasks x pages x rounds x configs x seeds
     expect(() => parseLesson('x.md', base.replace('tasks: [28, 56, 112]', 'tasks: [28, 56, 112, 112, 112, 112, 112, 112]').replace('pages: 4096\n', 'pages: 8192\n'))).toThrow(
       /page faults in all; the limit is/,
     );
     const five = read('05-slub-prefetch.md');
-    expect(() => parseLesson('x.md', five.replace('    pages: 4000\n', '    pages: 4000\n    iterations: 2\n'))).toThrow(/hackbench takes no iterations/);
-    expect(() => parseLesson('x.md', five.replace('tasks: [2, 4, 8]', 'tasks: [1, 4, 8]'))).toThrow(/from 2 to 112 for hackbench/);
+    expect(() => parseLesson('x.md', five.replace('    loops: 4000', '    iterations: 2\n    loops: 4000'))).toThrow(/hackbench takes no iterations/);
+    expect(() => parseLesson('x.md', five.replace('groups: [2, 4, 8]', 'groups: [1, 4, 8]'))).toThrow(/tables\.hackbench\.groups: each entry must be a whole number from 2 to 112 for hackbench/);
   });
   it('no lesson waits in lessons/drafts any more', () => {
     expect(existsSync(join(root, 'lessons', 'drafts'))).toBe(false);

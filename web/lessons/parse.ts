@@ -26,6 +26,7 @@ import {
   PRESETS,
   LESSON_VIEW_IDS,
   WORKLOAD_SHAPES,
+  rowsName,
   type Lesson,
   type LessonRun,
   type LessonStep,
@@ -206,8 +207,47 @@ const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 /** a step's prose after this line waits for the predict answer */
 export const ANSWER_MARK = '<!-- answer -->';
 const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'seed', 'tunable', 'slub_prefetch', 'same_cpu'];
-const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'pages', 'iterations', 'clear_lines', 'cache_scale'];
-const TABLE_KEYS = ['caption', 'workload', 'pages', 'iterations', 'seed', 'seeds', 'clear_lines', 'cache_scale', 'tasks', 'configs', 'metric', 'gain', 'quoted'];
+// each workload takes its own size keys (WORKLOAD_SHAPES[w].keys): cpus/tasks and pages, or
+// hackbench's groups and loops; refuseOthersKeys() says which a workload does not take
+const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'pages', 'groups', 'loops', 'iterations', 'clear_lines', 'cache_scale'];
+const TABLE_KEYS = ['caption', 'workload', 'pages', 'loops', 'iterations', 'seed', 'seeds', 'clear_lines', 'cache_scale', 'tasks', 'groups', 'configs', 'metric', 'gain', 'quoted'];
+
+/** What each size key means, for the message that refuses it on a workload that has another. */
+const KEY_MEANS: Record<string, string> = {
+  tasks: 'task counts, one CPU each',
+  cpus: 'CPUs, one task each',
+  pages: "pages per task, or stress_highalloc's fill",
+  groups: "hackbench's sender/receiver groups",
+  loops: "hackbench's messages per sender",
+};
+
+/**
+ * Refuses a size key of another workload (`where` names the table or run): a hackbench table
+ * has groups and loops, never page_fault1's tasks and pages under those names, and the others
+ * have no groups or loops. The message names the key and the one this workload takes instead.
+ */
+function refuseOthersKeys(f: Fields, workload: LessonWorkload, where: string, role: 'table' | 'run'): void {
+  const keys = WORKLOAD_SHAPES[workload].keys;
+  // [the key this workload takes, every workload's key for the same thing]
+  const slots: [string, string[]][] = [
+    role === 'table' ? [keys.rows, ['tasks', 'groups']] : [keys.count, ['cpus', 'groups']],
+    [keys.size, ['pages', 'loops']],
+  ];
+  for (const [mine, all] of slots)
+    for (const key of all)
+      if (key !== mine && f.has(key)) f.fail(`${where}: ${workload} takes no "${key}" (${KEY_MEANS[key]}); say "${mine}" (${KEY_MEANS[mine]})`, key);
+}
+
+/** The key a workload's table names its rows by in a reference to one (bands, answer_from):
+ * "tasks", or hackbench's "groups"; the other is refused, naming the right one. */
+function rowKey(f: Fields, t: LessonTable, where: string): number {
+  const key = rowsName(t);
+  const other = key === 'groups' ? 'tasks' : 'groups';
+  if (f.has(other)) f.fail(`${where}: table "${t.name}" runs ${t.workload}, whose rows are ${key}: say "${key}", not "${other}"`, other);
+  const v = f.int(key, 1, 1 << 16);
+  if (!t.tasks.includes(v)) f.fail(`${where}.${key}: table "${t.name}" has no row for ${v} ${key} (${t.tasks.join(', ')})`, key);
+  return v;
+}
 
 /** cache_scale: 1, 2, 4 .. 64 (blab sim --cache-scale); dflt when absent */
 function cacheScale(f: Fields, dflt = 1): number {
@@ -235,29 +275,30 @@ function parseRun(f: Fields, name: string, line: number): LessonRun {
     return { kind: 'script', name, script, line };
   }
   if (!f.has('sim')) f.fail(`run "${name}" needs "script" (an op script) or "sim" (a model-machine run)`);
-  const s: Fields = f.sub('sim', `runs.${name}.sim`, SIM_KEYS);
-  const config = simConfig(s);
+  const where = `runs.${name}.sim`;
+  const s: Fields = f.sub('sim', where, SIM_KEYS);
   const workload = s.oneOf('workload', LESSON_WORKLOADS);
+  refuseOthersKeys(s, workload, where, 'run');
+  const config = simConfig(s);
   const shape = WORKLOAD_SHAPES[workload];
   if (workload !== 'hackbench' && (config.slubPrefetch !== undefined || config.sameCpu !== undefined))
-    s.fail(`runs.${name}.sim: slub_prefetch and same_cpu are hackbench's switches`, config.slubPrefetch !== undefined ? 'slub_prefetch' : 'same_cpu');
-  const run: LessonRun = {
-    kind: 'sim',
+    s.fail(`${where}: slub_prefetch and same_cpu are hackbench's switches`, config.slubPrefetch !== undefined ? 'slub_prefetch' : 'same_cpu');
+  const common = {
+    kind: 'sim' as const,
     name,
     line,
-    workload,
     config,
-    cpus: s.int('cpus', ...shape.tasks),
-    pages: s.int('pages', ...shape.pages),
-    iterations: workloadIterations(s, workload, 1),
     seed: s.int('seed', 0, 0xffffffff, 1),
     clearLines: s.int('clear_lines', 1, 64, RUN_DEFAULTS.clearLines),
     cacheScale: cacheScale(s),
   };
-  const work = shape.work(run.cpus, run.pages, run.iterations);
+  const count = s.int(shape.keys.count, ...shape.count);
+  const size = s.int(shape.keys.size, ...shape.size);
+  const iterations = workloadIterations(s, workload, 1);
+  const work = shape.work(count, size, iterations);
   if (work > LESSON_LIMITS.maxRunFaults)
     s.fail(`runs.${name}: ${work} ${shape.unit}; a lesson run of ${workload} is limited to ${LESSON_LIMITS.maxRunFaults} so it plays in seconds`);
-  return run;
+  return workload === 'hackbench' ? { ...common, workload, groups: count, loops: size } : { ...common, workload, cpus: count, pages: size, iterations };
 }
 
 /** iterations as the workload reads them: rounds, attempts, or none (hackbench's switches
@@ -271,12 +312,14 @@ function workloadIterations(f: Fields, workload: LessonWorkload, dflt: number): 
 
 function parseTable(f: Fields, name: string, line: number): LessonTable {
   const workload = f.oneOf('workload', LESSON_WORKLOADS);
+  refuseOthersKeys(f, workload, `tables.${name}`, 'table');
   const shape = WORKLOAD_SHAPES[workload];
-  const [tmin, tmax] = shape.tasks;
-  const tasks = f.list('tasks', LESSON_LIMITS.maxTaskPoints).map((n) => {
+  const [tmin, tmax] = shape.count;
+  const rows = shape.keys.rows;
+  const tasks = f.list(rows, LESSON_LIMITS.maxTaskPoints).map((n) => {
     const v = f.scalar(n);
     if (typeof v !== 'number' || !Number.isInteger(v) || v < tmin || v > tmax)
-      f.failAt(n, `tables.${name}.tasks: each entry must be a whole number from ${tmin} to ${tmax} for ${workload}`);
+      f.failAt(n, `tables.${name}.${rows}: each entry must be a whole number from ${tmin} to ${tmax} for ${workload}`);
     return v;
   });
   const configs = f.list('configs', LESSON_LIMITS.maxConfigs).map((n, i) => {
@@ -288,13 +331,10 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     f.fail(`tables.${name}: slub_prefetch and same_cpu are hackbench's switches`, 'configs');
   const labels = new Set(configs.map((c) => c.label));
   if (labels.size !== configs.length) f.fail(`tables.${name}: two configs share a label`, 'configs');
-  const t: LessonTable = {
+  const common = {
     name,
     line,
     caption: f.str('caption', 300),
-    workload,
-    pages: f.int('pages', ...shape.pages),
-    iterations: workloadIterations(f, workload, RUN_DEFAULTS.rounds),
     seed: f.int('seed', 0, 0xffffffff, 1),
     seeds: f.int('seeds', 1, LESSON_LIMITS.maxSeeds, 3),
     // a table is what the lesson measures: clear_page() writes the whole page, as the kernel does
@@ -305,19 +345,22 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     metric: f.oneOf<Metric>('metric', METRICS, 'score'),
     gain: f.has('gain') ? f.value('gain') === true : false,
   };
+  const size = f.int(shape.keys.size, ...shape.size);
+  const iterations = workloadIterations(f, workload, RUN_DEFAULTS.rounds);
+  const t: LessonTable = workload === 'hackbench' ? { ...common, workload, loops: size } : { ...common, workload, pages: size, iterations };
   // a table measures at will-it-scale's footprint-to-cache ratio unless it says otherwise, as
   // the compare view and the throughput sweep do (order-0 workloads; the others use no scale)
-  t.cacheScale = cacheScale(f, workload === 'page_fault1' || workload === 'mixed' ? willItScaleCacheScale(t.pages) : 1);
+  t.cacheScale = cacheScale(f, workload === 'page_fault1' || workload === 'mixed' ? willItScaleCacheScale(size) : 1);
   // the page names the workload and its unit from what the table runs (caption.ts); a caption
   // that names one itself could name the wrong one
   const named = workloadNamedIn(t.caption);
   if (named) f.fail(`tables.${name}.caption names ${named}: the page adds the workload and its unit itself, so say only what is compared`, 'caption');
   // the zone holds every task's pages (BLAB_SIM_MAX_MAPPED in blab_sim.h)
-  const mapped = workload === 'page_fault1' ? Math.max(...tasks) * t.pages : 0;
-  if (mapped > CORE_LIMITS.simMaxMapped) f.fail(`tables.${name}: ${Math.max(...tasks)} tasks x ${t.pages} pages is ${mapped} pages; the core's zone holds at most ${CORE_LIMITS.simMaxMapped}`, 'pages');
-  const work = configs.length * t.seeds * tasks.reduce((a, n) => a + shape.work(n, t.pages, t.iterations), 0);
+  const mapped = workload === 'page_fault1' ? Math.max(...tasks) * size : 0;
+  if (mapped > CORE_LIMITS.simMaxMapped) f.fail(`tables.${name}: ${Math.max(...tasks)} tasks x ${size} pages is ${mapped} pages; the core's zone holds at most ${CORE_LIMITS.simMaxMapped}`, 'pages');
+  const work = configs.length * t.seeds * tasks.reduce((a, n) => a + shape.work(n, size, iterations), 0);
   if (work > LESSON_LIMITS.maxTableFaults)
-    f.fail(`tables.${name} runs ${work} ${shape.unit} in all; the limit is ${LESSON_LIMITS.maxTableFaults} so the table computes in seconds`, 'tasks');
+    f.fail(`tables.${name} runs ${work} ${shape.unit} in all; the limit is ${LESSON_LIMITS.maxTableFaults} so the table computes in seconds`, rows);
   if (f.has('quoted')) {
     const q: Fields = f.sub('quoted', `tables.${name}.quoted`, ['source', 'columns', 'rows', 'bands']);
     const columns = q.list('columns', 12).map((n) => String(q.scalar(n)));
@@ -345,12 +388,11 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
  */
 function parseBand(q: Fields, n: YamlNode, t: LessonTable, i: number): SeedBandSpec {
   const at = `tables.${t.name}.quoted.bands[${i}]`;
-  const b: Fields = q.item(n, at, ['config', 'tasks', 'row', 'base_row', 'column', 'base_column', 'columns', 'rows']);
+  const b: Fields = q.item(n, at, ['config', 'tasks', 'groups', 'row', 'base_row', 'column', 'base_column', 'columns', 'rows']);
   const quoted = t.quoted!;
   const config = b.str('config', 40);
   if (!t.configs.some((c, k) => k > 0 && c.label === config)) b.fail(`${at}.config: "${config}" is not one of the table's configs after the first (${t.configs.slice(1).map((c) => c.label).join(', ')})`, 'config');
-  const tasks = b.int('tasks', 1, 1 << 16);
-  if (!t.tasks.includes(tasks)) b.fail(`${at}.tasks: the table has no row for ${tasks} tasks (${t.tasks.join(', ')})`, 'tasks');
+  const tasks = rowKey(b, t, at);
   const rowOf = (name: string, key: string) => {
     const k = quoted.rows.findIndex((r) => String(r[0]) === name);
     if (k < 0) b.fail(`${at}.${key}: no quoted row starts with "${name}"`, key);
@@ -402,12 +444,11 @@ function parsePredict(f: Fields, lesson: { tables: Record<string, LessonTable> }
   const tolerance = f.num('tolerance', 0, 1e9);
   let answer: Predict & { kind: 'number' } extends { answer: infer A } ? A : never;
   if (f.has('answer_from')) {
-    const r: Fields = f.sub('answer_from', 'predict.answer_from', ['table', 'tasks', 'config', 'measure']);
+    const r: Fields = f.sub('answer_from', 'predict.answer_from', ['table', 'tasks', 'groups', 'config', 'measure']);
     const table = r.str('table', 32);
     const t = lesson.tables[table];
     if (!t) r.fail(`predict.answer_from.table: no table "${table}" in the front matter`, 'table');
-    const tasks = r.int('tasks', 1, 256);
-    if (!t.tasks.includes(tasks)) r.fail(`predict.answer_from.tasks: table "${table}" has no row for ${tasks} tasks`, 'tasks');
+    const tasks = rowKey(r, t, 'predict.answer_from');
     const config = r.str('config', 40);
     const idx = t.configs.findIndex((c) => c.label === config);
     if (idx < 0) r.fail(`predict.answer_from.config: table "${table}" has no config "${config}"`, 'config');

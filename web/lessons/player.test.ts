@@ -11,7 +11,7 @@ import { Player } from '../log/player';
 import { narrate } from '../log/narrate';
 import { buddyinfoText } from '../views/procfs';
 import { parseLesson } from './parse';
-import { stepFor } from './runs';
+import { runScaleNote, stepFor } from './runs';
 import { assignFigures } from './figures';
 import { kernelLink, presetTag } from './kernel-link';
 import { CORE_PRESETS } from '../scenario/core-schema';
@@ -22,6 +22,19 @@ let m: BlabModule;
 beforeAll(async () => {
   if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
   m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
+});
+
+describe('what the replay says about its size', () => {
+  const lesson = (f: string) => parseLesson(`lessons/${f}`, readFileSync(join(root, 'lessons', f), 'utf8'));
+  it("names each workload's sizes in its own words: hackbench's groups and messages, never pages", () => {
+    const five = lesson('05-slub-prefetch.md');
+    const note = runScaleNote(five.runs['remote']!, five);
+    expect(note).toContain('4 groups x 100 messages');
+    expect(note).toContain('The tables come from runs at 4000 messages per sender, up to 8 groups.');
+    expect(note).not.toMatch(/pages per task|tasks/);
+    const six = lesson('06-skip-merge.md');
+    expect(runScaleNote(six.runs['skipped']!, six)).toContain('4096 pages per task, up to 112 tasks; a zone of 16384 pages, up to 8 CPUs');
+  });
 });
 
 describe('where a step starts', () => {

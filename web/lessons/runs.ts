@@ -5,7 +5,7 @@ import { decodeEvents } from '../log/events';
 import { Player } from '../log/player';
 import { afterSetup } from '../log/setup';
 import type { PcpParams } from '../views/pcp';
-import type { Lesson, LessonRun, StepAt } from './lesson';
+import type { Lesson, LessonRun, LessonSimRun, LessonTable, StepAt } from './lesson';
 import { presetSlubPrefetch } from '../scenario/request';
 import type { SimRequest } from '../engine/blab-module';
 
@@ -16,9 +16,8 @@ export interface LoadedRun {
   events: ArrayBuffer;
 }
 
-/** A lesson's sim run as the core takes it, in the workload's own fields: hackbench's cpus are
- * its groups and its pages the messages each sender sends (docs/lessons.md). */
-function runSimRequest(run: Extract<LessonRun, { kind: 'sim' }>): SimRequest {
+/** A lesson's sim run as the core takes it: its fields are the workload's own (docs/lessons.md). */
+function runSimRequest(run: LessonSimRun): SimRequest {
   const common = {
     seed: run.config.seed ?? run.seed,
     preset: run.config.preset,
@@ -28,17 +27,16 @@ function runSimRequest(run: Extract<LessonRun, { kind: 'sim' }>): SimRequest {
     ...(run.config.batch !== undefined ? { batch: run.config.batch } : {}),
     ...(run.config.high !== undefined ? { high: run.config.high } : {}),
   };
-  const w = run.workload;
-  return w === 'hackbench'
+  return run.workload === 'hackbench'
     ? {
-        workload: w,
-        groups: run.cpus,
-        loops: run.pages,
+        workload: run.workload,
+        groups: run.groups,
+        loops: run.loops,
         slubPrefetch: run.config.slubPrefetch ?? presetSlubPrefetch(run.config.preset),
         sameCpu: run.config.sameCpu ?? false,
         ...common,
       }
-    : { workload: w, cpus: run.cpus, pages: run.pages, iterations: run.iterations, ...common };
+    : { workload: run.workload, cpus: run.cpus, pages: run.pages, iterations: run.iterations, ...common };
 }
 
 export async function loadRun(client: EngineClient, run: LessonRun): Promise<LoadedRun> {
@@ -58,10 +56,23 @@ export async function loadRun(client: EngineClient, run: LessonRun): Promise<Loa
  */
 export function runScaleNote(run: LessonRun, lesson: Lesson): string {
   if (run.kind === 'script') return `This replay is an op script on the plain machine (no caches, no locks): ${run.name}.`;
-  const tables = Object.values(lesson.tables);
-  const big = tables.length ? ` The tables come from runs at ${Math.max(...tables.map((t) => t.pages))} pages per task and up to ${Math.max(...tables.flatMap((t) => t.tasks))} tasks.` : '';
-  const size = run.workload === 'hackbench' ? `${run.cpus} groups x ${run.pages} messages` : `${run.cpus} CPUs x ${run.pages} pages`;
+  const size = run.workload === 'hackbench' ? `${run.groups} groups x ${run.loops} messages` : `${run.cpus} CPUs x ${run.pages} pages`;
+  const sizes = Object.values(lesson.tables).map(tableSize);
+  const big = sizes.length ? ` The tables come from runs at ${[...new Set(sizes)].join('; ')}.` : '';
   return `A small scenario to watch single pages: ${size}, clear_page() through ${run.clearLines} of 64 lines, ${run.config.preset}${run.config.batch !== undefined ? ` with batch ${run.config.batch}, high ${run.config.high ?? "the preset's"}` : ''}.${big}`;
+}
+
+/** A table's largest run in the workload's own words: "4096 pages per task, up to 224 tasks". */
+function tableSize(t: LessonTable): string {
+  const most = Math.max(...t.tasks);
+  switch (t.workload) {
+    case 'hackbench':
+      return `${t.loops} messages per sender, up to ${most} groups`;
+    case 'stress_highalloc':
+      return `a zone of ${t.pages} pages, up to ${most} CPUs`;
+    default:
+      return `${t.pages} pages per task, up to ${most} tasks`;
+  }
 }
 
 /** The step index a lesson step stops at; an event past the end of the log stops at the end. */

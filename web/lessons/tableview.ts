@@ -9,7 +9,7 @@ import { howMadeLine } from '../ui/provenance';
 import type { CsvTable } from '../ui/csv';
 import { blabCommand, runParameters, RUN_DEFAULTS, type RunParams } from '../scenario/request';
 import { tableCaption } from './caption';
-import { METRICS, type LessonTable, type Metric } from './lesson';
+import { METRICS, rowsName, type LessonTable, type Metric } from './lesson';
 import { cellSpread, formatMetric, gainPct, rowDone, seedsOf, simRequest, tableCells, tableWarnings, type TableResult } from './compute';
 import { annotateModelTable } from './seedband';
 
@@ -60,13 +60,13 @@ function tableCsv(r: TableResult, caption: string): CsvTable {
     title: caption,
     params: [
       ...runParameters(runParams(t, r, 0, t.tasks[0]!)).filter(([k]) => !own.has(k)),
-      ['tasks', t.tasks.join(',')],
+      [rowsName(t), t.tasks.join(',')],
       ['metric', METRICS[t.metric]],
       ...r.configs.map((c, i): [string, string] => [`configuration ${i + 1}`, `${c.label}: preset ${c.preset}, pcp batch ${c.batch ?? "the preset's"}, pcp high ${c.high ?? "the preset's"}, seeds ${seedsOf(t, c).join(',')}`]),
     ],
     commands: tableCommands(r),
     columns: [
-      'tasks',
+      rowsName(t),
       ...r.configs.flatMap((c) => [c.label, `${c.label} min`, `${c.label} max`]),
       ...(t.gain ? r.configs.slice(1).flatMap((c) => [`${c.label} vs ${base}`, `${c.label} vs ${base} unit`]) : []),
     ],

@@ -89,9 +89,9 @@ int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n)
 			p->clear_lines ? p->clear_lines : 64, p->cache_scale ? p->cache_scale : 1);
 }
 
-/* "name=" then a decimal number up to max, then a space or the end; *s moves past it */
-static int field(const char **s, const char *name, uint64_t max, uint64_t *out, char *err,
-		 size_t errlen, const char *whose)
+/* "name=" then a decimal number from min to max, then a space or the end; *s moves past it */
+static int field(const char **s, const char *name, uint64_t min, uint64_t max, uint64_t *out,
+		 char *err, size_t errlen, const char *whose)
 {
 	size_t len = strlen(name);
 	uint64_t v = 0;
@@ -112,6 +112,8 @@ static int field(const char **s, const char *name, uint64_t max, uint64_t *out, 
 	}
 	if (*q != ' ' && *q != '\0')
 		return fail(err, errlen, "%s: unexpected \"%.16s\"", name, q);
+	if (v < min)
+		return fail(err, errlen, "%s: less than %" PRIu64, name, min);
 	*s = *q ? q + 1 : q;
 	*out = v;
 	return 0;
@@ -144,24 +146,26 @@ static int word(const char **s, const char *name, char *out, size_t cap, char *e
 	return 0;
 }
 
-/* a key's numbers after its preset, in order: the workload's own, then every workload's */
+/* a key's numbers after its preset, in order: the workload's own, then every workload's.
+ * clear_lines and cache_scale start at 1: a key spells out their defaults (64 and 1), so a 0
+ * would be a second spelling of the same point, under another cache file. */
 struct key_field {
 	const char *name;
-	uint64_t max;
+	uint64_t min, max;
 	size_t off; /* in struct blab_sim_point; a uint32_t but seed's */
 };
-#define KF(f, m) {#f, m, offsetof(struct blab_sim_point, f)}
+#define KF(f, lo, hi) {#f, lo, hi, offsetof(struct blab_sim_point, f)}
 static const struct key_field order0_fields[] = {
-	KF(cpus, BLAB_SIM_MAX_CPUS), KF(pages, BLAB_SIM_MAX_PAGES),
-	KF(iterations, BLAB_SIM_MAX_ITERATIONS),
+	KF(cpus, 0, BLAB_SIM_MAX_CPUS), KF(pages, 0, BLAB_SIM_MAX_PAGES),
+	KF(iterations, 0, BLAB_SIM_MAX_ITERATIONS),
 };
 static const struct key_field hackbench_fields[] = {
-	KF(groups, BLAB_HACKBENCH_MAX_GROUPS), KF(loops, BLAB_HACKBENCH_MAX_LOOPS),
-	KF(slub_prefetch, 1), KF(same_cpu, 1),
+	KF(groups, 0, BLAB_HACKBENCH_MAX_GROUPS), KF(loops, 0, BLAB_HACKBENCH_MAX_LOOPS),
+	KF(slub_prefetch, 0, 1), KF(same_cpu, 0, 1),
 };
 static const struct key_field common_fields[] = {
-	KF(seed, UINT64_MAX), KF(batch, 1u << 16), KF(high, 1u << 16), KF(clear_lines, 64),
-	KF(cache_scale, 64),
+	KF(seed, 0, UINT64_MAX), KF(batch, 0, 1u << 16), KF(high, 0, 1u << 16),
+	KF(clear_lines, 1, 64), KF(cache_scale, 1, 64),
 };
 #undef KF
 
@@ -170,7 +174,7 @@ static int fields(const char **s, const struct key_field *f, size_t n, struct bl
 {
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v = 0;
-		int rc = field(s, f[i].name, f[i].max, &v, err, errlen, whose);
+		int rc = field(s, f[i].name, f[i].min, f[i].max, &v, err, errlen, whose);
 		if (rc)
 			return rc;
 		if (f[i].off == offsetof(struct blab_sim_point, seed))
@@ -292,6 +296,18 @@ static int skip(const char **s, const char *end, const char *lit)
 	return 1;
 }
 
+/* d[0..n) (after a '-' when neg) is an int64 exactly as "%lld" prints it: digits, no leading
+ * zero, no "-0", within INT64_MIN..INT64_MAX (a larger number is no counter, and a JSON
+ * reader would round it) */
+static int int64_as_printed(const char *d, size_t n, int neg)
+{
+	const char *limit = neg ? "9223372036854775808" : "9223372036854775807";
+
+	if (n < 1 || n > 19 || (d[0] == '0' && (n > 1 || neg)))
+		return 0;
+	return n < 19 || memcmp(d, limit, 19) <= 0;
+}
+
 int blab_sim_point_record_ok(const char *rec, size_t len, const char *key)
 {
 	static const char *const names[] = {
@@ -305,14 +321,15 @@ int blab_sim_point_record_ok(const char *rec, size_t len, const char *key)
 	    !skip(&s, end, "\",\"stats\":{"))
 		return 0;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		int digits = 0;
+		const char *digits;
+		int neg;
 		if ((i && !skip(&s, end, ",")) || !skip(&s, end, "\"") || !skip(&s, end, names[i]) ||
 		    !skip(&s, end, "\":"))
 			return 0;
-		skip(&s, end, "-");
-		for (; s < end && *s >= '0' && *s <= '9'; s++)
-			digits++;
-		if (digits < 1 || digits > 19)
+		neg = skip(&s, end, "-");
+		for (digits = s; s < end && *s >= '0' && *s <= '9'; s++)
+			;
+		if (!int64_as_printed(digits, (size_t)(s - digits), neg))
 			return 0;
 	}
 	return skip(&s, end, "}}\n") && s == end;
