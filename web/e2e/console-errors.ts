@@ -1,6 +1,6 @@
 // The browser specs' shared check that a page stayed quiet: every console error and
 // uncaught exception, collected from the moment of the call, for the spec to expect empty.
-import type { Page } from '@playwright/test';
+import type { Page } from './fixtures';
 
 export function watchConsole(page: Page): string[] {
   const errors: string[] = [];

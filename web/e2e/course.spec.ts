@@ -2,7 +2,7 @@
 // ends in a labelled results card, no page a student sees shows repository paths or build
 // jargon, every page works at phone, laptop and projector sizes and from the keyboard, and
 // axe finds nothing serious on any of them.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { watchConsole } from './console-errors';

@@ -1,7 +1,7 @@
 // The real C core in the browser: the op-script panel sends a script to the engine worker
 // (WASM, emscripten pthreads build), shows what the core printed, and the player replays
 // the core's own event log.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test('an op script runs in the WASM core and its log drives the views', async ({ page }) => {
   const errors: string[] = [];

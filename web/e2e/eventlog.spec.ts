@@ -2,7 +2,7 @@
 // the import worker and replayed in slices, so the page keeps answering (a heartbeat every
 // 20 ms, no long task) while the bar moves to the end; a broken JSON log says its line and
 // record; Cancel leaves the player as it was.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { decodeEvents } from '../log/events';

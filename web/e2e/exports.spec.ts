@@ -1,7 +1,7 @@
 // Exports that are what they claim: SVG is vector with its labels as <text> (canvas views too:
 // no bitmap inside), PNG is twice the picture's size, CSV has plain numbers and names every
 // parameter of its runs, and every table and chart says which command makes it again.
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, test, type Download, type Page } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { watchConsole } from './console-errors';
 

@@ -2,7 +2,7 @@
 // workbench: no visible text under 24 px (figure labels drawn in canvases report the size they
 // were drawn at), no two labels of a figure overlapping, the remote's keys (PageDown / PageUp,
 // B to blank), and a lesson walked with the keyboard alone.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { watchConsole } from './console-errors';
 
 test.use({ viewport: { width: 1920, height: 1080 } });

@@ -1,6 +1,6 @@
 // The course pages in Chromium: every lesson walked from first to last step answering each
 // predict question, twice, with the same numbers; lecture mode and embedding; exports.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 

@@ -2,7 +2,7 @@
 // the buttons that step it, a legend on every figure, figures beside their paragraph, terms that
 // point at figure parts, the moving pictures (d3-transition), the source pane, predict questions
 // before the run, and the "wrong or misleading" fixes each pinned here.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { watchConsole } from './console-errors';
 import { PATHS } from '../log/events';

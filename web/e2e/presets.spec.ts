@@ -1,7 +1,7 @@
 // The scenario form says what each preset models and which switches it sets (the core's
 // names, as `blab presets NAME` prints them), so the 5.14 .. 6.19 presets are told apart by
 // their mechanisms, not only their titles; a v6.19 run from the form shows its batch and high.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test("the preset menu's hint: each modern preset's commits and switches", async ({ page }) => {
   test.setTimeout(120_000);

@@ -1,6 +1,6 @@
 // Page provenance: a click on a pfn (mem_map, a free block, a pcp list) opens its history,
 // every record it took part in, and each record's step is one click away.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { watchConsole } from './console-errors';
 
 test('a pfn\'s history from mem_map, the free areas and a pcp list, with the step to jump to', async ({ page }) => {

@@ -2,7 +2,7 @@
 // file server that sends no special headers, under a sub-path as GitHub Pages serves a
 // repository (/course/). The service worker isolates the page (threads for the WebAssembly
 // core), a lesson runs, and after that one visit the course works offline.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // The real-machine panel in Debian's Chromium against `vite preview`: the page is
 // cross-origin isolated, 4 Web Workers run page_fault1 on Emscripten pthreads, and each

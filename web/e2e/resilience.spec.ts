@@ -2,7 +2,7 @@
 // caught, reported in plain words, and the app recovers without a reload. The faults are
 // injected through a test-only hook (window.buddylabTest, on only when the test sets
 // __buddylabTestHooks before the page loads).
-import { expect, test } from '@playwright/test';
+import { expect, mountAware, test } from './fixtures';
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => {
@@ -36,7 +36,7 @@ for (const [fault, message] of [
 }
 
 test('without the test flag there is no fault hook', async ({ browser }) => {
-  const page = await browser.newPage();
+  const page = mountAware(await browser.newPage());
   await page.goto('/?workbench');
   await expect(page.getByRole('heading', { name: 'buddylab' })).toBeVisible();
   expect(await page.evaluate(() => window.buddylabTest)).toBeUndefined();

@@ -1,6 +1,6 @@
 // A probe for "the page keeps answering while a big file loads": a heartbeat every 20 ms, every
 // long task, and every value a progress bar takes, from before the file is picked until stop.
-import type { Page } from '@playwright/test';
+import type { Page } from './fixtures';
 
 export interface ProbeResult {
   /** ms between heartbeats: the longest is the longest the page stalled */

@@ -4,7 +4,7 @@
 // come back from IndexedDB, and the main thread stays free while the workers run. Then the
 // lessons: tables shipped with the build show at once, "Run live" runs them again here and finds
 // every counter the same.
-import { expect, test, type Page, type Worker } from '@playwright/test';
+import { expect, test, type Page, type Worker } from './fixtures';
 import { readFileSync, rmSync } from 'node:fs';
 import { watchConsole } from './console-errors';
 

@@ -4,7 +4,7 @@
 // reduced motion so no transition is caught half way, the same answer to every question, and
 // the model's numbers, which are the same on every run. After a change that is meant to alter
 // a page: `node web/e2e/run.mjs steps.spec.ts --update-snapshots`, and look at the new PNGs.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLesson } from '../lessons/parse';

@@ -1,6 +1,6 @@
 // Issue 9, no lost work: a saved scenario survives a reload, and moves between browsers as a
 // file (export, then import into a browser with empty storage).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 test('saved scenarios persist across reloads and export / import as a file', async ({ page }) => {

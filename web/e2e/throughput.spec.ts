@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // The throughput chart from real runs of the WASM core (no fixtures): a small sweep of two
 // presets over 1, 2 and 4 tasks; every point is the core's score for that run.

@@ -1,6 +1,6 @@
 // The time machine is one link from the front page; it runs every kernel preset at two small
 // task counts here (?timemachine&tasks=1,2&pages=128) and draws one chart with a table under it.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test('the time machine: every kernel on one axis, score and zone->lock contention', async ({ page }) => {
   test.setTimeout(240_000);

@@ -3,7 +3,7 @@
 // page_fault1 runs with the Normal zone's sizes, its refills climb to 2016, and a trace
 // recorded on this machine is drawn over it. Screenshots at a phone's, a laptop's and a
 // 1080p screen's width (test-results/zoneinfo-*.png).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { readFileSync } from 'node:fs';
 
 const zoneinfo = readFileSync('wasm-core/tests/zoneinfo/this-machine-6.18.txt', 'utf8');

@@ -4,6 +4,12 @@ declare module 'virtual:lessons' {
   export default lessons;
 }
 
+// What the front page lists of each lesson, from the build's parse (no YAML parser in the page).
+declare module 'virtual:lesson-index' {
+  const index: import('./vite-plugin').LessonSummary[];
+  export default index;
+}
+
 // The lesson tables precomputed with the native core at build time (web/lessons/precompute.ts):
 // per lesson, each run's counters by point key (web/engine/point.ts), for the core `coreHash`;
 // checked when read (web/lessons/tables.ts shippedStats()).

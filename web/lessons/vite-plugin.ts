@@ -19,10 +19,21 @@ const ID = 'virtual:lessons';
 const RESOLVED = `\0${ID}`;
 const RESULTS = 'virtual:lesson-results';
 const RESOLVED_RESULTS = `\0${RESULTS}`;
+const INDEX = 'virtual:lesson-index';
+const RESOLVED_INDEX = `\0${INDEX}`;
 
 export interface LessonSource {
   file: string;
   text: string;
+}
+
+/** What the front page shows of a lesson (`virtual:lesson-index`). */
+export interface LessonSummary {
+  id: string;
+  number: number;
+  title: string;
+  summary: string;
+  steps: number;
 }
 
 /** Reads and checks every lessons/*.md under dir; throws the first LessonError. Sorted by number. */
@@ -84,6 +95,7 @@ export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
     },
     resolveId(id) {
       if (id === ID) return RESOLVED;
+      if (id === INDEX) return RESOLVED_INDEX;
       if (id === RESULTS) return RESOLVED_RESULTS;
       if (id.startsWith(`${RESULTS}/`)) return `\0${id}`;
       return null;
@@ -100,11 +112,18 @@ export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
         const r = await computeResults(dir, (m) => this.info(m));
         return `export default ${JSON.stringify(r?.byLesson.get(id.slice(RESULTS.length + 2)) ?? {})};`;
       }
-      if (id !== RESOLVED) return null;
+      if (id !== RESOLVED && id !== RESOLVED_INDEX) return null;
       for (const f of readdirSync(dir)) if (f.endsWith('.md')) this.addWatchFile(join(dir, f));
       // A LessonError's message is "file:line: reason": thrown here, it fails `vite build`.
       const lessons = loadLessons(root, dir);
-      return `export default ${JSON.stringify(lessons)};`;
+      if (id === RESOLVED) return `export default ${JSON.stringify(lessons)};`;
+      // the front page lists the lessons without parsing them (the YAML parser stays out of
+      // the first load): what it shows of each, from the parse the build just made
+      const index: LessonSummary[] = lessons.map((src) => {
+        const l = parseLesson(src.file, src.text);
+        return { id: l.id, number: l.number, title: l.title, summary: l.summary, steps: l.steps.length };
+      });
+      return `export default ${JSON.stringify(index)};`;
     },
   };
 }

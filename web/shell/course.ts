@@ -1,18 +1,17 @@
 // Mounts the pages that are not the workbench: the front page (the course), the lesson index,
-// a lesson (and lecture mode), and compare.
-import lessonSources from 'virtual:lessons';
+// a lesson (and lecture mode), and compare. Each page's code is its own chunk, fetched when that
+// page is opened, so the front page's first load carries neither the lesson parser (YAML,
+// marked, DOMPurify) nor the compare view.
 import type { Route } from './routes';
-import { mountHome } from './home';
-import { mountLessonById, mountLessonIndex } from '../lessons/page';
-import { mountCompare } from '../compare/page';
-import { mountTimeMachine } from '../compare/timemachine';
 
-export function mountCourse(root: HTMLElement, r: Exclude<Route, { page: 'workbench' }>, search: string): void {
+export async function mountCourse(root: HTMLElement, r: Exclude<Route, { page: 'workbench' }>, search: string): Promise<void> {
   root.classList.add('course');
   if (new URLSearchParams(search).get('embed') === '1') document.documentElement.classList.add('embed');
-  if (r.page === 'home') mountHome(root);
-  else if (r.page === 'lessons') mountLessonIndex(root, lessonSources);
-  else if (r.page === 'lesson') mountLessonById(root, lessonSources, r.lesson);
-  else if (r.page === 'timemachine') mountTimeMachine(root, r.search);
-  else mountCompare(root, r.search);
+  if (r.page === 'home') (await import('./home')).mountHome(root);
+  else if (r.page === 'lessons' || r.page === 'lesson') {
+    const [{ default: lessonSources }, page] = await Promise.all([import('virtual:lessons'), import('../lessons/page')]);
+    if (r.page === 'lessons') page.mountLessonIndex(root, lessonSources);
+    else page.mountLessonById(root, lessonSources, r.lesson);
+  } else if (r.page === 'timemachine') (await import('../compare/timemachine')).mountTimeMachine(root, r.search);
+  else (await import('../compare/page')).mountCompare(root, r.search);
 }

@@ -1,20 +1,9 @@
 import './styles.css';
-import { App } from './app';
-import { EngineClient } from '../engine/engine-client';
-import { engine } from '../engine/engine';
+import type { App } from './app';
 import type { EngineFault } from '../engine/protocol';
-import { createOpScriptPanel } from '../panels/opscript-panel';
-import { mountCourse } from './course';
 import { routeFrom } from './routes';
 import { markCurrentPage, wireSkipLink } from './chrome';
-import { createJsonLogPanel } from '../panels/jsonlog-panel';
-import { createImportPanel } from '../panels/import-panel';
-import { createSnapshotPanel } from '../panels/snapshot-panel';
-import { createScenariosPanel } from '../panels/scenarios-panel';
-import { Store, browserStorage } from '../storage/store';
-import type { OpenLog, Panel } from '../panels/panel';
-import { createRealPanel } from '../panels/real-panel';
-import { createZoneinfoPanel } from '../panels/zoneinfo-panel';
+import { mountCourse } from './course';
 
 declare global {
   interface Window {
@@ -56,38 +45,13 @@ if (isolation) {
     isolation.classList.add('warn');
   } else isolation.hidden = true;
 }
-if (root && route.page !== 'workbench') mountCourse(root, route, window.location.search);
-else if (root) {
-  const app = new App(root);
-  window.buddylab = app;
-  if (window.__buddylabTestHooks === true) window.buddylabTest = { injectFault: (f) => engine.injectFault(f) };
-  // Panels that make a run hand its log to the player through this; none holds the app.
-  const open: OpenLog = (data, opts) => app.loadEventLog(data, opts);
-  const sidebar = root.querySelector('aside.sidebar');
-  const place = (p: Panel, where: (e: HTMLElement) => void) => {
-    where(p.root);
-    app.addPanel(p);
-  };
-  // The op-script panel runs the real C core (WASM) in the engine worker; after the scenario
-  // form, because a newcomer's first click is Run scenario, at the top.
-  const form = root.querySelector('aside.sidebar #scenario-form');
-  place(createOpScriptPanel(open, new EngineClient()), (e) => (form ? form.after(e) : sidebar?.prepend(e)));
-  // Runs exported as JSON from the lessons and the compare view load back here.
-  place(createJsonLogPanel(open), (e) => sidebar?.append(e));
-  // Kernel trace import: controls in the sidebar, its summary above the views.
-  const imp = createImportPanel(open);
-  place(imp, (e) => sidebar?.append(e));
-  place(createSnapshotPanel(open), (e) => sidebar?.append(e));
-  root.querySelector('#views')?.before(imp.summary);
-  // Your own kernel: a zoneinfo's pcp sizes per preset, a run with them, a trace over it.
-  const zi = createZoneinfoPanel(open);
-  place(zi, (e) => sidebar?.append(e));
-  root.querySelector('#views')?.before(zi.results);
-  // Saved scenarios (nothing a user made is lost), after the scenario form.
-  place(createScenariosPanel(new Store(browserStorage())), (e) => root.querySelector('#scenario-form')?.after(e));
-  // The real machine: page_fault1 on N Web Workers, live scores.
-  place(createRealPanel(), (e) => sidebar?.append(e));
-  app.foldTools();
-  if (route.page === 'workbench' && route.focus === 'import') app.showTool(imp.root);
-  if (route.page === 'workbench' && route.focus === 'zoneinfo') app.showTool(zi.root);
+// Each page's code is fetched when the page is opened (course.ts, workbench.ts): the front page's
+// first load is the shell and the course list, not the workbench's panels or the lessons' parser.
+// The document's load event does not wait for these, so html[data-mounted] says when the page is
+// there (the end-to-end tests wait for it: web/e2e/fixtures.ts).
+try {
+  if (root && route.page !== 'workbench') await mountCourse(root, route, window.location.search);
+  else if (root && route.page === 'workbench') (await import('./workbench')).mountWorkbench(root, route);
+} finally {
+  document.documentElement.dataset['mounted'] = '1';
 }
