@@ -7,7 +7,7 @@ import { EngineClient } from '../engine/engine-client';
 import type { SimRequest } from '../engine/blab-module';
 import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
-import { pcpWarnings } from '../engine/pcp-warning';
+import { pcpWarnings, pcpWarningsApply } from '../engine/pcp-warning';
 import { pointKey } from '../engine/point';
 import type { SimStats } from '../engine/simstats';
 import { progressBar } from '../ui/progress';
@@ -363,7 +363,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
           head,
           el('p', { class: 'hint', text: `batch ${stats.batch}, high ${stats.high}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }),
           el('p', { class: 'hint replay-scale', text: replayNote(state, req, fragmentation) }),
-          ...pcpWarnings(stats).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `This replay: ${w}` })),
+          ...(pcpWarningsApply(state.workload) ? pcpWarnings(stats) : []).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `This replay: ${w}` })),
           json,
         );
         cols.append(col);
@@ -483,7 +483,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
     });
     tbl.append(thead, tb);
     const warnings = diffCols.flatMap((c) => {
-      const texts = new Set(c.stats.flatMap((s) => pcpWarnings(s)));
+      const texts = new Set(pcpWarningsApply(state.workload) ? c.stats.flatMap((s) => pcpWarnings(s)) : []);
       return [...texts].map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${c.label}: ${w}` }));
     });
     const runs = runsOf(state);

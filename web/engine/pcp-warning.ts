@@ -4,6 +4,10 @@
 // pcp_* stats), with what to change.
 import type { SimStats } from './simstats.ts';
 
+/** Whether a workload's runs are warned about at all: hackbench's configurations differ in
+ * SLUB's switches, not in the pcp paths, so a list that never drained says nothing about them. */
+export const pcpWarningsApply = (workload: string): boolean => workload !== 'hackbench';
+
 /** The warnings a run carries, in words; empty when every used pcp list was drained and refilled
  * (or the core printed no pcp counters, or the preset has no pcp lists). */
 export function pcpWarnings(s: SimStats): string[] {

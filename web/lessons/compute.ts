@@ -6,7 +6,7 @@
 import type { SimRequest } from '../engine/blab-module';
 import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats.ts';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread.ts';
-import { groupedWarnings } from '../engine/pcp-warning.ts';
+import { groupedWarnings, pcpWarningsApply } from '../engine/pcp-warning.ts';
 import type { PointsRunner } from '../engine/point';
 import { rowsName, type LessonTable, type Metric, type SimConfig, type TableRef } from './lesson';
 import { runRequest } from '../scenario/request.ts';
@@ -190,7 +190,7 @@ export function tableCells(r: TableResult, spread = false): string[][] {
  * list that never drained hides nothing its table compares (and "give each task more pages"
  * is no advice for senders of messages). */
 export function tableWarnings(r: TableResult): { text: string; where: string[] }[] {
-  if (r.table.workload === 'hackbench') return [];
+  if (!pcpWarningsApply(r.table.workload)) return [];
   return groupedWarnings(
     r.runs.flatMap((row, i) =>
       row.flatMap((cell, j) => cell.flatMap((stats) => (stats ? [{ label: r.configs[j]!.label, tasks: r.table.tasks[i]!, stats }] : []))),

@@ -1,0 +1,23 @@
+// The pcp warnings from a run's counters, and which workloads get them at all.
+import { describe, expect, it } from 'vitest';
+import { SIM_STATS } from '../scenario/core-schema';
+import { pcpWarnings, pcpWarningsApply } from './pcp-warning';
+import type { SimStats } from './simstats';
+
+const stats = (over: Partial<SimStats>): SimStats => ({ ...(Object.fromEntries(SIM_STATS.map((k) => [k, 0])) as SimStats), ...over });
+
+describe('pcp warnings', () => {
+  it('says which lists never drained or never refilled, with high and what to change', () => {
+    const w = pcpWarnings(stats({ pcpUsed: 4, pcpUndrained: 4, pcpUnrefilled: 2, high: 186 }));
+    expect(w).toHaveLength(2);
+    expect(w[0]).toMatch(/^the pcp lists never drained: free_pcppages_bulk\(\) never ran.*\(186\)/);
+    expect(w[1]).toMatch(/^the pcp lists of 2 of 4 CPUs never refilled: rmqueue_bulk\(\) never ran/);
+    expect(pcpWarnings(stats({ pcpUsed: 4 }))).toEqual([]);
+    expect(pcpWarnings(stats({ pcpUndrained: 3 }))).toEqual([]); // no list used: nothing to say
+  });
+
+  it('warns for the page workloads, not for hackbench, whose configurations differ in SLUB', () => {
+    expect(['page_fault1', 'parallel_free', 'stress_highalloc', 'mixed'].every(pcpWarningsApply)).toBe(true);
+    expect(pcpWarningsApply('hackbench')).toBe(false);
+  });
+});
