@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Plugin } from 'vite';
 import { parseLesson } from './parse.ts';
+import type { Lesson } from './lesson.ts';
 import { precompute, type Precomputed } from './precompute.ts';
 import { coreHash } from '../../scripts/core-hash.mjs';
 
@@ -36,23 +37,23 @@ export interface LessonSummary {
   steps: number;
 }
 
-/** Reads and checks every lessons/*.md under dir; throws the first LessonError. Sorted by number. */
-export function loadLessons(root: string, dir = join(root, 'lessons')): LessonSource[] {
+/** Reads and checks every lessons/*.md under dir, each with its parse; throws the first
+ * LessonError. Sorted by number. */
+export function readLessons(root: string, dir = join(root, 'lessons')): { src: LessonSource; lesson: Lesson }[] {
   const files = readdirSync(dir).filter((f) => f.endsWith('.md')).sort();
-  const out: { src: LessonSource; n: number }[] = [];
+  const out: { src: LessonSource; lesson: Lesson }[] = [];
   const seen = new Map<string, string>();
   for (const f of files) {
     const path = join(dir, f);
     const file = relative(root, path);
     const text = readFileSync(path, 'utf8');
-    const l = parseLesson(file, text);
-    const other = seen.get(l.id);
-    if (other) throw new Error(`${file}:1: lesson id "${l.id}" is used by ${other} too`);
-    seen.set(l.id, file);
-    out.push({ src: { file, text }, n: l.number });
+    const lesson = parseLesson(file, text);
+    const other = seen.get(lesson.id);
+    if (other) throw new Error(`${file}:1: lesson id "${lesson.id}" is used by ${other} too`);
+    seen.set(lesson.id, file);
+    out.push({ src: { file, text }, lesson });
   }
-  out.sort((a, b) => a.n - b.n);
-  return out.map((o) => o.src);
+  return out.sort((a, b) => a.lesson.number - b.lesson.number);
 }
 
 export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
@@ -62,7 +63,7 @@ export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
   /** every lesson's table runs from the native core, once per build (or per dev server) */
   const computeResults = (dir: string, warn: (m: string) => void): Promise<Precomputed | null> => {
     results ??= (async () => {
-      const lessons = loadLessons(root, dir).map((s) => parseLesson(s.file, s.text));
+      const lessons = readLessons(root, dir).map((r) => r.lesson);
       if (!lessons.some((l) => Object.keys(l.tables).length)) return null;
       const blab = join(root, 'build', 'native', 'blab');
       if (!existsSync(blab)) {
@@ -115,14 +116,11 @@ export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
       if (id !== RESOLVED && id !== RESOLVED_INDEX) return null;
       for (const f of readdirSync(dir)) if (f.endsWith('.md')) this.addWatchFile(join(dir, f));
       // A LessonError's message is "file:line: reason": thrown here, it fails `vite build`.
-      const lessons = loadLessons(root, dir);
-      if (id === RESOLVED) return `export default ${JSON.stringify(lessons)};`;
+      const lessons = readLessons(root, dir);
+      if (id === RESOLVED) return `export default ${JSON.stringify(lessons.map((r) => r.src))};`;
       // the front page lists the lessons without parsing them (the YAML parser stays out of
       // the first load): what it shows of each, from the parse the build just made
-      const index: LessonSummary[] = lessons.map((src) => {
-        const l = parseLesson(src.file, src.text);
-        return { id: l.id, number: l.number, title: l.title, summary: l.summary, steps: l.steps.length };
-      });
+      const index: LessonSummary[] = lessons.map(({ lesson: l }) => ({ id: l.id, number: l.number, title: l.title, summary: l.summary, steps: l.steps.length }));
       return `export default ${JSON.stringify(index)};`;
     },
   };

@@ -13,8 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Plugin } from 'vite';
-import { loadLessons } from '../lessons/vite-plugin.ts';
-import { parseLesson } from '../lessons/parse.ts';
+import { readLessons } from '../lessons/vite-plugin.ts';
 
 /** the content hash's place in the page until the files are written */
 const CONTENT_PENDING = 'pending';
@@ -70,10 +69,12 @@ export function publishPlugin(): Plugin {
     },
     closeBundle() {
       if (version === 'dev') return;
-      const lessons = loadLessons(root).map((s) => {
-        const l = parseLesson(s.file, s.text);
-        return { id: l.id, number: l.number, title: l.title, sha256: createHash('sha256').update(s.text).digest('hex') };
-      });
+      const lessons = readLessons(root).map(({ src, lesson: l }) => ({
+        id: l.id,
+        number: l.number,
+        title: l.title,
+        sha256: createHash('sha256').update(src.text).digest('hex'),
+      }));
       // the files' contents (the page itself aside: it will carry the hash)
       const all = files(outDir).sort();
       const h = createHash('sha256');
