@@ -211,6 +211,18 @@ static uint64_t js_log_bytes(uint32_t max_events)
 	return (uint64_t)max_events * sizeof(struct blab_event) * 3 / 2;
 }
 
+/* What blab_sim_mem_bytes() says of the run req asks for: 0, or a negative BLAB_E* code when
+ * the run would be refused anyway (BLAB_EINVAL for a request blab_js_sim_run() refuses). */
+static int js_sim_mem(const struct blab_js_sim_request *req, struct blab_sim_mem *m)
+{
+	struct blab_sim_config cfg;
+	char why[160];
+
+	if (!req || js_sim_config(req, &cfg, why, sizeof(why)))
+		return BLAB_EINVAL;
+	return blab_sim_mem_bytes(&cfg, m, NULL, 0);
+}
+
 /*
  * The host bytes blab_js_sim_run(req) would take (the run's zone, model machine and workload
  * state, and its event log at the bound), as a JavaScript number; a negative BLAB_E* code when
@@ -219,14 +231,9 @@ static uint64_t js_log_bytes(uint32_t max_events)
  */
 double blab_js_sim_mem_bytes(const struct blab_js_sim_request *req)
 {
-	struct blab_sim_config cfg;
 	struct blab_sim_mem m;
-	char why[160];
-	int rc;
+	int rc = js_sim_mem(req, &m);
 
-	if (!req || js_sim_config(req, &cfg, why, sizeof(why)))
-		return BLAB_EINVAL;
-	rc = blab_sim_mem_bytes(&cfg, &m, NULL, 0);
 	return rc ? rc : (double)(m.total + js_log_bytes(req->max_events));
 }
 
@@ -237,14 +244,9 @@ double blab_js_sim_mem_bytes(const struct blab_js_sim_request *req)
  */
 double blab_js_sim_zone_pages(const struct blab_js_sim_request *req)
 {
-	struct blab_sim_config cfg;
 	struct blab_sim_mem m;
-	char why[160];
-	int rc;
+	int rc = js_sim_mem(req, &m);
 
-	if (!req || js_sim_config(req, &cfg, why, sizeof(why)))
-		return BLAB_EINVAL;
-	rc = blab_sim_mem_bytes(&cfg, &m, NULL, 0);
 	return rc ? rc : (double)m.zone_pages;
 }
 
