@@ -196,14 +196,17 @@ describe("each workload's own fields: hackbench has groups and loops, the others
   });
 
   it.each([
-    ["a hackbench table's pages", () => HACK.replace('    loops: 16', '    pages: 16'), 'pages: 16', /^tables\.t: hackbench takes no "pages" \(pages per task, or stress_highalloc's fill\); say "loops" \(hackbench's messages per sender\)$/],
-    ["a hackbench table's tasks", () => HACK.replace('    groups: [2, 4]', '    tasks: [2, 4]'), 'tasks: [2, 4]', /^tables\.t: hackbench takes no "tasks" \(task counts, one CPU each\); say "groups" \(hackbench's sender\/receiver groups\)$/],
-    ["a hackbench run's cpus", () => HACK.replace('groups: 4, loops: 100', 'cpus: 4, loops: 100'), 'cpus: 4', /^runs\.hb\.sim: hackbench takes no "cpus" \(CPUs, one task each\); say "groups" \(hackbench's sender\/receiver groups\)$/],
-    ["a hackbench run's pages", () => HACK.replace('groups: 4, loops: 100', 'groups: 4, pages: 100'), 'pages: 100', /^runs\.hb\.sim: hackbench takes no "pages" \(pages per task, or stress_highalloc's fill\); say "loops"/],
+    ["a hackbench table's pages", () => HACK.replace('    loops: 16', '    pages: 16'), 'pages: 16', /^tables\.t: a hackbench table takes no "pages" \(pages per task, or stress_highalloc's fill\); say "loops" \(hackbench's messages per sender\)$/],
+    ["a hackbench table's tasks", () => HACK.replace('    groups: [2, 4]', '    tasks: [2, 4]'), 'tasks: [2, 4]', /^tables\.t: a hackbench table takes no "tasks" \(a table's task counts, one CPU each\); say "groups" \(hackbench's sender\/receiver groups\)$/],
+    ["a hackbench run's cpus", () => HACK.replace('groups: 4, loops: 100', 'cpus: 4, loops: 100'), 'cpus: 4', /^runs\.hb\.sim: a hackbench run takes no "cpus" \(a run's CPUs, one task each\); say "groups" \(hackbench's sender\/receiver groups\)$/],
+    ["a hackbench run's pages", () => HACK.replace('groups: 4, loops: 100', 'groups: 4, pages: 100'), 'pages: 100', /^runs\.hb\.sim: a hackbench run takes no "pages" \(pages per task, or stress_highalloc's fill\); say "loops"/],
     ["a hackbench answer_from's tasks", () => HACK.replace('groups: 2, config: mine', 'tasks: 2, config: mine'), 'answer_from', /^predict\.answer_from: table "t" runs hackbench, whose rows are groups: say "groups", not "tasks"$/],
     ["a hackbench answer_from's missing row", () => HACK.replace('groups: 2, config: mine', 'groups: 3, config: mine'), 'answer_from', /^predict\.answer_from\.groups: table "t" has no row for 3 groups \(2, 4\)$/],
-    ["a page_fault1 table's loops", () => GOOD.replace('    pages: 16', '    loops: 16'), 'loops: 16', /^tables\.t: page_fault1 takes no "loops" \(hackbench's messages per sender\); say "pages" \(pages per task, or stress_highalloc's fill\)$/],
-    ["a page_fault1 table's groups", () => GOOD.replace('    tasks: [1, 2]', '    groups: [1, 2]'), 'groups: [1, 2]', /^tables\.t: page_fault1 takes no "groups" \(hackbench's sender\/receiver groups\); say "tasks" \(task counts, one CPU each\)$/],
+    ["a page_fault1 table's loops", () => GOOD.replace('    pages: 16', '    loops: 16'), 'loops: 16', /^tables\.t: a page_fault1 table takes no "loops" \(hackbench's messages per sender\); say "pages" \(pages per task, or stress_highalloc's fill\)$/],
+    ["a page_fault1 table's groups", () => GOOD.replace('    tasks: [1, 2]', '    groups: [1, 2]'), 'groups: [1, 2]', /^tables\.t: a page_fault1 table takes no "groups" \(hackbench's sender\/receiver groups\); say "tasks" \(a table's task counts, one CPU each\)$/],
+    ["a page_fault1 table's cpus", () => GOOD.replace('    tasks: [1, 2]', '    cpus: [1, 2]'), 'cpus: [1, 2]', /^tables\.t: a page_fault1 table takes no "cpus" \(a run's CPUs, one task each\); say "tasks" \(a table's task counts, one CPU each\)$/],
+    ["a hackbench table's cpus", () => HACK.replace('    groups: [2, 4]', '    cpus: [2, 4]'), 'cpus: [2, 4]', /^tables\.t: a hackbench table takes no "cpus" \(a run's CPUs, one task each\); say "groups" \(hackbench's sender\/receiver groups\)$/],
+    ["a hackbench run's tasks", () => HACK.replace('groups: 4, loops: 100', 'tasks: 4, loops: 100'), 'tasks: 4', /^runs\.hb\.sim: a hackbench run takes no "tasks" \(a table's task counts, one CPU each\); say "groups" \(hackbench's sender\/receiver groups\)$/],
     ["a page_fault1 answer_from's groups", () => GOOD.replace('tasks: 2, config: mine', 'groups: 2, config: mine'), 'answer_from', /^predict\.answer_from: table "t" runs page_fault1, whose rows are tasks: say "tasks", not "groups"$/],
   ])('refuses %s, naming the table or run and the field', (_name, make, needle, reason) => {
     const text = make();
@@ -212,9 +215,9 @@ describe("each workload's own fields: hackbench has groups and loops, the others
 
   it("refuses a page_fault1 run's groups and loops, and a hackbench band's tasks", () => {
     const pf1 = HACK.replace('workload: hackbench, preset: v4.16, groups: 4, loops: 100', 'workload: page_fault1, preset: v4.16, groups: 4, pages: 100');
-    expectError(pf1, hackLine('groups: 4, loops: 100'), /^runs\.hb\.sim: page_fault1 takes no "groups" \(hackbench's sender\/receiver groups\); say "cpus" \(CPUs, one task each\)$/);
+    expectError(pf1, hackLine('groups: 4, loops: 100'), /^runs\.hb\.sim: a page_fault1 run takes no "groups" \(hackbench's sender\/receiver groups\); say "cpus" \(a run's CPUs, one task each\)$/);
     const loops = HACK.replace('workload: hackbench, preset: v4.16, groups: 4, loops: 100', 'workload: page_fault1, preset: v4.16, cpus: 4, loops: 100');
-    expectError(loops, hackLine('groups: 4, loops: 100'), /^runs\.hb\.sim: page_fault1 takes no "loops" \(hackbench's messages per sender\); say "pages" \(pages per task, or stress_highalloc's fill\)$/);
+    expectError(loops, hackLine('groups: 4, loops: 100'), /^runs\.hb\.sim: a page_fault1 run takes no "loops" \(hackbench's messages per sender\); say "pages" \(pages per task, or stress_highalloc's fill\)$/);
     const five = readFileSync(join(root, 'lessons', '05-slub-prefetch.md'), 'utf8');
     const band = five.replace('{ config: prefetch on, groups: 8,', '{ config: prefetch on, tasks: 8,');
     expect(() => parseLesson('lessons/05-slub-prefetch.md', band)).toThrow(

@@ -209,13 +209,15 @@ export const ANSWER_MARK = '<!-- answer -->';
 const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'seed', 'tunable', 'slub_prefetch', 'same_cpu'];
 // each workload takes its own size keys (WORKLOAD_SHAPES[w].keys): cpus/tasks and pages, or
 // hackbench's groups and loops; refuseOthersKeys() says which a workload does not take
-const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'pages', 'groups', 'loops', 'iterations', 'clear_lines', 'cache_scale'];
-const TABLE_KEYS = ['caption', 'workload', 'pages', 'loops', 'iterations', 'seed', 'seeds', 'clear_lines', 'cache_scale', 'tasks', 'groups', 'configs', 'metric', 'gain', 'quoted'];
+// (a run's "tasks" and a table's "cpus" are listed so that refuseOthersKeys() can say which
+// word that workload uses, rather than the general "unknown key")
+const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'tasks', 'pages', 'groups', 'loops', 'iterations', 'clear_lines', 'cache_scale'];
+const TABLE_KEYS = ['caption', 'workload', 'pages', 'loops', 'iterations', 'seed', 'seeds', 'clear_lines', 'cache_scale', 'tasks', 'cpus', 'groups', 'configs', 'metric', 'gain', 'quoted'];
 
 /** What each size key means, for the message that refuses it on a workload that has another. */
 const KEY_MEANS: Record<string, string> = {
-  tasks: 'task counts, one CPU each',
-  cpus: 'CPUs, one task each',
+  tasks: "a table's task counts, one CPU each",
+  cpus: "a run's CPUs, one task each",
   pages: "pages per task, or stress_highalloc's fill",
   groups: "hackbench's sender/receiver groups",
   loops: "hackbench's messages per sender",
@@ -230,12 +232,12 @@ function refuseOthersKeys(f: Fields, workload: LessonWorkload, where: string, ro
   const keys = WORKLOAD_SHAPES[workload].keys;
   // [the key this workload takes, every workload's key for the same thing]
   const slots: [string, string[]][] = [
-    role === 'table' ? [keys.rows, ['tasks', 'groups']] : [keys.count, ['cpus', 'groups']],
+    role === 'table' ? [keys.rows, ['tasks', 'cpus', 'groups']] : [keys.count, ['cpus', 'tasks', 'groups']],
     [keys.size, ['pages', 'loops']],
   ];
   for (const [mine, all] of slots)
     for (const key of all)
-      if (key !== mine && f.has(key)) f.fail(`${where}: ${workload} takes no "${key}" (${KEY_MEANS[key]}); say "${mine}" (${KEY_MEANS[mine]})`, key);
+      if (key !== mine && f.has(key)) f.fail(`${where}: a ${workload} ${role} takes no "${key}" (${KEY_MEANS[key]}); say "${mine}" (${KEY_MEANS[mine]})`, key);
 }
 
 /** The key a workload's table names its rows by in a reference to one (bands, answer_from):
