@@ -6,7 +6,9 @@
 # (xargs -P) merge to the same bytes, and a damaged record in a shard is refused; bad input
 # names the file and line.
 set -u
-blab=$1; fail=0
+# absolute, so that the GNU parallel example below can run it from the study's own folder
+[ -x "${1:-}" ] || { echo "usage: run-fanout.sh PATH-TO-BLAB"; exit 2; }
+blab=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/blab-fanout.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
 bad() { echo "FAIL: $*"; fail=1; }
 expect() { # expect STATUS PATTERN ARGS...
