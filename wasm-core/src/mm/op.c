@@ -388,6 +388,15 @@ static int page_op_to_done(struct blab_zone *z, struct blab_op *op)
 	return _blab_step_to_done(z, page_op_step, op, "a step");
 }
 
+/* A public call's op, built and checked by the caller: run to done, then (debug builds) the
+ * zone's invariants, labelled by what ran */
+static int page_op_run(struct blab_zone *z, struct blab_op *op, const char *what)
+{
+	int ret = page_op_to_done(z, op);
+	_blab_debug_check(z, what);
+	return ret;
+}
+
 /* the pcp hit with its events and touches (a logged zone, the model): its own frame */
 static __attribute__((noinline)) int alloc_hit_noisy(struct blab_zone *z, unsigned cpu,
 						     unsigned order, unsigned mt, unsigned gfp,
@@ -418,10 +427,9 @@ static __attribute__((noinline)) int alloc_slow(struct blab_zone *z, unsigned cp
 		return 0;
 	}
 	blab_op_alloc(&op, cpu, order, mt, gfp);
-	ret = page_op_to_done(z, &op);
+	ret = page_op_run(z, &op, "alloc");
 	if (ret == 0)
 		*pfn = op.pfn;
-	_blab_debug_check(z, "alloc");
 	return ret;
 }
 
@@ -461,16 +469,13 @@ static __attribute__((noinline)) int free_slow(struct blab_zone *z, unsigned cpu
 					       unsigned order, unsigned gfp)
 {
 	struct blab_op op;
-	int ret;
 
 	if (!pcp_hit_quiet(z) && free_hit_noisy(z, cpu, pfn, order, (uint8_t)gfp)) {
 		_blab_debug_check(z, "free");
 		return 0;
 	}
 	blab_op_free(&op, cpu, pfn, order, gfp);
-	ret = page_op_to_done(z, &op);
-	_blab_debug_check(z, "free");
-	return ret;
+	return page_op_run(z, &op, "free");
 }
 
 /* as alloc_entry() */
@@ -501,46 +506,37 @@ int blab_free(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned order)
 int blab_drain(struct blab_zone *z, unsigned cpu)
 {
 	struct blab_op op;
-	int ret;
 
 	if (!z)
 		return BLAB_EINVAL;
 	if (cpu >= z->cpus)
 		return BLAB_ECPU;
 	blab_op_drain(&op, cpu);
-	ret = page_op_to_done(z, &op);
-	_blab_debug_check(z, "drain");
-	return ret;
+	return page_op_run(z, &op, "drain");
 }
 
 int blab_drain_remote(struct blab_zone *z, unsigned cpu, unsigned target)
 {
 	struct blab_op op;
-	int ret;
 
 	if (!z)
 		return BLAB_EINVAL;
 	if (cpu >= z->cpus || target >= z->cpus)
 		return BLAB_ECPU;
 	blab_op_drain_remote(&op, cpu, target);
-	ret = page_op_to_done(z, &op);
-	_blab_debug_check(z, "drain");
-	return ret;
+	return page_op_run(z, &op, "drain");
 }
 
 int blab_decay(struct blab_zone *z, unsigned cpu)
 {
 	struct blab_op op;
-	int ret;
 
 	if (!z)
 		return BLAB_EINVAL;
 	if (cpu >= z->cpus)
 		return BLAB_ECPU;
 	blab_op_decay(&op, cpu);
-	ret = page_op_to_done(z, &op);
-	_blab_debug_check(z, "decay");
-	return ret;
+	return page_op_run(z, &op, "decay");
 }
 
 int blab_drain_all(struct blab_zone *z)
