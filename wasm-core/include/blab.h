@@ -157,7 +157,8 @@ enum blab_clusters {
 
 /* Presets named after kernels; see blab_preset_describe(). */
 int blab_preset(const char *name, struct blab_strategy *out);
-unsigned blab_preset_count(void);
+unsigned blab_preset_count(void);                /* at most BLAB_PRESETS_MAX */
+#define BLAB_PRESETS_MAX 64u /* a set of presets fits a 64-bit mask */
 const char *blab_preset_name(unsigned i);        /* NULL past the end */
 const char *blab_preset_describe(unsigned i);    /* one line, cites the commit */
 const char *blab_preset_commit(unsigned i);      /* its upstream commits, space-separated; "" if none */

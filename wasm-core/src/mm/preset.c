@@ -125,6 +125,8 @@ int blab_preset(const char *name, struct blab_strategy *out)
 	return BLAB_EPRESET;
 }
 
+_Static_assert(NPRESETS <= BLAB_PRESETS_MAX, "a set of presets is a 64-bit mask (blab.h)");
+
 unsigned blab_preset_count(void)
 {
 	return (unsigned)NPRESETS;

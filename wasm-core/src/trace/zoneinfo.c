@@ -567,9 +567,22 @@ static int preset_vs_kernel(const struct blab_zoneinfo_zone *z, unsigned i, unsi
 	return 0;
 }
 
+/* the names of the presets in mask (bit i: preset i), in preset order, each in quote,
+ * after sep (the first after first_sep) */
+static void put_matches(struct text_out *o, uint64_t mask, const char *first_sep,
+			const char *sep, const char *quote)
+{
+	for (unsigned i = 0; mask; i++, mask >>= 1)
+		if (mask & 1u) {
+			text_put(o, "%s%s%s%s", first_sep, quote, blab_preset_name(i), quote);
+			first_sep = sep;
+		}
+}
+
 static void report_zone_text(struct text_out *o, const struct blab_zoneinfo_zone *z, unsigned cpus)
 {
-	unsigned matches = 0, same_era = 0, era_matches = 0;
+	uint64_t matches = 0; /* bit i: preset i gives what the kernel printed */
+	unsigned same_era = 0, era_matches = 0;
 
 	text_put(o, "\nNode %u, zone %s (line %u): managed %llu%s, low watermark %llu\n", z->node,
 	    z->name, z->line, (unsigned long long)z->managed,
@@ -610,18 +623,11 @@ static void report_zone_text(struct text_out *o, const struct blab_zoneinfo_zone
 			same_era++;
 			era_matches += !d.n;
 		}
-		matches += !d.n;
+		if (!d.n)
+			matches |= 1ull << i;
 	}
 	text_put(o, "  matches:");
-	for (unsigned i = 0; i < blab_preset_count(); i++) {
-		struct blab_strategy s;
-		struct blab_pcp_sizes sz;
-		struct diff d;
-		if (preset_vs_kernel(z, i, cpus, &s, &sz, &d))
-			continue;
-		if (!d.n)
-			text_put(o, " %s", blab_preset_name(i));
-	}
+	put_matches(o, matches, " ", " ", "");
 	if (!matches)
 		text_put(o, " none");
 	text_put(o, "\n");
@@ -635,6 +641,7 @@ static void report_zone_text(struct text_out *o, const struct blab_zoneinfo_zone
 static void report_zone_json(struct text_out *o, const struct blab_zoneinfo_zone *z, unsigned cpus)
 {
 	int first = 1;
+	uint64_t matches = 0; /* as report_zone_text()'s */
 
 	text_put(o, "{\"node\":%u,\"zone\":\"%s\",\"line\":%u,\"managed\":%llu,\"managed_line\":%s,"
 	       "\"present\":%llu,\"free\":%llu,\"min\":%llu,\"low\":%llu,\"high\":%llu,"
@@ -671,20 +678,11 @@ static void report_zone_json(struct text_out *o, const struct blab_zoneinfo_zone
 			text_put(o, "%s{\"field\":\"%s\",\"computed\":%u,\"kernel\":%u}", k ? "," : "",
 			    d.field[k], d.ours[k], d.theirs[k]);
 		text_put(o, "]}");
+		if (!d.n)
+			matches |= 1ull << i;
 	}
 	text_put(o, "},\"matches\":[");
-	first = 1;
-	for (unsigned i = 0; i < blab_preset_count(); i++) {
-		struct blab_strategy s;
-		struct blab_pcp_sizes sz;
-		struct diff d;
-		if (preset_vs_kernel(z, i, cpus, &s, &sz, &d))
-			continue;
-		if (!d.n) {
-			text_put(o, "%s\"%s\"", first ? "" : ",", blab_preset_name(i));
-			first = 0;
-		}
-	}
+	put_matches(o, matches, "", ",", "\"");
 	text_put(o, "]}");
 }
 
