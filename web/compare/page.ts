@@ -12,7 +12,7 @@ import { pointKey } from '../engine/point';
 import type { SimStats } from '../engine/simstats';
 import { progressBar } from '../ui/progress';
 import { perFrame } from '../ui/per-frame';
-import { decodeEvents } from '../log/events';
+import { decodeEventsInSlices } from '../log/events';
 import { Player } from '../log/player';
 import type { PcpParams } from '../views/pcp';
 import { PRESETS } from '../scenario/url';
@@ -65,6 +65,11 @@ function stepAtTime(maxTime: Float64Array, t: number): number {
   }
   return lo;
 }
+
+/** ms of replay decoding or building per task: well under the 50 ms a task may block the page */
+const REPLAY_SLICE_MS = 15;
+/** a macrotask boundary: lets the page draw and answer input between two long pieces of work */
+const nextTask = () => new Promise<void>((r) => setTimeout(r, 0));
 
 export function mountCompare(root: HTMLElement, search: string): void {
   let state: CompareState;
@@ -334,79 +339,107 @@ export function mountCompare(root: HTMLElement, search: string): void {
     chartBox.replaceChildren();
     columns = [];
     replayFragmentation = [];
-    const views = compareViews(state.workload);
-    const unit = state.workload === 'hackbench' ? 'groups' : 'CPUs';
     try {
-      status.textContent = `replaying ${state.configs.length} configurations at ${state.cpus} ${unit}, a small scenario…`;
-      let k = 0;
-      for (const c of state.configs) {
-        const req = replayRequest(state, c, 1 << 21);
-        const r = await client.sim(req);
-        if (gen !== runGen) return;
-        if (r.status !== 0) throw new Error(`${c.label}: ${r.stderr.trim()}`);
-        // built in slices, so a large replay never blocks the page for long
-        const player = await Player.build(decodeEvents(r.events));
-        if (gen !== runGen) return;
-        const stats = r.stats;
-        if (!stats) throw new Error(`${c.label}: the core returned no counters`);
-        const maxTime = new Float64Array(player.length);
-        let m = 0;
-        for (let i = 0; i < player.length; i++) maxTime[i] = m = Math.max(m, player.log.time[i]!);
-        player.seek(player.length);
-        const fragmentation = unusableIndex(player.state, Math.min(9, player.state.geo.maxOrder));
-        replayFragmentation[k] = fragmentation;
-        const col = el('section', { class: 'compare-col', 'aria-label': c.label });
-        const head = el('h3', { class: 'compare-col-title' }, el('span', { class: 'swatch', style: `background:${SERIES_COLORS[k % SERIES_COLORS.length]}` }), c.label);
-        const json = el('button', { type: 'button', class: 'small', text: 'Run as JSON' });
-        json.addEventListener('click', () => download(eventLogToJson(player.log, `compare ${c.label}`), `compare-${formatConfig(c)}.events.json`, 'application/json'));
-        col.append(
-          head,
-          el('p', { class: 'hint', text: `batch ${stats.batch}, high ${stats.high}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }),
-          el('p', { class: 'hint replay-scale', text: replayNote(state, req, fragmentation) }),
-          ...(pcpWarningsApply(state.workload) ? pcpWarnings(stats) : []).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `This replay: ${w}` })),
-          json,
-        );
-        cols.append(col);
-        const pcp: PcpParams = { batch: stats.batch, high: stats.high, source: 'from the run' };
-        const set = mountViewSet(col, views, `cmp${k}`);
-        // a page's or pcp list's history; its steps are this column's records: jump to their time
-        pfnDialog.listen(col, () => player);
-        for (const v of views) {
-          const p = set.panelOf(v);
-          if (p) addViewExportButtons(p, { title: `${c.label}: ${viewTitle(v)}`, what: `${c.label} ${v}`, file: `compare-${k}-${v}` });
-        }
-        columns.push({ config: c, player, pcp, maxTime, set });
-        k++;
-      }
-      tMax = Math.max(...columns.map((c) => c.maxTime[c.maxTime.length - 1] ?? 0));
-      scrub.max = String(tMax);
-      // room for the widest time this run can show, so the label is never cut off
-      tOut.style.minWidth = `${timeLabel(tMax).length + 1}ch`;
-      t = Math.min(state.t || tMax, tMax);
-      draw();
-      // the figures a slide may show: each view of every column (first views first), the table, the chart
-      figures.length = 0;
-      for (const v of views) columns.forEach((c, k) => figures.push({ id: `${k}-${v}`, title: `${c.config.label}: ${viewTitle(v)}`, el: c.set.panelOf(v)! }));
-      figures.push({ id: 'diff', title: 'the diff table', el: diffBox }, { id: 'chart', title: 'the chart', el: chartBox });
-      presenter.setFigures(figures);
-      showChosenFigures(figures, presenter.chosen, presenter.lecture);
-      status.textContent = '';
-      await measure(gen);
+      // the measured runs start at once, beside the replays: their pool workers load and run
+      // while the replay worker and the page build the columns (the diff table waits for the
+      // replays' fragmentation figures)
+      const replays = replayAll(gen);
+      const measuring = measure(gen, replays);
+      await Promise.all([replays, measuring]);
       if (gen !== runGen) return;
       page.classList.add('ready');
     } catch (e) {
-      if (gen === runGen) status.textContent = e instanceof PoolCancelled ? 'cancelled: the measured runs stopped' : `the compare could not run: ${e instanceof Error ? e.message : String(e)}`;
+      if (gen === runGen) {
+        if (!(e instanceof PoolCancelled)) pool.cancel(); // a failed replay stops the measured runs
+        status.textContent = e instanceof PoolCancelled ? 'cancelled: the measured runs stopped' : `the compare could not run: ${e instanceof Error ? e.message : String(e)}`;
+      }
     } finally {
       if (gen === runGen) run.disabled = false;
     }
   }
 
+  /** The small replays, one column each, drawn as each is built; false when a newer compare
+   * started meanwhile. */
+  async function replayAll(gen: number): Promise<boolean> {
+    const views = compareViews(state.workload);
+    const unit = state.workload === 'hackbench' ? 'groups' : 'CPUs';
+    const replaying = `replaying ${state.configs.length} configurations at ${state.cpus} ${unit}, a small scenario…`;
+    status.textContent = replaying;
+    let k = 0;
+    for (const c of state.configs) {
+      const req = replayRequest(state, c, 1 << 21);
+      const r = await client.sim(req);
+      if (gen !== runGen) return false;
+      if (r.status !== 0) throw new Error(`${c.label}: ${r.stderr.trim()}`);
+      // decoded and built in short slices, so a large replay never blocks the page for long:
+      // the measured runs' chart and bar are drawn meanwhile
+      const log = await decodeEventsInSlices(r.events, REPLAY_SLICE_MS);
+      if (gen !== runGen) return false;
+      const player = await Player.build(log, { sliceMs: REPLAY_SLICE_MS });
+      await nextTask(); // the player's last slice ran in this task
+      if (gen !== runGen) return false;
+      const stats = r.stats;
+      if (!stats) throw new Error(`${c.label}: the core returned no counters`);
+      const maxTime = new Float64Array(player.length);
+      let m = 0;
+      for (let i = 0; i < player.length; i++) maxTime[i] = m = Math.max(m, player.log.time[i]!);
+      player.seek(player.length);
+      const fragmentation = unusableIndex(player.state, Math.min(9, player.state.geo.maxOrder));
+      replayFragmentation[k] = fragmentation;
+      await nextTask(); // the seek to the end replayed the whole log
+      if (gen !== runGen) return false;
+      const col = el('section', { class: 'compare-col', 'aria-label': c.label });
+      const head = el('h3', { class: 'compare-col-title' }, el('span', { class: 'swatch', style: `background:${SERIES_COLORS[k % SERIES_COLORS.length]}` }), c.label);
+      const json = el('button', { type: 'button', class: 'small', text: 'Run as JSON' });
+      json.addEventListener('click', () => download(eventLogToJson(player.log, `compare ${c.label}`), `compare-${formatConfig(c)}.events.json`, 'application/json'));
+      col.append(
+        head,
+        el('p', { class: 'hint', text: `batch ${stats.batch}, high ${stats.high}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }),
+        el('p', { class: 'hint replay-scale', text: replayNote(state, req, fragmentation) }),
+        ...(pcpWarningsApply(state.workload) ? pcpWarnings(stats) : []).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `This replay: ${w}` })),
+        json,
+      );
+      cols.append(col);
+      const pcp: PcpParams = { batch: stats.batch, high: stats.high, source: 'from the run' };
+      const set = mountViewSet(col, views, `cmp${k}`);
+      // a page's or pcp list's history; its steps are this column's records: jump to their time
+      pfnDialog.listen(col, () => player);
+      for (const v of views) {
+        const p = set.panelOf(v);
+        if (p) addViewExportButtons(p, { title: `${c.label}: ${viewTitle(v)}`, what: `${c.label} ${v}`, file: `compare-${k}-${v}` });
+      }
+      columns.push({ config: c, player, pcp, maxTime, set });
+      k++;
+      // each column's first picture (its end, where the player stands) in a task of its own:
+      // a view's first draw builds its DOM; draw() below then only moves it to the time asked
+      await nextTask();
+      if (gen !== runGen) return false;
+      set.update({ player, pcp });
+      await nextTask();
+      if (gen !== runGen) return false;
+    }
+    tMax = Math.max(...columns.map((c) => c.maxTime[c.maxTime.length - 1] ?? 0));
+    scrub.max = String(tMax);
+    // room for the widest time this run can show, so the label is never cut off
+    tOut.style.minWidth = `${timeLabel(tMax).length + 1}ch`;
+    t = Math.min(state.t || tMax, tMax);
+    draw();
+    // the figures a slide may show: each view of every column (first views first), the table, the chart
+    figures.length = 0;
+    for (const v of views) columns.forEach((c, k) => figures.push({ id: `${k}-${v}`, title: `${c.config.label}: ${viewTitle(v)}`, el: c.set.panelOf(v)! }));
+    figures.push({ id: 'diff', title: 'the diff table', el: diffBox }, { id: 'chart', title: 'the chart', el: chartBox });
+    presenter.setFigures(figures);
+    showChosenFigures(figures, presenter.chosen, presenter.lecture);
+    if (status.textContent === replaying) status.textContent = ''; // not a measured run's failure, said meanwhile
+    return true;
+  }
+
   /**
    * The measured runs, in the worker pool: the chart's points first (one per configuration and
    * task count, the state's seed), then the diff table's seeds at `cpus`. Chart points appear
-   * as they finish; the table when its last run is in.
+   * as they finish; the table when its last run is in and the replays are built.
    */
-  async function measure(gen: number) {
+  async function measure(gen: number, replays: Promise<boolean>) {
     const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
     const seeds = measuredSeeds(state);
     const chartReqs = sp.sweep ? state.configs.flatMap((c) => state.tasks.map((n) => compareRequest(state, c, n))) : [];
@@ -446,6 +479,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
     });
     if (gen !== runGen) return;
     const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
+    if (!(await replays) || gen !== runGen) return; // the table's last row is the replays' fragmentation
     bar.finish(`${runs.size} measured runs${cached.size ? `, ${cached.size} of them from this browser's results cache` : ''}`);
     // every measured run's record, one JSON line each, as `blab sim --points` prints it natively
     const text = el('button', { type: 'button', class: 'small', text: 'Runs as records', 'aria-label': 'Runs as records: save every measured run, its point key and every counter, one JSON line each' });

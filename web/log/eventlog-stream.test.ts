@@ -1,7 +1,7 @@
 // The event-log readers that take a file in pieces (the import worker's): any split gives the
 // same log as the whole text or buffer, and bad input fails with the line and record.
 import { describe, expect, it } from 'vitest';
-import { BinaryLogReader, EV, EventLog, LogError, RECORD_SIZE, decodeEvents, encodeEvents, type EventLogColumns } from './events';
+import { BinaryLogReader, EV, EventLog, LogError, RECORD_SIZE, decodeEvents, decodeEventsInSlices, encodeEvents, type EventLogColumns } from './events';
 import { EVENTLOG_FIELDS, EventLogJsonError, JsonLogReader, eventLogFromJson, eventLogToJson } from './eventlog-json';
 
 const recs = [
@@ -123,5 +123,24 @@ describe('BinaryLogReader', () => {
       r.feed(bad.slice(0, RECORD_SIZE * 2 + 10));
       r.feed(bad.slice(RECORD_SIZE * 2 + 10));
     }).toThrow(/record 2: unknown event type 99/);
+  });
+});
+
+describe('decodeEventsInSlices', () => {
+  // a log of many slices: 10,000 records, the smallest slice 1024 records when each slice's time
+  // budget is 0 ms
+  const many = encodeEvents([recs[0]!, ...Array.from({ length: 9999 }, (_, i) => ({ time: i + 1, pfn: i, type: EV.BUDDY_ADD, order: i % 11, cpu: i % 7, arg0: i * 3 }))]);
+
+  it("gives decodeEvents()'s log, whatever the slices", async () => {
+    for (const sliceMs of [0, 30]) expect(cols(await decodeEventsInSlices(many, sliceMs))).toEqual(cols(decodeEvents(many)));
+    expect(cols(await decodeEventsInSlices(new Uint8Array(bin)))).toEqual(cols(whole));
+  });
+
+  it("fails as decodeEvents() does, naming the record, in a later slice too", async () => {
+    const bad = new Uint8Array(many.slice(0));
+    bad[RECORD_SIZE * 5000 + 16] = 99; // record 5000's type
+    await expect(decodeEventsInSlices(bad, 0)).rejects.toThrow(/record 5000: unknown event type 99/);
+    await expect(decodeEventsInSlices(new ArrayBuffer(RECORD_SIZE + 1))).rejects.toThrow(/record 1 is cut short/);
+    await expect(decodeEventsInSlices(new ArrayBuffer(0))).rejects.toBeInstanceOf(LogError);
   });
 });

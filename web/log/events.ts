@@ -374,6 +374,32 @@ export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
 }
 
 /**
+ * decodeEvents() in slices of about `sliceMs`, a macrotask between them, so that a large log
+ * (a compare column's replay) never blocks the page for long: the same checks, errors and
+ * result as decodeEvents().
+ */
+export async function decodeEventsInSlices(source: ArrayBuffer | ArrayBufferView, sliceMs = 30): Promise<EventLog> {
+  const view =
+    source instanceof ArrayBuffer
+      ? new DataView(source)
+      : new DataView(source.buffer, source.byteOffset, source.byteLength);
+  const n = recordCount(view.byteLength);
+  const log = new EventLog(n);
+  let chunk = 4096;
+  for (let i = 0; i < n; ) {
+    const t0 = performance.now();
+    const count = Math.min(chunk, n - i);
+    decodeRecords(view, i * RECORD_SIZE, log, i, count);
+    i += count;
+    // aim each slice at sliceMs, whatever the machine's speed (as Player.build does)
+    const took = performance.now() - t0;
+    chunk = Math.max(1024, Math.min(1 << 20, Math.round(chunk * (took > 0 ? Math.min(4, sliceMs / took) : 4))));
+    if (i < n) await new Promise((r) => setTimeout(r, 0));
+  }
+  return log;
+}
+
+/**
  * decodeEvents() for a log that arrives in pieces (a file read slice by slice in a worker): the
  * typed arrays are the only copy of the log, so a 2^24-record file never sits in memory twice.
  * Same checks, same errors, same result as decodeEvents() on the whole file.
