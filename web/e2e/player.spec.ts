@@ -95,6 +95,17 @@ test('figures stand beside the paragraph that discusses them on a wide screen, u
   }
 });
 
+test('on a phone a wide table scrolls in its box and its caption wraps inside the box, readable without scrolling', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/?lesson=skipmerge&step=5');
+  await ready(page, 5);
+  const fig = page.locator('table.model').first().locator('xpath=..');
+  const [t, f, c] = await Promise.all(['table.model', '', 'table.model caption'].map((s) => (s ? page.locator(s).first() : fig).evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect)));
+  expect(t!.width, 'the table is wider than its box (else this proves nothing)').toBeGreaterThan(f!.width);
+  expect(c!.right, "the caption's lines end inside the box").toBeLessThanOrEqual(f!.right + 1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
 test('terms in the prose point at the part of the figure they name, by pointer and by keyboard', async ({ page }) => {
   const errors = watchConsole(page);
   await page.goto('/?lesson=prefetch&step=1');

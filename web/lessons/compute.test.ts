@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
 import { acqPerPage, type SimStats } from '../engine/simstats';
 import { serialPoints, type PointsRunner } from '../engine/point';
-import { cellSpread, computeTable, simRequest, gainPct, gainText, metricValue, resolveRef, signedPct, tableCells, tableWarnings, WITHIN_SPREAD, type TableResult } from './compute';
+import { cellSpread, computeTable, formatMetric, simRequest, gainPct, gainText, metricValue, resolveRef, signedPct, tableCells, tableWarnings, WITHIN_SPREAD, type TableResult } from './compute';
 import { parseLesson } from './parse';
 import type { LessonTable } from './lesson';
 
@@ -128,6 +128,18 @@ describe('lesson tables on the core', () => {
     expect(gainText(s(100, 110), s(105, 115))).toBe(`+4.8% (${WITHIN_SPREAD})`);
     expect(gainText(s(100, 110), s(120, 130))).toBe('+19.0%');
     expect(gainText({ mean: 100, min: 100, max: 100, n: 1 }, { mean: 100, min: 100, max: 100, n: 1 })).toBe('±0.0%');
+  });
+
+  it("never shows a measured time as 0.000, nor a change of millions of percent (lesson 6's order-9 attempts)", () => {
+    // v4.16 finds a free order-9 block in 50 cycles (0.00002 ms); the RFC's presets compact first
+    const v416 = 50 / 2_500_000;
+    const p2 = 0.812;
+    expect(formatMetric('hi_ms', v416)).toBe('0.000020');
+    expect(formatMetric('hi_ms', 0)).toBe('0.000');
+    expect(formatMetric('hi_ms', p2)).toBe('0.812');
+    expect(formatMetric('time_ms', 2.4764)).toBe('2.476');
+    expect(signedPct(gainPct(v416, p2))).toBe('×41,000');
+    expect([signedPct(999), signedPct(-99.9)]).toEqual(['+999.0%', '-99.9%']);
   });
 
   it('shows each row with its mean, and min..max for the CSV, from the seeds the core ran', async () => {

@@ -132,8 +132,13 @@ export function cellSpread(r: TableResult, i: number, j: number): Spread {
 /** % change of b against a, as a benchmark table prints it */
 export const gainPct = (a: number, b: number): number => (a === 0 ? 0 : ((b - a) / a) * 100);
 
-/** "+4.3%", "-1.2%", and "±0.0%" for anything that rounds to zero (no "-0.0%") */
+/** Past this a change reads as a factor: "+4098830.8%" tells a hall nothing that "×41,000" does not. */
+const FACTOR_PAST_PCT = 1000;
+
+/** "+4.3%", "-1.2%", "±0.0%" for anything that rounds to zero (no "-0.0%"), and "×41,000" for
+ * a change past +1000 % (lesson 6: the RFC's order-9 attempt compacts, v4.16's finds a block) */
 export function signedPct(p: number): string {
+  if (p > FACTOR_PAST_PCT) return `×${Number((1 + p / 100).toPrecision(2)).toLocaleString('en')}`;
   const r = p.toFixed(1);
   if (Number(r) === 0) return '±0.0%';
   return `${p > 0 ? '+' : ''}${r}%`;
@@ -160,7 +165,11 @@ export function resolveRef(ref: TableRef, r: TableResult): number {
 /** A value in the table's metric, as the page and the CSV show it. */
 export function formatMetric(m: Metric, v: number): string {
   if (m === 'score' || m === 'misses_locked' || m === 'pf_hit') return Math.round(v).toString();
-  return v.toFixed(m === 'acq_per_page' || m === 'time_ms' || m === 'hi_ms' || m === 'hi_unusable' ? 3 : 2);
+  const places = m === 'acq_per_page' || m === 'time_ms' || m === 'hi_ms' || m === 'hi_unusable' ? 3 : 2;
+  // a time too small for the places (v4.16's order-9 attempt: 50 cycles, 0.00002 ms) keeps two
+  // significant digits instead of printing 0.000 beside a number it is compared with
+  if ((m === 'time_ms' || m === 'hi_ms') && v > 0 && v < 10 ** -places) return v.toFixed(Math.min(20, 1 - Math.floor(Math.log10(v))));
+  return v.toFixed(places);
 }
 
 /**

@@ -17,7 +17,7 @@ export interface LoadedRun {
 }
 
 /** A lesson's sim run as the core takes it: its fields are the workload's own (docs/lessons.md). */
-function runSimRequest(run: LessonSimRun): SimRequest {
+export function runSimRequest(run: LessonSimRun): SimRequest {
   const common = {
     seed: run.config.seed ?? run.seed,
     preset: run.config.preset,

@@ -171,3 +171,41 @@ describe("the seed's band beside the model's number", () => {
     expect(n).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('the prose beside a table says what the table runs', () => {
+  /** a step's words about its table: the title, the question and the prose on both sides of the answer */
+  const said = (s: Lesson['steps'][number]) => [s.title, s.predict?.question ?? '', s.prose, s.answerProse ?? ''].join('\n').replace(/\s+/g, ' ');
+
+  it('every task count the text names ("at 8, 28 and 56 tasks") is a row of the step\'s table', () => {
+    // lesson 3 said "for 1, 16 and 56 tasks" over rows 1, 56, 88, 112, 224; lesson 4 asked about
+    // 56 tasks in a table without a 56 row; lesson 6 said "at 8, 28 and 56 tasks" over 28, 56, 112
+    const wrong: string[] = [];
+    for (const l of lessons)
+      l.steps.forEach((s, k) => {
+        const t = s.table ? l.tables[s.table] : undefined;
+        if (!t || t.workload === 'hackbench') return;
+        for (const m of said(s).matchAll(/\b(?:at|for)\s+((?:\d+,\s*)*\d+(?:,?\s+and\s+\d+)?)\s+tasks\b/gi))
+          for (const n of m[1]!.match(/\d+/g)!.map(Number))
+            if (!t.tasks.includes(n)) wrong.push(`${l.file} step ${k + 1}: "${m[0]}", but table ${t.name} runs ${t.tasks.join(', ')} tasks`);
+      });
+    expect(wrong).toEqual([]);
+  });
+
+  it('every "N pages per task" the text names is what the step\'s table runs', () => {
+    // the capstone said "384 pages per task" (the replay's old size) over a table of 4096
+    const wrong: string[] = [];
+    for (const l of lessons)
+      l.steps.forEach((s, k) => {
+        const t = s.table ? l.tables[s.table] : undefined;
+        if (!t || t.workload === 'hackbench') return;
+        for (const m of said(s).matchAll(/\b(\d+) pages per task\b/g))
+          if (Number(m[1]) !== t.pages) wrong.push(`${l.file} step ${k + 1}: "${m[0]}", but table ${t.name} runs ${t.pages}`);
+      });
+    expect(wrong).toEqual([]);
+  });
+
+  it('no step says its table is computed in the browser: the build ships it (Run live reruns it here)', () => {
+    const wrong = lessons.flatMap((l) => l.steps.filter((s) => s.table && /computed in your browser|this page computes/i.test(said(s))).map((s) => `${l.file}: "${s.title}"`));
+    expect(wrong).toEqual([]);
+  });
+});

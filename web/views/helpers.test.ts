@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeBands } from './memmap';
 import { STRIP_STYLE, textOn } from './cache';
+import { laneLayout } from './locktimeline';
 
 describe('mergeBands', () => {
   it('sorts, drops empty bands, and merges overlapping or touching ones', () => {
@@ -27,5 +28,20 @@ describe('textOn', () => {
   it('is white on dark and black on light', () => {
     expect(textOn('#10141c')).toBe('#ffffff');
     expect(textOn('#F0E442')).toBe('#000000');
+  });
+});
+
+describe('laneLayout', () => {
+  it('labels lanes no closer than a line of type, at every lane count, on a page and on a slide', () => {
+    // 56 CPUs with lru_lock (64 lanes of 9 px) drew 13 px labels on every lane, one over another
+    for (const fs of [13, 26])
+      for (let all = 1; all <= 64; all++) {
+        const { laneH, labelEvery } = laneLayout(all, fs);
+        expect(laneH * labelEvery, `${all} lanes at ${fs} px`).toBeGreaterThanOrEqual(fs);
+        if (laneH >= fs) expect(labelEvery).toBe(1); // a lane that fits its label keeps it
+      }
+    expect(laneLayout(64, 13)).toEqual({ laneH: 9, labelEvery: 2 });
+    expect(laneLayout(8, 13)).toEqual({ laneH: 22, labelEvery: 1 });
+    expect(laneLayout(16, 13)).toEqual({ laneH: 14, labelEvery: 1 }); // 8 CPUs with lru_lock, as the lessons draw them
   });
 });

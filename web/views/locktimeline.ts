@@ -37,6 +37,17 @@ interface LaneSet {
   hold: string;
 }
 
+/**
+ * A lane's height for `all` lanes at figure type `fs` px, and which lanes carry a label: at
+ * many lanes (56 CPUs with lru_lock: 64) a lane is lower than a line of type, so only every
+ * `labelEvery`-th lane is labelled, and no two labels overlap ("cpu 0", "cpu 2", ...). The
+ * figure's text summary still names every CPU.
+ */
+export function laneLayout(all: number, fs: number): { laneH: number; labelEvery: number } {
+  const laneH = Math.max(all <= 8 ? 22 : all <= 16 ? 14 : 9, fs > 16 ? Math.ceil(fs * 1.25) : 0);
+  return { laneH, labelEvery: Math.ceil(fs / laneH) };
+}
+
 /** Whether the log has any acquisition of `lock` (a lane set with nothing in it is not drawn). */
 const hasAcquisitions = (iv: LockIntervals) => iv.hold.some((h) => h.length > 0);
 
@@ -79,7 +90,7 @@ export function createLockTimelineView(body: HTMLElement) {
     const ch = fs * 0.62;
     const LABEL_W = Math.max(64, Math.ceil(ch * 6 + 10));
     const STAT_W = Math.max(150, Math.ceil(ch * 15 + 16));
-    const laneH = Math.max(all <= 8 ? 22 : all <= 16 ? 14 : 9, fs > 16 ? Math.ceil(fs * 1.25) : 0);
+    const { laneH, labelEvery } = laneLayout(all, fs);
     const titleH = sets.length > 1 ? Math.max(16, Math.ceil(fs * 1.3)) : 0;
     canvas.dataset['fontPx'] = String(fs);
     const setH = titleH + lanes * laneH;
@@ -136,9 +147,10 @@ export function createLockTimelineView(body: HTMLElement) {
             ctx.globalAlpha = base;
           }
         }
+        const labelled = c % labelEvery === 0;
         ctx.fillStyle = '#e6edf3';
         ctx.textAlign = 'left';
-        ctx.fillText(`cpu ${c}`, 4, y + laneH / 2);
+        if (labelled) ctx.fillText(`cpu ${c}`, 4, y + laneH / 2);
         let stat: string;
         let state: string;
         if (si0 === 0) {
@@ -152,7 +164,7 @@ export function createLockTimelineView(body: HTMLElement) {
           stat = acq ? `${pct(countEndingBy(set.iv.spin[c]!, now) / acq)} contended` : 'no acquisitions';
           state = within(set.iv.hold[c]!, now) ? 'holding' : within(set.iv.spin[c]!, now) ? 'spinning' : 'running';
         }
-        ctx.fillText(stat, w - STAT_W + 8, y + laneH / 2);
+        if (labelled) ctx.fillText(stat, w - STAT_W + 8, y + laneH / 2);
         parts.push(`cpu ${c} ${state}, ${stat}`);
       }
       summary.push(`${set.name}: ${parts.join('; ')}`);
