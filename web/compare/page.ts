@@ -601,7 +601,7 @@ function replayNote(s: CompareState, req: SimRequest, fragmentation: number): st
       ? 'the same run as measured below'
       : req.workload === 'hackbench'
         ? `a small scenario to step through: ${req.groups} groups x ${req.loops} messages, clear_page() through ${req.clearLines} lines`
-        : `a small scenario to step through: ${req.cpus} CPUs x ${req.pages} pages, one round, clear_page() through ${req.clearLines} lines`;
+        : `a small scenario to step through: ${req.cpus} ${req.cpus === 1 ? 'CPU' : 'CPUs'} x ${req.pages} pages, one round, clear_page() through ${req.clearLines} lines`;
   return `Replay: ${small}; it ends with an unusable free space index of ${fragmentation.toFixed(3)} at pageblock_order. The table and chart below come from the measured runs (${sizeWords(s)}).`;
 }
 
@@ -632,14 +632,15 @@ function runsOf(state: CompareState): { params: [string, string | number][]; com
 
 /** The diff table's caption: the workload and what its parameters were. */
 function caption(s: CompareState): string {
+  const cpus = `${s.cpus} ${s.cpus === 1 ? 'CPU' : 'CPUs'}`;
   switch (s.workload) {
     case 'hackbench':
       return `hackbench, ${s.cpus} groups x ${s.pages} messages`;
     case 'stress_highalloc':
-      return `stress_highalloc at ${s.cpus} CPUs, a ${s.pages}-page fill, ${s.attempts} order-9 attempts`;
+      return `stress_highalloc at ${cpus}, a ${s.pages}-page fill, ${s.attempts} order-9 attempts`;
     case 'mixed':
-      return `mixed at ${s.cpus} CPUs, ${s.pages} pages per page_fault1 task`;
+      return `mixed at ${cpus}, ${s.pages} pages per page_fault1 task`;
     default:
-      return `${s.workload} at ${s.cpus} CPUs, ${s.pages} pages per task`;
+      return `${s.workload} at ${cpus}, ${s.pages} pages per task`;
   }
 }

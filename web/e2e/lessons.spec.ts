@@ -155,7 +155,8 @@ test('the compare view runs another order-0 workload picked in its form (trunc, 
   await expect(page).toHaveURL(/workload=trunc/);
   await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
   await expect(page.locator('#diff-table')).toContainText('throughput (pages truncated / s)');
-  await expect(page.locator('#diff-table caption')).toContainText('trunc at 1 CPUs');
+  await expect(page.locator('#diff-table caption')).toContainText('trunc at 1 CPU, ');
+  await expect(page.locator('.replay-scale').first()).toContainText(/step through: 1 CPU x \d+ pages/);
   expect(errors).toEqual([]);
 });
 
