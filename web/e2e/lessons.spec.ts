@@ -27,8 +27,10 @@ async function walk(page: Page, id: string): Promise<string[]> {
     await expect(page.locator('.step-counter')).toHaveText(new RegExp(`^step ${n} of \\d+$`));
     const form = page.locator('form.predict');
     if (await form.count()) {
-      // not revealed before the answer
+      // not revealed before the answer: the run, nor (on the last step) what the model leaves
+      // out, which may say how far the model sits from the seed
       await expect(page.locator('.stage-wait')).toBeVisible();
+      await expect(page.locator('.leaves-out')).toHaveCount(0);
       if (await form.locator('input[type=radio]').count()) await form.locator('input[type=radio]').first().check();
       else await form.locator('input[type=number]').fill('0');
       await form.getByRole('button', { name: 'Check my prediction' }).click();

@@ -248,12 +248,13 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
       });
       askCell.prepend(box.root);
     }
-    if (last) textTail.append(el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), el('p', { text: lesson.leavesOut })));
-
     if (!open) {
       stageHead.append(el('p', { class: 'stage-wait', text: presenter.lecture ? 'The run is shown when the answer is revealed (R).' : 'Answer the question first: the model runs when you have committed to a prediction.' }));
       return;
     }
+    // after the last question, like the answer: what the model leaves out may say how far its
+    // figures sit from the seed's, which is what a question may ask
+    if (last) textTail.append(el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), el('p', { text: lesson.leavesOut })));
     void reveal(step, views, { runHead, stageHead, stageTail, figCells, groupOf, at }, gen);
   }
 
