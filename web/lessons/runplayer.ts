@@ -6,6 +6,7 @@ import { el } from '../ui/dom';
 import { download } from '../ui/download';
 import { addViewExportButtons } from '../ui/export-buttons';
 import { eventLogToJson } from '../log/eventlog-json';
+import { EV } from '../log/events';
 import { narrate } from '../log/narrate';
 import { mountView, mountViewSet, viewTitle, type MountedView, type ViewId } from '../views/registry';
 import type { LoadedRun } from './runs';
@@ -63,12 +64,14 @@ export function createRunPlayer(o: RunPlayerOptions): RunPlayer {
   set.highlight(o.highlight);
   const source = createSourcePane(o.preset);
 
+  // 6.7+ logs record each CPU's high as it moves: the sentence then names no one high
+  const movingHigh = p.log.type.includes(EV.PCP_HIGH);
   const draw = () => {
     scrub.value = String(p.step);
     out.textContent = `record ${p.step} / ${p.length}`;
     back.disabled = p.step === 0;
     fwd.disabled = p.step === p.length;
-    said.textContent = narrate(p.log, p.currentIndex(), { pcp: o.run.pcp });
+    said.textContent = narrate(p.log, p.currentIndex(), { pcp: o.run.pcp, movingHigh });
     const d = { player: p, pcp: o.run.pcp };
     anim?.update(d);
     set.update(d);

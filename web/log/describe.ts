@@ -72,9 +72,10 @@ export function describeEvent(log: EventLog, i: number): string {
         ? `${who}: rmqueue_bulk() done: got ${a1} of ${a0} pages`
         : `${who}: rmqueue_bulk() refills the pcp list with batch = ${a0} pages under one zone->lock hold`;
     case EV.PCP_DRAIN:
-      return end
-        ? `${who}: free_pcppages_bulk() done: count is now ${a1}`
-        : `${who}: free_pcppages_bulk() drains ${a0} pages (count ${a1} reached high)`;
+      if (end) return `${who}: free_pcppages_bulk() done: count is now ${a1}`;
+      if (log.path[i] === pathId('DRAIN')) return `${who}: drain_pages(): free_pcppages_bulk() drains all ${a0} pages (count ${a1})`;
+      if (log.path[i] === pathId('DECAY')) return `${who}: decay_pcp_high(): free_pcppages_bulk() drains ${a0} pages (count ${a1}, over the lowered high)`;
+      return `${who}: free_pcppages_bulk() drains ${a0} pages (count ${a1} at or over high)`;
     case EV.LOCK_ACQUIRE:
       return a0 > 0
         ? `${who} takes ${lockName(mt)} after spinning ${a0} cycles`

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CPU_NONE, EV, FLAG, decodeEvents, encodeEvents, type EventRecord } from './events';
 import { narrate } from './narrate';
+import { describeEvent } from './describe';
 import { afterSetup } from './setup';
 import { expand, mergeBack, setup, START, zoneInit } from '../testing/zone16';
 
@@ -15,6 +16,22 @@ describe('narrate', () => {
     // without the run's high, the count the record carries
     expect(narrate(l, 1)).toBe("CPU 3's list reached high (count 186): free_pcppages_bulk() returns 31 pages to the buddy.");
     expect(narrate(l, 2)).toBe('CPU 3: free_pcppages_bulk() is done; the pcp list holds 155 pages again.');
+  });
+
+  it("tells drain_pages() and decay_pcp_high() by their own cause, and a 6.7+ free by the high nr_pcp_high() holds it to, never one high of the run", () => {
+    const l = log([
+      zoneInit,
+      { type: EV.PCP_DRAIN, cpu: 0, path: 14, arg0: 1200, arg1: 4200 }, // BLAB_PATH_DECAY
+      { type: EV.PCP_DRAIN, cpu: 1, path: 12, arg0: 40, arg1: 40 }, // BLAB_PATH_DRAIN
+      { type: EV.PCP_DRAIN, cpu: 1, path: 4, arg0: 150, arg1: 150 }, // BLAB_PATH_FREE_FAST
+    ]);
+    expect(narrate(l, 1, { pcp: { high: 186 }, movingHigh: true })).toBe("decay_pcp_high() has lowered CPU 0's high below the 4,200 pages on its list: free_pcppages_bulk() returns 1,200 of them to the buddy.");
+    expect(narrate(l, 2, { pcp: { high: 186 } })).toBe("drain_pages() empties CPU 1's pcp list: free_pcppages_bulk() returns its 40 pages to the buddy.");
+    // 6.7's free_high free drains a list whatever its pcp->high: nr_pcp_high() returned 0
+    expect(narrate(l, 3, { pcp: { high: 2 }, movingHigh: true })).toBe('CPU 1 frees a page onto a list of 150, at or over the high nr_pcp_high() holds it to now: free_pcppages_bulk() returns 150 pages to the buddy.');
+    expect(describeEvent(l, 1)).toBe('cpu 0: decay_pcp_high(): free_pcppages_bulk() drains 1200 pages (count 4200, over the lowered high)');
+    expect(describeEvent(l, 2)).toBe('cpu 1: drain_pages(): free_pcppages_bulk() drains all 40 pages (count 40)');
+    expect(describeEvent(l, 3)).toBe('cpu 1: free_pcppages_bulk() drains 150 pages (count 150 at or over high)');
   });
 
   it('tells a refill, a split and a merge from their fields', () => {

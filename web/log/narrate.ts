@@ -8,12 +8,17 @@ import { describeEvent, hexPfn, pcpHighMoved } from './describe';
 
 /** BLAB_PATH_DRAIN: drain_pages() empties a list whatever its count */
 const PATH_DRAIN = 12;
+/** BLAB_PATH_DECAY: decay_pcp_high() gives back what lies above a list's lowered high */
+const PATH_DECAY = 14;
 /** access outcomes (blab_events.h BLAB_ACC_*) */
 const OUTCOME = { PREFETCH_HIT: 5, PREFETCH_LATE: 6 } as const;
 
 export interface NarrateContext {
   /** pcp high and batch as the run configured them, when known */
   pcp?: { high?: number | undefined; batch?: number | undefined };
+  /** the log's kernel moves each CPU's high (6.7+: PCP_HIGH records), so no one high of the
+   * run is the one a free was held to, and a free_high free drains below it */
+  movingHigh?: boolean;
 }
 
 const cpuName = (cpu: number) => (cpu === CPU_NONE ? 'Zone set-up' : `CPU ${cpu}`);
@@ -36,6 +41,8 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
     case EV.PCP_DRAIN: {
       if (end) return `${who}: free_pcppages_bulk() is done; the pcp list holds ${fmt(a1)} pages again.`;
       if (log.path[i] === PATH_DRAIN) return `drain_pages() empties ${who}'s pcp list: free_pcppages_bulk() returns its ${fmt(a0)} pages to the buddy.`;
+      if (log.path[i] === PATH_DECAY) return `decay_pcp_high() has lowered ${who}'s high below the ${fmt(a1)} pages on its list: free_pcppages_bulk() returns ${fmt(a0)} of them to the buddy.`;
+      if (ctx.movingHigh) return `${who} frees a page onto a list of ${fmt(a1)}, at or over the high nr_pcp_high() holds it to now: free_pcppages_bulk() returns ${fmt(a0)} pages to the buddy.`;
       const high = ctx.pcp?.high;
       const reached = high !== undefined ? `reached high = ${fmt(high)}` : `reached high (count ${fmt(a1)})`;
       return `${who}'s list ${reached}: free_pcppages_bulk() returns ${fmt(a0)} pages to the buddy.`;
