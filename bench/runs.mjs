@@ -75,7 +75,10 @@ function lessonTables() {
 function mainThreadTasks(path) {
   const ev = JSON.parse(readFileSync(path, 'utf8')).traceEvents;
   const main = new Set(ev.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  return ev.filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`)).map((e) => [e.dur / 1000, (e.tdur ?? 0) / 1000]);
+  const tasks = ev.filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`));
+  // as web/e2e/runs.spec.ts: DevTools' own task that turns tracing on comes first and is not the page's
+  const start = Math.min(...tasks.map((e) => e.ts));
+  return tasks.filter((e) => e.ts - start > 100_000).map((e) => [e.dur / 1000, (e.tdur ?? 0) / 1000]);
 }
 
 export async function compareFigures(browser, url, figs) {
@@ -91,8 +94,9 @@ export async function compareFigures(browser, url, figs) {
     });
     const page = await context.newPage();
     await page.goto(url + DEFAULT_COMPARE);
-    // the pool's part traced: each main-thread task's thread CPU time beside its wall time
-    await page.locator('.compare-chart[data-measure-start-ms]').waitFor({ timeout: 300_000 });
+    // traced from the page's mount, the replays and the pool's part: each main-thread task's
+    // thread CPU time beside its wall time
+    await page.locator('html[data-mounted]').waitFor({ timeout: 60_000 });
     const trace = join(tmpdir(), `blab-runs-trace-${process.pid}.json`);
     await browser.startTracing(page, { path: trace, categories: ['toplevel', 'disabled-by-default-devtools.timeline'] });
     const chart = page.locator('.compare-chart[data-last-point-ms]');
@@ -111,7 +115,7 @@ export async function compareFigures(browser, url, figs) {
   const l = spread(longest);
   figs.push({ name: 'longest main-thread task while the pool runs (wall)', unit: 'ms', ...l, budget: 50, met: l.max <= 50, note: `PerformanceObserver longtask entries (over 50 ms; 0 = none) from the start of the measured runs to the last point; on a loaded host wall time includes waiting for a CPU; ${load()}` });
   const lc = spread(longestCpu);
-  figs.push({ name: 'longest main-thread task while the pool runs (thread CPU)', unit: 'ms', ...lc, budget: 50, met: lc.max <= 50, note: 'the same window in a Chromium trace: the longest RunTask of the renderer main thread, its thread CPU time (tdur)' });
+  figs.push({ name: 'longest main-thread task, replays and pool (thread CPU)', unit: 'ms', ...lc, budget: 50, met: lc.max <= 50, note: "a Chromium trace from the page's mount to the last point (the replays decoded, built and drawn, then the pool's runs): the longest RunTask of the renderer main thread, its thread CPU time (tdur)" });
 
   // Cancel: from the click until every pool worker (named buddylab-pool) answers again, i.e.
   // its run has stopped (a worker busy in a run answers only when the run returns)

@@ -14,6 +14,7 @@ import { progressBar } from '../ui/progress';
 import { perFrame } from '../ui/per-frame';
 import { decodeEventsInSlices } from '../log/events';
 import { Player } from '../log/player';
+import { nextTask } from '../log/yield';
 import type { PcpParams } from '../views/pcp';
 import { PRESETS } from '../scenario/url';
 import { el, panel } from '../ui/dom';
@@ -68,8 +69,6 @@ function stepAtTime(maxTime: Float64Array, t: number): number {
 
 /** ms of replay decoding or building per task: well under the 50 ms a task may block the page */
 const REPLAY_SLICE_MS = 15;
-/** a macrotask boundary: lets the page draw and answer input between two long pieces of work */
-const nextTask = () => new Promise<void>((r) => setTimeout(r, 0));
 
 export function mountCompare(root: HTMLElement, search: string): void {
   let state: CompareState;
@@ -340,19 +339,15 @@ export function mountCompare(root: HTMLElement, search: string): void {
     columns = [];
     replayFragmentation = [];
     try {
-      // the measured runs start at once, beside the replays: their pool workers load and run
-      // while the replay worker and the page build the columns (the diff table waits for the
-      // replays' fragmentation figures)
-      const replays = replayAll(gen);
-      const measuring = measure(gen, replays);
-      await Promise.all([replays, measuring]);
+      // the replays first, then the measured runs: started beside them, the pool only slowed
+      // the replays down on a 2-core machine (1.2 s -> 1.8 s to the columns) and brought the
+      // chart's last point no sooner
+      if (!(await replayAll(gen))) return;
+      await measure(gen);
       if (gen !== runGen) return;
       page.classList.add('ready');
     } catch (e) {
-      if (gen === runGen) {
-        if (!(e instanceof PoolCancelled)) pool.cancel(); // a failed replay stops the measured runs
-        status.textContent = e instanceof PoolCancelled ? 'cancelled: the measured runs stopped' : `the compare could not run: ${e instanceof Error ? e.message : String(e)}`;
-      }
+      if (gen === runGen) status.textContent = e instanceof PoolCancelled ? 'cancelled: the measured runs stopped' : `the compare could not run: ${e instanceof Error ? e.message : String(e)}`;
     } finally {
       if (gen === runGen) run.disabled = false;
     }
@@ -363,16 +358,14 @@ export function mountCompare(root: HTMLElement, search: string): void {
   async function replayAll(gen: number): Promise<boolean> {
     const views = compareViews(state.workload);
     const unit = state.workload === 'hackbench' ? 'groups' : 'CPUs';
-    const replaying = `replaying ${state.configs.length} configurations at ${state.cpus} ${unit}, a small scenario…`;
-    status.textContent = replaying;
+    status.textContent = `replaying ${state.configs.length} configurations at ${state.cpus} ${unit}, a small scenario…`;
     let k = 0;
     for (const c of state.configs) {
       const req = replayRequest(state, c, 1 << 21);
       const r = await client.sim(req);
       if (gen !== runGen) return false;
       if (r.status !== 0) throw new Error(`${c.label}: ${r.stderr.trim()}`);
-      // decoded and built in short slices, so a large replay never blocks the page for long:
-      // the measured runs' chart and bar are drawn meanwhile
+      // decoded and built in short slices, so a large replay never blocks the page for long
       const log = await decodeEventsInSlices(r.events, REPLAY_SLICE_MS);
       if (gen !== runGen) return false;
       const player = await Player.build(log, { sliceMs: REPLAY_SLICE_MS });
@@ -430,16 +423,16 @@ export function mountCompare(root: HTMLElement, search: string): void {
     figures.push({ id: 'diff', title: 'the diff table', el: diffBox }, { id: 'chart', title: 'the chart', el: chartBox });
     presenter.setFigures(figures);
     showChosenFigures(figures, presenter.chosen, presenter.lecture);
-    if (status.textContent === replaying) status.textContent = ''; // not a measured run's failure, said meanwhile
+    status.textContent = '';
     return true;
   }
 
   /**
    * The measured runs, in the worker pool: the chart's points first (one per configuration and
    * task count, the state's seed), then the diff table's seeds at `cpus`. Chart points appear
-   * as they finish; the table when its last run is in and the replays are built.
+   * as they finish; the table when its last run is in.
    */
-  async function measure(gen: number, replays: Promise<boolean>) {
+  async function measure(gen: number) {
     const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
     const seeds = measuredSeeds(state);
     const chartReqs = sp.sweep ? state.configs.flatMap((c) => state.tasks.map((n) => compareRequest(state, c, n))) : [];
@@ -479,7 +472,6 @@ export function mountCompare(root: HTMLElement, search: string): void {
     });
     if (gen !== runGen) return;
     const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
-    if (!(await replays) || gen !== runGen) return; // the table's last row is the replays' fragmentation
     bar.finish(`${runs.size} measured runs${cached.size ? `, ${cached.size} of them from this browser's results cache` : ''}`);
     // every measured run's record, one JSON line each, as `blab sim --points` prints it natively
     const text = el('button', { type: 'button', class: 'small', text: 'Runs as records', 'aria-label': 'Runs as records: save every measured run, its point key and every counter, one JSON line each' });

@@ -4,6 +4,8 @@
 // typed arrays (EventLog) so that a million-record log costs ~26 MB, not a million objects,
 // and the player can scan it quickly (next MERGE, next contended lock, ...).
 
+import { nextTask } from './yield';
+
 export const RECORD_SIZE = 32;
 
 /** Offsets inside one record (docs/events.md, "Record layout"). */
@@ -394,7 +396,7 @@ export async function decodeEventsInSlices(source: ArrayBuffer | ArrayBufferView
     // aim each slice at sliceMs, whatever the machine's speed (as Player.build does)
     const took = performance.now() - t0;
     chunk = Math.max(1024, Math.min(1 << 20, Math.round(chunk * (took > 0 ? Math.min(4, sliceMs / took) : 4))));
-    if (i < n) await new Promise((r) => setTimeout(r, 0));
+    if (i < n) await nextTask();
   }
   return log;
 }

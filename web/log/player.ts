@@ -5,6 +5,7 @@
 // K events. seek(step) restores the nearest keyframe at or before step and applies the rest,
 // so stepping back is exactly as correct as stepping forward.
 
+import { nextTask } from './yield';
 import { EV, FLAG, type EventLog } from './events';
 
 /** BLAB_PATH_DRAIN: drain_pages() */
@@ -117,7 +118,7 @@ export class Player {
       chunk = Math.max(256, Math.min(1 << 20, Math.round(chunk * (took > 0 ? Math.min(4, sliceMs / took) : 4))));
       opts.onProgress?.(i, log.length);
       if (i < log.length) {
-        await new Promise((r) => setTimeout(r, 0));
+        await nextTask();
         if (opts.signal?.aborted) throw new Error('building the player was cancelled');
       }
     }
