@@ -111,7 +111,7 @@ export async function compareFigures(browser, url, figs) {
     await context.close();
   }
   const s = spread(lastPoint);
-  figs.push({ name: "compare's default sweep in the browser, cold cache: last chart point", unit: 'ms', ...s, budget: 4000, met: s.median <= 4000, note: `${DEFAULT_COMPARE}: 2 presets x 8 task counts x 4096 pages, beside 2 small replays; ms from navigation; pool of ${await hardwareThreads(browser, url)} workers; ${load()}` });
+  figs.push({ name: "compare's default sweep in the browser, cold cache: last chart point", unit: 'ms', ...s, budget: 4000, met: s.median <= 4000, note: `${DEFAULT_COMPARE}: 2 presets x 8 task counts x 4096 pages, after 2 small replays; ms from navigation; pool of ${await hardwareThreads(browser, url)} workers; ${load()}` });
   const l = spread(longest);
   figs.push({ name: 'longest main-thread task while the pool runs (wall)', unit: 'ms', ...l, budget: 50, met: l.max <= 50, note: `PerformanceObserver longtask entries (over 50 ms; 0 = none) from the start of the measured runs to the last point; on a loaded host wall time includes waiting for a CPU; ${load()}` });
   const lc = spread(longestCpu);
