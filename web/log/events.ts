@@ -365,14 +365,18 @@ function recordCount(bytes: number): number {
  * the player (it knows where every page is).
  */
 export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
+  const { view, log } = emptyLogFor(source);
+  decodeRecords(view, 0, log, 0, log.length);
+  return log;
+}
+
+/** A view of the bytes and an empty log of as many records, after the size checks. */
+function emptyLogFor(source: ArrayBuffer | ArrayBufferView): { view: DataView; log: EventLog } {
   const view =
     source instanceof ArrayBuffer
       ? new DataView(source)
       : new DataView(source.buffer, source.byteOffset, source.byteLength);
-  const n = recordCount(view.byteLength);
-  const log = new EventLog(n);
-  decodeRecords(view, 0, log, 0, n);
-  return log;
+  return { view, log: new EventLog(recordCount(view.byteLength)) };
 }
 
 /**
@@ -381,12 +385,8 @@ export function decodeEvents(source: ArrayBuffer | ArrayBufferView): EventLog {
  * result as decodeEvents().
  */
 export async function decodeEventsInSlices(source: ArrayBuffer | ArrayBufferView, sliceMs = 30): Promise<EventLog> {
-  const view =
-    source instanceof ArrayBuffer
-      ? new DataView(source)
-      : new DataView(source.buffer, source.byteOffset, source.byteLength);
-  const n = recordCount(view.byteLength);
-  const log = new EventLog(n);
+  const { view, log } = emptyLogFor(source);
+  const n = log.length;
   let chunk = 4096;
   for (let i = 0; i < n; ) {
     const t0 = performance.now();
