@@ -336,6 +336,7 @@ struct blab_op {
 	uint32_t picked_head, picked_tail; /* two-pass: the local list of picked pages */
 	uint32_t bulk_asked;
 	uint32_t chunk_left; /* 6.19 chunked drain: pages this zone->lock hold may still free */
+	uint32_t decay_left; /* DECAY: pages above the lowered high not yet given back */
 	int32_t err;
 };
 int blab_op_alloc(struct blab_op *op, unsigned cpu, unsigned order, unsigned mt, unsigned gfp);

@@ -356,6 +356,37 @@ static void decay(void)
 	blab_zone_destroy(z);
 }
 
+/* 6.19 (fc4b909c368f): the same decay gives its 185 pages back batch at a time, one
+ * free_pcppages_bulk() and one zone->lock hold each (pcp->lock, taken again for each, leaves
+ * no record); the list and its high end where 6.7's do */
+static void decay_chunked(void)
+{
+	static uint64_t pfn[4200];
+	struct blab_zone *z = zone_of("v6.19", 262144, 2);
+	struct blab_pcp_info pi;
+	struct sizes sz;
+	uint32_t mark;
+
+	alloc_n(z, 0, 0, pfn, 4200);
+	free_n(z, 0, 0, pfn, 4200);
+	mark = log_len(z);
+	CHECK_EQ(blab_decay(z, 0), 0);
+	CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+	CHECK_EQ(pi.high, 5800u);
+	CHECK_EQ(pi.count, 5800u);
+	scan(z, mark, &sz);
+	CHECK_EQ(sz.ndrain, 3);
+	CHECK_EQ(sz.drain[0], 63);
+	CHECK_EQ(sz.drain[1], 63);
+	CHECK_EQ(sz.drain[2], 59);
+	for (uint32_t i = 0; i < sz.ndrain; i++) {
+		CHECK_EQ(sz.drain_path[i], BLAB_PATH_DECAY);
+		CHECK_EQ(sz.drain_locks[i], 1);
+	}
+	CHECK(zone_ok(z));
+	blab_zone_destroy(z);
+}
+
 /* 6.7: a CPU freeing order-1 pages drains hard once free_count >= batch; 6.16
  * (c544a952ba61) waits until batch + high_min / 2 */
 static void free_high(void)
@@ -537,6 +568,7 @@ int main(void)
 	drains_grow();
 	preset_sizes();
 	decay();
+	decay_chunked();
 	free_high();
 	trylock();
 	page_fault1_histograms();

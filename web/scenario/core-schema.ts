@@ -69,9 +69,9 @@ export const CORE_PRESETS = [
   {
     name: "v5.18",
     title: "single pass, prefetch removed",
-    describe: "8b10b465d0e1 + 2a791f4412cb: single pass under zone->lock, buddy prefetch removed",
-    commit: "8b10b465d0e1 2a791f4412cb",
-    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 3, bulkFree: 4, mergeTail: 1, highMode: 1, batchEra: 2, watermarks: 0, bulkRr: 1, freeFactor: 1, batch: 0, high: 0, skipMerge: 0, clusters: 0, pcpLock: 0, allocFactor: 0, freeHigh: 0, bulkChunk: 0, highMax: 0, },
+    describe: "8b10b465d0e1 + 2a791f4412cb: single pass under zone->lock, buddy prefetch removed; f26b3fa04611: a high-order free while free_factor is up drains the whole list (free_high)",
+    commit: "8b10b465d0e1 2a791f4412cb f26b3fa04611",
+    strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 3, bulkFree: 4, mergeTail: 1, highMode: 1, batchEra: 2, watermarks: 0, bulkRr: 1, freeFactor: 1, batch: 0, high: 0, skipMerge: 0, clusters: 0, pcpLock: 0, allocFactor: 0, freeHigh: 1, bulkChunk: 0, highMax: 0, },
   },
   {
     name: "v6.0",
@@ -96,8 +96,8 @@ export const CORE_PRESETS = [
   },
   {
     name: "v6.19",
-    title: "drains in chunks of batch per zone->lock",
-    describe: "fc4b909c368f, 91e691296646: a free's drain gives back at most batch pages per zone->lock hold and re-takes pcp->lock between chunks",
+    title: "drains and decays in chunks of batch",
+    describe: "fc4b909c368f: decay_pcp_high() gives back batch pages per free_pcppages_bulk(), pcp->lock taken again for each; 91e691296646: a free's drain frees at most batch pages per zone->lock hold and tries pcp->lock again between chunks (busy: the rest stays)",
     commit: "fc4b909c368f 91e691296646",
     strategy: { pcp: 2, pcpPerMt: 1, pcpMaxOrder: 3, bulkFree: 4, mergeTail: 1, highMode: 2, batchEra: 2, watermarks: 0, bulkRr: 1, freeFactor: 2, batch: 0, high: 0, skipMerge: 0, clusters: 0, pcpLock: 1, allocFactor: 1, freeHigh: 3, bulkChunk: 1, highMax: 0, },
   },

@@ -228,9 +228,16 @@ static int drain_next(struct blab_zone *z, struct blab_op *op)
 }
 
 /* decay's pages above the new high (kept in bulk_asked until the bulk free starts) */
+/* decay_pcp_high()'s drain: all it found above the new high in one free_pcppages_bulk(), or
+ * in 6.19 (fc4b909c368f) batch pages per call, pcp->lock taken again for each (after_bulk()) */
 static int decay_next(struct blab_zone *z, struct blab_op *op)
 {
-	if (decay_pages(z, op, op->bulk_asked))
+	uint32_t pages = op->decay_left, batch = z->pageset[op->target].pcp[0].batch;
+
+	if (z->s.bulk_chunk && pages > batch)
+		pages = batch;
+	op->decay_left -= pages;
+	if (decay_pages(z, op, pages))
 		return free_pcppages_bulk(z, op);
 	return finish(z, op, BLAB_STEP_DONE);
 }
@@ -258,9 +265,9 @@ static int decay_start(struct blab_zone *z, struct blab_op *op)
 	uint32_t high = z->pageset[op->cpu].pcp[0].high;
 
 	z->pageset[op->cpu].busy = 1;
-	op->bulk_asked = decay_pcp_high(z, &z->pageset[op->cpu].pcp[0]);
+	op->decay_left = decay_pcp_high(z, &z->pageset[op->cpu].pcp[0]);
 	pcp_high_moved(z, op->cpu, high, BLAB_PATH_DECAY);
-	if (!op->bulk_asked)
+	if (!op->decay_left)
 		return finish(z, op, BLAB_STEP_DONE);
 	if (z->s.pcp_lock)
 		return stop_before_pcp_lock(op);
@@ -277,6 +284,13 @@ static int after_bulk(struct blab_zone *z, struct blab_op *op)
 {
 	if (op->kind == BLAB_OP_DRAIN)
 		return drain_next(z, op);
+	if (op->kind == BLAB_OP_DECAY && op->decay_left && z->pageset[op->target].pcp[0].count) {
+		/* 6.19: the next chunk, under pcp->lock taken again (a blocking lock here) */
+		if (!z->s.pcp_lock)
+			return decay_next(z, op);
+		pcp_unlock(z, op);
+		return stop_before_pcp_lock(op);
+	}
 	return finish(z, op, BLAB_STEP_DONE);
 }
 

@@ -318,6 +318,10 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		if (i == BLAB_PCP_HOTCOLD)
 			cfg.strategy.pcp_max_order = 0; /* the preset's default, not the user's */
 	}
+	/* the preset's free_high (5.18+) acts on per-migratetype LIFO lists only: other lists
+	 * drop it, unless it was asked for (then the strategy check refuses the mix) */
+	if ((cfg.strategy.pcp != BLAB_PCP_LIFO || !cfg.strategy.pcp_per_mt) && !find(kv, n, "free_high"))
+		cfg.strategy.free_high = BLAB_FREE_HIGH_NONE;
 	if ((k = find(kv, n, "bulk_rr"))) {
 		static const char *const rr[] = {"batch_free", "list"};
 		int i = pick_name(k->val, rr, 2);
