@@ -20,7 +20,7 @@
 // them is not this one.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CLAIMS, inBand } from './fidelity/claims.mjs';
-import { EXP, PF_PAGES, runCells, simArgs, taskCounts } from './fidelity/experiments.mjs';
+import { EXP, PF_PAGES, RFC_BASE, runCells, simArgs, taskCounts } from './fidelity/experiments.mjs';
 import { HISTORY, HISTORY_COMMITS } from './fidelity/history.mjs';
 import { makeRunner } from './fidelity/runner.mjs';
 import { COSTS, bandText, runSensitivity, sensitivityMarkdown } from './fidelity/sensitivity.mjs';
@@ -237,18 +237,18 @@ function hackbenchTable() {
 
 // seed 004, page_fault1: the scored rounds' contention against the whole run's
 function rfcTable() {
-  const lines = ['| tasks | preset | pages/s | vs v4.16 | zone->lock %, scored rounds | lru_lock %, scored rounds | zone->lock %, whole run | hold/acq (seed 1) |',
+  const lines = [`| tasks | preset | pages/s | vs ${RFC_BASE} | zone->lock %, scored rounds | lru_lock %, scored rounds | zone->lock %, whole run | hold/acq (seed 1) |`,
     '|---:|---|---:|---:|---:|---:|---:|---:|'];
   for (const c of cpusOf('rfc004'))
     for (const p of EXP.rfc004.presets)
-      lines.push(`| ${c} | ${p} | ${num(scoreMean('rfc004', c, p))} | ${p === 'v4.16' ? '' : g('rfc004', c, 'v4.16', p)} | ` +
+      lines.push(`| ${c} | ${p} | ${num(scoreMean('rfc004', c, p))} | ${p === RFC_BASE ? '' : g('rfc004', c, RFC_BASE, p)} | ` +
         `${meanBp('rfc004', c, p, 'scored_zone_lock_contention_bp')} | ${meanBp('rfc004', c, p, 'scored_lru_lock_contention_bp')} | ` +
         `${meanBp('rfc004', c, p, 'zone_lock_contention_bp')} | ${num(hold(cell1('rfc004', c, p)))} |`);
   return lines.join('\n');
 }
 
 // seed 004, parallel free: the free half
-const LU_PFREE_SEED = { 'v4.16': ['90', 'almost 0'], 'lu-rfc-p2': ['almost 0', '90'], 'lu-rfc-p3': ['25', '(not given)'], 'lu-rfc-p4': ['almost 0', '(not given)'] };
+const LU_PFREE_SEED = { [RFC_BASE]: ['90', 'almost 0'], 'lu-rfc-p2': ['almost 0', '90'], 'lu-rfc-p3': ['25', '(not given)'], 'lu-rfc-p4': ['almost 0', '(not given)'] };
 function luPfreeTable() {
   const cpus = cpusOf('lu2018_pfree');
   const head = `| kernel | seed zone->lock % | seed lru_lock % | model | ${cpus.map((c) => `${c} tasks: zone->lock % | lru_lock % | pages freed/s`).join(' | ')} |`;
@@ -572,7 +572,8 @@ Seed (\`004_9d7ea32c70b56ca3.txt\`): will-it-scale page_fault1 on the 2-socket S
 CPUs) spent 80 % of its time spinning on \`zone->lock\`; with patches 2/4 and 3/4 that
 contention is gone and it shifts to \`lru_lock\`. The presets are the RFC on the tree it was
 posted against: 4.16 with 4.17's two-pass bulk free, whose buddy prefetch 2/4 skips while
-merges are skipped (docs/skipmerge.md). The seed's figures are a perf profile of the running
+merges are skipped (docs/skipmerge.md); that tree without the RFC, the seed's "base", is the
+model's ${RFC_BASE}. The seed's figures are a perf profile of the running
 benchmark, so the model's are of the scored rounds (\`scored_zone_lock_contention_bp\`:
 each task's cycles after its warm-up round): the warm-up splits every page out of
 high-order blocks under \`zone->lock\` (\`expand()\`), which a five-minute run does once.
@@ -592,7 +593,7 @@ for its THP test (docs/skipmerge.md, \`mixed\`).
 
 Seed (\`004_9d7ea32c70b56ca3.txt\`), "parallel free" (a 512 GB anonymous mapping freed at exit,
 the freeing spread over CPUs inside the kernel) on a 4-socket Skylake with 768 GB: \`zone->lock\`
-contention 90 % on the base kernel (4.16); patch 2/4 (skip merge) takes it to almost zero
+contention 90 % on the base kernel (the RFC's tree: 4.16 with 4.17's bulk free, the model's ${RFC_BASE}); patch 2/4 (skip merge) takes it to almost zero
 while \`lru_lock\` goes from almost 0 to 90 %; patch 3/4 (clusters in \`rmqueue_bulk()\`) brings
 \`zone->lock\` back to 25 % through the cluster work on the free path; patch 4/4 to almost 0
 again. No times are given for this workload. The seed's percentages are of a perf profile of
@@ -639,11 +640,11 @@ ${nodeTable('lu2018', 'lu2018_nodes', ['v4.16', 'v4.17-pick', 'v4.17'], false)}
 
 Seed 004's page_fault1 setup, scored rounds: ${cmd('rfc004_nodes')}
 
-${nodeTable('rfc004', 'rfc004_nodes', ['v4.16', 'lu-rfc-p2', 'lu-rfc-p4'], true)}
+${nodeTable('rfc004', 'rfc004_nodes', [RFC_BASE, 'lu-rfc-p2', 'lu-rfc-p4'], true)}
 
 With a zone per node each lock serves half the tasks and its lines no longer cross sockets:
-v4.16's scored \`zone->lock\` spin at 112 tasks is ${bp(cell1('rfc004_nodes', 112, 'v4.16').scored_zone_lock_contention_bp)} % (one zone:
-${bp(cell1('rfc004', 112, 'v4.16').scored_zone_lock_contention_bp)} %; seed 004: about 80 %), and the scores rise
+${RFC_BASE}'s (the RFC's base) scored \`zone->lock\` spin at 112 tasks is ${bp(cell1('rfc004_nodes', 112, RFC_BASE).scored_zone_lock_contention_bp)} % (one zone:
+${bp(cell1('rfc004', 112, RFC_BASE).scored_zone_lock_contention_bp)} %; seed 004: about 80 %), and the scores rise
 ${(cell1('lu2018_nodes', 112, 'v4.16').score / cell1('lu2018', 112, 'v4.16').score).toFixed(1)}x (seed 000's setup, v4.16, 112 tasks: ${num(cell1('lu2018', 112, 'v4.16').score)} ->
 ${num(cell1('lu2018_nodes', 112, 'v4.16').score)} pages/s; seed 000's machine: 8.0 M for v4.15-rc4): the one-zone score is
 close to the seed partly through contention the real machine did not have, standing in for

@@ -7,6 +7,7 @@
 //   a benchmark the model does not run (SDET): the direction only.
 // A claim outside its band names why (`gap`), and the lesson that teaches it says so too:
 // the report checks that the lesson's text cites the claim's id.
+import { RFC_BASE } from './experiments.mjs';
 
 const gain = (a, b) => (b.score / a.score - 1) * 100; // b against a, %
 const factor2 = (v) => (v > 0 ? { lo: v / 2, hi: v * 2 } : { lo: v * 2, hi: v / 2 });
@@ -77,16 +78,16 @@ export const CLAIMS = [
   },
   {
     id: '004-pf1-base', seed: '004', lesson: 'lessons/06-skip-merge.md',
-    what: 'page_fault1 112 tasks, 4.16: zone->lock contention (scored rounds)',
+    what: 'page_fault1 112 tasks, the RFC\'s base (v4.17): zone->lock contention (scored rounds)',
     says: 'about 80 %', band: { lo: 70, hi: 90 }, rule: RULE_PTS,
-    exp: 'rfc004', cpus: [112], unit: ' %', measure: (c) => bp(c(112, 'v4.16').scored_zone_lock_contention_bp),
+    exp: 'rfc004', cpus: [112], unit: ' %', measure: (c) => bp(c(112, RFC_BASE).scored_zone_lock_contention_bp),
     gap: 'the model\'s default has one zone->lock for both sockets, whose handoffs cross sockets; the seed\'s machine has a zone (and a zone->lock) per node, and with that topology the model is inside the band (claim 004-pf1-base-nodes)',
   },
   {
     id: '004-pf1-base-nodes', seed: '004', lesson: 'lessons/06-skip-merge.md',
     what: 'the same with a zone (zone->lock) and an LRU list per node, as the seed\'s 2-socket machine has them (--node-zones)',
     says: 'about 80 %', band: { lo: 70, hi: 90 }, rule: RULE_PTS,
-    exp: 'rfc004_nodes', cpus: [112], unit: ' %', measure: (c) => bp(c(112, 'v4.16').scored_zone_lock_contention_bp),
+    exp: 'rfc004_nodes', cpus: [112], unit: ' %', measure: (c) => bp(c(112, RFC_BASE).scored_zone_lock_contention_bp),
   },
   {
     id: '004-pf1-p4', seed: '004', lesson: 'lessons/06-skip-merge.md',
@@ -102,9 +103,9 @@ export const CLAIMS = [
   },
   {
     id: '004-pfree-base', seed: '004', lesson: 'lessons/06-skip-merge.md',
-    what: 'parallel free, 4S, 224 tasks, 4.16: zone->lock contention (free half)',
+    what: 'parallel free, 4S, 224 tasks, the RFC\'s base (v4.17): zone->lock contention (free half)',
     says: '90 %', band: { lo: 80, hi: 100 }, rule: RULE_PTS,
-    exp: 'lu2018_pfree', cpus: [224], unit: ' %', measure: (c) => bp(c(224, 'v4.16').free_zone_lock_contention_bp),
+    exp: 'lu2018_pfree', cpus: [224], unit: ' %', measure: (c) => bp(c(224, RFC_BASE).free_zone_lock_contention_bp),
   },
   {
     id: '004-pfree-p2', seed: '004', lesson: 'lessons/06-skip-merge.md',

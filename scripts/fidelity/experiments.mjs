@@ -12,6 +12,11 @@
 // (128 KB, shared by two SMT threads) no longer holds them, which a real 1 MB L2 does.
 // `full` runs will-it-scale's own 32768 pages on the real caches to check both choices.
 
+/** Seed 004's "base": the tree Aaron Lu's RFC v2 was posted against, 4.16 with his 4.17
+ * two-pass bulk free and buddy prefetch (0a5f4e5b4562, 97334162e4d7), which the RFC's 2/4 and
+ * 4/4 edit: the model's v4.17 (docs/skipmerge.md) */
+export const RFC_BASE = 'v4.17';
+
 export const PF_PAGES = 4096;
 
 // shorthands: the sizes a preset family's page_fault1 / parallel_free runs use
@@ -37,13 +42,14 @@ export const EXP = {
   // the same with one object a message (the lesson's browser runs, and the model before the
   // data buffer), to show what the second object changes
   hackbench_one: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', seeds: 1 },
-  // seed 004: page_fault1 at 56 and 112 tasks, steady state (the scored rounds)
-  rfc004: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], ...V4, seeds: 3 },
+  // seed 004: page_fault1 at 56 and 112 tasks, steady state (the scored rounds); the base is
+  // the tree the RFC was posted against, 4.16 with 4.17's two-pass bulk free: the model's v4.17
+  rfc004: { workload: 'page_fault1', cpus: [56, 112], presets: [RFC_BASE, 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], ...V4, seeds: 3 },
   // ... and with a zone per node, as the seed's machine has them
-  rfc004_nodes: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p4'], ...V4, nodeZones: true, seeds: 3 },
+  rfc004_nodes: { workload: 'page_fault1', cpus: [56, 112], presets: [RFC_BASE, 'lu-rfc-p2', 'lu-rfc-p4'], ...V4, nodeZones: true, seeds: 3 },
   // seed 004's parallel free on its 4-socket Skylake, one zone and a zone per node
-  lu2018_pfree: { workload: 'parallel_free', cpus: [112, 224], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], pages: PF_PAGES / 2, cacheScale: 8, sockets: 4, seeds: 3 },
-  lu2018_pfree_nodes: { workload: 'parallel_free', cpus: [112, 224], presets: ['v4.16', 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], pages: PF_PAGES / 2, cacheScale: 8, sockets: 4, nodeZones: true, seeds: 1 },
+  lu2018_pfree: { workload: 'parallel_free', cpus: [112, 224], presets: [RFC_BASE, 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], pages: PF_PAGES / 2, cacheScale: 8, sockets: 4, seeds: 3 },
+  lu2018_pfree_nodes: { workload: 'parallel_free', cpus: [112, 224], presets: [RFC_BASE, 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], pages: PF_PAGES / 2, cacheScale: 8, sockets: 4, nodeZones: true, seeds: 1 },
   // parallel_free on 2 sockets, 4.16 to 5.18 (mixed families: the real cache sizes)
   pfree: { workload: 'parallel_free', cpus: [1, 56, 112], presets: ['v4.16', 'v4.17', 'v5.17', 'v5.18'], pages: PF_PAGES / 2, cacheScale: 1, seeds: 1 },
   // seed 000's setup with a zone per node

@@ -36,9 +36,9 @@ export const HISTORY = {
   },
   '004-pf1-base': {
     main: '90.7 % (whole run)', merged: '91.4 (91.4..91.5) %',
-    why: 'the scored rounds\' contention (the warm-up\'s splitting left out, as in a profile of the running benchmark), at 4096 pages',
+    why: 'the scored rounds\' contention (the warm-up\'s splitting left out, as in a profile of the running benchmark), at 4096 pages; since 2026-11-26 of the RFC\'s own base, v4.17 (4.16 with 4.17\'s two-pass bulk free, the tree the RFC edits) rather than v4.16',
   },
-  '004-pf1-base-nodes': { main: '73.1 % (whole run, seed 1)', merged: '79.0 % (seed 1; not a claim then)', why: 'the scored rounds, as 004-pf1-base' },
+  '004-pf1-base-nodes': { main: '73.1 % (whole run, seed 1)', merged: '79.0 % (seed 1; not a claim then)', why: 'the scored rounds, as 004-pf1-base; and the RFC\'s own base, v4.17, as 004-pf1-base (79.0 % -> 78.0 %: 4.17 picks the pages outside the lock)' },
   '004-pf1-p4': {
     main: '34.2 % (whole run)', merged: '0.0 (0.0..0.0) %',
     why: 'the scored rounds: the 34 % was the warm-up round splitting every page out of high-order blocks (expand() under zone->lock), which a five-minute run does once',
@@ -47,7 +47,7 @@ export const HISTORY = {
     main: '+14.7 points (whole run)', merged: '78.8 (78.7..78.9) points',
     why: 'the scored rounds, as 004-pf1-p4',
   },
-  '004-pfree-base': { main: '95.9 %', merged: '95.9 (95.8..95.9) %' },
+  '004-pfree-base': { main: '95.9 %', merged: '95.9 (95.8..95.9) %', why: 'since 2026-11-26 of the RFC\'s own base, v4.17, as 004-pf1-base' },
   '004-pfree-p2': { main: '1.7 %', merged: '0.0 (0.0..0.0) %', why: 'the RFC presets on the tree it was posted against (4.16 with 4.17\'s two-pass bulk free; docs/skipmerge.md)' },
   '004-pfree-p2-lru': { main: '95.9 %', merged: '96.6 (96.5..96.6) %' },
   '004-pfree-p3': {
