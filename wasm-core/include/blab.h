@@ -136,6 +136,9 @@ struct blab_strategy {
 	uint8_t alloc_factor;  /* 6.7 nr_pcp_alloc(): refills of batch << alloc_factor, the factor
 				* growing to 5 (52166607ecc9) while refills follow refills */
 	uint8_t free_high;     /* enum blab_free_high */
+	uint8_t buddy_map;     /* 2002: free_area[order].map, a bit per buddy pair, tested before a
+				* free reads its buddy's struct page and toggled on every split and
+				* take (gone by 2.6.25, whose buddies are told by struct page alone) */
 	uint8_t bulk_chunk;    /* 6.19 fc4b909c368f: a drain frees at most batch pages per
 				* zone->lock hold, re-taking pcp->lock between */
 	uint32_t high_max;     /* BLAB_HIGH_AUTO: 0 = zone_highsize() of managed pages / 8 */
@@ -148,6 +151,7 @@ struct blab_strategy {
 	X(watermarks, watermarks) X(bulk_rr, bulkRr) X(free_factor, freeFactor) X(batch, batch) \
 	X(high, high) X(skip_merge, skipMerge) X(clusters, clusters) X(pcp_lock, pcpLock)          \
 	X(alloc_factor, allocFactor) X(free_high, freeHigh) X(bulk_chunk, bulkChunk)             \
+	X(buddy_map, buddyMap)                                                                    \
 	X(high_max, highMax)
 enum blab_clusters {
 	BLAB_CLUSTERS_NONE = 0,

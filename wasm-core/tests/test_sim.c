@@ -78,6 +78,52 @@ static int run(const char *preset, uint32_t cpus, uint32_t pages, uint64_t seed,
 	return ret;
 }
 
+/* the struct page lines __free_one_page() read (the map lines, like struct zone's, are
+ * charged but not logged: hooks.c) and the merges it made */
+struct mapsink {
+	uint32_t page_reads, merges;
+};
+
+static void map_sink(void *ctx, const struct blab_event *e)
+{
+	struct mapsink *s = ctx;
+	if (e->type == BLAB_EV_MERGE)
+		s->merges++;
+	if (e->type == BLAB_EV_ACCESS && e->path == BLAB_PATH_FREE_ONE_PAGE && !(e->flags & 0x8000u))
+		s->page_reads++;
+}
+
+/* v2.5.44 with and without its buddy bitmap (buddy_map): with it a free tests the map first
+ * and reads a buddy's struct page only to merge with it, so fewer struct page reads for the
+ * same kind of run */
+static void buddy_map(void)
+{
+	struct mapsink with = {0, 0}, without = {0, 0};
+	struct mapsink *sinks[2] = {&with, &without};
+
+	for (int k = 0; k < 2; k++) {
+		struct blab_sim_config c;
+		struct blab_sim_result r;
+		char err[160];
+
+		blab_sim_config_init(&c);
+		c.cpus = 4;
+		c.pages = 256;
+		c.iterations = 2;
+		c.clear_lines = 4;
+		CHECK_EQ(blab_preset("v2.5.44", &c.strategy), 0);
+		CHECK_EQ(c.strategy.buddy_map, 1);
+		c.strategy.buddy_map = (uint8_t)(k == 0);
+		c.log_mask = BLAB_EVC_ALL;
+		c.sink = map_sink;
+		c.sink_ctx = sinks[k];
+		CHECK_EQ(blab_sim_run(&c, &r, err, sizeof(err)), 0);
+	}
+	CHECK(with.merges > 0 && without.merges > 0);
+	CHECK(with.page_reads > 0);
+	CHECK(with.page_reads < without.page_reads);
+}
+
 int main(void)
 {
 	struct blab_sim_result r1, r2, a, b;
@@ -233,5 +279,6 @@ int main(void)
 		CHECK(blab_sim_workload_unit(0) == NULL);
 		CHECK_EQ(blab_sim_workload_id("page_fault1"), BLAB_WL_PAGE_FAULT1);
 	}
+	buddy_map();
 	return harness_report("test_sim");
 }

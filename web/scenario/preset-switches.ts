@@ -20,5 +20,5 @@ export function presetHint(name: string): string {
   const p = CORE_PRESETS.find((q) => q.name === name);
   if (!p) return '';
   const sw = presetSwitches(name);
-  return `${p.describe}. Switches: ${sw.length ? sw.map(([k, v]) => `${k} ${v}`).join(', ') : 'none (no pcp lists)'}.`;
+  return `${p.describe}. Switches: ${sw.length ? sw.map(([k, v]) => `${k} ${v}`).join(', ') : 'none'}.`;
 }

@@ -30,6 +30,17 @@ static uint64_t nr_free_vaddr(const struct blab_zone *z, unsigned order)
 	return node_pgdat_vaddr(z) + order * FREE_AREA_BYTES + 80u;
 }
 
+/* The byte of 2002's free_area[order].map (strategy buddy_map) that holds the bit of pfn's
+ * buddy pair (index = page_idx >> (order + 1)): bootmem below the node's pglist_data, 1 MB an
+ * order (an order-0 map of 4M pages is 256 KB), 16 MB a node. The model keeps no bitmap, the
+ * free lists say the same; it charges the line. */
+#define BUDDY_MAP_VADDR (PAGE_OFFSET + 0x70000000ull)
+static uint64_t buddy_map_vaddr(const struct blab_zone *z, uint64_t pfn, unsigned order)
+{
+	return BUDDY_MAP_VADDR + z->node * 0x1000000ull + order * 0x100000ull +
+	       (((pfn - z->start_pfn) >> (order + 1)) >> 3);
+}
+
 /* the line a list_add/list_del rewrites next to idx: a neighbour's struct page, or the list
  * head in struct zone when idx is (or becomes) the first or last entry */
 static void store_neighbour(struct blab_zone *z, unsigned cpu, uint32_t nb, unsigned order,
@@ -146,11 +157,23 @@ void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned o
 
 		if (!pfn_in_zone(z, buddy_pfn))
 			break; /* the block's other half is not ours: it can never merge */
-		/* pfn ^ (1 << order): an address computed, not loaded */
-		mach_touch_page_ahead(&z->machine, cpu, buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
-		mach_work(&z->machine, cpu, BLAB_COST_BUDDY_CALC);
-		if (!page_is_buddy(z, buddy_pfn, order))
-			break;
+		if (z->s.buddy_map) {
+			/* 2002 __free_pages_bulk(): __test_and_change_bit() on the order's map says
+			 * whether the buddy is free; its struct page is read only to take it off
+			 * its list (list_del(&buddy1->list)) */
+			mach_touch_line(&z->machine, cpu, buddy_map_vaddr(z, pfn, order), 1,
+					BLAB_PATH_FREE_ONE_PAGE);
+			mach_work(&z->machine, cpu, BLAB_COST_BUDDY_CALC);
+			if (!page_is_buddy(z, buddy_pfn, order))
+				break;
+			mach_touch_page_ahead(&z->machine, cpu, buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
+		} else {
+			/* pfn ^ (1 << order): an address computed, not loaded */
+			mach_touch_page_ahead(&z->machine, cpu, buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
+			mach_work(&z->machine, cpu, BLAB_COST_BUDDY_CALC);
+			if (!page_is_buddy(z, buddy_pfn, order))
+				break;
+		}
 		_blab_del_from_free_list(z, pfn_to_idx(z, buddy_pfn), cpu, BLAB_PATH_FREE_ONE_PAGE);
 		EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_MERGE, pfn, order, cpu, mt, BLAB_PATH_FREE_ONE_PAGE,
 		     0, (uint32_t)(buddy_pfn - z->start_pfn), 0);
@@ -178,8 +201,12 @@ static void expand(struct blab_zone *z, unsigned cpu, uint32_t idx, unsigned low
 		size >>= 1;
 		EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_SPLIT, idx_to_pfn(z, idx), high, cpu, mt,
 		     BLAB_PATH_EXPAND, 0, 0, 0);
-		/* set_page_order + list_add on page[size]: stores nothing waits for */
+		/* set_page_order + list_add on page[size]: stores nothing waits for (2002:
+		 * MARK_USED(), a bit of the order's map flipped, one more) */
 		mach_store_page(&z->machine, cpu, idx_to_pfn(z, idx + size), BLAB_PATH_EXPAND);
+		if (z->s.buddy_map)
+			mach_store_line(&z->machine, cpu, buddy_map_vaddr(z, idx_to_pfn(z, idx + size), high),
+					BLAB_PATH_EXPAND);
 		_blab_add_to_free_list(z, idx + size, high, mt, 0, cpu, BLAB_PATH_EXPAND);
 	}
 }
@@ -197,6 +224,8 @@ static int __rmqueue_smallest(struct blab_zone *z, unsigned cpu, unsigned order,
 		idx = l->head;
 		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, path);
 		_blab_del_from_free_list(z, idx, cpu, path);
+		if (z->s.buddy_map && o < z->top_order) /* 2002 __rmqueue(): MARK_USED() */
+			mach_store_line(&z->machine, cpu, buddy_map_vaddr(z, idx_to_pfn(z, idx), o), path);
 		expand(z, cpu, idx, order, o, mt);
 		*out = idx;
 		return 0;
