@@ -407,6 +407,18 @@ ${g('pcp2002', 8, 'v2.5.44', 'v2.5.45')} at 8. The seed's +10..12% is SDET, a
 mix of shell work in which page allocation is one part; page_fault1 is nothing but page
 allocation, so the model's gain at 8 CPUs is not comparable in size, only in direction.
 
+**The buddy bitmaps (since 2026-11-26).** Both 2002 presets now keep \`free_area[order].map\`
+(the \`buddy_map\` switch): a free tests its buddy pair's bit before it reads the buddy's
+\`struct page\`, which it then reads only to merge, and every split and every block taken flips
+a bit, as 2.5's \`__free_pages_bulk()\`, \`expand()\` and \`__rmqueue()\` did. Before, the model
+read the buddy's \`struct page\` at every step, the last, failing one included. The maps are
+dense, a bit per pair, so CPUs that free and split nearby blocks write the same lines: misses
+under the lock went up, not down (8 tasks, v2.5.44: 10.732 a page before, ${mpp(cell1('pcp2002', 8, 'v2.5.44'))} now; v2.5.45:
+3.280 before, ${mpp(cell1('pcp2002', 8, 'v2.5.45'))} now). The gain at 8 tasks stayed where it was (+90.3 % before), and the 2-task
+row moved from +9.8 % to ${g('pcp2002', 2, 'v2.5.44', 'v2.5.45')}: 2.5.44 writes the map lines a page at a time, each page under
+a lock hold of its own, so they go from CPU to CPU page by page; 2.5.45 writes a batch's worth
+in one hold, so the bitmaps cost 2.5.44 more.
+
 ## Seed 000 — pick outside the lock + prefetch the buddy (4.17, 2018)
 
 Seed (\`000_cdd8602ec004f1a2.txt\`), will-it-scale page_fault1 at full load (each row's % is
