@@ -76,6 +76,10 @@ const char *blab_mt_name(unsigned mt);
 
 /* gfp-like flags for alloc/free */
 #define BLAB_GFP_COLD 0x1u /* __GFP_COLD (<= 4.14): the cold list / the cold end */
+/* not a gfp flag: a free that continues a list free (6.0+ free_unref_page_list(), 6.10+
+ * free_unref_folios()) whose pcp->lock is held across SWAP_CLUSTER_MAX pages, so it takes
+ * no pcp->lock of its own; other presets ignore it */
+#define BLAB_GFP_PCP_HELD 0x2u
 
 /* ---- strategy: the kernel's history as switches ---- */
 enum blab_pcp_mode {

@@ -10,6 +10,7 @@
 #include "blab_hist.h"
 #include "blab_model.h"
 #include "blab_sim.h"
+#include "machine/model/model.h"
 
 /* ---- sizes ---- */
 
@@ -469,6 +470,38 @@ static void trylock(void)
 	blab_zone_destroy(z);
 }
 
+/* 6.0+ on the model machine: a free takes its CPU's pcp->lock, unless it continues a list
+ * free that holds it (BLAB_GFP_PCP_HELD: free_unref_page_list() takes it for its first page
+ * and keeps it for up to SWAP_CLUSTER_MAX); 32 pages freed as one list cost one acquisition,
+ * 32 freed one by one 32 */
+static void list_free_pcp_lock(void)
+{
+	static uint64_t pfn[64];
+	struct blab_zone_config cfg;
+	struct blab_zone *z = NULL;
+	const struct model_pcp_lock *l;
+	uint64_t before;
+
+	blab_zone_config_init(&cfg);
+	CHECK_EQ(blab_preset("v6.0", &cfg.strategy), 0);
+	cfg.machine = BLAB_MACHINE_MODEL;
+	cfg.pages = 4096;
+	cfg.cpus = 2;
+	cfg.start_pfn = 0x100000;
+	CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+	alloc_n(z, 0, 0, pfn, 64);
+	l = &mach_model(&z->machine)->locks.pcp[0];
+	before = l->acquisitions;
+	for (int i = 0; i < 32; i++)
+		CHECK_EQ(blab_free_gfp(z, 0, pfn[i], 0, i ? BLAB_GFP_PCP_HELD : 0), 0);
+	CHECK_EQ(l->acquisitions - before, 1);
+	before = l->acquisitions;
+	free_n(z, 0, 0, pfn + 32, 32);
+	CHECK_EQ(l->acquisitions - before, 32);
+	CHECK(zone_ok(z));
+	blab_zone_destroy(z);
+}
+
 /* ---- the model machine: page_fault1 at 2 tasks ---- */
 
 /* page_fault1 at 2 tasks on every auto-tuned preset (6.7, 6.16, 6.19): each CPU's refills
@@ -571,6 +604,7 @@ int main(void)
 	decay_chunked();
 	free_high();
 	trylock();
+	list_free_pcp_lock();
 	page_fault1_histograms();
 	histogram();
 	return harness_report("test_modern_pcp");

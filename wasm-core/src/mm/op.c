@@ -191,8 +191,10 @@ static int free_start(struct blab_zone *z, struct blab_op *op)
 	idx = pfn_to_idx(z, op->pfn);
 	op->mt = (uint8_t)get_pageblock_migratetype(z, op->pfn);
 	/* 6.0+: only with pcp->lock (the kernel tries it after free_pages_prepare(); taken
-	 * first here so that the FREE record names the path the page takes) */
-	to_pcp = pcp_allowed_order(z, op->order) && (!z->s.pcp_lock || pcp_trylock(z, op));
+	 * first here so that the FREE record names the path the page takes), unless the list
+	 * free this page is part of holds it already (BLAB_GFP_PCP_HELD) */
+	to_pcp = pcp_allowed_order(z, op->order) &&
+		 (!z->s.pcp_lock || (op->gfp & BLAB_GFP_PCP_HELD) || pcp_trylock(z, op));
 	free_pages_prepare(z, op->cpu, op->pfn, op->order, op->mt, op->gfp,
 			   to_pcp ? BLAB_PATH_FREE_FAST : BLAB_PATH_FREE_DIRECT, 0);
 	if (!to_pcp) {

@@ -164,7 +164,12 @@ int sim_free_pages_step(struct blab_zone *z, unsigned cpu, struct blab_op *op, u
 		int ret;
 
 		if (!*active) {
-			blab_op_free(op, cpu, idx_to_pfn(z, pfns[*k]), 0, 0);
+			/* the caller's pages are one list free (release_pages() ->
+			 * free_unref_page_list(); 6.10+ free_unref_folios() of a folio batch, 31):
+			 * 6.0+ takes pcp->lock for its first page and keeps it, taking it again
+			 * every SWAP_CLUSTER_MAX pages */
+			unsigned gfp = *k % SIM_SWAP_CLUSTER_MAX ? BLAB_GFP_PCP_HELD : 0;
+			blab_op_free(op, cpu, idx_to_pfn(z, pfns[*k]), 0, gfp);
 			*active = 1;
 		}
 		ret = sim_op_step(z, op, active);
