@@ -229,7 +229,6 @@ static int drain_next(struct blab_zone *z, struct blab_op *op)
 	return finish(z, op, BLAB_STEP_DONE);
 }
 
-/* decay's pages above the new high (kept in bulk_asked until the bulk free starts) */
 /* decay_pcp_high()'s drain: all it found above the new high in one free_pcppages_bulk(), or
  * in 6.19 (fc4b909c368f) batch pages per call, pcp->lock taken again for each (after_bulk()) */
 static int decay_next(struct blab_zone *z, struct blab_op *op)

@@ -106,8 +106,9 @@ free_pages_prepare(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned ord
 {
 	uint32_t idx = pfn_to_idx(z, pfn);
 
-	if (!quiet)
-		EMIT(z, BLAB_EVC_STATE, BLAB_EV_FREE, pfn, order, cpu, mt, path, 0, gfp, 0);
+	if (!quiet) /* arg0: the gfp flags (BLAB_GFP_PCP_HELD is the caller's lock, not one) */
+		EMIT(z, BLAB_EVC_STATE, BLAB_EV_FREE, pfn, order, cpu, mt, path, 0,
+		     gfp & BLAB_GFP_COLD, 0);
 	z->mem_map[idx].flags = 0;
 	if (order)
 		for (uint32_t i = 1; i < (1u << order); i++)
