@@ -403,11 +403,14 @@ export function mountCompare(root: HTMLElement, search: string): void {
       }
       columns.push({ config: c, player, pcp, maxTime, set });
       k++;
-      // each column's first picture (its end, where the player stands) in a task of its own:
-      // a view's first draw builds its DOM; draw() below then only moves it to the time asked
-      await nextTask();
-      if (gen !== runGen) return false;
-      set.update({ player, pcp });
+      // each view's first picture (the run's end, where the player stands) in a task of its
+      // own: a first draw builds the view's DOM (the lock timeline's, 56 CPUs' lanes: 20-40
+      // ms); draw() below then only moves them to the time asked
+      for (const v of set.views) {
+        await nextTask();
+        if (gen !== runGen) return false;
+        v.update({ player, pcp });
+      }
       await nextTask();
       if (gen !== runGen) return false;
     }
