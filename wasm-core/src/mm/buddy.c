@@ -157,23 +157,19 @@ void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned o
 
 		if (!pfn_in_zone(z, buddy_pfn))
 			break; /* the block's other half is not ours: it can never merge */
-		if (z->s.buddy_map) {
-			/* 2002 __free_pages_bulk(): __test_and_change_bit() on the order's map says
-			 * whether the buddy is free; its struct page is read only to take it off
-			 * its list (list_del(&buddy1->list)) */
+		/* what says whether the buddy is free: 2002 __free_pages_bulk()'s
+		 * __test_and_change_bit() on the order's map, later the buddy's struct page itself
+		 * (pfn ^ (1 << order): an address computed, not loaded) */
+		if (z->s.buddy_map)
 			mach_touch_line(&z->machine, cpu, buddy_map_vaddr(z, pfn, order), 1,
 					BLAB_PATH_FREE_ONE_PAGE);
-			mach_work(&z->machine, cpu, BLAB_COST_BUDDY_CALC);
-			if (!page_is_buddy(z, buddy_pfn, order))
-				break;
+		else
 			mach_touch_page_ahead(&z->machine, cpu, buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
-		} else {
-			/* pfn ^ (1 << order): an address computed, not loaded */
+		mach_work(&z->machine, cpu, BLAB_COST_BUDDY_CALC);
+		if (!page_is_buddy(z, buddy_pfn, order))
+			break;
+		if (z->s.buddy_map) /* 2002 reads it only to take it off its list */
 			mach_touch_page_ahead(&z->machine, cpu, buddy_pfn, BLAB_PATH_FREE_ONE_PAGE);
-			mach_work(&z->machine, cpu, BLAB_COST_BUDDY_CALC);
-			if (!page_is_buddy(z, buddy_pfn, order))
-				break;
-		}
 		_blab_del_from_free_list(z, pfn_to_idx(z, buddy_pfn), cpu, BLAB_PATH_FREE_ONE_PAGE);
 		EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_MERGE, pfn, order, cpu, mt, BLAB_PATH_FREE_ONE_PAGE,
 		     0, (uint32_t)(buddy_pfn - z->start_pfn), 0);
