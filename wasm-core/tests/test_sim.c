@@ -51,6 +51,19 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
 	p->total = total;
 }
 
+/* page_fault1, 2 rounds, the preset's strategy, a small and fast run */
+static void small_run(struct blab_sim_config *c, const char *preset, uint32_t cpus,
+		      uint32_t pages, uint64_t seed)
+{
+	blab_sim_config_init(c);
+	c->cpus = cpus;
+	c->pages = pages;
+	c->iterations = 2;
+	c->seed = seed;
+	c->clear_lines = 4; /* fewer frame lines through the cache model: a faster test */
+	CHECK_EQ(blab_preset(preset, &c->strategy), 0);
+}
+
 static int run(const char *preset, uint32_t cpus, uint32_t pages, uint64_t seed,
 	       struct hsink *hs, struct blab_sim_result *r)
 {
@@ -58,13 +71,7 @@ static int run(const char *preset, uint32_t cpus, uint32_t pages, uint64_t seed,
 	char err[160];
 	int ret;
 
-	blab_sim_config_init(&c);
-	c.cpus = cpus;
-	c.pages = pages;
-	c.iterations = 2;
-	c.seed = seed;
-	c.clear_lines = 4; /* fewer frame lines through the cache model: a faster test */
-	CHECK_EQ(blab_preset(preset, &c.strategy), 0);
+	small_run(&c, preset, cpus, pages, seed);
 	if (hs) {
 		memset(hs, 0, sizeof(*hs));
 		hs->h = FNV1A_OFFSET;
@@ -106,12 +113,7 @@ static void buddy_map(void)
 		struct blab_sim_result r;
 		char err[160];
 
-		blab_sim_config_init(&c);
-		c.cpus = 4;
-		c.pages = 256;
-		c.iterations = 2;
-		c.clear_lines = 4;
-		CHECK_EQ(blab_preset("v2.5.44", &c.strategy), 0);
+		small_run(&c, "v2.5.44", 4, 256, 1);
 		CHECK_EQ(c.strategy.buddy_map, 1);
 		c.strategy.buddy_map = (uint8_t)(k == 0);
 		c.log_mask = BLAB_EVC_ALL;
