@@ -7,7 +7,7 @@ import {
   FLAG,
   LOCK_NAMES,
   MIGRATETYPES,
-  PATHS,
+  pathId,
   eventName,
   type EventLog,
 } from './events';
@@ -16,7 +16,6 @@ const mtName = (mt: number) => MIGRATETYPES[mt] ?? `mt ${mt}`;
 const lockName = (id: number) => LOCK_NAMES[id] ?? `lock ${id}`;
 export const hexPfn = (pfn: number) => `0x${pfn.toString(16)}`;
 
-const pathId = (name: string) => PATHS.find((p) => p.name === name)!.id;
 const HIGH_MOVED_BY: ReadonlyMap<number, string> = new Map([
   [pathId('RMQUEUE_BULK'), 'nr_pcp_alloc() raises its pcp high before the refill'],
   [pathId('FREE_FAST'), 'nr_pcp_high() moves its pcp high on a free'],

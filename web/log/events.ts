@@ -176,6 +176,9 @@ export const PATHS: readonly { id: number; name: string; where: string }[] = [
 // Path ids have gaps (each layer has its own range), so look them up by id.
 const PATH_BY_ID = new Map(PATHS.map((p) => [p.id, p]));
 
+/** A path's id by its name in PATHS (the contract test holds the names to blab_events.h). */
+export const pathId = (name: string): number => PATHS.find((p) => p.name === name)!.id;
+
 /** Where in the allocator a record was written, in words; undefined for NONE or unknown ids. */
 export function pathWhere(id: number): string | undefined {
   return id > 0 ? PATH_BY_ID.get(id)?.where : undefined;

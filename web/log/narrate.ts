@@ -3,13 +3,13 @@
 // an empty list, a buddy that is free). Built on describe.ts, which says one record plainly;
 // here the sentence leads with the cause, the way a lecturer would say it.
 
-import { ACCESS_OUTCOMES, CPU_NONE, EV, FLAG, LOCK_NAMES, type EventLog } from './events';
+import { ACCESS_OUTCOMES, CPU_NONE, EV, FLAG, LOCK_NAMES, pathId, type EventLog } from './events';
 import { describeEvent, hexPfn, pcpHighMoved } from './describe';
 
-/** BLAB_PATH_DRAIN: drain_pages() empties a list whatever its count */
-const PATH_DRAIN = 12;
-/** BLAB_PATH_DECAY: decay_pcp_high() gives back what lies above a list's lowered high */
-const PATH_DECAY = 14;
+/** drain_pages() empties a list whatever its count; decay_pcp_high() gives back what lies
+ * above a list's lowered high */
+const PATH_DRAIN = pathId('DRAIN');
+const PATH_DECAY = pathId('DECAY');
 /** access outcomes (blab_events.h BLAB_ACC_*) */
 const OUTCOME = { PREFETCH_HIT: 5, PREFETCH_LATE: 6 } as const;
 

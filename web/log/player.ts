@@ -6,10 +6,10 @@
 // so stepping back is exactly as correct as stepping forward.
 
 import { nextTask } from './yield';
-import { EV, FLAG, type EventLog } from './events';
+import { EV, FLAG, pathId, type EventLog } from './events';
 
-/** BLAB_PATH_DRAIN: drain_pages() */
-const PATH_DRAIN = 12;
+/** drain_pages()'s path */
+const PATH_DRAIN = pathId('DRAIN');
 /** BLAB_PATH_RMQUEUE_BULK and BLAB_PATH_BULK_MERGE (events.ts PATHS) */
 const PATH_RMQUEUE_BULK = 3;
 const PATH_BULK_MERGE = 6;
