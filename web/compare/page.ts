@@ -589,6 +589,9 @@ function sizeWords(s: CompareState): string {
   }
 }
 
+/** "1 CPU", "56 CPUs" */
+const cpuCount = (n: number) => `${n} ${n === 1 ? 'CPU' : 'CPUs'}`;
+
 /** A replayed column's note: how small its scenario is, and where the figures below come from. */
 function replayNote(s: CompareState, req: SimRequest, fragmentation: number): string {
   const small =
@@ -596,7 +599,7 @@ function replayNote(s: CompareState, req: SimRequest, fragmentation: number): st
       ? 'the same run as measured below'
       : req.workload === 'hackbench'
         ? `a small scenario to step through: ${req.groups} groups x ${req.loops} messages, clear_page() through ${req.clearLines} lines`
-        : `a small scenario to step through: ${req.cpus} ${req.cpus === 1 ? 'CPU' : 'CPUs'} x ${req.pages} pages, one round, clear_page() through ${req.clearLines} lines`;
+        : `a small scenario to step through: ${cpuCount(req.cpus)} x ${req.pages} pages, one round, clear_page() through ${req.clearLines} lines`;
   return `Replay: ${small}; it ends with an unusable free space index of ${fragmentation.toFixed(3)} at pageblock_order. The table and chart below come from the measured runs (${sizeWords(s)}).`;
 }
 
@@ -627,7 +630,7 @@ function runsOf(state: CompareState): { params: [string, string | number][]; com
 
 /** The diff table's caption: the workload and what its parameters were. */
 function caption(s: CompareState): string {
-  const cpus = `${s.cpus} ${s.cpus === 1 ? 'CPU' : 'CPUs'}`;
+  const cpus = cpuCount(s.cpus);
   switch (s.workload) {
     case 'hackbench':
       return `hackbench, ${s.cpus} groups x ${s.pages} messages`;
