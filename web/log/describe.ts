@@ -7,7 +7,9 @@ import {
   FLAG,
   LOCK_NAMES,
   MIGRATETYPES,
+  listedHalf,
   pathId,
+  splitHalves,
   eventName,
   type EventLog,
 } from './events';
@@ -63,7 +65,7 @@ export function describeEvent(log: EventLog, i: number): string {
     case EV.FREE:
       return `${who}: the caller frees block ${block}`;
     case EV.SPLIT:
-      return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; the upper half (pfn ${hexPfn(pfn + 2 ** order)}) goes to free_area[${order}]`;
+      return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; the ${listedHalf(log, i)} half (pfn ${hexPfn(splitHalves(log, i).listed)}) goes to free_area[${order}]`;
     case EV.MERGE:
       return `${who}: __free_one_page() merges pfn ${hexPfn(pfn)} with its buddy (pfn ^ (1 << ${order})) into an order-${order + 1} block`;
     case EV.RMQUEUE_BULK:

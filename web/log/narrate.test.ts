@@ -43,6 +43,12 @@ describe('narrate', () => {
     expect(narrate(l, l.length - 1)).toBe("CPU 2's pcp list has no page of order 0: rmqueue_bulk() takes zone->lock once and moves batch = 31 blocks from the buddy onto it.");
   });
 
+  it("tells 2002's split by the lower half it lists and the upper half it cuts further", () => {
+    const l = log([zoneInit, { type: EV.SPLIT, cpu: 0, pfn: START, order: 3, flags: FLAG.SPLIT_TOP }]);
+    expect(narrate(l, 1)).toBe("CPU 0: expand() halves the order-4 block at pfn 0x100; its lower half, pfn 0x100, goes on free_area[3] (2002's expand() keeps the upper half, pfn 0x108).");
+    expect(describeEvent(l, 1)).toBe('cpu 0: expand() halves the order-4 block at pfn 0x100; the lower half (pfn 0x100) goes to free_area[3]');
+  });
+
   it('tells prefetch hits, late prefetches and wasted ones apart', () => {
     const l = log([
       zoneInit,

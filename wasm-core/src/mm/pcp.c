@@ -179,7 +179,8 @@ static int cluster_refill(const struct blab_zone *z, unsigned order)
  * rmqueue_bulk(): refill cpu's list with up to `count` blocks of `order` under one
  * zone->lock hold. The caller holds the lock (the op's step that resumed took it); it is
  * dropped here. The blocks keep the order they were taken in (ascending pfns after a
- * split), the first one nearest the head, so it is handed out first. Per-migratetype and
+ * split; descending on the 2002 presets, whose expand() hands out a block's top first),
+ * the first one nearest the head, so it is handed out first. Per-migratetype and
  * hot/cold lists are empty when refilled, so that is an append; the 2.6.24/25 shared list
  * may hold pages of other types, and the kernel then put the new run in front of them.
  */

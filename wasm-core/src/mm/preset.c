@@ -17,7 +17,7 @@ struct preset {
 /*
  * One row per kernel. A switch not named is 0: no pcp lists, one pass, 6 * batch, the 2002
  * batch cap, no watermarks, round-robin bulk frees, no free_factor, batch and high from the
- * formulas, no skip-merge, no clusters.
+ * formulas, no skip-merge, no clusters, expand() keeping the lower half.
  */
 #define V4_16 .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .batch_era = 1
 #define V5_14_LISTS .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .pcp_max_order = 3, \
@@ -31,12 +31,12 @@ struct preset {
 static const struct preset presets[] = {
 	{.name = "v2.5.44", .title = "no pcp lists, every page takes zone->lock",
 	 .commit = "",
-	 .describe = "no per-cpu lists: every page allocation and free takes zone->lock; the buddy allocator's free_area bitmaps",
-	 .s = {.pcp = BLAB_PCP_NONE, .buddy_map = 1}},
+	 .describe = "no per-cpu lists: every page allocation and free takes zone->lock; the buddy allocator's free_area bitmaps; expand() hands out the top of a block",
+	 .s = {.pcp = BLAB_PCP_NONE, .buddy_map = 1, .expand_top = 1}},
 	{.name = "v2.5.45", .title = "hot/cold pcp, rmqueue_bulk (2002)",
 	 .commit = "",
-	 .describe = "hot/cold per-cpu lists, rmqueue_bulk() refills batch pages under one lock (Morton/Bligh 2002, lwn.net/Articles/14768)",
-	 .s = {.pcp = BLAB_PCP_HOTCOLD, .buddy_map = 1}},
+	 .describe = "hot/cold per-cpu lists, rmqueue_bulk() refills batch pages under one lock (Morton/Bligh 2002, lwn.net/Articles/14768); expand() hands out the top of a block, as 2.5.44",
+	 .s = {.pcp = BLAB_PCP_HOTCOLD, .buddy_map = 1, .expand_top = 1}},
 	{.name = "v2.6.25", .title = "one LIFO pcp list per CPU",
 	 .commit = "",
 	 .describe = "one LIFO list per cpu searched by migratetype, hot to the head and cold to the tail (2.6.25 merged hot and cold)",
