@@ -74,7 +74,11 @@ export function describeEvent(log: EventLog, i: number): string {
         : `${who}: rmqueue_bulk() refills the pcp list with batch = ${a0} pages under one zone->lock hold`;
     case EV.PCP_DRAIN:
       if (end) return `${who}: free_pcppages_bulk() done: count is now ${a1}`;
-      if (log.path[i] === pathId('DRAIN')) return `${who}: drain_pages(): free_pcppages_bulk() drains all ${a0} pages (count ${a1})`;
+      if (log.path[i] === pathId('DRAIN'))
+        // 6.10+ (55f77df7d715): at most batch << 5 pages a call, pcp->lock taken again for the rest
+        return a0 < a1
+          ? `${who}: drain_pages(): free_pcppages_bulk() drains ${a0} of the ${a1} pages, one chunk under this pcp->lock hold`
+          : `${who}: drain_pages(): free_pcppages_bulk() drains all ${a0} pages (count ${a1})`;
       if (log.path[i] === pathId('DECAY')) return `${who}: decay_pcp_high(): free_pcppages_bulk() drains ${a0} pages (count ${a1}, over the lowered high)`;
       return `${who}: free_pcppages_bulk() drains ${a0} pages (count ${a1} at or over high)`;
     case EV.LOCK_ACQUIRE:

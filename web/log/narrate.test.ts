@@ -31,6 +31,10 @@ describe('narrate', () => {
     expect(narrate(l, 3, { pcp: { high: 2 }, movingHigh: true })).toBe('CPU 1 frees a page onto a list of 150, at or over the high nr_pcp_high() holds it to now: free_pcppages_bulk() returns 150 pages to the buddy.');
     expect(describeEvent(l, 1)).toBe('cpu 0: decay_pcp_high(): free_pcppages_bulk() drains 1200 pages (count 4200, over the lowered high)');
     expect(describeEvent(l, 2)).toBe('cpu 1: drain_pages(): free_pcppages_bulk() drains all 40 pages (count 40)');
+    // 6.10+ drains a list batch << 5 pages at a time
+    const chunk = log([zoneInit, { type: EV.PCP_DRAIN, cpu: 1, path: 12, arg0: 2016, arg1: 5985 }]);
+    expect(narrate(chunk, 1)).toBe("drain_pages() empties CPU 1's pcp list a chunk at a time (6.10+): free_pcppages_bulk() returns 2,016 of its 5,985 pages to the buddy, then pcp->lock is dropped and taken again for the rest.");
+    expect(describeEvent(chunk, 1)).toBe('cpu 1: drain_pages(): free_pcppages_bulk() drains 2016 of the 5985 pages, one chunk under this pcp->lock hold');
     expect(describeEvent(l, 3)).toBe('cpu 1: free_pcppages_bulk() drains 150 pages (count 150 at or over high)');
   });
 

@@ -40,7 +40,10 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
   switch (type) {
     case EV.PCP_DRAIN: {
       if (end) return `${who}: free_pcppages_bulk() is done; the pcp list holds ${fmt(a1)} pages again.`;
-      if (log.path[i] === PATH_DRAIN) return `drain_pages() empties ${who}'s pcp list: free_pcppages_bulk() returns its ${fmt(a0)} pages to the buddy.`;
+      if (log.path[i] === PATH_DRAIN)
+        return a0 < a1
+          ? `drain_pages() empties ${who}'s pcp list a chunk at a time (6.10+): free_pcppages_bulk() returns ${fmt(a0)} of its ${fmt(a1)} pages to the buddy, then pcp->lock is dropped and taken again for the rest.`
+          : `drain_pages() empties ${who}'s pcp list: free_pcppages_bulk() returns its ${fmt(a0)} pages to the buddy.`;
       if (log.path[i] === PATH_DECAY) return `decay_pcp_high() has lowered ${who}'s high below the ${fmt(a1)} pages on its list: free_pcppages_bulk() returns ${fmt(a0)} of them to the buddy.`;
       if (ctx.movingHigh) return `${who} frees a page onto a list of ${fmt(a1)}, at or over the high nr_pcp_high() holds it to now: free_pcppages_bulk() returns ${fmt(a0)} pages to the buddy.`;
       const high = ctx.pcp?.high;
