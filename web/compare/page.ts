@@ -3,7 +3,6 @@
 // side by side, played in step by virtual time; a diff table with the rows that fit the
 // workload (diff.ts); a score-vs-tasks chart with all of them where the score is a throughput.
 // Its state lives in the URL (url.ts), so a compare reloads to the same view.
-import { EngineClient } from '../engine/engine-client';
 import type { SimRequest } from '../engine/blab-module';
 import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
@@ -82,8 +81,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
     urlProblem = `The link's compare state was ignored: ${e.message}`;
     state = structuredClone(DEFAULT_COMPARE);
   }
-  const client = new EngineClient();
-  // the measured runs (diff table and chart), side by side on every hardware thread
+  // the small replays and the measured runs (diff table and chart), side by side on every
+  // hardware thread
   const pool = new SimPool(undefined, new ResultsCache());
   const page = el('div', { class: 'compare-page' });
   page.append(el('h2', { class: 'page-title', text: 'Compare configurations' }));
@@ -359,10 +358,15 @@ export function mountCompare(root: HTMLElement, search: string): void {
     const views = compareViews(state.workload);
     const unit = state.workload === 'hackbench' ? 'groups' : 'CPUs';
     status.textContent = `replaying ${state.configs.length} configurations at ${state.cpus} ${unit}, a small scenario…`;
+    // every replay asked for at once: the pool's workers run them side by side, and each
+    // column is built while the next replay may still be running
+    const reqs = state.configs.map((c) => replayRequest(state, c, 1 << 21));
+    const pending = reqs.map((req) => pool.replay(req));
+    for (const p of pending) p.catch(() => undefined); // awaited below, in order
     let k = 0;
     for (const c of state.configs) {
-      const req = replayRequest(state, c, 1 << 21);
-      const r = await client.sim(req);
+      const req = reqs[k]!;
+      const r = await pending[k]!;
       if (gen !== runGen) return false;
       if (r.status !== 0) throw new Error(`${c.label}: ${r.stderr.trim()}`);
       // decoded and built in short slices, so a large replay never blocks the page for long
