@@ -69,7 +69,7 @@ static inline void merge_skipped_all(struct blab_zone *z)
 {
 	z->compacting = 1;
 	for (uint32_t i = 0; i < z->pages; i++) {
-		struct page *p = &z->mem_map[i];
+		struct page *p = zone_page(z, i);
 		if (p->flags & PG_merge_skipped) {
 			unsigned mt = p->mt;
 			_blab_del_from_free_list(z, i, 0, BLAB_PATH_COMPACT);

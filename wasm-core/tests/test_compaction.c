@@ -73,7 +73,7 @@ static void merge_then_migrate(void)
 	CHECK_EQ(m.n, 1);
 	CHECK_EQ(m.from[0], 8);
 	CHECK(m.to[0] >= 16);
-	CHECK(z->mem_map[pfn_to_idx(z, m.to[0])].flags & PG_alloc);
+	CHECK(zone_page(z, pfn_to_idx(z, m.to[0]))->flags & PG_alloc);
 	CHECK_EQ(z->free_area[3].nr_free, 1);
 	CHECK_EQ(z->compact_failed, 0);
 	CHECK(zone_ok(z));

@@ -107,7 +107,7 @@ static void op_errors(void)
 		CHECK_EQ(blab_free(z, 0, big + 1, 0), BLAB_ETAIL);
 		CHECK_EQ(blab_free(z, 0, big + 2, 1), BLAB_ETAIL);
 		CHECK_EQ(blab_free(z, 0, small, 0), 0);
-		if (!(z->mem_map[pfn_to_idx(z, small)].flags & PG_pcp)) {
+		if (!(zone_page(z, pfn_to_idx(z, small))->flags & PG_pcp)) {
 			/* no pcp, or (v4.16 on 100 pages) high = 6 * 0: it went straight back */
 			CHECK(p == 0 || p == 2);
 			CHECK_EQ(blab_free(z, 0, small, 0), BLAB_EDOUBLEFREE);

@@ -127,7 +127,7 @@ static void replay_rebuilds_state(void)
 		}
 		CHECK_EQ(bad, 0);
 		for (uint32_t i = 0; i < z->pages; i++) {
-			const struct page *pg = &z->mem_map[i];
+			const struct page *pg = zone_page(z, i);
 			const struct loc *l = &loc[i];
 			int ok;
 			if ((pg->flags & ~PG_merge_skipped) == PG_buddy)

@@ -62,7 +62,7 @@ static int same_zone(const struct blab_zone *a, const struct blab_zone *b)
 	return a->machine.now == b->machine.now && a->free_pages == b->free_pages &&
 	       a->pcp_pages == b->pcp_pages && na == nb &&
 	       (!na || !memcmp(ea, eb, na * sizeof(*ea))) &&
-	       !memcmp(a->mem_map, b->mem_map, a->pages * sizeof(*a->mem_map)) &&
+	       a->page_stride == b->page_stride && !memcmp(a->mem_map, b->mem_map, (size_t)a->pages * a->page_stride) &&
 	       !memcmp(a->pageset, b->pageset, a->cpus * sizeof(*a->pageset)) &&
 	       !memcmp(a->free_area, b->free_area, sizeof(a->free_area));
 }

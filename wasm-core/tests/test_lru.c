@@ -9,12 +9,12 @@ static int walk(const struct sim_lru *l, uint32_t *out, int max)
 {
 	int n = 0;
 
-	for (uint32_t i = l->next[l->head], p = l->head; i != l->head; p = i, i = l->next[i]) {
-		if (l->prev[i] != p || n == max)
+	for (uint32_t i = l->link[l->head].next, p = l->head; i != l->head; p = i, i = l->link[i].next) {
+		if (l->link[i].prev != p || n == max)
 			return -1;
 		out[n++] = i;
 	}
-	if (l->prev[l->head] != (n ? out[n - 1] : l->head))
+	if (l->link[l->head].prev != (n ? out[n - 1] : l->head))
 		return -1;
 	return n;
 }
@@ -46,8 +46,8 @@ static void add_release_migrate(void)
 	/* release_pages() of a page in the middle joins its neighbours */
 	sim_lru_release_batch(z, 0, &l, rel, 0, 1);
 	CHECK_EQ(walk(&l, got, 8), 4);
-	CHECK_EQ(l.next[12], 10);
-	CHECK_EQ(l.prev[10], 12);
+	CHECK_EQ(l.link[12].next, 10);
+	CHECK_EQ(l.link[10].prev, 12);
 
 	/* compaction moved page 40 to 50: 50 takes its place; a page not on the list is
 	 * left alone */
@@ -65,7 +65,7 @@ static void add_release_migrate(void)
 	CHECK_EQ(got[1], 50);
 
 	sim_lru_free(&l);
-	CHECK(!l.prev && !l.next);
+	CHECK(!l.link);
 	blab_zone_destroy(z);
 }
 
@@ -103,7 +103,7 @@ static void pagevecs_in_release_out(void)
 	CHECK_EQ(walk(&l, got, CPUS * PAGES + 1), 0);
 	for (uint32_t c = 0; c < CPUS; c++)
 		for (uint32_t i = 0; i < PAGES; i++)
-			CHECK(l.prev[pfns[c][i]] == l.next[pfns[c][i]]); /* both off-list marks */
+			CHECK(l.link[pfns[c][i]].prev == l.link[pfns[c][i]].next); /* both off-list marks */
 	sim_lru_free(&l);
 	blab_zone_destroy(z);
 }

@@ -90,9 +90,9 @@ static void refill_and_drain(void)
 			CHECK_EQ(blab_free(z, 1, again, 0), 0);
 		}
 		/* the cold end went back: the first freed pages are on the buddy lists again */
-		CHECK(z->mem_map[pfn[0]].flags & (PG_buddy) || z->mem_map[pfn[0]].flags == 0);
-		CHECK(!(z->mem_map[pfn[0]].flags & PG_pcp));
-		CHECK(z->mem_map[pfn[22]].flags & PG_pcp);
+		CHECK(zone_page(z, pfn[0])->flags & (PG_buddy) || zone_page(z, pfn[0])->flags == 0);
+		CHECK(!(zone_page(z, pfn[0])->flags & PG_pcp));
+		CHECK(zone_page(z, pfn[22])->flags & PG_pcp);
 		CHECK(zone_ok(z));
 		CHECK_EQ(blab_drain(z, 1), 0);
 		CHECK_EQ(z->pageset[1].pcp[0].count, 0);
@@ -214,7 +214,7 @@ static void hot_cold(void)
 	CHECK_EQ(z->pageset[0].pcp[0].count, 21);
 	CHECK_EQ(blab_free_gfp(z, 0, c, 0, BLAB_GFP_COLD), 0);
 	CHECK_EQ(z->pageset[0].pcp[1].count, 1);
-	CHECK(z->mem_map[c].flags & PG_cold);
+	CHECK(zone_page(z, c)->flags & PG_cold);
 	CHECK(zone_ok(z));
 	blab_zone_destroy(z);
 }
@@ -229,18 +229,18 @@ static void single_list_by_mt(void)
 	CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_UNMOVABLE, &b), 0);
 	/* no unmovable page on the list: refill 4 unmovable ones, take one */
 	CHECK_EQ(z->pageset[0].pcp[0].count, 6);
-	CHECK_EQ(z->mem_map[b].flags, PG_alloc);
+	CHECK_EQ(zone_page(z, b)->flags, PG_alloc);
 	/* the new run went in front of the movable pages, in the order taken */
 	{
 		const struct blab_list *l = &z->pageset[0].pcp[0].lists[0];
 		uint32_t i = l->head;
 		for (int k = 0; k < 3; k++) {
-			CHECK_EQ(z->mem_map[i].mt, BLAB_MT_UNMOVABLE);
+			CHECK_EQ(zone_page(z, i)->mt, BLAB_MT_UNMOVABLE);
 			if (k)
-				CHECK(i > z->mem_map[i].prev);
-			i = z->mem_map[i].next;
+				CHECK(i > zone_page(z, i)->prev);
+			i = zone_page(z, i)->next;
 		}
-		CHECK_EQ(z->mem_map[i].mt, BLAB_MT_MOVABLE);
+		CHECK_EQ(zone_page(z, i)->mt, BLAB_MT_MOVABLE);
 	}
 	CHECK(zone_ok(z));
 	blab_zone_destroy(z);
@@ -255,7 +255,7 @@ static void high_order_pcp(void)
 	CHECK_EQ(z->pageset[0].pcp[0].count, (63u >> 3) * 8 - 8);
 	CHECK_EQ(blab_free(z, 0, pfn, 3), 0);
 	CHECK_EQ(z->pageset[0].pcp[0].count, (63u >> 3) * 8);
-	CHECK(z->mem_map[pfn].flags & PG_pcp);
+	CHECK(zone_page(z, pfn)->flags & PG_pcp);
 	/* order 4 bypasses the pcp */
 	CHECK_EQ(blab_alloc(z, 0, 4, BLAB_MT_MOVABLE, &pfn), 0);
 	CHECK_EQ(blab_free(z, 0, pfn, 4), 0);

@@ -206,7 +206,7 @@ static int run_zone(const char *preset, unsigned zi, uint64_t nops, uint64_t see
 				want = BLAB_EPFN;
 			} else {
 				uint32_t idx = blab_rng_below(&rng, c->pages);
-				const struct page *p = &z->mem_map[idx];
+				const struct page *p = zone_page(z, idx);
 				pfn = c->start + idx;
 				order = p->order;
 				if ((p->flags & ~PG_merge_skipped) == PG_buddy)

@@ -50,7 +50,7 @@ static void frees_skip_merging(void)
 			CHECK_EQ(z->free_area[0].nr_free, 4);
 			CHECK_EQ(skipped, 4);
 			for (int i = 0; i < 4; i++)
-				CHECK_EQ(z->mem_map[pfn_to_idx(z, pfn[i])].flags,
+				CHECK_EQ(zone_page(z, pfn_to_idx(z, pfn[i]))->flags,
 					 PG_buddy | PG_merge_skipped);
 		}
 		/* an order-1 free still merges with a merge-skipped buddy */
@@ -77,17 +77,17 @@ static void checker(void)
 	CHECK(strstr(msg, "merge-skipped counter") != NULL);
 	z->merge_skipped--;
 	/* both unflagged: then they must have merged */
-	z->mem_map[pfn_to_idx(z, a)].flags = PG_buddy;
-	z->mem_map[pfn_to_idx(z, b)].flags = PG_buddy;
+	zone_page(z, pfn_to_idx(z, a))->flags = PG_buddy;
+	zone_page(z, pfn_to_idx(z, b))->flags = PG_buddy;
 	z->merge_skipped -= 2;
 	CHECK_EQ(blab_check(z, msg, sizeof(msg)), BLAB_ECHECK);
 	CHECK(strstr(msg, "not merged") != NULL);
-	z->mem_map[pfn_to_idx(z, a)].flags = PG_buddy | PG_merge_skipped;
-	z->mem_map[pfn_to_idx(z, b)].flags = PG_buddy | PG_merge_skipped;
+	zone_page(z, pfn_to_idx(z, a))->flags = PG_buddy | PG_merge_skipped;
+	zone_page(z, pfn_to_idx(z, b))->flags = PG_buddy | PG_merge_skipped;
 	z->merge_skipped += 2;
-	z->mem_map[pfn_to_idx(z, a)].order = 1; /* merge-skipped above order 0 is a lie */
+	zone_page(z, pfn_to_idx(z, a))->order = 1; /* merge-skipped above order 0 is a lie */
 	CHECK_EQ(blab_check(z, msg, sizeof(msg)), BLAB_ECHECK);
-	z->mem_map[pfn_to_idx(z, a)].order = 0;
+	zone_page(z, pfn_to_idx(z, a))->order = 0;
 	CHECK(zone_ok(z));
 	blab_zone_destroy(z);
 }

@@ -25,14 +25,14 @@ static struct blab_zone_config cfg_of(uint32_t pages, uint64_t start, unsigned c
 static int buddies_apart(const struct blab_zone *z)
 {
 	for (uint32_t i = 0; i < z->pages; i++) {
-		const struct page *p = &z->mem_map[i];
+		const struct page *p = zone_page(z, i);
 		uint64_t pfn = idx_to_pfn(z, i), buddy;
 		if (!(p->flags & PG_buddy) || p->order == z->top_order)
 			continue;
 		buddy = pfn ^ (1ull << p->order);
 		if (buddy < z->start_pfn || buddy >= z->start_pfn + z->pages)
 			continue;
-		const struct page *b = &z->mem_map[pfn_to_idx(z, buddy)];
+		const struct page *b = zone_page(z, pfn_to_idx(z, buddy));
 		if ((b->flags & PG_buddy) && b->order == p->order)
 			return 0;
 	}
@@ -83,8 +83,8 @@ static void layout(void)
 	CHECK(zone_ok(z));
 	/* free every allocated block and drain: memblock's zone of the same span comes back */
 	for (uint32_t i = 0; i < z->pages; i++)
-		if (z->mem_map[i].flags & PG_alloc)
-			CHECK_EQ(blab_free(z, 0, idx_to_pfn(z, i), z->mem_map[i].order), 0);
+		if (zone_page(z, i)->flags & PG_alloc)
+			CHECK_EQ(blab_free(z, 0, idx_to_pfn(z, i), zone_page(z, i)->order), 0);
 	CHECK_EQ(blab_drain_all(z), 0);
 	CHECK(zone_ok(z));
 	CHECK_EQ(blab_zone_create(&cfg, &ref), 0);

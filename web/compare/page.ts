@@ -3,7 +3,6 @@
 // side by side, played in step by virtual time; a diff table with the rows that fit the
 // workload (diff.ts); a score-vs-tasks chart with all of them where the score is a throughput.
 // Its state lives in the URL (url.ts), so a compare reloads to the same view.
-import { EngineClient } from '../engine/engine-client';
 import type { SimRequest } from '../engine/blab-module';
 import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
@@ -82,8 +81,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
     urlProblem = `The link's compare state was ignored: ${e.message}`;
     state = structuredClone(DEFAULT_COMPARE);
   }
-  const client = new EngineClient();
-  // the measured runs (diff table and chart), side by side on every hardware thread
+  // the small replays and the measured runs (diff table and chart), side by side on every
+  // hardware thread
   const pool = new SimPool(undefined, new ResultsCache());
   const page = el('div', { class: 'compare-page' });
   page.append(el('h2', { class: 'page-title', text: 'Compare configurations' }));
@@ -339,11 +338,21 @@ export function mountCompare(root: HTMLElement, search: string): void {
     columns = [];
     replayFragmentation = [];
     try {
-      // the replays first, then the measured runs: started beside them, the pool only slowed
-      // the replays down on a 2-core machine (1.2 s -> 1.8 s to the columns) and brought the
-      // chart's last point no sooner
-      if (!(await replayAll(gen))) return;
-      await measure(gen);
+      // The replays' runs go to the pool first (replay() puts them ahead of every point); the
+      // measured runs queue behind them, so the workers go on with those while this thread
+      // decodes and draws the replays. (Runs of the replays beside the measured ones, in an
+      // engine worker of their own, had slowed the replays on a 2-core machine, 1.2 s -> 1.8 s
+      // to the columns, and brought the chart's last point no sooner.)
+      const replays = replayAll(gen);
+      const measured = measure(gen, replays);
+      measured.catch(() => undefined); // awaited below, once the replays are in
+      try {
+        if (!(await replays)) return;
+      } catch (e) {
+        if (gen === runGen) pool.cancel(); // the measured runs of a compare that failed
+        throw e;
+      }
+      await measured;
       if (gen !== runGen) return;
       page.classList.add('ready');
     } catch (e) {
@@ -359,10 +368,15 @@ export function mountCompare(root: HTMLElement, search: string): void {
     const views = compareViews(state.workload);
     const unit = state.workload === 'hackbench' ? 'groups' : 'CPUs';
     status.textContent = `replaying ${state.configs.length} configurations at ${state.cpus} ${unit}, a small scenario…`;
+    // every replay asked for at once: the pool's workers run them side by side, and each
+    // column is built while the next replay may still be running
+    const reqs = state.configs.map((c) => replayRequest(state, c, 1 << 21));
+    const pending = reqs.map((req) => pool.replay(req));
+    for (const p of pending) p.catch(() => undefined); // awaited below, in order
     let k = 0;
     for (const c of state.configs) {
-      const req = replayRequest(state, c, 1 << 21);
-      const r = await client.sim(req);
+      const req = reqs[k]!;
+      const r = await pending[k]!;
       if (gen !== runGen) return false;
       if (r.status !== 0) throw new Error(`${c.label}: ${r.stderr.trim()}`);
       // decoded and built in short slices, so a large replay never blocks the page for long
@@ -435,7 +449,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
    * task count, the state's seed), then the diff table's seeds at `cpus`. Chart points appear
    * as they finish; the table when its last run is in.
    */
-  async function measure(gen: number) {
+  async function measure(gen: number, replays: Promise<boolean>) {
     const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
     const seeds = measuredSeeds(state);
     const chartReqs = sp.sweep ? state.configs.flatMap((c) => state.tasks.map((n) => compareRequest(state, c, n))) : [];
@@ -473,7 +487,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
         } else diffStats[index - chartReqs.length] = stats;
       },
     });
-    if (gen !== runGen) return;
+    // the diff table shows each replay's fragmentation beside the runs
+    if (gen !== runGen || !(await replays.catch(() => false)) || gen !== runGen) return;
     const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
     bar.finish(`${runs.size} measured runs${cached.size ? `, ${cached.size} of them from this browser's results cache` : ''}`);
     // every measured run's record, one JSON line each, as `blab sim --points` prints it natively

@@ -122,6 +122,27 @@ describe('SimPool', () => {
     expect(v.log.map(pointWork)).toEqual([1, 8, 4, 2].map((n) => pointWork(req(n))));
   });
 
+  it('runs a replay with its event log ahead of the points waiting, and cancels it with them', async () => {
+    const w = fakeWorkers(5);
+    const pool = new SimPool(1, null, w.make);
+    const replayReq = { ...req(2, 'v4.17'), maxEvents: 4096 };
+    const points = pool.run([req(1), req(8), req(4)]);
+    const replay = pool.replay(replayReq);
+    const [out, r] = await Promise.all([points, replay]);
+    expect(out).toEqual([1, 8, 4].map((n) => simScenario(m, req(n)).stats));
+    // the first point had started; the replay went next, before the two still waiting
+    expect(w.log.map((x) => x.maxEvents)).toEqual([0, 4096, 0, 0]);
+    const serial = simScenario(m, replayReq);
+    expect(r.stats).toEqual(serial.stats);
+    expect(new Uint8Array(r.events)).toEqual(new Uint8Array(serial.events));
+    expect(r.events.byteLength).toBeGreaterThan(0);
+
+    const again = pool.replay(replayReq);
+    pool.cancel();
+    await expect(again).rejects.toBeInstanceOf(PoolCancelled);
+    expect(pool.busy).toBe(0);
+  });
+
   it('reports progress with a time-left estimate once a point has run', async () => {
     const pool = new SimPool(2, null, fakeWorkers(3).make);
     const seen: PoolProgress[] = [];

@@ -1,4 +1,5 @@
-// A pool of engine workers (one WebAssembly core each) that runs sweep points side by side.
+// A pool of engine workers (one WebAssembly core each) that runs sweep points side by side
+// (and, ahead of them, any run whose event log a page replays: replay()).
 // Points are independent (point.ts), so the pool may run them in any order on any worker and a
 // sweep's counters are the same as one worker running them one after another (the e2e test
 // compares the two). The longest points go first, so the last one finishes soonest.
@@ -68,11 +69,11 @@ export function defaultPoolSize(): number {
 }
 
 interface Job {
-  key: string;
   req: SimRequest;
   priority: number;
   work: number;
-  resolve: (stats: SimStats) => void;
+  /** the worker's answer (a point checks its counters, a replay takes it whole) */
+  done: (r: ReplayResult) => void;
   reject: (e: Error) => void;
 }
 
@@ -170,6 +171,19 @@ export class SimPool {
   }
 
   /**
+   * One run with its event log, on the first worker free, ahead of any point waiting: the
+   * compare view's small replays, so that the workers the measured runs need next have loaded
+   * their core meanwhile, and two replays run side by side. cancel() rejects it as it does
+   * the points.
+   */
+  replay(req: SimRequest): Promise<ReplayResult> {
+    return new Promise<ReplayResult>((resolve, reject) => {
+      this.enqueue({ req, priority: Number.POSITIVE_INFINITY, work: pointWork(req), done: resolve, reject });
+      this.pump();
+    });
+  }
+
+  /**
    * Stops everything now: every run() rejects with PoolCancelled, each busy worker's run stops
    * within milliseconds (its cancel flag; a worker that cannot is terminated), idle workers
    * stay loaded for the next run.
@@ -199,7 +213,14 @@ export class SimPool {
     let p = this.inflight.get(key);
     if (!p) {
       p = new Promise<SimStats>((resolve, reject) => {
-        this.enqueue({ key, req: { ...req, maxEvents: 0 }, priority, work: pointWork(req), resolve, reject });
+        const done = (r: ReplayResult) => {
+          try {
+            resolve(checkedStats(r));
+          } catch (e) {
+            reject(e instanceof Error ? e : new Error(String(e)));
+          }
+        };
+        this.enqueue({ req: { ...req, maxEvents: 0 }, priority, work: pointWork(req), done, reject });
       });
       this.inflight.set(key, p);
       const forget = () => {
@@ -231,14 +252,7 @@ export class SimPool {
         this.pump();
       };
       this.runners[i]!.sim(job.req).then(
-        (r) =>
-          finish(() => {
-            try {
-              job.resolve(checkedStats(r));
-            } catch (e) {
-              job.reject(e instanceof Error ? e : new Error(String(e)));
-            }
-          }),
+        (r) => finish(() => job.done(r)),
         (e: unknown) => finish(() => job.reject(e instanceof Error ? e : new Error(String(e)))),
       );
     }

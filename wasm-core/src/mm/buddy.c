@@ -55,7 +55,7 @@ static void store_neighbour(struct blab_zone *z, unsigned cpu, uint32_t nb, unsi
 void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, unsigned mt,
 			    int tail, unsigned cpu, unsigned path)
 {
-	struct page *page = &z->mem_map[idx];
+	struct page *page = zone_page(z, idx);
 	struct free_area *area = &z->free_area[order];
 
 	/* list_add loads the head (the new entry's pointers depend on it) and rewrites the old
@@ -83,7 +83,7 @@ void _blab_add_to_free_list(struct blab_zone *z, uint32_t idx, unsigned order, u
 
 void _blab_del_from_free_list(struct blab_zone *z, uint32_t idx, unsigned cpu, unsigned path)
 {
-	struct page *page = &z->mem_map[idx];
+	struct page *page = zone_page(z, idx);
 	unsigned order = page->order, mt = page->mt;
 	struct free_area *area = &z->free_area[order];
 
@@ -113,7 +113,7 @@ static int page_is_buddy(const struct blab_zone *z, uint64_t buddy_pfn, unsigned
 	const struct page *b;
 	if (!pfn_in_zone(z, buddy_pfn))
 		return 0;
-	b = &z->mem_map[pfn_to_idx(z, buddy_pfn)];
+	b = zone_page(z, pfn_to_idx(z, buddy_pfn));
 	return b->buddy == order + 1; /* PG_buddy with this order; see struct page */
 }
 
@@ -273,7 +273,7 @@ static uint32_t move_freepages_block(struct blab_zone *z, unsigned cpu, uint32_t
 	if (end > z->start_pfn + z->pages)
 		end = z->start_pfn + z->pages;
 	for (uint32_t i = pfn_to_idx(z, start); i < pfn_to_idx(z, end);) {
-		struct page *p = &z->mem_map[i];
+		struct page *p = zone_page(z, i);
 		if (p->buddy) { /* PageBuddy: under zone->lock, never the owners' flags */
 			unsigned o = p->buddy - 1u;
 			if (p->mt != start_mt) {
@@ -365,17 +365,17 @@ int __rmqueue(struct blab_zone *z, unsigned cpu, unsigned order, unsigned mt, un
 
 void _blab_mark_allocated(struct blab_zone *z, uint32_t idx, unsigned order)
 {
-	struct page *p = &z->mem_map[idx];
+	struct page *p = zone_page(z, idx);
 	p->flags = PG_alloc;
 	p->order = (uint8_t)order;
 	p->cpu = BLAB_CPU_NONE;
 	for (uint32_t i = 1; i < (1u << order); i++)
-		z->mem_map[idx + i].flags = PG_tail;
+		zone_page(z, idx + i)->flags = PG_tail;
 }
 
 void _blab_clear_allocated(struct blab_zone *z, uint32_t idx, unsigned order)
 {
-	z->mem_map[idx].flags = 0;
+	zone_page(z, idx)->flags = 0;
 	for (uint32_t i = 1; i < (1u << order); i++)
-		z->mem_map[idx + i].flags = 0;
+		zone_page(z, idx + i)->flags = 0;
 }

@@ -84,7 +84,7 @@ static int walk(struct ctx *c, const struct blab_list *l, const char *what, uint
 		int err;
 		if (idx >= z->pages)
 			return fail(c, "%s: link to page index %u outside the zone", what, idx);
-		if (z->mem_map[idx].prev != prev)
+		if (zone_page(z, idx)->prev != prev)
 			return fail(c, "%s: broken prev link at pfn=0x%llx", what,
 				    (unsigned long long)idx_to_pfn(z, idx));
 		if (++count > z->pages)
@@ -93,7 +93,7 @@ static int walk(struct ctx *c, const struct blab_list *l, const char *what, uint
 		if (err)
 			return err;
 		prev = idx;
-		idx = z->mem_map[idx].next;
+		idx = zone_page(z, idx)->next;
 	}
 	if (l->tail != prev)
 		return fail(c, "%s: tail does not match the last entry", what);
@@ -110,7 +110,7 @@ static int each_free(struct ctx *c, uint32_t idx, void *arg)
 {
 	const struct blab_zone *z = c->z;
 	struct free_arg *a = arg;
-	const struct page *p = &z->mem_map[idx];
+	const struct page *p = zone_page(z, idx);
 	uint64_t pfn = idx_to_pfn(z, idx);
 	int err;
 
@@ -135,7 +135,7 @@ static int each_free(struct ctx *c, uint32_t idx, void *arg)
 	if (a->order < z->top_order) {
 		uint64_t buddy = pfn ^ (1ull << a->order);
 		if (buddy >= z->start_pfn && buddy - z->start_pfn < z->pages) {
-			const struct page *b = &z->mem_map[pfn_to_idx(z, buddy)];
+			const struct page *b = zone_page(z, pfn_to_idx(z, buddy));
 			if ((b->flags & PG_buddy) && b->order == a->order &&
 			    !(p->flags & PG_merge_skipped) && !(b->flags & PG_merge_skipped))
 				return fail(c, "free buddies pfn=0x%llx and pfn=0x%llx of order %u are not merged",
@@ -155,7 +155,7 @@ static int each_pcp(struct ctx *c, uint32_t idx, void *arg)
 {
 	const struct blab_zone *z = c->z;
 	struct pcp_arg *a = arg;
-	const struct page *p = &z->mem_map[idx];
+	const struct page *p = zone_page(z, idx);
 	uint64_t pfn = idx_to_pfn(z, idx);
 	unsigned want = PG_pcp | (a->which ? PG_cold : 0);
 	int err;
@@ -238,7 +238,7 @@ static int check(struct ctx *c)
 		return fail(c, "pcp page counter %u, lists hold %u", z->pcp_pages, pcp_pages);
 
 	for (uint32_t i = 0; i < z->pages; i++) {
-		const struct page *p = &z->mem_map[i];
+		const struct page *p = zone_page(z, i);
 		if (p->flags & (PG_alloc | PG_picked)) {
 			uint32_t n = 1u << p->order;
 			if (p->order > z->top_order)
@@ -248,12 +248,12 @@ static int check(struct ctx *c)
 			if (err)
 				return err;
 			for (uint32_t t = i + 1; t < i + n; t++)
-				if ((p->flags & PG_alloc) ? z->mem_map[t].flags != PG_tail :
-							    z->mem_map[t].flags != 0)
+				if ((p->flags & PG_alloc) ? zone_page(z, t)->flags != PG_tail :
+							    zone_page(z, t)->flags != 0)
 					return fail(c, "pfn=0x%llx inside block pfn=0x%llx has flags 0x%x",
 						    (unsigned long long)idx_to_pfn(z, t),
 						    (unsigned long long)idx_to_pfn(z, i),
-						    z->mem_map[t].flags);
+						    zone_page(z, t)->flags);
 			i += n - 1;
 			continue;
 		}

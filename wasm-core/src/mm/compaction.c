@@ -99,7 +99,7 @@ static int scan(struct blab_zone *z, struct blab_compact_op *op)
 		pageblock_range(z, op->pb, &first, &end);
 		for (uint32_t i = first; i < end; i++) {
 			mach_touch_page(&z->machine, op->cpu, idx_to_pfn(z, i), 0, BLAB_PATH_COMPACT);
-			skipped += (z->mem_map[i].flags & PG_merge_skipped) != 0;
+			skipped += (zone_page(z, i)->flags & PG_merge_skipped) != 0;
 		}
 		z->cstats.scanned += end - first;
 		if (skipped) {
@@ -121,7 +121,7 @@ static void merge_pageblock(struct blab_zone *z, struct blab_compact_op *op)
 	pageblock_range(z, op->pb, &first, &end);
 	z->compacting = 1;
 	for (uint32_t i = first; i < end; i++) {
-		struct page *p = &z->mem_map[i];
+		struct page *p = zone_page(z, i);
 		unsigned mt;
 		if (!(p->flags & PG_merge_skipped))
 			continue;
@@ -147,7 +147,7 @@ static int64_t block_cost(const struct blab_zone *z, uint32_t idx, unsigned orde
 	uint32_t n = 1u << order, cost = 0;
 
 	for (uint32_t i = idx; i < idx + n;) {
-		const struct page *p = &z->mem_map[i];
+		const struct page *p = zone_page(z, i);
 		if (p->flags & PG_buddy) {
 			i += 1u << p->order;
 		} else if (p->flags & PG_alloc) {
@@ -200,7 +200,7 @@ static void migrate_block(struct blab_zone *z, struct blab_compact_op *op)
 		/* isolate: the block's free pages leave the lists, so nothing lands in it; pages
 		 * on a per-cpu list leave it (drain_all_pages(), only for this block) */
 		for (uint32_t i = idx; i < idx + n;) {
-			struct page *p = &z->mem_map[i];
+			struct page *p = zone_page(z, i);
 			unsigned o = p->order;
 			if (p->flags & PG_buddy) {
 				_blab_del_from_free_list(z, i, cpu, BLAB_PATH_COMPACT);
@@ -213,7 +213,7 @@ static void migrate_block(struct blab_zone *z, struct blab_compact_op *op)
 			i += 1u << o;
 		}
 		for (uint32_t i = idx; i < idx + n;) {
-			struct page *p = &z->mem_map[i];
+			struct page *p = zone_page(z, i);
 			unsigned o = p->order;
 			uint32_t dst;
 			uint64_t src_pfn = idx_to_pfn(z, i);
@@ -228,7 +228,7 @@ static void migrate_block(struct blab_zone *z, struct blab_compact_op *op)
 			mach_touch_page(&z->machine, cpu, src_pfn, 1, BLAB_PATH_COMPACT);
 			mach_touch_page(&z->machine, cpu, idx_to_pfn(z, dst), 1, BLAB_PATH_COMPACT);
 			_blab_mark_allocated(z, dst, o);
-			z->mem_map[dst].mt = BLAB_MT_MOVABLE;
+			zone_page(z, dst)->mt = BLAB_MT_MOVABLE;
 			EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_COMPACT_MIGRATE, src_pfn, o, cpu,
 			     BLAB_MT_MOVABLE, BLAB_PATH_COMPACT, 0, dst, 0);
 			EMIT(z, BLAB_EVC_STATE, BLAB_EV_ALLOC, idx_to_pfn(z, dst), o, cpu,
@@ -248,7 +248,7 @@ static void migrate_block(struct blab_zone *z, struct blab_compact_op *op)
 					BLAB_PATH_COMPACT);
 		} else {
 			for (uint32_t i = idx; i < idx + n; i++)
-				if (z->mem_map[i].flags == 0)
+				if (zone_page(z, i)->flags == 0)
 					__free_one_page(z, cpu, idx_to_pfn(z, i), 0,
 							get_pageblock_migratetype(z, idx_to_pfn(z, i)),
 							BLAB_PATH_COMPACT);

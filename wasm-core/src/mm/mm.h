@@ -27,26 +27,33 @@
 #define PG_cold 0x40u         /* on the cold list of the 2002 hot/cold pcp */
 
 /*
- * One per pfn, 64 bytes like the kernel's, so a model of the cache sees the same lines.
- * Links are zone-relative page indices, never pointers (JS reads this array directly).
+ * One per pfn. Links are zone-relative page indices, never pointers. The allocator's own
+ * fields fit in 16 bytes; where each entry sits in host memory is the zone's page_stride
+ * (zone_page()): 64 bytes, a host cache line, on the real machine, whose threads must meet
+ * on a struct page line as the kernel's CPUs do and never on a neighbour's; 16 elsewhere.
+ * The model machine's cache sees the kernel's 64-byte struct page through its own
+ * addresses (page_vaddr()), whatever the host stride, so a compact mem_map changes no
+ * result and keeps the host's caches for the model's own tables.
  */
 struct page {
-	uint32_t flags;
+	uint16_t flags;
 	uint8_t order;      /* buddy_order / allocation order / pcp order */
 	uint8_t mt;         /* migratetype of the list the block sits on */
 	uint16_t cpu;       /* owning cpu while on a pcp list */
-	union { /* list links (page indices): free_area, pcp or a local list */
-		struct blab_links lru;
-		struct { uint32_t next, prev; };
-	};
 	/* PageBuddy: order + 1 while the block is on a free_area list, else 0. Like the
 	 * kernel's page_type it is written only under zone->lock, apart from flags (which the
 	 * page's owner writes without the lock), so __free_one_page() can test a buddy another
 	 * CPU owns without a data race on the real machine. */
 	uint8_t buddy;
-	uint8_t reserved[47]; /* later: slab, clusters */
+	uint8_t unused;
+	union { /* list links (page indices): free_area, pcp or a local list */
+		struct blab_links lru;
+		struct { uint32_t next, prev; };
+	};
 };
-_Static_assert(sizeof(struct page) == 64, "struct page is 64 bytes, one cache line");
+_Static_assert(sizeof(struct page) == 16, "struct page packs into 16 bytes");
+/* the real machine's stride: one host cache line per struct page, as in the kernel */
+#define PAGE_STRIDE_REAL 64u
 
 struct free_area {
 	struct blab_list free_list[BLAB_MT_TYPES];
@@ -92,7 +99,8 @@ struct blab_zone {
 	uint8_t pageblock_order;
 	struct blab_strategy s;      /* batch and high resolved */
 
-	struct page *mem_map;        /* pages entries */
+	struct page *mem_map;        /* pages entries, page_stride bytes apart (zone_page()) */
+	uint32_t page_stride;
 	uint8_t *pageblock_mt;       /* one per pageblock touched by the zone */
 	uint32_t nr_pageblocks;
 	uint64_t first_pageblock;    /* start_pfn >> pageblock_order */
@@ -147,24 +155,30 @@ static inline uint64_t node_pgdat_vaddr(const struct blab_zone *z)
 	return NODE_PGDAT_VADDR + z->node * NODE_PGDAT_STRIDE;
 }
 
-/* the page lists: list.h's lists over mem_map[] (the links are struct page's lru) */
+/* the struct page of zone-relative index idx */
+static inline struct page *zone_page(const struct blab_zone *z, uint32_t idx)
+{
+	return (struct page *)((char *)z->mem_map + (size_t)idx * z->page_stride);
+}
+
+/* the page lists: list.h's lists over mem_map (the links are struct page's lru) */
 static inline void page_list_add(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 {
-	blab_list_add(&z->mem_map->lru, sizeof(struct page), l, idx);
+	blab_list_add(&z->mem_map->lru, z->page_stride, l, idx);
 }
 static inline void page_list_add_tail(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 {
-	blab_list_add_tail(&z->mem_map->lru, sizeof(struct page), l, idx);
+	blab_list_add_tail(&z->mem_map->lru, z->page_stride, l, idx);
 }
 static inline void page_list_del(struct blab_zone *z, struct blab_list *l, uint32_t idx)
 {
-	blab_list_del(&z->mem_map->lru, sizeof(struct page), l, idx);
+	blab_list_del(&z->mem_map->lru, z->page_stride, l, idx);
 }
 /* insert idx right after `after` (a page already on l) */
 static inline void page_list_add_after(struct blab_zone *z, struct blab_list *l, uint32_t after,
 				       uint32_t idx)
 {
-	blab_list_add_after(&z->mem_map->lru, sizeof(struct page), l, after, idx);
+	blab_list_add_after(&z->mem_map->lru, z->page_stride, l, after, idx);
 }
 
 /* an event record, stamped with the machine's clock (machine.h, MACH_EMIT) */

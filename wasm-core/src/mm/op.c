@@ -164,7 +164,7 @@ static int free_validate(struct blab_zone *z, struct blab_op *op)
 	if (op->pfn & ((1ull << op->order) - 1))
 		return BLAB_EALIGN;
 	idx = pfn_to_idx(z, op->pfn);
-	p = &z->mem_map[idx];
+	p = zone_page(z, idx);
 	if (p->flags & PG_picked)
 		return BLAB_EBUSY;
 	if (p->flags & PG_buddy)
@@ -200,8 +200,8 @@ static int free_start(struct blab_zone *z, struct blab_op *op)
 	if (!to_pcp) {
 		/* free_one_page() (6.0+: also when pcp->lock is busy): in flight until
 		 * zone->lock is ours */
-		z->mem_map[idx].flags = PG_picked;
-		z->mem_map[idx].order = op->order;
+		zone_page(z, idx)->flags = PG_picked;
+		zone_page(z, idx)->order = op->order;
 		op->state = S_FREE_DIRECT;
 		op->lock = BLAB_LOCK_ZONE;
 		return BLAB_STEP_LOCK;
@@ -214,7 +214,7 @@ static int free_start(struct blab_zone *z, struct blab_op *op)
 static int free_direct(struct blab_zone *z, struct blab_op *op)
 {
 	uint32_t idx = pfn_to_idx(z, op->pfn);
-	z->mem_map[idx].flags = 0;
+	zone_page(z, idx)->flags = 0;
 	__free_one_page(z, op->cpu, op->pfn, op->order, op->mt, BLAB_PATH_FREE_DIRECT);
 	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
 	return finish(z, op, BLAB_STEP_DONE);

@@ -103,7 +103,7 @@ void _blab_pcp_add(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t i
 void _blab_pcp_del(struct blab_zone *z, unsigned cpu, unsigned which, uint32_t idx, unsigned path)
 {
 	struct per_cpu_pages *pcp = &z->pageset[cpu].pcp[which];
-	const struct page *p = &z->mem_map[idx];
+	const struct page *p = zone_page(z, idx);
 
 	pcp_list_del(z, cpu, which, pcp, &pcp->lists[order_to_pindex(z, p->mt, p->order)], idx,
 		     path, 0);
@@ -115,7 +115,7 @@ static void pcp_add_after(struct blab_zone *z, unsigned cpu, unsigned which, uin
 {
 	struct per_cpu_pages *pcp = &z->pageset[cpu].pcp[which];
 	struct blab_list *l = &pcp->lists[order_to_pindex(z, mt, order)];
-	struct page *p = &z->mem_map[idx];
+	struct page *p = zone_page(z, idx);
 
 	if (prev == NIL) {
 		_blab_pcp_add(z, cpu, which, idx, order, mt, 0, BLAB_PATH_RMQUEUE_BULK);
@@ -151,7 +151,7 @@ static uint32_t __rmqueue_pcplist(struct blab_zone *z, unsigned cpu, unsigned wh
 		idx = cold ? l->tail : l->head;
 	} else {
 		for (idx = cold ? l->tail : l->head; idx != NIL;) {
-			struct page *p = &z->mem_map[idx];
+			struct page *p = zone_page(z, idx);
 			mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 0, BLAB_PATH_ALLOC_FAST);
 			if (p->mt == mt)
 				break;
@@ -240,25 +240,25 @@ static uint32_t rmqueue_bulk_clusters(struct blab_zone *z, unsigned cpu, unsigne
 	 * merge-skipped count is zone state that __free_one_page() and compaction change under
 	 * zone->lock too, so it is settled here, before the unlock: decremented after it, two
 	 * real threads would race on it. */
-	for (idx = first; idx != NIL && n < count; idx = z->mem_map[idx].next) {
-		z->mem_map[idx].buddy = 0;
-		skipped += (z->mem_map[idx].flags & PG_merge_skipped) != 0;
+	for (idx = first; idx != NIL && n < count; idx = zone_page(z, idx)->next) {
+		zone_page(z, idx)->buddy = 0;
+		skipped += (zone_page(z, idx)->flags & PG_merge_skipped) != 0;
 		last = idx;
 		n++;
 	}
 	if (n) {
-		after = z->mem_map[last].next;
+		after = zone_page(z, last)->next;
 		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, first), 1, BLAB_PATH_RMQUEUE_BULK);
 		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, last), 1, BLAB_PATH_RMQUEUE_BULK);
 		if (after != NIL) {
 			mach_touch_page(&z->machine, cpu, idx_to_pfn(z, after), 1,
 					BLAB_PATH_RMQUEUE_BULK);
-			z->mem_map[after].prev = NIL;
+			zone_page(z, after)->prev = NIL;
 			l->head = after;
 		} else {
 			l->head = l->tail = NIL;
 		}
-		z->mem_map[last].next = NIL;
+		zone_page(z, last)->next = NIL;
 		mach_work(&z->machine, cpu, BLAB_COST_LIST_OP);
 		z->free_area[0].nr_free -= n;
 		z->free_pages -= n;
@@ -271,11 +271,11 @@ static uint32_t rmqueue_bulk_clusters(struct blab_zone *z, unsigned cpu, unsigne
 		if (__rmqueue(z, cpu, 0, mt, BLAB_PATH_RMQUEUE_BULK, &idx))
 			break;
 		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_RMQUEUE_BULK);
-		z->mem_map[idx].flags = PG_picked; /* held on a local list until unlock */
-		z->mem_map[idx].next = NIL;
-		z->mem_map[idx].prev = rest_tail;
+		zone_page(z, idx)->flags = PG_picked; /* held on a local list until unlock */
+		zone_page(z, idx)->next = NIL;
+		zone_page(z, idx)->prev = rest_tail;
 		if (rest_tail != NIL)
-			z->mem_map[rest_tail].next = idx;
+			zone_page(z, rest_tail)->next = idx;
 		else
 			rest_head = idx;
 		rest_tail = idx;
@@ -284,7 +284,7 @@ static uint32_t rmqueue_bulk_clusters(struct blab_zone *z, unsigned cpu, unsigne
 
 	/* outside the lock: each cut page leaves the buddy allocator and joins the pcp list */
 	for (idx = n ? first : NIL; idx != NIL;) {
-		struct page *p = &z->mem_map[idx];
+		struct page *p = zone_page(z, idx);
 		uint32_t next = p->next;
 		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_RMQUEUE_BULK);
 		p->flags = 0;
@@ -294,8 +294,8 @@ static uint32_t rmqueue_bulk_clusters(struct blab_zone *z, unsigned cpu, unsigne
 		idx = next;
 	}
 	for (idx = rest_head; idx != NIL;) {
-		uint32_t next = z->mem_map[idx].next;
-		z->mem_map[idx].flags = 0;
+		uint32_t next = zone_page(z, idx)->next;
+		zone_page(z, idx)->flags = 0;
 		_blab_pcp_add(z, cpu, which, idx, 0, mt, 1, BLAB_PATH_RMQUEUE_BULK);
 		idx = next;
 	}
@@ -406,8 +406,8 @@ int free_unref_page_commit(struct blab_zone *z, struct blab_op *op)
 		uint32_t idx = pfn_to_idx(z, op->pfn);
 		pcp = &z->pageset[op->cpu].pcp[which];
 		if (pcp->count >= pcp->high && pcp->count) {
-			z->mem_map[idx].flags = PG_picked; /* in flight until there is room */
-			z->mem_map[idx].order = op->order;
+			zone_page(z, idx)->flags = PG_picked; /* in flight until there is room */
+			zone_page(z, idx)->order = op->order;
 			op->add_after = 1;
 			free_pcppages_bulk_start(z, op, which, pcp->batch, 0, BLAB_PATH_FREE_FAST);
 			return 1;
@@ -508,7 +508,7 @@ static uint32_t bulk_next(struct blab_zone *z, struct blab_op *op, unsigned path
 	}
 	l = &pcp->lists[op->pindex];
 	idx = l->tail;
-	nr = 1u << z->mem_map[idx].order;
+	nr = 1u << zone_page(z, idx)->order;
 	mach_touch_page(&z->machine, op->cpu, idx_to_pfn(z, idx), 1, path);
 	pcp_list_del(z, op->target, op->which, pcp, l, idx, path, 0);
 	op->to_free = op->to_free > nr ? op->to_free - nr : 0;
@@ -521,7 +521,7 @@ static uint32_t bulk_next(struct blab_zone *z, struct blab_op *op, unsigned path
 static void prefetch_buddy(struct blab_zone *z, struct blab_op *op, uint32_t idx, unsigned path)
 {
 	uint64_t pfn = idx_to_pfn(z, idx);
-	uint64_t buddy_pfn = pfn ^ (1ull << z->mem_map[idx].order);
+	uint64_t buddy_pfn = pfn ^ (1ull << zone_page(z, idx)->order);
 
 	if (can_skip_merge(z, 0))
 		return; /* Lu RFC 2/4: no merge to come, so no buddy to prefetch */
@@ -553,12 +553,12 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 	case S_BULK_BEGIN:
 		if (mode == BLAB_BULK_TWO_PASS || mode == BLAB_BULK_TWO_PASS_PREFETCH) {
 			while ((idx = bulk_next(z, op, BLAB_PATH_BULK_PICK)) != NIL) {
-				struct page *p = &z->mem_map[idx];
+				struct page *p = zone_page(z, idx);
 				p->flags = PG_picked;
 				p->next = NIL;
 				p->prev = op->picked_tail;
 				if (op->picked_tail != NIL)
-					z->mem_map[op->picked_tail].next = idx;
+					zone_page(z, op->picked_tail)->next = idx;
 				else
 					op->picked_head = idx;
 				op->picked_tail = idx;
@@ -577,7 +577,7 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 	case S_BULK_LOCKED:
 		/* select and merge in one pass, zone->lock held throughout (6.19: a chunk) */
 		while (op->chunk_left && (idx = bulk_next(z, op, BLAB_PATH_BULK_MERGE)) != NIL) {
-			struct page *p = &z->mem_map[idx];
+			struct page *p = zone_page(z, idx);
 			unsigned order = p->order, mt = p->mt;
 			if (mode == BLAB_BULK_SINGLE_PASS_PREFETCH)
 				prefetch_buddy(z, op, idx, BLAB_PATH_BULK_MERGE);
@@ -602,7 +602,7 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 	case S_BULK_MERGE:
 		/* the second pass: merge the picked pages under zone->lock */
 		for (idx = op->picked_head; idx != NIL;) {
-			struct page *p = &z->mem_map[idx];
+			struct page *p = zone_page(z, idx);
 			uint32_t next = p->next;
 			unsigned order = p->order, mt = p->mt;
 			p->flags = 0;
@@ -628,7 +628,7 @@ unlocked:
 	if (op->add_after) {
 		/* 2.5.45: there is room now; the freed block goes on the list */
 		op->add_after = 0;
-		z->mem_map[pfn_to_idx(z, op->pfn)].flags = 0;
+		zone_page(z, pfn_to_idx(z, op->pfn))->flags = 0;
 		free_to_pcp(z, op);
 	}
 	return BLAB_STEP_DONE;

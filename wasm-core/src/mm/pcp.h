@@ -43,7 +43,7 @@ pcp_list_add(struct blab_zone *z, unsigned cpu, unsigned which, struct per_cpu_p
 	     struct blab_list *l, uint32_t idx, unsigned order, unsigned mt, int tail,
 	     unsigned path, const int quiet)
 {
-	struct page *p = &z->mem_map[idx];
+	struct page *p = zone_page(z, idx);
 
 	p->flags = PG_pcp | (which ? PG_cold : 0);
 	p->order = (uint8_t)order;
@@ -65,7 +65,7 @@ static inline __attribute__((always_inline)) void
 pcp_list_del(struct blab_zone *z, unsigned cpu, unsigned which, struct per_cpu_pages *pcp,
 	     struct blab_list *l, uint32_t idx, unsigned path, const int quiet)
 {
-	struct page *p = &z->mem_map[idx];
+	struct page *p = zone_page(z, idx);
 	unsigned order = p->order, mt = p->mt;
 
 	page_list_del(z, l, idx);
@@ -85,14 +85,14 @@ static inline __attribute__((always_inline)) void
 prep_new_page(struct blab_zone *z, unsigned cpu, uint32_t idx, unsigned order, unsigned mt,
 	      unsigned gfp, unsigned path, const int quiet)
 {
-	struct page *p = &z->mem_map[idx];
+	struct page *p = zone_page(z, idx);
 
 	p->flags = PG_alloc;
 	p->order = (uint8_t)order;
 	p->mt = (uint8_t)mt;
 	if (order)
 		for (uint32_t i = 1; i < (1u << order); i++)
-			z->mem_map[idx + i].flags = PG_tail;
+			zone_page(z, idx + i)->flags = PG_tail;
 	if (!quiet)
 		EMIT(z, BLAB_EVC_STATE, BLAB_EV_ALLOC, idx_to_pfn(z, idx), order, cpu, mt, path, 0,
 		     gfp, 0);
@@ -109,10 +109,10 @@ free_pages_prepare(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned ord
 	if (!quiet) /* arg0: the gfp flags (BLAB_GFP_PCP_HELD is the caller's lock, not one) */
 		EMIT(z, BLAB_EVC_STATE, BLAB_EV_FREE, pfn, order, cpu, mt, path, 0,
 		     gfp & BLAB_GFP_COLD, 0);
-	z->mem_map[idx].flags = 0;
+	zone_page(z, idx)->flags = 0;
 	if (order)
 		for (uint32_t i = 1; i < (1u << order); i++)
-			z->mem_map[idx + i].flags = 0;
+			zone_page(z, idx + i)->flags = 0;
 	if (!quiet)
 		mach_touch_page(&z->machine, cpu, pfn, 1, BLAB_PATH_FREE_FAST);
 }
@@ -218,7 +218,7 @@ free_unref_page_hit(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned or
 	if (order >= z->fast_orders || off >= z->pages || (pfn & ((1ull << order) - 1)) ||
 	    ps->busy)
 		return 0;
-	p = &z->mem_map[off];
+	p = zone_page(z, off);
 	if ((p->flags & (PG_picked | PG_buddy | PG_pcp | PG_tail | PG_alloc)) != PG_alloc ||
 	    p->order != order)
 		return 0;

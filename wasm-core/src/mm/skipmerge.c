@@ -51,7 +51,7 @@ void _blab_free_skip_merge(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsi
 			   unsigned path)
 {
 	uint32_t idx = pfn_to_idx(z, pfn);
-	struct page *page = &z->mem_map[idx];
+	struct page *page = zone_page(z, idx);
 	struct free_area *area = &z->free_area[0];
 
 	cluster_free_cost(z, cpu, mt, path);

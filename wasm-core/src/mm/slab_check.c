@@ -42,7 +42,7 @@ static int check_slab(const struct blab_zone *z, uint32_t id, const struct kmem_
 			    s->objects, c->objects);
 	if (s->idx >= z->pages || s->idx + (1u << c->order) > z->pages)
 		return fail(msg, msglen, "%s: slab %u lies outside the zone", c->name, sid);
-	head = &z->mem_map[s->idx];
+	head = zone_page(z, s->idx);
 	if (!(head->flags & PG_alloc) || head->order != c->order)
 		return fail(msg, msglen, "%s: slab pfn=0x%llx is not an allocated order-%u block",
 			    c->name, (unsigned long long)slab_pfn(z, s), c->order);

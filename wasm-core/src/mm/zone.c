@@ -100,12 +100,18 @@ int blab_zone_create(const struct blab_zone_config *cfg, struct blab_zone **out)
 	return _blab_zone_create(cfg, NULL, NULL, out);
 }
 
+/* mem_map's host stride for a zone of this machine (mm.h, struct page) */
+static uint32_t page_stride(const struct blab_zone_config *cfg)
+{
+	return cfg->machine == BLAB_MACHINE_REAL ? PAGE_STRIDE_REAL : (uint32_t)sizeof(struct page);
+}
+
 /* the zone's own arrays (and what malloc adds to each: a large one is mapped whole pages);
  * the machine's are added by the caller (a shared one is its owner's) */
 static uint64_t zone_mem_bytes(const struct blab_zone_config *cfg, unsigned cpus, unsigned pbo)
 {
 	uint64_t first = cfg->start_pfn >> pbo, last = (cfg->start_pfn + cfg->pages - 1) >> pbo;
-	return sizeof(struct blab_zone) + 5 * 4096u + (uint64_t)cfg->pages * sizeof(struct page) +
+	return sizeof(struct blab_zone) + 5 * 4096u + (uint64_t)cfg->pages * page_stride(cfg) +
 	       (last - first + 1) + (uint64_t)cpus * sizeof(struct per_cpu_pageset) +
 	       (uint64_t)cfg->log_capacity * sizeof(struct blab_event);
 }
@@ -218,7 +224,8 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 	z->first_pageblock = z->start_pfn >> pbo;
 	z->nr_pageblocks =
 		(uint32_t)(((z->start_pfn + z->pages - 1) >> pbo) - z->first_pageblock + 1);
-	z->mem_map = calloc(z->pages, sizeof(struct page));
+	z->page_stride = page_stride(cfg);
+	z->mem_map = calloc(z->pages, z->page_stride);
 	z->pageblock_mt = calloc(z->nr_pageblocks, 1);
 	z->pageset = calloc(cpus, sizeof(struct per_cpu_pageset));
 
@@ -239,9 +246,9 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 	z->machine.host_first_pfn = z->start_pfn;
 	z->machine.host_npages = z->pages;
 	for (uint32_t i = 0; i < z->pages; i++) {
-		z->mem_map[i].next = NIL;
-		z->mem_map[i].prev = NIL;
-		z->mem_map[i].cpu = BLAB_CPU_NONE;
+		zone_page(z, i)->next = NIL;
+		zone_page(z, i)->prev = NIL;
+		zone_page(z, i)->cpu = BLAB_CPU_NONE;
 	}
 	for (unsigned o = 0; o <= top; o++)
 		for (unsigned mt = 0; mt < BLAB_MT_TYPES; mt++)

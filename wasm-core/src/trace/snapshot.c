@@ -91,7 +91,7 @@ static void allocate_range(struct blab_zone *z, uint64_t a, uint64_t b)
 		while (o && ((a & ((1ull << o) - 1)) || a + (1ull << o) > b))
 			o--;
 		_blab_mark_allocated(z, pfn_to_idx(z, a), o);
-		z->mem_map[pfn_to_idx(z, a)].mt = BLAB_MT_MOVABLE;
+		zone_page(z, pfn_to_idx(z, a))->mt = BLAB_MT_MOVABLE;
 		EMIT(z, BLAB_EVC_STATE, BLAB_EV_ALLOC, a, o, BLAB_CPU_NONE, BLAB_MT_MOVABLE,
 		     BLAB_PATH_ZONE_INIT, 0, 0, 0);
 		a += 1ull << o;

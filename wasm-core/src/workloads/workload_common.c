@@ -41,28 +41,26 @@ int sim_op_step_may_fail(struct blab_zone *z, struct blab_op *op, uint8_t *activ
  */
 #define LRUVEC_LISTS_VADDR(z) (node_pgdat_vaddr(z) + 0x1000u)
 #define LRUVEC_SIZE_VADDR(z) (LRUVEC_LISTS_VADDR(z) + 64u)
-#define LRU_OFF 0xfffffffeu /* prev[] of a page that is not on the list */
+#define LRU_OFF 0xfffffffeu /* the links of a page that is not on the list */
 
 int sim_lru_init(struct sim_lru *l, uint32_t zone_pages)
 {
 	l->head = zone_pages;
-	l->prev = malloc(((size_t)zone_pages + 1) * sizeof(*l->prev));
-	l->next = malloc(((size_t)zone_pages + 1) * sizeof(*l->next));
-	if (!l->prev || !l->next) {
+	l->link = malloc(((size_t)zone_pages + 1) * sizeof(*l->link));
+	if (!l->link) {
 		sim_lru_free(l);
 		return -1;
 	}
 	for (uint32_t i = 0; i < zone_pages; i++)
-		l->prev[i] = l->next[i] = LRU_OFF;
-	l->prev[l->head] = l->next[l->head] = l->head;
+		l->link[i].prev = l->link[i].next = LRU_OFF;
+	l->link[l->head].prev = l->link[l->head].next = l->head;
 	return 0;
 }
 
 void sim_lru_free(struct sim_lru *l)
 {
-	free(l->prev);
-	free(l->next);
-	l->prev = l->next = NULL;
+	free(l->link);
+	l->link = NULL;
 }
 
 int sim_node_lrus_init(const struct sim_run *run, struct sim_lru lru[BLAB_SIM_MAX_NODES])
@@ -96,7 +94,7 @@ void sim_lru_add_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
 {
 	mach_lock(&z->machine, cpu, BLAB_LOCK_LRU);
 	for (uint32_t j = first; j < first + n; j++) {
-		uint32_t idx = pfns[j], old = l->next[l->head];
+		uint32_t idx = pfns[j], old = l->link[l->head].next;
 		/* SetPageLRU, page->lru */
 		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_NONE);
 		/* list_add: head->next is loaded, the old first page's lru.prev rewritten */
@@ -104,10 +102,10 @@ void sim_lru_add_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
 		lru_store_neighbour(z, cpu, l, old);
 		mach_touch_line(&z->machine, cpu, LRUVEC_SIZE_VADDR(z), 1, BLAB_PATH_NONE);
 		mach_work(&z->machine, cpu, BLAB_COST_LIST_OP);
-		l->next[idx] = old;
-		l->prev[idx] = l->head;
-		l->prev[old] = idx;
-		l->next[l->head] = idx;
+		l->link[idx].next = old;
+		l->link[idx].prev = l->head;
+		l->link[old].prev = idx;
+		l->link[l->head].next = idx;
 	}
 	mach_unlock(&z->machine, cpu, BLAB_LOCK_LRU);
 }
@@ -117,7 +115,7 @@ void sim_lru_release_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
 {
 	mach_lock(&z->machine, cpu, BLAB_LOCK_LRU);
 	for (uint32_t j = first; j < first + n; j++) {
-		uint32_t idx = pfns[j], p = l->prev[idx], nx = l->next[idx];
+		uint32_t idx = pfns[j], p = l->link[idx].prev, nx = l->link[idx].next;
 		/* PageLRU test and __ClearPageLRU, then list_del reads page->lru */
 		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_NONE);
 		if (p == LRU_OFF)
@@ -126,24 +124,24 @@ void sim_lru_release_batch(struct blab_zone *z, unsigned cpu, struct sim_lru *l,
 		lru_store_neighbour(z, cpu, l, nx);
 		mach_touch_line(&z->machine, cpu, LRUVEC_SIZE_VADDR(z), 1, BLAB_PATH_NONE);
 		mach_work(&z->machine, cpu, BLAB_COST_LIST_OP);
-		l->next[p] = nx;
-		l->prev[nx] = p;
-		l->prev[idx] = l->next[idx] = LRU_OFF;
+		l->link[p].next = nx;
+		l->link[nx].prev = p;
+		l->link[idx].prev = l->link[idx].next = LRU_OFF;
 	}
 	mach_unlock(&z->machine, cpu, BLAB_LOCK_LRU);
 }
 
 void sim_lru_migrated(struct sim_lru *l, uint32_t old_idx, uint32_t new_idx)
 {
-	uint32_t p = l->prev[old_idx], nx = l->next[old_idx];
+	uint32_t p = l->link[old_idx].prev, nx = l->link[old_idx].next;
 
 	if (p == LRU_OFF)
 		return;
-	l->prev[new_idx] = p;
-	l->next[new_idx] = nx;
-	l->next[p] = new_idx;
-	l->prev[nx] = new_idx;
-	l->prev[old_idx] = l->next[old_idx] = LRU_OFF;
+	l->link[new_idx].prev = p;
+	l->link[new_idx].next = nx;
+	l->link[p].next = new_idx;
+	l->link[nx].prev = new_idx;
+	l->link[old_idx].prev = l->link[old_idx].next = LRU_OFF;
 }
 
 void sim_lru_batch(struct blab_zone *z, unsigned cpu, const uint32_t *pfns, uint32_t first,

@@ -25,7 +25,8 @@ int sim_op_step_may_fail(struct blab_zone *z, struct blab_op *op, uint8_t *activ
  * interleaved with the others' and taking one off rewrites other CPUs' struct pages.
  */
 struct sim_lru {
-	uint32_t *prev, *next; /* zone pages + 1 entries */
+	/* zone pages + 1 entries (the last is the head); a page's two links share a host line */
+	struct blab_links *link;
 	uint32_t head;
 };
 

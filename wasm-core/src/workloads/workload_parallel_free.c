@@ -72,7 +72,7 @@ static uint64_t nodes_spin(const struct sim_run *run, unsigned which)
 static int lrus_empty(const struct sim_run *run, const struct pfree_state *st)
 {
 	for (uint32_t n = 0; n < sim_nodes(run); n++)
-		if (st->lru[n].next && st->lru[n].next[st->lru[n].head] != st->lru[n].head)
+		if (st->lru[n].link && st->lru[n].link[st->lru[n].head].next != st->lru[n].head)
 			return 0;
 	return 1;
 }

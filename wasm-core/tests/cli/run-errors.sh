@@ -99,7 +99,7 @@ BLAB_MEM_LIMIT=lots expect 2 "BLAB_MEM_LIMIT wants bytes" "${pf1[@]}" --cpus 1
 expect 2 "blab sim: --mem-limit wants bytes" "${pf1[@]}" --cpus 1 --mem-limit 0
 expect 1 "the run needs .* MB of host memory; the limit is 1.0 MB" run --threads 1 --seconds 1 --warmup 0 --pages 262144 --mem-limit 1M
 printf 'zone pages=65536\n' >"$tmp/zone.ops"
-expect 1 "line 1: zone: the host is out of memory for it: the zone needs 6.3 MB, the limit is 1.0 MB" replay --mem-limit 1M "$tmp/zone.ops"
+expect 1 "line 1: zone: the host is out of memory for it: the zone needs 3.1 MB, the limit is 1.0 MB" replay --mem-limit 1M "$tmp/zone.ops"
 BLAB_MEM_LIMIT=1M expect 1 "the limit is 1.0 MB" replay "$tmp/zone.ops"
 # cache sizes that each pass the file's checks, together over 12 GB: refused, not swapped
 printf 'sockets = 8\ncores_per_socket = 32\nthreads_per_core = 1\nl2_bytes = 268435456\nllc_bytes_per_core = 268435456\n' >"$tmp/huge.params"
