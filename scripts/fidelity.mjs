@@ -413,11 +413,29 @@ allocation, so the model's gain at 8 CPUs is not comparable in size, only in dir
 a bit, as 2.5's \`__free_pages_bulk()\`, \`expand()\` and \`__rmqueue()\` did. Before, the model
 read the buddy's \`struct page\` at every step, the last, failing one included. The maps are
 dense, a bit per pair, so CPUs that free and split nearby blocks write the same lines: misses
-under the lock went up, not down (8 tasks, v2.5.44: 10.732 a page before, ${mpp(cell1('pcp2002', 8, 'v2.5.44'))} now; v2.5.45:
-3.280 before, ${mpp(cell1('pcp2002', 8, 'v2.5.45'))} now). The gain at 8 tasks stayed where it was (+90.3 % before), and the 2-task
-row moved from +9.8 % to ${g('pcp2002', 2, 'v2.5.44', 'v2.5.45')}: 2.5.44 writes the map lines a page at a time, each page under
+under the lock went up, not down (8 tasks, v2.5.44: 10.732 a page before, 13.458 after; v2.5.45:
+3.280 before, 3.962 after). The gain at 8 tasks stayed where it was (+90.3 % before, +90.0 % after), and the 2-task
+row moved from +9.8 % to +15.1 %: 2.5.44 writes the map lines a page at a time, each page under
 a lock hold of its own, so they go from CPU to CPU page by page; 2.5.45 writes a batch's worth
 in one hold, so the bitmaps cost 2.5.44 more.
+
+**2.5's \`expand()\` (since 2026-11-26).** Both 2002 presets now split as 2.4 and 2.5 did
+(the \`expand_top\` switch): each split puts the lower half on the free list and goes on with
+the upper one, so a block is handed out from its last pfn down; the model had split as every
+kernel since 2.6 does, listing the upper half and handing out the block's first page. The
+number of \`struct page\` lines missed stays the same (a 1-task run of 1,024 pages: 4,105 before,
+4,110 after), but where they fall moves. \`__rmqueue()\` reads the head of the block it takes
+off the list under \`zone->lock\` either way; since 2.6 that head is the page handed out, while
+2.5 lists it again as the lower half and hands out the top page, whose \`struct page\` no one has
+read yet. In place of a store to the listed upper half, which nothing waits for, comes a read
+of the top page that does wait: under the lock in 2.5.45's \`rmqueue_bulk()\`, which reads each
+page it puts on the pcp list, and after the lock in 2.5.44, where \`prep_new_page()\` is the
+first to read it (about 1,000 misses of that run move from \`expand()\` under the lock to after
+it). So 2.5.44 holds the lock shorter (8 tasks: 284 cycles an acquisition before, ${num(hold(cell1('pcp2002', 8, 'v2.5.44')))} now;
+\`zone->lock\` 49.7 % before, ${zl(cell1('pcp2002', 8, 'v2.5.44'))} % now) and 2.5.45 longer (2,196 before, ${num(hold(cell1('pcp2002', 8, 'v2.5.45')))} now), and
+the gains move: 1 task -1.0 % before, ${g('pcp2002', 1, 'v2.5.44', 'v2.5.45')} now (a wait after the lock costs one task
+more than a store under it); 2 tasks +15.1 % before, ${g('pcp2002', 2, 'v2.5.44', 'v2.5.45')} now; 4 tasks +38.6 % before,
+${g('pcp2002', 4, 'v2.5.44', 'v2.5.45')} now; 8 tasks +90.0 % before, ${g('pcp2002', 8, 'v2.5.44', 'v2.5.45')} now.
 
 ## Seed 000 — pick outside the lock + prefetch the buddy (4.17, 2018)
 

@@ -143,8 +143,15 @@ struct blab_strategy {
 	uint8_t buddy_map;     /* 2002: free_area[order].map, a bit per buddy pair, tested before a
 				* free reads its buddy's struct page and toggled on every split and
 				* take (gone by 2.6.25, whose buddies are told by struct page alone) */
+	uint8_t expand_top;    /* 2.4/2.5 expand(): each split puts the lower half on the free list
+				* and goes on with the upper one, so a block is handed out from its
+				* last pfn down; 0: the upper half page[size] is listed and the lower
+				* kept, as every kernel since the 2.6 rewrite */
 	uint8_t bulk_chunk;    /* 6.19 fc4b909c368f: a drain frees at most batch pages per
 				* zone->lock hold, re-taking pcp->lock between */
+	uint8_t drain_chunk;   /* 6.10 55f77df7d715: drain_pages_zone() gives a list back
+				* batch << CONFIG_PCP_BATCH_SCALE_MAX pages per free_pcppages_bulk(),
+				* dropping pcp->lock and taking it again between */
 	uint32_t high_max;     /* BLAB_HIGH_AUTO: 0 = zone_highsize() of managed pages / 8 */
 };
 /* X(field, jsName): every switch of struct blab_strategy, for the tables the app is generated
@@ -155,7 +162,7 @@ struct blab_strategy {
 	X(watermarks, watermarks) X(bulk_rr, bulkRr) X(free_factor, freeFactor) X(batch, batch) \
 	X(high, high) X(skip_merge, skipMerge) X(clusters, clusters) X(pcp_lock, pcpLock)          \
 	X(alloc_factor, allocFactor) X(free_high, freeHigh) X(bulk_chunk, bulkChunk)             \
-	X(buddy_map, buddyMap)                                                                    \
+	X(buddy_map, buddyMap) X(expand_top, expandTop) X(drain_chunk, drainChunk)                \
 	X(high_max, highMax)
 enum blab_clusters {
 	BLAB_CLUSTERS_NONE = 0,

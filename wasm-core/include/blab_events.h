@@ -118,6 +118,8 @@ enum blab_event_class {
 #define BLAB_EVF_MERGE_SKIPPED 0x2u /* BUDDY_ADD: an order-0 page whose merge was skipped */
 #define BLAB_EVF_COLD 0x2u        /* PCP_ADD / PCP_DEL: the 2002 cold list */
 #define BLAB_EVF_AFTER 0x4u       /* PCP_ADD: inserted right after the block at arg0 (pfn - start) */
+#define BLAB_EVF_SPLIT_TOP 0x1u   /* SPLIT: the lower half goes on the free list, the upper one
+				   * is kept (2.4/2.5 expand(), strategy expand_top) */
 #define BLAB_EVF_END 0x1u         /* RMQUEUE_BULK / PCP_DRAIN end record */
 #define BLAB_EVF_WRITE 0x10u      /* ACCESS: a write */
 #define BLAB_EVF_SLAB 0x8000u     /* ACCESS / PREFETCH / PREFETCH_WASTED: pfn holds a kernel

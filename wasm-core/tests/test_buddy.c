@@ -25,8 +25,8 @@ static void boot_layout(void)
 
 static void expand_and_merge(void)
 {
-	/* 16 pages, no pcp: an order-0 alloc splits 16 -> 8+4+2+1+1 */
-	struct blab_zone *z = mkzone("v2.5.44", 16, 0, 1, 4, 4);
+	/* 16 pages, no pcp, the modern expand(): an order-0 alloc splits 16 -> 8+4+2+1+1 */
+	struct blab_zone *z = mkzone_no_pcp("v4.16", 16);
 	uint64_t pfn, pfn2;
 	CHECK(z);
 	CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn), 0);
@@ -51,6 +51,63 @@ static void expand_and_merge(void)
 	CHECK_EQ(z->free_pages, 16);
 	CHECK(zone_ok(z));
 	blab_zone_destroy(z);
+}
+
+/*
+ * 2.4/2.5's expand() lists the lower half of each split and goes on with the upper one
+ * (expand_top): an order-0 page from a lone order-3 block is its last pfn, and the next
+ * ones walk down; since 2.6 the upper half is listed and the first pfn handed out.
+ */
+static void expand_top_half(void)
+{
+	static const char *const presets[] = {"v2.5.44", "v2.5.45", "v2.6.25", "v4.16"};
+	for (unsigned i = 0; i < 4; i++) {
+		struct blab_zone_config cfg;
+		struct blab_zone *z;
+		const struct blab_event *ev;
+		uint32_t n, splits = 0;
+		uint64_t pfn;
+		int top = i < 2;
+		blab_zone_config_init(&cfg);
+		CHECK_EQ(blab_preset(presets[i], &cfg.strategy), 0);
+		CHECK_EQ(cfg.strategy.expand_top, top);
+		cfg.strategy.pcp = BLAB_PCP_NONE; /* straight to __rmqueue() */
+		cfg.pages = 8;
+		cfg.start_pfn = 0x20;
+		cfg.top_order = 3;
+		cfg.pageblock_order = 3;
+		cfg.log_capacity = 256;
+		cfg.log_mask = BLAB_EVC_STATE | BLAB_EVC_EXPLAIN;
+		CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+		blab_log_clear(z);
+		CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn), 0);
+		CHECK_EQ(pfn, top ? 0x27 : 0x20);
+		/* the halves left free: 2.5 the lower ones (0, 4, 6), 2.6+ the upper (4, 2, 1) */
+		CHECK_EQ(z->free_area[2].free_list[BLAB_MT_MOVABLE].head, top ? 0 : 4);
+		CHECK_EQ(z->free_area[1].free_list[BLAB_MT_MOVABLE].head, top ? 4 : 2);
+		CHECK_EQ(z->free_area[0].free_list[BLAB_MT_MOVABLE].head, top ? 6 : 1);
+		/* each SPLIT says which half it lists; the BUDDY_ADD after it is that half */
+		ev = blab_log(z, &n);
+		for (uint32_t k = 0; k + 1 < n; k++) {
+			uint64_t listed;
+			if (ev[k].type != BLAB_EV_SPLIT)
+				continue;
+			splits++;
+			CHECK_EQ((ev[k].flags & BLAB_EVF_SPLIT_TOP) != 0, top);
+			listed = ev[k].pfn + (top ? 0 : 1ull << ev[k].order);
+			CHECK_EQ(ev[k + 1].type, BLAB_EV_BUDDY_ADD);
+			CHECK_EQ(ev[k + 1].pfn, listed);
+			CHECK_EQ(ev[k + 1].order, ev[k].order);
+		}
+		CHECK_EQ(splits, 3);
+		/* the rest of the block: 0x26 down to 0x20 on 2.5, 0x21 up to 0x27 since */
+		for (uint64_t k = 1; k < 8; k++) {
+			CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn), 0);
+			CHECK_EQ(pfn, top ? 0x27 - k : 0x20 + k);
+		}
+		CHECK(zone_ok(z));
+		blab_zone_destroy(z);
+	}
 }
 
 static void buddy_outside_zone(void)
@@ -83,7 +140,8 @@ static void tail_placement(void)
 		struct blab_zone *z;
 		uint64_t pfn;
 		blab_zone_config_init(&cfg);
-		blab_preset("v2.5.44", &cfg.strategy);
+		blab_preset("v4.16", &cfg.strategy);
+		cfg.strategy.pcp = BLAB_PCP_NONE;
 		cfg.strategy.merge_tail = (uint8_t)mt;
 		cfg.pages = 8;
 		cfg.top_order = 3;
@@ -223,6 +281,7 @@ int main(void)
 	buddy_pfn();
 	boot_layout();
 	expand_and_merge();
+	expand_top_half();
 	buddy_outside_zone();
 	tail_placement();
 	fallback_steals();

@@ -388,6 +388,68 @@ static void decay_chunked(void)
 	blab_zone_destroy(z);
 }
 
+/*
+ * 6.10 (55f77df7d715): drain_pages_zone() gives a list back batch << 5 = 2,016 pages per
+ * free_pcppages_bulk(), taking pcp->lock for each and reading pcp->count again under it;
+ * before (6.7) the whole list went in one call under one pcp->lock hold. The list of the
+ * decay test (5,985 pages) drains as 2,016 + 2,016 + 1,953 on 6.16 and 6.19, one zone->lock
+ * hold and one pcp->lock acquisition each (the model machine counts those), locally or
+ * from another CPU.
+ */
+static void drain_chunked(void)
+{
+	static uint64_t pfn[4200];
+	static const char *const presets[] = {"v6.7", "v6.16", "v6.19"};
+
+	for (unsigned p = 0; p < 3; p++) {
+		for (unsigned by = 0; by < 2; by++) {
+			struct blab_zone_config cfg;
+			struct blab_zone *z = NULL;
+			const struct model_pcp_lock *l;
+			struct blab_pcp_info pi;
+			struct sizes sz;
+			uint64_t before;
+			uint32_t mark, count;
+			int chunked = p > 0;
+
+			blab_zone_config_init(&cfg);
+			CHECK_EQ(blab_preset(presets[p], &cfg.strategy), 0);
+			CHECK_EQ(cfg.strategy.drain_chunk, chunked);
+			cfg.machine = BLAB_MACHINE_MODEL;
+			cfg.pages = 262144;
+			cfg.cpus = 2;
+			cfg.log_capacity = 1u << 22;
+			cfg.log_mask = BLAB_EVC_EXPLAIN | BLAB_EVC_LOCK | BLAB_EVC_STATE;
+			CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+			alloc_n(z, 0, 0, pfn, 4200);
+			free_n(z, 0, 0, pfn, 4200);
+			CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+			count = pi.count;
+			CHECK_EQ(count, 5985);
+			l = &mach_model(&z->machine)->locks.pcp[0];
+			before = l->acquisitions;
+			mark = log_len(z);
+			CHECK_EQ(by ? blab_drain_remote(z, 1, 0) : blab_drain(z, 0), 0);
+			CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+			CHECK_EQ(pi.count, 0);
+			scan(z, mark, &sz);
+			CHECK_EQ(sz.ndrain, chunked ? 3 : 1);
+			CHECK_EQ(sz.drain[0], chunked ? 2016 : count);
+			if (chunked) {
+				CHECK_EQ(sz.drain[1], 2016);
+				CHECK_EQ(sz.drain[2], count - 2 * 2016); /* 1,953 */
+			}
+			for (uint32_t i = 0; i < sz.ndrain; i++) {
+				CHECK_EQ(sz.drain_path[i], BLAB_PATH_DRAIN);
+				CHECK_EQ(sz.drain_locks[i], 1);
+			}
+			CHECK_EQ(l->acquisitions - before, chunked ? 3 : 1);
+			CHECK(zone_ok(z));
+			blab_zone_destroy(z);
+		}
+	}
+}
+
 /* 6.7: a CPU freeing order-1 pages drains hard once free_count >= batch; 6.16
  * (c544a952ba61) waits until batch + high_min / 2 */
 static void free_high(void)
@@ -602,6 +664,7 @@ int main(void)
 	preset_sizes();
 	decay();
 	decay_chunked();
+	drain_chunked();
 	free_high();
 	trylock();
 	list_free_pcp_lock();

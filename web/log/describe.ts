@@ -7,7 +7,9 @@ import {
   FLAG,
   LOCK_NAMES,
   MIGRATETYPES,
+  listedHalf,
   pathId,
+  splitHalves,
   eventName,
   type EventLog,
 } from './events';
@@ -63,7 +65,7 @@ export function describeEvent(log: EventLog, i: number): string {
     case EV.FREE:
       return `${who}: the caller frees block ${block}`;
     case EV.SPLIT:
-      return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; the upper half (pfn ${hexPfn(pfn + 2 ** order)}) goes to free_area[${order}]`;
+      return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; the ${listedHalf(log, i)} half (pfn ${hexPfn(splitHalves(log, i).listed)}) goes to free_area[${order}]`;
     case EV.MERGE:
       return `${who}: __free_one_page() merges pfn ${hexPfn(pfn)} with its buddy (pfn ^ (1 << ${order})) into an order-${order + 1} block`;
     case EV.RMQUEUE_BULK:
@@ -72,7 +74,11 @@ export function describeEvent(log: EventLog, i: number): string {
         : `${who}: rmqueue_bulk() refills the pcp list with batch = ${a0} pages under one zone->lock hold`;
     case EV.PCP_DRAIN:
       if (end) return `${who}: free_pcppages_bulk() done: count is now ${a1}`;
-      if (log.path[i] === pathId('DRAIN')) return `${who}: drain_pages(): free_pcppages_bulk() drains all ${a0} pages (count ${a1})`;
+      if (log.path[i] === pathId('DRAIN'))
+        // 6.10+ (55f77df7d715): at most batch << 5 pages a call, pcp->lock taken again for the rest
+        return a0 < a1
+          ? `${who}: drain_pages(): free_pcppages_bulk() drains ${a0} of the ${a1} pages, one chunk under this pcp->lock hold`
+          : `${who}: drain_pages(): free_pcppages_bulk() drains all ${a0} pages (count ${a1})`;
       if (log.path[i] === pathId('DECAY')) return `${who}: decay_pcp_high(): free_pcppages_bulk() drains ${a0} pages (count ${a1}, over the lowered high)`;
       return `${who}: free_pcppages_bulk() drains ${a0} pages (count ${a1} at or over high)`;
     case EV.LOCK_ACQUIRE:

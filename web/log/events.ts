@@ -189,6 +189,7 @@ export const FLAG = {
   TAIL: 1, // BUDDY_ADD, PCP_ADD
   MERGE_SKIPPED: 2, // BUDDY_ADD
   COLD: 2, // PCP_ADD
+  SPLIT_TOP: 1, // SPLIT: the lower half is listed, the upper one kept (2.4/2.5 expand())
   END: 1, // RMQUEUE_BULK, PCP_DRAIN
   OUTCOME_MASK: 0xf, // ACCESS
   WRITE: 0x10, // ACCESS
@@ -198,6 +199,20 @@ export const FLAG = {
   SLAB_EMPTY: 2, // SLAB_REMOTE_FREE
   PARTIAL_DEL: 1, // SLAB_PARTIAL
 } as const;
+
+/**
+ * A SPLIT record's two halves: the one expand() puts on free_area[order] and the one it cuts
+ * further or hands out. Since 2.6 the upper half is listed; the 2002 presets list the lower
+ * one and keep the upper (FLAG.SPLIT_TOP).
+ */
+export function splitHalves(log: EventLog, i: number): { listed: number; kept: number } {
+  const pfn = log.pfn[i]!;
+  const size = 2 ** log.order[i]!;
+  return log.flags[i]! & FLAG.SPLIT_TOP ? { listed: pfn, kept: pfn + size } : { listed: pfn + size, kept: pfn };
+}
+
+/** "upper" or "lower": which half of SPLIT record i goes on the free list */
+export const listedHalf = (log: EventLog, i: number): 'upper' | 'lower' => (log.flags[i]! & FLAG.SPLIT_TOP ? 'lower' : 'upper');
 
 /** One record, as plain numbers. `time` and `pfn` are exact below 2^53. */
 export interface EventRecord {

@@ -31,6 +31,10 @@ describe('narrate', () => {
     expect(narrate(l, 3, { pcp: { high: 2 }, movingHigh: true })).toBe('CPU 1 frees a page onto a list of 150, at or over the high nr_pcp_high() holds it to now: free_pcppages_bulk() returns 150 pages to the buddy.');
     expect(describeEvent(l, 1)).toBe('cpu 0: decay_pcp_high(): free_pcppages_bulk() drains 1200 pages (count 4200, over the lowered high)');
     expect(describeEvent(l, 2)).toBe('cpu 1: drain_pages(): free_pcppages_bulk() drains all 40 pages (count 40)');
+    // 6.10+ drains a list batch << 5 pages at a time
+    const chunk = log([zoneInit, { type: EV.PCP_DRAIN, cpu: 1, path: 12, arg0: 2016, arg1: 5985 }]);
+    expect(narrate(chunk, 1)).toBe("drain_pages() empties CPU 1's pcp list a chunk at a time (6.10+): free_pcppages_bulk() returns 2,016 of its 5,985 pages to the buddy, then pcp->lock is dropped and taken again for the rest.");
+    expect(describeEvent(chunk, 1)).toBe('cpu 1: drain_pages(): free_pcppages_bulk() drains 2016 of the 5985 pages, one chunk under this pcp->lock hold');
     expect(describeEvent(l, 3)).toBe('cpu 1: free_pcppages_bulk() drains 150 pages (count 150 at or over high)');
   });
 
@@ -41,6 +45,12 @@ describe('narrate', () => {
     const merge = l.type.indexOf(EV.MERGE);
     expect(narrate(l, merge)).toBe('CPU 1: __free_one_page() finds the buddy of pfn 0x100, pfn 0x101 = 0x100 ^ (1 << 0), free: the two join into an order-1 block at pfn 0x100.');
     expect(narrate(l, l.length - 1)).toBe("CPU 2's pcp list has no page of order 0: rmqueue_bulk() takes zone->lock once and moves batch = 31 blocks from the buddy onto it.");
+  });
+
+  it("tells 2002's split by the lower half it lists and the upper half it cuts further", () => {
+    const l = log([zoneInit, { type: EV.SPLIT, cpu: 0, pfn: START, order: 3, flags: FLAG.SPLIT_TOP }]);
+    expect(narrate(l, 1)).toBe("CPU 0: expand() halves the order-4 block at pfn 0x100; its lower half, pfn 0x100, goes on free_area[3] (2002's expand() keeps the upper half, pfn 0x108).");
+    expect(describeEvent(l, 1)).toBe('cpu 0: expand() halves the order-4 block at pfn 0x100; the lower half (pfn 0x100) goes to free_area[3]');
   });
 
   it('tells prefetch hits, late prefetches and wasted ones apart', () => {

@@ -3,7 +3,7 @@
 // an empty list, a buddy that is free). Built on describe.ts, which says one record plainly;
 // here the sentence leads with the cause, the way a lecturer would say it.
 
-import { ACCESS_OUTCOMES, CPU_NONE, EV, FLAG, LOCK_NAMES, pathId, type EventLog } from './events';
+import { ACCESS_OUTCOMES, CPU_NONE, EV, FLAG, LOCK_NAMES, listedHalf, pathId, splitHalves, type EventLog } from './events';
 import { describeEvent, hexPfn, pcpHighMoved } from './describe';
 
 /** drain_pages() empties a list whatever its count; decay_pcp_high() gives back what lies
@@ -40,7 +40,10 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
   switch (type) {
     case EV.PCP_DRAIN: {
       if (end) return `${who}: free_pcppages_bulk() is done; the pcp list holds ${fmt(a1)} pages again.`;
-      if (log.path[i] === PATH_DRAIN) return `drain_pages() empties ${who}'s pcp list: free_pcppages_bulk() returns its ${fmt(a0)} pages to the buddy.`;
+      if (log.path[i] === PATH_DRAIN)
+        return a0 < a1
+          ? `drain_pages() empties ${who}'s pcp list a chunk at a time (6.10+): free_pcppages_bulk() returns ${fmt(a0)} of its ${fmt(a1)} pages to the buddy, then pcp->lock is dropped and taken again for the rest.`
+          : `drain_pages() empties ${who}'s pcp list: free_pcppages_bulk() returns its ${fmt(a0)} pages to the buddy.`;
       if (log.path[i] === PATH_DECAY) return `decay_pcp_high() has lowered ${who}'s high below the ${fmt(a1)} pages on its list: free_pcppages_bulk() returns ${fmt(a0)} of them to the buddy.`;
       if (ctx.movingHigh) return `${who} frees a page onto a list of ${fmt(a1)}, at or over the high nr_pcp_high() holds it to now: free_pcppages_bulk() returns ${fmt(a0)} pages to the buddy.`;
       const high = ctx.pcp?.high;
@@ -56,7 +59,13 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
       return `${who}'s pcp list has no page of order ${order}: rmqueue_bulk() takes zone->lock once and moves ${asked} ${a0 === 1 ? 'block' : 'blocks'} from the buddy onto it.`;
     }
     case EV.SPLIT:
-      return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; its upper half, pfn ${hexPfn(pfn + 2 ** order)}, goes on free_area[${order}].`;
+    {
+      const half = listedHalf(log, i);
+      const { listed, kept } = splitHalves(log, i);
+      // 2.4/2.5 listed the lower half and went on with the upper one: a block is handed out from its top
+      const rest = half === 'lower' ? ` (2002's expand() keeps the upper half, pfn ${hexPfn(kept)})` : '';
+      return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; its ${half} half, pfn ${hexPfn(listed)}, goes on free_area[${order}]${rest}.`;
+    }
     case EV.MERGE: {
       const buddy = log.pfn[0]! + a0; // arg0 is the buddy's pfn minus the zone's start pfn
       return `${who}: __free_one_page() finds the buddy of pfn ${hexPfn(pfn)}, pfn ${hexPfn(buddy)} = ${hexPfn(pfn)} ^ (1 << ${order}), free: the two join into an order-${order + 1} block at pfn ${hexPfn(Math.min(pfn, buddy))}.`;

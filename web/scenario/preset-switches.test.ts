@@ -20,9 +20,9 @@ describe('preset switches', () => {
     expect(presetHint('v6.7')).toMatch(/high_mode 2, .*alloc_factor 1/);
     expect(presetHint('v6.0')).toContain('pcp_lock 1');
     expect(presetHint('v5.14')).toMatch(/high_mode 1, .*free_factor 1/);
-    // 2002: pcp 0 (none) is no switch; the buddy bitmap is
-    expect(presetHint('v2.5.44')).toMatch(/Switches: buddy_map 1\.$/);
-    expect(presetHint('v2.5.45')).toMatch(/Switches: pcp 1, buddy_map 1\.$/);
+    // 2002: pcp 0 (none) is no switch; the buddy bitmap and 2.5's expand() are
+    expect(presetHint('v2.5.44')).toMatch(/Switches: buddy_map 1, expand_top 1\.$/);
+    expect(presetHint('v2.5.45')).toMatch(/Switches: pcp 1, buddy_map 1, expand_top 1\.$/);
     expect(presetHint('v9.9')).toBe('');
   });
 });

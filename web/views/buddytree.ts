@@ -2,7 +2,7 @@
 // block (filled with its state's colour), split (an outline, with edges to its two halves), or
 // inside a larger block (not drawn). Buddies are siblings: pfn ^ (1 << order).
 
-import { EV } from '../log/events';
+import { EV, splitHalves } from '../log/events';
 import { PAGE, PF } from '../log/state';
 import type { Player } from '../log/player';
 import { COLORS, orderRgb, rgbCss } from '../ui/palette';
@@ -75,7 +75,7 @@ export function createBuddyTreeView(body: HTMLElement) {
         hl.set(`${o}:${g.startPfn + p.log.arg0[cur]!}`, COLORS.buddy);
       } else if (t === EV.SPLIT) {
         hl.set(`${o + 1}:${pfn}`, COLORS.highlight);
-        hl.set(`${o}:${pfn + 2 ** o}`, COLORS.buddy);
+        hl.set(`${o}:${splitHalves(p.log, cur).listed}`, COLORS.buddy);
       } else if (t >= EV.BUDDY_ADD && t <= EV.FREE) {
         hl.set(`${o}:${pfn}`, COLORS.highlight);
       }

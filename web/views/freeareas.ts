@@ -6,7 +6,7 @@ import { scaleLinear } from 'd3-scale';
 import { format } from 'd3-format';
 import { select } from 'd3-selection';
 import 'd3-transition';
-import { EV, type EventLog } from '../log/events';
+import { EV, splitHalves, type EventLog } from '../log/events';
 import { PAGE, PF, type ZoneState } from '../log/state';
 import type { Player } from '../log/player';
 import { fragIndex, formatIndex } from '../log/fragindex';
@@ -47,12 +47,14 @@ function outlines(log: EventLog, i: number | undefined): Outline[] {
         { order: o + 1, pfn: Math.min(pfn, buddy), color: COLORS.highlight },
       ];
     }
-    case EV.SPLIT:
+    case EV.SPLIT: {
+      const { listed, kept } = splitHalves(log, i);
       return [
         { order: o + 1, pfn, color: COLORS.highlight },
-        { order: o, pfn, color: COLORS.highlight },
-        { order: o, pfn: pfn + 2 ** o, color: COLORS.buddy },
+        { order: o, pfn: kept, color: COLORS.highlight },
+        { order: o, pfn: listed, color: COLORS.buddy },
       ];
+    }
     case EV.BUDDY_ADD:
     case EV.BUDDY_DEL:
       return [{ order: o, pfn, color: COLORS.highlight }];
@@ -103,8 +105,8 @@ export function createFreeAreasView(body: HTMLElement) {
   const cover = createCoverage();
   let lastStep = -1;
   let current: Player | undefined;
-  // A one-step MERGE or SPLIT animates (d3-transition): the merged block rises a row, the upper
-  // half drops one. Only a transient overlay: the picture underneath is always the state at the step.
+  // A one-step MERGE or SPLIT animates (d3-transition): the merged block rises a row, the half
+  // expand() lists drops one. Only a transient overlay: the picture underneath is always the state at the step.
   let anim: { pfn: number; pages: number; fromOrder: number; toOrder: number; k: number } | undefined;
   const ANIM_MS = 320;
   // what prose points at (a pfn, an order's row, nr_free), outlined until it lets go
@@ -122,7 +124,7 @@ export function createFreeAreasView(body: HTMLElement) {
       const buddy = p.log.pfn[0]! + p.log.arg0[i]!;
       anim = { pfn: Math.min(pfn, buddy), pages: 2 ** (o + 1), fromOrder: o, toOrder: o + 1, k: 0 };
     } else if (t === EV.SPLIT) {
-      anim = { pfn: pfn + 2 ** o, pages: 2 ** o, fromOrder: o + 1, toOrder: o, k: 0 };
+      anim = { pfn: splitHalves(p.log, i).listed, pages: 2 ** o, fromOrder: o + 1, toOrder: o, k: 0 };
     }
     if (!anim) return;
     const a = anim;

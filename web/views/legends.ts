@@ -12,6 +12,8 @@ interface LogTraits {
   pcp: boolean;
   lru: boolean;
   compaction: boolean;
+  /** a SPLIT that lists the lower half (the 2002 presets' expand()) */
+  splitTop: boolean;
 }
 
 const traitCache = new WeakMap<EventLog, LogTraits>();
@@ -20,7 +22,7 @@ const traitCache = new WeakMap<EventLog, LogTraits>();
 function traits(log: EventLog): LogTraits {
   let t = traitCache.get(log);
   if (t) return t;
-  t = { cold: false, mergeSkipped: false, pcp: false, lru: false, compaction: false };
+  t = { cold: false, mergeSkipped: false, pcp: false, lru: false, compaction: false, splitTop: false };
   for (let i = 0; i < log.length; i++) {
     const type = log.type[i]!;
     if (type === EV.PCP_ADD) {
@@ -29,6 +31,7 @@ function traits(log: EventLog): LogTraits {
     } else if (type === EV.BUDDY_ADD && log.flags[i]! & FLAG.MERGE_SKIPPED) t.mergeSkipped = true;
     else if (type === EV.LOCK_ACQUIRE && log.mt[i] === 1) t.lru = true;
     else if (type === EV.COMPACT_BEGIN) t.compaction = true;
+    else if (type === EV.SPLIT && log.flags[i]! & FLAG.SPLIT_TOP) t.splitTop = true;
   }
   traitCache.set(log, t);
   return t;
@@ -45,13 +48,16 @@ function orderItems(maxOrder: number): LegendItem[] {
 
 const when = (on: boolean, ...items: LegendItem[]) => (on ? items : []);
 
+/** the outline of a merge's buddy or of the half a split lists: the lower half on 2002's expand() */
+const buddyOutline = (t: LogTraits): LegendItem => ({ color: COLORS.buddy, label: `its buddy / ${t.splitTop ? 'lower' : 'upper'} half`, kind: 'outline' });
+
 export function freeAreasLegend(p: Player): LegendItem[] {
   const t = traits(p.log);
   return [
     ...orderItems(p.state.geo.maxOrder),
     ...when(t.mergeSkipped, { color: COLORS.mergeSkipped, label: 'merge skipped' }),
     { color: COLORS.highlight, label: 'current event', kind: 'outline' },
-    { color: COLORS.buddy, label: 'its buddy / upper half', kind: 'outline' },
+    buddyOutline(t),
     ...when(t.compaction, { color: COLORS.compaction, label: 'compaction scanner', kind: 'outline' }),
   ];
 }
@@ -73,7 +79,7 @@ export function buddyTreeLegend(p: Player): LegendItem[] {
     ...blockStateLegend(p),
     { color: '#4a5568', label: 'split into two buddies', kind: 'outline' },
     { color: COLORS.highlight, label: 'current event', kind: 'outline' },
-    { color: COLORS.buddy, label: 'its buddy / upper half', kind: 'outline' },
+    buddyOutline(traits(p.log)),
   ];
 }
 

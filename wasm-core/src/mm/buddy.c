@@ -184,27 +184,36 @@ void __free_one_page(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned o
 }
 
 /*
- * Split a block of order `high` down to order `low`: each round the upper half goes back to
- * the free list of the order below (at its head), and we keep the lower half.
+ * Split a block of order `high` down to order `low`; returns the index of the piece kept.
+ * Each round one half goes on the free list of the order below (at its head) and the other
+ * is cut further. Since the 2.6 rewrite that is the upper half, page[size], and the block's
+ * first page is handed out. 2.4 and 2.5 listed the lower half and went on with the upper
+ * (expand_top): a fresh block is handed out from its last pfn down.
  */
-static void expand(struct blab_zone *z, unsigned cpu, uint32_t idx, unsigned low, unsigned high,
-		   unsigned mt)
+static uint32_t expand(struct blab_zone *z, unsigned cpu, uint32_t idx, unsigned low,
+		       unsigned high, unsigned mt)
 {
 	uint32_t size = 1u << high;
+	int top = z->s.expand_top;
 
 	while (high > low) {
+		uint32_t listed;
 		high--;
 		size >>= 1;
+		listed = top ? idx : idx + size;
 		EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_SPLIT, idx_to_pfn(z, idx), high, cpu, mt,
-		     BLAB_PATH_EXPAND, 0, 0, 0);
-		/* set_page_order + list_add on page[size]: stores nothing waits for (2002:
-		 * MARK_USED(), a bit of the order's map flipped, one more) */
-		mach_store_page(&z->machine, cpu, idx_to_pfn(z, idx + size), BLAB_PATH_EXPAND);
+		     BLAB_PATH_EXPAND, top ? BLAB_EVF_SPLIT_TOP : 0, 0, 0);
+		/* set_page_order + list_add on the listed half: stores nothing waits for (2002:
+		 * MARK_USED(), the pair's bit of the order's map flipped, one more) */
+		mach_store_page(&z->machine, cpu, idx_to_pfn(z, listed), BLAB_PATH_EXPAND);
 		if (z->s.buddy_map)
-			mach_store_line(&z->machine, cpu, buddy_map_vaddr(z, idx_to_pfn(z, idx + size), high),
+			mach_store_line(&z->machine, cpu, buddy_map_vaddr(z, idx_to_pfn(z, listed), high),
 					BLAB_PATH_EXPAND);
-		_blab_add_to_free_list(z, idx + size, high, mt, 0, cpu, BLAB_PATH_EXPAND);
+		_blab_add_to_free_list(z, listed, high, mt, 0, cpu, BLAB_PATH_EXPAND);
+		if (top)
+			idx += size;
 	}
+	return idx;
 }
 
 /* Take the head of the smallest non-empty free list of this migratetype, order >= order. */
@@ -222,8 +231,7 @@ static int __rmqueue_smallest(struct blab_zone *z, unsigned cpu, unsigned order,
 		_blab_del_from_free_list(z, idx, cpu, path);
 		if (z->s.buddy_map && o < z->top_order) /* 2002 __rmqueue(): MARK_USED() */
 			mach_store_line(&z->machine, cpu, buddy_map_vaddr(z, idx_to_pfn(z, idx), o), path);
-		expand(z, cpu, idx, order, o, mt);
-		*out = idx;
+		*out = expand(z, cpu, idx, order, o, mt);
 		return 0;
 	}
 	return BLAB_ENOMEM;
@@ -322,8 +330,7 @@ static int __rmqueue_fallback(struct blab_zone *z, unsigned cpu, unsigned order,
 		     fmt, BLAB_PATH_FALLBACK, 0, start_mt, 0);
 		mach_touch_page(&z->machine, cpu, idx_to_pfn(z, idx), 1, BLAB_PATH_FALLBACK);
 		_blab_del_from_free_list(z, idx, cpu, BLAB_PATH_FALLBACK);
-		expand(z, cpu, idx, order, (unsigned)current_order, (unsigned)fmt);
-		*out = idx;
+		*out = expand(z, cpu, idx, order, (unsigned)current_order, (unsigned)fmt);
 		return 0;
 	}
 

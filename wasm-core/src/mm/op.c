@@ -230,7 +230,8 @@ static int drain_next(struct blab_zone *z, struct blab_op *op)
 }
 
 /* decay_pcp_high()'s drain: all it found above the new high in one free_pcppages_bulk(), or
- * in 6.19 (fc4b909c368f) batch pages per call, pcp->lock taken again for each (after_bulk()) */
+ * in 6.19 (fc4b909c368f) batch pages per call, pcp->lock taken again for each (after_bulk(),
+ * the same path as 6.10's chunked drain_pages_zone()) */
 static int decay_next(struct blab_zone *z, struct blab_op *op)
 {
 	uint32_t pages = op->decay_left, batch = z->pageset[op->target].pcp[0].batch;
@@ -275,23 +276,44 @@ static int decay_start(struct blab_zone *z, struct blab_op *op)
 	return decay_next(z, op);
 }
 
+/* the next free_pcppages_bulk() of a drain or decay (the first, or the next chunk) */
+static int bulk_again(struct blab_zone *z, struct blab_op *op)
+{
+	return op->kind == BLAB_OP_DECAY ? decay_next(z, op) : drain_next(z, op);
+}
+
 static int after_pcp_lock(struct blab_zone *z, struct blab_op *op)
 {
 	op->pcp_locked = 1;
-	return op->kind == BLAB_OP_DECAY ? decay_next(z, op) : drain_next(z, op);
+	return bulk_again(z, op);
+}
+
+/*
+ * Is a chunk of the list still to go once this free_pcppages_bulk() is done? A decay has
+ * its pages counted before it took the lock (6.19, fc4b909c368f); a 6.10+ drain
+ * (55f77df7d715) goes on while the set it drains holds pages, read again under the lock,
+ * as drain_pages_zone() reads pcp->count (since its race fix) each time round.
+ */
+static int chunk_left(const struct blab_zone *z, const struct blab_op *op)
+{
+	uint32_t count = z->pageset[op->target].pcp[op->which].count;
+
+	if (op->kind == BLAB_OP_DECAY)
+		return op->decay_left && count;
+	return op->kind == BLAB_OP_DRAIN && z->s.drain_chunk && count;
 }
 
 static int after_bulk(struct blab_zone *z, struct blab_op *op)
 {
-	if (op->kind == BLAB_OP_DRAIN)
-		return drain_next(z, op);
-	if (op->kind == BLAB_OP_DECAY && op->decay_left && z->pageset[op->target].pcp[0].count) {
-		/* 6.19: the next chunk, under pcp->lock taken again (a blocking lock here) */
+	if (chunk_left(z, op)) {
+		/* the next chunk, under pcp->lock taken again (a blocking lock here) */
 		if (!z->s.pcp_lock)
-			return decay_next(z, op);
+			return bulk_again(z, op);
 		pcp_unlock(z, op);
 		return stop_before_pcp_lock(op);
 	}
+	if (op->kind == BLAB_OP_DRAIN)
+		return drain_next(z, op);
 	return finish(z, op, BLAB_STEP_DONE);
 }
 

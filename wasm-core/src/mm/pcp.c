@@ -179,7 +179,8 @@ static int cluster_refill(const struct blab_zone *z, unsigned order)
  * rmqueue_bulk(): refill cpu's list with up to `count` blocks of `order` under one
  * zone->lock hold. The caller holds the lock (the op's step that resumed took it); it is
  * dropped here. The blocks keep the order they were taken in (ascending pfns after a
- * split), the first one nearest the head, so it is handed out first. Per-migratetype and
+ * split; descending on the 2002 presets, whose expand() hands out a block's top first),
+ * the first one nearest the head, so it is handed out first. Per-migratetype and
  * hot/cold lists are empty when refilled, so that is an append; the 2.6.24/25 shared list
  * may hold pages of other types, and the kernel then put the new run in front of them.
  */
@@ -634,21 +635,28 @@ unlocked:
 }
 
 /* drain_pages(): op->target's lists (its own CPU's, or another's for a remote drain), one
- * set after the other, given back whole. 1 when a bulk free of the next set that holds pages
- * started; 0 when none is left. 6.0+: the op holds the target's pcp->lock (op.c took it). */
+ * set after the other. 1 when a bulk free of the next set that holds pages started; 0 when
+ * none is left. 6.0+: the op holds the target's pcp->lock (op.c took it). A set goes back
+ * whole in one free_pcppages_bulk(), until 6.10's drain_pages_zone() (55f77df7d715, "mm:
+ * page_alloc: control latency caused by zone PCP draining") bounded each call to
+ * batch << CONFIG_PCP_BATCH_SCALE_MAX pages (2,016 with batch 63), pcp->lock dropped and
+ * taken again between calls (op.c's after_bulk()); a set stays current until it is empty. */
 int drain_pages(struct blab_zone *z, struct blab_op *op)
 {
 	unsigned nsets = z->s.pcp == BLAB_PCP_HOTCOLD ? 2 : 1;
 
 	if (z->s.pcp == BLAB_PCP_NONE)
 		return 0;
-	while (op->drain_next < nsets) {
-		unsigned which = op->drain_next++;
+	for (; op->drain_next < nsets; op->drain_next++) {
+		unsigned which = op->drain_next;
 		struct per_cpu_pages *pcp = &z->pageset[op->target].pcp[which];
-		if (pcp->count) {
-			free_pcppages_bulk_start(z, op, which, pcp->count, 0, BLAB_PATH_DRAIN);
-			return 1;
-		}
+		uint32_t count = pcp->count, chunk = pcp->batch << PCP_BATCH_SCALE_MAX;
+		if (!count)
+			continue;
+		if (z->s.drain_chunk && count > chunk)
+			count = chunk;
+		free_pcppages_bulk_start(z, op, which, count, 0, BLAB_PATH_DRAIN);
+		return 1;
 	}
 	return 0;
 }

@@ -141,9 +141,10 @@ uint32_t nr_pcp_alloc(const struct blab_zone *z, struct per_cpu_pages *pcp, unsi
 /*
  * The free_high heuristic (free_unref_page_commit): should this free of `order` drain the
  * list hard? 5.18 (f26b3fa04611): a high-order free while free_factor is up. 6.7: the
- * second high-order free in a row once free_count reached batch (the kernel also asks that
- * batch pages stay when the CPU's cache slice holds 3 batches, PCPF_FREE_HIGH_BATCH; the
- * model machine's slice, 38.5 MB / 56 CPUs, holds fewer, so that flag stays clear); 6.16
+ * second high-order free in a row once free_count reached batch (when the CPU's cache slice
+ * is more than 3 batches, PCPF_FREE_HIGH_BATCH, the kernel also waits for count >= batch,
+ * zone_pcp_update_cacheinfo(); the model machine's slice, 38.5 MB / 56 CPUs, is less, so
+ * that flag stays clear); 6.16
  * (c544a952ba61): once free_count reached batch + high_min / 2.
  */
 int pcp_free_high(const struct blab_zone *z, struct per_cpu_pages *pcp, unsigned order)
@@ -176,7 +177,8 @@ int pcp_free_high(const struct blab_zone *z, struct per_cpu_pages *pcp, unsigned
  * there (0). 6.7: a list that filled up while the zone has room gets a high that holds the
  * frees since the last allocation plus batch (the next frees then stay); below the zone's
  * high watermark high shrinks by those frees instead and the list drains to what it holds.
- * The kernel also caps high at 4 * batch while kswapd reclaims; the model has no reclaim.
+ * While kswapd reclaims (ZONE_RECLAIM_ACTIVE) the kernel lowers pcp->high by
+ * max(free_count, batch) and drains at min(4 * batch, pcp->high); the model has no reclaim.
  */
 uint32_t nr_pcp_high(const struct blab_zone *z, struct per_cpu_pages *pcp, int free_high)
 {

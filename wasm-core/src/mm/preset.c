@@ -17,7 +17,7 @@ struct preset {
 /*
  * One row per kernel. A switch not named is 0: no pcp lists, one pass, 6 * batch, the 2002
  * batch cap, no watermarks, round-robin bulk frees, no free_factor, batch and high from the
- * formulas, no skip-merge, no clusters.
+ * formulas, no skip-merge, no clusters, expand() keeping the lower half.
  */
 #define V4_16 .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .batch_era = 1
 #define V5_14_LISTS .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .pcp_max_order = 3, \
@@ -28,15 +28,17 @@ struct preset {
 /* 6.7 on: high auto-tuned between high_min and high_max, refills of batch << alloc_factor,
  * drains of free_count */
 #define V6_7 V6_0, .high_mode = BLAB_HIGH_AUTO, .alloc_factor = 1, .free_factor = BLAB_FREE_COUNT
+/* 6.10 on: drain_pages_zone() in chunks of batch << 5, pcp->lock taken for each (55f77df7d715) */
+#define V6_10 V6_7, .drain_chunk = 1
 static const struct preset presets[] = {
 	{.name = "v2.5.44", .title = "no pcp lists, every page takes zone->lock",
 	 .commit = "",
-	 .describe = "no per-cpu lists: every page allocation and free takes zone->lock; the buddy allocator's free_area bitmaps",
-	 .s = {.pcp = BLAB_PCP_NONE, .buddy_map = 1}},
+	 .describe = "no per-cpu lists: every page allocation and free takes zone->lock; the buddy allocator's free_area bitmaps; expand() hands out the top of a block",
+	 .s = {.pcp = BLAB_PCP_NONE, .buddy_map = 1, .expand_top = 1}},
 	{.name = "v2.5.45", .title = "hot/cold pcp, rmqueue_bulk (2002)",
 	 .commit = "",
-	 .describe = "hot/cold per-cpu lists, rmqueue_bulk() refills batch pages under one lock (Morton/Bligh 2002, lwn.net/Articles/14768)",
-	 .s = {.pcp = BLAB_PCP_HOTCOLD, .buddy_map = 1}},
+	 .describe = "hot/cold per-cpu lists, rmqueue_bulk() refills batch pages under one lock (Morton/Bligh 2002, lwn.net/Articles/14768); expand() hands out the top of a block, as 2.5.44",
+	 .s = {.pcp = BLAB_PCP_HOTCOLD, .buddy_map = 1, .expand_top = 1}},
 	{.name = "v2.6.25", .title = "one LIFO pcp list per CPU",
 	 .commit = "",
 	 .describe = "one LIFO list per cpu searched by migratetype, hot to the head and cold to the tail (2.6.25 merged hot and cold)",
@@ -80,13 +82,13 @@ static const struct preset presets[] = {
 	 .describe = "90b41691b988, 51a755c56dc0: high moves between high_min and high_max (refills raise it, decay_pcp_high() lowers it about once a second); refills of batch << alloc_factor up to 5 (52166607ecc9); drains of free_count; free_high once free_count >= batch",
 	 .s = {V6_7, .free_high = BLAB_FREE_HIGH_BATCH}},
 	{.name = "v6.16", .title = "free_high only past batch + high_min / 2",
-	 .commit = "c544a952ba61",
-	 .describe = "c544a952ba61: a high-order free drains hard only once free_count >= batch + high_min / 2 (was batch)",
-	 .s = {V6_7, .free_high = BLAB_FREE_HIGH_HALF_MIN}},
+	 .commit = "c544a952ba61 55f77df7d715",
+	 .describe = "c544a952ba61: a high-order free drains hard only once free_count >= batch + high_min / 2 (was batch); 6.10's 55f77df7d715: drain_pages_zone() gives a list back batch << 5 pages per pcp->lock hold",
+	 .s = {V6_10, .free_high = BLAB_FREE_HIGH_HALF_MIN}},
 	{.name = "v6.19", .title = "drains and decays in chunks of batch",
 	 .commit = "fc4b909c368f 91e691296646",
 	 .describe = "fc4b909c368f: decay_pcp_high() gives back batch pages per free_pcppages_bulk(), pcp->lock taken again for each; 91e691296646: a free's drain frees at most batch pages per zone->lock hold and tries pcp->lock again between chunks (busy: the rest stays)",
-	 .s = {V6_7, .free_high = BLAB_FREE_HIGH_HALF_MIN, .bulk_chunk = 1}},
+	 .s = {V6_10, .free_high = BLAB_FREE_HIGH_HALF_MIN, .bulk_chunk = 1}},
 	/* Aaron Lu's zone->lock RFC v2 (2018-03-20, not merged), on the tree it was posted
 	 * against: 4.16 with 4.17's two-pass bulk free and buddy prefetch (0a5f4e5b4562,
 	 * 97334162e4d7), which its patches 2/4 and 4/4 edit; docs/skipmerge.md */
@@ -110,6 +112,7 @@ static const struct preset presets[] = {
 #undef V5_14_LISTS
 #undef V6_0
 #undef V6_7
+#undef V6_10
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 

@@ -74,11 +74,12 @@ static int check_strategy(const struct blab_strategy *s)
 	    s->merge_tail > 1 || s->watermarks > 1 || s->bulk_rr > BLAB_RR_LIST ||
 	    s->free_factor > BLAB_FREE_COUNT || s->skip_merge > 1 ||
 	    s->clusters > BLAB_CLUSTERS_PER_BULK || s->pcp_lock > 1 || s->alloc_factor > 1 ||
-	    s->free_high > BLAB_FREE_HIGH_HALF_MIN || s->bulk_chunk > 1 || s->buddy_map > 1)
+	    s->free_high > BLAB_FREE_HIGH_HALF_MIN || s->bulk_chunk > 1 || s->buddy_map > 1 ||
+	    s->expand_top > 1 || s->drain_chunk > 1)
 		return BLAB_ESTRATEGY;
 	/* the 6.x switches belong to the per-migratetype LIFO lists; 6.19's chunks are of the
 	 * single pass (two passes pick the whole drain before taking zone->lock) */
-	if ((s->pcp_lock || s->alloc_factor || s->free_high || s->bulk_chunk ||
+	if ((s->pcp_lock || s->alloc_factor || s->free_high || s->bulk_chunk || s->drain_chunk ||
 	     s->high_mode == BLAB_HIGH_AUTO || s->free_factor == BLAB_FREE_COUNT) &&
 	    (s->pcp != BLAB_PCP_LIFO || !s->pcp_per_mt))
 		return BLAB_ESTRATEGY;

@@ -8,7 +8,7 @@
  *        [log=RECORDS] [events=state,explain,lock,cache|all]
  *        [skip_merge=0|1] [clusters=none|per_free|per_bulk]
  *        [high_max=H] [pcp_lock=0|1] [alloc_factor=0|1] [free_high=none|all|batch|half_min]
- *        [bulk_chunk=0|1] [buddy_map=0|1]
+ *        [bulk_chunk=0|1] [drain_chunk=0|1] [buddy_map=0|1] [expand_top=0|1]
  *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1] [compact=merge|migrate]
  *        [count=N]
  *   compact order=K [cpu=C] [mode=merge|migrate]
@@ -306,7 +306,9 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	    flag01(s, "zone", kv, n, "pcp_lock", &cfg.strategy.pcp_lock) < 0 ||
 	    flag01(s, "zone", kv, n, "alloc_factor", &cfg.strategy.alloc_factor) < 0 ||
 	    flag01(s, "zone", kv, n, "bulk_chunk", &cfg.strategy.bulk_chunk) < 0 ||
-	    flag01(s, "zone", kv, n, "buddy_map", &cfg.strategy.buddy_map) < 0)
+	    flag01(s, "zone", kv, n, "drain_chunk", &cfg.strategy.drain_chunk) < 0 ||
+	    flag01(s, "zone", kv, n, "buddy_map", &cfg.strategy.buddy_map) < 0 ||
+	    flag01(s, "zone", kv, n, "expand_top", &cfg.strategy.expand_top) < 0)
 		return 1;
 	if ((k = find(kv, n, "pcp"))) {
 		int i = pick_name(k->val, pcp_names, 3);
