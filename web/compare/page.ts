@@ -338,21 +338,11 @@ export function mountCompare(root: HTMLElement, search: string): void {
     columns = [];
     replayFragmentation = [];
     try {
-      // The replays' runs go to the pool first (replay() puts them ahead of every point); the
-      // measured runs queue behind them, so the workers go on with those while this thread
-      // decodes and draws the replays. (Runs of the replays beside the measured ones, in an
-      // engine worker of their own, had slowed the replays on a 2-core machine, 1.2 s -> 1.8 s
-      // to the columns, and brought the chart's last point no sooner.)
-      const replays = replayAll(gen);
-      const measured = measure(gen, replays);
-      measured.catch(() => undefined); // awaited below, once the replays are in
-      try {
-        if (!(await replays)) return;
-      } catch (e) {
-        if (gen === runGen) pool.cancel(); // the measured runs of a compare that failed
-        throw e;
-      }
-      await measured;
+      // the replays first, then the measured runs: started beside them, the pool only slowed
+      // the replays down on a 2-core machine (1.2 s -> 1.8 s to the columns) and brought the
+      // chart's last point no sooner
+      if (!(await replayAll(gen))) return;
+      await measure(gen);
       if (gen !== runGen) return;
       page.classList.add('ready');
     } catch (e) {
@@ -449,7 +439,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
    * task count, the state's seed), then the diff table's seeds at `cpus`. Chart points appear
    * as they finish; the table when its last run is in.
    */
-  async function measure(gen: number, replays: Promise<boolean>) {
+  async function measure(gen: number) {
     const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
     const seeds = measuredSeeds(state);
     const chartReqs = sp.sweep ? state.configs.flatMap((c) => state.tasks.map((n) => compareRequest(state, c, n))) : [];
@@ -487,8 +477,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
         } else diffStats[index - chartReqs.length] = stats;
       },
     });
-    // the diff table shows each replay's fragmentation beside the runs
-    if (gen !== runGen || !(await replays.catch(() => false)) || gen !== runGen) return;
+    if (gen !== runGen) return;
     const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
     bar.finish(`${runs.size} measured runs${cached.size ? `, ${cached.size} of them from this browser's results cache` : ''}`);
     // every measured run's record, one JSON line each, as `blab sim --points` prints it natively
