@@ -132,7 +132,10 @@ static inline void pcp_hit_setup(struct blab_zone *z)
 {
 	unsigned top = z->s.pcp_max_order < z->top_order ? z->s.pcp_max_order : z->top_order;
 
-	if (z->s.pcp_lock || z->s.alloc_factor || z->s.free_high || z->s.bulk_chunk ||
+	/* 5.18's free_high (BLAB_FREE_HIGH_ALL) looks at high-order frees only, and keeps no
+	 * state: free_unref_page_hit() leaves those to the op */
+	if (z->s.pcp_lock || z->s.alloc_factor ||
+	    (z->s.free_high && z->s.free_high != BLAB_FREE_HIGH_ALL) || z->s.bulk_chunk ||
 	    z->s.high_mode == BLAB_HIGH_AUTO || z->s.free_factor == BLAB_FREE_COUNT)
 		z->fast_mode = FAST_NONE; /* 6.0+: pcp->lock and the tuning run in the op */
 	else if (z->s.pcp == BLAB_PCP_LIFO && z->s.pcp_per_mt)
@@ -216,7 +219,7 @@ free_unref_page_hit(struct blab_zone *z, unsigned cpu, uint64_t pfn, unsigned or
 
 	/* the op's free_validate() passes: in the zone, aligned, an allocated head of order */
 	if (order >= z->fast_orders || off >= z->pages || (pfn & ((1ull << order) - 1)) ||
-	    ps->busy)
+	    ps->busy || (order && z->s.free_high))
 		return 0;
 	p = zone_page(z, off);
 	if ((p->flags & (PG_picked | PG_buddy | PG_pcp | PG_tail | PG_alloc)) != PG_alloc ||
