@@ -35,9 +35,10 @@ test('a zone larger than the browser core\'s fixed memory is refused with a mess
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('/?workbench');
   await expect(page.locator('#opscript-run')).toBeEnabled();
-  // 2^24 pages is within the core's limit, but its struct pages (1 GB) do not fit the web
-  // build's 512 MB heap: malloc must fail (ABORTING_MALLOC=0) and the core say so, not abort.
-  await page.locator('#opscript-text').fill('zone pages=16777216 cpus=1 preset=v4.16\nbuddyinfo\n');
+  // 2^24 pages and an event log of 2^24 records are within the core's limits, but their
+  // struct pages (256 MB) and records (512 MB) do not fit the web build's 512 MB heap: malloc
+  // must fail (ABORTING_MALLOC=0) and the core say so, not abort.
+  await page.locator('#opscript-text').fill('zone pages=16777216 cpus=1 preset=v4.16 log=16777216\nbuddyinfo\n');
   await page.locator('#opscript-run').click();
   const out = page.locator('#opscript-out');
   await expect(out).toContainText('line 1: zone: the host is out of memory', { timeout: 30_000 });
