@@ -3,7 +3,7 @@
 // side by side, played in step by virtual time; a diff table with the rows that fit the
 // workload (diff.ts); a score-vs-tasks chart with all of them where the score is a throughput.
 // Its state lives in the URL (url.ts), so a compare reloads to the same view.
-import type { SimRequest } from '../engine/blab-module';
+import type { ReplayResult, SimRequest } from '../engine/blab-module';
 import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
 import { pcpWarnings, pcpWarningsApply } from '../engine/pcp-warning';
@@ -358,13 +358,21 @@ export function mountCompare(root: HTMLElement, search: string): void {
     const views = compareViews(state.workload);
     const unit = state.workload === 'hackbench' ? 'groups' : 'CPUs';
     status.textContent = `replaying ${state.configs.length} configurations at ${state.cpus} ${unit}, a small scenario…`;
-    // every replay asked for at once: the pool's workers run them side by side, and each
-    // column is built while the next replay may still be running
+    // as many replays asked for at once as the pool has workers, so they run side by side
+    // and a column is built while the next replay runs; no more, so that no more logs than
+    // that wait to be decoded (each up to 2^21 records, 64 MB)
     const reqs = state.configs.map((c) => replayRequest(state, c, 1 << 21));
-    const pending = reqs.map((req) => pool.replay(req));
-    for (const p of pending) p.catch(() => undefined); // awaited below, in order
+    const pending: Promise<ReplayResult>[] = [];
+    const ask = (upTo: number) => {
+      for (let i = pending.length; i < Math.min(upTo, reqs.length); i++) {
+        const p = pool.replay(reqs[i]!);
+        p.catch(() => undefined); // awaited below, in order
+        pending.push(p);
+      }
+    };
     let k = 0;
     for (const c of state.configs) {
+      ask(k + pool.size);
       const req = reqs[k]!;
       const r = await pending[k]!;
       if (gen !== runGen) return false;
