@@ -101,6 +101,7 @@ struct blab_machine {
 	const void *host_pages;
 	uint64_t host_first_pfn;
 	uint32_t host_npages;
+	uint32_t host_page_stride; /* bytes from one struct page to the next (the zone's) */
 	struct blab_log log;  /* records are stamped with this machine's clock */
 };
 

@@ -245,6 +245,7 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 	z->machine.host_pages = z->mem_map;
 	z->machine.host_first_pfn = z->start_pfn;
 	z->machine.host_npages = z->pages;
+	z->machine.host_page_stride = z->page_stride;
 	for (uint32_t i = 0; i < z->pages; i++) {
 		zone_page(z, i)->next = NIL;
 		zone_page(z, i)->prev = NIL;

@@ -79,7 +79,8 @@ void _mach_real_prefetch(struct blab_machine *m, uint64_t pfn)
 	if (pfn < m->host_first_pfn || pfn - m->host_first_pfn >= m->host_npages)
 		return;
 #if REAL_HAVE_PREFETCH
-	__builtin_prefetch((const char *)m->host_pages + (pfn - m->host_first_pfn) * 64u, 1, 3);
+	__builtin_prefetch((const char *)m->host_pages + (pfn - m->host_first_pfn) * m->host_page_stride,
+			   1, 3);
 #endif
 }
 
