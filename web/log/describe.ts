@@ -7,7 +7,6 @@ import {
   FLAG,
   LOCK_NAMES,
   MIGRATETYPES,
-  listedHalf,
   pathId,
   splitHalves,
   eventName,
@@ -64,8 +63,10 @@ export function describeEvent(log: EventLog, i: number): string {
       return `${who}: block ${block} handed to the caller`;
     case EV.FREE:
       return `${who}: the caller frees block ${block}`;
-    case EV.SPLIT:
-      return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; the ${listedHalf(log, i)} half (pfn ${hexPfn(splitHalves(log, i).listed)}) goes to free_area[${order}]`;
+    case EV.SPLIT: {
+      const { listed, side } = splitHalves(log, i);
+      return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; the ${side} half (pfn ${hexPfn(listed)}) goes to free_area[${order}]`;
+    }
     case EV.MERGE:
       return `${who}: __free_one_page() merges pfn ${hexPfn(pfn)} with its buddy (pfn ^ (1 << ${order})) into an order-${order + 1} block`;
     case EV.RMQUEUE_BULK:

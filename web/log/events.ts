@@ -200,19 +200,25 @@ export const FLAG = {
   PARTIAL_DEL: 1, // SLAB_PARTIAL
 } as const;
 
-/**
- * A SPLIT record's two halves: the one expand() puts on free_area[order] and the one it cuts
- * further or hands out. Since 2.6 the upper half is listed; the 2002 presets list the lower
- * one and keep the upper (FLAG.SPLIT_TOP).
- */
-export function splitHalves(log: EventLog, i: number): { listed: number; kept: number } {
-  const pfn = log.pfn[i]!;
-  const size = 2 ** log.order[i]!;
-  return log.flags[i]! & FLAG.SPLIT_TOP ? { listed: pfn, kept: pfn + size } : { listed: pfn + size, kept: pfn };
+/** A SPLIT record's two halves (their first pfns) and which of them is listed. */
+export interface SplitHalves {
+  /** the half expand() puts on free_area[order] */
+  listed: number;
+  /** the half it cuts further or hands out */
+  kept: number;
+  /** the listed half's side of the block, the kept one's is the other */
+  side: 'upper' | 'lower';
 }
 
-/** "upper" or "lower": which half of SPLIT record i goes on the free list */
-export const listedHalf = (log: EventLog, i: number): 'upper' | 'lower' => (log.flags[i]! & FLAG.SPLIT_TOP ? 'lower' : 'upper');
+/**
+ * A SPLIT record's halves. Since 2.6 the upper half is listed; the 2002 presets list the lower
+ * one and keep the upper (FLAG.SPLIT_TOP).
+ */
+export function splitHalves(log: EventLog, i: number): SplitHalves {
+  const pfn = log.pfn[i]!;
+  const size = 2 ** log.order[i]!;
+  return log.flags[i]! & FLAG.SPLIT_TOP ? { listed: pfn, kept: pfn + size, side: 'lower' } : { listed: pfn + size, kept: pfn, side: 'upper' };
+}
 
 /** One record, as plain numbers. `time` and `pfn` are exact below 2^53. */
 export interface EventRecord {

@@ -3,7 +3,7 @@
 // an empty list, a buddy that is free). Built on describe.ts, which says one record plainly;
 // here the sentence leads with the cause, the way a lecturer would say it.
 
-import { ACCESS_OUTCOMES, CPU_NONE, EV, FLAG, LOCK_NAMES, listedHalf, pathId, splitHalves, type EventLog } from './events';
+import { ACCESS_OUTCOMES, CPU_NONE, EV, FLAG, LOCK_NAMES, pathId, splitHalves, type EventLog } from './events';
 import { describeEvent, hexPfn, pcpHighMoved } from './describe';
 
 /** drain_pages() empties a list whatever its count; decay_pcp_high() gives back what lies
@@ -58,13 +58,11 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
       const asked = batch === undefined || a0 === Math.max(1, batch >> order) ? `batch = ${fmt(a0)}` : fmt(a0);
       return `${who}'s pcp list has no page of order ${order}: rmqueue_bulk() takes zone->lock once and moves ${asked} ${a0 === 1 ? 'block' : 'blocks'} from the buddy onto it.`;
     }
-    case EV.SPLIT:
-    {
-      const half = listedHalf(log, i);
-      const { listed, kept } = splitHalves(log, i);
+    case EV.SPLIT: {
+      const { listed, kept, side } = splitHalves(log, i);
       // 2.4/2.5 listed the lower half and went on with the upper one: a block is handed out from its top
-      const rest = half === 'lower' ? ` (2002's expand() keeps the upper half, pfn ${hexPfn(kept)})` : '';
-      return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; its ${half} half, pfn ${hexPfn(listed)}, goes on free_area[${order}]${rest}.`;
+      const rest = side === 'lower' ? ` (2002's expand() keeps the upper half, pfn ${hexPfn(kept)})` : '';
+      return `${who}: expand() halves the order-${order + 1} block at pfn ${hexPfn(pfn)}; its ${side} half, pfn ${hexPfn(listed)}, goes on free_area[${order}]${rest}.`;
     }
     case EV.MERGE: {
       const buddy = log.pfn[0]! + a0; // arg0 is the buddy's pfn minus the zone's start pfn

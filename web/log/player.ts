@@ -10,9 +10,9 @@ import { EV, FLAG, pathId, type EventLog } from './events';
 
 /** drain_pages()'s path */
 const PATH_DRAIN = pathId('DRAIN');
-/** BLAB_PATH_RMQUEUE_BULK and BLAB_PATH_BULK_MERGE (events.ts PATHS) */
-const PATH_RMQUEUE_BULK = 3;
-const PATH_BULK_MERGE = 6;
+/** rmqueue_bulk()'s and free_pcppages_bulk()'s merge under zone->lock */
+const PATH_RMQUEUE_BULK = pathId('RMQUEUE_BULK');
+const PATH_BULK_MERGE = pathId('BULK_MERGE');
 /** how far back a CPU's previous record is looked for (imported runs interleave CPUs) */
 const RUN_LOOKBACK = 256;
 import { LOCK_STAT, MAX_LOCKS, ZoneState, applyEvent, geometryFromLog } from './state';

@@ -1,12 +1,13 @@
 // "What just happened": the current record drawn as a small moving picture. A split drops the
-// half expand() lists (the upper one; the lower one on the 2002 presets) to the order below, a merge joins a block with its buddy one order up, a refill
+// half expand() lists (the upper one; the lower one on the 2002 presets) to the order below, a
+// merge joins a block with its buddy one order up, a refill
 // moves a batch from the buddy lists to a CPU's pcp list and a drain moves pages back, and a
 // prefetch races the read that needs it (a hit lands first, a late one lands after the CPU
 // started waiting, a wasted one is evicted unread). Animated with d3-transition; with reduced
 // motion the picture is drawn at its end at once. Everything drawn is read off the record.
 import { select, type Selection } from 'd3-selection';
 import 'd3-transition';
-import { ACCESS_OUTCOMES, EV, FLAG, eventName, listedHalf, splitHalves, type EventLog } from '../log/events';
+import { ACCESS_OUTCOMES, EV, FLAG, eventName, splitHalves, type EventLog, type SplitHalves } from '../log/events';
 import { hexPfn } from '../log/describe';
 import type { Player } from '../log/player';
 import { COLORS, orderRgb, rgbCss } from '../ui/palette';
@@ -65,7 +66,7 @@ export function eventLegend(p: Player): LegendItem[] {
       return [
         { color: rgbCss(orderRgb(o + 1, max)), label: `order ${o + 1} block` },
         { color: rgbCss(orderRgb(o, max)), label: `its halves, order ${o}` },
-        { color: COLORS.buddy, label: `${i === undefined ? 'upper' : listedHalf(p.log, i)} half, to free_area`, kind: 'outline' },
+        { color: COLORS.buddy, label: `${i === undefined ? 'upper' : splitHalves(p.log, i).side} half, to free_area`, kind: 'outline' },
       ];
     case 'merge':
       return [
@@ -147,10 +148,12 @@ export function createEventView(body: HTMLElement) {
     const pfn = log.pfn[i]!;
     const o = log.order[i]!;
     switch (kind) {
-      case 'split':
-        split(g, L, pfn, o, max, listedHalf(log, i), splitHalves(log, i));
-        svg.setAttribute('aria-label', `expand(): the order-${o + 1} block at pfn ${hexPfn(pfn)} splits; its ${listedHalf(log, i)} half goes to free_area[${o}]`);
+      case 'split': {
+        const halves = splitHalves(log, i);
+        split(g, L, pfn, o, max, halves);
+        svg.setAttribute('aria-label', `expand(): the order-${o + 1} block at pfn ${hexPfn(pfn)} splits; its ${halves.side} half goes to free_area[${o}]`);
         break;
+      }
       case 'merge': {
         const buddy = log.pfn[0]! + log.arg0[i]!;
         merge(g, L, pfn, buddy, o, max);
@@ -214,13 +217,13 @@ function rows(g: G, L: Layout, upper: string, lower: string) {
 }
 
 /** A split: the listed half (outlined) drops to free_area[o], the kept one stays to be cut further. */
-function split(g: G, L: Layout, pfn: number, o: number, max: number, listedSide: 'upper' | 'lower', halves: { listed: number; kept: number }) {
+function split(g: G, L: Layout, pfn: number, o: number, max: number, halves: SplitHalves) {
   const { y0, y1, x0, w } = rows(g, L, `order ${o + 1}`, `free_area[${o}]`);
   const bw = Math.min(w, L.fs * 16);
   const h = L.rowH - 6;
   const half = bw / 2;
   const colour = rgbCss(orderRgb(o, max));
-  const [keptX, listedX] = listedSide === 'upper' ? [x0, x0 + half + 2] : [x0 + half + 2, x0];
+  const [keptX, listedX] = halves.side === 'upper' ? [x0, x0 + half + 2] : [x0 + half + 2, x0];
   const whole = block(g, x0, y0 + 3, bw, h, rgbCss(orderRgb(o + 1, max)));
   const kept = block(g, keptX, y0 + 3, half - 2, h, colour).attr('opacity', 0);
   const listed = block(g, listedX, y0 + 3, half - 2, h, colour, COLORS.buddy).attr('opacity', 0).classed('ev-moving', true);
@@ -228,8 +231,8 @@ function split(g: G, L: Layout, pfn: number, o: number, max: number, listedSide:
   kept.transition().duration(L.dur / 3).attr('opacity', 1);
   listed.transition().duration(L.dur / 3).attr('opacity', 1).transition().duration(L.dur).attr('y', y1 + 3);
   text(g, x0 + bw + L.fs, y0 + L.rowH / 2, `pfn ${hexPfn(pfn)} .. ${hexPfn(pfn + 2 ** (o + 1) - 1)}`).attr('class', 'ev-note');
-  const keptSide = listedSide === 'upper' ? 'lower' : 'upper';
-  L.caption(`expand(): the ${listedSide} half, pfn ${hexPfn(halves.listed)}, goes on free_area[${o}]; the ${keptSide} half, pfn ${hexPfn(halves.kept)}, is split further or handed out.`);
+  const keptSide = halves.side === 'upper' ? 'lower' : 'upper';
+  L.caption(`expand(): the ${halves.side} half, pfn ${hexPfn(halves.listed)}, goes on free_area[${o}]; the ${keptSide} half, pfn ${hexPfn(halves.kept)}, is split further or handed out.`);
 }
 
 function merge(g: G, L: Layout, pfn: number, buddy: number, o: number, max: number) {
