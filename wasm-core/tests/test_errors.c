@@ -45,6 +45,14 @@ static void zone_errors(void)
 	cfg.strategy.pcp_max_order = 4;
 	CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_ESTRATEGY);
 	cfg.strategy.pcp_max_order = 0;
+	/* the 0|1 switches (2002's expand_top, 6.10's drain_chunk among them) refuse 2 */
+	cfg.strategy.expand_top = 2;
+	CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_ESTRATEGY);
+	cfg.strategy.expand_top = 1;
+	cfg.strategy.drain_chunk = 2;
+	CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_ESTRATEGY);
+	cfg.strategy.expand_top = 0;
+	cfg.strategy.drain_chunk = 0;
 	cfg.machine = 9;
 	CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_EINVAL);
 	cfg.machine = BLAB_MACHINE_PLAIN;
