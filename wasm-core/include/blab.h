@@ -257,6 +257,10 @@ struct blab_zone_info {
 	uint32_t nr_pageblocks;
 	uint32_t min_free_kbytes;
 	uint32_t wmark_min, wmark_low, wmark_high;
+	/* ZONE_BELOW_HIGH (watermarks on): set by an allocation that found free_pages at or
+	 * under wmark_high, cleared by a free whose drain left them above it; 6.7+ presets
+	 * shrink pcp->high while it is set */
+	uint8_t below_high;
 	uint32_t nr_free[BLAB_MAX_ORDER_LIMIT + 1];
 	struct blab_strategy strategy; /* with batch and high resolved */
 };

@@ -64,6 +64,7 @@ static int same_zone(const struct blab_zone *a, const struct blab_zone *b)
 	const struct blab_event *ea = blab_log(a, &na), *eb = blab_log(b, &nb);
 
 	return a->machine.now == b->machine.now && a->free_pages == b->free_pages &&
+	       a->below_high == b->below_high &&
 	       a->pcp_pages == b->pcp_pages && na == nb &&
 	       (!na || !memcmp(ea, eb, na * sizeof(*ea))) &&
 	       a->page_stride == b->page_stride && !memcmp(a->mem_map, b->mem_map, (size_t)a->pages * a->page_stride) &&
@@ -74,6 +75,7 @@ static int same_zone(const struct blab_zone *a, const struct blab_zone *b)
 /* ops run, and how many of them the fast path took */
 struct tally {
 	unsigned ops, fast_alloc, fast_free;
+	unsigned below_high; /* ops after which ZONE_BELOW_HIGH was set */
 };
 
 static void compare(const char *preset, unsigned machine, int logged, int wmarks,
@@ -93,7 +95,7 @@ static void compare(const char *preset, unsigned machine, int logged, int wmarks
 		struct blab_op op;
 		int ra, rb;
 
-		if (r < 50 && n < HELD) {
+		if (r < (wmarks ? 58u : 50u) && n < HELD) {
 			unsigned order = rnd(5) ? 0 : rnd(5), mt = rnd(3);
 			uint64_t pa = 0, pb = 0;
 			if (!rnd(100))
@@ -151,6 +153,7 @@ static void compare(const char *preset, unsigned machine, int logged, int wmarks
 			CHECK_EQ(ra, rb);
 		}
 		t->ops++;
+		t->below_high += a->below_high;
 		if ((i % 61 == 0 || i == OPS - 1) && !same_zone(a, b)) {
 			fprintf(stderr, "  %s machine %u logged %d wmarks %d: zones differ after op %u\n",
 				preset, machine, logged, wmarks, i);
@@ -172,10 +175,10 @@ int main(void)
 	 * pcp->lock and tuning (5.18's free_high included: it leaves order-0 frees alone), and
 	 * 2.5.45's hot/cold pair; not 2.5.44 (no lists) nor 2.6.25 (one shared list, searched) */
 	static const int inline_hits[] = {0, 1, 0, 1, 1, 1, 1, 1, 1};
-	struct tally t = {0, 0, 0};
+	struct tally t = {0, 0, 0, 0};
 
 	for (unsigned p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
-		struct tally own = {0, 0, 0};
+		struct tally own = {0, 0, 0, 0};
 		compare(presets[p], BLAB_MACHINE_PLAIN, 1, 0, &own);
 		compare(presets[p], BLAB_MACHINE_PLAIN, 0, 0, &own);
 		compare(presets[p], BLAB_MACHINE_PLAIN, 1, 1, &own);
@@ -191,11 +194,15 @@ int main(void)
 		t.ops += own.ops;
 		t.fast_alloc += own.fast_alloc;
 		t.fast_free += own.fast_free;
+		t.below_high += own.below_high;
 	}
 	/* the comparison means something only if the fast path ran, often (29,390 allocations
 	 * and 28,534 frees of 108,000 ops) */
 	CHECK(t.fast_alloc > t.ops / 24);
 	CHECK(t.fast_free > t.ops / 16);
+	/* the runs with watermarks go under the high watermark, where the inline hit must leave
+	 * the allocation that sets ZONE_BELOW_HIGH to the op */
+	CHECK(t.below_high > 0);
 	printf("test_fastpath: %u ops, %u fast allocs, %u fast frees\n", t.ops, t.fast_alloc,
 	       t.fast_free);
 	return harness_report("test_fastpath");

@@ -357,6 +357,96 @@ static void decay(void)
 	blab_zone_destroy(z);
 }
 
+/*
+ * 6.7's ZONE_BELOW_HIGH is a flag, not a comparison: the allocation that finds the zone at or
+ * under its high watermark sets it (get_page_from_freelist()), and only a free whose drain
+ * leaves the zone above the watermark clears it (free_unref_page_commit()). Meanwhile refills
+ * leave pcp->high alone and frees shrink it. A drain_pages() that lifts the zone does not
+ * clear it, nor does the refill that takes it under: the next allocation sets it.
+ */
+static void below_high_sticky(void)
+{
+	static uint64_t pfn[65536];
+	struct blab_zone_config cfg;
+	struct blab_zone *z = NULL;
+	struct blab_zone_info zi;
+	struct blab_pcp_info pi;
+	uint32_t n = 0, high_n, wmark, high;
+	int crossed = 0;
+
+	blab_zone_config_init(&cfg);
+	CHECK_EQ(blab_preset("v6.7", &cfg.strategy), 0);
+	cfg.pages = 65536;
+	cfg.cpus = 2;
+	cfg.strategy.watermarks = 1;
+	CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+	CHECK_EQ(blab_zone_info(z, &zi), 0);
+	wmark = zi.wmark_high;
+	CHECK(wmark > 0 && wmark < zi.free_pages);
+	CHECK_EQ(zi.below_high, 0);
+	/* allocate until the flag is set: by the first allocation that starts at or under the
+	 * watermark, never by the refill that took the zone there */
+	while (n < 65536) {
+		uint32_t before;
+		CHECK_EQ(blab_zone_info(z, &zi), 0);
+		before = zi.free_pages;
+		if (blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn[n]))
+			break;
+		n++;
+		CHECK_EQ(blab_zone_info(z, &zi), 0);
+		if (zi.free_pages <= wmark && before > wmark) {
+			CHECK_EQ(zi.below_high, 0); /* this allocation's refill crossed: not yet */
+			crossed = 1;
+		}
+		if (zi.below_high) {
+			CHECK(before <= wmark);
+			break;
+		}
+	}
+	CHECK(crossed);
+	CHECK_EQ(zi.below_high, 1);
+	/* docs/modern-pcp.md's numbers: watermark 768, refills of 480 (batch 15 << 5) */
+	CHECK_EQ(wmark, 768);
+	CHECK_EQ(zi.free_pages, 751);
+	/* drain_pages() gives the list back and lifts the zone: the flag stays */
+	CHECK_EQ(blab_drain(z, 0), 0);
+	CHECK_EQ(blab_zone_info(z, &zi), 0);
+	CHECK_EQ(zi.free_pages, 1229);
+	CHECK_EQ(zi.below_high, 1);
+	/* a refill while it is set leaves high where it was (clear, high grows by the refill) */
+	CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+	high = pi.high;
+	CHECK_EQ(pi.count, 0);
+	CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn[n++]), 0);
+	CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+	CHECK(pi.count > 0);
+	CHECK_EQ(pi.high, high);
+	CHECK_EQ(high, 4096);
+	/* frees shrink high (never under high_min) and drain; the first drain that ends above
+	 * the watermark clears the flag */
+	high_n = n;
+	while (n && zi.below_high) {
+		CHECK_EQ(blab_free(z, 0, pfn[--n], 0), 0);
+		CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+		CHECK(pi.high <= high && pi.high >= pi.high_min);
+		CHECK_EQ(blab_zone_info(z, &zi), 0);
+	}
+	CHECK_EQ(zi.below_high, 0);
+	CHECK_EQ(high_n - n, 2); /* each drains batch: to 764 free, then to 779 */
+	CHECK_EQ(zi.free_pages, 779);
+	CHECK_EQ(pi.high, high - 2 * 15);
+	CHECK(zone_ok(z));
+	blab_zone_destroy(z);
+
+	/* without watermarks (blab sim's zones) the flag is never set */
+	z = zone_of("v6.7", 65536, 2);
+	for (n = 0; n < 60000; n++)
+		CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn[n]), 0);
+	CHECK_EQ(blab_zone_info(z, &zi), 0);
+	CHECK_EQ(zi.below_high, 0);
+	blab_zone_destroy(z);
+}
+
 /* 6.19 (fc4b909c368f): the same decay gives its 185 pages back batch at a time, one
  * free_pcppages_bulk() and one zone->lock hold each (pcp->lock, taken again for each, leaves
  * no record); the list and its high end where 6.7's do */
@@ -665,6 +755,7 @@ int main(void)
 	drains_grow();
 	preset_sizes();
 	decay();
+	below_high_sticky();
 	decay_chunked();
 	drain_chunked();
 	free_high();

@@ -113,6 +113,10 @@ struct blab_zone {
 	uint32_t managed_pages;
 	uint32_t min_free_kbytes;
 	uint32_t wmark[3];           /* WMARK_MIN, WMARK_LOW, WMARK_HIGH */
+	/* ZONE_BELOW_HIGH (6.7, Huang Ying's "decrease PCP high if free pages < high
+	 * watermark"): set by an allocation that finds the zone under its high watermark,
+	 * cleared only by a free whose drain brought it back above; watermarks on only */
+	uint8_t below_high;
 
 	struct blab_machine machine; /* its kind, clock, locks and event log (machine/machine.h) */
 	struct slab_state *slab;     /* slab.c: kmem_caches and their slabs; NULL until one exists */
@@ -311,10 +315,18 @@ uint32_t nr_pcp_free(const struct blab_zone *z, struct per_cpu_pages *pcp, uint3
 		     int free_high);
 int pcp_free_high(const struct blab_zone *z, struct per_cpu_pages *pcp, unsigned order);
 uint32_t decay_pcp_high(const struct blab_zone *z, struct per_cpu_pages *pcp);
-/* ZONE_BELOW_HIGH: free pages under the high watermark (only with watermarks on) */
+/* ZONE_BELOW_HIGH, as the last allocation or drain left it (z->below_high) */
 static inline int zone_below_high(const struct blab_zone *z)
 {
-	return z->s.watermarks && z->free_pages < z->wmark[WMARK_HIGH];
+	return z->below_high;
+}
+
+/* get_page_from_freelist()'s first test: would an allocation of `order` find the zone
+ * under its high watermark with the flag still clear? (It then sets the flag.) */
+static inline int zone_falls_below_high(const struct blab_zone *z, unsigned order)
+{
+	return z->s.watermarks && !z->below_high &&
+	       z->free_pages < z->wmark[WMARK_HIGH] + (1u << order);
 }
 
 /* pcp.c (and pcp.h, the pcp hit inline) */

@@ -106,7 +106,7 @@ static uint32_t pcp_high_clamped(struct per_cpu_pages *pcp)
 /*
  * nr_pcp_alloc(): the blocks a refill of `order` takes. Up to 6.6: batch, scaled down by the
  * order on the high-order lists (at least 2, unless batch is 1). 6.7: first high grows by the
- * refill (unless the zone is below its high watermark), then an order-0 refill is
+ * refill (unless ZONE_BELOW_HIGH is set), then an order-0 refill is
  * batch << alloc_factor, the factor growing while refills follow refills, but never more than
  * leaves batch of room under high.
  */
@@ -175,8 +175,9 @@ int pcp_free_high(const struct blab_zone *z, struct per_cpu_pages *pcp, unsigned
 /*
  * nr_pcp_high(): the count at which a free drains. A free_high free drains whatever is
  * there (0). 6.7: a list that filled up while the zone has room gets a high that holds the
- * frees since the last allocation plus batch (the next frees then stay); below the zone's
- * high watermark high shrinks by those frees instead and the list drains to what it holds.
+ * frees since the last allocation plus batch (the next frees then stay); while
+ * ZONE_BELOW_HIGH is set (op.c sets and clears it) high shrinks by those frees instead and
+ * the list drains to what it holds.
  * While kswapd reclaims (ZONE_RECLAIM_ACTIVE) the kernel lowers pcp->high by
  * max(free_count, batch) and drains at min(4 * batch, pcp->high); the model has no reclaim.
  */

@@ -343,6 +343,7 @@ int blab_zone_info(const struct blab_zone *z, struct blab_zone_info *out)
 	out->wmark_min = z->wmark[WMARK_MIN];
 	out->wmark_low = z->wmark[WMARK_LOW];
 	out->wmark_high = z->wmark[WMARK_HIGH];
+	out->below_high = z->below_high;
 	for (unsigned o = 0; o <= z->top_order; o++)
 		out->nr_free[o] = z->free_area[o].nr_free;
 	out->strategy = z->s;
