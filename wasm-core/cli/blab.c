@@ -33,6 +33,7 @@ static int replay_help(FILE *f)
 "       [skip_merge=0|1] [clusters=none|per_free|per_bulk]\n"
 "       [high_max=H] [pcp_lock=0|1] [alloc_factor=0|1] [bulk_chunk=0|1] [buddy_map=0|1]\n"
 "       [drain_chunk=0|1] [expand_top=0|1] [free_high=none|all|batch|half_min]\n"
+"       [pcp_thp=none|per_mt|one|movable]\n"
 "      A zone of N pages starting at pfn P, with C cpus (1..256). The preset (default\n"
 "      %s) sets the strategy; the other keys change single switches. batch and high\n"
 "      default to the kernel's zone_batchsize() and 6*batch or zone_highsize().\n"

@@ -110,6 +110,13 @@ enum blab_nr_pcp_free {
 	BLAB_FREE_FACTOR = 1, /* 5.14 3b12e7e97938: batch << free_factor, grown by each such free */
 	BLAB_FREE_COUNT = 2,  /* 6.7: free_count, the pages freed since the last allocation */
 };
+/* pcp_thp: THP-sized blocks (pageblock_order) on the pcp lists, after the order 0..3 lists */
+enum blab_pcp_thp {
+	BLAB_THP_NONE = 0,    /* before it: a pageblock-sized block always takes zone->lock */
+	BLAB_THP_PER_MT = 1,  /* 44042b449872 (v5.14 here): one per migratetype (15 lists) */
+	BLAB_THP_ONE = 2,     /* 5.18 5d0a661d808f: one list for every migratetype (13) */
+	BLAB_THP_MOVABLE = 3, /* 6.10 bf14ed81f571: movable, and the rest (14) */
+};
 /* free_high: a CPU freeing high-order pages without allocating drains its lists hard */
 enum blab_free_high {
 	BLAB_FREE_HIGH_NONE = 0,
@@ -152,6 +159,7 @@ struct blab_strategy {
 	uint8_t drain_chunk;   /* 6.10 55f77df7d715: drain_pages_zone() gives a list back
 				* batch << CONFIG_PCP_BATCH_SCALE_MAX pages per free_pcppages_bulk(),
 				* dropping pcp->lock and taking it again between */
+	uint8_t pcp_thp;       /* enum blab_pcp_thp (per-migratetype LIFO lists only) */
 	uint32_t high_max;     /* BLAB_HIGH_AUTO: 0 = zone_highsize() of managed pages / 8 */
 };
 /* X(field, jsName): every switch of struct blab_strategy, for the tables the app is generated
@@ -163,7 +171,7 @@ struct blab_strategy {
 	X(high, high) X(skip_merge, skipMerge) X(clusters, clusters) X(pcp_lock, pcpLock)          \
 	X(alloc_factor, allocFactor) X(free_high, freeHigh) X(bulk_chunk, bulkChunk)             \
 	X(buddy_map, buddyMap) X(expand_top, expandTop) X(drain_chunk, drainChunk)                \
-	X(high_max, highMax)
+	X(pcp_thp, pcpThp) X(high_max, highMax)
 enum blab_clusters {
 	BLAB_CLUSTERS_NONE = 0,
 	BLAB_CLUSTERS_PER_FREE = 1,  /* 3/4: rmqueue_bulk() cuts clusters; each free keeps them up */

@@ -53,6 +53,21 @@ static void zone_errors(void)
 	CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_ESTRATEGY);
 	cfg.strategy.expand_top = 0;
 	cfg.strategy.drain_chunk = 0;
+	/* THP lists: four kinds, and only beside per-migratetype LIFO lists */
+	cfg.strategy.pcp_thp = BLAB_THP_MOVABLE + 1;
+	CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_ESTRATEGY);
+	{
+		uint8_t per_mt = cfg.strategy.pcp_per_mt;
+		cfg.strategy.pcp_thp = BLAB_THP_ONE;
+		cfg.strategy.pcp_per_mt = 0; /* 2.6.25's one shared list */
+		CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_ESTRATEGY);
+		cfg.strategy.pcp_per_mt = 1;
+		cfg.strategy.pcp = BLAB_PCP_HOTCOLD;
+		CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_ESTRATEGY);
+		cfg.strategy.pcp = BLAB_PCP_LIFO;
+		cfg.strategy.pcp_per_mt = per_mt;
+		cfg.strategy.pcp_thp = BLAB_THP_NONE;
+	}
 	cfg.machine = 9;
 	CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_EINVAL);
 	cfg.machine = BLAB_MACHINE_PLAIN;

@@ -260,6 +260,10 @@ static void script_limits(void)
 			  "zone pages=64 expand_top=2");
 	SCRIPT_FAILS_WITH(1, "line 1: zone: drain_chunk=x is not a number (decimal or 0x hex)",
 			  "zone pages=64 drain_chunk=x");
+	SCRIPT_FAILS_WITH(1, "line 1: zone: pcp_thp=two: expected none, per_mt, one or movable",
+			  "zone pages=64 pcp_thp=two");
+	SCRIPT_FAILS_WITH(1, "line 1: zone: inconsistent strategy switches",
+			  "zone pages=64 pcp=hotcold pcp_thp=one");
 	SCRIPT_FAILS_WITH(1, "line 1: zone: batch=1048577 is too large (at most 1048576)",
 			  "zone pages=64 batch=1048577");
 	SCRIPT_FAILS_WITH(1, "line 1: zone: high=16777217 is too large (at most 16777216)",

@@ -366,7 +366,7 @@ static void decay(void)
  */
 static void below_high_sticky(void)
 {
-	static uint64_t pfn[65536];
+	static uint64_t pfn[16384];
 	struct blab_zone_config cfg;
 	struct blab_zone *z = NULL;
 	struct blab_zone_info zi;
@@ -376,7 +376,7 @@ static void below_high_sticky(void)
 
 	blab_zone_config_init(&cfg);
 	CHECK_EQ(blab_preset("v6.7", &cfg.strategy), 0);
-	cfg.pages = 65536;
+	cfg.pages = 16384; /* small: the debug builds check the zone after every op */
 	cfg.cpus = 2;
 	cfg.strategy.watermarks = 1;
 	CHECK_EQ(blab_zone_create(&cfg, &z), 0);
@@ -386,7 +386,7 @@ static void below_high_sticky(void)
 	CHECK_EQ(zi.below_high, 0);
 	/* allocate until the flag is set: by the first allocation that starts at or under the
 	 * watermark, never by the refill that took the zone there */
-	while (n < 65536) {
+	while (n < 16384) {
 		uint32_t before;
 		CHECK_EQ(blab_zone_info(z, &zi), 0);
 		before = zi.free_pages;
@@ -405,13 +405,13 @@ static void below_high_sticky(void)
 	}
 	CHECK(crossed);
 	CHECK_EQ(zi.below_high, 1);
-	/* docs/modern-pcp.md's numbers: watermark 768, refills of 480 (batch 15 << 5) */
-	CHECK_EQ(wmark, 768);
-	CHECK_EQ(zi.free_pages, 751);
+	/* docs/modern-pcp.md's numbers: watermark 384, refills of 96 (batch 3 << 5) */
+	CHECK_EQ(wmark, 384);
+	CHECK_EQ(zi.free_pages, 355);
 	/* drain_pages() gives the list back and lifts the zone: the flag stays */
 	CHECK_EQ(blab_drain(z, 0), 0);
 	CHECK_EQ(blab_zone_info(z, &zi), 0);
-	CHECK_EQ(zi.free_pages, 1229);
+	CHECK_EQ(zi.free_pages, 449);
 	CHECK_EQ(zi.below_high, 1);
 	/* a refill while it is set leaves high where it was (clear, high grows by the refill) */
 	CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
@@ -421,7 +421,7 @@ static void below_high_sticky(void)
 	CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
 	CHECK(pi.count > 0);
 	CHECK_EQ(pi.high, high);
-	CHECK_EQ(high, 4096);
+	CHECK_EQ(high, 1024);
 	/* frees shrink high (never under high_min) and drain; the first drain that ends above
 	 * the watermark clears the flag */
 	high_n = n;
@@ -432,18 +432,153 @@ static void below_high_sticky(void)
 		CHECK_EQ(blab_zone_info(z, &zi), 0);
 	}
 	CHECK_EQ(zi.below_high, 0);
-	CHECK_EQ(high_n - n, 2); /* each drains batch: to 764 free, then to 779 */
-	CHECK_EQ(zi.free_pages, 779);
-	CHECK_EQ(pi.high, high - 2 * 15);
+	/* high walks down to high_min, free by free; then a drain of 65 lifts the zone */
+	CHECK_EQ(high_n - n, 65);
+	CHECK_EQ(zi.free_pages, 418);
+	CHECK_EQ(pi.high, pi.high_min);
 	CHECK(zone_ok(z));
 	blab_zone_destroy(z);
 
 	/* without watermarks (blab sim's zones) the flag is never set */
-	z = zone_of("v6.7", 65536, 2);
-	for (n = 0; n < 60000; n++)
+	z = zone_of("v6.7", 16384, 2);
+	for (n = 0; n < 16000; n++)
 		CHECK_EQ(blab_alloc(z, 0, 0, BLAB_MT_MOVABLE, &pfn[n]), 0);
 	CHECK_EQ(blab_zone_info(z, &zi), 0);
 	CHECK_EQ(zi.below_high, 0);
+	blab_zone_destroy(z);
+}
+
+/* the pcp list of cpu 0 that holds pfn, or -1 */
+static int list_of(const struct blab_zone *z, uint64_t pfn)
+{
+	const struct per_cpu_pages *pcp = &z->pageset[0].pcp[0];
+	uint32_t want = (uint32_t)(pfn - z->start_pfn);
+
+	for (int li = 0; li < NR_PCP_LISTS; li++)
+		for (uint32_t i = pcp->lists[li].head; i != NIL; i = zone_page(z, i)->next)
+			if (i == want)
+				return li;
+	return -1;
+}
+
+/*
+ * THP-sized blocks (order 9 = pageblock_order) on the pcp lists: none up to 5.12, which
+ * hands every one out under zone->lock; from 44042b449872 (the v5.14 preset) a list per migratetype after
+ * the twelve order 0..3 lists, refilled two blocks at a time (batch >> 9, at least 2); 5.18
+ * (5d0a661d808f) one list for all, so an unmovable request can take a movable block; 6.10
+ * (bf14ed81f571) two, movable and the rest. The bulk free's round-robin counts every list.
+ */
+static void thp_lists(void)
+{
+	static const struct {
+		const char *preset;
+		unsigned nlists;   /* pcp_nr_lists() */
+		int movable_list;  /* where a freed movable THP block goes; -1: not on pcp */
+		int unmovable_list;
+		uint32_t after_unmovable; /* cpu 0's count after a movable, then an unmovable THP */
+	} want[] = {
+		{"v4.16", 3, -1, -1, 0},
+		{"v5.14", 15, 13, 12, 1024},
+		{"v5.17", 15, 13, 12, 1024},
+		{"v5.18", 13, 12, 12, 0},   /* the unmovable request took the movable block */
+		{"v6.7", 13, 12, 12, 0},
+		{"v6.16", 14, 13, 12, 1024},
+		{"v6.19", 14, 13, 12, 1024},
+	};
+
+	for (unsigned k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		struct blab_zone_config cfg;
+		struct blab_zone *z = NULL;
+		struct blab_pcp_info pi;
+		uint64_t mov, unmov;
+
+		blab_zone_config_init(&cfg);
+		CHECK_EQ(blab_preset(want[k].preset, &cfg.strategy), 0);
+		cfg.pages = 65536;
+		cfg.cpus = 2;
+		/* room for three blocks on the list, so that the frees below stay there */
+		cfg.strategy.high = 4096;
+		cfg.strategy.high_max = cfg.strategy.high_mode == BLAB_HIGH_AUTO ? 8192 : 0;
+		CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+
+		CHECK_EQ(pcp_nr_lists(z), want[k].nlists);
+		CHECK_EQ(z->thp_order, want[k].movable_list < 0 ? 0 : 9);
+		CHECK_EQ(blab_alloc(z, 0, 9, BLAB_MT_MOVABLE, &mov), 0);
+		CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+		CHECK_EQ(pi.count, want[k].movable_list < 0 ? 0u : 512u); /* refilled 2, 1 left */
+		CHECK_EQ(blab_alloc(z, 0, 9, BLAB_MT_UNMOVABLE, &unmov), 0);
+		CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+		CHECK_EQ(pi.count, want[k].after_unmovable);
+		CHECK(zone_ok(z));
+		/* freed, each goes to its list */
+		CHECK_EQ(blab_free(z, 0, mov, 9), 0);
+		CHECK_EQ(blab_free(z, 0, unmov, 9), 0);
+		CHECK_EQ(list_of(z, mov), want[k].movable_list);
+		CHECK_EQ(list_of(z, unmov), want[k].unmovable_list);
+		CHECK(zone_ok(z));
+		blab_zone_destroy(z);
+	}
+
+	/* a zone whose pageblocks are no larger than order 3 has no THP-sized block to list */
+	{
+		struct blab_zone_config cfg;
+		struct blab_zone *z = NULL;
+		blab_zone_config_init(&cfg);
+		CHECK_EQ(blab_preset("v6.16", &cfg.strategy), 0);
+		cfg.pages = 4096;
+		cfg.pageblock_order = 3;
+		CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+		CHECK_EQ(z->thp_order, 0);
+		CHECK_EQ(pcp_nr_lists(z), 14); /* the lists are there, as NR_PCP_LISTS counts them */
+		blab_zone_destroy(z);
+	}
+}
+
+/*
+ * 5.14 .. 5.17's round-robin counts the three THP lists (NR_PCP_LISTS 15): a drain of a set
+ * holding order-0 unmovable (list 0) and movable (list 1) pages takes one movable page, then
+ * passes lists 2 .. 14, empty, and list 0, batch_free counting each: 14 unmovable pages; one
+ * movable again, and so on until list 0 is empty; then the movable rest. Twelve lists would
+ * take 11 at a time.
+ */
+static void thp_lists_round_robin(void)
+{
+	static uint64_t pfn[80];
+	struct blab_zone *z = zone_of("v5.17", 65536, 2);
+	const struct blab_event *ev;
+	struct blab_pcp_info pi;
+	uint32_t mark, n, run[64] = {0}, nrun = 0;
+	unsigned last = BLAB_MT_PCPTYPES, first = BLAB_MT_PCPTYPES;
+
+	for (unsigned i = 0; i < 80; i++)
+		CHECK_EQ(blab_alloc(z, 0, 0, i < 40 ? BLAB_MT_UNMOVABLE : BLAB_MT_MOVABLE, &pfn[i]), 0);
+	for (unsigned i = 0; i < 80; i++)
+		CHECK_EQ(blab_free(z, 0, pfn[i], 0), 0);
+	CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+	CHECK(pi.count > 80 && pi.count < pi.high); /* nothing drained yet */
+	mark = log_len(z);
+	CHECK_EQ(blab_drain(z, 0), 0);
+	ev = blab_log(z, &n);
+	/* the lengths of the runs of one migratetype in the PCP_DEL records, movable first */
+	for (uint32_t i = mark; i < n; i++) {
+		if (ev[i].type != BLAB_EV_PCP_DEL)
+			continue;
+		if (first == BLAB_MT_PCPTYPES)
+			first = ev[i].mt;
+		if (ev[i].mt != last && nrun < 64)
+			nrun++;
+		last = ev[i].mt;
+		run[nrun - 1]++;
+	}
+	CHECK_EQ(first, BLAB_MT_MOVABLE);
+	CHECK(nrun >= 5 && nrun % 2 == 1);
+	for (uint32_t r = 0; r + 2 < nrun; r += 2) {
+		CHECK_EQ(run[r], 1u);      /* movable */
+		CHECK_EQ(run[r + 1] <= 14u, 1); /* unmovable: 14, the last run what is left */
+		if (r + 3 < nrun)
+			CHECK_EQ(run[r + 1], 14u);
+	}
+	CHECK(zone_ok(z));
 	blab_zone_destroy(z);
 }
 
@@ -756,6 +891,8 @@ int main(void)
 	preset_sizes();
 	decay();
 	below_high_sticky();
+	thp_lists();
+	thp_lists_round_robin();
 	decay_chunked();
 	drain_chunked();
 	free_high();

@@ -166,7 +166,7 @@ static int each_pcp(struct ctx *c, uint32_t idx, void *arg)
 	if (p->cpu != a->cpu)
 		return fail(c, "cpu %u pcp list: pfn=0x%llx says cpu %u", a->cpu,
 			    (unsigned long long)pfn, p->cpu);
-	if (p->order > z->s.pcp_max_order || p->mt >= BLAB_MT_PCPTYPES ||
+	if (!pcp_allowed_order(z, p->order) || p->mt >= BLAB_MT_PCPTYPES ||
 	    order_to_pindex(z, p->mt, p->order) != a->li)
 		return fail(c, "cpu %u pcp list %u: pfn=0x%llx order %u mt %u is on the wrong list",
 			    a->cpu, a->li, (unsigned long long)pfn, p->order, p->mt);

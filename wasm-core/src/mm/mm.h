@@ -60,9 +60,10 @@ struct free_area {
 	uint32_t nr_free;
 };
 
-/* lists: order_to_pindex(mt, order) = order * 3 + mt when pcp_per_mt, else order */
-#define NR_PCP_LISTS ((BLAB_PCP_MAX_ORDER + 1) * BLAB_MT_PCPTYPES)
+/* lists: order_to_pindex(mt, order) = order * 3 + mt when pcp_per_mt, else order; then up
+ * to one THP-sized list per migratetype (pcp_thp) */
 #define BLAB_PCP_MAX_ORDER 3
+#define NR_PCP_LISTS ((BLAB_PCP_MAX_ORDER + 1) * BLAB_MT_PCPTYPES + BLAB_MT_PCPTYPES)
 
 struct per_cpu_pages {
 	uint32_t count; /* pages (not blocks) on all lists */
@@ -97,6 +98,7 @@ struct blab_zone {
 	uint8_t node;                /* NUMA node: where its pglist_data lines are (node_pgdat_vaddr) */
 	uint8_t top_order;
 	uint8_t pageblock_order;
+	uint8_t thp_order;           /* pcp_thp's block order (pageblock_order), 0: no such block */
 	struct blab_strategy s;      /* batch and high resolved */
 
 	struct page *mem_map;        /* pages entries, page_stride bytes apart (zone_page()) */
@@ -209,29 +211,49 @@ static inline void set_pageblock_migratetype(struct blab_zone *z, uint64_t pfn, 
 
 /* ---- pcp lists: which list of a per_cpu_pages a block of (mt, order) sits on ---- */
 
+/* the THP lists a per_cpu_pages has after its order 0..pcp_max_order lists (pcp_thp) */
+static inline unsigned pcp_thp_lists(const struct blab_zone *z)
+{
+	static const uint8_t n[] = {0, BLAB_MT_PCPTYPES, 1, 2};
+	return n[z->s.pcp_thp];
+}
+
 /* order_to_pindex(): order * MIGRATE_PCPTYPES + mt with a list per migratetype (2.6.24 on),
- * the order alone on the one shared list of 2.6.25 (searched by migratetype), 0 in 2002 */
+ * the order alone on the one shared list of 2.6.25 (searched by migratetype), 0 in 2002. A
+ * THP-sized block goes after the low orders' lists: its migratetype's (44042b449872), the one list
+ * (5.18), or movable / the rest (6.10). */
 static inline unsigned order_to_pindex(const struct blab_zone *z, unsigned mt, unsigned order)
 {
 	if (z->s.pcp == BLAB_PCP_HOTCOLD)
 		return 0;
-	if (z->s.pcp_per_mt)
-		return order * BLAB_MT_PCPTYPES + mt;
+	if (z->s.pcp_per_mt) {
+		unsigned low = (z->s.pcp_max_order + 1u) * BLAB_MT_PCPTYPES;
+		if (order <= z->s.pcp_max_order)
+			return order * BLAB_MT_PCPTYPES + mt;
+		if (z->s.pcp_thp == BLAB_THP_PER_MT)
+			return low + mt;
+		return low + (z->s.pcp_thp == BLAB_THP_MOVABLE && mt == BLAB_MT_MOVABLE);
+	}
 	return order;
 }
 
-/* the lists a per_cpu_pages uses: free_pcppages_bulk() goes round these */
+/* the lists a per_cpu_pages uses: free_pcppages_bulk() goes round these (the THP lists
+ * too, empty or not, as the kernel's NR_PCP_LISTS counts them) */
 static inline unsigned pcp_nr_lists(const struct blab_zone *z)
 {
 	if (z->s.pcp == BLAB_PCP_HOTCOLD)
 		return 1;
-	return (z->s.pcp_max_order + 1u) * (z->s.pcp_per_mt ? BLAB_MT_PCPTYPES : 1u);
+	if (!z->s.pcp_per_mt)
+		return z->s.pcp_max_order + 1u;
+	return (z->s.pcp_max_order + 1u) * BLAB_MT_PCPTYPES + pcp_thp_lists(z);
 }
 
-/* does this order go through the pcp lists at all? */
+/* does this order go through the pcp lists at all? (pcp_allowed_order(): up to
+ * PAGE_ALLOC_COSTLY_ORDER, and since 44042b449872 the THP order) */
 static inline int pcp_allowed_order(const struct blab_zone *z, unsigned order)
 {
-	return z->s.pcp != BLAB_PCP_NONE && order <= z->s.pcp_max_order;
+	return z->s.pcp != BLAB_PCP_NONE &&
+	       (order <= z->s.pcp_max_order || (z->thp_order && order == z->thp_order));
 }
 
 /* ---- resumable ops (op.c): the states an op stops in ---- */

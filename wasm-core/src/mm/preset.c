@@ -17,7 +17,8 @@ struct preset {
 /*
  * One row per kernel. A switch not named is 0: no pcp lists, one pass, 6 * batch, the 2002
  * batch cap, no watermarks, round-robin bulk frees, no free_factor, batch and high from the
- * formulas, no skip-merge, no clusters, expand() keeping the lower half.
+ * formulas, no skip-merge, no clusters, expand() keeping the lower half, no THP-sized blocks
+ * on the pcp lists.
  */
 #define V4_16 .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .batch_era = 1
 #define V5_14_LISTS .pcp = BLAB_PCP_LIFO, .pcp_per_mt = 1, .merge_tail = 1, .pcp_max_order = 3, \
@@ -28,8 +29,9 @@ struct preset {
 /* 6.7 on: high auto-tuned between high_min and high_max, refills of batch << alloc_factor,
  * drains of free_count */
 #define V6_7 V6_0, .high_mode = BLAB_HIGH_AUTO, .alloc_factor = 1, .free_factor = BLAB_FREE_COUNT
-/* 6.10 on: drain_pages_zone() in chunks of batch << 5, pcp->lock taken for each (55f77df7d715) */
-#define V6_10 V6_7, .drain_chunk = 1
+/* 6.10 on: drain_pages_zone() in chunks of batch << 5, pcp->lock taken for each (55f77df7d715);
+ * two THP lists, movable and the rest (bf14ed81f571) */
+#define V6_10 V6_7, .drain_chunk = 1, .pcp_thp = BLAB_THP_MOVABLE
 static const struct preset presets[] = {
 	{.name = "v2.5.44", .title = "no pcp lists, every page takes zone->lock",
 	 .commit = "",
@@ -57,33 +59,34 @@ static const struct preset presets[] = {
 	 .s = {V4_16, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH}},
 	{.name = "v5.14", .title = "high from the low watermark, high-order lists",
 	 .commit = "b92ca18e8ca5 3b12e7e97938 44042b449872",
-	 .describe = "b92ca18e8ca5: high = zone_highsize() (the low watermark over the node's CPUs, at least 4 batches); 3b12e7e97938: drains of batch << free_factor; 44042b449872: pcp lists for orders 1..3; bulk free in two passes with prefetch, as 4.17",
-	 .s = {V5_14, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH}},
+	 .describe = "b92ca18e8ca5: high = zone_highsize() (the low watermark over the node's CPUs, at least 4 batches); 3b12e7e97938: drains of batch << free_factor; 44042b449872: pcp lists for orders 1..3 and for THP-sized blocks, one per migratetype; bulk free in two passes with prefetch, as 4.17",
+	 .s = {V5_14, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH, .pcp_thp = BLAB_THP_PER_MT}},
 	{.name = "v5.17", .title = "5.14+ pcp sizes, two passes with prefetch",
 	 .commit = "",
-	 .describe = "the state 8b10b465d0e1 started from (seed 002's vanilla 5.17-rc3): two passes with the buddy prefetch, as 4.17, but 5.14+ pcp sizes and order <= 3 lists",
-	 .s = {V5_14, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH}},
+	 .describe = "the state 8b10b465d0e1 started from (seed 002's vanilla 5.17-rc3): two passes with the buddy prefetch, as 4.17, but 5.14+ pcp sizes, order <= 3 lists and a THP list per migratetype",
+	 .s = {V5_14, .bulk_free = BLAB_BULK_TWO_PASS_PREFETCH, .pcp_thp = BLAB_THP_PER_MT}},
 	{.name = "v5.18-prefetch", .title = "single pass, prefetch kept",
 	 .commit = "8b10b465d0e1",
-	 .describe = "8b10b465d0e1 alone: single pass with zone->lock taken before selection, prefetch under the lock; order <= 3 pcp, zone_highsize(), 1 MB batch cap",
-	 .s = {V5_14, .bulk_free = BLAB_BULK_SINGLE_PASS_PREFETCH, .bulk_rr = BLAB_RR_LIST}},
+	 .describe = "8b10b465d0e1 alone: single pass with zone->lock taken before selection, prefetch under the lock; order <= 3 pcp and a THP list per migratetype, as 5.17, zone_highsize(), 1 MB batch cap",
+	 .s = {V5_14, .bulk_free = BLAB_BULK_SINGLE_PASS_PREFETCH, .bulk_rr = BLAB_RR_LIST,
+	       .pcp_thp = BLAB_THP_PER_MT}},
 	{.name = "v5.18", .title = "single pass, prefetch removed",
-	 .commit = "8b10b465d0e1 2a791f4412cb f26b3fa04611",
-	 .describe = "8b10b465d0e1 + 2a791f4412cb: single pass under zone->lock, buddy prefetch removed; f26b3fa04611: a high-order free while free_factor is up drains the whole list (free_high)",
+	 .commit = "8b10b465d0e1 2a791f4412cb f26b3fa04611 5d0a661d808f",
+	 .describe = "8b10b465d0e1 + 2a791f4412cb: single pass under zone->lock, buddy prefetch removed; f26b3fa04611: a high-order free while free_factor is up drains the whole list (free_high); 5d0a661d808f: one THP list for every migratetype",
 	 .s = {V5_14, .bulk_free = BLAB_BULK_SINGLE_PASS, .bulk_rr = BLAB_RR_LIST,
-	       .free_high = BLAB_FREE_HIGH_ALL}},
+	       .free_high = BLAB_FREE_HIGH_ALL, .pcp_thp = BLAB_THP_ONE}},
 	{.name = "v6.0", .title = "pcp->lock taken with a trylock",
 	 .commit = "4b23a68f9536 443c2accd1b6",
 	 .describe = "4b23a68f9536: pcp->lock by trylock (busy: an allocation takes one block under zone->lock, a free goes to free_one_page()); 443c2accd1b6: remote drains take the other CPU's pcp->lock; 5.18's single pass and free_high",
 	 .s = {V6_0, .high_mode = BLAB_HIGH_ZONE, .free_factor = BLAB_FREE_FACTOR,
-	       .free_high = BLAB_FREE_HIGH_ALL}},
+	       .free_high = BLAB_FREE_HIGH_ALL, .pcp_thp = BLAB_THP_ONE}},
 	{.name = "v6.7", .title = "high auto-tuned between high_min and high_max",
 	 .commit = "90b41691b988 51a755c56dc0 52166607ecc9",
 	 .describe = "90b41691b988, 51a755c56dc0: high moves between high_min and high_max (refills raise it, decay_pcp_high() lowers it about once a second); refills of batch << alloc_factor up to 5 (52166607ecc9); drains of free_count; free_high once free_count >= batch",
-	 .s = {V6_7, .free_high = BLAB_FREE_HIGH_BATCH}},
+	 .s = {V6_7, .free_high = BLAB_FREE_HIGH_BATCH, .pcp_thp = BLAB_THP_ONE}},
 	{.name = "v6.16", .title = "free_high only past batch + high_min / 2",
-	 .commit = "c544a952ba61 55f77df7d715",
-	 .describe = "c544a952ba61: a high-order free drains hard only once free_count >= batch + high_min / 2 (was batch); 6.10's 55f77df7d715: drain_pages_zone() gives a list back batch << 5 pages per pcp->lock hold",
+	 .commit = "c544a952ba61 55f77df7d715 bf14ed81f571",
+	 .describe = "c544a952ba61: a high-order free drains hard only once free_count >= batch + high_min / 2 (was batch); 6.10's 55f77df7d715: drain_pages_zone() gives a list back batch << 5 pages per pcp->lock hold; 6.10's bf14ed81f571: two THP lists, movable and the rest",
 	 .s = {V6_10, .free_high = BLAB_FREE_HIGH_HALF_MIN}},
 	{.name = "v6.19", .title = "drains and decays in chunks of batch",
 	 .commit = "fc4b909c368f 91e691296646",

@@ -75,7 +75,10 @@ static int check_strategy(const struct blab_strategy *s)
 	    s->free_factor > BLAB_FREE_COUNT || s->skip_merge > 1 ||
 	    s->clusters > BLAB_CLUSTERS_PER_BULK || s->pcp_lock > 1 || s->alloc_factor > 1 ||
 	    s->free_high > BLAB_FREE_HIGH_HALF_MIN || s->bulk_chunk > 1 || s->buddy_map > 1 ||
-	    s->expand_top > 1 || s->drain_chunk > 1)
+	    s->expand_top > 1 || s->drain_chunk > 1 || s->pcp_thp > BLAB_THP_MOVABLE)
+		return BLAB_ESTRATEGY;
+	/* THP-sized blocks came to the per-migratetype pcp lists with 44042b449872 */
+	if (s->pcp_thp && (s->pcp != BLAB_PCP_LIFO || !s->pcp_per_mt))
 		return BLAB_ESTRATEGY;
 	/* the 6.x switches belong to the per-migratetype LIFO lists; 6.19's chunks are of the
 	 * single pass (two passes pick the whole drain before taking zone->lock) */
@@ -221,6 +224,9 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 	z->top_order = (uint8_t)top;
 	z->pageblock_order = (uint8_t)pbo;
 	z->s = cfg->strategy;
+	/* the THP order is pageblock_order (HPAGE_PMD_ORDER on x86-64, 9); a zone whose
+	 * pageblocks are no larger than the low orders' lists has none */
+	z->thp_order = (uint8_t)(z->s.pcp_thp && pbo > z->s.pcp_max_order ? pbo : 0);
 	z->first_pageblock = z->start_pfn >> pbo;
 	z->nr_pageblocks =
 		(uint32_t)(((z->start_pfn + z->pages - 1) >> pbo) - z->first_pageblock + 1);

@@ -9,6 +9,7 @@
  *        [skip_merge=0|1] [clusters=none|per_free|per_bulk]
  *        [high_max=H] [pcp_lock=0|1] [alloc_factor=0|1] [free_high=none|all|batch|half_min]
  *        [bulk_chunk=0|1] [drain_chunk=0|1] [buddy_map=0|1] [expand_top=0|1]
+ *        [pcp_thp=none|per_mt|one|movable]
  *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1] [compact=merge|migrate]
  *        [count=N]
  *   compact order=K [cpu=C] [mode=merge|migrate]
@@ -215,6 +216,7 @@ static int need_zone(struct blab_script *s, const char *cmd)
 static const char *const bulk_names[] = {"one_pass", "two_pass", "two_pass_prefetch",
 					 "single_pass_prefetch", "single_pass"};
 static const char *const pcp_names[] = {"none", "hotcold", "lifo"};
+static const char *const thp_names[] = {"none", "per_mt", "one", "movable"};
 
 static int pick_name(const char *val, const char *const *names, int count)
 {
@@ -288,6 +290,12 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 				   k->val);
 		cfg.strategy.free_high = (uint8_t)i;
 	}
+	if ((k = find(kv, n, "pcp_thp"))) {
+		int i = pick_name(k->val, thp_names, 4);
+		if (i < 0)
+			return bad(s, "zone: pcp_thp=%s: expected none, per_mt, one or movable", k->val);
+		cfg.strategy.pcp_thp = (uint8_t)i;
+	}
 	if ((pmo_given = num(s, "zone", kv, n, "pcp_max_order", BLAB_PCP_MAX_ORDER, &v)) < 0)
 		return 1;
 	if (pmo_given)
@@ -325,6 +333,9 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	 * drop it, unless it was asked for (then the strategy check refuses the mix) */
 	if ((cfg.strategy.pcp != BLAB_PCP_LIFO || !cfg.strategy.pcp_per_mt) && !find(kv, n, "free_high"))
 		cfg.strategy.free_high = BLAB_FREE_HIGH_NONE;
+	/* and so do its THP lists (44042b449872 on) */
+	if ((cfg.strategy.pcp != BLAB_PCP_LIFO || !cfg.strategy.pcp_per_mt) && !find(kv, n, "pcp_thp"))
+		cfg.strategy.pcp_thp = BLAB_THP_NONE;
 	if ((k = find(kv, n, "bulk_rr"))) {
 		static const char *const rr[] = {"batch_free", "list"};
 		int i = pick_name(k->val, rr, 2);

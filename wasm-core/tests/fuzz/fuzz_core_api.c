@@ -150,6 +150,7 @@ static void make_config(struct in *in, struct blab_zone_config *cfg, uint32_t *w
 		cfg->strategy.high_mode = u8(in) % 3;
 		cfg->strategy.batch_era = u8(in) % 4;
 		cfg->strategy.watermarks = u8(in) % 3;
+		cfg->strategy.pcp_thp = u8(in) % 5;
 	}
 	sel = u8(in);
 	switch (sel % 8) {
