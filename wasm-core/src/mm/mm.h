@@ -220,8 +220,8 @@ static inline unsigned pcp_thp_lists(const struct blab_zone *z)
 
 /* order_to_pindex(): order * MIGRATE_PCPTYPES + mt with a list per migratetype (2.6.24 on),
  * the order alone on the one shared list of 2.6.25 (searched by migratetype), 0 in 2002. A
- * THP-sized block goes after the low orders' lists: its migratetype's (44042b449872), the one list
- * (5.18), or movable / the rest (6.10). */
+ * THP-sized block goes after the low orders' lists: its migratetype's (44042b449872), the
+ * one list (5.18), or movable / the rest (6.10). */
 static inline unsigned order_to_pindex(const struct blab_zone *z, unsigned mt, unsigned order)
 {
 	if (z->s.pcp == BLAB_PCP_HOTCOLD)

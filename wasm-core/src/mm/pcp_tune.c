@@ -177,7 +177,7 @@ int pcp_free_high(const struct blab_zone *z, struct per_cpu_pages *pcp, unsigned
  * there (0). 6.7: a list that filled up while the zone has room gets a high that holds the
  * frees since the last allocation plus batch (the next frees then stay); while
  * ZONE_BELOW_HIGH is set (op.c sets and clears it) high shrinks by those frees instead and
- * the list drains to what it holds.
+ * the list drains whenever it holds high_min pages or more.
  * While kswapd reclaims (ZONE_RECLAIM_ACTIVE) the kernel lowers pcp->high by
  * max(free_count, batch) and drains at min(4 * batch, pcp->high); the model has no reclaim.
  */
