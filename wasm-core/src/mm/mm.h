@@ -337,6 +337,13 @@ uint32_t nr_pcp_free(const struct blab_zone *z, struct per_cpu_pages *pcp, uint3
 		     int free_high);
 int pcp_free_high(const struct blab_zone *z, struct per_cpu_pages *pcp, unsigned order);
 uint32_t decay_pcp_high(const struct blab_zone *z, struct per_cpu_pages *pcp);
+/* zone_watermark_ok(): would the zone keep more than watermark `mark` (WMARK_*) free after
+ * handing out a block of `order`? (No lowmem_reserve: one zone.) */
+static inline int zone_watermark_ok(const struct blab_zone *z, unsigned order, unsigned mark)
+{
+	return z->free_pages >= z->wmark[mark] + (1u << order);
+}
+
 /* ZONE_BELOW_HIGH, as the last allocation or drain left it (z->below_high) */
 static inline int zone_below_high(const struct blab_zone *z)
 {
@@ -347,8 +354,7 @@ static inline int zone_below_high(const struct blab_zone *z)
  * under its high watermark with the flag still clear? (It then sets the flag.) */
 static inline int zone_falls_below_high(const struct blab_zone *z, unsigned order)
 {
-	return z->s.watermarks && !z->below_high &&
-	       z->free_pages < z->wmark[WMARK_HIGH] + (1u << order);
+	return z->s.watermarks && !z->below_high && !zone_watermark_ok(z, order, WMARK_HIGH);
 }
 
 /* pcp.c (and pcp.h, the pcp hit inline) */

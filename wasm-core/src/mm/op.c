@@ -119,8 +119,7 @@ static int alloc_start(struct blab_zone *z, struct blab_op *op)
 	z->pageset[op->cpu].busy = 1;
 	if (zone_falls_below_high(z, op->order))
 		z->below_high = 1; /* stays until a free's drain lifts the zone (after_bulk) */
-	if (z->s.watermarks &&
-	    z->free_pages < z->wmark[WMARK_LOW] + (1u << op->order))
+	if (z->s.watermarks && !zone_watermark_ok(z, op->order, WMARK_LOW))
 		return alloc_fail(z, op, BLAB_EWMARK);
 	if (!pcp_allowed_order(z, op->order)) {
 		op->state = S_RMQUEUE;
@@ -318,7 +317,7 @@ static int after_bulk(struct blab_zone *z, struct blab_op *op)
 		return drain_next(z, op);
 	/* free_unref_page_commit(): only a free's own drain clears ZONE_BELOW_HIGH, once the
 	 * zone is above its high watermark again (zone_watermark_ok() at order 0) */
-	if (op->kind == BLAB_OP_FREE && z->below_high && z->free_pages > z->wmark[WMARK_HIGH])
+	if (op->kind == BLAB_OP_FREE && z->below_high && zone_watermark_ok(z, 0, WMARK_HIGH))
 		z->below_high = 0;
 	return finish(z, op, BLAB_STEP_DONE);
 }

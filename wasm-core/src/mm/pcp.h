@@ -170,7 +170,7 @@ rmqueue_pcplist_hit(struct blab_zone *z, unsigned cpu, unsigned order, unsigned 
 
 	if (order >= z->fast_orders || mt >= BLAB_MT_PCPTYPES || ps->busy)
 		return 0;
-	if (z->s.watermarks && (z->free_pages < z->wmark[WMARK_LOW] + (1u << order) ||
+	if (z->s.watermarks && (!zone_watermark_ok(z, order, WMARK_LOW) ||
 				zone_falls_below_high(z, order)))
 		return 0; /* refused, or the op sets ZONE_BELOW_HIGH first */
 	if (z->fast_mode == FAST_PER_MT) {
