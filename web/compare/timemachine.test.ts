@@ -6,7 +6,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory } from '../engine/blab-module';
-import { describeTimeMachine, parseTimeSpec, runTimeMachine, timelinePresets } from './timemachine';
+import { pointKey, serialPoints } from '../engine/point';
+import { describeTimeMachine } from './timemachine';
+import { parseTimeSpec, runTimeMachine, timeMachineKeys, timeMachinePoints, timelinePresets } from './timemachine-runs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
@@ -21,24 +23,43 @@ describe('time machine', () => {
   });
 
   it('reads its URL within bounds, and says what is wrong', () => {
-    expect(parseTimeSpec('?timemachine')).toEqual({ tasks: [1, 16, 112], pages: 1024 });
+    expect(parseTimeSpec('?timemachine')).toEqual({ tasks: [1, 16, 112], pages: 4096 });
     expect(parseTimeSpec('?timemachine&tasks=2,1&pages=256')).toEqual({ tasks: [1, 2], pages: 256 });
     expect(() => parseTimeSpec('?timemachine&tasks=113')).toThrow(/1\.\.112/);
     expect(() => parseTimeSpec('?timemachine&tasks=1,2,3,4,5')).toThrow(/1 to 4/);
     expect(() => parseTimeSpec('?timemachine&pages=8')).toThrow(/64\.\.4096/);
   });
 
+  it('runs at will-it-scale proportions, and ships the default page’s runs under their keys', () => {
+    const pts = timeMachinePoints(parseTimeSpec('?timemachine'));
+    expect(pts.length).toBe(timelinePresets().length * 3);
+    // 4096 pages a task: the caches scaled by 8 to keep 128 MB's footprint against them, all 64
+    // lines of each page cleared, the kernel's own pcp sizes (no batch / high override)
+    expect(pointKey(pts.find((p) => p.preset === 'v4.17' && p.tasks === 112)!.req)).toBe(
+      'workload=page_fault1 preset=v4.17 cpus=112 pages=4096 iterations=2 seed=1 batch=0 high=0 clear_lines=64 cache_scale=8',
+    );
+    expect(timeMachineKeys()).toEqual(pts.map((p) => pointKey(p.req)));
+  });
+
   it('runs every kernel in the WASM core and describes the result', async () => {
     if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run "make wasm" first`);
     const m = await (createRequire(import.meta.url)(modulePath) as BlabFactory)({ noInitialRun: true });
     let calls = 0;
-    const pts = await runTimeMachine((req) => Promise.resolve(simScenario(m, req)), { tasks: [1, 4], pages: 128 }, () => calls++);
+    const pts = await runTimeMachine(
+      serialPoints((req) => Promise.resolve(simScenario(m, req))),
+      { tasks: [1, 4], pages: 128 },
+      () => calls++,
+    );
     expect(pts.length).toBe(timelinePresets().length * 2);
     expect(calls).toBe(pts.length);
     // no pcp lists: every page takes zone->lock, so 4 tasks spin on it; the pcp kernels barely
     const v2544 = pts.find((p) => p.preset === 'v2.5.44' && p.tasks === 4)!;
     const v619 = pts.find((p) => p.preset === 'v6.19' && p.tasks === 4)!;
     expect(v2544.contention).toBeGreaterThan(v619.contention);
-    expect(describeTimeMachine(pts, timelinePresets(), [1, 4])).toMatch(/^page_fault1 on the model machine across the kernels\. 1 task: .* on v2\.5\.44, .* on v6\.19; 4 tasks:/);
+    // score and contention of the same window: the scored rounds, not the warm-up
+    const s = simScenario(m, timeMachinePoints({ tasks: [4], pages: 128 }).find((p) => p.preset === 'v2.5.44')!.req).stats!;
+    expect(v2544.contention).toBe(s.scoredZoneBp / 100);
+    expect(v2544.wholeRunContention).toBe(s.zoneBp / 100);
+    expect(describeTimeMachine(pts, timelinePresets(), [1, 4])).toMatch(/^page_fault1 on the model machine across the kernels, scored rounds\. 1 task: .* on v2\.5\.44, .* on v6\.19; 4 tasks:/);
   });
 });

@@ -1,5 +1,6 @@
-// The time machine is one link from the front page; it runs every kernel preset at two small
-// task counts here (?timemachine&tasks=1,2&pages=128) and draws one chart with a table under it.
+// The time machine is one link from the front page; its default line comes with the page (the
+// build ran it natively), and a smaller one (?timemachine&tasks=1,2&pages=128) runs every
+// kernel preset here and draws one chart with a table under it.
 import { expect, test } from './fixtures';
 
 test('the time machine: every kernel on one axis, score and zone->lock contention', async ({ page }) => {
@@ -10,9 +11,19 @@ test('the time machine: every kernel on one axis, score and zone->lock contentio
   // one link on the front page (the header keeps to the course, compare and the workbench, so a
   // page's main action stays within 5 Tab presses)
   await expect(page.getByRole('link', { name: 'Every kernel on one chart', exact: true })).toHaveAttribute('href', '?timemachine');
-  await page.goto('/?timemachine&tasks=1,2&pages=128');
+  // the default page: kernel-sized runs (4096 pages a task) the build computed natively, drawn
+  // without running anything here, and a Run live that would run them again
+  await page.goto('/?timemachine');
   await expect(page.locator('h2.page-title')).toHaveText('Time machine: page_fault1 from v2.5.44 to v6.19');
-  await expect(page.locator('#tm-status')).toContainText('28 runs in', { timeout: 180_000 });
+  await expect(page.locator('#tm-status')).toContainText(/^42 runs in \d+\.\d s: 42 shipped with the page \(the native core ran them at build time, core [0-9a-f]{16}\)\.$/, { timeout: 10_000 });
+  await expect(page.locator('#tm-chart svg circle.tm-score')).toHaveCount(42);
+  await expect(page.locator('#tm-live')).toBeVisible();
+  await expect(page.locator('#timemachine > p').nth(1)).toContainText('4,096 pages per task per round');
+  await expect(page.locator('#timemachine > p').nth(2).getByRole('link', { name: 'lesson 8' })).toHaveAttribute('href', '?lesson=autotune&step=1');
+  // a smaller line than the build shipped: run here, in the worker pool
+  await page.goto('/?timemachine&tasks=1,2&pages=128');
+  await expect(page.locator('#tm-status')).toContainText(/^28 runs in \d+\.\d s: 28 run here on \d workers?\.$/, { timeout: 180_000 });
+  await expect(page.locator('#tm-live')).toBeHidden();
   const chart = page.locator('#tm-chart svg');
   await expect(chart).toHaveAttribute('aria-label', /1 task: .* on v2\.5\.44, .* on v6\.19; 2 tasks:/);
   await expect(chart.locator('circle.tm-score')).toHaveCount(28);
@@ -24,7 +35,9 @@ test('the time machine: every kernel on one axis, score and zone->lock contentio
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.reload();
+    // the second time from this browser's results cache
     await expect(page.locator('#tm-status')).toContainText('28 runs in', { timeout: 180_000 });
+    await expect(page.locator('#tm-status')).toContainText('28 from this browser’s results cache');
     await page.locator('#tm-panel').screenshot({ path: `test-results/timemachine-${w}.png` });
   }
   // at a phone's width the chart is drawn narrow: nothing scrolls sideways

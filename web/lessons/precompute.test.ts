@@ -12,7 +12,7 @@ import { CORE_HASH } from '../engine/core-hash';
 import { pointRequest } from '../engine/point';
 import { coreHash } from '../../scripts/core-hash.mjs';
 import { parseLesson } from './parse';
-import { lessonKeys, parsePointsOutput, precompute } from './precompute';
+import { lessonKeys, parsePointsOutput, pointSets, precompute } from './precompute';
 import type { Lesson, LessonTable } from './lesson';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -69,21 +69,30 @@ describe('precomputed lesson tables', () => {
     const keys = lessonKeys(l);
     // (tasks 1, 2 of one table and 1, 8 of the other: 1 is shared) x 2 configs x 2 seeds
     expect(keys.length).toBe(3 * 2 * 2);
+    // another page's set beside the lesson's: one point of its own
+    const sets = pointSets([l], [{ id: 'page', keys: [K1] }]);
     const cacheDir = mkdtempSync(join(tmpdir(), 'blab-results-'));
     dirs.push(cacheDir);
-    const first = await precompute([l], { blab, cacheDir, coreHash: CORE_HASH, jobs: 2 });
-    expect(first.report).toMatch(/12 points: 12 run, 0 from the cache/);
-    const outputs = first.byLesson.get(l.id)!;
+    const first = await precompute(sets, { blab, cacheDir, coreHash: CORE_HASH, jobs: 2 });
+    expect(first.report).toMatch(/13 points: 13 run, 0 from the cache/);
+    const outputs = first.bySet.get(l.id)!;
+    expect(Object.keys(outputs).sort()).toEqual([...keys].sort());
     for (const k of keys) expect(outputs[k], k).toEqual(simScenario(m, pointRequest(k)).stats);
-    const again = await precompute([l], { blab, cacheDir, coreHash: CORE_HASH, jobs: 1 });
-    expect(again.report).toMatch(/12 points: 0 run, 12 from the cache/);
-    expect(again.byLesson.get(l.id)).toEqual(outputs);
+    expect(first.bySet.get('page')).toEqual({ [K1]: simScenario(m, pointRequest(K1)).stats });
+    const again = await precompute(sets, { blab, cacheDir, coreHash: CORE_HASH, jobs: 1 });
+    expect(again.report).toMatch(/13 points: 0 run, 13 from the cache/);
+    expect(again.bySet.get(l.id)).toEqual(outputs);
     // the points the build asked for are kept beside the cache (make bench times them cold)
-    expect(readFileSync(join(cacheDir, 'lesson-points.txt'), 'utf8').trim().split('\n').sort()).toEqual([...keys].sort());
+    expect(readFileSync(join(cacheDir, 'shipped-points.txt'), 'utf8').trim().split('\n').sort()).toEqual([...keys, K1].sort());
   }, 120_000);
 
+  it('refuses two sets of one name', () => {
+    const l = smallLesson();
+    expect(() => pointSets([l], [{ id: l.id, keys: [K1] }])).toThrow(`two sets of shipped runs are called "${l.id}"`);
+  });
+
   it('refuses a blab built from other core sources', async () => {
-    await expect(precompute([smallLesson()], { blab, cacheDir: tmpdir(), coreHash: '0123456789abcdef' })).rejects.toThrow(
+    await expect(precompute(pointSets([smallLesson()]), { blab, cacheDir: tmpdir(), coreHash: '0123456789abcdef' })).rejects.toThrow(
       /was built from other core sources \(core [0-9a-f]{16}; the sources are 0123456789abcdef\): rebuild it with make native/,
     );
   });

@@ -1,5 +1,6 @@
-// Build time only (Node): every lesson table's runs, computed by the native blab before the app
-// is bundled, so a lesson's tables show at once; the page's "Run live" runs them again in
+// Build time only (Node): every lesson table's runs (and any other page's fixed set of points,
+// such as the time machine's), computed by the native blab before the app is bundled, so a
+// lesson's tables show at once; the page's "Run live" runs them again in
 // WebAssembly and compares every counter. `blab sim --points` runs the points on every core
 // (--jobs), prints each as a record (its key and every counter by the names of SIM_STATS, one
 // JSON line) and keeps each record in a disk cache keyed by the core build hash and the point
@@ -14,8 +15,8 @@ import type { Lesson } from './lesson.ts';
 import { tablePoints } from './compute.ts';
 import { readPointRecord, type SimStats } from '../engine/simstats.ts';
 
-/** The file, in the cache directory, that lists the points of the last build's lessons. */
-export const LESSON_POINTS = 'lesson-points.txt';
+/** The file, in the cache directory, that lists the points the last build shipped. */
+export const SHIPPED_POINTS = 'shipped-points.txt';
 
 export interface PrecomputeOptions {
   /** the native blab (build/native/blab) */
@@ -27,9 +28,15 @@ export interface PrecomputeOptions {
   jobs?: number;
 }
 
+/** A set of points shipped together: a lesson's (its id), or another page's. */
+export interface PointSet {
+  id: string;
+  keys: readonly string[];
+}
+
 export interface Precomputed {
-  /** per lesson id: each run's counters by point key */
-  byLesson: Map<string, Record<string, SimStats>>;
+  /** per set id (a lesson's id, or another page's set): each run's counters by point key */
+  bySet: Map<string, Record<string, SimStats>>;
   /** what blab said on stderr about the work (points run, points from its cache, seconds) */
   report: string;
 }
@@ -59,29 +66,40 @@ export function parsePointsOutput(text: string): Map<string, SimStats> {
   return out;
 }
 
-export async function precompute(lessons: readonly Lesson[], o: PrecomputeOptions): Promise<Precomputed> {
+/** Every lesson's set of points, then the others; throws on a set id used twice. */
+export function pointSets(lessons: readonly Lesson[], others: readonly PointSet[] = []): PointSet[] {
+  const sets = [...lessons.map((l) => ({ id: l.id, keys: lessonKeys(l) })), ...others];
+  const ids = new Set<string>();
+  for (const s of sets) {
+    if (ids.has(s.id)) throw new Error(`two sets of shipped runs are called "${s.id}" (a lesson id is taken by another page's set)`);
+    ids.add(s.id);
+  }
+  return sets;
+}
+
+export async function precompute(sets: readonly PointSet[], o: PrecomputeOptions): Promise<Precomputed> {
   const version = (await run(o.blab, ['version'])).stdout;
   const m = /core ([0-9a-f]{16})/.exec(version);
   if (!m || m[1] !== o.coreHash)
     throw new Error(`${o.blab} was built from other core sources (${m ? `core ${m[1]}` : 'no core hash'}; the sources are ${o.coreHash}): rebuild it with make native`);
-  const keys = [...new Set(lessons.flatMap(lessonKeys))];
-  const byLesson = new Map<string, Record<string, SimStats>>();
-  if (keys.length === 0) return { byLesson, report: 'no lesson has a table' };
+  const keys = [...new Set(sets.flatMap((s) => s.keys))];
+  const bySet = new Map<string, Record<string, SimStats>>();
+  if (keys.length === 0) return { bySet, report: 'no set has a point' };
   mkdirSync(o.cacheDir, { recursive: true });
-  // kept beside the cache: the points this build asked for (make bench times them cold)
-  const file = join(o.cacheDir, LESSON_POINTS);
+  // kept beside the cache: the points this build asked for
+  const file = join(o.cacheDir, SHIPPED_POINTS);
   writeFileSync(file, keys.map((k) => `${k}\n`).join(''));
   const jobs = String(o.jobs ?? availableParallelism());
   const { stdout, stderr } = await run(o.blab, ['sim', '--points', file, '--jobs', jobs, '--cache', o.cacheDir]);
   const outputs = parsePointsOutput(stdout);
-  for (const l of lessons) {
+  for (const s of sets) {
     const rec: Record<string, SimStats> = {};
-    for (const k of lessonKeys(l)) {
+    for (const k of s.keys) {
       const v = outputs.get(k);
       if (v === undefined) throw new Error(`blab sim --points printed nothing for "${k}"`);
       rec[k] = v;
     }
-    byLesson.set(l.id, rec);
+    bySet.set(s.id, rec);
   }
-  return { byLesson, report: stderr.trim() };
+  return { bySet, report: stderr.trim() };
 }

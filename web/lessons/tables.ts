@@ -31,10 +31,7 @@ export class LessonTables {
   /** What the build shipped for this lesson (empty for a lesson file opened from disk, or when
    * the shipped results come from another core than this page's). */
   shipped(): Promise<ReadonlyMap<string, SimStats>> {
-    this.shippedRuns ??= (async () => {
-      const load = shipped.coreHash === CORE_HASH ? shipped.lessons[this.lesson.id] : undefined;
-      return load ? shippedStats((await load()).default) : new Map<string, SimStats>();
-    })();
+    this.shippedRuns ??= shippedSet(this.lesson.id);
     return this.shippedRuns;
   }
 
@@ -101,7 +98,15 @@ export class LessonTables {
   }
 }
 
-/** A lesson's shipped runs, each record checked (every counter present, whole, nothing extra):
+/** The runs the build shipped under a set's id (a lesson's, or another page's such as the time
+ * machine's): empty for a set it did not ship, or when they come from another core than this
+ * page's. */
+export async function shippedSet(id: string): Promise<Map<string, SimStats>> {
+  const load = shipped.coreHash === CORE_HASH ? shipped.sets[id] : undefined;
+  return load ? shippedStats((await load()).default) : new Map<string, SimStats>();
+}
+
+/** A set's shipped runs, each record checked (every counter present, whole, nothing extra):
  * a build that shipped a damaged or foreign record fails here naming the point and the field,
  * rather than showing a guessed number. */
 function shippedStats(records: Readonly<Record<string, unknown>>): Map<string, SimStats> {

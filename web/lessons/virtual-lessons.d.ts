@@ -10,13 +10,14 @@ declare module 'virtual:lesson-index' {
   export default index;
 }
 
-// The lesson tables precomputed with the native core at build time (web/lessons/precompute.ts):
-// per lesson, each run's counters by point key (web/engine/point.ts), for the core `coreHash`;
-// checked when read (web/lessons/tables.ts shippedStats()).
+// The lesson tables (and the time machine's runs) precomputed with the native core at build time
+// (web/lessons/precompute.ts): per lesson id or other set, each run's counters by point key
+// (web/engine/point.ts), for the core `coreHash`; checked when read (web/lessons/tables.ts
+// shippedStats(), web/compare/timemachine.ts).
 declare module 'virtual:lesson-results' {
   const shipped: {
     coreHash: string;
-    lessons: Record<string, () => Promise<{ default: Record<string, unknown> }>>;
+    sets: Record<string, () => Promise<{ default: Record<string, unknown> }>>;
   };
   export default shipped;
 }

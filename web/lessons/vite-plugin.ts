@@ -5,7 +5,8 @@
 //
 // `virtual:lesson-results` ships every lesson table's runs (each run's counters by point key),
 // computed by the native core when the app is built (precompute.ts): one chunk per lesson,
-// loaded when the lesson opens. A build
+// loaded when the lesson opens, and one per other set of points a page names (`sets`: the
+// time machine's, from vite.config.ts, since a lower layer may not import the page). A build
 // without the native blab stops and says so; the dev server then serves no results and the
 // page computes its tables in the browser.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { join, relative } from 'node:path';
 import type { Plugin } from 'vite';
 import { parseLesson } from './parse.ts';
 import type { Lesson } from './lesson.ts';
-import { precompute, type Precomputed } from './precompute.ts';
+import { pointSets, precompute, type PointSet, type Precomputed } from './precompute.ts';
 import { coreHash } from '../../scripts/core-hash.mjs';
 
 const ID = 'virtual:lessons';
@@ -56,7 +57,7 @@ export function readLessons(root: string, dir = join(root, 'lessons')): { src: L
   return out.sort((a, b) => a.lesson.number - b.lesson.number);
 }
 
-export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
+export function lessonsPlugin(opts: { dir?: string; sets?: () => PointSet[] } = {}): Plugin {
   let root = process.cwd();
   let building = false;
   let results: Promise<Precomputed | null> | undefined;
@@ -74,7 +75,7 @@ export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
       }
       const t0 = performance.now();
       try {
-        const r = await precompute(lessons, { blab, cacheDir: join(root, 'build', 'results'), coreHash: coreHash(root) });
+        const r = await precompute(pointSets(lessons, opts.sets?.() ?? []), { blab, cacheDir: join(root, 'build', 'results'), coreHash: coreHash(root) });
         warn(`lesson tables precomputed in ${((performance.now() - t0) / 1000).toFixed(1)} s (${r.report})`);
         return r;
       } catch (e) {
@@ -105,13 +106,13 @@ export function lessonsPlugin(opts: { dir?: string } = {}): Plugin {
       const dir = opts.dir ?? join(root, 'lessons');
       if (id === RESOLVED_RESULTS) {
         const r = await computeResults(dir, (m) => this.info(m));
-        const ids = r ? [...r.byLesson.keys()] : [];
+        const ids = r ? [...r.bySet.keys()] : [];
         const entries = ids.map((l) => `${JSON.stringify(l)}: () => import(${JSON.stringify(`${RESULTS}/${l}`)})`);
-        return `export default { coreHash: ${JSON.stringify(coreHash(root))}, lessons: { ${entries.join(', ')} } };`;
+        return `export default { coreHash: ${JSON.stringify(coreHash(root))}, sets: { ${entries.join(', ')} } };`;
       }
       if (id.startsWith(`\0${RESULTS}/`)) {
         const r = await computeResults(dir, (m) => this.info(m));
-        return `export default ${JSON.stringify(r?.byLesson.get(id.slice(RESULTS.length + 2)) ?? {})};`;
+        return `export default ${JSON.stringify(r?.bySet.get(id.slice(RESULTS.length + 2)) ?? {})};`;
       }
       if (id !== RESOLVED && id !== RESOLVED_INDEX) return null;
       for (const f of readdirSync(dir)) if (f.endsWith('.md')) this.addWatchFile(join(dir, f));

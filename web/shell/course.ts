@@ -12,6 +12,6 @@ export async function mountCourse(root: HTMLElement, r: Exclude<Route, { page: '
     const [{ default: lessonSources }, page] = await Promise.all([import('virtual:lessons'), import('../lessons/page')]);
     if (r.page === 'lessons') page.mountLessonIndex(root, lessonSources);
     else page.mountLessonById(root, lessonSources, r.lesson);
-  } else if (r.page === 'timemachine') (await import('../compare/timemachine')).mountTimeMachine(root, r.search);
+  } else if (r.page === 'timemachine') (await import('../compare/timemachine-page')).mountTimeMachine(root, r.search);
   else (await import('../compare/page')).mountCompare(root, r.search);
 }
