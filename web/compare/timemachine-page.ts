@@ -96,6 +96,7 @@ export function mountTimeMachine(root: HTMLElement, search: string): void {
       sources.get('run') ? `${sources.get('run')} run here on ${pool.size} worker${pool.size === 1 ? '' : 's'}` : '',
     ].filter(Boolean);
     status.textContent = `${points.length} runs in ${((performance.now() - started) / 1000).toFixed(1)} s: ${parts.join(', ')}.`;
+    status.dataset['completeMs'] = String(Math.round(performance.now())); // make bench reads it: ms from navigation
     bar.finish('');
     // Run live checks this browser's runs against the shipped ones: only where there are some
     if (given && !why) body.append(liveBox);
