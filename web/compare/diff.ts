@@ -103,7 +103,7 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
         { name: 'lru_lock contention in the scored rounds (% of their time spinning)', value: (s) => s.scoredLruBp / 100, digits: 2, better: 'lower', percent: true },
         { ...zoneRows[0]!, name: 'zone->lock contention over the whole run with its warm-up (% of time spinning)' },
         { ...zoneRows[1]!, name: 'zone->lock acquisitions per page over the whole run' },
-        { ...zoneRows[2]!, name: 'zone->lock hold over the whole run (cycles per acquisition)' },
+        { ...zoneRows[2]!, name: 'zone->lock hold (cycles per acquisition) over the whole run' },
         { name: 'cache misses under zone->lock over the whole run', value: (s) => s.missesLocked, digits: 0, better: 'lower' },
         { name: 'buddy prefetch hits over the whole run', value: (s) => s.pfHit, digits: 0, better: null },
       ];

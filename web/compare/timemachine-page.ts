@@ -106,10 +106,15 @@ export function mountTimeMachine(root: HTMLElement, search: string): void {
     status.textContent = e instanceof PoolCancelled ? 'The runs were cancelled: reload the page to run them again.' : `The runs stopped: ${e instanceof Error ? e.message : String(e)}`;
   });
 
-  /** every point again in this browser, each checked against the shipped run of its key */
+  /** every point again in this browser, each checked against the shipped run of its key; the
+   * chart is redrawn from them once all are in (a cancelled Run live leaves the shipped one) */
+  let lastLive: HTMLElement | null = null;
   async function runLive(known: ReadonlyMap<string, SimStats>): Promise<void> {
     liveBtn.disabled = true;
+    delete liveBox.dataset['live'];
+    lastLive?.remove();
     const live = progressBar('Run live', () => pool.cancel());
+    lastLive = live.root;
     liveBox.append(live.root);
     const t0 = performance.now();
     let same = 0;
@@ -126,7 +131,7 @@ export function mountTimeMachine(root: HTMLElement, search: string): void {
             onPoint(p.index, p.stats);
           },
         });
-      await runTimeMachine(runLiveOnly, spec, draw);
+      draw(await runTimeMachine(runLiveOnly, spec));
       const ms = performance.now() - t0;
       live.finish(
         `ran live in ${(ms / 1000).toFixed(1)} s: ${same} of ${todo.length} runs with every counter the same as the shipped runs` +

@@ -18,6 +18,12 @@ test('the time machine: every kernel on one axis, score and zone->lock contentio
   await expect(page.locator('#tm-status')).toContainText(/^42 runs in \d+\.\d s: 42 shipped with the page \(the native core ran them at build time, core [0-9a-f]{16}\)\.$/, { timeout: 10_000 });
   await expect(page.locator('#tm-chart svg circle.tm-score')).toHaveCount(42);
   await expect(page.locator('#tm-live')).toBeVisible();
+  // Run live, cancelled at once: the workers stop, and the chart keeps every shipped point
+  await page.locator('#tm-live').click();
+  await page.locator('.live-box').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('.live-box')).toContainText('Run live cancelled');
+  await expect(page.locator('#tm-chart svg circle.tm-score')).toHaveCount(42);
+  await expect(page.locator('#tm-live')).toBeEnabled();
   await expect(page.locator('#timemachine > p').nth(1)).toContainText('4,096 pages per task per round');
   await expect(page.locator('#timemachine > p').nth(2).getByRole('link', { name: 'lesson 8' })).toHaveAttribute('href', '?lesson=autotune&step=1');
   // a smaller line than the build shipped: run here, in the worker pool
