@@ -104,6 +104,10 @@ describe('captions come from what the table runs', () => {
     expect(tableCaption(byId('prefetch').tables['pf1']!)).toMatch(/^The model: page_fault1, score, pages\/s: /);
     expect(tableCaption(byId('skipmerge').tables['hicost']!)).toMatch(/stress_highalloc, virtual ms per high-order attempt.*a zone of 16384 pages, 8 order-9 attempts/);
     expect(metricLabel('score', 'page_fault1')).not.toMatch(/hackbench|messages/);
+    // page_fault1's score is of its scored rounds: a whole-run contention says so
+    expect(metricLabel('zone_bp', 'page_fault1')).toBe('zone->lock contention % over the whole run, warm-up included');
+    expect(metricLabel('zone_bp_scored', 'page_fault1')).toMatch(/in the scored rounds/);
+    expect(metricLabel('zone_bp', 'hackbench')).toBe('zone->lock contention %');
   });
 
   it('refuses a caption that names a workload itself', () => {
