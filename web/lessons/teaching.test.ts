@@ -107,6 +107,7 @@ describe('captions come from what the table runs', () => {
     // page_fault1's score is of its scored rounds: a whole-run contention says so
     expect(metricLabel('zone_bp', 'page_fault1')).toBe('zone->lock contention % over the whole run, warm-up included');
     expect(metricLabel('zone_bp_scored', 'page_fault1')).toMatch(/in the scored rounds/);
+    expect(metricLabel('misses_locked', 'page_fault1')).toBe('cache misses under zone->lock over the whole run, warm-up included');
     expect(metricLabel('zone_bp', 'hackbench')).toBe('zone->lock contention %');
   });
 
