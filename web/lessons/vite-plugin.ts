@@ -61,11 +61,15 @@ export function lessonsPlugin(opts: { dir?: string; sets?: () => PointSet[] } = 
   let root = process.cwd();
   let building = false;
   let results: Promise<Precomputed | null> | undefined;
-  /** every lesson's table runs from the native core, once per build (or per dev server) */
+  /** every lesson's table runs (and the other sets') from the native core, once per build (or
+   * per dev server) */
   const computeResults = (dir: string, warn: (m: string) => void): Promise<Precomputed | null> => {
     results ??= (async () => {
-      const lessons = readLessons(root, dir).map((r) => r.lesson);
-      if (!lessons.some((l) => Object.keys(l.tables).length)) return null;
+      const sets = pointSets(
+        readLessons(root, dir).map((r) => r.lesson),
+        opts.sets?.() ?? [],
+      );
+      if (!sets.some((s) => s.keys.length)) return null;
       const blab = join(root, 'build', 'native', 'blab');
       if (!existsSync(blab)) {
         const why = `the lesson tables are computed with the native core at build time: build it first (make native; ${blab} is missing)`;
@@ -75,8 +79,8 @@ export function lessonsPlugin(opts: { dir?: string; sets?: () => PointSet[] } = 
       }
       const t0 = performance.now();
       try {
-        const r = await precompute(pointSets(lessons, opts.sets?.() ?? []), { blab, cacheDir: join(root, 'build', 'results'), coreHash: coreHash(root) });
-        warn(`lesson tables precomputed in ${((performance.now() - t0) / 1000).toFixed(1)} s (${r.report})`);
+        const r = await precompute(sets, { blab, cacheDir: join(root, 'build', 'results'), coreHash: coreHash(root) });
+        warn(`lesson tables and the other shipped runs precomputed in ${((performance.now() - t0) / 1000).toFixed(1)} s (${r.report})`);
         return r;
       } catch (e) {
         if (building) throw e;
