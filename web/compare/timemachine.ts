@@ -132,7 +132,18 @@ export function timeMachineTable(points: readonly TimePoint[], presets: readonly
     const row = el('tr', {}, el('th', { scope: 'row', text: p }));
     for (const n of tasks) {
       const q = points.find((x) => x.preset === p && x.tasks === n);
-      row.append(q ? el('td', {}, `${fmt(q.score)}, ${q.contention.toFixed(1)}%`, el('span', { class: 'tm-whole', text: ` (${q.wholeRunContention.toFixed(1)}%)` })) : el('td', { text: '…' }));
+      row.append(
+        q
+          ? el(
+              'td',
+              {},
+              el('span', { class: 'tm-v', text: fmt(q.score) }),
+              el('span', { class: 'tm-sep', text: ', ' }),
+              el('span', { class: 'tm-v', text: `${q.contention.toFixed(1)}%` }),
+              el('span', { class: 'tm-v', text: ` (${q.wholeRunContention.toFixed(1)}%)` }),
+            )
+          : el('td', { text: '…' }),
+      );
     }
     body.append(row);
   }
