@@ -115,6 +115,9 @@ test('a pinned link names its version; the build says which version it is', asyn
   await page.goto(`${base}?v=${encodeURIComponent(build.version)}`);
   await expect(page.locator('#build-version')).toHaveText(`course version ${build.version}`);
   await expect(page.locator('#version-note')).toBeHidden();
+  // the first visit reloads itself once to become cross-origin isolated (sw-register.js): a
+  // navigation issued while that reload runs is aborted, so wait for it first
+  await expect.poll(() => ask(page, () => window.crossOriginIsolated), { timeout: 30_000 }).toBe(true);
   await page.goto(`${base}?v=2019-winter`);
   await expect(page.locator('#version-note')).toContainText('This link was made for course version 2019-winter');
 });
