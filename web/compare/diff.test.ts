@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
-import { delta, diffCsvColumns, diffCsvRows, diffRows, measures, spreadDelta, type DiffColumn } from './diff';
+import { delta, diffCsvColumns, diffCsvRows, diffRows, measures, spreadDelta, WINDOW_NOTE, type DiffColumn } from './diff';
 import { compareRequest, measuredSeeds, replayRequest } from './request';
 import { WITHIN_SPREAD } from '../lessons/compute';
 import { parseCompare, type CompareState } from './url';
@@ -84,6 +84,10 @@ describe('the diff table', () => {
     // after, the whole run's (warm-up included) is said to be so
     expect(names('page_fault1')).toMatch(/^throughput \(pages faulted \/ s\)\nzone->lock contention in the scored rounds .*\nlru_lock contention in the scored rounds .*\nzone->lock contention over the whole run with its warm-up/);
     expect(names('trunc')).not.toMatch(/scored rounds/);
+    // a workload that scores part of each run says which part its lock rows cover
+    expect(WINDOW_NOTE.trunc).toMatch(/score counts the truncates only.*other rows count the whole run/);
+    expect(WINDOW_NOTE.parallel_free).toMatch(/score counts the frees only.*other rows count the whole run/);
+    expect(WINDOW_NOTE.page_fault1).toBeUndefined();
     expect(names('trunc')).toMatch(/lru_lock contention/);
     expect(names('hackbench')).toMatch(/^throughput \(messages \/ s\)\ntime until the last message is read/);
     expect(names('hackbench')).toMatch(/ALLOC_FASTPATH.*ALLOC_SLOWPATH.*FREE_FASTPATH.*FREE_SLOWPATH.*prefetch hits.*prefetch late.*prefetch wasted/s);

@@ -67,6 +67,14 @@ const hiRows: Measure[] = [
   { name: 'unusable free space index at order 9 before the attempts', value: (s) => (s.hiUnusable === undefined ? undefined : s.hiUnusable / 1000), digits: 3, better: 'lower' },
 ];
 
+/** What the diff table's caption adds for a workload whose score counts part of each run
+ * while its other rows count all of it (page_fault1's rows name their windows themselves). */
+export const WINDOW_NOTE: Partial<Record<CompareWorkload, string>> = {
+  trunc: '. The score counts the truncates only (the first round a warm-up when there are two or more); the other rows count the whole run, the reads that fill the page cache included',
+  parallel_free: '. The score counts the frees only; the other rows count the whole run, the faults that set them up included',
+  mixed: '. The score counts the page_fault1 tasks’ scored rounds; the other rows count the whole run, the set-up that breaks up the zone and the warm-up included',
+};
+
 /**
  * The rows that make sense for a workload: its score first (the core's, in its unit), then
  * what explains it. Every value is a counter the core printed, or a ratio of two of them.

@@ -24,7 +24,7 @@ import { createPresenter, showChosenFigures } from '../ui/presenter';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
 import type { SimConfig } from '../lessons/lesson';
 import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
-import { diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, unusableIndex, type DiffColumn } from './diff';
+import { diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, unusableIndex, WINDOW_NOTE, type DiffColumn } from './diff';
 import { COMPARE_CLEAR_LINES, compareParams, compareRequest, measuredSeeds, replayRequest, slubPrefetchOf } from './request';
 import { blabCommand, runParameters, RUN_DEFAULTS } from '../scenario/request';
 import { howMadeLine } from '../ui/provenance';
@@ -505,7 +505,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
     const dr = diffRows(diffCols, state.workload);
     const ms = measures(state.workload);
     const tbl = el('table', { class: 'data diff', id: 'diff-table' });
-    tbl.append(el('caption', { text: `${caption(state)}, seeds ${seeds[0]}..${seeds.at(-1)} (the mean; min..max under it): the measured runs, computed by the core; "better" says which way each figure is better` }));
+    tbl.append(el('caption', { text: `${caption(state)}, seeds ${seeds[0]}..${seeds.at(-1)} (the mean; min..max under it): the measured runs, computed by the core; "better" says which way each figure is better${WINDOW_NOTE[state.workload] ?? ''}` }));
     const thead = el('thead');
     const htr = el('tr');
     for (const h of dr[0]!) htr.append(el('th', { scope: 'col', text: h }));

@@ -108,6 +108,7 @@ describe('captions come from what the table runs', () => {
     expect(metricLabel('zone_bp', 'page_fault1')).toBe('zone->lock contention % over the whole run, warm-up included');
     expect(metricLabel('zone_bp_scored', 'page_fault1')).toMatch(/in the scored rounds/);
     expect(metricLabel('misses_locked', 'page_fault1')).toBe('cache misses under zone->lock over the whole run, warm-up included');
+    expect(metricLabel('zone_bp', 'mixed')).toBe('zone->lock contention % over the whole run, set-up and warm-up included');
     expect(metricLabel('zone_bp', 'hackbench')).toBe('zone->lock contention %');
   });
 
