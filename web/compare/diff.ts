@@ -7,6 +7,7 @@ import type { ZoneState } from '../log/state';
 import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread';
 import { WITHIN_SPREAD } from '../lessons/compute';
+import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
 import { COMPARE_WORKLOADS, type Better, type CompareWorkload, type CompareWorkloadSpec } from './url';
 
 /** Unusable free space index (Gorman): the share of free buddy memory in blocks below `order`
@@ -69,11 +70,12 @@ const hiRows: Measure[] = [
 
 /** What the diff table's caption adds for a workload whose score counts part of each run
  * while its other rows count all of it (page_fault1's rows name their windows themselves). */
-export const WINDOW_NOTE: Partial<Record<CompareWorkload, string>> = {
-  trunc: '. The score counts the truncates only (the first round a warm-up when there are two or more); the other rows count the whole run, the reads that fill the page cache included',
-  parallel_free: '. The score counts the frees only; the other rows count the whole run, the faults that set them up included',
-  mixed: '. The score counts the page_fault1 tasks’ scored rounds; the other rows count the whole run, the set-up that breaks up the zone and the warm-up included',
-};
+export const WINDOW_NOTE: Partial<Record<CompareWorkload, string>> = Object.fromEntries(
+  WORKLOAD_TABLE.flatMap(({ name }) => {
+    const part = workloadEntry(name)?.partScored;
+    return part ? [[name, `. The score counts ${part.counts}; the other rows count the whole run, ${part.rest} included`]] : [];
+  }),
+);
 
 /**
  * The rows that make sense for a workload: its score first (the core's, in its unit), then

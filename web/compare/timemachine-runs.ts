@@ -80,7 +80,7 @@ export function timeMachinePoints(spec: TimeSpec): { preset: string; tasks: numb
 }
 
 /** The points' keys for the build (web/lessons/precompute.ts): the default page's runs. */
-export function timeMachineKeys(spec: TimeSpec = { tasks: [...TIME_MACHINE.tasks], pages: TIME_MACHINE.pages }): string[] {
+export function timeMachineKeys(spec: TimeSpec = parseTimeSpec('')): string[] {
   return timeMachinePoints(spec).map((p) => pointKey(p.req));
 }
 

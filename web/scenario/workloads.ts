@@ -30,6 +30,9 @@ export interface WorkloadEntry {
   readonly description: string;
   /** what each scenario field means for this workload (shown as the fields' hints) */
   readonly params: { readonly pages: string; readonly cpus: string };
+  /** a workload whose score counts part of each run while its other counters cover all of
+   * it: the part scored, and what the rest is (the diff table's caption, the results card) */
+  readonly partScored?: { readonly counts: string; readonly rest: string };
   /** the scenario's zone size and CPUs, as the core's per-task sizes */
   size(zonePages: number, cpus: number): WorkloadSize;
 }
@@ -103,6 +106,7 @@ export const WORKLOAD_TABLE = [
       pages: `pages the tasks free in all (each frees this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
       cpus: `one task per CPU, 1 to ${CORE_LIMITS.modelCpus}`,
     },
+    partScored: { counts: 'the frees only', rest: 'the faults that set them up' },
     size: perTask,
   },
   {
@@ -117,6 +121,7 @@ export const WORKLOAD_TABLE = [
       pages: `pages of the files in all (each task truncates this / CPUs; at most ${BROWSER_MAX_PAGES} in a browser run)`,
       cpus: `one task (and file) per CPU, 1 to ${CORE_LIMITS.modelCpus}; seed 002 ran one`,
     },
+    partScored: { counts: 'the truncates only (the first round a warm-up when there are two or more)', rest: 'the reads that fill the page cache' },
     size: perTask,
   },
   {
@@ -149,6 +154,7 @@ export const WORKLOAD_TABLE = [
       pages: `pages the page_fault1 tasks map in all, each this / its share of CPUs (at most ${MIXED_MAX_PAGES}); the core adds 1024 pages per huge-page task`,
       cpus: `2 to ${MIXED_MAX_CPUS}: page_fault1 on the first half (rounded up), huge pages on the rest, each compacting on its own`,
     },
+    partScored: { counts: 'the page_fault1 tasks’ scored rounds', rest: 'the set-up that breaks up the zone and the warm-up' },
     size: (zonePages: number, cpus: number) => {
       const n = clamp(cpus, 2, MIXED_MAX_CPUS);
       return { tasks: n, size: Math.max(1, Math.floor(Math.min(zonePages, MIXED_MAX_PAGES) / Math.ceil(n / 2))) };

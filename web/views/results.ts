@@ -34,10 +34,6 @@ export function countStarts(log: EventLog, kind: JumpKind): number {
 
 const int = (v: number) => Math.round(v).toLocaleString('en');
 
-/** Workloads whose score counts part of each run (the truncates, the frees, the page_fault1
- * tasks' scored rounds) while the core counts their lock spin over all of it. */
-const SCORES_PART: readonly string[] = ['trunc', 'parallel_free', 'mixed'];
-
 /** One labelled figure: [measure id, label, value text, what it counts]. */
 type Row = [string, string, string, string?];
 
@@ -59,7 +55,7 @@ export function resultRows(r: RunResult): Row[] {
           'zone-contention',
           'zone->lock contention',
           `${(s.zoneBp / 100).toFixed(2)} %`,
-          `of all CPUs’ time spent spinning on zone->lock${SCORES_PART.includes(q.workload) ? ', over the whole run: the set-up the score leaves out included' : ''}`,
+          `of all CPUs’ time spent spinning on zone->lock${workloadEntry(q.workload)?.partScored ? ', over the whole run: the set-up the score leaves out included' : ''}`,
         ],
     ['acq-per-page', 'zone->lock acquisitions per page', acqPerPage(s).toFixed(3), 'fewer: more pages per lock hold (pcp batching)'],
   );
