@@ -329,13 +329,15 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 		if (i == BLAB_PCP_HOTCOLD)
 			cfg.strategy.pcp_max_order = 0; /* the preset's default, not the user's */
 	}
-	/* the preset's free_high (5.18+) acts on per-migratetype LIFO lists only: other lists
-	 * drop it, unless it was asked for (then the strategy check refuses the mix) */
-	if ((cfg.strategy.pcp != BLAB_PCP_LIFO || !cfg.strategy.pcp_per_mt) && !find(kv, n, "free_high"))
-		cfg.strategy.free_high = BLAB_FREE_HIGH_NONE;
-	/* and so do its THP lists (44042b449872 on) */
-	if ((cfg.strategy.pcp != BLAB_PCP_LIFO || !cfg.strategy.pcp_per_mt) && !find(kv, n, "pcp_thp"))
-		cfg.strategy.pcp_thp = BLAB_THP_NONE;
+	/* the preset's free_high (5.18+) and THP lists (44042b449872 on) belong to
+	 * per-migratetype LIFO lists only: other lists drop them, unless they were asked for
+	 * (then the strategy check refuses the mix) */
+	if (cfg.strategy.pcp != BLAB_PCP_LIFO || !cfg.strategy.pcp_per_mt) {
+		if (!find(kv, n, "free_high"))
+			cfg.strategy.free_high = BLAB_FREE_HIGH_NONE;
+		if (!find(kv, n, "pcp_thp"))
+			cfg.strategy.pcp_thp = BLAB_THP_NONE;
+	}
 	if ((k = find(kv, n, "bulk_rr"))) {
 		static const char *const rr[] = {"batch_free", "list"};
 		int i = pick_name(k->val, rr, 2);
