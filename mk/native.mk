@@ -43,9 +43,11 @@ test-asan: cmake-asan
 TEST_SUITES += test-native test-clang test-asan
 
 # make lint's C part (lint-web is knip): the checks that keep the core's shape, seconds once
-# build/native exists (the symbol check reads its objects):
+# build/native exists (check-layers and the symbol check read its objects):
 #   scripts/check-layers.mjs          every #include of wasm-core/ goes down the layers
-#                                     (docs/architecture.md), and no folders include each other
+#                                     (docs/architecture.md), no folders include each other, and
+#                                     every call goes to a symbol defined in the caller's layer
+#                                     or a lower one (read with nm from build/native's objects)
 #   scripts/check-unused-symbols.sh   no C function or datum is exported that nothing uses
 .PHONY: lint lint-c
 lint: lint-c
