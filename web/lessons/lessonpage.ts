@@ -9,10 +9,10 @@
 import { EngineClient } from '../engine/engine-client';
 import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
-import { progressBar } from '../ui/progress';
+import { progressBar } from '../ui/progress-bar';
 import { el } from '../ui/dom';
 import { createPresenter } from '../ui/presenter';
-import { ProgressStore } from '../storage/progress';
+import { ProgressStore } from '../storage/lesson-progress';
 import { viewTitle, type MountedView } from '../views/registry';
 import type { LectureFigureId, Lesson, LessonStep, LessonViewId, Preset, SimConfig } from './lesson';
 import { renderProse } from './render';
@@ -21,7 +21,7 @@ import { cellSpread, resolveRef, type TableResult } from './compute';
 import { TableView } from './tableview';
 import { LessonTables } from './tables';
 import { assignFigures } from './figures';
-import { wireTerms } from './terms';
+import { wireTerms } from './term-pointers';
 import { predictBox, type PredictBox } from './predict';
 import { createRunPlayer } from './runplayer';
 

@@ -18,7 +18,7 @@ import {
   type EventLog,
 } from './events';
 import { CORE_LIMITS } from './core-limits';
-import { SlabState, applySlabEvent } from './slab';
+import { SlabState, applySlabEvent } from './slabstate';
 
 /** Where one page is. */
 export const PAGE = {
@@ -189,7 +189,7 @@ export class ZoneState {
   readonly lockStats: Float64Array;
   // per CPU: access outcomes (NR_OUTCOMES), then prefetches issued, prefetches wasted
   readonly cache: Float64Array;
-  /** the slab layer (log/slab.ts); room for slabs only when the log has slab records */
+  /** the slab layer (log/slabstate.ts); room for slabs only when the log has slab records */
   readonly slab: SlabState;
   // per CPU: its compaction (COMPACT_* records), COMPACTION.FIELDS each: see COMPACTION above
   readonly compaction: Float64Array;

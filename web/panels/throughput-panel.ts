@@ -15,7 +15,7 @@ import { howMadeLine } from '../ui/provenance';
 import { linearSeries } from '../views/throughput';
 import { createThroughputSvg, drawThroughputChart, throughputTable } from '../views/throughput';
 import { el } from '../ui/dom';
-import { progressBar } from '../ui/progress';
+import { progressBar } from '../ui/progress-bar';
 import { perFrame } from '../ui/per-frame';
 import type { Panel } from './panel';
 

@@ -9,7 +9,7 @@ import './zoneinfo.css';
 import { EngineClient } from '../engine/engine-client';
 import { ImportClient } from '../import/import-client';
 import { ZONEINFO_MAX_BYTES, zonesWithPcp, type ZoneReport, type ZoneinfoReport } from '../import/zoneinfo-core';
-import type { PcpHistogram } from '../log/pcphist';
+import type { PcpHistogram } from '../log/pcphist-json';
 import { PRESETS } from '../scenario/url';
 import { IMPORT_LIMITS } from '../scenario/limits';
 import { el, panel } from '../ui/dom';

@@ -2,14 +2,14 @@
 // and for hackbench SLUB's freelist prefetch) run on the same workload and seed; their replays
 // side by side, played in step by virtual time; a diff table with the rows that fit the
 // workload (diff.ts); a score-vs-tasks chart with all of them where the score is a throughput.
-// Its state lives in the URL (url.ts), so a compare reloads to the same view.
+// Its state lives in the URL (compare-url.ts), so a compare reloads to the same view.
 import type { ReplayResult, SimRequest } from '../engine/blab-module';
 import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
 import { pcpWarnings, pcpWarningsApply } from '../engine/pcp-warning';
 import { pointKey } from '../engine/point';
 import type { SimStats } from '../engine/simstats';
-import { progressBar } from '../ui/progress';
+import { progressBar } from '../ui/progress-bar';
 import { perFrame } from '../ui/per-frame';
 import { decodeEventsInSlices } from '../log/events';
 import { Player } from '../log/player';
@@ -23,9 +23,9 @@ import { addViewExportButtons, csvButton } from '../ui/export-buttons';
 import { createPresenter, showChosenFigures } from '../ui/presenter';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
 import type { SimConfig } from '../lessons/lesson';
-import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
+import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './compare-url';
 import { diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, unusableIndex, WINDOW_NOTE, type DiffColumn } from './diff';
-import { COMPARE_CLEAR_LINES, compareParams, compareRequest, measuredSeeds, replayRequest, slubPrefetchOf } from './request';
+import { COMPARE_CLEAR_LINES, compareParams, compareRequest, measuredSeeds, replayRequest, slubPrefetchOf } from './compare-request';
 import { blabCommand, runParameters, RUN_DEFAULTS } from '../scenario/request';
 import { howMadeLine } from '../ui/provenance';
 import { createDrawer } from '../ui/drawer';
@@ -153,7 +153,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
   const settings = createDrawer('Change what is compared', 'compare-settings');
   settings.body.append(form);
 
-  /** The form's fields, labels and bounds for workload w (what its URL keys take, url.ts). */
+  /** The form's fields, labels and bounds for workload w (what its URL keys take, compare-url.ts). */
   function showFor(w: CompareWorkload) {
     const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[w];
     const set = (f: { input: HTMLInputElement; field: HTMLElement }, label: string, min: number, max: number) => {
