@@ -9,9 +9,9 @@
 
 #include "blab.h"
 #include "blab_sim.h"
-#include "cli.h"
 #include "blab_model.h"
-#include "options.h"
+#include "../options.h"
+#include "cmd_sim.h"
 #include "sim_args.h"
 #include "sim_common.h"
 
