@@ -1,11 +1,12 @@
 /*
- * cmd_sim.c - `blab sim`: a workload on the deterministic model machine, swept over CPU
- * counts and presets, printed in will-it-scale's CSV spirit (docs/sim.md).
+ * cmd_sim.c - `blab sim`: a workload on the deterministic model machine (docs/sim.md). The
+ * arguments are parsed once and go to one front end: hackbench and --points have their own
+ * files; the page allocator workloads' sweep over CPU counts and presets runs here, its runs
+ * spread over --jobs threads, and is printed by sim_sweep_print.c in will-it-scale's CSV
+ * spirit.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "blab.h"
@@ -21,10 +22,9 @@
 #include "sim_common.h"
 #include "sim_jobs.h"
 #include "sim_progress.h"
+#include "sim_sweep.h"
 
 #define PARAMS_FILE_MAX MODEL_PARAMS_FILE_MAX
-
-static int sim_page_allocator(struct sim_args *a);
 
 static int sim_help(FILE *f, const struct sim_args *a)
 {
@@ -121,47 +121,8 @@ static int bad(const char *fmt, const char *arg)
 	return sim_usage_error("blab sim --help", fmt, arg);
 }
 
-/* a.bc from a value in hundredths */
-static void fix2(char *buf, size_t n, uint64_t hundredths)
-{
-	snprintf(buf, n, "%llu.%02llu", (unsigned long long)(hundredths / 100),
-		 (unsigned long long)(hundredths % 100));
-}
-
-static void fix3(char *buf, size_t n, uint64_t num, uint64_t den)
-{
-	uint64_t t = den ? num * 1000 / den : 0;
-	snprintf(buf, n, "%llu.%03llu", (unsigned long long)(t / 1000),
-		 (unsigned long long)(t % 1000));
-}
-
-/* a score times k: whole when the score is 1 or more (as it always printed), else from its
- * thousandths with three decimals, so that 0.4 pages/s does not print as 0 */
-static const char *score_text(char *buf, size_t n, uint64_t score, uint64_t milli, uint64_t k)
-{
-	if (score || !milli)
-		snprintf(buf, n, "%llu", (unsigned long long)(score * k));
-	else
-		snprintf(buf, n, "%llu.%03llu", (unsigned long long)(milli * k / 1000),
-			 (unsigned long long)(milli * k % 1000));
-	return buf;
-}
-
-struct cell {
-	struct blab_sim_result r;
-	uint64_t hash;
-	struct blab_hist *hist; /* --histogram */
-};
-
-/* --zoneinfo: the file's zone, whose sizes every run of the sweep takes */
-struct zone_src {
-	struct blab_zoneinfo *zi;
-	int zone;
-	unsigned node_cpus;
-};
-
 static int load_zoneinfo(const char *file, const char *name, int node, unsigned node_cpus,
-			 struct zone_src *zs)
+			 struct sim_zone_src *zs)
 {
 	char why[200], *text;
 	size_t len;
@@ -192,81 +153,247 @@ static int load_zoneinfo(const char *file, const char *name, int node, unsigned 
 	return 0;
 }
 
-static void free_cells(struct cell *cells, uint32_t n)
+static void sweep_free(struct sim_sweep *sw)
 {
-	for (uint32_t k = 0; cells && k < n; k++)
-		blab_hist_free(cells[k].hist);
-	free(cells);
+	uint32_t n = sw->ncpus * sw->npresets;
+
+	for (uint32_t k = 0; sw->cells && k < n; k++)
+		blab_hist_free(sw->cells[k].hist);
+	free(sw->cells);
+	sw->cells = NULL;
+	blab_zoneinfo_free(sw->zs.zi);
+	sw->zs.zi = NULL;
 }
 
-static void print_hist_text(const struct cell *x, const char *preset, uint32_t cpus)
+/* The sweep's machine (--params, --sockets), its CPU counts and presets, --zoneinfo's zone
+ * and a cell per run. 0, or the exit status after saying why on stderr. */
+static int sweep_init(struct sim_sweep *sw, struct sim_args *a, struct model_params *mp)
 {
-	size_t need = blab_hist_text(x->hist, "  ", NULL, 0);
-	char *buf = malloc(need + 1);
+	uint32_t ncells = a->cpus.n * a->presets.n;
+	char err[400];
+	int oom = 0;
 
-	printf("\nhistogram %s, %u tasks (pages per refill / drain, x how many)\n", preset, cpus);
-	if (buf) {
-		blab_hist_text(x->hist, "  ", buf, need + 1);
-		fputs(buf, stdout);
-		free(buf);
+	sw->a = a;
+	model_params_default(mp);
+	if (a->params && load_params(a->params, mp))
+		return 2;
+	if (sim_args_machine(a, mp, a->params != NULL, err, sizeof(err)))
+		return bad("%s", err);
+	sw->sockets = a->sockets;
+	sw->ncpus = a->cpus.n;
+	for (uint32_t c = 0; c < sw->ncpus; c++)
+		sw->cpus[c] = (uint32_t)a->cpus.v[c];
+	sw->presets = a->presets.name;
+	sw->npresets = a->presets.n;
+	if (a->zoneinfo && load_zoneinfo(a->zoneinfo, a->zone,
+					 a->zone_node_given ? (int)a->zone_node : -1,
+					 (unsigned)a->zone_cpus, &sw->zs))
+		return 2;
+	sw->cells = calloc(ncells, sizeof(*sw->cells));
+	for (uint32_t k = 0; sw->cells && a->histogram && k < ncells; k++)
+		if (!(sw->cells[k].hist = blab_hist_new()))
+			oom = 1;
+	if (!sw->cells || oom) {
+		fprintf(stderr, "blab sim: out of memory\n");
+		sweep_free(sw);
+		return 1;
+	}
+	return 0;
+}
+
+/* what every run of the sweep shares; each cell sets its CPUs and preset */
+static void sweep_config(struct blab_sim_config *base, const struct sim_args *a,
+			 const struct model_params *mp)
+{
+	blab_sim_config_init(base);
+	base->workload = a->workload_id;
+	base->pages = (uint32_t)a->pages;
+	base->iterations = (uint32_t)a->iterations;
+	base->seed = a->seed;
+	base->clear_lines = (uint32_t)a->clear_lines;
+	base->cache_scale = (uint32_t)a->cache_scale;
+	base->model = mp;
+	base->hi_order = (uint32_t)a->hi_order;
+	base->delay_us = (uint32_t)a->delay_us;
+	base->compact = (uint32_t)a->compact;
+	base->node_zones = (uint8_t)a->node_zones;
+	base->mem_limit = a->mem_limit;
+}
+
+/* the sweep's runs, each cell's in its own slot (--jobs runs several at once) */
+struct sweep_run {
+	const struct sim_sweep *sw;
+	const struct blab_sim_config *base;
+	FILE *ef;      /* --events (one run only) */
+	size_t *order; /* the cells, in the order they start */
+	struct sweep_err {
+		int failed;
+		char why[400];
+	} *err;
+};
+
+/* run->order: the cells with the most tasks first (a run takes time in proportion to its
+ * tasks, and the last to start should be the shortest), the table's order among equals */
+static void order_by_tasks(struct sweep_run *run, size_t n)
+{
+	const struct sim_sweep *sw = run->sw;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t j = k;
+		uint32_t ck = sw->cpus[k / sw->npresets];
+		for (; j > 0 && sw->cpus[run->order[j - 1] / sw->npresets] < ck; j--)
+			run->order[j] = run->order[j - 1];
+		run->order[j] = k;
 	}
 }
 
-static void print_hist_json(const struct cell *x)
+/* the run of one cell; a run has a whole model machine of its own, so cells on other
+ * threads change nothing in it */
+static void sweep_cell(size_t i, void *ctx)
 {
-	size_t need = blab_hist_json(x->hist, NULL, 0);
-	char *buf = malloc(need + 1);
+	const struct sweep_run *run = ctx;
+	const struct sim_sweep *sw = run->sw;
+	const struct sim_args *a = sw->a;
+	size_t k = run->order[i];
+	const char *preset = sw->presets[k % sw->npresets];
+	uint32_t cpus = sw->cpus[k / sw->npresets];
+	struct blab_sim_config cfg = *run->base;
+	struct sim_sink ss = {0};
+	struct sim_progress sp = {0};
 
-	if (buf && blab_hist_json(x->hist, buf, need + 1) == need)
-		printf(",\"histogram\":%s", buf);
-	free(buf);
+	cfg.cpus = cpus;
+	blab_preset(preset, &cfg.strategy);
+	if (sw->zs.zi)
+		blab_zoneinfo_strategy(sw->zs.zi, (unsigned)sw->zs.zone, sw->zs.node_cpus,
+				       &cfg.strategy);
+	if (a->batch)
+		cfg.strategy.batch = (uint32_t)a->batch;
+	if (a->high)
+		cfg.strategy.high = (uint32_t)a->high;
+	cfg.hist = sw->cells[k].hist;
+	if (a->hash || run->ef)
+		sim_sink_attach(&cfg, &ss, run->ef);
+	/* one terminal line: only the runs of one thread show their progress */
+	if (a->jobs <= 1)
+		sim_progress_attach(&cfg, &sp, preset, cpus);
+	if (blab_sim_run(&cfg, &sw->cells[k].r, run->err[k].why, sizeof(run->err[k].why)))
+		run->err[k].failed = 1;
+	if (a->jobs <= 1)
+		sim_progress_done(&sp);
+	sw->cells[k].hash = ss.hash;
+	sim_sink_report(&ss);
 }
 
-/* an index in thousandths as the kernel prints it: 0.123, -1.000 */
-static void index3(char *buf, size_t n, int32_t v)
+/* every cell's run, on --jobs threads; 0, or 1 when one failed (each failure said) */
+static int sweep_run_all(const struct sim_sweep *sw, const struct blab_sim_config *base,
+			 FILE *ef)
 {
-	snprintf(buf, n, "%s%d.%03d", v < 0 ? "-" : "", (v < 0 ? -v : v) / 1000,
-		 (v < 0 ? -v : v) % 1000);
+	struct sweep_run run = {.sw = sw, .base = base, .ef = ef};
+	size_t n = (size_t)sw->ncpus * sw->npresets;
+	unsigned jobs = sw->a->jobs > 1 ? (unsigned)sw->a->jobs : 1;
+	int ret = 0;
+
+	run.order = malloc(n * sizeof(*run.order));
+	run.err = calloc(n, sizeof(*run.err));
+	if (!run.order || !run.err) {
+		fprintf(stderr, "blab sim: out of memory\n");
+		ret = 1;
+	} else {
+		order_by_tasks(&run, n);
+		if (sim_jobs_run(n, jobs, sweep_cell, &run))
+			fprintf(stderr, "blab sim: warning: not every --jobs thread started; the "
+					"others ran their runs\n");
+		for (size_t k = 0; k < n; k++)
+			if (run.err[k].failed) {
+				fprintf(stderr, "blab sim: %s, %u cpus: %s\n",
+					sw->presets[k % sw->npresets], sw->cpus[k / sw->npresets],
+					run.err[k].why);
+				ret = 1;
+			}
+	}
+	free(run.order);
+	free(run.err);
+	return ret;
 }
 
-/* the high-order side of stress_highalloc and mixed (docs/skipmerge.md) */
-static void print_highalloc(const struct cell *cells, const uint32_t *cpus, uint32_t ncpus,
-			    const char *const *presets, uint32_t npresets, unsigned order, int csv)
+/* linear: the first preset's 1-task score, run once more when the sweep has no 1-task row;
+ * returns the page operations of that extra run (for --bench) */
+static uint64_t sweep_linear(struct sim_sweep *sw, const struct blab_sim_config *base)
 {
-	if (csv)
-		printf("\npreset,tasks,order,attempts,success,success_pct,cycles_per_attempt,"
-		       "compactions,merged,migrated,scanned,merge_skipped,unusable_index,"
-		       "extfrag_index\n");
-	else
-		printf("\n%-15s %5s %8s %7s %8s %12s %8s %8s %8s %9s %9s %8s %8s\n", "preset",
-		       "tasks", "attempts", "success", "success%", "cycles/alloc", "compact",
-		       "merged", "migrated", "scanned", "skipped", "unusable", "extfrag");
-	for (uint32_t p = 0; p < npresets; p++)
-		for (uint32_t c = 0; c < ncpus; c++) {
-			const struct blab_sim_result *r = &cells[c * npresets + p].r;
-			char pct[32], un[16], ex[16];
-			fix2(pct, sizeof(pct),
-			     r->hi_attempts ? r->hi_success * 10000 / r->hi_attempts : 0);
-			index3(un, sizeof(un), r->unusable_index);
-			index3(ex, sizeof(ex), r->extfrag_index);
-			unsigned long long att = r->hi_attempts, ok = r->hi_success;
-			unsigned long long per = att ? r->hi_cycles / att : 0;
-			unsigned long long cr = r->compact.runs, cm = r->compact.merged;
-			unsigned long long cmig = r->compact.migrated, cs = r->compact.scanned;
-			if (csv)
-				printf("%s,%u,%u,%llu,%llu,%s,%llu,%llu,%llu,%llu,%llu,%u,%s,%s\n",
-				       presets[p], cpus[c], order, att, ok, pct, per, cr, cm, cmig, cs,
-				       r->merge_skipped, un, ex);
-			else
-				printf("%-15s %5u %8llu %7llu %8s %12llu %8llu %8llu %8llu %9llu %9u "
-				       "%8s %8s\n",
-				       presets[p], cpus[c], att, ok, pct, per, cr, cm, cmig, cs,
-				       r->merge_skipped, un, ex);
+	for (uint32_t c = 0; c < sw->ncpus; c++)
+		if (sw->cpus[c] == 1) {
+			sw->linear1 = sw->cells[c * sw->npresets].r.score;
+			sw->linear1_milli = sw->cells[c * sw->npresets].r.score_milli;
 		}
-	if (!csv)
-		printf("(order %u; cycles/alloc includes compaction; skipped = merge-skipped pages "
-		       "and unusable / extfrag = the indices when the attempts began)\n",
-		       order);
+	if (sw->a->workload_id != BLAB_WL_PAGE_FAULT1) {
+		/* perfect scaling means nothing for a success rate */
+		sw->linear1 = sw->linear1_milli = 0;
+	} else if (!sw->linear1_milli) {
+		struct blab_sim_config cfg = *base;
+		struct blab_sim_result r1;
+		char err[400];
+
+		cfg.cpus = 1;
+		blab_preset(sw->presets[0], &cfg.strategy);
+		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0) {
+			sw->linear1 = r1.score;
+			sw->linear1_milli = r1.score_milli;
+			return 2 * r1.pages_total;
+		}
+	}
+	return 0;
+}
+
+/* --bench: host time, not virtual time: on stderr so stdout stays deterministic */
+static void sweep_bench(const struct sim_sweep *sw, const struct timespec *t0,
+			const struct timespec *t1, uint64_t extra_ops)
+{
+	uint64_t ops = extra_ops;
+	double s = (double)(t1->tv_sec - t0->tv_sec) + (double)(t1->tv_nsec - t0->tv_nsec) / 1e9;
+
+	for (uint32_t k = 0; k < sw->ncpus * sw->npresets; k++)
+		ops += 2 * sw->cells[k].r.pages_total;
+	fprintf(stderr, "bench: %llu simulated page operations in %.3f s = %.0f page ops/s\n",
+		(unsigned long long)ops, s, s > 0 ? (double)ops / s : 0.0);
+}
+
+/* page_fault1, parallel_free, trunc, stress_highalloc, mixed: a row per CPU count, a column
+ * per preset */
+static int sim_page_allocator(struct sim_args *a)
+{
+	struct sim_sweep sw = {0};
+	struct model_params mp;
+	struct blab_sim_config base;
+	struct timespec t0, t1;
+	uint64_t extra_ops;
+	FILE *ef = NULL;
+	int ret = sweep_init(&sw, a, &mp);
+
+	if (ret)
+		return ret;
+	if (a->events && !(ef = sim_events_open(a->events))) {
+		sweep_free(&sw);
+		return 1;
+	}
+	sweep_config(&base, a, &mp);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = sweep_run_all(&sw, &base, ef);
+	if (ef && sim_events_close(ef, a->events))
+		ret = 1;
+	if (ret) {
+		sweep_free(&sw);
+		return ret;
+	}
+	extra_ops = sweep_linear(&sw, &base);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (a->bench)
+		sweep_bench(&sw, &t0, &t1, extra_ops);
+	if (a->json)
+		sim_sweep_print_json(&sw);
+	else
+		sim_sweep_print_text(&sw);
+	sweep_free(&sw);
+	return 0;
 }
 
 int cmd_sim(int argc, char **argv)
@@ -285,404 +412,4 @@ int cmd_sim(int argc, char **argv)
 	if (a.workload_id == BLAB_WL_HACKBENCH)
 		return cmd_sim_hackbench(&a);
 	return sim_page_allocator(&a);
-}
-
-/* one sweep's runs, each cell's in its own slot (--jobs runs several at once) */
-struct sweep {
-	const struct sim_args *a;
-	const struct blab_sim_config *base; /* what every run shares */
-	struct cell *cells;                 /* [cpus][preset] */
-	const uint32_t *cpus;
-	uint32_t npresets;
-	FILE *ef;      /* --events (one run only) */
-	const struct zone_src *zs; /* --zoneinfo: the pcp sizes of a real zone; zi NULL without */
-	size_t *order; /* the cells, in the order they start */
-	struct sweep_err {
-		int failed;
-		char why[400];
-	} *err;
-};
-
-/* sw->order: the cells with the most tasks first (a run takes time in proportion to its
- * tasks, and the last to start should be the shortest), the table's order among equals */
-static void order_by_tasks(struct sweep *sw, size_t n)
-{
-	for (size_t k = 0; k < n; k++) {
-		size_t j = k;
-		uint32_t ck = sw->cpus[k / sw->npresets];
-		for (; j > 0 && sw->cpus[sw->order[j - 1] / sw->npresets] < ck; j--)
-			sw->order[j] = sw->order[j - 1];
-		sw->order[j] = k;
-	}
-}
-
-/* the run of one cell; a run has a whole model machine of its own, so cells on other
- * threads change nothing in it */
-static void sweep_cell(size_t i, void *ctx)
-{
-	const struct sweep *sw = ctx;
-	size_t k = sw->order[i];
-	const char *preset = sw->a->presets.name[k % sw->npresets];
-	uint32_t cpus = sw->cpus[k / sw->npresets];
-	struct blab_sim_config cfg = *sw->base;
-	struct sim_sink ss = {0};
-	struct sim_progress sp = {0};
-
-	cfg.cpus = cpus;
-	blab_preset(preset, &cfg.strategy);
-	if (sw->zs->zi)
-		blab_zoneinfo_strategy(sw->zs->zi, (unsigned)sw->zs->zone, sw->zs->node_cpus,
-				       &cfg.strategy);
-	if (sw->a->batch)
-		cfg.strategy.batch = (uint32_t)sw->a->batch;
-	if (sw->a->high)
-		cfg.strategy.high = (uint32_t)sw->a->high;
-	cfg.hist = sw->cells[k].hist;
-	if (sw->a->hash || sw->ef)
-		sim_sink_attach(&cfg, &ss, sw->ef);
-	/* one terminal line: only the runs of one thread show their progress */
-	if (sw->a->jobs <= 1)
-		sim_progress_attach(&cfg, &sp, preset, cpus);
-	if (blab_sim_run(&cfg, &sw->cells[k].r, sw->err[k].why, sizeof(sw->err[k].why)))
-		sw->err[k].failed = 1;
-	if (sw->a->jobs <= 1)
-		sim_progress_done(&sp);
-	sw->cells[k].hash = ss.hash;
-	sim_sink_report(&ss);
-}
-
-/* page_fault1, parallel_free, trunc, stress_highalloc, mixed: a row per CPU count, a column
- * per preset */
-static int sim_page_allocator(struct sim_args *a)
-{
-	const char *workload = a->workload, *events = a->events;
-	uint32_t workload_id = a->workload_id;
-	uint32_t cpus[CLI_LIST_MAX], ncpus = a->cpus.n, npresets = a->presets.n;
-	const char *const *presets = a->presets.name;
-	uint64_t seed = a->seed, pages = a->pages, iterations = a->iterations;
-	uint64_t hi_order = a->hi_order, delay_us = a->delay_us, compact = a->compact;
-	uint64_t cache_scale = a->cache_scale, sockets;
-	int csv = a->csv, json = a->json, hash = a->hash, node_zones = a->node_zones;
-	int histogram = a->histogram;
-	uint32_t ncells = ncpus * npresets;
-	struct zone_src zs = {0};
-	struct model_params mp;
-	struct timespec t0, t1;
-	struct cell *cells = NULL;
-	uint64_t linear1 = 0, linear1_milli = 0, extra_ops = 0;
-	char sc[32], ln[32];
-	char err[400];
-	int ret = 0;
-
-	model_params_default(&mp);
-	if (a->params && load_params(a->params, &mp))
-		return 2;
-	if (sim_args_machine(a, &mp, a->params != NULL, err, sizeof(err)))
-		return bad("%s", err);
-	sockets = a->sockets;
-	for (uint32_t c = 0; c < ncpus; c++)
-		cpus[c] = (uint32_t)a->cpus.v[c];
-
-	if (a->zoneinfo && load_zoneinfo(a->zoneinfo, a->zone,
-					 a->zone_node_given ? (int)a->zone_node : -1,
-					 (unsigned)a->zone_cpus, &zs))
-		return 2;
-	cells = calloc(ncells, sizeof(*cells));
-	for (uint32_t k = 0; cells && histogram && k < ncells; k++)
-		if (!(cells[k].hist = blab_hist_new()))
-			ret = 1;
-	if (!cells || ret) {
-		fprintf(stderr, "blab sim: out of memory\n");
-		free_cells(cells, ncells);
-		blab_zoneinfo_free(zs.zi);
-		return 1;
-	}
-	FILE *ef = NULL;
-	if (events && !(ef = sim_events_open(events))) {
-		free_cells(cells, ncells);
-		blab_zoneinfo_free(zs.zi);
-		return 1;
-	}
-	/* what every run of this sweep shares; each cell sets its CPUs and preset */
-	struct blab_sim_config base;
-	blab_sim_config_init(&base);
-	base.workload = workload_id;
-	base.pages = (uint32_t)pages;
-	base.iterations = (uint32_t)iterations;
-	base.seed = seed;
-	base.clear_lines = (uint32_t)a->clear_lines;
-	base.cache_scale = (uint32_t)cache_scale;
-	base.model = &mp;
-	base.hi_order = (uint32_t)hi_order;
-	base.delay_us = (uint32_t)delay_us;
-	base.compact = (uint32_t)compact;
-	base.node_zones = (uint8_t)node_zones;
-	base.mem_limit = a->mem_limit;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	{
-		struct sweep sw = {.a = a, .base = &base, .cells = cells, .cpus = cpus,
-				   .npresets = npresets, .ef = ef, .zs = &zs};
-		size_t n = (size_t)ncpus * npresets;
-		sw.order = malloc(n * sizeof(*sw.order));
-		sw.err = calloc(n, sizeof(*sw.err));
-		if (!sw.order || !sw.err) {
-			fprintf(stderr, "blab sim: out of memory\n");
-			ret = 1;
-		} else {
-			order_by_tasks(&sw, n);
-			if (sim_jobs_run(n, a->jobs > 1 ? (unsigned)a->jobs : 1, sweep_cell, &sw))
-				fprintf(stderr, "blab sim: warning: not every --jobs thread started; the "
-						"others ran their runs\n");
-			for (size_t k = 0; k < n; k++)
-				if (sw.err[k].failed) {
-					fprintf(stderr, "blab sim: %s, %u cpus: %s\n",
-						presets[k % npresets], cpus[k / npresets], sw.err[k].why);
-					ret = 1;
-				}
-		}
-		free(sw.order);
-		free(sw.err);
-	}
-	if (ef && sim_events_close(ef, events))
-		ret = 1;
-	if (ret) {
-		free_cells(cells, ncells);
-		blab_zoneinfo_free(zs.zi);
-		return ret;
-	}
-	/* linear: the first preset's 1-task score */
-	for (uint32_t c = 0; c < ncpus; c++)
-		if (cpus[c] == 1) {
-			linear1 = cells[c * npresets].r.score;
-			linear1_milli = cells[c * npresets].r.score_milli;
-		}
-	if (workload_id != BLAB_WL_PAGE_FAULT1)
-		linear1 = linear1_milli = 0; /* perfect scaling means nothing for a success rate */
-	else if (!linear1_milli) {
-		struct blab_sim_config cfg = base;
-		struct blab_sim_result r1;
-
-		cfg.cpus = 1;
-		blab_preset(presets[0], &cfg.strategy);
-		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0) {
-			linear1 = r1.score;
-			linear1_milli = r1.score_milli;
-			extra_ops = 2 * r1.pages_total;
-		}
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (a->bench) {
-		/* host time, not virtual time: on stderr so stdout stays deterministic */
-		uint64_t ops = extra_ops;
-		double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-		for (uint32_t k = 0; k < ncpus * npresets; k++)
-			ops += 2 * cells[k].r.pages_total;
-		fprintf(stderr, "bench: %llu simulated page operations in %.3f s = %.0f page ops/s\n",
-			(unsigned long long)ops, s, s > 0 ? (double)ops / s : 0.0);
-	}
-
-	if (json) {
-		printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",", workload,
-		       blab_sim_workload_unit(workload_id));
-		cli_json(stdout, &a->p, a); /* the run's settings, from the option table */
-		if (zs.zi) {
-			const struct blab_zoneinfo_zone *z = &zs.zi->zone[zs.zone];
-			printf("\"zoneinfo\":{\"zone\":\"%s\",\"node\":%u,\"managed\":%llu,"
-			       "\"low\":%llu,\"node_cpus\":%u},",
-			       z->name, z->node, (unsigned long long)z->managed,
-			       (unsigned long long)z->wmark_low, zs.node_cpus);
-		}
-		printf("\"rows\":[");
-		for (uint32_t c = 0; c < ncpus; c++) {
-			printf("%s{\"tasks\":%u,\"linear\":%s,\"presets\":{", c ? "," : "", cpus[c],
-			       score_text(ln, sizeof(ln), linear1, linear1_milli, cpus[c]));
-			for (uint32_t p = 0; p < npresets; p++) {
-				const struct cell *x = &cells[c * npresets + p];
-				const struct blab_sim_result *r = &x->r;
-				printf("%s\"%s\":{\"score\":%s,\"zone_lock_contention_bp\":%u,"
-				       "\"zone_acquisitions\":%llu,\"pages\":%llu,"
-				       "\"zone_hold_cycles\":%llu,\"misses_under_zone_lock\":%llu,"
-				       "\"prefetch_hit\":%llu,\"prefetch_late\":%llu,"
-				       "\"prefetch_wasted\":%llu,\"lru_lock_contention_bp\":%u,"
-				       "\"batch\":%u,\"high\":%u",
-				       p ? "," : "", presets[p],
-				       score_text(sc, sizeof(sc), r->score, r->score_milli, 1),
-				       r->zone_contention_bp, (unsigned long long)r->zone_acq,
-				       (unsigned long long)r->pages_total,
-				       (unsigned long long)r->zone_hold,
-				       (unsigned long long)r->misses_zone_locked,
-				       (unsigned long long)r->pf_hit, (unsigned long long)r->pf_late,
-				       (unsigned long long)r->pf_wasted, r->lru_contention_bp, r->batch,
-				       r->high);
-				if (workload_id != BLAB_WL_PAGE_FAULT1)
-					printf(",\"hi_attempts\":%llu,\"hi_success\":%llu,"
-					       "\"hi_cycles\":%llu,\"compactions\":%llu,"
-					       "\"compact_merged\":%llu,\"compact_migrated\":%llu,"
-					       "\"compact_scanned\":%llu,\"merge_skipped\":%u,"
-					       "\"unusable_index\":%d,\"extfrag_index\":%d",
-					       (unsigned long long)r->hi_attempts,
-					       (unsigned long long)r->hi_success,
-					       (unsigned long long)r->hi_cycles,
-					       (unsigned long long)r->compact.runs,
-					       (unsigned long long)r->compact.merged,
-					       (unsigned long long)r->compact.migrated,
-					       (unsigned long long)r->compact.scanned, r->merge_skipped,
-					       r->unusable_index, r->extfrag_index);
-				if (workload_id == BLAB_WL_PAGE_FAULT1) /* the scored rounds alone */
-					printf(",\"scored_zone_lock_contention_bp\":%u,"
-					       "\"scored_lru_lock_contention_bp\":%u",
-					       r->scored_zone_contention_bp, r->scored_lru_contention_bp);
-				if (workload_id == BLAB_WL_PARALLEL_FREE) /* the free half alone */
-					printf(",\"free_zone_lock_contention_bp\":%u,"
-					       "\"free_lru_lock_contention_bp\":%u",
-					       r->free_zone_contention_bp, r->free_lru_contention_bp);
-				if (node_zones) {
-					/* per node: zone->lock and lru_lock acquisitions */
-					printf(",\"zones\":%u,\"node_zone_acquisitions\":[", r->zones);
-					for (uint32_t n = 0; n < sockets; n++)
-						printf("%s%llu", n ? "," : "",
-						       (unsigned long long)r->node_zone_acq[n]);
-					printf("],\"node_lru_acquisitions\":[");
-					for (uint32_t n = 0; n < sockets; n++)
-						printf("%s%llu", n ? "," : "",
-						       (unsigned long long)r->node_lru_acq[n]);
-					printf("]");
-				}
-				if (hash)
-					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
-				if (r->high_max)
-					printf(",\"high_max\":%u", r->high_max);
-				if (histogram)
-					print_hist_json(x);
-				printf("}");
-			}
-			printf("}}");
-		}
-		printf("]}\n");
-		free_cells(cells, ncells);
-		blab_zoneinfo_free(zs.zi);
-		return 0;
-	}
-
-	/* header */
-	if (csv) {
-		printf("tasks");
-		for (uint32_t p = 0; p < npresets; p++)
-			printf(",%s", presets[p]);
-		printf(",linear");
-		for (uint32_t p = 0; p < npresets; p++)
-			printf(",%s_zlock_pct,%s_acq_per_page,%s_hold_per_acq,%s_miss_locked,"
-			       "%s_pf_hit,%s_pf_late,%s_pf_wasted,%s_lru_pct",
-			       presets[p], presets[p], presets[p], presets[p], presets[p], presets[p],
-			       presets[p], presets[p]);
-		printf("\n");
-	} else {
-		static const char *const cnames[] = {"none", "merge", "full"};
-		if (workload_id == BLAB_WL_STRESS_HIGHALLOC)
-			printf("# stress_highalloc on the model machine: a zone of %llu pages plus pcp "
-			       "room, %llu attempts at order %llu, %llu us apart, compact %s, seed "
-			       "%llu\n# score: %% of attempts that got a block (linear: page_fault1 "
-			       "only)\n",
-			       (unsigned long long)pages, (unsigned long long)iterations,
-			       (unsigned long long)hi_order, (unsigned long long)delay_us,
-			       cnames[compact], (unsigned long long)seed);
-		else
-			printf("# %s on the model machine (%llu sockets%s%s%s): %llu pages/task, "
-			       "%llu iteration%s%s, seed %llu; score in %s\n",
-			       workload, (unsigned long long)sockets,
-			       node_zones ? ", a zone and an LRU list per node" : "",
-			       cache_scale > 1 ? ", caches / " : "",
-			       cache_scale > 1 ? (cache_scale == 2 ? "2" : cache_scale == 4 ? "4" :
-						  cache_scale == 8 ? "8" : cache_scale == 16 ? "16" :
-						  cache_scale == 32 ? "32" : "64") : "",
-			       (unsigned long long)pages, (unsigned long long)iterations,
-			       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
-			       (unsigned long long)seed, blab_sim_workload_unit(workload_id));
-		if (zs.zi)
-			printf("# pcp sizes: each preset's formulas for %s's zone %s (node %u: managed "
-			       "%llu, low %llu, %u CPUs), not a 96 GB node's\n",
-			       a->zoneinfo, zs.zi->zone[zs.zone].name, zs.zi->zone[zs.zone].node,
-			       (unsigned long long)zs.zi->zone[zs.zone].managed,
-			       (unsigned long long)zs.zi->zone[zs.zone].wmark_low, zs.node_cpus);
-		if (workload_id == BLAB_WL_MIXED)
-			printf("# score: the page_fault1 half's order-0 pages/s; order %llu blocks, "
-			       "compact %s, in the last table (linear: page_fault1 only)\n",
-			       (unsigned long long)hi_order, cnames[compact]);
-		printf("%5s", "tasks");
-		for (uint32_t p = 0; p < npresets; p++)
-			printf(" %14s", presets[p]);
-		printf(" %14s\n", "linear");
-	}
-	for (uint32_t c = 0; c < ncpus; c++) {
-		printf(csv ? "%u" : "%5u", cpus[c]);
-		for (uint32_t p = 0; p < npresets; p++)
-			printf(csv ? ",%s" : " %14s",
-			       score_text(sc, sizeof(sc), cells[c * npresets + p].r.score,
-					  cells[c * npresets + p].r.score_milli, 1));
-		printf(csv ? ",%s" : " %14s",
-		       score_text(ln, sizeof(ln), linear1, linear1_milli, cpus[c]));
-		if (csv) {
-			for (uint32_t p = 0; p < npresets; p++) {
-				const struct blab_sim_result *r = &cells[c * npresets + p].r;
-				char zl[32], ll[32], apg[32];
-				fix2(zl, sizeof(zl), r->zone_contention_bp);
-				fix2(ll, sizeof(ll), r->lru_contention_bp);
-				fix3(apg, sizeof(apg), r->zone_acq, r->pages_total);
-				printf(",%s,%s,%llu,%llu,%llu,%llu,%llu,%s", zl, apg,
-				       (unsigned long long)(r->zone_acq ? r->zone_hold / r->zone_acq : 0),
-				       (unsigned long long)r->misses_zone_locked,
-				       (unsigned long long)r->pf_hit, (unsigned long long)r->pf_late,
-				       (unsigned long long)r->pf_wasted, ll);
-			}
-		}
-		printf("\n");
-	}
-	if (!csv) {
-		printf("\n%-15s %5s %7s %9s %9s %11s %9s %9s %9s %7s\n", "preset", "tasks", "zlock%",
-		       "acq/page", "hold/acq", "miss_locked", "pf_hit", "pf_late", "pf_wasted",
-		       "lru%");
-		for (uint32_t p = 0; p < npresets; p++)
-			for (uint32_t c = 0; c < ncpus; c++) {
-				const struct blab_sim_result *r = &cells[c * npresets + p].r;
-				char zl[32], ll[32], apg[32];
-				fix2(zl, sizeof(zl), r->zone_contention_bp);
-				fix2(ll, sizeof(ll), r->lru_contention_bp);
-				fix3(apg, sizeof(apg), r->zone_acq, r->pages_total);
-				printf("%-15s %5u %7s %9s %9llu %11llu %9llu %9llu %9llu %7s\n",
-				       presets[p], cpus[c], zl, apg,
-				       (unsigned long long)(r->zone_acq ? r->zone_hold / r->zone_acq : 0),
-				       (unsigned long long)r->misses_zone_locked,
-				       (unsigned long long)r->pf_hit, (unsigned long long)r->pf_late,
-				       (unsigned long long)r->pf_wasted, ll);
-			}
-	}
-	if (workload_id != BLAB_WL_PAGE_FAULT1)
-		print_highalloc(cells, cpus, ncpus, presets, npresets, (unsigned)hi_order, csv);
-	if (node_zones && !csv) {
-		/* the sums above hide how the nodes shared the work */
-		printf("\n%-15s %5s %4s %10s %10s\n", "preset", "tasks", "node", "zone_acq",
-		       "lru_acq");
-		for (uint32_t p = 0; p < npresets; p++)
-			for (uint32_t c = 0; c < ncpus; c++)
-				for (uint32_t n = 0; n < sockets; n++) {
-					const struct blab_sim_result *r = &cells[c * npresets + p].r;
-					if (!r->node_zone_acq[n] && !r->node_lru_acq[n])
-						continue; /* no CPU on that node */
-					printf("%-15s %5u %4u %10llu %10llu\n", presets[p], cpus[c], n,
-					       (unsigned long long)r->node_zone_acq[n],
-					       (unsigned long long)r->node_lru_acq[n]);
-				}
-	}
-	if (histogram && !csv)
-		for (uint32_t p = 0; p < npresets; p++)
-			for (uint32_t c = 0; c < ncpus; c++)
-				print_hist_text(&cells[c * npresets + p], presets[p], cpus[c]);
-	if (hash)
-		for (uint32_t c = 0; c < ncpus; c++)
-			for (uint32_t p = 0; p < npresets; p++)
-				printf("hash %s %u %016llx\n", presets[p], cpus[c],
-				       (unsigned long long)cells[c * npresets + p].hash);
-	free_cells(cells, ncells);
-	blab_zoneinfo_free(zs.zi);
-	return 0;
 }

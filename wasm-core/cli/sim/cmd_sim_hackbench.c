@@ -14,6 +14,7 @@
 #include "cmd_sim.h"
 #include "sim_args.h"
 #include "sim_common.h"
+#include "sim_table.h"
 
 int sim_hackbench_help(FILE *f, const struct sim_args *a)
 {
@@ -54,6 +55,60 @@ struct hb_cell {
 	uint64_t hash;
 };
 
+/* the runs of one hackbench sweep: a group count x a prefetch setting each */
+struct hb_sweep {
+	const struct sim_args *a;
+	uint32_t groups[CLI_LIST_MAX], ngroups;
+	uint32_t pf[2], npf;   /* SLUB's freelist prefetch: 0 off, 1 on */
+	struct hb_cell *cells; /* [groups][pf]: the cell of groups[g], pf[p] is g * npf + p */
+	uint32_t mhz;          /* the model machine's clock, for seconds of virtual time */
+};
+
+/* a run's counters in --json, after its groups and prefetch setting */
+static const struct sim_field hb_json[] = {
+	SIM_FIELD("elapsed_cycles", elapsed_cycles, SIM_WL_ALL),
+	SIM_FIELD("messages", messages, SIM_WL_ALL),
+	SIM_FIELD("score", score, SIM_WL_ALL),
+	SIM_FIELD("alloc_fastpath", slab.alloc_fastpath, SIM_WL_ALL),
+	SIM_FIELD("alloc_slowpath", slab.alloc_slowpath, SIM_WL_ALL),
+	SIM_FIELD("alloc_refill", slab.alloc_refill, SIM_WL_ALL),
+	SIM_FIELD("alloc_from_partial", slab.alloc_from_partial, SIM_WL_ALL),
+	SIM_FIELD("alloc_slab", slab.alloc_slab, SIM_WL_ALL),
+	SIM_FIELD("free_fastpath", slab.free_fastpath, SIM_WL_ALL),
+	SIM_FIELD("free_slowpath", slab.free_slowpath, SIM_WL_ALL),
+	SIM_FIELD("free_remote", slab.free_remote, SIM_WL_ALL),
+	SIM_FIELD("free_add_partial", slab.free_add_partial, SIM_WL_ALL),
+	SIM_FIELD("free_slab", slab.free_slab, SIM_WL_ALL),
+	SIM_FIELD("prefetch", slab.prefetch, SIM_WL_ALL),
+	SIM_FIELD("prefetch_hit", slab_pf_hit, SIM_WL_ALL),
+	SIM_FIELD("prefetch_late", slab_pf_late, SIM_WL_ALL),
+	SIM_FIELD("prefetch_wasted", slab_pf_wasted, SIM_WL_ALL),
+};
+#define NHB_JSON (sizeof(hb_json) / sizeof(hb_json[0]))
+
+/* the slab counters: the text's second table, the CSV's last columns */
+#define SLAB_COLUMN(head, width, csv, member) {head, width, csv, SIM_FIELD(NULL, member, 0), NULL}
+static const struct sim_column hb_slab_columns[] = {
+	SLAB_COLUMN("fast", 9, "alloc_fastpath", slab.alloc_fastpath),
+	SLAB_COLUMN("slow", 7, "alloc_slowpath", slab.alloc_slowpath),
+	SLAB_COLUMN("refill", 7, "alloc_refill", slab.alloc_refill),
+	SLAB_COLUMN("partial", 7, "alloc_from_partial", slab.alloc_from_partial),
+	SLAB_COLUMN("new", 6, "alloc_slab", slab.alloc_slab),
+	SLAB_COLUMN("free_fast", 9, "free_fastpath", slab.free_fastpath),
+	SLAB_COLUMN("free_slow", 9, "free_slowpath", slab.free_slowpath),
+	SLAB_COLUMN("remote", 9, "free_remote", slab.free_remote),
+	SLAB_COLUMN("discard", 7, "free_slab", slab.free_slab),
+	SLAB_COLUMN("pf_hit", 8, "pf_hit", slab_pf_hit),
+	SLAB_COLUMN("pf_late", 8, "pf_late", slab_pf_late),
+	SLAB_COLUMN("pf_wasted", 9, "pf_wasted", slab_pf_wasted),
+};
+#define NSLAB_COLUMNS (sizeof(hb_slab_columns) / sizeof(hb_slab_columns[0]))
+
+static const struct blab_sim_result *hb_result(const struct hb_sweep *hb, uint32_t g, uint32_t p)
+{
+	return &hb->cells[g * hb->npf + p].r;
+}
+
 /* seconds of virtual time with 6 decimals */
 static void seconds(char *buf, size_t n, uint64_t cycles, uint32_t mhz)
 {
@@ -70,205 +125,177 @@ static void change(char *buf, size_t n, uint64_t a, uint64_t b)
 	snprintf(buf, n, "%c%lld.%02lld%%", bp < 0 ? '-' : '+', m / 100, m % 100);
 }
 
+/* one run: groups[g] groups with prefetch pf[p]; 0, or 1 after saying why */
+static int hb_run(struct hb_sweep *hb, uint32_t g, uint32_t p, FILE *ef)
+{
+	const struct sim_args *a = hb->a;
+	struct blab_sim_config cfg;
+	struct sim_sink ss = {0};
+	char err[400];
+	int ret = 0;
+
+	blab_sim_config_init(&cfg);
+	cfg.workload = BLAB_WL_HACKBENCH;
+	cfg.cpus = hb->groups[g];
+	cfg.pages = 1;
+	cfg.iterations = 1;
+	cfg.seed = a->seed;
+	blab_preset(a->hb_preset.name[0], &cfg.strategy);
+	if (a->batch)
+		cfg.strategy.batch = (uint32_t)a->batch;
+	if (a->high)
+		cfg.strategy.high = (uint32_t)a->high;
+	cfg.hackbench.groups = hb->groups[g];
+	cfg.hackbench.loops = (uint32_t)a->loops;
+	cfg.hackbench.object_size = (uint32_t)a->object_size;
+	cfg.hackbench.data_size = (uint32_t)a->data_size;
+	cfg.hackbench.same_cpu = (uint8_t)a->same_cpu;
+	cfg.hackbench.slub_prefetch = (uint8_t)hb->pf[p];
+	cfg.mem_limit = a->mem_limit;
+	if (a->hash || ef)
+		sim_sink_attach(&cfg, &ss, ef);
+	if (blab_sim_run(&cfg, &hb->cells[g * hb->npf + p].r, err, sizeof(err))) {
+		fprintf(stderr, "blab sim: hackbench, %u groups, prefetch %s: %s\n", hb->groups[g],
+			hb->pf[p] ? "on" : "off", err);
+		ret = 1;
+	}
+	hb->cells[g * hb->npf + p].hash = ss.hash;
+	sim_sink_report(&ss);
+	return ret;
+}
+
+static void hb_print_json(const struct hb_sweep *hb)
+{
+	const struct sim_args *a = hb->a;
+
+	printf("{\"workload\":\"hackbench\",\"score_unit\":\"messages/s\",");
+	cli_json(stdout, &a->p, a); /* the run's settings, from the option table */
+	printf("\"runs\":[");
+	for (uint32_t g = 0; g < hb->ngroups; g++)
+		for (uint32_t p = 0; p < hb->npf; p++) {
+			const struct hb_cell *x = &hb->cells[g * hb->npf + p];
+			printf("%s{\"groups\":%u,\"slub_prefetch\":%s", g || p ? "," : "",
+			       hb->groups[g], hb->pf[p] ? "true" : "false");
+			sim_fields_json(stdout, hb_json, NHB_JSON, &x->r, BLAB_WL_HACKBENCH);
+			if (a->hash)
+				printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
+			printf("}");
+		}
+	printf("]}\n");
+}
+
+/* a row per run: its groups and prefetch, time and rate, cycles, then the slab counters */
+static void hb_print_csv(const struct hb_sweep *hb)
+{
+	printf("groups,slub_prefetch,time_s,messages_per_s,elapsed_cycles");
+	sim_columns_head(stdout, hb_slab_columns, NSLAB_COLUMNS, 1, NULL);
+	printf("\n");
+	for (uint32_t g = 0; g < hb->ngroups; g++)
+		for (uint32_t p = 0; p < hb->npf; p++) {
+			const struct blab_sim_result *r = hb_result(hb, g, p);
+			char t[32];
+			seconds(t, sizeof(t), r->elapsed_cycles, hb->mhz);
+			printf("%u,%s,%s,%llu,%llu", hb->groups[g], hb->pf[p] ? "on" : "off", t,
+			       (unsigned long long)r->score, (unsigned long long)r->elapsed_cycles);
+			sim_columns_row(stdout, hb_slab_columns, NSLAB_COLUMNS, r, 1);
+			printf("\n");
+		}
+}
+
+/* hackbench's "Time:" and the rate per group count, prefetch off and on and the change;
+ * then the slab counters of each run */
+static void hb_print_text(const struct hb_sweep *hb)
+{
+	const struct sim_args *a = hb->a;
+
+	printf("# hackbench on the model machine: %llu loops, %llu-byte objects%s%.0llu%s, %s, "
+	       "preset %s, seed %llu\n",
+	       (unsigned long long)a->loops, (unsigned long long)a->object_size,
+	       a->data_size ? " + " : "", (unsigned long long)a->data_size,
+	       a->data_size ? "-byte data" : "",
+	       a->same_cpu ? "same-CPU control (receiver on the sender's CPU)"
+			   : "remote frees (receiver on the next CPU)",
+	       a->hb_preset.name[0], (unsigned long long)a->seed);
+	printf("%6s", "groups");
+	for (uint32_t p = 0; p < hb->npf; p++)
+		printf(" %12s %12s", hb->pf[p] ? "time_pf_on" : "time_pf_off",
+		       hb->pf[p] ? "msgs/s_on" : "msgs/s_off");
+	if (hb->npf == 2)
+		printf(" %9s", "time");
+	printf("\n");
+	for (uint32_t g = 0; g < hb->ngroups; g++) {
+		printf("%6u", hb->groups[g]);
+		for (uint32_t p = 0; p < hb->npf; p++) {
+			char t[32];
+			seconds(t, sizeof(t), hb_result(hb, g, p)->elapsed_cycles, hb->mhz);
+			printf(" %12s %12llu", t, (unsigned long long)hb_result(hb, g, p)->score);
+		}
+		if (hb->npf == 2) {
+			char ch[32];
+			change(ch, sizeof(ch), hb_result(hb, g, 0)->elapsed_cycles,
+			       hb_result(hb, g, 1)->elapsed_cycles);
+			printf(" %9s", ch);
+		}
+		printf("\n");
+	}
+	printf("\n%-8s %6s", "prefetch", "groups");
+	sim_columns_head(stdout, hb_slab_columns, NSLAB_COLUMNS, 0, NULL);
+	printf("\n");
+	for (uint32_t p = 0; p < hb->npf; p++)
+		for (uint32_t g = 0; g < hb->ngroups; g++) {
+			printf("%-8s %6u", hb->pf[p] ? "on" : "off", hb->groups[g]);
+			sim_columns_row(stdout, hb_slab_columns, NSLAB_COLUMNS, hb_result(hb, g, p),
+					0);
+			printf("\n");
+		}
+}
+
+/* --hash (text and CSV; --json has each run's in its object) */
+static void hb_print_hashes(const struct hb_sweep *hb)
+{
+	for (uint32_t g = 0; g < hb->ngroups; g++)
+		for (uint32_t p = 0; p < hb->npf; p++)
+			printf("hash %s %u %016llx\n", hb->pf[p] ? "on" : "off", hb->groups[g],
+			       (unsigned long long)hb->cells[g * hb->npf + p].hash);
+}
+
 int cmd_sim_hackbench(struct sim_args *a)
 {
-	const char *events = a->events, *preset = a->hb_preset.name[0];
-	uint32_t groups[CLI_LIST_MAX], ngroups = a->groups.n, pf[2], npf = a->slub_prefetch.n;
-	uint64_t seed = a->seed, loops = a->loops, object_size = a->object_size;
-	int same_cpu = a->same_cpu, csv = a->csv, json = a->json, hash = a->hash, ret = 0;
-	struct hb_cell *cells;
+	struct hb_sweep hb = {.a = a, .ngroups = a->groups.n, .npf = a->slub_prefetch.n};
+	struct model_params mp; /* the runs use the default model machine */
 	FILE *ef = NULL;
-	uint32_t mhz;
+	int ret = 0;
 
-	for (uint32_t g = 0; g < ngroups; g++)
-		groups[g] = (uint32_t)a->groups.v[g];
-	for (uint32_t p = 0; p < npf; p++)
-		pf[p] = strcmp(a->slub_prefetch.name[p], "on") == 0;
-	cells = calloc((size_t)ngroups * npf, sizeof(*cells));
-	if (!cells) {
+	for (uint32_t g = 0; g < hb.ngroups; g++)
+		hb.groups[g] = (uint32_t)a->groups.v[g];
+	for (uint32_t p = 0; p < hb.npf; p++)
+		hb.pf[p] = strcmp(a->slub_prefetch.name[p], "on") == 0;
+	hb.cells = calloc((size_t)hb.ngroups * hb.npf, sizeof(*hb.cells));
+	if (!hb.cells) {
 		fprintf(stderr, "blab sim: out of memory\n");
 		return 1;
 	}
-	if (events && !(ef = sim_events_open(events))) {
-		free(cells);
+	if (a->events && !(ef = sim_events_open(a->events))) {
+		free(hb.cells);
 		return 1;
 	}
-	{
-		struct model_params mp; /* the runs use the default model machine */
-		model_params_default(&mp);
-		mhz = mp.cpu_mhz;
-	}
-	for (uint32_t g = 0; g < ngroups && !ret; g++)
-		for (uint32_t p = 0; p < npf && !ret; p++) {
-			struct blab_sim_config cfg;
-			struct sim_sink ss = {0};
-			char err[400];
-			blab_sim_config_init(&cfg);
-			cfg.workload = BLAB_WL_HACKBENCH;
-			cfg.cpus = groups[g];
-			cfg.pages = 1;
-			cfg.iterations = 1;
-			cfg.seed = seed;
-			blab_preset(preset, &cfg.strategy);
-			if (a->batch)
-				cfg.strategy.batch = (uint32_t)a->batch;
-			if (a->high)
-				cfg.strategy.high = (uint32_t)a->high;
-			cfg.hackbench.groups = groups[g];
-			cfg.hackbench.loops = (uint32_t)loops;
-			cfg.hackbench.object_size = (uint32_t)object_size;
-			cfg.hackbench.data_size = (uint32_t)a->data_size;
-			cfg.hackbench.same_cpu = (uint8_t)same_cpu;
-			cfg.hackbench.slub_prefetch = (uint8_t)pf[p];
-			cfg.mem_limit = a->mem_limit;
-			if (hash || ef)
-				sim_sink_attach(&cfg, &ss, ef);
-			if (blab_sim_run(&cfg, &cells[g * npf + p].r, err, sizeof(err))) {
-				fprintf(stderr, "blab sim: hackbench, %u groups, prefetch %s: %s\n",
-					groups[g], pf[p] ? "on" : "off", err);
-				ret = 1;
-			}
-			cells[g * npf + p].hash = ss.hash;
-			sim_sink_report(&ss);
-		}
-	if (ef && sim_events_close(ef, events))
+	model_params_default(&mp);
+	hb.mhz = mp.cpu_mhz;
+	for (uint32_t g = 0; g < hb.ngroups && !ret; g++)
+		for (uint32_t p = 0; p < hb.npf && !ret; p++)
+			ret = hb_run(&hb, g, p, ef);
+	if (ef && sim_events_close(ef, a->events))
 		ret = 1;
-	if (ret) {
-		free(cells);
-		return ret;
+	if (!ret && a->json) {
+		hb_print_json(&hb);
+	} else if (!ret) {
+		if (a->csv)
+			hb_print_csv(&hb);
+		else
+			hb_print_text(&hb);
+		if (a->hash)
+			hb_print_hashes(&hb);
 	}
-
-	if (json) {
-		printf("{\"workload\":\"hackbench\",\"score_unit\":\"messages/s\",");
-		cli_json(stdout, &a->p, a); /* the run's settings, from the option table */
-		printf("\"runs\":[");
-		for (uint32_t g = 0; g < ngroups; g++)
-			for (uint32_t p = 0; p < npf; p++) {
-				const struct hb_cell *x = &cells[g * npf + p];
-				const struct blab_sim_result *r = &x->r;
-				const struct blab_slab_stats *s = &r->slab;
-				printf("%s{\"groups\":%u,\"slub_prefetch\":%s,\"elapsed_cycles\":%llu,"
-				       "\"messages\":%llu,\"score\":%llu,\"alloc_fastpath\":%llu,"
-				       "\"alloc_slowpath\":%llu,\"alloc_refill\":%llu,"
-				       "\"alloc_from_partial\":%llu,\"alloc_slab\":%llu,"
-				       "\"free_fastpath\":%llu,\"free_slowpath\":%llu,"
-				       "\"free_remote\":%llu,\"free_add_partial\":%llu,"
-				       "\"free_slab\":%llu,\"prefetch\":%llu,\"prefetch_hit\":%llu,"
-				       "\"prefetch_late\":%llu,\"prefetch_wasted\":%llu",
-				       g || p ? "," : "", groups[g], pf[p] ? "true" : "false",
-				       (unsigned long long)r->elapsed_cycles,
-				       (unsigned long long)r->messages, (unsigned long long)r->score,
-				       (unsigned long long)s->alloc_fastpath,
-				       (unsigned long long)s->alloc_slowpath,
-				       (unsigned long long)s->alloc_refill,
-				       (unsigned long long)s->alloc_from_partial,
-				       (unsigned long long)s->alloc_slab,
-				       (unsigned long long)s->free_fastpath,
-				       (unsigned long long)s->free_slowpath,
-				       (unsigned long long)s->free_remote,
-				       (unsigned long long)s->free_add_partial,
-				       (unsigned long long)s->free_slab, (unsigned long long)s->prefetch,
-				       (unsigned long long)r->slab_pf_hit,
-				       (unsigned long long)r->slab_pf_late,
-				       (unsigned long long)r->slab_pf_wasted);
-				if (hash)
-					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
-				printf("}");
-			}
-		printf("]}\n");
-		free(cells);
-		return 0;
-	}
-	if (csv) {
-		printf("groups,slub_prefetch,time_s,messages_per_s,elapsed_cycles,alloc_fastpath,"
-		       "alloc_slowpath,alloc_refill,alloc_from_partial,alloc_slab,free_fastpath,"
-		       "free_slowpath,free_remote,free_slab,pf_hit,pf_late,pf_wasted\n");
-	} else {
-		printf("# hackbench on the model machine: %llu loops, %llu-byte objects%s%.0llu%s, %s, "
-		       "preset %s, seed %llu\n",
-		       (unsigned long long)loops, (unsigned long long)object_size,
-		       a->data_size ? " + " : "", (unsigned long long)a->data_size,
-		       a->data_size ? "-byte data" : "",
-		       same_cpu ? "same-CPU control (receiver on the sender's CPU)"
-				: "remote frees (receiver on the next CPU)",
-		       preset, (unsigned long long)seed);
-		printf("%6s", "groups");
-		for (uint32_t p = 0; p < npf; p++)
-			printf(" %12s %12s", pf[p] ? "time_pf_on" : "time_pf_off",
-			       pf[p] ? "msgs/s_on" : "msgs/s_off");
-		if (npf == 2)
-			printf(" %9s", "time");
-		printf("\n");
-	}
-	for (uint32_t g = 0; g < ngroups; g++) {
-		if (!csv) {
-			printf("%6u", groups[g]);
-			for (uint32_t p = 0; p < npf; p++) {
-				char t[32];
-				seconds(t, sizeof(t), cells[g * npf + p].r.elapsed_cycles, mhz);
-				printf(" %12s %12llu", t,
-				       (unsigned long long)cells[g * npf + p].r.score);
-			}
-			if (npf == 2) {
-				char ch[32];
-				change(ch, sizeof(ch), cells[g * npf].r.elapsed_cycles,
-				       cells[g * npf + 1].r.elapsed_cycles);
-				printf(" %9s", ch);
-			}
-			printf("\n");
-			continue;
-		}
-		for (uint32_t p = 0; p < npf; p++) {
-			const struct blab_sim_result *r = &cells[g * npf + p].r;
-			const struct blab_slab_stats *s = &r->slab;
-			char t[32];
-			seconds(t, sizeof(t), r->elapsed_cycles, mhz);
-			printf("%u,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-			       "%llu,%llu\n",
-			       groups[g], pf[p] ? "on" : "off", t, (unsigned long long)r->score,
-			       (unsigned long long)r->elapsed_cycles,
-			       (unsigned long long)s->alloc_fastpath,
-			       (unsigned long long)s->alloc_slowpath,
-			       (unsigned long long)s->alloc_refill,
-			       (unsigned long long)s->alloc_from_partial,
-			       (unsigned long long)s->alloc_slab,
-			       (unsigned long long)s->free_fastpath,
-			       (unsigned long long)s->free_slowpath,
-			       (unsigned long long)s->free_remote, (unsigned long long)s->free_slab,
-			       (unsigned long long)r->slab_pf_hit, (unsigned long long)r->slab_pf_late,
-			       (unsigned long long)r->slab_pf_wasted);
-		}
-	}
-	if (!csv) {
-		printf("\n%-8s %6s %9s %7s %7s %7s %6s %9s %9s %9s %7s %8s %8s %9s\n", "prefetch",
-		       "groups", "fast", "slow", "refill", "partial", "new", "free_fast",
-		       "free_slow", "remote", "discard", "pf_hit", "pf_late", "pf_wasted");
-		for (uint32_t p = 0; p < npf; p++)
-			for (uint32_t g = 0; g < ngroups; g++) {
-				const struct blab_sim_result *r = &cells[g * npf + p].r;
-				const struct blab_slab_stats *s = &r->slab;
-				printf("%-8s %6u %9llu %7llu %7llu %7llu %6llu %9llu %9llu %9llu %7llu "
-				       "%8llu %8llu %9llu\n",
-				       pf[p] ? "on" : "off", groups[g],
-				       (unsigned long long)s->alloc_fastpath,
-				       (unsigned long long)s->alloc_slowpath,
-				       (unsigned long long)s->alloc_refill,
-				       (unsigned long long)s->alloc_from_partial,
-				       (unsigned long long)s->alloc_slab,
-				       (unsigned long long)s->free_fastpath,
-				       (unsigned long long)s->free_slowpath,
-				       (unsigned long long)s->free_remote,
-				       (unsigned long long)s->free_slab,
-				       (unsigned long long)r->slab_pf_hit,
-				       (unsigned long long)r->slab_pf_late,
-				       (unsigned long long)r->slab_pf_wasted);
-			}
-	}
-	if (hash)
-		for (uint32_t g = 0; g < ngroups; g++)
-			for (uint32_t p = 0; p < npf; p++)
-				printf("hash %s %u %016llx\n", pf[p] ? "on" : "off", groups[g],
-				       (unsigned long long)cells[g * npf + p].hash);
-	free(cells);
-	return 0;
+	free(hb.cells);
+	return ret;
 }
