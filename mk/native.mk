@@ -49,11 +49,15 @@ TEST_SUITES += test-native test-clang test-asan
 #                                     every call goes to a symbol defined in the caller's layer
 #                                     or a lower one (read with nm from build/native's objects)
 #   scripts/check-unused-symbols.sh   no C function or datum is exported that nothing uses
+#   scripts/check-function-length.mjs no C function outside the tests is over its line limit
+#                                     (its self-test first: a long function must fail it)
 .PHONY: lint lint-c
 lint: lint-c
 lint-c: build/native/blab
 	@node scripts/check-layers.mjs
 	@scripts/check-unused-symbols.sh build/native
+	@node scripts/check-function-length.mjs --self-test
+	@node scripts/check-function-length.mjs
 
 # web/scenario/core-schema.ts: the core's presets, run request and run counters as TypeScript,
 # printed by build/native/blab-schema (wasm-core/tools/blab_schema.c), and web/log/core-limits.ts,
