@@ -336,6 +336,8 @@ static void sweep_cell(size_t i, void *ctx)
 		cfg.strategy.batch = (uint32_t)sw->a->batch;
 	if (sw->a->high)
 		cfg.strategy.high = (uint32_t)sw->a->high;
+	if (sw->a->pcp_batch_scale_given)
+		cfg.strategy.pcp_batch_scale_max = (uint8_t)sw->a->pcp_batch_scale_max;
 	cfg.hist = sw->cells[k].hist;
 	if (sw->a->hash || sw->ef)
 		sim_sink_attach(&cfg, &ss, sw->ef);
@@ -463,6 +465,8 @@ static int sim_page_allocator(struct sim_args *a)
 
 		cfg.cpus = 1;
 		blab_preset(presets[0], &cfg.strategy);
+		if (a->pcp_batch_scale_given)
+			cfg.strategy.pcp_batch_scale_max = (uint8_t)a->pcp_batch_scale_max;
 		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0) {
 			linear1 = r1.score;
 			linear1_milli = r1.score_milli;
@@ -551,6 +555,9 @@ static int sim_page_allocator(struct sim_args *a)
 					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
 				if (r->high_max)
 					printf(",\"high_max\":%u", r->high_max);
+				if (a->pcp_batch_scale_given)
+					printf(",\"pcp_batch_scale_max\":%u",
+					       (unsigned)a->pcp_batch_scale_max);
 				if (histogram)
 					print_hist_json(x);
 				printf("}");

@@ -114,6 +114,8 @@ int cmd_sim_hackbench(struct sim_args *a)
 				cfg.strategy.batch = (uint32_t)a->batch;
 			if (a->high)
 				cfg.strategy.high = (uint32_t)a->high;
+			if (a->pcp_batch_scale_given)
+				cfg.strategy.pcp_batch_scale_max = (uint8_t)a->pcp_batch_scale_max;
 			cfg.hackbench.groups = groups[g];
 			cfg.hackbench.loops = (uint32_t)loops;
 			cfg.hackbench.object_size = (uint32_t)object_size;

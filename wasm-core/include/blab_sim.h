@@ -180,6 +180,8 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
  *     clear_lines=64 cache_scale=8
  *   workload=hackbench preset=v4.16 groups=4 loops=4000 slub_prefetch=1 same_cpu=0 seed=1
  *     batch=0 high=0 clear_lines=64 cache_scale=1
+ * and, on a 6.7+ preset whose CONFIG_PCP_BATCH_SCALE_MAX is not the default, after them
+ *   pcp_batch_scale_max=N (0..6)
  * Native and WebAssembly turn a point into a run with the same function below, so the same
  * point gives the same counters in both.
  */
@@ -196,8 +198,11 @@ struct blab_sim_point {
 	uint32_t batch, high; /* pcp overrides; 0: the preset's */
 	uint32_t clear_lines; /* frame lines clear_page() writes through the cache model; 0: 64 */
 	uint32_t cache_scale; /* L2 and LLC divided by this (1..64, a power of two); 0: 1 */
+	/* CONFIG_PCP_BATCH_SCALE_MAX + 1 (1..7), 6.7+ presets only; 0: the preset's own (5).
+	 * The key names it, last, only when it is set: `pcp_batch_scale_max=N` */
+	uint32_t pcp_batch_scale_max;
 };
-#define BLAB_SIM_POINT_KEY_MAX 200u /* a key's characters, NUL included */
+#define BLAB_SIM_POINT_KEY_MAX 240u /* a key's characters, NUL included */
 
 /* The config a point runs, as `blab sim` would build it: more than 112 CPUs get 4 sockets (seed
  * 000's Skylake 4S), more than 224 get 8. 0, or BLAB_EINVAL with the reason in err. */

@@ -183,6 +183,7 @@ static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_
 	pt.high = req->high;
 	pt.clear_lines = req->clear_lines;
 	pt.cache_scale = req->cache_scale;
+	pt.pcp_batch_scale_max = req->pcp_batch_scale_max; /* checked by the point's config */
 	memcpy(pt.preset, req->preset, sizeof(pt.preset));
 	pt.preset[sizeof(pt.preset) - 1] = 0; /* caller memory: bounded whatever it holds */
 	if (req->max_events == 1 || req->max_events > BLAB_MAX_LOG_EVENTS) {

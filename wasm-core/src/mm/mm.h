@@ -73,13 +73,13 @@ struct per_cpu_pages {
 	uint32_t free_factor; /* 5.14 .. 6.6: doubles the bulk free on consecutive frees */
 	/* 6.7+ (BLAB_HIGH_AUTO, free_count, alloc_factor) */
 	uint32_t high_min, high_max;
-	uint32_t free_count;  /* pages freed since allocations last halved it, <= batch << 5 */
-	uint8_t alloc_factor; /* refills of batch << alloc_factor, at most PCP_BATCH_SCALE_MAX */
+	uint32_t free_count;  /* pages freed since allocations last halved it, at most
+			       * batch << CONFIG_PCP_BATCH_SCALE_MAX (z->s.pcp_batch_scale_max) */
+	uint8_t alloc_factor; /* refills of batch << alloc_factor, at most the same */
 	uint8_t flags;        /* PCPF_PREV_FREE_HIGH_ORDER */
 	struct blab_list lists[NR_PCP_LISTS];
 };
 #define PCPF_PREV_FREE_HIGH_ORDER 0x1u /* the last free was of order 1..3 (free_high) */
-#define PCP_BATCH_SCALE_MAX 5          /* CONFIG_PCP_BATCH_SCALE_MAX default (52166607ecc9) */
 
 /* per_cpu_pageset: pcp[0] = the list set (LIFO) or hot list, pcp[1] = cold (2002). */
 struct per_cpu_pageset {

@@ -420,7 +420,7 @@ int free_unref_page_commit(struct blab_zone *z, struct blab_op *op)
 	free_to_pcp(z, op);
 	free_high = pcp_free_high(z, pcp, op->order);
 	if (z->s.free_factor == BLAB_FREE_COUNT &&
-	    pcp->free_count < pcp->batch << PCP_BATCH_SCALE_MAX)
+	    pcp->free_count < pcp->batch << z->s.pcp_batch_scale_max)
 		pcp->free_count += 1u << op->order;
 	old_high = pcp->high;
 	high = nr_pcp_high(z, pcp, free_high);
@@ -639,7 +639,8 @@ unlocked:
  * none is left. 6.0+: the op holds the target's pcp->lock (op.c took it). A set goes back
  * whole in one free_pcppages_bulk(), until 6.10's drain_pages_zone() (55f77df7d715, "mm:
  * page_alloc: control latency caused by zone PCP draining") bounded each call to
- * batch << CONFIG_PCP_BATCH_SCALE_MAX pages (2,016 with batch 63), pcp->lock dropped and
+ * batch << CONFIG_PCP_BATCH_SCALE_MAX pages (2,016 with batch 63 and the Kconfig's default 5:
+ * z->s.pcp_batch_scale_max), pcp->lock dropped and
  * taken again between calls (op.c's after_bulk()); a set stays current until it is empty. */
 int drain_pages(struct blab_zone *z, struct blab_op *op)
 {
@@ -650,7 +651,7 @@ int drain_pages(struct blab_zone *z, struct blab_op *op)
 	for (; op->drain_next < nsets; op->drain_next++) {
 		unsigned which = op->drain_next;
 		struct per_cpu_pages *pcp = &z->pageset[op->target].pcp[which];
-		uint32_t count = pcp->count, chunk = pcp->batch << PCP_BATCH_SCALE_MAX;
+		uint32_t count = pcp->count, chunk = pcp->batch << z->s.pcp_batch_scale_max;
 		if (!count)
 			continue;
 		if (z->s.drain_chunk && count > chunk)

@@ -71,7 +71,7 @@ void sim_node_pcp_sizes(struct blab_strategy *s)
 /* Pages a zone needs for `tasks` of the workload's tasks: their pages, plus what can sit on
  * their pcp lists, rounded up to a MAX_ORDER block. A 6.7+ list may grow to high_max, but
  * only with pages its task freed (already counted) and what its last refill left: at most
- * batch << PCP_BATCH_SCALE_MAX more than the old lists, so the zone stays small. */
+ * batch << CONFIG_PCP_BATCH_SCALE_MAX more than the old lists, so the zone stays small. */
 static uint64_t sim_zone_size(const struct sim_workload *wl, const struct blab_sim_config *c,
 			      uint32_t tasks, const struct blab_strategy *s)
 {
@@ -79,7 +79,7 @@ static uint64_t sim_zone_size(const struct sim_workload *wl, const struct blab_s
 	uint64_t pages, room = s->high + 2u * s->batch + 64u;
 
 	if (s->high_mode == BLAB_HIGH_AUTO)
-		room += (uint64_t)s->batch << PCP_BATCH_SCALE_MAX;
+		room += (uint64_t)s->batch << s->pcp_batch_scale_max;
 	cn.cpus = tasks;
 	pages = wl->zone_pages(&cn) + (uint64_t)tasks * room + 4096u;
 	return (pages + 1023u) & ~1023ull;
