@@ -376,6 +376,13 @@ struct blab_op {
 	uint32_t chunk_left; /* 6.19 chunked drain: pages this zone->lock hold may still free */
 	uint32_t decay_left; /* DECAY: pages above the lowered high not yet given back */
 	int32_t err;
+	/* latency (blab_latency.h), kept only while the zone has a recorder (blab_zone_latency) */
+	uint8_t lat_series;  /* enum blab_lat_series the op counts in; 0xff: none */
+	uint8_t lat_in_call; /* a rmqueue_bulk() / free_pcppages_bulk() call is under way */
+	uint64_t lat_t0;     /* the CPU's clock when the op began */
+	uint64_t lat_lock;   /* cycles waiting for zone->lock */
+	uint64_t lat_bulk;   /* cycles inside rmqueue_bulk() / free_pcppages_bulk() */
+	uint64_t lat_call;   /* the clock when the call under way began */
 };
 int blab_op_alloc(struct blab_op *op, unsigned cpu, unsigned order, unsigned mt, unsigned gfp);
 int blab_op_free(struct blab_op *op, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "blab.h"
 #include "blab_hist.h"
+#include "blab_latency.h"
 #include "blab_slab.h"
 
 #ifdef __cplusplus
@@ -83,6 +84,11 @@ struct blab_sim_config {
 	/* NULL, or where the run counts the size of every rmqueue_bulk() refill and every drain
 	 * per CPU (blab_hist.h); added to, never cleared, and only read by the caller */
 	struct blab_hist *hist;
+	/* NULL, or where the run counts how long each page allocation and free took, and each
+	 * rmqueue_bulk() and free_pcppages_bulk() call (blab_latency.h): for at least cpus CPUs
+	 * at the model's cpu_mhz. Added to, never cleared; it only reads the clocks, so a run
+	 * gives the same result and events with it or without */
+	struct blab_latency *latency;
 	/* host bytes the run may take (blab_sim_mem_bytes()), checked before anything is
 	 * allocated: BLAB_EHOSTMEM with the figures in err past it. 0 = blab_mem_limit_default():
 	 * half the physical memory natively, what is left of the heap in WebAssembly */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "blab.h"
 #include "blab_hist.h"
+#include "blab_latency.h"
 #include "base/list.h"
 #include "machine/machine.h"
 
@@ -131,6 +132,7 @@ struct blab_zone {
 	uint8_t cluster_bulk_paid;   /* clusters 4/4: this bulk free already kept them up */
 	struct blab_compact_stats cstats;
 	struct blab_hist *hist;      /* refill and drain sizes per CPU, or NULL (the run's owner's) */
+	struct blab_latency *lat;    /* each op's latency (op.c, pcp.c), or NULL (the run's owner's) */
 
 	/* the inline pcp hit (pcp.h), from s and top_order by pcp_hit_setup() */
 	uint8_t fast_mode;           /* FAST_PER_MT, FAST_HOTCOLD, or FAST_NONE */
@@ -282,6 +284,31 @@ static inline int step_take_lock(struct blab_zone *z, unsigned cpu, unsigned loc
 		return BLAB_ELOCKED;
 	mach_lock(&z->machine, cpu, lockid);
 	return 0;
+}
+
+/*
+ * ---- latency (blab_latency.h), while the zone has a recorder (z->lat) ----
+ * A call of rmqueue_bulk() or free_pcppages_bulk() begins and ends: the cycles between go to
+ * the function's series and to the op's bulk part. The op decides where a call begins (op.c
+ * for a refill, whose zone->lock wait the kernel's rmqueue_bulk() includes), pcp.c where it
+ * ends. Only reads the clock: nothing the run does depends on it.
+ */
+static inline void lat_call_begin(struct blab_zone *z, struct blab_op *op)
+{
+	if (z->lat) {
+		op->lat_call = mach_now(&z->machine, op->cpu);
+		op->lat_in_call = 1;
+	}
+}
+
+static inline void lat_call_end(struct blab_zone *z, struct blab_op *op, unsigned series)
+{
+	if (z->lat && op->lat_in_call) {
+		uint64_t cycles = mach_now(&z->machine, op->cpu) - op->lat_call;
+		op->lat_in_call = 0;
+		op->lat_bulk += cycles;
+		blab_latency_record_call(z->lat, op->cpu, series, cycles);
+	}
 }
 
 /* ---- what a layer built on the zone registers with it (the slab layer: slab.c) ---- */

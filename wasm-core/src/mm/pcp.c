@@ -346,6 +346,7 @@ uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op)
 		uint32_t high = pcp->high, count = nr_pcp_alloc(z, pcp, op->order);
 		pcp_high_moved(z, op->cpu, high, BLAB_PATH_RMQUEUE_BULK);
 		rmqueue_bulk(z, op->cpu, which, op->order, count, op->mt);
+		lat_call_end(z, op, BLAB_LAT_RMQUEUE_BULK);
 		return __rmqueue_pcplist(z, op->cpu, which, op->order, op->mt, cold_end);
 	}
 	if (z->s.pcp_lock && !pcp_trylock(z, op)) {
@@ -465,6 +466,7 @@ static void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, un
 	if (bulk_chunked(z, op))
 		op->chunk_left = op->to_free < pcp->batch ? op->to_free : pcp->batch;
 	op->state = S_BULK_BEGIN;
+	lat_call_begin(z, op);
 	if (path != BLAB_PATH_DRAIN)
 		z->pageset[op->target].bulk_frees++;
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->target, 0, path, 0, op->to_free,
@@ -589,9 +591,11 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 			/* 6.19: zone->lock and pcp->lock dropped, pcp->lock tried again; if it is
 			 * busy the rest stays on the list */
 			mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
+			lat_call_end(z, op, BLAB_LAT_FREE_PCPPAGES_BULK);
 			pcp_unlock(z, op);
 			if (!pcp_trylock(z, op))
 				goto unlocked;
+			lat_call_begin(z, op); /* the next chunk is the next call */
 			op->chunk_left = op->to_free < z->pageset[op->target].pcp[0].batch
 						 ? op->to_free
 						 : z->pageset[op->target].pcp[0].batch;
@@ -619,6 +623,7 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 	}
 	z->cluster_bulk_paid = 0; /* Lu RFC 4/4: the next bulk free keeps clusters up again */
 	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
+	lat_call_end(z, op, BLAB_LAT_FREE_PCPPAGES_BULK);
 unlocked:
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->target, 0, BLAB_PATH_BULK_MERGE,
 	     BLAB_EVF_END, op->bulk_asked, z->pageset[op->target].pcp[op->which].count);

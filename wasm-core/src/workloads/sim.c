@@ -235,6 +235,13 @@ static int sim_check(const struct blab_sim_config *c, const struct sim_workload 
 		     (unsigned long long)BLAB_SIM_MAX_WORK);
 	if (c->clear_lines < 1 || c->clear_lines > 64)
 		FAIL(BLAB_EINVAL, "clear_lines must be 1..64");
+	/* its nanoseconds are the modelled clock's */
+	if (c->latency && (blab_latency_cpus(c->latency) < c->cpus ||
+			   blab_latency_cpu_mhz(c->latency) != mp->cpu_mhz))
+		FAIL(BLAB_EINVAL, "latency: the recorder is for %u CPUs at %u MHz; the run has %u "
+				  "CPUs at %u MHz",
+		     blab_latency_cpus(c->latency), blab_latency_cpu_mhz(c->latency), c->cpus,
+		     mp->cpu_mhz);
 	if (wl->check && (ret = wl->check(c, err, errlen)) != 0)
 		return ret;
 	return 0;
@@ -396,6 +403,8 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	r->high_max = z->s.high_mode == BLAB_HIGH_AUTO ? z->pageset[0].pcp[0].high_max : 0;
 	for (uint32_t i = 0; i < nz; i++)
 		zones[i]->hist = c->hist; /* refills and drains from here on: the run's own */
+	for (uint32_t i = 0; i < nz; i++)
+		zones[i]->lat = c->latency; /* so are allocations' and frees' latencies */
 
 	blab_rng_seed(&run.rng, c->seed);
 	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
