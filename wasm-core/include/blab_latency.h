@@ -111,6 +111,16 @@ unsigned blab_log2_slot(uint64_t v);
 size_t blab_log2_text(const uint64_t *slots, unsigned nslots, const char *unit, char *buf,
 		      size_t cap);
 
+/* The model's calls a kernel function's latency compares with: rmqueue_bulk over the
+ * rmqueue_bulk series (the refills), free_pcppages_bulk over its own, rmqueue_pcplist over pcp
+ * hits and refills, rmqueue_buddy over direct allocations, free_one_page over direct frees,
+ * free_unref_page_commit over pcp frees and drains, __alloc_pages / get_page_from_freelist /
+ * rmqueue over every allocation and free_unref_page / free_frozen_pages / __free_pages over
+ * every free. name may carry more around the function (bpftrace's "@rmqueue_bulk_ns"): the
+ * longest function it contains counts. A mask of series (0: none) and, in *function when not
+ * NULL, that function's name (NULL when none). */
+uint32_t blab_latency_mask_for_function(const char *name, const char **function);
+
 /* Series names: "alloc_pcp", "alloc_refill", "alloc_direct", "free_pcp", "free_drain",
  * "free_direct", "rmqueue_bulk", "free_pcppages_bulk"; NULL past the end. */
 const char *blab_latency_series_name(unsigned s);

@@ -308,3 +308,39 @@ const char *blab_latency_series_name(unsigned s)
 	};
 	return s < BLAB_LAT_NSERIES ? names[s] : NULL;
 }
+
+uint32_t blab_latency_mask_for_function(const char *name, const char **function)
+{
+	/* longest first, so that a name holding two (free_unref_page_commit holds
+	 * free_unref_page) takes the one it is */
+	static const struct {
+		const char *fn;
+		uint32_t mask;
+	} map[] = {
+		{"free_frozen_page_commit", BLAB_LAT_MASK(BLAB_LAT_FREE_PCP) | BLAB_LAT_MASK(BLAB_LAT_FREE_DRAIN)},
+		{"free_unref_page_commit", BLAB_LAT_MASK(BLAB_LAT_FREE_PCP) | BLAB_LAT_MASK(BLAB_LAT_FREE_DRAIN)},
+		{"get_page_from_freelist", BLAB_LAT_MASK_ALLOC},
+		{"free_pcppages_bulk", BLAB_LAT_MASK(BLAB_LAT_FREE_PCPPAGES_BULK)},
+		{"free_frozen_pages", BLAB_LAT_MASK_FREE},
+		{"rmqueue_pcplist", BLAB_LAT_MASK(BLAB_LAT_ALLOC_PCP) | BLAB_LAT_MASK(BLAB_LAT_ALLOC_REFILL)},
+		{"free_unref_page", BLAB_LAT_MASK_FREE},
+		{"rmqueue_buddy", BLAB_LAT_MASK(BLAB_LAT_ALLOC_DIRECT)},
+		{"free_one_page", BLAB_LAT_MASK(BLAB_LAT_FREE_DIRECT)},
+		{"__alloc_pages", BLAB_LAT_MASK_ALLOC},
+		{"rmqueue_bulk", BLAB_LAT_MASK(BLAB_LAT_RMQUEUE_BULK)},
+		{"__free_pages", BLAB_LAT_MASK_FREE},
+		{"rmqueue", BLAB_LAT_MASK_ALLOC},
+	};
+
+	if (function)
+		*function = NULL;
+	if (!name)
+		return 0;
+	for (unsigned i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strstr(name, map[i].fn)) {
+			if (function)
+				*function = map[i].fn;
+			return map[i].mask;
+		}
+	return 0;
+}
