@@ -19,6 +19,7 @@
 #include "sim_args.h"
 #include "sim_common.h"
 #include "sim_jobs.h"
+#include "sim_latency.h"
 #include "sim_progress.h"
 
 #define PARAMS_FILE_MAX MODEL_PARAMS_FILE_MAX
@@ -150,6 +151,7 @@ struct cell {
 	struct blab_sim_result r;
 	uint64_t hash;
 	struct blab_hist *hist; /* --histogram */
+	struct blab_latency *lat; /* --latency */
 };
 
 /* --zoneinfo: the file's zone, whose sizes every run of the sweep takes */
@@ -193,8 +195,10 @@ static int load_zoneinfo(const char *file, const char *name, int node, unsigned 
 
 static void free_cells(struct cell *cells, uint32_t n)
 {
-	for (uint32_t k = 0; cells && k < n; k++)
+	for (uint32_t k = 0; cells && k < n; k++) {
 		blab_hist_free(cells[k].hist);
+		blab_latency_free(cells[k].lat);
+	}
 	free(cells);
 }
 
@@ -339,6 +343,7 @@ static void sweep_cell(size_t i, void *ctx)
 	if (sw->a->pcp_batch_scale_given)
 		cfg.strategy.pcp_batch_scale_max = (uint8_t)sw->a->pcp_batch_scale_max;
 	cfg.hist = sw->cells[k].hist;
+	cfg.latency = sw->cells[k].lat;
 	if (sw->a->hash || sw->ef)
 		sim_sink_attach(&cfg, &ss, sw->ef);
 	/* one terminal line: only the runs of one thread show their progress */
@@ -391,6 +396,9 @@ static int sim_page_allocator(struct sim_args *a)
 	cells = calloc(ncells, sizeof(*cells));
 	for (uint32_t k = 0; cells && histogram && k < ncells; k++)
 		if (!(cells[k].hist = blab_hist_new()))
+			ret = 1;
+	for (uint32_t k = 0; cells && a->latency && k < ncells; k++)
+		if (!(cells[k].lat = blab_latency_new(cpus[k / npresets], mp.cpu_mhz)))
 			ret = 1;
 	if (!cells || ret) {
 		fprintf(stderr, "blab sim: out of memory\n");
@@ -560,6 +568,8 @@ static int sim_page_allocator(struct sim_args *a)
 					       (unsigned)a->pcp_batch_scale_max);
 				if (histogram)
 					print_hist_json(x);
+				if (x->lat)
+					sim_latency_json(x->lat);
 				printf("}");
 			}
 			printf("}}");
@@ -683,6 +693,10 @@ static int sim_page_allocator(struct sim_args *a)
 		for (uint32_t p = 0; p < npresets; p++)
 			for (uint32_t c = 0; c < ncpus; c++)
 				print_hist_text(&cells[c * npresets + p], presets[p], cpus[c]);
+	if (a->latency && !csv)
+		for (uint32_t p = 0; p < npresets; p++)
+			for (uint32_t c = 0; c < ncpus; c++)
+				sim_latency_text(cells[c * npresets + p].lat, presets[p], cpus[c]);
 	if (hash)
 		for (uint32_t c = 0; c < ncpus; c++)
 			for (uint32_t p = 0; p < npresets; p++)

@@ -117,6 +117,12 @@ static const struct cli_opt sim_opts[] = {
 	 .help = "also print the size of every rmqueue_bulk() refill and every drain, per "
 		 "CPU (--json: \"histogram\" in each preset's object); blab import --histogram "
 		 "counts a real trace the same way"},
+	{.name = "--latency", .kind = CLI_FLAG, .off = OFF(latency), .only = PA,
+	 .help = "also count how long each page allocation and free took, by path (pcp hit, "
+		 "refill, direct; pcp, drain, direct) with its zone->lock wait and its time in "
+		 "rmqueue_bulk() / free_pcppages_bulk(), and each of those calls: p50, p99, p99.9 "
+		 "and max in cycles, histograms as funclatency prints them (--json: \"latency\" in "
+		 "each preset's object; docs/model.md, Latency). Changes no other number"},
 	{.name = "--clear-lines", .value = "N", .kind = CLI_UINT, .off = OFF(clear_lines), .min = 1,
 	 .max = 64, .def = "64", .only = PA,
 	 .help = "frame lines clear_page() passes through the cache model"},
