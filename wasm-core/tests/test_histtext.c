@@ -222,6 +222,14 @@ static void sniff(void)
 	/* refused, but a histogram: the kmem parser is no better choice */
 	CHECK_EQ(blab_histtext_sniff(BCC_HEAD " 0 -> 3 : 1 ||\n", strlen(BCC_HEAD) + 15), 1);
 	CHECK_EQ(blab_histtext_sniff(NULL, 3), 0);
+	/* refused for no histogram's reason (NUL bytes, a long line): not ours, the kmem parser
+	 * says why */
+	{
+		static char zeros[70000];
+		CHECK_EQ(blab_histtext_sniff(zeros, sizeof(zeros)), 0);
+		memset(zeros, 'x', sizeof(zeros));
+		CHECK_EQ(blab_histtext_sniff(zeros, sizeof(zeros)), 0);
+	}
 }
 
 int main(void)

@@ -32,6 +32,7 @@ struct parse {
 	char *err;
 	size_t errlen;
 	int rc;
+	int tried; /* a funclatency header or a bucket line was met: the text is meant as ours */
 };
 
 static int fail(struct parse *ps, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -193,6 +194,7 @@ static int bcc_header(struct parse *ps, struct span s)
 	if (!eat(&s, "distribution") || s.n)
 		return 0;
 	copy_name(u, (struct span){unit.p, unit.n < 15 ? unit.n : 15});
+	ps->tried = 1;
 	for (unsigned i = 0; i < 3; i++)
 		if (unit.n == 5 && !memcmp(unit.p, units[i], 5)) {
 			if (begin(ps, BLAB_HISTTEXT_FUNCLATENCY,
@@ -428,9 +430,12 @@ static int one_line(struct parse *ps, struct span s)
 		struct span a = word(&t, "");
 		uint64_t dummy;
 		skip_spaces(&t);
-		if (a.n && number(a, 0, &dummy) && starts(&t, "->"))
+		if (a.n && number(a, 0, &dummy) && starts(&t, "->")) {
+			ps->tried = 1;
 			return bcc_bucket(ps, s);
+		}
 	} else if (ps->cur && s.n && (s.p[0] == '[' || s.p[0] == '(')) {
+		ps->tried = 1;
 		return bpf_bucket(ps, s);
 	}
 	if (ps->cur && end(ps))
@@ -438,8 +443,9 @@ static int one_line(struct parse *ps, struct span s)
 	return outside(ps, s);
 }
 
-int blab_histtext_parse(const char *text, size_t len, struct blab_histtext **out, char *err,
-			size_t errlen)
+/* the parse; *tried: it met a histogram's header or bucket (for the sniff) */
+static int parse_text(const char *text, size_t len, struct blab_histtext **out, char *err,
+		      size_t errlen, int *tried)
 {
 	struct parse ps = {.err = err, .errlen = errlen};
 	size_t pos = 0;
@@ -481,12 +487,20 @@ int blab_histtext_parse(const char *text, size_t len, struct blab_histtext **out
 				       "or of bpftrace's hist() / lhist() ('@name:' and '[lo, hi) count' "
 				       "lines)");
 	}
+	*tried = ps.tried;
 	if (ps.rc) {
 		free(ps.h);
 		return ps.rc;
 	}
 	*out = ps.h;
 	return 0;
+}
+
+int blab_histtext_parse(const char *text, size_t len, struct blab_histtext **out, char *err,
+			size_t errlen)
+{
+	int tried = 0;
+	return parse_text(text, len, out, err, errlen, &tried);
 }
 
 void blab_histtext_free(struct blab_histtext *h)
@@ -497,8 +511,7 @@ void blab_histtext_free(struct blab_histtext *h)
 int blab_histtext_sniff(const char *text, size_t len)
 {
 	struct blab_histtext *h = NULL;
-	char err[64];
-	int r;
+	int r, tried = 0;
 
 	/* the parser's own judgement, on a bounded prefix cut at a line end: a prefix with a
 	 * header and one good bucket is enough, and a bad bucket still means "ours" */
@@ -513,10 +526,8 @@ int blab_histtext_sniff(const char *text, size_t len)
 			}
 		len = nl ? (size_t)(nl - text) : 65536;
 	}
-	r = blab_histtext_parse(text, len, &h, err, sizeof(err));
+	r = parse_text(text, len, &h, NULL, 0, &tried);
 	blab_histtext_free(h);
-	if (!r)
-		return 1;
-	/* refused, but for a histogram's reason: it was one */
-	return r != BLAB_ENOMEMHOST && !strncmp(err, "line ", 5);
+	/* refused, but over a histogram's header or bucket: it was meant as one */
+	return !r || (r != BLAB_ENOMEMHOST && tried);
 }
