@@ -161,6 +161,18 @@ struct blab_sim_result {
 	 * cycles after its warm-up round), 1/100 % of those cycles; the whole run's with one
 	 * round; 0 for the other workloads */
 	uint32_t scored_zone_contention_bp, scored_lru_contention_bp;
+	/* with config.latency (blab_latency.h): what the recorder holds after the run, in cycles
+	 * of the modelled clock (cpu_mhz cycles a microsecond); each percentile the upper end of
+	 * its range (blab_lat_pct.hi: exact below 8,192 cycles, within 1/128 above). Every
+	 * allocation and every free, then each rmqueue_bulk() and free_pcppages_bulk() call. A
+	 * recorder that was not fresh counts what came before too. All 0 without one; the
+	 * counters above are the same with or without it (test_latency.c) */
+	struct blab_sim_latency {
+		uint64_t cpu_mhz;
+		struct blab_sim_lat {
+			uint64_t count, p50, p99, p99_9, max;
+		} alloc, free, rmqueue_bulk, free_pcppages_bulk;
+	} latency;
 };
 
 /* The host memory a run takes, computed from its config before anything is allocated:
@@ -188,6 +200,9 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
  *     batch=0 high=0 clear_lines=64 cache_scale=1
  * and, on a 6.7+ preset whose CONFIG_PCP_BATCH_SCALE_MAX is not the default, after them
  *   pcp_batch_scale_max=N (0..6)
+ * and last, when the run counts each allocation's and free's latency (its record's lat*
+ * counters; blab_sim_result.latency)
+ *   latency=1
  * Native and WebAssembly turn a point into a run with the same function below, so the same
  * point gives the same counters in both.
  */
@@ -207,6 +222,9 @@ struct blab_sim_point {
 	/* CONFIG_PCP_BATCH_SCALE_MAX + 1 (1..7), 6.7+ presets only; 0: the preset's own (5).
 	 * The key names it, last, only when it is set: `pcp_batch_scale_max=N` */
 	uint32_t pcp_batch_scale_max;
+	/* 1: the run counts latencies (blab_sim_point_latency() makes its recorder); the key
+	 * names it, last, only when set: `latency=1` */
+	uint32_t latency;
 };
 #define BLAB_SIM_POINT_KEY_MAX 240u /* a key's characters, NUL included */
 
@@ -214,6 +232,11 @@ struct blab_sim_point {
  * 000's Skylake 4S), more than 224 get 8. 0, or BLAB_EINVAL with the reason in err. */
 int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config *c, char *err,
 			  size_t errlen);
+
+/* A fresh latency recorder for the point's run in *out when its key asks for one (latency=1),
+ * for c's CPUs on the clock c runs at; NULL when it does not ask. 0, or BLAB_ENOMEMHOST. */
+int blab_sim_point_latency(const struct blab_sim_point *p, const struct blab_sim_config *c,
+			   struct blab_latency **out);
 
 /* The point's key (see above) into buf: its length, or the length it would need. */
 int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n);

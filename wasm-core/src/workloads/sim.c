@@ -508,6 +508,30 @@ static void sim_machine_counters(const struct sim_run *run, struct blab_zone *co
 	r->pf_wasted = cc.pf_wasted;
 }
 
+/* with a latency recorder, what it holds: every allocation, every free, each bulk call */
+static void sim_latency_counters(const struct blab_latency *l, struct blab_sim_result *r)
+{
+	static const uint32_t masks[4] = {
+		BLAB_LAT_MASK_ALLOC, BLAB_LAT_MASK_FREE, BLAB_LAT_MASK(BLAB_LAT_RMQUEUE_BULK),
+		BLAB_LAT_MASK(BLAB_LAT_FREE_PCPPAGES_BULK)};
+	struct blab_sim_lat *out[4] = {&r->latency.alloc, &r->latency.free,
+				       &r->latency.rmqueue_bulk, &r->latency.free_pcppages_bulk};
+
+	if (!l)
+		return;
+	r->latency.cpu_mhz = blab_latency_cpu_mhz(l);
+	for (unsigned i = 0; i < 4; i++) {
+		struct blab_lat_summary sm;
+		if (blab_latency_summary(l, masks[i], BLAB_LAT_TOTAL, &sm))
+			continue;
+		out[i]->count = sm.count;
+		out[i]->p50 = sm.p50.hi;
+		out[i]->p99 = sm.p99.hi;
+		out[i]->p99_9 = sm.p99_9.hi;
+		out[i]->max = sm.max;
+	}
+}
+
 int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
 		 size_t errlen)
 {
@@ -573,6 +597,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	blab_compact_stats(run.z, &r->compact);
 	sim_pcp_counters(&run, r);
 	sim_machine_counters(&run, zones, nz, r);
+	sim_latency_counters(c->latency, r);
 	ret = 0;
 out:
 	sim_vmstat_free(vm);
