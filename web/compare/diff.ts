@@ -40,6 +40,8 @@ export interface Measure {
   better: Better | null;
   /** the value is itself a percentage: its change is a difference in percentage points */
   percent?: boolean;
+  /** left out of the table when no column has a value (a latency no run counted) */
+  optional?: boolean;
 }
 
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : b ? a / b : 0);
@@ -68,6 +70,34 @@ const hiRows: Measure[] = [
   { name: 'unusable free space index at order 9 before the attempts', value: (s) => (s.hiUnusable === undefined ? undefined : s.hiUnusable / 1000), digits: 3, better: 'lower' },
 ];
 
+/**
+ * The runs' latencies, a row per percentile, lower is better: every allocation's and every
+ * free's p50 / p99 / p99.9 and longest, and each rmqueue_bulk() refill's and
+ * free_pcppages_bulk() drain call's p99 and longest, in µs of model time (the core counts
+ * cycles; a run that made no such call has n/a, and a row no run has is left out).
+ */
+const latRow = (name: string, count: (s: SimStats) => number, v: (s: SimStats) => number): Measure => ({
+  name: `${name} (µs of model time)`,
+  value: (s) => (s.latCpuMhz && count(s) ? v(s) / s.latCpuMhz : undefined),
+  digits: 2,
+  better: 'lower',
+  optional: true,
+});
+export const LATENCY_ROWS: Measure[] = [
+  latRow('allocation latency p50', (s) => s.latAllocCount, (s) => s.latAllocP50),
+  latRow('allocation latency p99', (s) => s.latAllocCount, (s) => s.latAllocP99),
+  latRow('allocation latency p99.9', (s) => s.latAllocCount, (s) => s.latAllocP999),
+  latRow('allocation latency, longest', (s) => s.latAllocCount, (s) => s.latAllocMax),
+  latRow('free latency p50', (s) => s.latFreeCount, (s) => s.latFreeP50),
+  latRow('free latency p99', (s) => s.latFreeCount, (s) => s.latFreeP99),
+  latRow('free latency p99.9', (s) => s.latFreeCount, (s) => s.latFreeP999),
+  latRow('free latency, longest', (s) => s.latFreeCount, (s) => s.latFreeMax),
+  latRow('rmqueue_bulk() per refill, p99', (s) => s.latRefillCount, (s) => s.latRefillP99),
+  latRow('rmqueue_bulk() per refill, longest', (s) => s.latRefillCount, (s) => s.latRefillMax),
+  latRow('free_pcppages_bulk() per drain call, p99', (s) => s.latDrainCount, (s) => s.latDrainP99),
+  latRow('free_pcppages_bulk() per drain call, longest', (s) => s.latDrainCount, (s) => s.latDrainMax),
+];
+
 /** What the diff table's caption adds for a workload whose score counts part of each run
  * while its other rows count all of it (page_fault1's rows name their windows themselves). */
 export const WINDOW_NOTE: Partial<Record<CompareWorkload, string>> = Object.fromEntries(
@@ -82,6 +112,10 @@ export const WINDOW_NOTE: Partial<Record<CompareWorkload, string>> = Object.from
  * what explains it. Every value is a counter the core printed, or a ratio of two of them.
  */
 export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
+  return [...workloadMeasures(workload), ...LATENCY_ROWS];
+}
+
+function workloadMeasures(workload: CompareWorkload): Measure[] {
   const w: CompareWorkloadSpec = COMPARE_WORKLOADS[workload];
   const score: Measure = { name: `throughput (${w.score})`, value: (s) => s.score, digits: 0, better: w.better };
   switch (workload) {
@@ -185,9 +219,14 @@ export interface DiffRow {
   within: boolean[];
 }
 
+/** The measures of the table: the workload's, and each optional one some column has. */
+export function shownMeasures(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): Measure[] {
+  return measures(workload).filter((m) => !m.optional || cols.some((c) => measureSpread(m, c) !== undefined));
+}
+
 /** The table as numbers: one row per measure of the workload. */
 export function diffData(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): DiffRow[] {
-  return measures(workload).map((m) => {
+  return shownMeasures(cols, workload).map((m) => {
     const values = cols.map((c) => measureSpread(m, c));
     const rest = values.slice(1);
     return {

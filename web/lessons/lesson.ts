@@ -124,6 +124,8 @@ export interface SimConfig {
   preset: Preset;
   batch?: number;
   high?: number;
+  /** CONFIG_PCP_BATCH_SCALE_MAX, 0..6, 6.7+ presets (52166607ecc9); absent: the preset's (5) */
+  pcpBatchScaleMax?: number;
   /** a different start-jitter seed: the same config run again, to show run-to-run noise */
   seed?: number;
   /** the capstone: the student edits this config's batch and high */

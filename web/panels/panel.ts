@@ -2,6 +2,7 @@
 // calls it with the scenario in the form and the run in the player whenever either changes. A
 // panel that makes a run of its own hands the log back through an OpenLog function. So no panel
 // holds the app object or reads its fields.
+import type { LatencyReport } from '../log/latency-json';
 import type { Player } from '../log/player';
 import type { Scenario } from '../scenario/url';
 import type { PcpParams } from '../views/pcp';
@@ -27,6 +28,8 @@ export interface LoadOptions {
   label?: string;
   /** pcp high and batch as the scenario configured them; otherwise they are read off the log */
   pcp?: { high: number; batch: number };
+  /** the run's latencies, when it counted them (the latency view draws them) */
+  latency?: LatencyReport;
 }
 
 export type LoadResult = { ok: true; events: number } | { ok: false; error: string };

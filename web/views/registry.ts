@@ -16,6 +16,8 @@ import { createLockTimelineView } from './locktimeline';
 import { createMemMapView } from './memmap';
 import { createPcpView, type PcpParams } from './pcp';
 import { createPcpHistView, type PcpHistData } from './pcphist';
+import { createLatencyView } from './latency';
+import type { LatencyData } from './latency-data';
 import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './procfs';
 import { createSlabView } from './slab';
 import { createEventView, eventLegend } from './eventanim';
@@ -33,6 +35,8 @@ interface AllViewData {
   summary: { name: string; summary: TraceSummary };
   /** pcp refill and drain sizes of a model run and / or a trace, as the core counted them */
   histograms: PcpHistData;
+  /** each configuration's allocation and free latencies (and an imported kernel histogram) */
+  latency: LatencyData;
 }
 type Need = keyof AllViewData;
 
@@ -235,6 +239,19 @@ const DEFS = [
       const v = createPcpHistView(body);
       return (d) => v.update(d.histograms);
     },
+  },
+  {
+    id: 'latency',
+    title: 'Latency: how long each allocation and free took',
+    hint: 'log2 buckets of model time, as funclatency prints them, one colour per run; dashed: p50, p99, p99.9; outlined: an imported kernel histogram. Click a bucket: its longest call in the replay.',
+    short: 'Latency: log2 buckets',
+    needs: ['latency'],
+    pace: 'visible',
+    create(body) {
+      const v = createLatencyView(body);
+      return (d) => v.update(d.latency);
+    },
+    names: about('latency', 'p99', 'p50', 'p99.9', 'funclatency'),
   },
 ] as const satisfies readonly ViewDef[];
 

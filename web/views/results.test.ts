@@ -6,7 +6,7 @@ import type { SimStats } from '../engine/simstats';
 import { EventLog } from '../log/events';
 import { SIM_STATS } from '../scenario/core-schema';
 import { runRequest } from '../scenario/request';
-import { resultRows } from './results';
+import { latencyRows, resultRows } from './results';
 
 const stats = (over: Partial<SimStats>): SimStats => ({ ...(Object.fromEntries(SIM_STATS.map((k) => [k, 0])) as SimStats), ...over });
 
@@ -27,5 +27,14 @@ describe('results card', () => {
     expect(row[3]).toBe('of all CPUs’ time spent spinning on zone->lock, over the whole run: the set-up the score leaves out included');
     const hb = runRequest({ workload: 'hackbench', groups: 2, loops: 10, preset: 'v5.18', seed: 1 });
     expect(resultRows({ request: hb, stats: stats({ zoneBp: 5 }), log: new EventLog(0) }).find((r) => r[0] === 'zone-contention')![3]).toBe('of all CPUs’ time spent spinning on zone->lock');
+  });
+
+  it('shows the latencies a run counted, in model time, and none of a run that did not count them', () => {
+    expect(latencyRows(stats({ latAllocCount: 0 }))).toEqual([]);
+    const rows = latencyRows(stats({ latCpuMhz: 2500, latAllocCount: 131_072, latAllocP50: 260, latAllocP99: 260, latAllocP999: 23_932, latAllocMax: 156_190, latRefillCount: 1056, latRefillP50: 23_551, latRefillP99: 59_714, latRefillP999: 146_681, latRefillMax: 156_166 }));
+    expect(rows.map((r) => r[0])).toEqual(['lat-alloc', 'lat-refill']); // no frees, no drains counted
+    expect(rows[0]![2]).toBe('104 ns / 104 ns / 9.57 µs');
+    expect(rows[0]![3]).toContain('longest 62.5 µs; 131,072 allocations, model time at 2,500 cycles a µs');
+    expect(rows[1]![2]).toBe('9.42 µs / 23.9 µs / 58.7 µs');
   });
 });

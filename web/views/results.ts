@@ -11,6 +11,7 @@ import { blabCommand, runParameters, runTasks, type RunParams } from '../scenari
 import { workloadEntry } from '../scenario/workloads';
 import { el } from '../ui/dom';
 import { howMadeLine } from '../ui/provenance';
+import { nsText } from './latency-data';
 
 export interface RunResult {
   request: RunParams;
@@ -74,12 +75,32 @@ export function resultRows(r: RunResult): Row[] {
   return rows;
 }
 
+/**
+ * The run's latencies, when it counted them (the workbench's runs do): p50 / p99 / p99.9 of
+ * every allocation and every free, and of each rmqueue_bulk() refill and free_pcppages_bulk()
+ * drain call, in model time; the longest of each in its note.
+ */
+export function latencyRows(s: SimStats): Row[] {
+  const mhz = s.latCpuMhz;
+  if (!mhz) return [];
+  const t = (c: number) => nsText((c * 1000) / mhz);
+  const kinds: [string, string, number, number, number, number, number, string][] = [
+    ['lat-alloc', 'allocation latency p50 / p99 / p99.9', s.latAllocCount, s.latAllocP50, s.latAllocP99, s.latAllocP999, s.latAllocMax, 'allocations'],
+    ['lat-free', 'free latency p50 / p99 / p99.9', s.latFreeCount, s.latFreeP50, s.latFreeP99, s.latFreeP999, s.latFreeMax, 'frees'],
+    ['lat-refill', 'rmqueue_bulk() p50 / p99 / p99.9', s.latRefillCount, s.latRefillP50, s.latRefillP99, s.latRefillP999, s.latRefillMax, 'refills'],
+    ['lat-drain', 'free_pcppages_bulk() p50 / p99 / p99.9', s.latDrainCount, s.latDrainP50, s.latDrainP99, s.latDrainP999, s.latDrainMax, 'drain calls'],
+  ];
+  return kinds
+    .filter(([, , n]) => n > 0)
+    .map(([id, label, n, p50, p99, p999, max, what]): Row => [id, label, `${t(p50)} / ${t(p99)} / ${t(p999)}`, `longest ${t(max)}; ${int(n)} ${what}, model time at ${int(mhz)} cycles a µs; lower is better (the latency view draws them)`]);
+}
+
 /** The card, replacing whatever `box` held. */
 export function renderResults(box: HTMLElement, r: RunResult): void {
   const q = r.request;
   const title = el('h3', { id: 'results-title', text: `Results: ${q.workload} on ${q.preset}, ${runTasks(q)} ${q.workload === 'hackbench' ? 'groups' : q.workload === 'stress_highalloc' ? 'CPUs' : 'tasks'}` });
   const dl = el('dl', { class: 'results-grid' });
-  for (const [id, label, value, note] of resultRows(r)) {
+  for (const [id, label, value, note] of [...resultRows(r), ...latencyRows(r.stats)]) {
     dl.append(
       el(
         'div',
