@@ -12,6 +12,7 @@ export const VIEW_MENTIONS: Record<LessonViewId, RegExp> = {
   'lock-timeline': /timeline|spinning|\bspins?\b|vermillion|queue on|zone->lock/i,
   buddyinfo: /buddyinfo/i,
   cpustats: /pf_hit|counters?\b|per-CPU counters/i,
+  latency: /latency|\bp99|\bp50|histogram|funclatency|\btail\b/i,
 };
 
 /**
