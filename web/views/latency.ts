@@ -7,7 +7,7 @@
 // answers. Draws only what it is handed (latency-data.ts makes the numbers); the core counts.
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLog } from 'd3-scale';
-import { select } from 'd3-selection';
+import { select, type Selection } from 'd3-selection';
 import { LAT_SERIES, seriesSummary, type LatCall, type LatRecordKind, type LatSeriesId } from '../log/latency-json';
 import { el, onResize, sizeOf } from '../ui/dom';
 import { figureFont } from '../ui/figfont';
@@ -38,7 +38,8 @@ function drawChart(svg: SVGSVGElement, W: number, px: number, d: LatencyData, id
   const real = showReal && d.real ? realBars(d.real.hist) : [];
   const nSrc = Math.max(1, d.sources.length);
   // rows for the markers' labels above the plot: one per source, so two never share a line
-  const M = { top: Math.round(px * 1.6 * nSrc + px * 0.6), right: Math.round(px * 1.2), bottom: Math.round(px * 3.4), left: Math.round(px * 4.2) };
+  // the right margin holds half the last tick label ("2.1 ms"), centred on the axis end
+  const M = { top: Math.round(px * 1.6 * nSrc + px * 0.6), right: Math.round(px * 2.4), bottom: Math.round(px * 3.4), left: Math.round(px * 4.2) };
   const H = Math.round(px * 18 + M.top);
   const [lo, hi] = nsDomain(bars, real);
   const x = scaleLog().base(2).domain([lo, hi]).range([M.left, W - M.right]);
@@ -114,19 +115,26 @@ function drawChart(svg: SVGSVGElement, W: number, px: number, d: LatencyData, id
   }
   // p50 / p99 / p99.9 of each source: a line across the plot, its label in the source's row
   d.sources.forEach((s, i) => {
+    // two marks a few pixels apart (p99 and p99.9 in one bucket) share one label, or they overprint
+    let prev: { x: number; label: Selection<SVGTextElement, unknown, null, undefined> } | undefined;
     for (const m of mergedMarkers(markers(s.report, id))) {
       if (m.ns < lo || m.ns > hi) continue;
       const mx = x(Math.max(m.ns, lo));
       const g = root.append('g').attr('class', 'lat-marker').attr('data-source', i);
       g.append('line').attr('x1', mx).attr('x2', mx).attr('y1', M.top - px * 0.3).attr('y2', H - M.bottom).attr('stroke', colorOf(i));
-      g.append('text')
+      g.append('title').text(`${s.label}: ${m.names.join(' = ')} = ${nsText(m.ns)}${m.exact ? '' : ' (within 1/128)'}`);
+      if (prev && mx - prev.x < px * 5) {
+        prev.label.text(`${prev.label.text()}, ${m.names.join(' = ')}`);
+        continue;
+      }
+      const label = g
+        .append('text')
         .attr('x', mx)
         .attr('y', px * 1.6 * (i + 1))
         .attr('text-anchor', mx > W - M.right - px * 4 ? 'end' : mx < M.left + px * 4 ? 'start' : 'middle')
         .attr('fill', colorOf(i))
-        .text(m.names.join(' = '))
-        .append('title')
-        .text(`${s.label}: ${m.names.join(' = ')} = ${nsText(m.ns)}${m.exact ? '' : ' (within 1/128)'}`);
+        .text(m.names.join(' = '));
+      prev = { x: mx, label };
     }
   });
   return { bars, real };
