@@ -20,9 +20,17 @@ SUITE_ORDER := lint test-native test-wasm test-web test-clang fuzz-smoke test-as
                test-wasm-real test-e2e test-stress
 ORDERED_SUITES := $(filter $(TEST_SUITES),$(SUITE_ORDER)) $(filter-out $(SUITE_ORDER),$(TEST_SUITES))
 
-.PHONY: help setup start test bench
+# `make check`: the developer's loop, in a minute or two on a fresh clone (README.md): the type
+# check, eslint, every `make lint` check, Vitest's unit project and the native ctest; no
+# Emscripten, no browser. Its steps are independent but for the native build that lint-c and
+# ctest-native share, so they run side by side; each step's output is printed whole when it
+# ends (--output-sync), and every step runs even when one fails (-k).
+CHECK_STEPS := typecheck eslint lint test-unit ctest-native
+
+.PHONY: help setup start test check bench
 help:
 	@echo "make start   install what is missing, build, serve the app"
+	@echo "make check   the quick loop: types, eslint, lint, unit tests, native ctest (no WASM, no browser)"
 	@echo "make test    build and run every test (KEEP_GOING=1: on past a failed suite)"
 	@echo "make lint    the layering and unused-symbol checks (also the first suite of make test)"
 	@echo "make bench   run the benchmarks, write bench/results.json"
@@ -35,6 +43,10 @@ setup:
 # how many passed.
 test: setup
 	@scripts/run-suites.sh test $(ORDERED_SUITES)
+
+check: setup
+	@$(MAKE) --no-print-directory -k -j$(NPROC) --output-sync=target $(CHECK_STEPS) && \
+	  echo "check: passed ($(CHECK_STEPS))"
 
 bench: setup
 	@KEEP_GOING=1 scripts/run-suites.sh bench $(BENCH_SUITES)

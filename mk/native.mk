@@ -19,7 +19,7 @@ define cmake_build
 	 { cat build/$(1)/build.log; echo "build/$(1): FAILED (log: build/$(1)/build.log)"; exit 1; }
 endef
 
-.PHONY: FORCE native cmake-debug cmake-clang cmake-asan test-native test-clang test-asan
+.PHONY: FORCE native cmake-debug cmake-clang cmake-asan ctest-native test-native test-clang test-asan
 FORCE:
 
 build/native/blab build/native/libblabcore.a &: FORCE
@@ -30,8 +30,11 @@ cmake-debug cmake-clang cmake-asan: cmake-%: FORCE
 native: build/native/blab
 	@echo "built build/native/blab"
 
-test-native: build/native/blab cmake-debug
+# ctest-native: the release build's tests, the C part of `make check`
+ctest-native: build/native/blab
 	cd wasm-core && ctest --preset native -j$(NPROC)
+
+test-native: ctest-native cmake-debug
 	cd wasm-core && ctest --preset debug -j$(NPROC)
 
 test-clang: cmake-clang
