@@ -9,14 +9,19 @@ SHELL := /bin/bash
 # Debian's emscripten optimiser needs Debian's acorn.
 export NODE_PATH := /usr/share/nodejs
 
-TEST_SUITES :=
+TEST_SUITES := check
 BENCH_SUITES :=
 
 include $(sort $(wildcard mk/*.mk))
 
-# `make test` runs the suites fast to slow, so a broken build or a failing unit test shows in
-# seconds, not after the browser tests; a suite not named here runs after these.
-SUITE_ORDER := lint test-native test-wasm test-web test-clang fuzz-smoke test-asan test-tsan \
+# `make test` runs the suites in tiers, fast to slow, so a broken build or a failing unit test
+# shows in a minute, not after the browser tests; a suite not named here runs after these.
+#   1  check                                    make check: types, lint, unit tests, native ctest
+#   2  test-debug test-wasm test-core test-clang  the core's other builds, its WASM twin, the
+#                                               web tests on the real core
+#   3  fuzz-smoke test-asan test-tsan           sanitizers and fuzzing
+#   4  test-wasm-real test-e2e test-stress      real threads and the browser
+SUITE_ORDER := check test-debug test-wasm test-core test-clang fuzz-smoke test-asan test-tsan \
                test-wasm-real test-e2e test-stress
 ORDERED_SUITES := $(filter $(TEST_SUITES),$(SUITE_ORDER)) $(filter-out $(SUITE_ORDER),$(TEST_SUITES))
 
