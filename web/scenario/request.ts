@@ -3,8 +3,8 @@
 // the compare view and the lessons build their runs here, so one configuration gives one
 // score in every view; `blabCommand()` writes the native command that reproduces the run and
 // `runParameters()` the parameters in words, for the results card, captions and CSV headers.
-import { presetBatchScaleMax, type Scenario } from './url';
-import { HIGHALLOC_ATTEMPTS, workloadEntry, type WorkloadName } from './workloads';
+import { presetBatchScaleMax, type Scenario } from './url.ts';
+import { HIGHALLOC_ATTEMPTS, workloadEntry, type WorkloadName } from './workloads.ts';
 
 export const RUN_DEFAULTS = {
   /** rounds each task runs; the first is a warm-up and not scored (blab sim's own default) */
