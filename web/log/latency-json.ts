@@ -181,13 +181,3 @@ export function seriesSummary(r: LatencyReport, id: LatSeriesId): LatSummary {
     longest: [...best.values()].sort((a, b) => a.slot - b.slot),
   };
 }
-
-/** Cycles of the modelled clock in microseconds. */
-export function cyclesToUs(r: Pick<LatencyReport, 'cyclesPerUs'>, cycles: number): number {
-  return cycles / r.cyclesPerUs;
-}
-
-/** The series whose mask is exactly this one (a kernel function's, from the core), if any. */
-export function seriesOfMask(mask: number): (typeof LAT_SERIES)[number] | undefined {
-  return LAT_SERIES.find((s) => s.mask === mask);
-}
