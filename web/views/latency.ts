@@ -165,6 +165,8 @@ export function createLatencyView(body: HTMLElement): { update(d: LatencyData): 
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('class', 'lat-chart');
   svg.setAttribute('role', 'img');
+  // named before any run draws it: an imported trace has no latencies, and an image needs a name
+  svg.setAttribute('aria-label', 'Latency histogram: no run with latencies yet');
   chartBox.append(svg);
   const tail = el('div', { class: 'lat-tail-buttons' });
   const tableBox = el('div', { class: 'lat-table-box' });
