@@ -66,7 +66,7 @@ test('the front page is the course: lessons in order with progress, and compare,
   await page.goto('/');
   const items = page.locator('.home-lessons li');
   await expect(items).toHaveCount(LESSONS);
-  expect(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')))).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass', 'slubprefetch', 'skipmerge', 'capstone', 'autotune']);
+  expect(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')))).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass', 'slubprefetch', 'skipmerge', 'capstone', 'autotune', 'tail']);
   // this browser's progress: lesson 1 was left at step 2
   await expect(items.first().locator('.home-progress')).toHaveText(/^step 2 of \d+$/);
   await expect(page.getByRole('link', { name: /^Continue lesson 1: The buddy allocator$/ })).toHaveAttribute('href', '?lesson=buddy&step=2');
@@ -116,12 +116,16 @@ test('a run ends in a labelled results card: score with its unit, zone->lock, ac
     'pcp refills (rmqueue_bulk)',
     'pcp drains (free_pcppages_bulk)',
     'pcp lists',
+    'allocation latency p50 / p99 / p99.9',
+    'free latency p50 / p99 / p99.9',
+    'rmqueue_bulk() p50 / p99 / p99.9',
+    'free_pcppages_bulk() p50 / p99 / p99.9',
     // every parameter of the run, under "Every parameter of this run"
-    'workload', 'preset', 'tasks', 'pages per task', 'rounds (the first a warm-up)', 'seed', 'clear_page() lines', 'pcp batch', 'pcp high',
+    'workload', 'preset', 'tasks', 'pages per task', 'rounds (the first a warm-up)', 'seed', 'clear_page() lines', 'pcp batch', 'pcp high', 'latency',
   ]);
   // v4.17 prefetches the buddy: some prefetches land in time
   expect(Number((await value('prefetch').innerText()).split(' / ')[0]!.replace(/,/g, ''))).toBeGreaterThan(0);
-  await expect(card.locator('.howmade-cmd')).toHaveText('blab sim --workload page_fault1 --cpus 4 --preset v4.17 --pages 1024 --iterations 2 --seed 1 --clear-lines 8');
+  await expect(card.locator('.howmade-cmd')).toHaveText('blab sim --workload page_fault1 --cpus 4 --preset v4.17 --pages 1024 --iterations 2 --seed 1 --clear-lines 8 --latency');
   // no key=value dump anywhere near Run
   await expect(page.locator('#scenario-form')).not.toContainText(/\w=\d/);
   // the results sit right under the Run button

@@ -169,7 +169,8 @@ export function createLatencyView(body: HTMLElement): { update(d: LatencyData): 
   svg.setAttribute('aria-label', 'Latency histogram: no run with latencies yet');
   chartBox.append(svg);
   const tail = el('div', { class: 'lat-tail-buttons' });
-  const tableBox = el('div', { class: 'lat-table-box' });
+  // a wide table scrolls in its box, which the keyboard must reach too
+  const tableBox = el('div', { class: 'lat-table-box', tabindex: 0, role: 'region', 'aria-label': 'latency percentiles per run' });
   body.append(el('label', { class: 'lat-pick', text: 'calls ' }, seriesSel), note, chartBox, tail, tableBox);
   let last: LatencyData | undefined;
   let drawnAt = 0;
