@@ -78,6 +78,15 @@ static int sim_help(FILE *f, const struct sim_args *a)
 "  pf_hit, pf_late, pf_wasted   buddy prefetches that landed in time, were still in\n"
 "              flight when used, or were never used\n"
 "  lru%%        time spent spinning on lru_lock\n"
+"and in a second table, the memory controllers (one per socket):\n"
+"  memGB/s     DRAM traffic of all sockets: line fills, clear_page()'s write-backs and\n"
+"              reads for ownership, over the run's virtual time\n"
+"  mem%%        the busiest socket's traffic, %% of what its controller can carry\n"
+"  memwait%%    time spent waiting for memory beyond its idle latency, %% of all CPUs' time\n"
+"  limit GB/s  what one socket's controller carries (channels x MT/s x 8 bytes x the\n"
+"              sustained fraction: --params keys mem_channels, mem_mts, mem_sustained_pct)\n"
+"  binds       the limit that binds: zone->lock, lru_lock or memory, whichever the CPUs\n"
+"              waited on longest if that was 10 %% of their time or more, else none\n"
 "On a terminal, stderr shows each run's progress (pages faulted, seconds, time to go).\n"
 "\n"
 "Options:\n");
@@ -228,6 +237,29 @@ static void index3(char *buf, size_t n, int32_t v)
 		 (v < 0 ? -v : v) % 1000);
 }
 
+/* the memory controllers: traffic, the busiest socket's share of its limit, the CPUs' wait on
+ * memory, and which limit binds (docs/model.md, "Memory bandwidth") */
+static void print_memory(const struct cell *cells, const uint32_t *cpus, uint32_t ncpus,
+			 const char *const *presets, uint32_t npresets)
+{
+	printf("\n%-15s %5s %8s %6s %8s %11s  %s\n", "preset", "tasks", "memGB/s", "mem%",
+	       "memwait%", "limit GB/s", "binds");
+	for (uint32_t p = 0; p < npresets; p++)
+		for (uint32_t c = 0; c < ncpus; c++) {
+			const struct blab_sim_result *r = &cells[c * npresets + p].r;
+			char gbs[32], mu[32], mw[32], lim[32];
+			fix2(gbs, sizeof(gbs), r->mem_mbs / 10u);
+			fix2(mu, sizeof(mu), r->mem_util_bp);
+			fix2(mw, sizeof(mw), r->mem_wait_bp);
+			if (r->mem_limit_mbs)
+				fix2(lim, sizeof(lim), r->mem_limit_mbs / 10u);
+			else
+				snprintf(lim, sizeof(lim), "none");
+			printf("%-15s %5u %8s %6s %8s %11s  %s\n", presets[p], cpus[c], gbs, mu, mw,
+			       lim, blab_sim_limit_name(r->binds));
+		}
+}
+
 /* the high-order side of stress_highalloc and mixed (docs/skipmerge.md) */
 static void print_highalloc(const struct cell *cells, const uint32_t *cpus, uint32_t ncpus,
 			    const char *const *presets, uint32_t npresets, unsigned order, int csv)
@@ -350,18 +382,271 @@ static void sweep_cell(size_t i, void *ctx)
 	sim_sink_report(&ss);
 }
 
+/* what the output of a sweep is made from */
+struct sim_report {
+	const struct sim_args *a;
+	const struct cell *cells; /* [cpus][preset] */
+	const struct zone_src *zs;
+	const uint32_t *cpus;
+	uint32_t ncpus, npresets;
+	uint64_t linear1, linear1_milli, sockets;
+};
+
+/* --json: the sweep as one JSON document */
+static void print_json(const struct sim_report *o)
+{
+	const struct sim_args *a = o->a;
+	const struct cell *cells = o->cells;
+	const struct zone_src zs = *o->zs;
+	const uint32_t *cpus = o->cpus;
+	uint32_t ncpus = o->ncpus, npresets = o->npresets, workload_id = a->workload_id;
+	const char *const *presets = a->presets.name;
+	const char *workload = a->workload;
+	uint64_t linear1 = o->linear1, linear1_milli = o->linear1_milli, sockets = o->sockets;
+	int hash = a->hash, histogram = a->histogram, node_zones = a->node_zones;
+	char sc[32], ln[32];
+	printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",", workload,
+	       blab_sim_workload_unit(workload_id));
+	cli_json(stdout, &a->p, a); /* the run's settings, from the option table */
+	if (zs.zi) {
+		const struct blab_zoneinfo_zone *z = &zs.zi->zone[zs.zone];
+		printf("\"zoneinfo\":{\"zone\":\"%s\",\"node\":%u,\"managed\":%llu,"
+		       "\"low\":%llu,\"node_cpus\":%u},",
+		       z->name, z->node, (unsigned long long)z->managed,
+		       (unsigned long long)z->wmark_low, zs.node_cpus);
+	}
+	printf("\"rows\":[");
+	for (uint32_t c = 0; c < ncpus; c++) {
+		printf("%s{\"tasks\":%u,\"linear\":%s,\"presets\":{", c ? "," : "", cpus[c],
+		       score_text(ln, sizeof(ln), linear1, linear1_milli, cpus[c]));
+		for (uint32_t p = 0; p < npresets; p++) {
+			const struct cell *x = &cells[c * npresets + p];
+			const struct blab_sim_result *r = &x->r;
+			printf("%s\"%s\":{\"score\":%s,\"zone_lock_contention_bp\":%u,"
+			       "\"zone_acquisitions\":%llu,\"pages\":%llu,"
+			       "\"zone_hold_cycles\":%llu,\"misses_under_zone_lock\":%llu,"
+			       "\"prefetch_hit\":%llu,\"prefetch_late\":%llu,"
+			       "\"prefetch_wasted\":%llu,\"lru_lock_contention_bp\":%u,"
+			       "\"batch\":%u,\"high\":%u,\"mem_mbs\":%llu,\"mem_util_bp\":%u,"
+			       "\"mem_wait_bp\":%u,\"mem_limit_mbs\":%llu,\"mem_bytes\":%llu,"
+			       "\"mem_read_wait_cycles\":%llu,\"mem_clear_wait_cycles\":%llu,"
+			       "\"binds\":\"%s\"",
+			       p ? "," : "", presets[p],
+			       score_text(sc, sizeof(sc), r->score, r->score_milli, 1),
+			       r->zone_contention_bp, (unsigned long long)r->zone_acq,
+			       (unsigned long long)r->pages_total,
+			       (unsigned long long)r->zone_hold,
+			       (unsigned long long)r->misses_zone_locked,
+			       (unsigned long long)r->pf_hit, (unsigned long long)r->pf_late,
+			       (unsigned long long)r->pf_wasted, r->lru_contention_bp, r->batch,
+			       r->high, (unsigned long long)r->mem_mbs, r->mem_util_bp, r->mem_wait_bp,
+			       (unsigned long long)r->mem_limit_mbs, (unsigned long long)r->mem_bytes,
+			       (unsigned long long)r->mem_read_wait,
+			       (unsigned long long)r->mem_clear_wait, blab_sim_limit_name(r->binds));
+			if (workload_id != BLAB_WL_PAGE_FAULT1)
+				printf(",\"hi_attempts\":%llu,\"hi_success\":%llu,"
+				       "\"hi_cycles\":%llu,\"compactions\":%llu,"
+				       "\"compact_merged\":%llu,\"compact_migrated\":%llu,"
+				       "\"compact_scanned\":%llu,\"merge_skipped\":%u,"
+				       "\"unusable_index\":%d,\"extfrag_index\":%d",
+				       (unsigned long long)r->hi_attempts,
+				       (unsigned long long)r->hi_success,
+				       (unsigned long long)r->hi_cycles,
+				       (unsigned long long)r->compact.runs,
+				       (unsigned long long)r->compact.merged,
+				       (unsigned long long)r->compact.migrated,
+				       (unsigned long long)r->compact.scanned, r->merge_skipped,
+				       r->unusable_index, r->extfrag_index);
+			if (workload_id == BLAB_WL_PAGE_FAULT1) /* the scored rounds alone */
+				printf(",\"scored_zone_lock_contention_bp\":%u,"
+				       "\"scored_lru_lock_contention_bp\":%u",
+				       r->scored_zone_contention_bp, r->scored_lru_contention_bp);
+			if (workload_id == BLAB_WL_PARALLEL_FREE) /* the free half alone */
+				printf(",\"free_zone_lock_contention_bp\":%u,"
+				       "\"free_lru_lock_contention_bp\":%u",
+				       r->free_zone_contention_bp, r->free_lru_contention_bp);
+			if (node_zones) {
+				/* per node: zone->lock and lru_lock acquisitions */
+				printf(",\"zones\":%u,\"node_zone_acquisitions\":[", r->zones);
+				for (uint32_t n = 0; n < sockets; n++)
+					printf("%s%llu", n ? "," : "",
+					       (unsigned long long)r->node_zone_acq[n]);
+				printf("],\"node_lru_acquisitions\":[");
+				for (uint32_t n = 0; n < sockets; n++)
+					printf("%s%llu", n ? "," : "",
+					       (unsigned long long)r->node_lru_acq[n]);
+				printf("]");
+			}
+			if (hash)
+				printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
+			if (r->high_max)
+				printf(",\"high_max\":%u", r->high_max);
+			if (histogram)
+				print_hist_json(x);
+			printf("}");
+		}
+		printf("}}");
+	}
+	printf("]}\n");
+}
+
+/* the sweep as a table (text, or --csv) */
+static void print_text(const struct sim_report *o)
+{
+	const struct sim_args *a = o->a;
+	const struct cell *cells = o->cells;
+	const struct zone_src zs = *o->zs;
+	const uint32_t *cpus = o->cpus;
+	uint32_t ncpus = o->ncpus, npresets = o->npresets, workload_id = a->workload_id;
+	const char *const *presets = a->presets.name;
+	const char *workload = a->workload;
+	uint64_t linear1 = o->linear1, linear1_milli = o->linear1_milli, sockets = o->sockets;
+	int hash = a->hash, histogram = a->histogram, node_zones = a->node_zones;
+	char sc[32], ln[32];
+	uint64_t seed = a->seed, pages = a->pages, iterations = a->iterations;
+	uint64_t hi_order = a->hi_order, delay_us = a->delay_us, compact = a->compact;
+	uint64_t cache_scale = a->cache_scale;
+	int csv = a->csv;
+
+	/* header */
+	if (csv) {
+		printf("tasks");
+		for (uint32_t p = 0; p < npresets; p++)
+			printf(",%s", presets[p]);
+		printf(",linear");
+		for (uint32_t p = 0; p < npresets; p++)
+			printf(",%s_zlock_pct,%s_acq_per_page,%s_hold_per_acq,%s_miss_locked,"
+			       "%s_pf_hit,%s_pf_late,%s_pf_wasted,%s_lru_pct,%s_mem_gbs,%s_mem_pct,"
+			       "%s_memwait_pct,%s_binds",
+			       presets[p], presets[p], presets[p], presets[p], presets[p], presets[p],
+			       presets[p], presets[p], presets[p], presets[p], presets[p], presets[p]);
+		printf("\n");
+	} else {
+		static const char *const cnames[] = {"none", "merge", "full"};
+		if (workload_id == BLAB_WL_STRESS_HIGHALLOC)
+			printf("# stress_highalloc on the model machine: a zone of %llu pages plus pcp "
+			       "room, %llu attempts at order %llu, %llu us apart, compact %s, seed "
+			       "%llu\n# score: %% of attempts that got a block (linear: page_fault1 "
+			       "only)\n",
+			       (unsigned long long)pages, (unsigned long long)iterations,
+			       (unsigned long long)hi_order, (unsigned long long)delay_us,
+			       cnames[compact], (unsigned long long)seed);
+		else
+			printf("# %s on the model machine (%llu sockets%s%s%s): %llu pages/task, "
+			       "%llu iteration%s%s, seed %llu; score in %s\n",
+			       workload, (unsigned long long)sockets,
+			       node_zones ? ", a zone and an LRU list per node" : "",
+			       cache_scale > 1 ? ", caches / " : "",
+			       cache_scale > 1 ? (cache_scale == 2 ? "2" : cache_scale == 4 ? "4" :
+						  cache_scale == 8 ? "8" : cache_scale == 16 ? "16" :
+						  cache_scale == 32 ? "32" : "64") : "",
+			       (unsigned long long)pages, (unsigned long long)iterations,
+			       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
+			       (unsigned long long)seed, blab_sim_workload_unit(workload_id));
+		if (zs.zi)
+			printf("# pcp sizes: each preset's formulas for %s's zone %s (node %u: managed "
+			       "%llu, low %llu, %u CPUs), not a 96 GB node's\n",
+			       a->zoneinfo, zs.zi->zone[zs.zone].name, zs.zi->zone[zs.zone].node,
+			       (unsigned long long)zs.zi->zone[zs.zone].managed,
+			       (unsigned long long)zs.zi->zone[zs.zone].wmark_low, zs.node_cpus);
+		if (workload_id == BLAB_WL_MIXED)
+			printf("# score: the page_fault1 half's order-0 pages/s; order %llu blocks, "
+			       "compact %s, in the last table (linear: page_fault1 only)\n",
+			       (unsigned long long)hi_order, cnames[compact]);
+		printf("%5s", "tasks");
+		for (uint32_t p = 0; p < npresets; p++)
+			printf(" %14s", presets[p]);
+		printf(" %14s\n", "linear");
+	}
+	for (uint32_t c = 0; c < ncpus; c++) {
+		printf(csv ? "%u" : "%5u", cpus[c]);
+		for (uint32_t p = 0; p < npresets; p++)
+			printf(csv ? ",%s" : " %14s",
+			       score_text(sc, sizeof(sc), cells[c * npresets + p].r.score,
+					  cells[c * npresets + p].r.score_milli, 1));
+		printf(csv ? ",%s" : " %14s",
+		       score_text(ln, sizeof(ln), linear1, linear1_milli, cpus[c]));
+		if (csv) {
+			for (uint32_t p = 0; p < npresets; p++) {
+				const struct blab_sim_result *r = &cells[c * npresets + p].r;
+				char zl[32], ll[32], apg[32];
+				fix2(zl, sizeof(zl), r->zone_contention_bp);
+				fix2(ll, sizeof(ll), r->lru_contention_bp);
+				fix3(apg, sizeof(apg), r->zone_acq, r->pages_total);
+				char gbs[32], mu[32], mw[32];
+				fix2(gbs, sizeof(gbs), r->mem_mbs / 10u);
+				fix2(mu, sizeof(mu), r->mem_util_bp);
+				fix2(mw, sizeof(mw), r->mem_wait_bp);
+				printf(",%s,%s,%llu,%llu,%llu,%llu,%llu,%s,%s,%s,%s,%s", zl, apg,
+				       (unsigned long long)(r->zone_acq ? r->zone_hold / r->zone_acq : 0),
+				       (unsigned long long)r->misses_zone_locked,
+				       (unsigned long long)r->pf_hit, (unsigned long long)r->pf_late,
+				       (unsigned long long)r->pf_wasted, ll, gbs, mu, mw,
+				       blab_sim_limit_name(r->binds));
+			}
+		}
+		printf("\n");
+	}
+	if (!csv) {
+		printf("\n%-15s %5s %7s %9s %9s %11s %9s %9s %9s %7s\n", "preset", "tasks", "zlock%",
+		       "acq/page", "hold/acq", "miss_locked", "pf_hit", "pf_late", "pf_wasted",
+		       "lru%");
+		for (uint32_t p = 0; p < npresets; p++)
+			for (uint32_t c = 0; c < ncpus; c++) {
+				const struct blab_sim_result *r = &cells[c * npresets + p].r;
+				char zl[32], ll[32], apg[32];
+				fix2(zl, sizeof(zl), r->zone_contention_bp);
+				fix2(ll, sizeof(ll), r->lru_contention_bp);
+				fix3(apg, sizeof(apg), r->zone_acq, r->pages_total);
+				printf("%-15s %5u %7s %9s %9llu %11llu %9llu %9llu %9llu %7s\n",
+				       presets[p], cpus[c], zl, apg,
+				       (unsigned long long)(r->zone_acq ? r->zone_hold / r->zone_acq : 0),
+				       (unsigned long long)r->misses_zone_locked,
+				       (unsigned long long)r->pf_hit, (unsigned long long)r->pf_late,
+				       (unsigned long long)r->pf_wasted, ll);
+			}
+		print_memory(cells, cpus, ncpus, presets, npresets);
+	}
+	if (workload_id != BLAB_WL_PAGE_FAULT1)
+		print_highalloc(cells, cpus, ncpus, presets, npresets, (unsigned)hi_order, csv);
+	if (node_zones && !csv) {
+		/* the sums above hide how the nodes shared the work */
+		printf("\n%-15s %5s %4s %10s %10s\n", "preset", "tasks", "node", "zone_acq",
+		       "lru_acq");
+		for (uint32_t p = 0; p < npresets; p++)
+			for (uint32_t c = 0; c < ncpus; c++)
+				for (uint32_t n = 0; n < sockets; n++) {
+					const struct blab_sim_result *r = &cells[c * npresets + p].r;
+					if (!r->node_zone_acq[n] && !r->node_lru_acq[n])
+						continue; /* no CPU on that node */
+					printf("%-15s %5u %4u %10llu %10llu\n", presets[p], cpus[c], n,
+					       (unsigned long long)r->node_zone_acq[n],
+					       (unsigned long long)r->node_lru_acq[n]);
+				}
+	}
+	if (histogram && !csv)
+		for (uint32_t p = 0; p < npresets; p++)
+			for (uint32_t c = 0; c < ncpus; c++)
+				print_hist_text(&cells[c * npresets + p], presets[p], cpus[c]);
+	if (hash)
+		for (uint32_t c = 0; c < ncpus; c++)
+			for (uint32_t p = 0; p < npresets; p++)
+				printf("hash %s %u %016llx\n", presets[p], cpus[c],
+				       (unsigned long long)cells[c * npresets + p].hash);
+}
+
 /* page_fault1, parallel_free, trunc, stress_highalloc, mixed: a row per CPU count, a column
  * per preset */
 static int sim_page_allocator(struct sim_args *a)
 {
-	const char *workload = a->workload, *events = a->events;
+	const char *events = a->events;
 	uint32_t workload_id = a->workload_id;
 	uint32_t cpus[CLI_LIST_MAX], ncpus = a->cpus.n, npresets = a->presets.n;
 	const char *const *presets = a->presets.name;
 	uint64_t seed = a->seed, pages = a->pages, iterations = a->iterations;
 	uint64_t hi_order = a->hi_order, delay_us = a->delay_us, compact = a->compact;
 	uint64_t cache_scale = a->cache_scale, sockets;
-	int csv = a->csv, json = a->json, hash = a->hash, node_zones = a->node_zones;
+	int json = a->json, node_zones = a->node_zones;
 	int histogram = a->histogram;
 	uint32_t ncells = ncpus * npresets;
 	struct zone_src zs = {0};
@@ -369,7 +654,6 @@ static int sim_page_allocator(struct sim_args *a)
 	struct timespec t0, t1;
 	struct cell *cells = NULL;
 	uint64_t linear1 = 0, linear1_milli = 0, extra_ops = 0;
-	char sc[32], ln[32];
 	char err[400];
 	int ret = 0;
 
@@ -416,6 +700,7 @@ static int sim_page_allocator(struct sim_args *a)
 	base.delay_us = (uint32_t)delay_us;
 	base.compact = (uint32_t)compact;
 	base.node_zones = (uint8_t)node_zones;
+	base.out_of_step = (uint8_t)a->out_of_step;
 	base.mem_limit = a->mem_limit;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	{
@@ -480,207 +765,12 @@ static int sim_page_allocator(struct sim_args *a)
 			(unsigned long long)ops, s, s > 0 ? (double)ops / s : 0.0);
 	}
 
-	if (json) {
-		printf("{\"workload\":\"%s\",\"score_unit\":\"%s\",", workload,
-		       blab_sim_workload_unit(workload_id));
-		cli_json(stdout, &a->p, a); /* the run's settings, from the option table */
-		if (zs.zi) {
-			const struct blab_zoneinfo_zone *z = &zs.zi->zone[zs.zone];
-			printf("\"zoneinfo\":{\"zone\":\"%s\",\"node\":%u,\"managed\":%llu,"
-			       "\"low\":%llu,\"node_cpus\":%u},",
-			       z->name, z->node, (unsigned long long)z->managed,
-			       (unsigned long long)z->wmark_low, zs.node_cpus);
-		}
-		printf("\"rows\":[");
-		for (uint32_t c = 0; c < ncpus; c++) {
-			printf("%s{\"tasks\":%u,\"linear\":%s,\"presets\":{", c ? "," : "", cpus[c],
-			       score_text(ln, sizeof(ln), linear1, linear1_milli, cpus[c]));
-			for (uint32_t p = 0; p < npresets; p++) {
-				const struct cell *x = &cells[c * npresets + p];
-				const struct blab_sim_result *r = &x->r;
-				printf("%s\"%s\":{\"score\":%s,\"zone_lock_contention_bp\":%u,"
-				       "\"zone_acquisitions\":%llu,\"pages\":%llu,"
-				       "\"zone_hold_cycles\":%llu,\"misses_under_zone_lock\":%llu,"
-				       "\"prefetch_hit\":%llu,\"prefetch_late\":%llu,"
-				       "\"prefetch_wasted\":%llu,\"lru_lock_contention_bp\":%u,"
-				       "\"batch\":%u,\"high\":%u",
-				       p ? "," : "", presets[p],
-				       score_text(sc, sizeof(sc), r->score, r->score_milli, 1),
-				       r->zone_contention_bp, (unsigned long long)r->zone_acq,
-				       (unsigned long long)r->pages_total,
-				       (unsigned long long)r->zone_hold,
-				       (unsigned long long)r->misses_zone_locked,
-				       (unsigned long long)r->pf_hit, (unsigned long long)r->pf_late,
-				       (unsigned long long)r->pf_wasted, r->lru_contention_bp, r->batch,
-				       r->high);
-				if (workload_id != BLAB_WL_PAGE_FAULT1)
-					printf(",\"hi_attempts\":%llu,\"hi_success\":%llu,"
-					       "\"hi_cycles\":%llu,\"compactions\":%llu,"
-					       "\"compact_merged\":%llu,\"compact_migrated\":%llu,"
-					       "\"compact_scanned\":%llu,\"merge_skipped\":%u,"
-					       "\"unusable_index\":%d,\"extfrag_index\":%d",
-					       (unsigned long long)r->hi_attempts,
-					       (unsigned long long)r->hi_success,
-					       (unsigned long long)r->hi_cycles,
-					       (unsigned long long)r->compact.runs,
-					       (unsigned long long)r->compact.merged,
-					       (unsigned long long)r->compact.migrated,
-					       (unsigned long long)r->compact.scanned, r->merge_skipped,
-					       r->unusable_index, r->extfrag_index);
-				if (workload_id == BLAB_WL_PAGE_FAULT1) /* the scored rounds alone */
-					printf(",\"scored_zone_lock_contention_bp\":%u,"
-					       "\"scored_lru_lock_contention_bp\":%u",
-					       r->scored_zone_contention_bp, r->scored_lru_contention_bp);
-				if (workload_id == BLAB_WL_PARALLEL_FREE) /* the free half alone */
-					printf(",\"free_zone_lock_contention_bp\":%u,"
-					       "\"free_lru_lock_contention_bp\":%u",
-					       r->free_zone_contention_bp, r->free_lru_contention_bp);
-				if (node_zones) {
-					/* per node: zone->lock and lru_lock acquisitions */
-					printf(",\"zones\":%u,\"node_zone_acquisitions\":[", r->zones);
-					for (uint32_t n = 0; n < sockets; n++)
-						printf("%s%llu", n ? "," : "",
-						       (unsigned long long)r->node_zone_acq[n]);
-					printf("],\"node_lru_acquisitions\":[");
-					for (uint32_t n = 0; n < sockets; n++)
-						printf("%s%llu", n ? "," : "",
-						       (unsigned long long)r->node_lru_acq[n]);
-					printf("]");
-				}
-				if (hash)
-					printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
-				if (r->high_max)
-					printf(",\"high_max\":%u", r->high_max);
-				if (histogram)
-					print_hist_json(x);
-				printf("}");
-			}
-			printf("}}");
-		}
-		printf("]}\n");
-		free_cells(cells, ncells);
-		blab_zoneinfo_free(zs.zi);
-		return 0;
+	{
+		struct sim_report o = {.a = a, .cells = cells, .zs = &zs, .cpus = cpus,
+				       .ncpus = ncpus, .npresets = npresets, .linear1 = linear1,
+				       .linear1_milli = linear1_milli, .sockets = sockets};
+		(json ? print_json : print_text)(&o);
 	}
-
-	/* header */
-	if (csv) {
-		printf("tasks");
-		for (uint32_t p = 0; p < npresets; p++)
-			printf(",%s", presets[p]);
-		printf(",linear");
-		for (uint32_t p = 0; p < npresets; p++)
-			printf(",%s_zlock_pct,%s_acq_per_page,%s_hold_per_acq,%s_miss_locked,"
-			       "%s_pf_hit,%s_pf_late,%s_pf_wasted,%s_lru_pct",
-			       presets[p], presets[p], presets[p], presets[p], presets[p], presets[p],
-			       presets[p], presets[p]);
-		printf("\n");
-	} else {
-		static const char *const cnames[] = {"none", "merge", "full"};
-		if (workload_id == BLAB_WL_STRESS_HIGHALLOC)
-			printf("# stress_highalloc on the model machine: a zone of %llu pages plus pcp "
-			       "room, %llu attempts at order %llu, %llu us apart, compact %s, seed "
-			       "%llu\n# score: %% of attempts that got a block (linear: page_fault1 "
-			       "only)\n",
-			       (unsigned long long)pages, (unsigned long long)iterations,
-			       (unsigned long long)hi_order, (unsigned long long)delay_us,
-			       cnames[compact], (unsigned long long)seed);
-		else
-			printf("# %s on the model machine (%llu sockets%s%s%s): %llu pages/task, "
-			       "%llu iteration%s%s, seed %llu; score in %s\n",
-			       workload, (unsigned long long)sockets,
-			       node_zones ? ", a zone and an LRU list per node" : "",
-			       cache_scale > 1 ? ", caches / " : "",
-			       cache_scale > 1 ? (cache_scale == 2 ? "2" : cache_scale == 4 ? "4" :
-						  cache_scale == 8 ? "8" : cache_scale == 16 ? "16" :
-						  cache_scale == 32 ? "32" : "64") : "",
-			       (unsigned long long)pages, (unsigned long long)iterations,
-			       iterations > 1 ? "s" : "", iterations > 1 ? " (first not scored)" : "",
-			       (unsigned long long)seed, blab_sim_workload_unit(workload_id));
-		if (zs.zi)
-			printf("# pcp sizes: each preset's formulas for %s's zone %s (node %u: managed "
-			       "%llu, low %llu, %u CPUs), not a 96 GB node's\n",
-			       a->zoneinfo, zs.zi->zone[zs.zone].name, zs.zi->zone[zs.zone].node,
-			       (unsigned long long)zs.zi->zone[zs.zone].managed,
-			       (unsigned long long)zs.zi->zone[zs.zone].wmark_low, zs.node_cpus);
-		if (workload_id == BLAB_WL_MIXED)
-			printf("# score: the page_fault1 half's order-0 pages/s; order %llu blocks, "
-			       "compact %s, in the last table (linear: page_fault1 only)\n",
-			       (unsigned long long)hi_order, cnames[compact]);
-		printf("%5s", "tasks");
-		for (uint32_t p = 0; p < npresets; p++)
-			printf(" %14s", presets[p]);
-		printf(" %14s\n", "linear");
-	}
-	for (uint32_t c = 0; c < ncpus; c++) {
-		printf(csv ? "%u" : "%5u", cpus[c]);
-		for (uint32_t p = 0; p < npresets; p++)
-			printf(csv ? ",%s" : " %14s",
-			       score_text(sc, sizeof(sc), cells[c * npresets + p].r.score,
-					  cells[c * npresets + p].r.score_milli, 1));
-		printf(csv ? ",%s" : " %14s",
-		       score_text(ln, sizeof(ln), linear1, linear1_milli, cpus[c]));
-		if (csv) {
-			for (uint32_t p = 0; p < npresets; p++) {
-				const struct blab_sim_result *r = &cells[c * npresets + p].r;
-				char zl[32], ll[32], apg[32];
-				fix2(zl, sizeof(zl), r->zone_contention_bp);
-				fix2(ll, sizeof(ll), r->lru_contention_bp);
-				fix3(apg, sizeof(apg), r->zone_acq, r->pages_total);
-				printf(",%s,%s,%llu,%llu,%llu,%llu,%llu,%s", zl, apg,
-				       (unsigned long long)(r->zone_acq ? r->zone_hold / r->zone_acq : 0),
-				       (unsigned long long)r->misses_zone_locked,
-				       (unsigned long long)r->pf_hit, (unsigned long long)r->pf_late,
-				       (unsigned long long)r->pf_wasted, ll);
-			}
-		}
-		printf("\n");
-	}
-	if (!csv) {
-		printf("\n%-15s %5s %7s %9s %9s %11s %9s %9s %9s %7s\n", "preset", "tasks", "zlock%",
-		       "acq/page", "hold/acq", "miss_locked", "pf_hit", "pf_late", "pf_wasted",
-		       "lru%");
-		for (uint32_t p = 0; p < npresets; p++)
-			for (uint32_t c = 0; c < ncpus; c++) {
-				const struct blab_sim_result *r = &cells[c * npresets + p].r;
-				char zl[32], ll[32], apg[32];
-				fix2(zl, sizeof(zl), r->zone_contention_bp);
-				fix2(ll, sizeof(ll), r->lru_contention_bp);
-				fix3(apg, sizeof(apg), r->zone_acq, r->pages_total);
-				printf("%-15s %5u %7s %9s %9llu %11llu %9llu %9llu %9llu %7s\n",
-				       presets[p], cpus[c], zl, apg,
-				       (unsigned long long)(r->zone_acq ? r->zone_hold / r->zone_acq : 0),
-				       (unsigned long long)r->misses_zone_locked,
-				       (unsigned long long)r->pf_hit, (unsigned long long)r->pf_late,
-				       (unsigned long long)r->pf_wasted, ll);
-			}
-	}
-	if (workload_id != BLAB_WL_PAGE_FAULT1)
-		print_highalloc(cells, cpus, ncpus, presets, npresets, (unsigned)hi_order, csv);
-	if (node_zones && !csv) {
-		/* the sums above hide how the nodes shared the work */
-		printf("\n%-15s %5s %4s %10s %10s\n", "preset", "tasks", "node", "zone_acq",
-		       "lru_acq");
-		for (uint32_t p = 0; p < npresets; p++)
-			for (uint32_t c = 0; c < ncpus; c++)
-				for (uint32_t n = 0; n < sockets; n++) {
-					const struct blab_sim_result *r = &cells[c * npresets + p].r;
-					if (!r->node_zone_acq[n] && !r->node_lru_acq[n])
-						continue; /* no CPU on that node */
-					printf("%-15s %5u %4u %10llu %10llu\n", presets[p], cpus[c], n,
-					       (unsigned long long)r->node_zone_acq[n],
-					       (unsigned long long)r->node_lru_acq[n]);
-				}
-	}
-	if (histogram && !csv)
-		for (uint32_t p = 0; p < npresets; p++)
-			for (uint32_t c = 0; c < ncpus; c++)
-				print_hist_text(&cells[c * npresets + p], presets[p], cpus[c]);
-	if (hash)
-		for (uint32_t c = 0; c < ncpus; c++)
-			for (uint32_t p = 0; p < npresets; p++)
-				printf("hash %s %u %016llx\n", presets[p], cpus[c],
-				       (unsigned long long)cells[c * npresets + p].hash);
 	free_cells(cells, ncells);
 	blab_zoneinfo_free(zs.zi);
 	return 0;

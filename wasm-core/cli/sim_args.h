@@ -23,7 +23,7 @@ struct sim_args {
 	struct cli_list cpus, presets, groups, slub_prefetch, hb_preset;
 	uint64_t pages, iterations, loops, object_size, data_size, seed, sockets, cache_scale;
 	uint64_t clear_lines, hi_order, delay_us, compact, mem_limit, batch, high;
-	int same_cpu, node_zones, csv, json, hash, bench, histogram;
+	int same_cpu, node_zones, out_of_step, csv, json, hash, bench, histogram;
 	const char *events, *params;
 	/* --points FILE: the browser's runs, one key a line (sim_points.c); each point says its
 	 * own settings, so only --jobs, --cache, --shard and --mem-limit go with it */
