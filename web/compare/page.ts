@@ -24,7 +24,7 @@ import { createPresenter, showChosenFigures } from '../ui/presenter';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
 import type { SimConfig } from '../lessons/lesson';
 import { COMPARE_LIMITS, COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, formatConfig, parseCompare, type CompareState, type CompareWorkload, type CompareWorkloadSpec } from './url';
-import { diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, unusableIndex, WINDOW_NOTE, type DiffColumn } from './diff';
+import { bindsText, diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, unusableIndex, WINDOW_NOTE, type DiffColumn } from './diff';
 import { COMPARE_CLEAR_LINES, compareParams, compareRequest, measuredSeeds, replayRequest, slubPrefetchOf } from './request';
 import { blabCommand, runParameters, RUN_DEFAULTS } from '../scenario/request';
 import { howMadeLine } from '../ui/provenance';
@@ -538,6 +538,7 @@ export function mountCompare(root: HTMLElement, search: string): void {
     // a narrow screen scrolls the table inside its box, never the page
     diffBox.append(
       el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
+      el('p', { class: 'binds', id: 'diff-binds' }, el('strong', { text: 'The limit that binds: ' }), bindsText(diffCols)),
       ...warnings,
       el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
       howMadeLine(runs.commands(undefined, seeds), 'numbers'),

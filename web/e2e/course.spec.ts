@@ -30,6 +30,7 @@ const PAGES: { name: string; url: string; ready: (p: Page) => Promise<void> }[] 
     url: '/?compare=v4.16,v4.17&cpus=8&pages=64&seed=1&tasks=1,8',
     ready: async (p) => void (await expect(p.locator('.compare-page.ready')).toBeVisible({ timeout: 120_000 })),
   },
+  { name: 'fidelity', url: '/?fidelity', ready: async (p) => void (await expect(p.locator('#fidelity-table tbody tr').first()).toBeVisible()) },
   {
     name: 'workbench',
     url: '/?workbench',

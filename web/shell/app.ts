@@ -30,6 +30,7 @@ import { createThroughputPanel } from '../panels/throughput-panel';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
 import { presetHint } from '../scenario/preset-switches';
 import { renderResults } from '../views/results';
+import type { SimStats } from '../engine/simstats';
 import { createPfnDialog } from '../views/pfn-dialog';
 import { createDrawer, type Drawer } from '../ui/drawer';
 import { createVisibility } from '../ui/visibility';
@@ -57,6 +58,9 @@ function timeText(p: Player, t: number): string {
 export class App {
   private player: Player | undefined;
   private pcp: PcpParams = { high: undefined, batch: undefined, source: 'no log' };
+  /** the counters of the run the loaded log came from (Run scenario), for the views that show
+   * a whole run's figures (the cache view's memory gauge); undefined for any other log */
+  private runStats: SimStats | undefined;
   private scenario: Scenario = { ...DEFAULT_SCENARIO };
   private pendingStep = 0;
   private playing = false;
@@ -151,6 +155,8 @@ export class App {
           ...(run.pcp ? { pcp: run.pcp } : {}),
         });
         if (res.ok && this.player) {
+          this.runStats = run.stats;
+          this.render();
           renderResults(results, { request: run.request, stats: run.stats, log: this.player.log });
           runMsg.textContent =
             s.workload === 'page_fault1'
@@ -370,6 +376,7 @@ export class App {
       return { ok: false, error: msg };
     }
     this.player = player;
+    this.runStats = undefined;
     const seen = player.observedPcp();
     this.pcp = opts.pcp
       ? { ...opts.pcp, source: 'from the scenario' }
@@ -683,7 +690,7 @@ export class App {
     const now = performance.now();
     const textDue = !this.playing || now - this.lastTextUpdate >= 250;
     if (textDue) this.lastTextUpdate = now;
-    const data = { player: p, pcp: this.pcp, textDue };
+    const data = { player: p, pcp: this.pcp, textDue, ...(this.runStats ? { stats: this.runStats } : {}) };
     for (const v of this.mounted) {
       const onScreen = !this.playing || this.visibility.shown(v.section);
       if (v.pace === 'always' || (onScreen && (v.pace === 'visible' || textDue))) v.update(data);
