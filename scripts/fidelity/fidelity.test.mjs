@@ -137,7 +137,7 @@ describe('the claims as data: the report and the page', () => {
 
 describe('each claim\'s links to run it again', () => {
   it('open a compare view the page can parse, and name a table of the claim\'s lesson', async () => {
-    const { parseCompare } = await import('../../web/compare/url.ts');
+    const { parseCompare } = await import('../../web/compare/compare-url.ts');
     for (const c of CLAIMS) {
       expect(c.compare, c.id).toMatch(/^\?compare=/);
       expect(() => parseCompare(c.compare), c.id).not.toThrow();

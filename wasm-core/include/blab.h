@@ -275,7 +275,7 @@ struct blab_zone_info {
 int blab_zone_info(const struct blab_zone *z, struct blab_zone_info *out);
 
 /*
- * A zone in the state /proc/buddyinfo and /proc/zoneinfo describe (snapshot.c,
+ * A zone in the state /proc/buddyinfo and /proc/zoneinfo describe (src/mm/snapshot.c,
  * docs/import.md "Snapshots"). A snapshot gives counts, not places, so the blocks are laid out
  * by one rule: from start_pfn up, largest order first, each free block below the top order in
  * a slot twice its size whose upper half (its buddy) is allocated, so no two free buddies

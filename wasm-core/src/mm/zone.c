@@ -140,7 +140,7 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 		       struct blab_zone **out);
 
 /* layout == NULL: memblock frees the whole zone; else layout(z, layout_ctx) lays out its
- * memory (a snapshot's state: trace/snapshot.c, which validated it against cfg first) */
+ * memory (a snapshot's state: snapshot.c, which validated it against cfg first) */
 int _blab_zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout,
 		      const void *layout_ctx, struct blab_zone **out)
 {
