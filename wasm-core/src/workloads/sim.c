@@ -359,7 +359,10 @@ static void sim_mem_result(const struct model_machine *mm, struct blab_sim_resul
 	/* bytes a cycle x cycles a microsecond = MB/s */
 	r->mem_mbs = (uint64_t)((unsigned __int128)r->mem_bytes * mhz / r->cycles_max);
 	if (r->mem_limit_mbs) {
-		uint64_t mbs = (uint64_t)((unsigned __int128)busiest * mhz / r->cycles_max);
+		/* over the run, or over as long as the controller took to carry what the run
+		 * booked (write-backs nobody waited for may end after the last CPU) */
+		uint64_t span = mc.end > r->cycles_max ? mc.end : r->cycles_max;
+		uint64_t mbs = (uint64_t)((unsigned __int128)busiest * mhz / span);
 		uint64_t bp = (uint64_t)((unsigned __int128)mbs * 10000u / r->mem_limit_mbs);
 		r->mem_util_bp = bp > 0xffffffffu ? 0xffffffffu : (uint32_t)bp;
 	}

@@ -97,6 +97,8 @@ void cache_mem_total(const struct cache_model *m, struct mem_ctl_counters *out,
 		out->queue_cycles += c->queue_cycles;
 		out->stall_cycles += c->stall_cycles;
 		out->spilled += c->spilled;
+		if (c->end > out->end)
+			out->end = c->end;
 		if (bytes > *busiest_bytes)
 			*busiest_bytes = bytes;
 	}

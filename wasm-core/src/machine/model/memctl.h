@@ -11,7 +11,8 @@
  * traffic that lies in its future.
  *
  * Reads go first, as a DRAM controller schedules them: writes wait in its write queue and
- * are drained around the reads. A read is booked in its epoch whatever the epoch holds, and
+ * are drained around the reads. A read is booked in its epoch whatever the epoch holds (when
+ * the epoch is full, the last of the writes in it moves on to the next), and
  * waits as in a queue with non-preemptive priority (Cobham's formula for M/D/1: the residual
  * burst of whatever is on the channel, u x burst / 2, over 1 - the reads' own load). Writes
  * (clear_page()'s write-backs and reads for ownership, which stand behind the stores of the
@@ -61,6 +62,8 @@ static inline uint64_t memctl_book(struct mem_ctl *mc, uint64_t t, uint32_t byte
 	uint32_t *u = &mc->used[e % MEMCTL_EPOCHS];
 	if (*u <= mc->cap && bytes <= mc->cap - *u) {
 		*u += bytes;
+		if (t > mc->c.end)
+			mc->c.end = t;
 		return t;
 	}
 	mc->c.spilled++;
@@ -79,7 +82,10 @@ static inline uint64_t memctl_book(struct mem_ctl *mc, uint64_t t, uint32_t byte
 	}
 	uint64_t done = (e << MEMCTL_EPOCH_SHIFT) +
 			(((uint64_t)*u << MEMCTL_EPOCH_SHIFT) / mc->cap);
-	return done > t ? done : t;
+	done = done > t ? done : t;
+	if (done > mc->c.end)
+		mc->c.end = done;
+	return done;
 }
 
 /*
@@ -96,7 +102,8 @@ static inline uint32_t memctl_read(struct mem_ctl *mc, uint64_t t)
 	if (!mc->cap)
 		return 0;
 	mc->c.read_lines++;
-	uint32_t i = (uint32_t)(memctl_epoch(mc, t) % MEMCTL_EPOCHS);
+	uint64_t e = memctl_epoch(mc, t);
+	uint32_t i = (uint32_t)(e % MEMCTL_EPOCHS);
 	if (mc->reads[i] > mc->cap - 64u || mc->cap < 64u) {
 		/* the reads alone fill the epoch (a cap of 2 GB an epoch is never reached): the
 		 * read waits for room as writes do */
@@ -106,8 +113,15 @@ static inline uint32_t memctl_read(struct mem_ctl *mc, uint64_t t)
 		 * used may pass cap (reads booked over writes), u does not pass 1 */
 		uint64_t used = mc->used[i] < mc->cap ? mc->used[i] : mc->cap;
 		wait = used * mc->svc16 / (32u * (uint64_t)(mc->cap - mc->reads[i]));
-		mc->used[i] += 64u;
 		mc->reads[i] += 64u;
+		if (mc->used[i] + 64u <= mc->cap) {
+			mc->used[i] += 64u;
+		} else { /* it goes before the writes booked here: the last 64 bytes move on */
+			uint64_t spilled = mc->c.spilled; /* a write moved on, not a request that waited */
+			mc->used[i] = mc->cap;
+			(void)memctl_book(mc, (e + 1u) << MEMCTL_EPOCH_SHIFT, 64u);
+			mc->c.spilled = spilled;
+		}
 	}
 	mc->c.queue_cycles += wait;
 	return wait > 0xffffffffu ? 0xffffffffu : (uint32_t)wait;

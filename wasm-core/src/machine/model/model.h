@@ -213,6 +213,7 @@ struct mem_ctl_counters {
 	uint64_t queue_cycles; /* the reads' waits beyond mem_cycles */
 	uint64_t stall_cycles; /* clear_page()s held beyond clear_page_cycles */
 	uint64_t spilled;      /* requests that found their epoch full */
+	uint64_t end;          /* the cycle the last of the traffic booked so far is carried */
 };
 
 /* A socket's memory controller (memctl.h): a calendar of epochs, each carrying cap bytes */
@@ -360,7 +361,8 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
  */
 uint32_t cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint32_t nlines,
 			  uint64_t now, uint8_t path);
-/* The memory controllers' counters summed over the sockets, and the busiest socket's bytes */
+/* The memory controllers' counters summed over the sockets (`end`: the latest socket's), and
+ * the busiest socket's bytes */
 void cache_mem_total(const struct cache_model *m, struct mem_ctl_counters *out,
 		     uint64_t *busiest_bytes);
 /* Move up to max pending wasted prefetches (oldest first) to out; returns how many. The
