@@ -61,6 +61,11 @@ sims=(
   "sim --workload parallel_free --params $here/params/two-core.params --sockets 2 --cpus 1,4 --preset v4.16,lu-rfc-p3 --pages 64 --node-zones --json --hash"
   "sim --workload parallel_free --params $here/params/two-core.params --sockets 4 --cpus 8 --preset lu-rfc-p2 --pages 32 --node-zones --hash"
   "sim --workload trunc --cpus 2 --node-zones"
+  # latency (docs/model.md): the percentiles, the funclatency-style histograms and the JSON;
+  # and CONFIG_PCP_BATCH_SCALE_MAX as a knob
+  "sim --workload page_fault1 --cpus 1,3 --preset v4.16,v6.7,v6.19 --pages 256 --latency --hash"
+  "sim --workload parallel_free --cpus 2 --preset v5.18,v6.16 --pages 128 --latency --json --hash"
+  "sim --workload page_fault1 --cpus 2 --preset v6.7 --pages 512 --pcp-batch-scale-max 2 --latency --histogram --hash"
 )
 for args in "${sims[@]}"; do
   # shellcheck disable=SC2086 # the arguments are meant to split
