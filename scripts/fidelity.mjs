@@ -19,7 +19,7 @@
 // those sections are kept from the existing report, marked stale when the core that computed
 // them is not this one.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { CLAIMS, inBand } from './fidelity/claims.mjs';
+import { CLAIMS } from './fidelity/claims.mjs';
 import { CLAIMS_BEGIN, CLAIMS_END, claimRow, claimsDocument, claimsMarkdown, modelText, verdictMarkdown } from './fidelity/claims-data.mjs';
 import { EXP, PF_PAGES, RFC_BASE, runCells, simArgs, taskCounts } from './fidelity/experiments.mjs';
 import { HISTORY, HISTORY_COMMITS } from './fidelity/history.mjs';
@@ -112,12 +112,13 @@ function gainTable(name, base, others) {
 
 // ---- the claims ----
 const lessonText = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
-const claimRows = CLAIMS.map((claim) => {
+// each claim's row as the report and the page show it, and beside it the claim and its figures
+const dataRows = CLAIMS.map((claim) => {
   const xs = seedsOf(claim.exp).map((s) => claim.measure((c, p) => R[claim.exp][s][c][p]));
-  const row = claimRow(claim, xs, lessonText(claim.lesson).includes(claim.id), cmd(claim.exp).slice(1, -1));
-  return { ...row, claim, xs, m: row.mean };
+  return claimRow(claim, xs, lessonText(claim.lesson).includes(claim.id), cmd(claim.exp).slice(1, -1));
 });
-const claimsDoc = claimsDocument(claimRows.map(({ claim, xs, m, ...row }) => row), runner.binHash);
+const claimRows = dataRows.map((row, i) => ({ ...row, claim: CLAIMS[i], xs: row.seeds, m: row.mean }));
+const claimsDoc = claimsDocument(dataRows, runner.binHash);
 const claimsSection = () => `${CLAIMS_BEGIN}\n${claimsMarkdown(claimsDoc)}\n${CLAIMS_END}`;
 
 // ---- the slow sections: computed now (--slow), or kept from the last report ----
