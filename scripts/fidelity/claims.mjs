@@ -39,7 +39,7 @@ export const CLAIMS = [
     what: 'pick outside zone->lock (v4.17-pick) against 4.16, 112 tasks',
     says: '+4.6 %', band: factor2(4.6), rule: RULE_F2,
     exp: 'lu2018', cpus: [112], unit: '%', measure: (c) => gain(c(112, 'v4.16'), c(112, 'v4.17-pick')),
-    gap: 'the model charges each load of the one-pass pick in turn, so taking the pick out of the lock saves what its loads cost, a few cycles a page; a real core also has the next page\'s line in flight while the current one merges, which the model leaves out (out-of-order overlap), and the seed\'s other machines range from +2.9 % to +10.8 %. The figure was at its band\'s edge (+2.3 %, a seed outside) and the memory controllers moved it by about its spread over seeds: the tasks fault in step, in the fault half of each round their clears wait for the controller a little, and that moves when each task reaches zone->lock',
+    gap: 'the model charges each load of the one-pass pick in turn, so taking the pick out of the lock saves what its loads cost, a few cycles a page; a real core also has the next page\'s line in flight while the current one merges, which the model leaves out (out-of-order overlap), and the seed\'s other machines range from +2.9 % to +10.8 %. Without the memory controllers the figure sat at its band\'s edge, +2.5 % over seeds 1-8 (+1.7..+3.8); with them it is +1.8 % (-0.2..+3.9): zone->lock still binds, the CPUs wait on memory 0.3-0.4 % of their time, and that small wait, in the fault half of each round when the tasks clear their pages together, moves when each task reaches zone->lock, which doubles the spread over seeds (v4.16 the same, 8.21 against 8.23 M pages/s; v4.17-pick 0.5 % slower)',
   },
   {
     id: '000-prefetch-112', seed: '000', lesson: 'lessons/03-prefetch-buddy.md',
@@ -54,7 +54,7 @@ export const CLAIMS = [
     what: 'both 4.17 patches against 4.16, 224 tasks (Skylake 4S)',
     says: '+12.0 % (+10.8 % then +1.1 %)', band: factor2(12.0), rule: RULE_F2,
     exp: 'lu2018_4s', cpus: [224], unit: '%', measure: (c) => gain(c(224, 'v4.16'), c(224, 'v4.17')),
-    gap: 'the model\'s pick outside the lock saves about what it saves at 112 tasks, where the seed\'s 4-socket Skylake gained +10.8 % from the pick alone (its other three machines +2.9..+6.3 %); the seed does not say what made the pick worth that much more on that one machine, and the model, whose pick loads are cache hits charged at their latency, has no mechanism that would',
+    gap: 'the model\'s pick outside the lock saves about what it saves at 112 tasks, where the seed\'s 4-socket Skylake gained +10.8 % from the pick alone (its other three machines +2.9..+6.3 %); the seed does not say what made the pick worth that much more on that one machine, and the model, whose pick loads are cache hits charged at their latency, has no mechanism that would. The memory controllers are not it: on 4 sockets the busiest carries 17 % of its limit and zone->lock binds (+5.7 % without them, +4.6 % with them)',
   },
   {
     id: '002-pf1-48', seed: '002', lesson: 'lessons/04-single-pass.md',
@@ -110,7 +110,7 @@ export const CLAIMS = [
     what: 'the same with a zone (zone->lock) and an LRU list per node, as the seed\'s 2-socket machine has them (--node-zones)',
     says: 'about 80 %', band: { lo: 70, hi: 90 }, rule: RULE_PTS,
     exp: 'rfc004_nodes', cpus: [112], unit: ' %', measure: (c) => bp(c(112, RFC_BASE).scored_zone_lock_contention_bp),
-    gap: 'with a zone per node the model\'s base runs page_fault1 more than twice as fast as seed 000 measured on such a machine (8.0-8.6 M pages/s), because the work a fault and an unmap do outside the allocator (page tables, mmap_lock, memcg, rmap) is one estimate for every kernel, not 2018\'s; at that rate it meets the memory wall (8 KB of DRAM traffic a page), its CPUs wait on the memory controllers, and they reach zone->lock far less often. The real machine, at 8.6 M pages/s, used about a third of its bandwidth and was bound by zone->lock; the one-zone default stands in for the missing work with contention (claim 004-pf1-base)',
+    gap: 'with a zone per node the model\'s base runs page_fault1 2.1 to 2.6 times as fast as seed 000 measured on such a machine (8.0-8.6 M pages/s), because the work a fault and an unmap do outside the allocator (page tables, mmap_lock, memcg, rmap) is one estimate for every kernel, not 2018\'s, and its zone->lock holds are shorter than the real ones. At 18-22 M pages/s it meets the memory wall first: 8 KB of DRAM traffic a page (clear_page()\'s write-backs and reads for ownership) is 76 % of each socket\'s limit, its CPUs wait on memory 58 % of their time and reach zone->lock far less often (24 % spin; without the controllers, or with clear_page_rfo = 0, 78 %). The real machine, at 8.6 M pages/s, used about a third of its bandwidth and was bound by zone->lock. Charging 4 KB a page instead would put this claim back inside and take seed 002\'s plateau and single-pass claims out (v5.17 32 M pages/s, bound by zone->lock, v5.18 3 % slower), so the read for ownership stays (docs/model.md, "Memory bandwidth"); the one-zone default stands in for the missing work with contention (claim 004-pf1-base)',
   },
   {
     id: '004-pf1-p4', seed: '004', lesson: 'lessons/06-skip-merge.md',
@@ -153,7 +153,7 @@ export const CLAIMS = [
     what: 'parallel free, 224 tasks, patches 2/4 + 3/4: zone->lock contention',
     says: '25 %', band: { lo: 15, hi: 35 }, rule: RULE_PTS,
     exp: 'lu2018_pfree', cpus: [224], unit: ' %', measure: (c) => bp(c(224, 'lu-rfc-p3').free_zone_lock_contention_bp),
-    gap: 'the model charges 3/4\'s add_to_cluster() as a read of the neighbouring page and two list operations per page, an estimate: the RFC names add_to_cluster() as the free path\'s biggest cost after skip-merge, but neither the seed nor the patches break down what in it cost 25 % on the 4-socket machine, so the model cannot be held to that size',
+    gap: 'the model charges 3/4\'s add_to_cluster() as a read of the neighbouring page and two list operations per page, an estimate: the RFC\'s cover letter (the seed) names add_to_cluster() as the free path\'s biggest cost after skip-merge, but its patches are not among the seeds and neither the seed nor the patches break down what in it cost 25 % on the 4-socket machine, so the bookkeeping cannot be modelled from them faithfully and the model cannot be held to that size. The memory controllers do not change it: parallel free clears no pages, and the busiest socket carries 0.3 % of its limit',
   },
   {
     id: '004-pfree-p4', seed: '004', lesson: 'lessons/06-skip-merge.md',
