@@ -976,23 +976,28 @@ static void histogram(void)
 	blab_hist_free(h);
 }
 
-int main(void)
+/* the debug and ASan builds check the whole zone after every op, so these parts take minutes
+ * there: ctest runs them in four shares side by side (harness_run(), CMakeLists.txt) */
+static const struct harness_part parts[] = {
+	{"formulas", formulas},
+	{"refills_climb", refills_climb},
+	{"drains_grow", drains_grow},
+	{"preset_sizes", preset_sizes},
+	{"decay", decay},
+	{"below_high_sticky", below_high_sticky},
+	{"thp_lists", thp_lists},
+	{"thp_lists_round_robin", thp_lists_round_robin},
+	{"decay_chunked", decay_chunked},
+	{"drain_chunked", drain_chunked},
+	{"batch_scale_max", batch_scale_max},
+	{"free_high", free_high},
+	{"trylock", trylock},
+	{"list_free_pcp_lock", list_free_pcp_lock},
+	{"page_fault1_histograms", page_fault1_histograms},
+	{"histogram", histogram},
+};
+
+int main(int argc, char **argv)
 {
-	formulas();
-	refills_climb();
-	drains_grow();
-	preset_sizes();
-	decay();
-	below_high_sticky();
-	thp_lists();
-	thp_lists_round_robin();
-	decay_chunked();
-	drain_chunked();
-	batch_scale_max();
-	free_high();
-	trylock();
-	list_free_pcp_lock();
-	page_fault1_histograms();
-	histogram();
-	return harness_report("test_modern_pcp");
+	return harness_run("test_modern_pcp", parts, sizeof(parts) / sizeof(parts[0]), argc, argv);
 }
