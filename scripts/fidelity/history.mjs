@@ -21,7 +21,7 @@ export const HISTORY = {
     main: '+89.3%', merged: '+90.3% (+89.6..+91.0)',
     why: 'since 2026-11-26 the 2002 presets split as 2.5\'s expand() did, handing a block out from its top: the top page\'s struct page is first read after zone->lock in 2.5.44 and under it in 2.5.45\'s rmqueue_bulk(), so 2.5.44\'s hold shortens and 2.5.45\'s grows (+90.0 % before this change; seed 001\'s section has the numbers)',
   },
-  '000-both-112': { before: '+6.5% (+5.7..+7.6)', since: WALL_STEP,
+  '000-both-112': { before: '+6.5% (+5.7..+7.6)', since: WALL_STEP + ' (over seeds 1-8: +4.9 % with the controllers, +5.6 % without them; v4.17 0.5 % slower with them, v4.16 level)',
     main: '+3.7%', merged: '+6.5% (+5.7..+7.6)',
     why: 'caches / 8 for the 4.x presets (the footprint-to-cache ratio of will-it-scale\'s 128 MB: "Sizes and noise") and three seeds; the work under the lock barely changed (hold per acquisition, seed 1: 4,638 / 4,553 / 4,403 cycles for v4.16 / v4.17-pick / v4.17, main 4,640 / 4,526 / 4,450, the same prefetch hits and late ones), so the move is in how the 112 tasks\' rounds line up, which the seed draws: main\'s one run was at the low end of what seeds 1-3 now show',
   },
