@@ -35,6 +35,10 @@ test('every claim of the report, its figure and verdict, and the links that run 
   const pf1 = doc.claims.findIndex((c) => c.id === '002-pf1-48');
   await rows.nth(pf1).locator('.fid-links a').first().click();
   await expect(page).toHaveURL(/\?lesson=singlepass&step=\d+$/);
+  // the step asks for a prediction before it runs the table
+  const form = page.locator('form.predict');
+  await form.locator('input[type=radio]').first().check();
+  await form.getByRole('button', { name: 'Check my prediction' }).click();
   await expect(page.locator('.tables[data-table="noise"]')).toBeVisible({ timeout: 60_000 });
   // and the lesson's "Model and seed" paragraph links back to the page
   await expect(page.getByRole('link', { name: 'how close the model is' }).first()).toHaveAttribute('href', /^\?fidelity#claim-002-/);
