@@ -114,6 +114,8 @@ test('a run ends in a labelled results card: score with its unit, zone->lock, ac
     'zone->lock contention',
     'zone->lock acquisitions per page',
     'buddy prefetches: in time / late / wasted',
+    'memory bandwidth',
+    'the limit that binds',
     'pcp refills (rmqueue_bulk)',
     'pcp drains (free_pcppages_bulk)',
     'pcp lists',
@@ -213,6 +215,8 @@ test('keyboard only: each page\'s main action within 5 Tab presses, and the skip
     lesson: /Next step|Run|Check my prediction/,
     compare: /^Play all/,
     workbench: /^Run scenario$/,
+    // a page to read: its main action is its content, whose first link is reached in 5
+    fidelity: /^← the course$/,
   };
   for (const p of PAGES) {
     await page.goto(p.url);
