@@ -91,6 +91,11 @@ struct blab_js_sim_request {
 	X(pcpUnrefilled, r->pcp_cpus_unrefilled) \
 	X(scoredZoneBp, r->scored_zone_contention_bp) \
 	X(scoredLruBp, r->scored_lru_contention_bp) \
+	X(memMbs, r->mem_mbs)                   \
+	X(memUtilBp, r->mem_util_bp)            \
+	X(memWaitBp, r->mem_wait_bp)            \
+	X(memLimitMbs, r->mem_limit_mbs)        \
+	X(binds, r->binds)                      \
 	BLAB_JS_SIM_LATENCY_STATS(X)
 
 /* a run that counted latencies (request.latency, a point's latency=1; all 0 otherwise): the

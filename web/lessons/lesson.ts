@@ -109,6 +109,8 @@ export const METRICS = {
   hi_success_pct: 'high-order allocations that succeeded, %',
   hi_ms: 'virtual ms per high-order attempt, compaction included',
   hi_unusable: 'unusable free space index for the high order when the attempts began (0 to 1)',
+  mem_util: 'memory bandwidth used, the busiest socket, % of what its controller carries',
+  mem_wait: 'time waiting on memory beyond its idle latency, %',
   // latencies (a table with latency: true counts them), µs of model time, lower is better
   lat_alloc_p99_us: 'allocation latency p99, µs of model time',
   lat_alloc_p999_us: 'allocation latency p99.9, µs of model time',

@@ -138,6 +138,7 @@ export function createScenarioPanel(open: OpenLog, onScenario: (s: Scenario) => 
       const res = open(run.log, {
         label: `${s.workload}, ${s.cpus} CPUs, ${s.pages} pages, ${s.preset}${s.pcpBatchScaleMax !== undefined ? ` (scale max ${s.pcpBatchScaleMax})` : ''}, seed ${s.seed}`,
         ...(run.pcp ? { pcp: run.pcp } : {}),
+        stats: run.stats,
         ...(run.latency ? { latency: run.latency } : {}),
       });
       // the player that open() just loaded: the workbench told every panel (load()) before it returned
