@@ -251,6 +251,7 @@ static const struct command {
 	{"run", cmd_run, "run a benchmark (page_fault1) on real threads: the real machine"},
 	{"calibrate", cmd_calibrate, "measure this machine, write a model parameter file"},
 	{"merge", cmd_merge, "put the shards of a study (blab sim --shard I/N) back together"},
+	{"exercise", cmd_exercise, "seeded problems (buddy, pcp, watermarks, slab, result), answered by the core"},
 	{"version", cmd_version, "the core build hash (results are keyed by it)"},
 };
 
