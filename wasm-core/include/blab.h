@@ -401,6 +401,8 @@ struct blab_pcp_info {
 	uint32_t high_min, high_max;
 	uint8_t alloc_factor;
 	uint32_t free_count;
+	/* 5.14 .. 6.6 (BLAB_FREE_FACTOR): a drain gives back batch << free_factor */
+	uint32_t free_factor;
 };
 int blab_pcp_info(const struct blab_zone *z, unsigned cpu, unsigned which,
 		  struct blab_pcp_info *out);
@@ -573,6 +575,9 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno);
 /* The same for a line given as raw bytes (no newline): a NUL byte is an error, not an end. */
 int blab_script_bytes(struct blab_script *s, const char *bytes, size_t len, unsigned lineno);
 struct blab_zone *blab_script_zone(struct blab_script *s);
+/* After a `node` line: the node's zone of that name (DMA, DMA32, Normal); else the script's
+ * zone for "Normal". NULL when there is none. */
+struct blab_zone *blab_script_zone_named(struct blab_script *s, const char *name);
 #define BLAB_SCRIPT_MAX_LINE 1024u
 
 #ifdef __cplusplus

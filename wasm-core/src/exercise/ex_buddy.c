@@ -105,6 +105,18 @@ static int make_history(struct buddy *b)
 			}
 		}
 	}
+	/* and something stays free: a zone with no free block poses no buddy problem */
+	{
+		struct blab_zone_info info;
+		blab_zone_info(ex_zone(&r), &info);
+		if (info.free_pages == 0 && nheld) {
+			unsigned k = ex_below(ex, nheld);
+			if ((err = ex_run(ex, &r, "free pfn=0x%llx order=%u",
+					  (unsigned long long)held[k].pfn, held[k].order)))
+				goto out;
+			held[k] = held[--nheld];
+		}
+	}
 	/* the state, read back from the core */
 	{
 		struct blab_zone *z = ex_zone(&r);
@@ -428,7 +440,7 @@ static void q_pfn(struct buddy *b, struct blab_zone *z, const struct ranges *rg,
 {
 	struct ex_question *q = ex_question(b->ex, EX_FORM_PFN, "Which pfn does op %u return?", k + 1);
 	ex_printf(&q->answer, "0x%llx", (unsigned long long)first_alloc(z, rg->from[k], rg->from[k + 1]));
-	ex_working(q, z, rg->from[k], rg->from[k + 1]);
+	ex_working(q, z, rg->from[k], rg->from[k + 1], EX_WORK_PAGES);
 }
 
 static void q_end_order(struct buddy *b, struct blab_zone *z, const struct ranges *rg, unsigned k)
@@ -437,7 +449,7 @@ static void q_end_order(struct buddy *b, struct blab_zone *z, const struct range
 					    "Op %u frees 0x%llx (order %u): at which order does the block end up on a free list?",
 					    k + 1, (unsigned long long)b->op[k].pfn, b->op[k].order);
 	ex_printf(&q->answer, "%u", final_add(z, rg->from[k], rg->from[k + 1])->order);
-	ex_working(q, z, rg->from[k], rg->from[k + 1]);
+	ex_working(q, z, rg->from[k], rg->from[k + 1], EX_WORK_PAGES);
 }
 
 static void q_buddy(struct buddy *b, struct blab_zone *z, const struct ranges *rg, unsigned k)
@@ -454,7 +466,7 @@ static void q_buddy(struct buddy *b, struct blab_zone *z, const struct ranges *r
 			ex_printf(&q->answer, "0x%llx", (unsigned long long)(info.start_pfn + ev[i].arg0));
 			break;
 		}
-	ex_working(q, z, rg->from[k], rg->from[k + 1]);
+	ex_working(q, z, rg->from[k], rg->from[k + 1], EX_WORK_PAGES);
 }
 
 static void q_buddyinfo(struct buddy *b, struct blab_zone *z, const struct ranges *rg)
@@ -464,7 +476,7 @@ static void q_buddyinfo(struct buddy *b, struct blab_zone *z, const struct range
 					    b->nops);
 	q->width = 11;
 	ex_buddyinfo(&q->answer, z);
-	ex_working(q, z, rg->from[0], rg->from[b->nops]);
+	ex_working(q, z, rg->from[0], rg->from[b->nops], EX_WORK_PAGES);
 	ex_printf(&q->working, "nr_free by order after op %u: %s\n", b->nops, ex_str(&q->answer));
 }
 
@@ -473,7 +485,7 @@ static void q_succeeds(struct buddy *b, struct blab_zone *z, const struct ranges
 	struct ex_question *q = ex_question(b->ex, EX_FORM_YESNO, "Does op %u find a block?", k + 1);
 	int failed = count_type(z, rg->from[k], rg->from[k + 1], BLAB_EV_ALLOC_FAIL, 0);
 	ex_puts(&q->answer, failed ? "no" : "yes");
-	ex_working(q, z, rg->from[k], rg->from[k + 1]);
+	ex_working(q, z, rg->from[k], rg->from[k + 1], EX_WORK_PAGES);
 }
 
 static void questions(struct buddy *b, struct blab_zone *z, const struct ranges *rg)

@@ -70,7 +70,11 @@ static void page_records(struct ex_question *q, const struct blab_event *e,
 		line(q, "hands out 0x%llx (order %u)", pfn, e->order);
 		break;
 	case BLAB_EV_ALLOC_FAIL:
-		line(q, "no free block of order %u or above: the allocation fails", e->order);
+		if (e->arg0 == (uint32_t)-BLAB_EWMARK)
+			line(q, "zone_watermark_ok() refuses order %u: the zone would not keep more than its low watermark free",
+			     e->order);
+		else
+			line(q, "no free block of order %u or above: the allocation fails", e->order);
 		break;
 	default:
 		break;
@@ -142,7 +146,8 @@ static void slab_records(struct ex_question *q, const struct blab_event *e)
 	}
 }
 
-void ex_working(struct ex_question *q, const struct blab_zone *z, uint32_t from, uint32_t to)
+void ex_working(struct ex_question *q, const struct blab_zone *z, uint32_t from, uint32_t to,
+		unsigned what)
 {
 	struct blab_zone_info info;
 	uint32_t n;
@@ -154,9 +159,12 @@ void ex_working(struct ex_question *q, const struct blab_zone *z, uint32_t from,
 	q->ev_from = from;
 	q->ev_to = to;
 	for (uint32_t i = from; i < to; i++) {
-		page_records(q, &ev[i], &info);
-		pcp_records(q, &ev[i]);
-		slab_records(q, &ev[i]);
+		if (what & EX_WORK_PAGES)
+			page_records(q, &ev[i], &info);
+		if (what & EX_WORK_PCP)
+			pcp_records(q, &ev[i]);
+		if (what & EX_WORK_SLAB)
+			slab_records(q, &ev[i]);
 	}
 }
 

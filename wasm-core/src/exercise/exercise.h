@@ -100,8 +100,11 @@ void ex_run_close(struct ex_run *r);
 /* the preset, checked: its strategy, or an error naming the presets */
 int ex_preset(struct blab_exercise *ex, const char *def, struct blab_strategy *s);
 
-/* working: the records [from, to) of z's log as sentences (ex_working.c) */
-void ex_working(struct ex_question *q, const struct blab_zone *z, uint32_t from, uint32_t to);
+/* working: the records [from, to) of z's log as sentences (ex_working.c), of the layers
+ * `what` names: the buddy lists, the pcp lists, the slab layer */
+enum { EX_WORK_PAGES = 1, EX_WORK_PCP = 2, EX_WORK_SLAB = 4 };
+void ex_working(struct ex_question *q, const struct blab_zone *z, uint32_t from, uint32_t to,
+		unsigned what);
 /* the zone's free lists, head first, and its allocated blocks, as a problem states them */
 void ex_state_buddy(struct ex_buf *b, const struct blab_zone *z);
 /* "Node 0, zone Normal" then the counts, as the answer to a buddyinfo question */

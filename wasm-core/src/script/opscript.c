@@ -1151,6 +1151,14 @@ static int zone_index(struct blab_script *s, const char *name)
 	return -1;
 }
 
+struct blab_zone *blab_script_zone_named(struct blab_script *s, const char *name)
+{
+	int i;
+	if (!s || !name || (i = zone_index(s, name)) < 0)
+		return NULL;
+	return s->node_n ? s->node[i] : s->z;
+}
+
 static const char *const gfp_names[] = {"GFP_DMA", "GFP_DMA32", "GFP_KERNEL"};
 
 static void print_wmark(struct blab_script *s, const struct blab_zone *z, unsigned order,
