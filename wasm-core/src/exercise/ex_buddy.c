@@ -51,6 +51,7 @@ struct buddy {
 	enum twist twist;
 	uint8_t merging[MAX_OPS]; /* op k is a free drawn to merge (its buddy was free) */
 	uint8_t relax;            /* half the tries failed: a free need not merge */
+	unsigned scan;            /* TW_TAIL: the allocated blocks tried as the tail free so far */
 	struct ex_buf state;   /* the zone before the ops, as the problem prints it */
 };
 
@@ -219,10 +220,19 @@ static int draw_ops(struct buddy *b)
 		return 0;
 	add_alloc(b);
 	if (b->twist == TW_TAIL) {
-		/* a second free; the try is kept only if it goes to the tail (checked after the run) */
+		/* a second free, each allocated block in turn: the try is kept only if it goes to
+		 * the tail of its list and the alloc after it takes another block */
+		uint32_t cand[MAX_BLOCKS], nc = 0;
 		b->nops--;
-		if (!add_free(b, 1))
+		for (uint32_t i = 0; i < b->st.n; i++)
+			if (!b->st.b[i].free && b->st.b[i].pfn != b->op[1].pfn)
+				cand[nc++] = i;
+		if (!nc)
 			return 0;
+		{
+			const struct blab_layout_block *x = &b->st.b[cand[b->scan++ % nc]];
+			b->op[b->nops++] = (struct bop){1, x->order, x->pfn};
+		}
 		b->op[b->nops++] = (struct bop){0, 0, 0}; /* its order: the free's end order, set later */
 	}
 	if (b->twist == TW_FAIL)
@@ -576,7 +586,7 @@ int ex_buddy(struct blab_exercise *ex)
 	for (unsigned t = 0; t < TRIES && err == 2; t++) {
 		struct ex_run r;
 		reset(ex);
-		if (t == TRIES / 2 && b->twist == TW_TAIL)
+		if (t == TRIES / 4 && b->twist == TW_TAIL)
 			b->twist = TW_FAIL; /* no free of this state goes to the tail: the other twist */
 		if (t == TRIES / 2)
 			b->relax = 1; /* each free's buddy is taken by op 1 first: merging or not */
@@ -585,6 +595,7 @@ int ex_buddy(struct blab_exercise *ex)
 		if ((err = ex_run_open(&r, &ex->ops)))
 			goto out;
 		err = try_once(b, &r, &rg);
+
 		if (!err)
 			questions(b, ex_zone(&r), &rg);
 		ex_run_close(&r);
