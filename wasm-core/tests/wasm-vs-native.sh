@@ -89,5 +89,11 @@ else
   echo "DIFFERS: blab sim --points"
   diff <(echo "$a") <(echo "$b") | head -10
 fi
+# blab exercise: 1,000 problems of each kind, every level, with their answers and working,
+# the same bytes natively and in WebAssembly (the result kind's model-machine runs included)
+for kind in buddy pcp watermarks slab result; do
+  compare "blab exercise --sheet --kind $kind" exercise --sheet --kind "$kind" --level 1,2,3 \
+    --count 1000 --seed 2024 --json
+done
 echo "wasm-vs-native: ${pass} passed, ${fail} failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

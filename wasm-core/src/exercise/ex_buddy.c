@@ -595,9 +595,10 @@ int ex_buddy(struct blab_exercise *ex)
 		if ((err = ex_run_open(&r, &ex->ops)))
 			goto out;
 		err = try_once(b, &r, &rg);
-
-		if (!err)
+		if (!err) {
 			questions(b, ex_zone(&r), &rg);
+			ex_seal(ex, &r);
+		}
 		ex_run_close(&r);
 	}
 	if (err == 2)

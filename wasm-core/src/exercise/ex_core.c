@@ -215,6 +215,30 @@ struct blab_zone *ex_zone(struct ex_run *r)
 	return blab_script_zone(r->s);
 }
 
+uint64_t ex_script_log_hash(struct blab_script *s)
+{
+	static const char *const names[] = {"DMA", "DMA32", "Normal"};
+	uint64_t h = 14695981039346656037ull; /* FNV-1a, 64 bits */
+
+	for (unsigned z = 0; z < 3; z++) {
+		uint32_t n = 0;
+		const struct blab_event *ev = blab_log(blab_script_zone_named(s, names[z]), &n);
+		const unsigned char *p = (const unsigned char *)ev;
+		for (size_t i = 0; i < (size_t)n * sizeof(*ev); i++) {
+			h ^= p[i];
+			h *= 1099511628211ull;
+		}
+		h ^= n;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+void ex_seal(struct blab_exercise *ex, struct ex_run *r)
+{
+	ex->log_hash = ex_script_log_hash(r->s);
+}
+
 uint32_t ex_events(struct ex_run *r)
 {
 	uint32_t n = 0;

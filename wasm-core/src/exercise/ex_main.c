@@ -133,6 +133,16 @@ static int parse_check(FILE *err, const char *s, struct ex_args *a)
 	return 0;
 }
 
+static int takes_value(const char *o)
+{
+	static const char *const with[] = {"--seed", "--level", "--kind", "--count", "--preset",
+					   "--student", "--student-seed", "--check"};
+	for (unsigned i = 0; i < sizeof(with) / sizeof(with[0]); i++)
+		if (!strcmp(o, with[i]))
+			return 1;
+	return 0;
+}
+
 static int parse(int argc, char **argv, FILE *err, struct ex_args *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -154,7 +164,9 @@ static int parse(int argc, char **argv, FILE *err, struct ex_args *a)
 			a->csv = 1, takes = 0;
 		} else if (!strcmp(o, "--sheet")) {
 			a->sheet = 1, takes = 0;
-		} else if (o[0] == '-' && (!v)) {
+		} else if (o[0] == '-' && !takes_value(o)) {
+			return refuse(err, "unknown argument '%.60s' (blab exercise --help)", o);
+		} else if (o[0] == '-' && !v) {
 			return refuse(err, "%s wants a value", o);
 		} else if (!strcmp(o, "--seed")) {
 			if (whole(v, 0, BLAB_EXERCISE_SEED_MAX, &n))
@@ -286,6 +298,8 @@ static int one(FILE *out, FILE *err, const struct ex_args *a, uint64_t seed)
 				if (m == 1) {
 					fputs(",\"answer\":", out);
 					ex_json_string(out, ex_str(&q->answer));
+					fputs(",\"working\":", out);
+					ex_json_lines(out, ex_str(&q->working));
 					fprintf(out, ",\"events\":[%u,%u]", q->ev_from, q->ev_to);
 				}
 				fputc('}', out);
@@ -294,9 +308,9 @@ static int one(FILE *out, FILE *err, const struct ex_args *a, uint64_t seed)
 			} else if (m == 2) {
 				fprintf(out, "  %u. not an answer: %s\n", a->check[i].q, say);
 			} else {
-				fprintf(out, "  %u. wrong: the answer is %s\n", a->check[i].q,
-					ex_str(&q->answer));
-				fputs(ex_str(&q->working), out);
+				fprintf(out, "  %u. wrong: the answer is %s, from the core's working:\n",
+					a->check[i].q, ex_str(&q->answer));
+				ex_print_lines(out, ex_str(&q->working), "       ");
 			}
 		}
 		if (a->json)

@@ -365,8 +365,10 @@ int ex_pcp(struct blab_exercise *ex)
 		}
 		if (!err && !fits(p))
 			err = 2;
-		if (!err)
+		if (!err) {
 			questions(p, ex_zone(&r));
+			ex_seal(ex, &r);
+		}
 		ex_run_close(&r);
 	}
 	if (err == 2)

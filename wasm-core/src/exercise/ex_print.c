@@ -23,7 +23,7 @@ void ex_json_string(FILE *f, const char *s)
 }
 
 /* the working's lines, each indented */
-static void print_lines(FILE *f, const char *s, const char *indent)
+void ex_print_lines(FILE *f, const char *s, const char *indent)
 {
 	while (*s) {
 		const char *nl = strchr(s, '\n');
@@ -55,11 +55,11 @@ void ex_print_text(FILE *f, const struct blab_exercise *ex, int answers)
 		    (unsigned)(q->answer.p[0] - 'a') < q->nchoices)
 			fprintf(f, ") %s", ex_str(&q->choice[q->answer.p[0] - 'a']));
 		fputc('\n', f);
-		print_lines(f, ex_str(&q->working), "       ");
+		ex_print_lines(f, ex_str(&q->working), "       ");
 	}
 }
 
-static void json_lines(FILE *f, const char *s)
+void ex_json_lines(FILE *f, const char *s)
 {
 	int first = 1;
 	fputc('[', f);
@@ -124,7 +124,7 @@ void ex_print_json(FILE *f, const struct blab_exercise *ex, int answers, int clo
 			fprintf(f, "%s{\"n\":%u,\"answer\":", i ? "," : "", i + 1);
 			ex_json_string(f, ex_str(&q->answer));
 			fputs(",\"working\":", f);
-			json_lines(f, ex_str(&q->working));
+			ex_json_lines(f, ex_str(&q->working));
 			fprintf(f, ",\"events\":[%u,%u]}", q->ev_from, q->ev_to);
 		}
 		fputc(']', f);

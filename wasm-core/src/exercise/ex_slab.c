@@ -512,6 +512,8 @@ int ex_slab(struct blab_exercise *ex)
 		if ((err = ex_run_open(&r, &ex->ops)))
 			goto out;
 		err = try_once(s, &r);
+		if (!err)
+			ex_seal(ex, &r);
 		ex_run_close(&r);
 	}
 	if (err == 2)

@@ -231,6 +231,8 @@ static int one_zone(struct blab_exercise *ex)
 			ex_printf(t, "  3. alloc order=0 count=%u   (one page at a time, on CPU 0)\n", n3);
 	}
 out:
+	if (!err)
+		ex_seal(ex, &r);
 	ex_run_close(&r);
 	return err;
 }
@@ -391,6 +393,8 @@ static int node(struct blab_exercise *ex)
 			ex_printf(t, "  %u. alloc order=%u gfp=%s\n", k + 1, order[k], gfps[highest[k]]);
 	}
 out:
+	if (!err)
+		ex_seal(ex, &r);
 	ex_run_close(&r);
 	return err;
 }

@@ -67,6 +67,8 @@ struct blab_exercise {
 	uint32_t setup_events; /* records of ops' replay before the problem's own ops run */
 	const char *views;     /* the figures the browser draws: registry ids, comma separated */
 	struct ex_buf json;    /* members the kind adds to --json (the result kind's runs) */
+	uint64_t log_hash;     /* of the problem run's event logs (ex_seal): what a replay of
+				* ops must log again, record for record */
 	char why[256];         /* what went wrong, for a BLAB_E* return */
 };
 
@@ -94,6 +96,10 @@ int ex_run_open(struct ex_run *r, struct ex_buf *ops);
 int ex_run(struct blab_exercise *ex, struct ex_run *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 struct blab_zone *ex_zone(struct ex_run *r);
+/* the run the answers were read from is done: keep its logs' hash (ex->log_hash) */
+void ex_seal(struct blab_exercise *ex, struct ex_run *r);
+/* the hash of a script's zones' logs (each of DMA, DMA32, Normal it has), as ex_seal() takes it */
+uint64_t ex_script_log_hash(struct blab_script *s);
 uint32_t ex_events(struct ex_run *r); /* records logged so far */
 void ex_run_close(struct ex_run *r);
 
@@ -131,5 +137,7 @@ int ex_sheet(FILE *out, FILE *err, const int *kinds, int nkinds, const unsigned 
 	     unsigned nlevels, unsigned count, uint64_t seed, const char *student,
 	     const char *preset, unsigned fmt);
 void ex_json_string(FILE *f, const char *s);
+void ex_json_lines(FILE *f, const char *s);           /* lines as a JSON array of strings */
+void ex_print_lines(FILE *f, const char *s, const char *indent); /* each line indented */
 
 #endif
