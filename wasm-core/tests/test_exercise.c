@@ -61,6 +61,13 @@ static void wrong_answer(const struct ex_question *q, char *out, size_t len)
 
 static void check_answers(const struct blab_exercise *ex)
 {
+	CHECK_EQ(blab_exercise_nquestions(ex), ex->nq);
+	CHECK(blab_exercise_answer(ex, ex->nq) == NULL);
+	CHECK_EQ(blab_exercise_check(ex, ex->nq, "1", NULL, 0), BLAB_ELIMIT);
+	for (unsigned i = 0; i < ex->nq; i++) {
+		/* the public face says the same as the form's own checker */
+		CHECK_EQ(blab_exercise_check(ex, i, blab_exercise_answer(ex, i), NULL, 0), 0);
+	}
 	for (unsigned i = 0; i < ex->nq; i++) {
 		const struct ex_question *q = &ex->q[i];
 		char say[200], wrong[300];

@@ -8,6 +8,8 @@ export type EngineFault = 'trap' | 'crash';
 export type EngineRequest = (
   | { id: number; kind: 'replay'; script: string }
   | { id: number; kind: 'sim'; sim: SimRequest }
+  /** `blab exercise ARGS` (web/exercise/): what the CLI would print, in stdout */
+  | { id: number; kind: 'exercise'; args: string[] }
 ) & { fault?: EngineFault };
 
 export type EngineReply =

@@ -55,6 +55,15 @@ static int spread(struct blab_exercise *ex, uint32_t target, unsigned top, uint3
 	return blab_snapshot_pages(&snap, 0, BLAB_DEFAULT_TOP_ORDER, 1, pages, &need) == 0;
 }
 
+/* a preset's strategy without pcp lists, as the op script's pcp=none makes it: the switches of
+ * the per-migratetype lists (free_high, the THP lists) go with them */
+static void no_pcp(struct blab_strategy *s)
+{
+	s->pcp = BLAB_PCP_NONE;
+	s->free_high = BLAB_FREE_HIGH_NONE;
+	s->pcp_thp = BLAB_THP_NONE;
+}
+
 static void nr_free_list(char *out, size_t len, const uint32_t *nr_free)
 {
 	size_t at = 0;
@@ -140,7 +149,7 @@ static int one_zone(struct blab_exercise *ex)
 		blab_preset(ex->preset, &s);
 		cfg.pages = w.pages;
 		cfg.strategy = s;
-		cfg.strategy.pcp = BLAB_PCP_NONE;
+		no_pcp(&cfg.strategy);
 		if ((err = blab_zone_create(&cfg, &z)))
 			return ex_fail(ex, err, "watermarks: %s", blab_strerror(err));
 		blab_zone_info(z, &w.info);
@@ -252,7 +261,7 @@ static int node_sizes(struct blab_exercise *ex, struct wzone *w)
 		cfg.pages = w[i].pages;
 		cfg.start_pfn = w[i].start;
 		cfg.strategy = s;
-		cfg.strategy.pcp = BLAB_PCP_NONE;
+		no_pcp(&cfg.strategy);
 		cfg.strategy.watermarks = 1;
 		err = blab_zone_create(&cfg, &z[i]);
 	}
