@@ -68,6 +68,9 @@ void ex_para(struct ex_buf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	/* a blank line between paragraphs */
+	if (b->len && !(b->len >= 2 && b->p[b->len - 1] == '\n' && b->p[b->len - 2] == '\n'))
+		ex_puts(b, b->p[b->len - 1] == '\n' ? "\n" : "\n\n");
 	while (*p) {
 		size_t n = strlen(p), cut = n;
 		if (n > WRAP) {

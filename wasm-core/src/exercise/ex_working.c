@@ -206,14 +206,14 @@ void ex_state_buddy(struct ex_buf *b, const struct blab_zone *z)
 		b->nomem = 1;
 		return;
 	}
-	ex_puts(b, "\nAllocated blocks (pfn/order):");
+	ex_puts(b, "\nThe allocated blocks (pfn/order):\n\n");
 	shown = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (blocks[i].what == BLAB_BLOCK_ALLOC) {
-			ex_printf(b, "%s 0x%llx/%u", shown && shown % 8 == 0 ? "\n " : "",
+			ex_printf(b, "%s0x%llx/%u", shown % 8 == 0 ? (shown ? "\n  " : "  ") : " ",
 				  (unsigned long long)blocks[i].pfn, blocks[i].order);
 			shown++;
 		}
-	ex_puts(b, shown ? "\n" : " none\n");
+	ex_puts(b, shown ? "\n" : "  none\n");
 	free(blocks);
 }
