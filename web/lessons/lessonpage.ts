@@ -6,6 +6,7 @@
 // PageDown / PageUp, blanks with B, shows one figure or a pair, and R reveals an answer.
 // Tables come from the results the build shipped, the results cache or the worker pool
 // (tables.ts), row by row; "Run live" recomputes them all in this browser.
+import { practiseLink } from './practise';
 import { EngineClient } from '../engine/engine-client';
 import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
@@ -255,6 +256,8 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     // after the last question, like the answer: what the model leaves out may say how far its
     // figures sit from the seed's, which is what a question may ask
     if (last) textTail.append(el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), el('p', { text: lesson.leavesOut })));
+    const practise = last ? practiseLink(lesson.id) : undefined;
+    if (practise) textTail.append(el('p', { class: 'practise' }, el('a', { href: practise.href, text: practise.text })));
     void reveal(step, views, { runHead, stageHead, stageTail, figCells, groupOf, at }, gen);
   }
 
