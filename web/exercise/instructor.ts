@@ -21,7 +21,7 @@ function shownAnswer(p: Problem, n: number, answer: string): string {
 function problemBlock(p: Problem, i: number): HTMLElement {
   const href = exerciseHref({ kind: p.kind, seed: p.seed, level: p.level });
   const box = el('article', { class: 'sheet-problem', id: `sheet-p${i + 1}` }, el('h3', { text: `Problem ${i + 1}: ${p.title}` }));
-  for (const b of statementBlocks(p.statement)) box.append(b.code ? el('pre', { text: b.text }) : el('p', { text: b.text }));
+  for (const b of statementBlocks(p.statement)) box.append(b.code ? el('pre', { text: b.text, tabindex: 0 }) : el('p', { text: b.text }));
   const ol = el('ol', { class: 'sheet-questions' });
   for (const q of p.questions) {
     const li = el('li', {}, q.text, ' ', el('span', { class: 'hint', text: `(${q.hint})` }));

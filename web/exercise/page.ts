@@ -46,7 +46,8 @@ function nav(r: ExerciseRoute): HTMLElement {
 
 function statement(p: Problem): HTMLElement {
   const box = el('div', { class: 'ex-statement' });
-  for (const b of statementBlocks(p.statement)) box.append(b.code ? el('pre', { text: b.text }) : el('p', { text: b.text }));
+  // a listing scrolls sideways on a narrow screen: the keyboard reaches it
+  for (const b of statementBlocks(p.statement)) box.append(b.code ? el('pre', { text: b.text, tabindex: 0 }) : el('p', { text: b.text }));
   if (p.compare) box.append(el('p', {}, el('a', { href: p.compare, class: 'ex-compare', text: 'Open this compare in the compare view' }), ` (or natively: `, el('code', { text: p.sim ?? '' }), ')'));
   return box;
 }
@@ -182,7 +183,9 @@ function showProblem(c: Ctx): void {
   const doReveal = () => void revealAnswers(c, form, replayMark);
   reveal.addEventListener('click', doReveal);
 
-  const presenter = createPresenter({ root: page, next: () => undefined, prev: () => undefined, lecture: r.lecture, stepKeys: false, signal: new AbortController().signal });
+  // a remote's PageDown / PageUp move down and up the problem a screen at a time
+  const scroll = (dir: number) => window.scrollBy({ top: dir * window.innerHeight * 0.85, behavior: 'smooth' });
+  const presenter = createPresenter({ root: page, next: () => scroll(1), prev: () => scroll(-1), lecture: r.lecture, stepKeys: false, signal: new AbortController().signal });
   c.toolbar.append(presenter.controls);
   document.addEventListener('keydown', (ev) => {
     const typing = ev.target instanceof HTMLElement && ev.target.closest('input, select, textarea') !== null;
@@ -226,5 +229,7 @@ async function revealAnswers(c: Ctx, form: QuestionsForm, replay: (a: Answer) =>
   }
   c.revealed = true;
   form.showAnswers(parseProblem(res.stdout).answers ?? [], replay);
+  // the room sees the answers come up
+  form.root.scrollIntoView({ block: 'start', behavior: 'smooth' });
   c.status.textContent = 'The answers, as the core computed them (a revealed problem does not count in the score).';
 }

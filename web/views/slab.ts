@@ -61,6 +61,10 @@ export function createSlabView(body: HTMLElement) {
   note.className = 'panel-note';
   const scroller = document.createElement('div');
   scroller.className = 'pcp-scroll';
+  // it scrolls sideways on a narrow screen, and holds nothing focusable: the keyboard scrolls it
+  scroller.tabIndex = 0;
+  scroller.setAttribute('role', 'region');
+  scroller.setAttribute('aria-label', 'kmem_cache_cpu freelists (scrolls sideways)');
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('class', 'slab-svg');
   svg.setAttribute('role', 'img');

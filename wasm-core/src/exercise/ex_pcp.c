@@ -333,7 +333,7 @@ int ex_pcp(struct blab_exercise *ex)
 {
 	static const char *const l3[] = {"v5.14", "v6.7"};
 	struct pcp *p = calloc(1, sizeof(*p));
-	int err = 2, given = ex->preset[0] != 0;
+	int err = 2;
 
 	if (!p)
 		return BLAB_ENOMEMHOST;
@@ -347,7 +347,6 @@ int ex_pcp(struct blab_exercise *ex)
 				    : "the Lu RFC presets cut refills into clusters the problem cannot state");
 		goto out;
 	}
-	(void)given;
 	p->era = (enum era)era_of(&p->s);
 	ex->views = "pcp,zoneinfo";
 	err = 2;

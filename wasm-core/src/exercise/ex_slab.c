@@ -102,7 +102,8 @@ static void print_state(struct sl *s, struct blab_zone *z, struct ex_buf *t)
 	uint32_t no;
 
 	blab_kmem_cache_slabs(z, 0, info, MAX_SLABS, &n);
-	ex_puts(t, "The slabs (objects numbered 0 up from the slab's start):\n\n");
+	ex_puts(t, "The slabs (objects numbered 0 up from the slab's start; each slab's own freelist,\n"
+		   "slab->freelist, head first):\n\n");
 	for (unsigned l = 0; l < s->nslabs; l++) {
 		const struct blab_slab_info *i = NULL;
 		uint8_t free_here[MAX_OBJS] = {0};
@@ -122,7 +123,7 @@ static void print_state(struct sl *s, struct blab_zone *z, struct ex_buf *t)
 			for (uint32_t k = 0; k < nc; k++)
 				free_here[c[k]] = 1;
 		}
-		ex_printf(t, "  %c  pfn 0x%llx  ", 'A' + l, (unsigned long long)i->pfn);
+		ex_printf(t, "  %c  pfn 0x%llx, ", 'A' + l, (unsigned long long)i->pfn);
 		if (i->cpu != BLAB_CPU_NONE)
 			ex_printf(t, "CPU %u's cpu slab", i->cpu);
 		else if (i->on_partial)
@@ -137,7 +138,7 @@ static void print_state(struct sl *s, struct blab_zone *z, struct ex_buf *t)
 			}
 		if (!shown)
 			ex_puts(t, " none");
-		ex_puts(t, "\n     its own freelist (slab->freelist), head first: ");
+		ex_puts(t, "\n     own freelist: ");
 		show_objs(t, objs, no);
 		ex_puts(t, "\n");
 	}
@@ -502,7 +503,7 @@ int ex_slab(struct blab_exercise *ex)
 	s->ex = ex;
 	if ((err = ex_preset(ex, BLAB_DEFAULT_PRESET, &st)))
 		goto out;
-	ex->views = "slab,pcp";
+	ex->views = "slab";
 	s->size = ex_below(ex, 2) ? 1024 : 512;
 	s->objects = 4096 / s->size;
 	err = 2;

@@ -101,13 +101,19 @@ static void check_working(struct ex_question *q, const char *zone, unsigned orde
 	ex_printf(&q->working, "so it %s\n", c->ok ? "passes" : "fails");
 }
 
+/* a table narrow enough for a phone: a zone a row */
+static void print_zones_head(struct ex_buf *t, int reserve)
+{
+	ex_printf(t, "  zone     managed  free   min   low  high%s\n", reserve ? "  protection" : "");
+}
+
 static void print_zone(struct ex_buf *t, const char *name, const struct blab_zone_info *i,
 		       int reserve)
 {
-	ex_printf(t, "  zone %-6s  managed %5u  pages free %5u  min %4u  low %4u  high %4u", name,
-		  i->managed_pages, i->free_pages, i->wmark_min, i->wmark_low, i->wmark_high);
+	ex_printf(t, "  %-7s %8u %5u %5u %5u %5u", name, i->managed_pages, i->free_pages,
+		  i->wmark_min, i->wmark_low, i->wmark_high);
 	if (reserve)
-		ex_printf(t, "  protection: (%u, %u, %u)", i->lowmem_reserve[0], i->lowmem_reserve[1],
+		ex_printf(t, "  (%u, %u, %u)", i->lowmem_reserve[0], i->lowmem_reserve[1],
 			  i->lowmem_reserve[2]);
 	ex_puts(t, "\n");
 }
@@ -229,6 +235,7 @@ static int one_zone(struct blab_exercise *ex)
 		ex_para(t, "One zone, Normal, of %u pages; one CPU. Its watermarks and free blocks, as "
 			   "/proc/zoneinfo and /proc/buddyinfo show them:", w.pages);
 		ex_puts(t, "\n");
+		print_zones_head(t, 0);
 		print_zone(t, "Normal", &w.info, 0);
 		print_buddyinfo(t, "Normal", &w.info);
 		ex_puts(t, "\n");
@@ -386,6 +393,7 @@ static int node(struct blab_exercise *ex)
 			   "request's highest zone: DMA, DMA32, Normal), as /proc/zoneinfo shows them, "
 			   "then their free blocks as /proc/buddyinfo shows them:");
 		ex_puts(t, "\n");
+		print_zones_head(t, 1);
 		for (unsigned i = 0; i < 3; i++)
 			print_zone(t, names[i], &w[i].info, 1);
 		ex_puts(t, "\n");
