@@ -1,6 +1,6 @@
 // Lint: typescript-eslint's recommended rules, plus the project's safety rule: no HTML string
-// ever reaches the DOM. Views build nodes with d3-selection and set textContent only.
-// (web/lint.test.ts checks that the rule still fires.)
+// ever reaches the DOM (views build nodes with d3-selection and set textContent only), and no
+// function in the app over 150 lines. (web/lint.test.ts checks that both rules still fire.)
 import tseslint from 'typescript-eslint';
 
 const noHtml = 'build DOM nodes and set textContent instead (no unsanitised HTML anywhere)';
@@ -30,6 +30,16 @@ export default tseslint.config(
         },
       ],
       '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  // No function in web/ over 150 lines, tests aside. A function's lines are counted from its
+  // first line to its last, blank lines and comments included (what a reader scrolls through),
+  // and the functions nested in it count towards it too; an IIFE is a function like any other.
+  {
+    files: ['web/**/*.ts', 'web/**/*.mjs'],
+    ignores: ['web/**/*.test.ts', 'web/e2e/*.spec.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: false, skipComments: false, IIFEs: true }],
     },
   },
 );

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # model_invariants.sh - digests that a host-side speed-up of the model machine
-# (src/machine/model/cache.c and friends) must leave alone: `blab sim --hash` (the FNV-1a digest of
+# (src/machine/model/cache*.c and friends) must leave alone: `blab sim --hash` (the FNV-1a digest of
 # every event record, each ACCESS outcome and cycle count included) and the printed tables
 # over a spread of machines the cache model has separate code for: the default Skylake,
 # --cache-scale 8 (the 128-set L2 of the model benchmark), 3, 112 and 200 CPUs,

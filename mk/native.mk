@@ -43,15 +43,21 @@ test-asan: cmake-asan
 TEST_SUITES += test-native test-clang test-asan
 
 # make lint's C part (lint-web is knip): the checks that keep the core's shape, seconds once
-# build/native exists (the symbol check reads its objects):
+# build/native exists (check-layers and the symbol check read its objects):
 #   scripts/check-layers.mjs          every #include of wasm-core/ goes down the layers
-#                                     (docs/architecture.md), and no folders include each other
+#                                     (docs/architecture.md), no folders include each other, and
+#                                     every call goes to a symbol defined in the caller's layer
+#                                     or a lower one (read with nm from build/native's objects)
 #   scripts/check-unused-symbols.sh   no C function or datum is exported that nothing uses
+#   scripts/check-function-length.mjs no C function outside the tests is over its line limit
+#                                     (its self-test first: a long function must fail it)
 .PHONY: lint lint-c
 lint: lint-c
 lint-c: build/native/blab
 	@node scripts/check-layers.mjs
 	@scripts/check-unused-symbols.sh build/native
+	@node scripts/check-function-length.mjs --self-test
+	@node scripts/check-function-length.mjs
 
 # web/scenario/core-schema.ts: the core's presets, run request and run counters as TypeScript,
 # printed by build/native/blab-schema (wasm-core/tools/blab_schema.c), and web/log/core-limits.ts,

@@ -373,7 +373,7 @@ int blab_zonelist_alloc(struct blab_zone *const *zones, unsigned n, unsigned hig
 			unsigned cpu, unsigned order, unsigned mt, struct blab_zonelist_walk *walk);
 
 /*
- * A zone in the state /proc/buddyinfo and /proc/zoneinfo describe (snapshot.c,
+ * A zone in the state /proc/buddyinfo and /proc/zoneinfo describe (src/mm/snapshot.c,
  * docs/import.md "Snapshots"). A snapshot gives counts, not places, so the blocks are laid out
  * by one rule: from start_pfn up, largest order first, each free block below the top order in
  * a slot twice its size whose upper half (its buddy) is allocated, so no two free buddies

@@ -57,7 +57,7 @@ sims=(
   "sim --workload page_fault1 --cpus 40 --preset lu-rfc-p4 --pages 24 --iterations 3 --node-zones --json --hash"
   # a small topology: parallel_free's barrier makes a step per wait, so many tasks make a
   # slow WASM run (the progress line those steps reach is never drawn by the WASM twin:
-  # cli/sim_progress.c)
+  # cli/sim/sim_progress.c)
   "sim --workload parallel_free --params $here/params/two-core.params --sockets 2 --cpus 1,4 --preset v4.16,lu-rfc-p3 --pages 64 --node-zones --json --hash"
   "sim --workload parallel_free --params $here/params/two-core.params --sockets 4 --cpus 8 --preset lu-rfc-p2 --pages 32 --node-zones --hash"
   "sim --workload trunc --cpus 2 --node-zones"

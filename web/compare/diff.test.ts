@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory, type BlabModule } from '../engine/blab-module';
 import { delta, diffCsvColumns, diffCsvRows, diffRows, measures, spreadDelta, WINDOW_NOTE, type DiffColumn } from './diff';
-import { compareRequest, measuredSeeds, replayRequest } from './request';
+import { compareRequest, measuredSeeds, replayRequest } from './compare-request';
 import { WITHIN_SPREAD } from '../lessons/compute';
-import { parseCompare, type CompareState } from './url';
+import { parseCompare, type CompareState } from './compare-url';
 
 const modulePath = join(import.meta.dirname, '..', '..', 'build', 'wasm', 'node', 'blab.js');
 let m: BlabModule;

@@ -8,7 +8,7 @@ import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread';
 import { WITHIN_SPREAD } from '../lessons/compute';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
-import { COMPARE_WORKLOADS, type Better, type CompareWorkload, type CompareWorkloadSpec } from './url';
+import { COMPARE_WORKLOADS, type Better, type CompareWorkload, type CompareWorkloadSpec } from './compare-url';
 
 /** Unusable free space index (Gorman): the share of free buddy memory in blocks below `order`
  * (the page says it of each replayed zone at its end). */

@@ -14,7 +14,7 @@ import { ResultsCache } from '../engine/results-cache';
 import { statsDiffer, type SimStats } from '../engine/simstats';
 import { shippedSet } from '../lessons/tables';
 import { el, panel } from '../ui/dom';
-import { progressBar } from '../ui/progress';
+import { progressBar } from '../ui/progress-bar';
 import { drawTimeMachine, timeMachineTable } from './timemachine';
 import { TIME_MACHINE, TIME_MACHINE_SET, parseTimeSpec, runTimeMachine, timeMachinePoints, timelinePresets, type TimePoint, type TimeSpec } from './timemachine-runs';
 import '../lessons/lessons.css';

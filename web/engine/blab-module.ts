@@ -1,6 +1,6 @@
 // The typed face of the Emscripten module (wasm-core/wasm/api.c), shared by the engine
 // worker in the browser and by Vitest in Node, so both call the core the same way.
-import { parsePcpHistogram, type PcpHistogram } from '../log/pcphist';
+import { parsePcpHistogram, type PcpHistogram } from '../log/pcphist-json';
 import { SIM_REQUEST, SIM_STATS } from '../scenario/core-schema';
 import type { SimStats } from './simstats';
 import type { HackbenchRun, PagesRun } from '../scenario/request';

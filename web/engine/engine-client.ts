@@ -2,7 +2,7 @@
 // If the worker dies, every pending request fails with a plain message and the next
 // request starts a new worker, so the app recovers without a reload.
 import type { ReplayResult, SimRequest } from './blab-module';
-import type { EngineFault, EngineReply, EngineRequest } from './protocol';
+import type { EngineFault, EngineReply, EngineRequest } from './engine-protocol';
 
 type Pending = { resolve: (r: ReplayResult) => void; reject: (e: Error) => void };
 

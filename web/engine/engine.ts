@@ -7,7 +7,7 @@ import type { ReplayResult, SimRequest } from './blab-module';
 import { EngineClient } from './engine-client';
 import { checkedStats } from './point';
 import { scenarioRequest, type RunParams } from '../scenario/request';
-import type { EngineFault } from './protocol';
+import type { EngineFault } from './engine-protocol';
 import type { SimStats } from './simstats';
 import { LIMITS as PLAYER_LIMITS } from '../log/state';
 

@@ -3,7 +3,7 @@
 // worker (see docs/architecture.md), so this file is built as an IIFE (vite.config.ts).
 import { wasmBase as wasmBaseOf } from './wasm-base';
 import { exerciseRun, replayScript, simScenario, type BlabFactory } from './blab-module';
-import type { EngineReply, EngineRequest } from './protocol';
+import type { EngineReply, EngineRequest } from './engine-protocol';
 
 declare function importScripts(...urls: string[]): void;
 declare const createBlab: BlabFactory;

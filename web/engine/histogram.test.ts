@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { histBins } from '../log/pcphist';
+import { histBins } from '../log/pcphist-json';
 import { TraceImport, type TraceModule } from '../import/trace-core';
 import { simScenario } from './blab-module';
 

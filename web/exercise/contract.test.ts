@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exerciseRun, type BlabFactory, type BlabModule } from '../engine/blab-module';
 import { measures } from '../compare/diff';
-import { parseCompare } from '../compare/url';
+import { parseCompare } from '../compare/compare-url';
 import { parseProblem } from './problem';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -2,7 +2,7 @@
 // time, progress callbacks, cancel.
 // Cancel (and a crashed worker) terminates the worker; the next import starts a fresh one.
 import type { EventLogColumns } from '../log/events';
-import type { ImportReply, ImportRequest } from './protocol';
+import type { ImportReply, ImportRequest } from './import-protocol';
 import type { TraceResult } from './trace-core';
 import type { ZoneinfoReport } from './zoneinfo-core';
 

@@ -8,7 +8,7 @@ import { wasmBase as wasmBaseOf } from '../engine/wasm-base';
 import { BinaryLogReader, decodeEvents, type EventLogColumns } from '../log/events';
 import { JsonLogReader } from '../log/eventlog-json';
 import { IMPORT_LIMITS, checkLimit } from '../scenario/limits';
-import type { ImportReply, ImportRequest } from './protocol';
+import type { ImportReply, ImportRequest } from './import-protocol';
 import { TraceImport, type TraceModule } from './trace-core';
 import { readZoneinfo, type ZoneinfoModule } from './zoneinfo-core';
 

@@ -2,7 +2,7 @@
 // exported by wasm-core/wasm/exports-trace.txt). The import worker and the Vitest contract test
 // both go through TraceImport, so the browser parses a file exactly as `blab import` does.
 import type { BlabModule } from '../engine/blab-module';
-import { parsePcpHistogram, type PcpHistogram } from '../log/pcphist';
+import { parsePcpHistogram, type PcpHistogram } from '../log/pcphist-json';
 import { IMPORT_LIMITS } from '../scenario/limits';
 
 /** The trace functions of the module, on top of what the engine uses. */

@@ -1,9 +1,11 @@
 // A lesson step's run: a small player (step back, step forward, a scrubber, the position, the
-// run as JSON), one sentence that says what the current record did (log/narrate.ts), the
-// record drawn as a moving picture (views/eventanim.ts), the step's figures, and where in the C
-// the record was written (sourcepane.ts). Everything redraws from the one Player.
+// run as JSON; moved by the pages' one playback controller, web/ui/playback.ts), one sentence
+// that says what the current record did (log/narrate.ts), the record drawn as a moving picture
+// (views/eventanim.ts), the step's figures, and where in the C the record was written
+// (sourcepane.ts). Everything redraws from the one Player.
 import { el } from '../ui/dom';
 import { download } from '../ui/download';
+import { createPlayback } from '../ui/playback';
 import { addViewExportButtons } from '../ui/export-buttons';
 import { eventLogToJson } from '../log/eventlog-json';
 import { EV } from '../log/events';
@@ -77,17 +79,17 @@ export function createRunPlayer(o: RunPlayerOptions): RunPlayer {
     set.update(d);
     source.update(p);
   };
-  scrub.addEventListener('input', () => {
-    p.seek(Number(scrub.value));
-    draw();
+  // stepped and scrubbed, never played: the playback controller without a clock
+  const playback = createPlayback({
+    position: () => p.step,
+    end: () => p.length,
+    show: (step) => {
+      p.seek(step);
+      draw();
+    },
   });
-  back.addEventListener('click', () => {
-    p.stepBack();
-    draw();
-  });
-  fwd.addEventListener('click', () => {
-    p.stepForward();
-    draw();
-  });
+  scrub.addEventListener('input', () => playback.seek(Number(scrub.value)));
+  back.addEventListener('click', () => playback.stepBy(-1));
+  fwd.addEventListener('click', () => playback.stepBy(1));
   return { head: bar, sentence: said, source: source.root, views: set.views, draw };
 }

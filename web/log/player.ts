@@ -16,7 +16,7 @@ const PATH_BULK_MERGE = pathId('BULK_MERGE');
 /** how far back a CPU's previous record is looked for (imported runs interleave CPUs) */
 const RUN_LOOKBACK = 256;
 import { LOCK_STAT, MAX_LOCKS, ZoneState, applyEvent, geometryFromLog } from './state';
-import { SLAB_SLOTS, logHasSlab } from './slab';
+import { SLAB_SLOTS, logHasSlab } from './slabstate';
 
 export interface PlayerOptions {
   /** events between keyframes; default chosen from the log size and a memory budget */

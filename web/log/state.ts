@@ -18,7 +18,7 @@ import {
   type EventLog,
 } from './events';
 import { CORE_LIMITS } from './core-limits';
-import { SlabState, applySlabEvent } from './slab';
+import { SlabState, applySlabEvent } from './slabstate';
 
 /** Where one page is. */
 export const PAGE = {
@@ -189,7 +189,7 @@ export class ZoneState {
   readonly lockStats: Float64Array;
   // per CPU: access outcomes (NR_OUTCOMES), then prefetches issued, prefetches wasted
   readonly cache: Float64Array;
-  /** the slab layer (log/slab.ts); room for slabs only when the log has slab records */
+  /** the slab layer (log/slabstate.ts); room for slabs only when the log has slab records */
   readonly slab: SlabState;
   // per CPU: its compaction (COMPACT_* records), COMPACTION.FIELDS each: see COMPACTION above
   readonly compaction: Float64Array;
@@ -480,6 +480,45 @@ function applyImported(s: ZoneState, log: EventLog, i: number): boolean {
   return false;
 }
 
+/** A lock taken or dropped: one holder at a time; zone->lock's acquisitions, contention, spin
+ * and hold counted per CPU. */
+function applyLock(s: ZoneState, log: EventLog, i: number, acquire: boolean): void {
+  const cpu = checkCpu(s, log, i);
+  const lock = log.mt[i]!;
+  if (lock >= MAX_LOCKS) fail(i, log, `lock id ${lock} is not one of 0..${MAX_LOCKS - 1}`);
+  const k = cpu * MAX_LOCKS + lock;
+  if (acquire) {
+    if (s.lockHeld[k]) fail(i, log, `cpu ${cpu} already holds lock ${lock}`);
+    for (let c = 0; c < s.geo.cpus; c++) {
+      if (s.lockHeld[c * MAX_LOCKS + lock]) fail(i, log, `lock ${lock} is already held by cpu ${c}`);
+    }
+    s.lockHeld[k] = 1;
+    if (lock === 0) {
+      const spun = log.arg0[i]!;
+      s.lockStats[cpu * 4 + STAT_ACQ]! += 1;
+      if (spun > 0) s.lockStats[cpu * 4 + STAT_CONTENDED]! += 1;
+      s.lockStats[cpu * 4 + STAT_SPIN]! += spun;
+    }
+  } else {
+    if (!s.lockHeld[k]) fail(i, log, `cpu ${cpu} releases lock ${lock} it does not hold`);
+    s.lockHeld[k] = 0;
+    if (lock === 0) s.lockStats[cpu * 4 + STAT_HOLD]! += log.arg0[i]!;
+  }
+}
+
+/** A cache access (counted by where it was served) or a prefetch, used or wasted, per CPU. */
+function applyCacheRecord(s: ZoneState, log: EventLog, i: number, type: number): void {
+  const cpu = checkCpu(s, log, i);
+  const base = cpu * (NR_OUTCOMES + 2);
+  if (type === EV.ACCESS) {
+    const outcome = log.flags[i]! & FLAG.OUTCOME_MASK;
+    if (outcome >= NR_OUTCOMES) fail(i, log, `access outcome ${outcome} is not one of 0..${NR_OUTCOMES - 1}`);
+    s.cache[base + outcome]! += 1;
+  } else {
+    s.cache[base + NR_OUTCOMES + (type === EV.PREFETCH ? 0 : 1)]! += 1;
+  }
+}
+
 /** Applies record i of the log to s (s.step must equal i). */
 export function applyEvent(s: ZoneState, log: EventLog, i: number): void {
   const type = log.type[i]!;
@@ -591,45 +630,15 @@ export function applyEvent(s: ZoneState, log: EventLog, i: number): void {
       break;
     }
     case EV.LOCK_ACQUIRE:
-    case EV.LOCK_RELEASE: {
-      const cpu = checkCpu(s, log, i);
-      const lock = log.mt[i]!;
-      if (lock >= MAX_LOCKS) fail(i, log, `lock id ${lock} is not one of 0..${MAX_LOCKS - 1}`);
-      const k = cpu * MAX_LOCKS + lock;
-      if (type === EV.LOCK_ACQUIRE) {
-        if (s.lockHeld[k]) fail(i, log, `cpu ${cpu} already holds lock ${lock}`);
-        for (let c = 0; c < s.geo.cpus; c++) {
-          if (s.lockHeld[c * MAX_LOCKS + lock]) fail(i, log, `lock ${lock} is already held by cpu ${c}`);
-        }
-        s.lockHeld[k] = 1;
-        if (lock === 0) {
-          const spun = log.arg0[i]!;
-          s.lockStats[cpu * 4 + STAT_ACQ]! += 1;
-          if (spun > 0) s.lockStats[cpu * 4 + STAT_CONTENDED]! += 1;
-          s.lockStats[cpu * 4 + STAT_SPIN]! += spun;
-        }
-      } else {
-        if (!s.lockHeld[k]) fail(i, log, `cpu ${cpu} releases lock ${lock} it does not hold`);
-        s.lockHeld[k] = 0;
-        if (lock === 0) s.lockStats[cpu * 4 + STAT_HOLD]! += log.arg0[i]!;
-      }
+    case EV.LOCK_RELEASE:
+      applyLock(s, log, i, type === EV.LOCK_ACQUIRE);
       break;
-    }
     case EV.ACCESS:
     case EV.PREFETCH:
-    case EV.PREFETCH_WASTED: {
-      const cpu = checkCpu(s, log, i);
-      const base = cpu * (NR_OUTCOMES + 2);
-      if (type === EV.ACCESS) {
-        const outcome = log.flags[i]! & FLAG.OUTCOME_MASK;
-        if (outcome >= NR_OUTCOMES) fail(i, log, `access outcome ${outcome} is not one of 0..${NR_OUTCOMES - 1}`);
-        s.cache[base + outcome]! += 1;
-      } else {
-        s.cache[base + NR_OUTCOMES + (type === EV.PREFETCH ? 0 : 1)]! += 1;
-      }
+    case EV.PREFETCH_WASTED:
+      applyCacheRecord(s, log, i, type);
       if (type === EV.ACCESS && s.slab.slots) applySlabEvent(s.slab, log, i);
       break;
-    }
     case EV.SLAB_CACHE_CREATE:
     case EV.SLAB_ALLOC:
     case EV.SLAB_FREE:

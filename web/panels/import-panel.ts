@@ -28,7 +28,8 @@ const PARSE_SHARE = 0.8;
 
 const mb = (b: number) => `${(b / (1024 * 1024)).toFixed(1)} MB`;
 
-export function createImportPanel(open: OpenLog, client = new ImportClient()): ImportPanel {
+/** The sidebar section: picker, drop zone, progress, cancel, status and the recording guide. */
+function importSection() {
   const sec = el('section', { class: 'trace-import', id: 'trace-import', 'aria-labelledby': 'trace-import-title' });
   const input = el('input', { type: 'file', id: 'trace-file', accept: '.txt,.trace,.log,text/plain' });
   const drop = el('div', {
@@ -74,7 +75,37 @@ export function createImportPanel(open: OpenLog, client = new ImportClient()): I
     alert,
     guide,
   );
+  return { sec, input, drop, progress, cancel, status, alert };
+}
 
+/** The drop zone opens the picker (click, Enter, Space), and a file dropped anywhere on the page
+ * is imported (and never opened by the browser instead). */
+function wireDrop(drop: HTMLElement, input: HTMLInputElement, importFile: (f: File) => void) {
+  drop.addEventListener('click', () => input.click());
+  drop.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      input.click();
+    }
+  });
+  const isFileDrag = (ev: DragEvent) => ev.dataTransfer?.types.includes('Files') ?? false;
+  document.addEventListener('dragover', (ev) => {
+    if (!isFileDrag(ev)) return;
+    ev.preventDefault();
+    drop.classList.add('over');
+  });
+  document.addEventListener('dragleave', () => drop.classList.remove('over'));
+  document.addEventListener('drop', (ev) => {
+    if (!isFileDrag(ev) || ev.defaultPrevented) return;
+    ev.preventDefault();
+    drop.classList.remove('over');
+    const f = ev.dataTransfer?.files[0];
+    if (f) importFile(f);
+  });
+}
+
+export function createImportPanel(open: OpenLog, client = new ImportClient()): ImportPanel {
+  const { sec, input, drop, progress, cancel, status, alert } = importSection();
   const summarySec = el('div', { class: 'import-summary-wrap', id: 'import-summary-wrap' });
   const summaryView = mountView(summarySec, 'import-summary');
   summarySec.hidden = true;
@@ -193,28 +224,7 @@ export function createImportPanel(open: OpenLog, client = new ImportClient()): I
     client.cancel();
     abort?.abort();
   });
-  drop.addEventListener('click', () => input.click());
-  drop.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' || ev.key === ' ') {
-      ev.preventDefault();
-      input.click();
-    }
-  });
-  // A file dropped anywhere on the page is imported (and never opened by the browser instead).
-  const isFileDrag = (ev: DragEvent) => ev.dataTransfer?.types.includes('Files') ?? false;
-  document.addEventListener('dragover', (ev) => {
-    if (!isFileDrag(ev)) return;
-    ev.preventDefault();
-    drop.classList.add('over');
-  });
-  document.addEventListener('dragleave', () => drop.classList.remove('over'));
-  document.addEventListener('drop', (ev) => {
-    if (!isFileDrag(ev) || ev.defaultPrevented) return;
-    ev.preventDefault();
-    drop.classList.remove('over');
-    const f = ev.dataTransfer?.files[0];
-    if (f) void importFile(f);
-  });
+  wireDrop(drop, input, (f) => void importFile(f));
 
   return { root: sec, summary: summarySec, importFile };
 }

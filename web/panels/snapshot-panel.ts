@@ -21,6 +21,51 @@ function continueInOpScript(script: string): boolean {
   return true;
 }
 
+/** The snapshot's pcp lists beside what a preset gives a zone of its size and CPUs (the C core's
+ * zone_batchsize() / high rule), or why there is no comparison. */
+async function comparePcp(compare: HTMLElement, engine: EngineClient, zi: ZoneinfoZone | undefined, preset: string) {
+  compare.replaceChildren();
+  if (!zi || zi.pcp.length === 0) return;
+  const cpus = zi.pcp.length;
+  if (zi.managed < 1 || zi.managed > URL_LIMITS.maxPages || cpus > URL_LIMITS.maxCpus) {
+    compare.append(el('p', { class: 'hint', text: `No preset comparison: the core models zones of 1 to ${URL_LIMITS.maxPages.toLocaleString('en')} managed pages and up to ${URL_LIMITS.maxCpus} CPUs.` }));
+    return;
+  }
+  const why = EngineClient.unsupported();
+  if (why) {
+    compare.append(el('p', { class: 'hint', text: `No preset comparison: ${why}.` }));
+    return;
+  }
+  let model: ZoneinfoZone | undefined;
+  try {
+    const r = await engine.replay(`zone pages=${zi.managed} cpus=${cpus} preset=${preset}\nzoneinfo\n`);
+    if (r.status !== 0) throw new Error(r.stderr.trim());
+    model = parseZoneinfo(r.stdout)[0];
+  } catch (e) {
+    compare.append(el('p', { class: 'hint', text: `No preset comparison: ${e instanceof Error ? e.message : String(e)}` }));
+    return;
+  }
+  const t = el('table', { class: 'isum-table', id: 'snap-compare-table' });
+  t.append(el('caption', { text: `pcp lists of ${zi.zone}: this machine against ${preset} for a zone of ${zi.managed.toLocaleString('en')} managed pages, ${cpus} CPUs (the C core's zone_batchsize() / high rule)` }));
+  const head = el('tr');
+  for (const h of ['cpu', 'count', 'batch', `${preset} batch`, 'high', `${preset} high`]) head.append(el('th', { scope: 'col', text: h }));
+  t.append(el('thead', {}, head));
+  const body = el('tbody');
+  for (const p of zi.pcp) {
+    const m = model?.pcp.find((x) => x.cpu === p.cpu) ?? model?.pcp[0];
+    const row = el('tr');
+    for (const c of [p.cpu, p.count, p.batch, m?.batch ?? '?', p.highMax !== undefined ? `${p.high} (${p.highMin}..${p.highMax})` : p.high, m?.high ?? '?']) {
+      row.append(el('td', { text: typeof c === 'number' ? c.toLocaleString('en') : c }));
+    }
+    body.append(row);
+  }
+  t.append(body);
+  compare.append(t);
+  if (zi.pcp.some((p) => p.highMax !== undefined)) {
+    compare.append(el('p', { class: 'hint', text: 'high_min..high_max: this kernel tunes high itself (6.7+); the presets predate that and keep one fixed high.' }));
+  }
+}
+
 export function createSnapshotPanel(open: OpenLog, engine = new EngineClient(), goOn = continueInOpScript): Panel {
   const sec = el('section', { class: 'snapshot', id: 'snapshot', 'aria-labelledby': 'snapshot-title' });
   const area = (id: string, label: string, hint: string) => {
@@ -135,51 +180,8 @@ export function createSnapshotPanel(open: OpenLog, engine = new EngineClient(), 
       msg.textContent = `This snapshot cannot be started: ${e instanceof Error ? e.message : String(e)}`;
       status.textContent = '';
     }
-    await comparePcp(zi);
+    await comparePcp(compare, engine, zi, presetSel.value);
   });
 
-  async function comparePcp(zi: ZoneinfoZone | undefined) {
-    compare.replaceChildren();
-    if (!zi || zi.pcp.length === 0) return;
-    const preset = presetSel.value;
-    const cpus = zi.pcp.length;
-    if (zi.managed < 1 || zi.managed > URL_LIMITS.maxPages || cpus > URL_LIMITS.maxCpus) {
-      compare.append(el('p', { class: 'hint', text: `No preset comparison: the core models zones of 1 to ${URL_LIMITS.maxPages.toLocaleString('en')} managed pages and up to ${URL_LIMITS.maxCpus} CPUs.` }));
-      return;
-    }
-    const why = EngineClient.unsupported();
-    if (why) {
-      compare.append(el('p', { class: 'hint', text: `No preset comparison: ${why}.` }));
-      return;
-    }
-    let model: ZoneinfoZone | undefined;
-    try {
-      const r = await engine.replay(`zone pages=${zi.managed} cpus=${cpus} preset=${preset}\nzoneinfo\n`);
-      if (r.status !== 0) throw new Error(r.stderr.trim());
-      model = parseZoneinfo(r.stdout)[0];
-    } catch (e) {
-      compare.append(el('p', { class: 'hint', text: `No preset comparison: ${e instanceof Error ? e.message : String(e)}` }));
-      return;
-    }
-    const t = el('table', { class: 'isum-table', id: 'snap-compare-table' });
-    t.append(el('caption', { text: `pcp lists of ${zi.zone}: this machine against ${preset} for a zone of ${zi.managed.toLocaleString('en')} managed pages, ${cpus} CPUs (the C core's zone_batchsize() / high rule)` }));
-    const head = el('tr');
-    for (const h of ['cpu', 'count', 'batch', `${preset} batch`, 'high', `${preset} high`]) head.append(el('th', { scope: 'col', text: h }));
-    t.append(el('thead', {}, head));
-    const body = el('tbody');
-    for (const p of zi.pcp) {
-      const m = model?.pcp.find((x) => x.cpu === p.cpu) ?? model?.pcp[0];
-      const row = el('tr');
-      for (const c of [p.cpu, p.count, p.batch, m?.batch ?? '?', p.highMax !== undefined ? `${p.high} (${p.highMin}..${p.highMax})` : p.high, m?.high ?? '?']) {
-        row.append(el('td', { text: typeof c === 'number' ? c.toLocaleString('en') : c }));
-      }
-      body.append(row);
-    }
-    t.append(body);
-    compare.append(t);
-    if (zi.pcp.some((p) => p.highMax !== undefined)) {
-      compare.append(el('p', { class: 'hint', text: 'high_min..high_max: this kernel tunes high itself (6.7+); the presets predate that and keep one fixed high.' }));
-    }
-  }
   return { root: sec };
 }

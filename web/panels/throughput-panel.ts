@@ -10,12 +10,12 @@ import { ResultsCache } from '../engine/results-cache';
 import { willItScaleCacheScale } from '../engine/point';
 import { groupedWarnings } from '../engine/pcp-warning';
 import { RUN_DEFAULTS, blabCommand, runParameters } from '../scenario/request';
-import { csvButton } from '../ui/export-buttons';
+import { addViewExportButtons, csvButton } from '../ui/export-buttons';
 import { howMadeLine } from '../ui/provenance';
 import { linearSeries } from '../views/throughput';
 import { createThroughputSvg, drawThroughputChart, throughputTable } from '../views/throughput';
-import { el } from '../ui/dom';
-import { progressBar } from '../ui/progress';
+import { el, panel } from '../ui/dom';
+import { progressBar } from '../ui/progress-bar';
 import { perFrame } from '../ui/per-frame';
 import type { Panel } from './panel';
 
@@ -42,9 +42,13 @@ function commandOf(spec: SweepSpec): string {
   return blabCommand(sweepParams(spec, spec.presets.join(','), spec.cpus[0]!), spec.cpus);
 }
 
-/** Builds the panel body into `body`. A sweep runs with the seed of the scenario the panel was
- * last given (load()). */
-export function createThroughputPanel(body: HTMLElement): Panel {
+const TITLE = 'Throughput: will-it-scale page_fault1';
+
+/** The panel, a section of its own (its root) with the chart's export buttons. A sweep runs
+ * with the seed of the scenario the panel was last given (load()). */
+export function createThroughputPanel(): Panel {
+  const body = panel(el('div'), 'throughput', TITLE, 'score vs tasks, one line per preset; dashed: linear (1-task score x tasks)');
+  const section = body.parentElement!;
   let seed = 1;
   let pool: SimPool | undefined;
   const form = el('form', { class: 'tp-form', 'aria-label': 'Throughput sweep' });
@@ -149,8 +153,9 @@ export function createThroughputPanel(body: HTMLElement): Panel {
       runBtn.disabled = false;
     }
   });
+  addViewExportButtons(section, { title: TITLE, what: 'the throughput chart', file: 'buddylab-throughput' });
   return {
-    root: body,
+    root: section,
     load(d) {
       seed = d.scenario.seed;
     },

@@ -9,7 +9,7 @@ import './zoneinfo.css';
 import { EngineClient } from '../engine/engine-client';
 import { ImportClient } from '../import/import-client';
 import { ZONEINFO_MAX_BYTES, zonesWithPcp, type ZoneReport, type ZoneinfoReport } from '../import/zoneinfo-core';
-import type { PcpHistogram } from '../log/pcphist';
+import type { PcpHistogram } from '../log/pcphist-json';
 import { PRESETS } from '../scenario/url';
 import { IMPORT_LIMITS } from '../scenario/limits';
 import { el, panel } from '../ui/dom';
@@ -71,7 +71,8 @@ function zoneTable(z: ZoneReport, chosen: string): HTMLElement {
   return box;
 }
 
-export function createZoneinfoPanel(open: OpenLog, client = new ImportClient(), engine = new EngineClient()): ZoneinfoPanel {
+/** The sidebar section: the zoneinfo, the node's CPUs, the zone and preset, the run and a trace. */
+function zoneinfoSection() {
   const sec = el('section', { class: 'zoneinfo-panel', id: 'zoneinfo-panel', 'aria-labelledby': 'zoneinfo-title' });
   const text = el('textarea', { id: 'zi-text', rows: 5, spellcheck: false, 'aria-describedby': 'zi-hint', placeholder: 'cat /proc/zoneinfo' });
   const cpus = el('input', { id: 'zi-cpus', type: 'number', min: 0, max: 4096, value: '0', inputmode: 'numeric' });
@@ -105,6 +106,11 @@ export function createZoneinfoPanel(open: OpenLog, client = new ImportClient(), 
     msg,
     status,
   );
+  return { sec, text, cpus, readBtn, zoneSel, presetSel, tasks, runBtn, traceInput, msg, status };
+}
+
+export function createZoneinfoPanel(open: OpenLog, client = new ImportClient(), engine = new EngineClient()): ZoneinfoPanel {
+  const { sec, text, cpus, readBtn, zoneSel, presetSel, tasks, runBtn, traceInput, msg, status } = zoneinfoSection();
 
   const results = el('div', { class: 'zoneinfo-results', id: 'zoneinfo-results' });
   const reportBox = el('div', { id: 'zi-report' });

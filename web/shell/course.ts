@@ -9,11 +9,11 @@ export async function mountCourse(root: HTMLElement, r: Exclude<Route, { page: '
   if (new URLSearchParams(search).get('embed') === '1') document.documentElement.classList.add('embed');
   if (r.page === 'home') (await import('./home')).mountHome(root);
   else if (r.page === 'lessons' || r.page === 'lesson') {
-    const [{ default: lessonSources }, page] = await Promise.all([import('virtual:lessons'), import('../lessons/page')]);
+    const [{ default: lessonSources }, page] = await Promise.all([import('virtual:lessons'), import('../lessons/lessons-page')]);
     if (r.page === 'lessons') page.mountLessonIndex(root, lessonSources);
     else page.mountLessonById(root, lessonSources, r.lesson);
   } else if (r.page === 'timemachine') (await import('../compare/timemachine-page')).mountTimeMachine(root, r.search);
   else if (r.page === 'exercise') (await import('../exercise/page')).mountExercise(root, r.search);
   else if (r.page === 'exercises') (await import('../exercise/instructor')).mountExercises(root, r.search);
-  else (await import('../compare/page')).mountCompare(root, r.search);
+  else (await import('../compare/compare-page')).mountCompare(root, r.search);
 }

@@ -3,7 +3,7 @@
 // (a kernel trace, /proc/buddyinfo and /proc/zoneinfo), and the workbench for experts.
 import lessonIndex from 'virtual:lesson-index';
 import type { LessonSummary } from '../lessons/vite-plugin';
-import { ProgressStore } from '../storage/progress';
+import { ProgressStore } from '../storage/lesson-progress';
 import { el } from '../ui/dom';
 import { WORKBENCH_HREF } from './routes';
 import '../lessons/lessons.css';

@@ -1,6 +1,6 @@
 import './styles.css';
 import type { App } from './app';
-import type { EngineFault } from '../engine/protocol';
+import type { EngineFault } from '../engine/engine-protocol';
 import { routeFrom } from './routes';
 import { markCurrentPage, wireSkipLink } from './chrome';
 import { mountCourse } from './course';

@@ -5,7 +5,7 @@
 // course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
 // ?compare=..., ?timemachine, ?exercise=KIND (one problem) and ?exercises (a class's sheets).
 import { LECTURE_FIGURE_IDS, type LectureFigureId } from '../lessons/lesson';
-import type { LessonRoute } from '../lessons/page';
+import type { LessonRoute } from '../lessons/lessons-page';
 
 export type Route =
   | { page: 'home' }

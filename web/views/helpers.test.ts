@@ -1,7 +1,7 @@
 // Small pure helpers of the views: row bands for mem_map's partial repaints, and the legend's
 // text colour chosen for contrast (axe's color-contrast rule, WCAG 4.5:1).
 import { describe, expect, it } from 'vitest';
-import { mergeBands } from './memmap';
+import { mergeBands } from './memmap-image';
 import { STRIP_STYLE, textOn } from './cache';
 import { laneLayout } from './locktimeline';
 

@@ -8,7 +8,7 @@ import { scaleBand } from 'd3-scale';
 import { select } from 'd3-selection';
 import { format } from 'd3-format';
 import { LOCK_NAMES, type EventLog } from '../log/events';
-import { LockHistograms, NR_BINS, binLow, type LockHistogram } from '../log/lockhist';
+import { LockHistograms, NR_BINS, binLow, type LockHistogram } from '../log/lockhistindex';
 import type { Player } from '../log/player';
 import { COLORS } from '../ui/palette';
 import { el } from '../ui/dom';

@@ -51,6 +51,21 @@ export function laneLayout(all: number, fs: number): { laneH: number; labelEvery
 /** Whether the log has any acquisition of `lock` (a lane set with nothing in it is not drawn). */
 const hasAcquisitions = (iv: LockIntervals) => iv.hold.some((h) => h.length > 0);
 
+/** A CPU's lane in words: how contended its acquisitions were up to now, and its state now.
+ * zone->lock (no intervals given) as the player counts it step by step; lru_lock counted off
+ * its intervals. */
+function laneState(p: Player, iv: LockIntervals | undefined, c: number, now: number): { stat: string; state: string } {
+  if (!iv) {
+    const st = p.lockStats(c);
+    return { stat: st.acquisitions ? `${pct(st.contended / st.acquisitions)} contended` : 'no acquisitions', state: p.lockState(c) };
+  }
+  const acq = countStartingBy(iv.hold[c]!, now);
+  return {
+    stat: acq ? `${pct(countEndingBy(iv.spin[c]!, now) / acq)} contended` : 'no acquisitions',
+    state: within(iv.hold[c]!, now) ? 'holding' : within(iv.spin[c]!, now) ? 'spinning' : 'running',
+  };
+}
+
 export function createLockTimelineView(body: HTMLElement) {
   const canvas = el('canvas', { class: 'lt-canvas', role: 'img', 'aria-label': 'zone->lock timeline' });
   const lruToggle = el('input', { type: 'checkbox', checked: true });
@@ -151,19 +166,7 @@ export function createLockTimelineView(body: HTMLElement) {
         ctx.fillStyle = '#e6edf3';
         ctx.textAlign = 'left';
         if (labelled) ctx.fillText(`cpu ${c}`, 4, y + laneH / 2);
-        let stat: string;
-        let state: string;
-        if (si0 === 0) {
-          // zone->lock: the player counts it step by step
-          const st = p.lockStats(c);
-          stat = st.acquisitions ? `${pct(st.contended / st.acquisitions)} contended` : 'no acquisitions';
-          state = p.lockState(c);
-        } else {
-          // lru_lock: counted off its intervals up to now
-          const acq = countStartingBy(set.iv.hold[c]!, now);
-          stat = acq ? `${pct(countEndingBy(set.iv.spin[c]!, now) / acq)} contended` : 'no acquisitions';
-          state = within(set.iv.hold[c]!, now) ? 'holding' : within(set.iv.spin[c]!, now) ? 'spinning' : 'running';
-        }
+        const { stat, state } = laneState(p, si0 === 0 ? undefined : set.iv, c, now);
         if (labelled) ctx.fillText(stat, w - STAT_W + 8, y + laneH / 2);
         parts.push(`cpu ${c} ${state}, ${stat}`);
       }

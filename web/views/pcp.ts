@@ -1,10 +1,11 @@
 // pcp lists: one column per CPU, its count against the high and batch marks, the cold part of
 // the list darker, and the CPU's zone->lock state (running / spinning / holding) in words.
 
-import { select } from 'd3-selection';
+import { select, type EnterElement, type Selection } from 'd3-selection';
 import 'd3-transition';
-import { scaleLinear } from 'd3-scale';
+import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import type { Player, CpuLockState } from '../log/player';
+import type { ZoneState } from '../log/state';
 import { COLORS } from '../ui/palette';
 import { reducedMotion, sizeOf } from '../ui/dom';
 import { figureFont } from '../ui/figfont';
@@ -42,6 +43,105 @@ function markLabels(params: PcpParams, y: (v: number) => number, fontPx: number)
       ['batch', batch],
     ] as [string, number | undefined][]
   ).filter((d): d is [string, number] => d[1] !== undefined);
+}
+
+/** The new CPUs' columns: each a button that opens its pcp list's pages (pfn-dialog.ts). */
+function newColumns(enter: Selection<EnterElement, number, SVGSVGElement, unknown>) {
+  const g = enter
+    .append('g')
+    .attr('class', 'pcp-col')
+    .attr('tabindex', 0)
+    .attr('role', 'button')
+    .attr('aria-haspopup', 'dialog')
+    .on('click', function (_ev, c) {
+      selectPcp(this, c);
+    })
+    .on('keydown', function (ev: KeyboardEvent, c) {
+      if (ev.key !== 'Enter' && ev.key !== ' ') return;
+      ev.preventDefault();
+      selectPcp(this, c);
+    });
+  g.append('rect').attr('class', 'pcp-track');
+  g.append('rect').attr('class', 'pcp-hot');
+  g.append('rect').attr('class', 'pcp-cold');
+  g.append('line').attr('class', 'pcp-high');
+  g.append('line').attr('class', 'pcp-batch');
+  g.append('text').attr('class', 'pcp-count');
+  g.append('text').attr('class', 'pcp-cpu');
+  g.append('text').attr('class', 'pcp-lock');
+  return g;
+}
+
+interface ColumnFrame {
+  s: ZoneState;
+  y: ScaleLinear<number, number>;
+  colW: number;
+  /** the plot's margins and height */
+  top: number;
+  bottom: number;
+  h: number;
+  fs: number;
+  /** labels in short ("12", "spin") */
+  narrow: boolean;
+  /** slide the bars (a refill or drain a few records away) */
+  animate: boolean;
+  highOf(c: number): number | undefined;
+  batch: number | undefined;
+  locks: CpuLockState[];
+}
+
+/** Draws the columns given: the list's hot and cold parts, the high and batch marks, the count,
+ * the CPU and its zone->lock state. */
+function drawColumns(cols: Selection<SVGGElement, number, SVGSVGElement, unknown>, f: ColumnFrame) {
+  const { s, y, colW: COL_W, top: TOP, bottom: BOTTOM, h: H, fs, narrow, locks } = f;
+  const bx = Math.round(COL_W * 0.18);
+  const bw = COL_W - 2 * bx;
+  cols
+    .select('rect.pcp-track')
+    .attr('x', bx)
+    .attr('width', bw)
+    .attr('y', TOP)
+    .attr('height', H - BOTTOM - TOP);
+  // a refill grows the bar and a drain shrinks it, sliding (d3-transition) when stepped
+  const hot = cols.select<SVGRectElement>('rect.pcp-hot').attr('x', bx).attr('width', bw).attr('fill', COLORS.pcpHot);
+  const cold = cols.select<SVGRectElement>('rect.pcp-cold').attr('x', bx).attr('width', bw).attr('fill', COLORS.pcpCold);
+  const hotY = (c: number) => y(s.pcpCount[c]!);
+  const hotH = (c: number) => y(0) - y(s.pcpCount[c]! - s.pcpCold[c]!);
+  const coldY = (c: number) => y(s.pcpCold[c]!);
+  const coldH = (c: number) => y(0) - y(s.pcpCold[c]!);
+  if (f.animate) {
+    hot.transition().duration(ANIMATE_MS).attr('y', hotY).attr('height', hotH);
+    cold.transition().duration(ANIMATE_MS).attr('y', coldY).attr('height', coldH);
+  } else {
+    hot.interrupt().attr('y', hotY).attr('height', hotH);
+    cold.interrupt().attr('y', coldY).attr('height', coldH);
+  }
+  const mark = (sel: string, v: (c: number) => number | undefined) =>
+    cols
+      .select(sel)
+      .attr('x1', bx - 6)
+      .attr('x2', bx + bw + 6)
+      .attr('y1', (c) => (v(c) === undefined ? -10 : y(v(c)!)))
+      .attr('y2', (c) => (v(c) === undefined ? -10 : y(v(c)!)))
+      .attr('visibility', (c) => (v(c) === undefined ? 'hidden' : 'visible'));
+  mark('line.pcp-high', f.highOf);
+  mark('line.pcp-batch', () => f.batch);
+  cols
+    .select('text.pcp-count')
+    .attr('x', COL_W / 2)
+    .attr('y', (c) => y(s.pcpCount[c]!) - 6)
+    .text((c) => String(s.pcpCount[c]));
+  cols
+    .select('text.pcp-cpu')
+    .attr('x', COL_W / 2)
+    .attr('y', H - BOTTOM + fs * 1.4)
+    .text((c) => (narrow ? String(c) : `cpu ${c}`));
+  cols
+    .select('text.pcp-lock')
+    .attr('x', COL_W / 2)
+    .attr('y', H - BOTTOM + fs * 2.9)
+    .attr('fill', (c) => LOCK_COLOR[locks[c]!])
+    .text((c) => (narrow ? LOCK_SHORT[locks[c]!] : locks[c]!));
 }
 
 export function createPcpView(body: HTMLElement) {
@@ -119,83 +219,11 @@ export function createPcpView(body: HTMLElement) {
     const all = select(svg)
       .selectAll<SVGGElement, number>('g.pcp-col')
       .data(cpus)
-      .join((enter) => {
-        // a column is a button: its pcp list's pages, to pick one's history (pfn-dialog.ts)
-        const g = enter
-          .append('g')
-          .attr('class', 'pcp-col')
-          .attr('tabindex', 0)
-          .attr('role', 'button')
-          .attr('aria-haspopup', 'dialog')
-          .on('click', function (_ev, c) {
-            selectPcp(this, c);
-          })
-          .on('keydown', function (ev: KeyboardEvent, c) {
-            if (ev.key !== 'Enter' && ev.key !== ' ') return;
-            ev.preventDefault();
-            selectPcp(this, c);
-          });
-        g.append('rect').attr('class', 'pcp-track');
-        g.append('rect').attr('class', 'pcp-hot');
-        g.append('rect').attr('class', 'pcp-cold');
-        g.append('line').attr('class', 'pcp-high');
-        g.append('line').attr('class', 'pcp-batch');
-        g.append('text').attr('class', 'pcp-count');
-        g.append('text').attr('class', 'pcp-cpu');
-        g.append('text').attr('class', 'pcp-lock');
-        return g;
-      });
+      .join(newColumns);
     if (relayout) all.attr('transform', (c) => `translate(${LEFT + c * COL_W},0)`);
     const cols = all.filter((c) => dirty[c]!);
 
-    const bx = Math.round(COL_W * 0.18);
-    const bw = COL_W - 2 * bx;
-    cols
-      .select('rect.pcp-track')
-      .attr('x', bx)
-      .attr('width', bw)
-      .attr('y', TOP)
-      .attr('height', H - BOTTOM - TOP);
-    // a refill grows the bar and a drain shrinks it, sliding (d3-transition) when stepped
-    const hot = cols.select<SVGRectElement>('rect.pcp-hot').attr('x', bx).attr('width', bw).attr('fill', COLORS.pcpHot);
-    const cold = cols.select<SVGRectElement>('rect.pcp-cold').attr('x', bx).attr('width', bw).attr('fill', COLORS.pcpCold);
-    const hotY = (c: number) => y(s.pcpCount[c]!);
-    const hotH = (c: number) => y(0) - y(s.pcpCount[c]! - s.pcpCold[c]!);
-    const coldY = (c: number) => y(s.pcpCold[c]!);
-    const coldH = (c: number) => y(0) - y(s.pcpCold[c]!);
-    if (animate && !relayout) {
-      hot.transition().duration(ANIMATE_MS).attr('y', hotY).attr('height', hotH);
-      cold.transition().duration(ANIMATE_MS).attr('y', coldY).attr('height', coldH);
-    } else {
-      hot.interrupt().attr('y', hotY).attr('height', hotH);
-      cold.interrupt().attr('y', coldY).attr('height', coldH);
-    }
-    const mark = (sel: string, v: (c: number) => number | undefined) =>
-      cols
-        .select(sel)
-        .attr('x1', bx - 6)
-        .attr('x2', bx + bw + 6)
-        .attr('y1', (c) => (v(c) === undefined ? -10 : y(v(c)!)))
-        .attr('y2', (c) => (v(c) === undefined ? -10 : y(v(c)!)))
-        .attr('visibility', (c) => (v(c) === undefined ? 'hidden' : 'visible'));
-    mark('line.pcp-high', highOf);
-    mark('line.pcp-batch', () => params.batch);
-    cols
-      .select('text.pcp-count')
-      .attr('x', COL_W / 2)
-      .attr('y', (c) => y(s.pcpCount[c]!) - 6)
-      .text((c) => String(s.pcpCount[c]));
-    cols
-      .select('text.pcp-cpu')
-      .attr('x', COL_W / 2)
-      .attr('y', H - BOTTOM + fs * 1.4)
-      .text((c) => (narrow ? String(c) : `cpu ${c}`));
-    cols
-      .select('text.pcp-lock')
-      .attr('x', COL_W / 2)
-      .attr('y', H - BOTTOM + fs * 2.9)
-      .attr('fill', (c) => LOCK_COLOR[locks[c]!])
-      .text((c) => (narrow ? LOCK_SHORT[locks[c]!] : locks[c]!));
+    drawColumns(cols, { s, y, colW: COL_W, top: TOP, bottom: BOTTOM, h: H, fs, narrow, animate: animate && !relayout, highOf, batch: params.batch, locks });
 
     // mark labels, once, at the left
     if (!relayout) return;

@@ -8,7 +8,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { format } from 'd3-format';
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { select } from 'd3-selection';
-import { histBins, histCpus, histTotals, type PcpHistKind, type PcpHistogram } from '../log/pcphist';
+import { histBins, histCpus, histTotals, type PcpHistKind, type PcpHistogram } from '../log/pcphist-json';
 import { el, onResize, sizeOf } from '../ui/dom';
 import './pcphist.css';
 

@@ -4,11 +4,11 @@
 // pointer was prefetched last carries a ring (green: the next pop found it landed, vermillion:
 // still in flight, white: not used yet). An arrow joins the CPU of the latest remote free to
 // the CPU whose slab it went to. Counters at the right. Draws only what the player's state
-// holds (log/slab.ts).
+// holds (log/slabstate.ts).
 
 import { select } from 'd3-selection';
 import type { Player } from '../log/player';
-import { OBJ, SLAB_MAX_CACHES, SLAB_MAX_OBJECTS, SLAB_STAT, type SlabState } from '../log/slab';
+import { OBJ, SLAB_MAX_CACHES, SLAB_MAX_OBJECTS, SLAB_STAT, type SlabState } from '../log/slabstate';
 import { CPU_NONE } from '../log/events';
 import { COLORS } from '../ui/palette';
 

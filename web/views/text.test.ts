@@ -4,7 +4,8 @@ import { Player } from '../log/player';
 import { expand, mergeBack, setup, withTimes } from '../testing/zone16';
 import { describeEvent } from '../log/describe';
 import { buddyinfoText, cpuStatsText, pagetypeText, zoneinfoText } from './procfs';
-import { compactionLine, gridColumns } from './memmap';
+import { compactionLine } from './memmap';
+import { gridColumns } from './memmap-image';
 
 const log = decodeEvents(encodeEvents(withTimes([...setup, ...expand, ...mergeBack])));
 const p = new Player(log);

@@ -16,7 +16,7 @@
 
 import { axisBottom, axisLeft } from 'd3-axis';
 import { format } from 'd3-format';
-import { scaleLinear } from 'd3-scale';
+import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { line, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTriangle } from 'd3-shape';
 import 'd3-transition';
@@ -92,6 +92,61 @@ export function describeThroughput(series: readonly ThroughputSeries[], title = 
   return `${title}, score vs tasks: ${parts.join('; ')}`;
 }
 
+/** one child `<g class=cls>` of parent, made on the first draw */
+function part(parent: Element, cls: string) {
+  let g = parent.querySelector<SVGGElement>(`:scope > g.${cls}`);
+  if (!g) {
+    g = document.createElementNS(SVG_NS, 'g');
+    g.setAttribute('class', cls);
+    parent.append(g);
+  }
+  return select(g);
+}
+
+interface ChartFrame {
+  x: ScaleLinear<number, number>;
+  y: ScaleLinear<number, number>;
+  w: number;
+  h: number;
+  m: { top: number; right: number; bottom: number; left: number };
+  maxTasks: number;
+}
+
+/** The axes (d3-axis, the y ticks drawn across the plot as grid lines), their titles and the chart's. */
+function drawAxes(svg: SVGSVGElement, { x, y, w: W, h: H, m, maxTasks }: ChartFrame, opts: ThroughputChartOptions, unit: string) {
+  const axes = part(svg, 'tp-axes');
+  const yAxis = part(axes.node()!, 'tp-y').attr('transform', `translate(${m.left},0)`);
+  yAxis.call(axisLeft(y).ticks(5).tickFormat((v) => fmtScore(Number(v))).tickSizeInner(-(W - m.left - m.right)).tickSizeOuter(0).tickPadding(6));
+  yAxis.selectAll('.tick line').attr('stroke', '#2e3748');
+  const taskTicks = x.ticks(Math.min(8, maxTasks)).filter((t) => Number.isInteger(t));
+  const xAxis = part(axes.node()!, 'tp-x').attr('transform', `translate(0,${H - m.bottom})`);
+  xAxis.call(axisBottom(x).tickValues(taskTicks).tickFormat((v) => String(v)).tickSizeOuter(0));
+  for (const a of [xAxis, yAxis]) {
+    a.attr('font-size', 13).attr('font-family', null);
+    a.selectAll('.domain').attr('stroke', LINEAR_COLOR);
+    a.selectAll('.tick text').attr('fill', '#e6edf3');
+  }
+  xAxis.selectAll('.tick line').attr('stroke', LINEAR_COLOR);
+  const titles = [
+    { cls: 'tp-xlabel', x: (m.left + W - m.right) / 2, y: H - 6, t: opts.xLabel ?? 'tasks (one per CPU)', anchor: 'middle', rotate: false },
+    { cls: 'tp-ylabel', x: 14, y: (m.top + H - m.bottom) / 2, t: opts.yLabel ?? `score (${unit})`, anchor: 'middle', rotate: true },
+    ...(opts.title ? [{ cls: 'tp-title', x: m.left, y: 18, t: fitText(opts.title, W - m.left - 4, 14), anchor: 'start', rotate: false }] : []),
+  ];
+  axes
+    .selectAll<SVGTextElement, (typeof titles)[number]>('text.tp-axis-title')
+    .data(titles, (d) => d.cls)
+    .join('text')
+    .attr('class', (d) => `tp-axis-title ${d.cls}`)
+    .attr('x', (d) => d.x)
+    .attr('y', (d) => d.y)
+    .attr('text-anchor', (d) => d.anchor)
+    .attr('transform', (d) => (d.rotate ? `rotate(-90 ${d.x} ${d.y})` : null))
+    .attr('font-weight', (d) => (d.cls === 'tp-title' ? 650 : null))
+    .attr('fill', '#e6edf3')
+    .attr('font-size', (d) => (d.cls === 'tp-title' ? 14 : 13))
+    .text((d) => d.t);
+}
+
 /**
  * Draws (or redraws) the chart into `svg`. Safe to call with empty or partial series, e.g. while
  * a sweep is still running: lines and points already there move to their new places (d3-
@@ -132,49 +187,7 @@ export function drawThroughputChart(
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', describeThroughput(series, title));
   svg.classList.add('throughput-svg');
-  /** one child `<g class=cls>` of parent, made on the first draw */
-  const part = (parent: Element, cls: string) => {
-    let g = parent.querySelector<SVGGElement>(`:scope > g.${cls}`);
-    if (!g) {
-      g = document.createElementNS(SVG_NS, 'g');
-      g.setAttribute('class', cls);
-      parent.append(g);
-    }
-    return select(g);
-  };
-
-  // axes: d3-axis, the y ticks drawn across the plot as grid lines
-  const axes = part(svg, 'tp-axes');
-  const yAxis = part(axes.node()!, 'tp-y').attr('transform', `translate(${m.left},0)`);
-  yAxis.call(axisLeft(y).ticks(5).tickFormat((v) => fmtScore(Number(v))).tickSizeInner(-(W - m.left - m.right)).tickSizeOuter(0).tickPadding(6));
-  yAxis.selectAll('.tick line').attr('stroke', '#2e3748');
-  const taskTicks = x.ticks(Math.min(8, maxTasks)).filter((t) => Number.isInteger(t));
-  const xAxis = part(axes.node()!, 'tp-x').attr('transform', `translate(0,${H - m.bottom})`);
-  xAxis.call(axisBottom(x).tickValues(taskTicks).tickFormat((v) => String(v)).tickSizeOuter(0));
-  for (const a of [xAxis, yAxis]) {
-    a.attr('font-size', 13).attr('font-family', null);
-    a.selectAll('.domain').attr('stroke', LINEAR_COLOR);
-    a.selectAll('.tick text').attr('fill', '#e6edf3');
-  }
-  xAxis.selectAll('.tick line').attr('stroke', LINEAR_COLOR);
-  const titles = [
-    { cls: 'tp-xlabel', x: (m.left + W - m.right) / 2, y: H - 6, t: opts.xLabel ?? 'tasks (one per CPU)', anchor: 'middle', rotate: false },
-    { cls: 'tp-ylabel', x: 14, y: (m.top + H - m.bottom) / 2, t: opts.yLabel ?? `score (${unit})`, anchor: 'middle', rotate: true },
-    ...(opts.title ? [{ cls: 'tp-title', x: m.left, y: 18, t: fitText(opts.title, W - m.left - 4, 14), anchor: 'start', rotate: false }] : []),
-  ];
-  axes
-    .selectAll<SVGTextElement, (typeof titles)[number]>('text.tp-axis-title')
-    .data(titles, (d) => d.cls)
-    .join('text')
-    .attr('class', (d) => `tp-axis-title ${d.cls}`)
-    .attr('x', (d) => d.x)
-    .attr('y', (d) => d.y)
-    .attr('text-anchor', (d) => d.anchor)
-    .attr('transform', (d) => (d.rotate ? `rotate(-90 ${d.x} ${d.y})` : null))
-    .attr('font-weight', (d) => (d.cls === 'tp-title' ? 650 : null))
-    .attr('fill', '#e6edf3')
-    .attr('font-size', (d) => (d.cls === 'tp-title' ? 14 : 13))
-    .text((d) => d.t);
+  drawAxes(svg, { x, y, w: W, h: H, m, maxTasks }, opts, unit);
 
   const path = line<ThroughputPoint>()
     .x((p) => x(p.tasks))

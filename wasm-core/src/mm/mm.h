@@ -301,7 +301,7 @@ struct zone_layer_ops {
 };
 
 /* zone.c */
-/* lays out a new zone's memory in place of memblock's free (snapshots: trace/snapshot.c) */
+/* lays out a new zone's memory in place of memblock's free (snapshots: snapshot.c) */
 typedef void (*zone_layout_fn)(struct blab_zone *z, const void *ctx);
 int _blab_zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout,
 		      const void *layout_ctx, struct blab_zone **out);

@@ -219,7 +219,7 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 		       struct blab_zone **out);
 
 /* layout == NULL: memblock frees the whole zone; else layout(z, layout_ctx) lays out its
- * memory (a snapshot's state: trace/snapshot.c, which validated it against cfg first) */
+ * memory (a snapshot's state: snapshot.c, which validated it against cfg first) */
 int _blab_zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout,
 		      const void *layout_ctx, struct blab_zone **out)
 {
@@ -240,6 +240,19 @@ int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machin
 	if (err)
 		return err;
 	return zone_create(cfg, NULL, NULL, mm, node, out);
+}
+
+/* a zone alone: ZONE_NORMAL of a node of one, with all of min_free_kbytes; its pcp lists
+ * sized from the strategy (batch and high kept as configured, for blab_node_setup()) */
+static void zone_sizes(struct blab_zone *z, const struct blab_zone_config *cfg)
+{
+	z->managed_pages = z->pages;
+	z->zone_idx = BLAB_ZONE_NORMAL;
+	z->conf_batch = cfg->strategy.batch;
+	z->conf_high = cfg->strategy.high;
+	z->conf_high_max = cfg->strategy.high_max;
+	setup_per_zone_wmarks(&z, 1);
+	setup_zone_pageset(z);
 }
 
 static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout,
@@ -342,13 +355,7 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 		for (unsigned mt = 0; mt < BLAB_MT_TYPES; mt++)
 			blab_list_init(&z->free_area[o].free_list[mt]);
 
-	z->managed_pages = z->pages;
-	z->zone_idx = BLAB_ZONE_NORMAL;
-	z->conf_batch = cfg->strategy.batch;
-	z->conf_high = cfg->strategy.high;
-	z->conf_high_max = cfg->strategy.high_max;
-	setup_per_zone_wmarks(&z, 1);
-	setup_zone_pageset(z);
+	zone_sizes(z, cfg);
 
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_ZONE_INIT, z->start_pfn, top, BLAB_CPU_NONE, 0,
 	     BLAB_PATH_ZONE_INIT, pbo, z->pages, cpus);

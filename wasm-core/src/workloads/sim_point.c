@@ -1,7 +1,7 @@
 /*
  * sim_point.c - one run as the browser asks for it (struct blab_sim_point, blab_sim.h): its
  * key, its config, and its counters as a record. blab_js_sim_run() (wasm/api.c) and `blab sim
- * --points` (cli/sim_points.c) both go through here, so a point runs the same machine natively
+ * --points` (cli/sim/sim_points.c) both go through here, so a point runs the same machine natively
  * and in WebAssembly; the lessons ship the native records and the page checks every counter.
  */
 #include <inttypes.h>

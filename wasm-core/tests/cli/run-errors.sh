@@ -72,7 +72,7 @@ if ! timeout 60 $blab calibrate --out "$tmp/none/x.params" 2>&1 | grep -q 'nativ
   [ $(( $(date +%s) - start )) -lt 5 ] || { echo "FAIL: calibrate measured before checking --out"; fail=1; }
 fi
 
-# ---- blab sim's options (one table, cli/sim_args.c): repeats, and options a workload ignores
+# ---- blab sim's options (one table, cli/sim/sim_args.c): repeats, and options a workload ignores
 expect 2 "blab sim: --cpus: 2 given twice" "${pf1[@]}" --cpus 1,2,2
 expect 2 "blab sim: --preset: 'v4.16' given twice" sim --workload page_fault1 --preset v4.16,v4.17,v4.16
 expect 2 "blab sim: --cpus: an empty value in '2,'" "${pf1[@]}" --cpus 2,

@@ -392,7 +392,7 @@ static void test_determinism(void)
 
 /*
  * LRU against a plain recency list, for way counts that are and are not multiples of the
- * eight ranks cache.c handles per 64-bit word (touch, LRU search): one CPU, one L1 set, a
+ * eight ranks cache_lru.h handles per 64-bit word (touch, LRU search): one CPU, one L1 set, a
  * random stream of reads over a few more lines than the set holds. A read is an L1 hit
  * exactly when its line is among the `ways` most recently used distinct lines.
  */

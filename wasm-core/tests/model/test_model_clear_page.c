@@ -182,7 +182,7 @@ static void test_batched_equals_loop(void)
 	cache_free(&b);
 }
 
-/* Lazy clears (cache.c, "clear_page() in bulk": model a) against clears applied at once
+/* Lazy clears (cache_clear.h, "clear_page() in bulk": model a) against clears applied at once
  * (model b, whose directory knows a frame line): the same outcome and cycles for every
  * access and prefetch, the same wasted prefetches in the same order, the same counters, on
  * CPUs that share a core (0 and 56), another core (1) and the other socket (28), with L2

@@ -46,7 +46,7 @@ static inline uint32_t model_cpu_socket(const struct model_params *p, uint32_t c
 	return model_cpu_core(p, cpu) / p->cores_per_socket;
 }
 
-/* ---------------------------------------------------------------- cache model (cache.c) */
+/* ------------------------------------------------- cache model (cache.c and cache_*.c) */
 
 enum cache_outcome {
 	CACHE_L1 = 0,
@@ -107,11 +107,11 @@ struct cache_slot {
 };
 
 /* Per set: its LRU order, which ways hold what, and how far it has caught up with the
- * clear_page() fillers applied lazily (cache.c, "clear_page() in bulk"). */
+ * clear_page() fillers applied lazily (cache_clear.h, "clear_page() in bulk"). */
 struct cache_set {
 	/* True LRU order of a set of up to 16 ways: the way ranked r (0 = most recently
 	 * used) in bits 4r..4r+3, the nibbles above the last rank 0xf, so that a touch is a
-	 * shift and a fill of the LRU way a rotation (cache.c, "LRU order"). Wider sets keep
+	 * shift and a fill of the LRU way a rotation (cache_lru.h, "LRU order"). Wider sets keep
 	 * their ranks in cache_level.age instead. */
 	uint64_t order;
 	/* bit per way: holds a tracked line / holds anything (a tracked line or a
@@ -125,7 +125,7 @@ struct cache_set {
 	/* L2 with lazy clears: the lazy clear count of its group at which a filler would
 	 * evict something other than a filler (0: never) */
 	uint64_t deadline;
-	/* sets of up to 16 ways: a one-byte hash of each way's line (cache.c, "Set
+	/* sets of up to 16 ways: a one-byte hash of each way's line (cache_lru.h, "Set
 	 * lookups"), so that a lookup compares eight ways per 64-bit word and reads the tag
 	 * of a candidate only. With it a set's state is one 64-byte host cache line. */
 	uint8_t fp[16];
@@ -154,8 +154,8 @@ struct cache_level {
 };
 
 /* A line an LLC set holds: which, at what version, and when it was last used, counted in
- * the clear_page() fillers the set had taken in by then (the count's low 32 bits: cache.c,
- * "The LLC") */
+ * the clear_page() fillers the set had taken in by then (the count's low 32 bits:
+ * cache_llc.h, "The LLC") */
 struct llc_line {
 	uint64_t line;
 	uint32_t used_at;
@@ -201,8 +201,8 @@ struct cache_dir_entry {
 struct cache_model {
 	struct model_params p;
 	uint32_t ncpus, ncores, nsockets; /* what this run uses */
-	/* L1, L2 and LLC have model_params_default()'s 8, 16 and 11 ways: cache.c runs code
-	 * compiled for them */
+	/* L1, L2 and LLC have model_params_default()'s 8, 16 and 11 ways: the access and
+	 * clear paths (cache.c, cache_clear.c) run code compiled for them */
 	uint32_t default_geom;
 	uint16_t core_of[MODEL_MAX_CPUS];  /* model_cpu_core(), precomputed: no division */
 	struct cache_level *l1_of[MODEL_MAX_CPUS]; /* each CPU's core's L1 */
@@ -255,8 +255,9 @@ int cache_init(struct cache_model *m, const struct model_params *p, uint32_t ncp
  * lines are hashed. */
 int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t ncpus,
 		  uint64_t first_pfn, uint64_t npages, uint32_t dir_hash_lines);
-/* The host bytes cache_init() takes for these arguments (counted beside the allocations, in
- * cache.c, so that the host memory bound and the cache cannot drift apart). */
+/* The host bytes cache_init() takes for these arguments (each part counted beside its
+ * allocations, in cache_init.c, cache_lru.c, cache_llc.c and cache_dir.c, so that the host
+ * memory bound and the cache cannot drift apart). */
 uint64_t cache_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t npages,
 			 uint32_t dir_hash_lines);
 void cache_free(struct cache_model *m);

@@ -2,7 +2,7 @@
 // and a Cancel button. It only shows what it is told (the engine's pool computes the figures).
 import { el } from './dom';
 import { perFrame } from './per-frame';
-import './progress.css';
+import './progress-bar.css';
 
 export interface ProgressFigures {
   done: number;

@@ -6,7 +6,7 @@
 import type { SimRequest } from '../engine/blab-module';
 import type { SimConfig } from '../lessons/lesson';
 import { MEASURED_CLEAR_LINES, presetSlubPrefetch, runRequest, type RunParams } from '../scenario/request';
-import { COMPARE_LIMITS, COMPARE_WORKLOADS, type CompareState, type CompareWorkloadSpec } from './url';
+import { COMPARE_LIMITS, COMPARE_WORKLOADS, type CompareState, type CompareWorkloadSpec } from './compare-url';
 
 /** Frame lines clear_page() passes through the cache model in the replayed runs (docs/sim.md:
  * 8 is near the seeds, 5x faster than 64); the measured runs clear all 64. */
@@ -37,7 +37,7 @@ export function compareParams(s: CompareState, c: SimConfig, cpus: number, seed:
     ...(c.batch !== undefined ? { batch: c.batch } : {}),
     ...(c.high !== undefined ? { high: c.high } : {}),
   };
-  // the state's cpus and size are hackbench's groups and messages per sender (url.ts)
+  // the state's cpus and size are hackbench's groups and messages per sender (compare-url.ts)
   const wl = s.workload;
   return wl === 'hackbench'
     ? runRequest({ workload: wl, groups: cpus, loops: s.pages, ...common, ...(c.slubPrefetch !== undefined ? { slubPrefetch: c.slubPrefetch } : {}) })

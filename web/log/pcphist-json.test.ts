@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { histBins, histCpus, histTotals, parsePcpHistogram } from './pcphist';
+import { histBins, histCpus, histTotals, parsePcpHistogram } from './pcphist-json';
 
 describe('pcp histograms from the core', () => {
   const h = parsePcpHistogram('{"refill":{"0":[[63,2],[126,1]],"1":[[63,1]]},"drain":{"1":[[185,1]]},"dropped":0}');

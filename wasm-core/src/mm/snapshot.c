@@ -5,8 +5,13 @@
  * so the places follow one fixed rule (blab.h, docs/import.md "Snapshots"). The rule keeps
  * every count true to the snapshot and the zone a state the kernel could be in: a free block
  * never sits beside a free buddy of its order, which __free_one_page() would have merged.
+ *
+ * It is zone creation in a given state, so it lives beside zone.c and lays the zone out
+ * through zone creation's layout hook (zone_layout_fn) in place of memblock's free. The op
+ * scripts' `snapshot` line (script/, and through it the app's /proc import) calls it from
+ * the layer above.
  */
-#include "mm/mm.h"
+#include "mm.h"
 
 static uint64_t align_up(uint64_t x, uint64_t a)
 {

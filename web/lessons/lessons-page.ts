@@ -1,7 +1,7 @@
 // The lesson pages: the index of lessons, and the mount of one lesson (lessonpage.ts walks it).
 import { el } from '../ui/dom';
 import { download, readPicked } from '../ui/download';
-import { ProgressStore } from '../storage/progress';
+import { ProgressStore } from '../storage/lesson-progress';
 import { IMPORT_LIMITS } from '../scenario/limits';
 import { LESSON_LIMITS, type Lesson } from './lesson';
 import { LessonError, parseLesson } from './parse';

@@ -14,7 +14,7 @@
 #include "blab_sim.h"
 #include "blab_model.h"
 #include "blab_zoneinfo.h"
-#include "options.h"
+#include "../options.h"
 #include "sim_shard.h"
 
 struct sim_args {

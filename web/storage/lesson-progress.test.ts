@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressStore } from './progress';
+import { ProgressStore } from './lesson-progress';
 import { STORAGE_KEY, StoreError } from './store';
 
 function memory() {

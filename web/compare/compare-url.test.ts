@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, parseCompare } from './url';
+import { CompareUrlError, DEFAULT_COMPARE, defaultsFor, formatCompare, parseCompare } from './compare-url';
 import { presetSlubPrefetch } from '../scenario/request';
 
 describe('compare URL state', () => {

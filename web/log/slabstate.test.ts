@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CPU_NONE, EV, decodeEvents, encodeEvents, type EventRecord } from './events';
 import { Player } from './player';
-import { OBJ, SLAB_MAX_OBJECTS, SLAB_STAT, SlabState, applySlabEvent } from './slab';
+import { OBJ, SLAB_MAX_OBJECTS, SLAB_STAT, SlabState, applySlabEvent } from './slabstate';
 
 const SLAB_PFN = 0x1200;
 const BASE = SLAB_PFN * 4096; // object address - PAGE_OFFSET of object 0

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory } from '../engine/blab-module';
 import { EV, decodeEvents, type EventLog } from './events';
-import { LockHistograms, NR_BINS, binLow, binOf } from './lockhist';
+import { LockHistograms, NR_BINS, binLow, binOf } from './lockhistindex';
 
 const modulePath = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'wasm', 'node', 'blab.js');
 let log: EventLog;

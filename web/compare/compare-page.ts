@@ -1,0 +1,119 @@
+// The compare view: 2-4 configurations (presets, or presets with their own pcp batch / high,
+// and for hackbench SLUB's freelist prefetch) run on the same workload and seed. This page puts
+// its parts together: the form (compare-form.ts), the replays side by side played in step by
+// virtual time (replay-columns.ts), the measured runs' diff table with the rows that fit the
+// workload (measured-runs.ts, diff.ts) and a score-vs-tasks chart with all of them where the
+// score is a throughput (compare-chart.ts). Its state lives in the URL (compare-url.ts), so a
+// compare reloads to the same view.
+import { PoolCancelled, SimPool } from '../engine/pool';
+import { ResultsCache } from '../engine/results-cache';
+import { el } from '../ui/dom';
+import { createPresenter, showChosenFigures } from '../ui/presenter';
+import { CompareUrlError, DEFAULT_COMPARE, formatCompare, parseCompare, type CompareState } from './compare-url';
+import { createCompareForm } from './compare-form';
+import { createReplayColumns } from './replay-columns';
+import { measureRuns } from './measured-runs';
+import '../lessons/lessons.css';
+
+/** The link's compare state, or the defaults and what was wrong with it. */
+function stateOf(search: string): { state: CompareState; problem: string } {
+  try {
+    // ?lecture=1 is the presenter's, not the compare state's
+    return { state: parseCompare(search.replace(/([?&])lecture=1(&|$)/, (_, a: string, b: string) => (b ? a : ''))), problem: '' };
+  } catch (e) {
+    if (!(e instanceof CompareUrlError)) throw e;
+    return { state: structuredClone(DEFAULT_COMPARE), problem: `The link's compare state was ignored: ${e.message}` };
+  }
+}
+
+export function mountCompare(root: HTMLElement, search: string): void {
+  const link = stateOf(search);
+  let state = link.state;
+  // the small replays and the measured runs (diff table and chart), side by side on every
+  // hardware thread
+  const pool = new SimPool(undefined, new ResultsCache());
+  const page = el('div', { class: 'compare-page' });
+  page.append(el('h2', { class: 'page-title', text: 'Compare configurations' }));
+  const alert = el('p', { class: 'alert', role: 'alert', text: link.problem });
+  page.append(alert);
+  const form = createCompareForm(state, (f) => {
+    try {
+      state = f.read();
+      alert.textContent = '';
+    } catch (e) {
+      alert.textContent = e instanceof Error ? e.message : String(e);
+      return;
+    }
+    void runAll();
+  });
+
+  let urlTimer: number | undefined;
+  const status = el('p', { class: 'status', role: 'status' });
+  const columns = createReplayColumns({
+    pool,
+    status,
+    onTime: (t, playing) => {
+      window.clearTimeout(urlTimer);
+      urlTimer = window.setTimeout(() => history.replaceState(null, '', formatCompare({ ...state, t: Math.round(t) }) + (presenter.lecture ? '&lecture=1' : '')), playing ? 500 : 50);
+    },
+  });
+  const diffBox = el('section', { class: 'compare-diff', 'aria-labelledby': 'diff-title' });
+  const chartBox = el('section', { class: 'compare-chart', 'aria-labelledby': 'chart-title' });
+  page.append(status, columns.bar, form.root, columns.cols, diffBox, chartBox);
+  root.replaceChildren(page);
+
+  // presenter mode (web/ui/presenter.ts): PageDown / PageUp move the shared clock a twentieth of
+  // the run; a slide shows the first view of two columns side by side, or the chosen figures
+  const figures: { id: string; title: string; el: HTMLElement }[] = [];
+  const presenter = createPresenter({
+    root: page,
+    next: () => columns.seekBy(1 / 20),
+    prev: () => columns.seekBy(-1 / 20),
+    onLecture: () => {
+      showChosenFigures(figures, presenter.chosen, presenter.lecture);
+      if (columns.shown) columns.draw();
+    },
+    onFigures: () => showChosenFigures(figures, presenter.chosen, presenter.lecture),
+    lecture: /[?&]lecture=1(&|$)/.test(search),
+    stepKeys: false,
+    signal: new AbortController().signal,
+  });
+  // after the playback controls, as on the lesson page: Play all stays the first thing Tab reaches
+  columns.bar.append(presenter.controls);
+
+  /** bumped by every compare: a compare's drawing stops when a newer one starts */
+  let runGen = 0;
+
+  async function runAll() {
+    const gen = ++runGen;
+    const current = () => gen === runGen;
+    pool.cancel(); // the last compare's measured runs, if any are left
+    form.run.disabled = true;
+    columns.clear();
+    page.classList.remove('ready');
+    delete chartBox.dataset['lastPointMs'];
+    delete chartBox.dataset['measureStartMs'];
+    diffBox.replaceChildren();
+    chartBox.replaceChildren();
+    try {
+      // the replays first, then the measured runs: started beside them, the pool only slowed
+      // the replays down on a 2-core machine (1.2 s -> 1.8 s to the columns) and brought the
+      // chart's last point no sooner
+      if (!(await columns.replay(state, current))) return;
+      // the figures a slide may show: each view of every column (first views first), the table, the chart
+      figures.length = 0;
+      figures.push(...columns.figures(), { id: 'diff', title: 'the diff table', el: diffBox }, { id: 'chart', title: 'the chart', el: chartBox });
+      presenter.setFigures(figures);
+      showChosenFigures(figures, presenter.chosen, presenter.lecture);
+      await measureRuns({ state, pool, diffBox, chartBox, fragmentation: columns.fragmentation, current });
+      if (!current()) return;
+      page.classList.add('ready');
+    } catch (e) {
+      if (current()) status.textContent = e instanceof PoolCancelled ? 'cancelled: the measured runs stopped' : `the compare could not run: ${e instanceof Error ? e.message : String(e)}`;
+    } finally {
+      if (current()) form.run.disabled = false;
+    }
+  }
+
+  void runAll();
+}

@@ -1,0 +1,127 @@
+// The compare page's measured runs, in the engine's worker pool: the chart's points first (one
+// per configuration and task count, the state's seed), drawn as each finishes, then the diff
+// table's seeds at `cpus`: the table (diff.ts's rows, each configuration's mean with its seeds'
+// min..max under it, the better / worse cells in words), the pcp warnings, its CSV and commands.
+import type { SimPool } from '../engine/pool';
+import { pcpWarnings, pcpWarningsApply } from '../engine/pcp-warning';
+import { pointKey } from '../engine/point';
+import type { SimStats } from '../engine/simstats';
+import type { ThroughputSeries } from '../engine/sweep';
+import type { CsvTable } from '../ui/csv';
+import { el } from '../ui/dom';
+import { download } from '../ui/download';
+import { csvButton } from '../ui/export-buttons';
+import { progressBar } from '../ui/progress-bar';
+import { howMadeLine } from '../ui/provenance';
+import { diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, WINDOW_NOTE, type DiffColumn } from './diff';
+import { mountChart, noChart } from './compare-chart';
+import { COMPARE_WORKLOADS, type CompareState, type CompareWorkloadSpec } from './compare-url';
+import { compareRequest, measuredSeeds } from './compare-request';
+import { caption, runsOf } from './describe-runs';
+
+export interface MeasureOptions {
+  state: CompareState;
+  pool: SimPool;
+  diffBox: HTMLElement;
+  chartBox: HTMLElement;
+  /** each replayed column's unusable free space index at its end (the diff table's last row) */
+  fragmentation: readonly number[];
+  /** false once a newer compare started: this one draws nothing more */
+  current(): boolean;
+}
+
+/** Runs and draws the measured runs; the chart's points as they come, the table at the end. */
+export async function measureRuns(o: MeasureOptions): Promise<void> {
+  const { state, pool, diffBox, chartBox } = o;
+  const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
+  const seeds = measuredSeeds(state);
+  const chartReqs = sp.sweep ? state.configs.flatMap((c) => state.tasks.map((n) => compareRequest(state, c, n))) : [];
+  const diffReqs = state.configs.flatMap((c) => seeds.map((seed) => compareRequest(state, c, state.cpus, seed)));
+  chartBox.dataset['measureStartMs'] = String(Math.round(performance.now())); // make bench reads it
+  const series: ThroughputSeries[] = state.configs.map((c) => ({ label: c.label, points: [] }));
+  const chart = sp.sweep ? mountChart(state, chartBox, series, new Set(chartReqs.map(pointKey)).size) : undefined;
+  if (!sp.sweep) noChart(state, chartBox);
+  const diffStats: (SimStats | undefined)[] = new Array(diffReqs.length);
+  const bar = progressBar('the measured runs', () => pool.cancel());
+  diffBox.append(el('h3', { id: 'diff-title', text: 'Side by side' }), bar.root);
+  const seen = new Set<string>();
+  const cached = new Set<string>();
+  const all = [...chartReqs, ...diffReqs];
+  const outputs = await pool.run(all, {
+    priority: (i) => (i < chartReqs.length ? 1 : 0),
+    onProgress: (p) => {
+      if (o.current()) bar.update(p);
+    },
+    onPoint: ({ index, key, stats, source }) => {
+      if (!o.current()) return;
+      if (source === 'cache') cached.add(key);
+      if (index < chartReqs.length) {
+        const j = Math.floor(index / state.tasks.length);
+        const tasks = state.tasks[index % state.tasks.length]!;
+        if (seen.has(`${j}/${tasks}`)) return; // a task count listed twice
+        seen.add(`${j}/${tasks}`);
+        series[j]!.points.push({ tasks, score: stats.score });
+        series[j]!.points.sort((a, b) => a.tasks - b.tasks);
+        chart?.redraw();
+      } else diffStats[index - chartReqs.length] = stats;
+    },
+  });
+  if (!o.current()) return;
+  const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
+  bar.finish(`${runs.size} measured runs${cached.size ? `, ${cached.size} of them from this browser's results cache` : ''}`);
+  // every measured run's record, one JSON line each, as `blab sim --points` prints it natively
+  const text = el('button', { type: 'button', class: 'small', text: 'Runs as records', 'aria-label': 'Runs as records: save every measured run, its point key and every counter, one JSON line each' });
+  text.addEventListener('click', () => download([...runs].map(([key, stats]) => `${JSON.stringify({ key, stats })}\n`).join(''), 'compare-runs.jsonl', 'application/jsonl'));
+  bar.root.append(text);
+  const diffCols: DiffColumn[] = state.configs.map((c, j) => ({
+    label: c.label,
+    stats: diffStats.slice(j * seeds.length, (j + 1) * seeds.length) as SimStats[],
+    ...(o.fragmentation[j] !== undefined ? { fragmentation: o.fragmentation[j] } : {}),
+  }));
+  drawDiff(state, diffBox, diffCols, seeds);
+  chart?.finish();
+}
+
+/** The diff table, its warnings, CSV and commands, into diffBox. */
+function drawDiff(state: CompareState, diffBox: HTMLElement, diffCols: DiffColumn[], seeds: number[]) {
+  const dr = diffRows(diffCols, state.workload);
+  const ms = measures(state.workload);
+  const tbl = el('table', { class: 'data diff', id: 'diff-table' });
+  tbl.append(el('caption', { text: `${caption(state)}, seeds ${seeds[0]}..${seeds.at(-1)} (the mean; min..max under it): the measured runs, computed by the core; "better" says which way each figure is better${WINDOW_NOTE[state.workload] ?? ''}` }));
+  const thead = el('thead');
+  const htr = el('tr');
+  for (const h of dr[0]!) htr.append(el('th', { scope: 'col', text: h }));
+  thead.append(htr);
+  const tb = el('tbody');
+  // the % cells say better / worse in words; the colour only repeats it
+  const cell = (v: string) => el('td', { text: v, ...(/ (better|worse)( \(|$)/.test(v) ? { class: / better( \(|$)/.test(v) ? 'gain' : 'loss' } : {}) });
+  dr.slice(1).forEach((r, i) => {
+    const cells = r.slice(1).map(cell);
+    // under each configuration's mean, its seeds' min..max
+    diffCols.forEach((c, j) => {
+      const sp = measureSpread(ms[i]!, c);
+      if (sp && sp.n > 1 && sp.min !== sp.max) cells[1 + j]!.append(el('span', { class: 'spread', text: `${formatMeasure(ms[i]!, sp.min)}..${formatMeasure(ms[i]!, sp.max)}` }));
+    });
+    tb.append(el('tr', {}, el('th', { scope: 'row', text: r[0]! }), ...cells));
+  });
+  tbl.append(thead, tb);
+  const warnings = diffCols.flatMap((c) => {
+    const texts = new Set(pcpWarningsApply(state.workload) ? c.stats.flatMap((s) => pcpWarnings(s)) : []);
+    return [...texts].map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${c.label}: ${w}` }));
+  });
+  const runs = runsOf(state);
+  const diffCsv: CsvTable = {
+    title: `buddylab compare: ${caption(state)}, seeds ${seeds[0]}..${seeds.at(-1)}; the measured runs of each configuration`,
+    params: [...runs.params, ['seeds', seeds.join(',')]],
+    commands: runs.commands(undefined, seeds),
+    columns: diffCsvColumns(diffCols),
+    rows: diffCsvRows(diffCols, state.workload),
+  };
+  // a narrow screen scrolls the table inside its box, never the page
+  diffBox.append(
+    el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
+    ...warnings,
+    el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
+    howMadeLine(runs.commands(undefined, seeds), 'numbers'),
+  );
+}
