@@ -110,11 +110,11 @@ static void check_replay(const struct blab_exercise *ex)
 }
 
 /* the same problem reached another way has the same answers */
-static void check_unambiguous(const struct blab_exercise *ex)
+static void check_unambiguous(const struct blab_exercise *ex, const char *preset)
 {
 	struct blab_exercise *other;
 	char why[300];
-	int err = ex_make(ex->kind, ex->level, ex->seed, NULL, 1, &other, why, sizeof(why));
+	int err = ex_make(ex->kind, ex->level, ex->seed, preset, 1, &other, why, sizeof(why));
 	CHECK_EQ(err, 0);
 	if (err)
 		return;
@@ -146,8 +146,92 @@ static void test_kind(unsigned kind)
 		CHECK(ex->nq >= 1 && ex->nq <= BLAB_EXERCISE_MAX_QUESTIONS);
 		check_answers(ex);
 		check_replay(ex);
-		check_unambiguous(ex);
+		check_unambiguous(ex, NULL);
 		blab_exercise_free(ex);
+	}
+}
+
+/*
+ * Every preset a kind is posed on, not only its default: 30 seeds of each level (a tenth in
+ * the debug build), the same checks. A preset the kind refuses is refused with its reason.
+ */
+static void test_presets(unsigned kind)
+{
+#ifdef BLAB_DEBUG_CHECK
+	unsigned n = 3;
+#else
+	unsigned n = 30;
+#endif
+	unsigned posed = 0;
+
+	for (unsigned i = 0; blab_preset_name(i); i++) {
+		const char *preset = blab_preset_name(i);
+		for (unsigned seed = 0; seed < 3 * n; seed++) {
+			struct blab_exercise *ex;
+			char why[300];
+			int err = blab_exercise_make(kind, 1 + seed % 3, seed, preset, &ex, why, sizeof(why));
+			if (err == BLAB_EPRESET) {
+				CHECK(strstr(why, preset) != NULL);
+				break;
+			}
+			if (err) {
+				harness_fail(__FILE__, __LINE__, preset, why);
+				continue;
+			}
+			posed += seed == 0;
+			check_answers(ex);
+			check_replay(ex);
+			check_unambiguous(ex, preset);
+			blab_exercise_free(ex);
+		}
+	}
+	CHECK(posed >= 3);
+}
+
+/* the batch a pcp problem states (its zoneinfo lines) */
+static unsigned long stated_batch(const struct blab_exercise *ex)
+{
+	const char *b = strstr(ex_str(&ex->statement), "  batch:");
+	return b ? strtoul(b + strlen("  batch:"), NULL, 10) : 0;
+}
+
+/*
+ * pcp level 1 in each era: a single allocation sometimes refills and sometimes does not, and
+ * a single free sometimes drains and sometimes does not (a level whose answer is always 0
+ * teaches nothing); on 6.7 some refills are larger than batch (batch << alloc_factor).
+ */
+static void test_pcp_level1(void)
+{
+	static const char *const presets[] = {"v4.16", "v5.14", "v6.7"};
+	for (unsigned k = 0; k < 3; k++) {
+		unsigned seen[2][2] = {{0}}, big = 0, n = 200;
+		for (unsigned seed = 0; seed < n; seed++) {
+			struct blab_exercise *ex;
+			char why[300];
+			if (blab_exercise_make(BLAB_EX_PCP, 1, seed, presets[k], &ex, why, sizeof(why))) {
+				harness_fail(__FILE__, __LINE__, presets[k], why);
+				continue;
+			}
+			const char *text = ex_str(&ex->q[0].text), *answer = ex_str(&ex->q[0].answer);
+			unsigned is_free = strstr(text, "free_pcppages_bulk()") != NULL;
+			unsigned long pages = strtoul(answer, NULL, 10);
+			seen[is_free][pages > 0]++;
+			if (!is_free && pages > stated_batch(ex))
+				big++;
+			blab_exercise_free(ex);
+		}
+		for (unsigned f = 0; f < 2; f++)
+			for (unsigned e = 0; e < 2; e++)
+				if (seen[f][e] < n / 10) {
+					char d[160];
+					snprintf(d, sizeof(d), "%s level 1: %u of %u %s %s", presets[k], seen[f][e], n,
+						 f ? "frees" : "allocations", e ? "refill or drain" : "do not");
+					harness_fail(__FILE__, __LINE__, "pcp level 1", d);
+				}
+		if (!strcmp(presets[k], "v6.7"))
+			CHECK(big >= n / 20);
+		else
+			CHECK_EQ(big, 0);
 	}
 }
 
@@ -281,6 +365,9 @@ int main(void)
 	test_seeds_and_refusals();
 	for (unsigned k = BLAB_EX_BUDDY; k < BLAB_EX_RESULT; k++)
 		test_kind(k);
+	for (unsigned k = BLAB_EX_BUDDY; k < BLAB_EX_RESULT; k++)
+		test_presets(k);
+	test_pcp_level1();
 	test_result();
 	return harness_report("test_exercise");
 }

@@ -11,7 +11,9 @@
  * ones (ex->perturb) to show the answers never depend on them.
  *
  *   level 1  one allocation (does it refill, how much; count after) or one free (does it
- *            drain, how much; count after)
+ *            drain, how much; count after); half of them, by the seed, do refill or drain,
+ *            and a history of allocations and frees before them leaves the list's tuning
+ *            state (free_factor; alloc_factor, free_count and high on 6.7) where it matters
  *   level 2  N allocations, then M frees: pages refilled, pages drained, count after
  *   level 3  the era's twist: 5.14's growing drains (each drain, free_factor after), 6.7's
  *            growing refills and moving high, or before 5.14 a list that takes freed pages
@@ -41,7 +43,9 @@ struct pcp {
 	struct blab_exercise *ex;
 	struct blab_strategy s;
 	enum era era;
-	uint32_t batch, high, high_max, count0, setup_allocs;
+	uint32_t batch, high, high_max, count0;
+	uint32_t history, held;  /* level 1: allocations before the problem, and pages still held */
+	uint8_t want;            /* level 1: the op is to refill (alloc) or drain (free) */
 	struct pcpop op[3];
 	unsigned nops;
 	struct pcpdid did[3];
@@ -106,13 +110,19 @@ static void draw(struct pcp *p)
 		p->high_max = 0;
 	}
 	p->count0 = ex_below(ex, 3) == 0 ? 0 : ex_below(ex, p->high);
-	p->setup_allocs = 0;
+	p->history = 0;
+	p->held = 0;
 	p->nops = 0;
 	if (lv == 1) {
+		p->want = (uint8_t)ex_below(ex, 2);
+		/* 6.7's refills grow with alloc_factor, which only a history of refills raises;
+		 * a free's history holds more pages than the list can take before high */
 		if (ex_below(ex, 2)) {
+			int hist = p->era == ERA_AUTO || ex_below(ex, 2);
+			p->history = hist ? 1 + ex_below(ex, 3 * p->high) : 0;
 			p->op[p->nops++] = (struct pcpop){0, 1};
 		} else {
-			p->setup_allocs = 1 + ex_below(ex, p->high);
+			p->history = (p->high_max ? p->high_max : p->high) + 1 + ex_below(ex, 2 * p->high);
 			p->op[p->nops++] = (struct pcpop){1, 1};
 		}
 		return;
@@ -126,6 +136,36 @@ static void draw(struct pcp *p)
 		if (p->era == ERA_BATCH)
 			p->op[p->nops++] = (struct pcpop){0, 1 + ex_below(ex, 2 * p->high)};
 	}
+}
+
+/*
+ * Level 1: bring the list to where its one op does (p->want) or does not refill or drain,
+ * reading the core's list after the history. An allocation refills only an empty list, so
+ * the rest is allocated first; a free drains when count reaches high, so frees of the
+ * history's newest pages bring count to one below high (or short of it). The core's own run
+ * then says whether the op did (fits()).
+ */
+static int lead_up(struct pcp *p, struct ex_run *r)
+{
+	struct blab_exercise *ex = p->ex;
+	struct blab_pcp_info i;
+	uint32_t frees, room;
+
+	blab_pcp_info(ex_zone(r), 0, 0, &i);
+	if (!p->op[0].free) {
+		if (p->want && i.count)
+			return ex_run(ex, r, "alloc order=0 count=%u", i.count);
+		return 0;
+	}
+	room = i.count + 1 < i.high ? i.high - i.count - 1 : 0; /* frees that stay below high */
+	if (p->want)
+		frees = room;
+	else
+		frees = room ? ex_below(ex, room) : 0;
+	if (frees >= p->history)
+		frees = p->history - 1;
+	p->held = p->history - frees;
+	return frees ? ex_run(ex, r, "free last=%u", frees) : 0;
 }
 
 /* the zone and the list before the problem's ops; perturbed: another zone size and layout */
@@ -145,8 +185,10 @@ static int setup(struct pcp *p, struct ex_run *r)
 	if (!err)
 		err = ex_run(ex, r, "snapshot nr_free=%s pcp=0:%u",
 			     ex->perturb ? "3,1,0,2,0,0,0,0,1,0,2" : "0,0,0,0,0,0,0,0,0,0,2", p->count0);
-	if (!err && p->setup_allocs)
-		err = ex_run(ex, r, "alloc order=0 count=%u", p->setup_allocs);
+	if (!err && p->history)
+		err = ex_run(ex, r, "alloc order=0 count=%u", p->history);
+	if (!err && ex->level == 1)
+		err = lead_up(p, r);
 	return err;
 }
 
@@ -173,7 +215,7 @@ static int run_ops(struct pcp *p, struct ex_run *r)
 static int fits(const struct pcp *p)
 {
 	if (p->ex->level == 1)
-		return 1;
+		return p->want == (p->op[0].free ? p->did[0].ndrain > 0 : p->did[0].nrefill > 0);
 	if (!p->did[0].nrefill || !p->did[1].ndrain)
 		return 0;
 	if (p->ex->level == 3 && p->era == ERA_FACTOR && p->did[1].ndrain < 3)
@@ -241,13 +283,15 @@ static void statement(struct pcp *p)
 		   "(a kernel computes them from the zone's size: zone_batchsize(), zone_highsize()).");
 	rules(p, t);
 	state(p, t);
-	if (p->setup_allocs)
+	if (p->held)
 		ex_para(t, "CPU 0 holds %u pages it allocated before; \"free last=N\" gives back the "
 			   "N it allocated most recently, newest first.",
-			p->setup_allocs);
-	ex_puts(t, "These run in order on CPU 0:\n\n");
+			p->held);
+	ex_puts(t, p->held ? "\nThese run in order on CPU 0:\n\n" : "These run in order on CPU 0:\n\n");
 	for (unsigned k = 0; k < p->nops; k++) {
-		if (p->op[k].free)
+		if (p->op[k].free && p->op[k].n == 1)
+			ex_printf(t, "  %u. free last=1   (one free, of the newest page)\n", k + 1);
+		else if (p->op[k].free)
 			ex_printf(t, "  %u. free last=%u   (%u frees, newest page first)\n", k + 1,
 				  p->op[k].n, p->op[k].n);
 		else if (p->op[k].n == 1)
@@ -303,7 +347,7 @@ static void questions(struct pcp *p, struct blab_zone *z)
 		ex_printf(&q->answer, "%u", d[last].after.free_factor);
 		ex_working(q, z, p->ev[0], p->ev[p->nops], EX_WORK_PCP);
 	}
-	if (p->era == ERA_AUTO && p->ex->level >= 2) {
+	if (p->era == ERA_AUTO) {
 		snprintf(text, sizeof(text), "What is high after op %u?", last + 1);
 		q = ex_question(p->ex, EX_FORM_NUMBER, "%s", text);
 		ex_printf(&q->answer, "%u", d[last].after.high);
