@@ -2,11 +2,14 @@
 # Runs the same blab commands through the native binary and its WASM twin and fails on any
 # byte of difference in stdout, stderr or the exit status: every golden op script, every
 # recorded kernel trace, and blab sim runs on the model machine (whose --hash digests every
-# event record, so equal output means equal event logs).
+# event record, so equal output means equal event logs). The comparisons run JOBS at a time
+# (default: one per CPU; each is a native run then a WASM one, mostly Node starting the module).
 set -u
 native=$1; wasm=$2
 here=$(dirname "$0")
 pass=0; fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+todo=() # each comparison: its label, a tab, blab's arguments (split at spaces)
 
 compare() { # compare LABEL ARGS...
   local label=$1; shift
@@ -23,11 +26,11 @@ compare() { # compare LABEL ARGS...
 }
 
 for ops in "$here"/golden/*.ops; do
-  compare "replay $(basename "$ops")" replay "$ops"
+  todo+=("replay $(basename "$ops")"$'\t'"replay $ops")
 done
 # blab import on the recorded traces (and the bad inputs beside them)
 for txt in "$here"/traces/*.txt; do
-  compare "import $(basename "$txt")" import "$txt"
+  todo+=("import $(basename "$txt")"$'\t'"import $txt")
 done
 sims=(
   "sim --workload page_fault1 --cpus 4 --preset v4.17 --pages 256 --hash"
@@ -61,15 +64,46 @@ sims=(
   "sim --workload parallel_free --params $here/params/two-core.params --sockets 2 --cpus 1,4 --preset v4.16,lu-rfc-p3 --pages 64 --node-zones --json --hash"
   "sim --workload parallel_free --params $here/params/two-core.params --sockets 4 --cpus 8 --preset lu-rfc-p2 --pages 32 --node-zones --hash"
   "sim --workload trunc --cpus 2 --node-zones"
+  # latency (docs/model.md): the percentiles, the funclatency-style histograms and the JSON;
+  # and CONFIG_PCP_BATCH_SCALE_MAX as a knob
+  "sim --workload page_fault1 --cpus 1,3 --preset v4.16,v6.7,v6.19 --pages 256 --latency --hash"
+  "sim --workload parallel_free --cpus 2 --preset v5.18,v6.16 --pages 128 --latency --json --hash"
+  "sim --workload page_fault1 --cpus 2 --preset v6.7 --pages 512 --pcp-batch-scale-max 2 --latency --histogram --hash"
 )
 for args in "${sims[@]}"; do
-  # shellcheck disable=SC2086 # the arguments are meant to split
-  compare "blab $args" $args
+  todo+=("blab $args"$'\t'"$args")
+done
+# blab exercise: 1,000 problems of each kind, every level, with their answers and working,
+# the same bytes natively and in WebAssembly (the result kind's model-machine runs included)
+for kind in buddy pcp watermarks slab result; do
+  todo+=("blab exercise --sheet --kind $kind"$'\t'"exercise --sheet --kind $kind --level 1,2,3 --count 1000 --seed 2024 --json")
+done
+# ... and on presets other than the kinds' defaults: 2.5's expand(), each pcp era (the
+# 5.14 growing drain, 6.7's auto-tuned high, 6.19), another watermark and slab kernel
+for kp in buddy:v2.5.44 pcp:v2.6.25 pcp:v5.14 pcp:v6.7 pcp:v6.19 watermarks:v5.18 slab:v6.7; do
+  todo+=("blab exercise --sheet --kind ${kp%%:*} --preset ${kp#*:}"$'\t'"exercise --sheet --kind ${kp%%:*} --preset ${kp#*:} --level 1,2,3 --count 300 --seed 7 --json")
+done
+jobs=${JOBS:-$(nproc)}
+for ((w = 0; w < jobs; w++)); do
+  (
+    for ((k = w; k < ${#todo[@]}; k += jobs)); do
+      IFS=$'\t' read -r label args <<<"${todo[k]}"
+      # shellcheck disable=SC2086 # the arguments are meant to split
+      compare "$label" $args
+    done
+    echo "$pass $fail" >"$tmp/count.$w"
+  ) >"$tmp/out.$w" 2>&1 &
+done
+wait
+for ((w = 0; w < jobs; w++)); do
+  cat "$tmp/out.$w"
+  read -r p f <"$tmp/count.$w" || { echo "wasm-vs-native: worker $w did not finish"; f=1; p=0; }
+  pass=$((pass + p)); fail=$((fail + f))
 done
 # the browser's runs (blab sim --points, what the lessons' shipped tables are): the same
 # records, every counter, natively and in WebAssembly; stdout and the exit status only (stderr
 # says how long they took)
-points=$(mktemp "${TMPDIR:-/tmp}/blab-points.XXXXXX")
+points=$tmp/points
 cat > "$points" <<'KEYS'
 workload=page_fault1 preset=v4.17 cpus=120 pages=64 iterations=2 seed=3 batch=0 high=0 clear_lines=4 cache_scale=8
 workload=page_fault1 preset=v4.16 cpus=4 pages=512 iterations=2 seed=1 batch=8 high=48 clear_lines=64 cache_scale=64
@@ -81,7 +115,6 @@ workload=mixed preset=lu-rfc-p2 cpus=4 pages=256 iterations=1 seed=1 batch=0 hig
 KEYS
 a=$($native sim --points "$points" --jobs 2 2>/dev/null; echo "exit $?")
 b=$($wasm sim --points "$points" --jobs 2 2>/dev/null; echo "exit $?")
-rm -f "$points"
 if [ "$a" == "$b" ] && [ "$(grep -c '^{"key":".*","stats":{"score":' <<<"$a")" = 7 ]; then
   pass=$((pass + 1))
 else
@@ -89,17 +122,5 @@ else
   echo "DIFFERS: blab sim --points"
   diff <(echo "$a") <(echo "$b") | head -10
 fi
-# blab exercise: 1,000 problems of each kind, every level, with their answers and working,
-# the same bytes natively and in WebAssembly (the result kind's model-machine runs included)
-for kind in buddy pcp watermarks slab result; do
-  compare "blab exercise --sheet --kind $kind" exercise --sheet --kind "$kind" --level 1,2,3 \
-    --count 1000 --seed 2024 --json
-done
-# ... and on presets other than the kinds' defaults: 2.5's expand(), each pcp era (the
-# 5.14 growing drain, 6.7's auto-tuned high, 6.19), another watermark and slab kernel
-for kp in buddy:v2.5.44 pcp:v2.6.25 pcp:v5.14 pcp:v6.7 pcp:v6.19 watermarks:v5.18 slab:v6.7; do
-  compare "blab exercise --sheet --kind ${kp%%:*} --preset ${kp#*:}" exercise --sheet \
-    --kind "${kp%%:*}" --preset "${kp#*:}" --level 1,2,3 --count 300 --seed 7 --json
-done
 echo "wasm-vs-native: ${pass} passed, ${fail} failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

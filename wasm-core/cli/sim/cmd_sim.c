@@ -157,8 +157,10 @@ static void sweep_free(struct sim_sweep *sw)
 {
 	uint32_t n = sw->ncpus * sw->npresets;
 
-	for (uint32_t k = 0; sw->cells && k < n; k++)
+	for (uint32_t k = 0; sw->cells && k < n; k++) {
 		blab_hist_free(sw->cells[k].hist);
+		blab_latency_free(sw->cells[k].lat);
+	}
 	free(sw->cells);
 	sw->cells = NULL;
 	blab_zoneinfo_free(sw->zs.zi);
@@ -192,6 +194,9 @@ static int sweep_init(struct sim_sweep *sw, struct sim_args *a, struct model_par
 	sw->cells = calloc(ncells, sizeof(*sw->cells));
 	for (uint32_t k = 0; sw->cells && a->histogram && k < ncells; k++)
 		if (!(sw->cells[k].hist = blab_hist_new()))
+			oom = 1;
+	for (uint32_t k = 0; sw->cells && a->latency && k < ncells; k++)
+		if (!(sw->cells[k].lat = blab_latency_new(sw->cpus[k / sw->npresets], mp->cpu_mhz)))
 			oom = 1;
 	if (!sw->cells || oom) {
 		fprintf(stderr, "blab sim: out of memory\n");
@@ -270,7 +275,10 @@ static void sweep_cell(size_t i, void *ctx)
 		cfg.strategy.batch = (uint32_t)a->batch;
 	if (a->high)
 		cfg.strategy.high = (uint32_t)a->high;
+	if (a->pcp_batch_scale_given)
+		cfg.strategy.pcp_batch_scale_max = (uint8_t)a->pcp_batch_scale_max;
 	cfg.hist = sw->cells[k].hist;
+	cfg.latency = sw->cells[k].lat;
 	if (a->hash || run->ef)
 		sim_sink_attach(&cfg, &ss, run->ef);
 	/* one terminal line: only the runs of one thread show their progress */
@@ -335,6 +343,8 @@ static uint64_t sweep_linear(struct sim_sweep *sw, const struct blab_sim_config 
 
 		cfg.cpus = 1;
 		blab_preset(sw->presets[0], &cfg.strategy);
+		if (sw->a->pcp_batch_scale_given)
+			cfg.strategy.pcp_batch_scale_max = (uint8_t)sw->a->pcp_batch_scale_max;
 		if (blab_sim_run(&cfg, &r1, err, sizeof(err)) == 0) {
 			sw->linear1 = r1.score;
 			sw->linear1_milli = r1.score_milli;

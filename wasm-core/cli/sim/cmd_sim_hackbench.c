@@ -145,6 +145,8 @@ static int hb_run(struct hb_sweep *hb, uint32_t g, uint32_t p, FILE *ef)
 		cfg.strategy.batch = (uint32_t)a->batch;
 	if (a->high)
 		cfg.strategy.high = (uint32_t)a->high;
+	if (a->pcp_batch_scale_given)
+		cfg.strategy.pcp_batch_scale_max = (uint8_t)a->pcp_batch_scale_max;
 	cfg.hackbench.groups = hb->groups[g];
 	cfg.hackbench.loops = (uint32_t)a->loops;
 	cfg.hackbench.object_size = (uint32_t)a->object_size;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "blab_hist.h"
+#include "blab_latency.h"
 #include "blab_sim.h"
 #include "blab_zoneinfo.h"
 #include "../options.h"
@@ -18,6 +19,7 @@ struct sim_cell {
 	struct blab_sim_result r;
 	uint64_t hash;
 	struct blab_hist *hist; /* --histogram */
+	struct blab_latency *lat; /* --latency */
 };
 
 /* --zoneinfo: the file's zone, whose sizes every run of the sweep takes */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sim_latency.h"
 #include "sim_table.h"
 
 #define PF1 SIM_WL(BLAB_WL_PAGE_FAULT1)
@@ -209,8 +210,12 @@ static void print_run_json(const struct sim_sweep *sw, uint32_t c, uint32_t p)
 		printf(",\"hash\":\"%016llx\"", (unsigned long long)x->hash);
 	if (r->high_max)
 		printf(",\"high_max\":%u", r->high_max);
+	if (a->pcp_batch_scale_given)
+		printf(",\"pcp_batch_scale_max\":%u", (unsigned)a->pcp_batch_scale_max);
 	if (a->histogram)
 		print_hist_json(x);
+	if (x->lat)
+		sim_latency_json(x->lat);
 	printf("}");
 }
 
@@ -378,6 +383,11 @@ void sim_sweep_print_text(const struct sim_sweep *sw)
 			for (uint32_t c = 0; c < sw->ncpus; c++)
 				print_hist_text(&sw->cells[c * sw->npresets + p], sw->presets[p],
 						sw->cpus[c]);
+	if (a->latency && !csv)
+		for (uint32_t p = 0; p < sw->npresets; p++)
+			for (uint32_t c = 0; c < sw->ncpus; c++)
+				sim_latency_text(sw->cells[c * sw->npresets + p].lat, sw->presets[p],
+						 sw->cpus[c]);
 	if (a->hash)
 		for (uint32_t c = 0; c < sw->ncpus; c++)
 			for (uint32_t p = 0; p < sw->npresets; p++)

@@ -9,7 +9,7 @@
  *        [skip_merge=0|1] [clusters=none|per_free|per_bulk]
  *        [high_max=H] [pcp_lock=0|1] [alloc_factor=0|1] [free_high=none|all|batch|half_min]
  *        [bulk_chunk=0|1] [drain_chunk=0|1] [buddy_map=0|1] [expand_top=0|1]
- *        [pcp_thp=none|per_mt|one|movable]
+ *        [pcp_thp=none|per_mt|one|movable] [pcp_batch_scale_max=0..6]
  *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1] [compact=merge|migrate]
  *        [count=N]
  *   compact order=K [cpu=C] [mode=merge|migrate]
@@ -256,6 +256,34 @@ static int pick_name(const char *val, const char *const *names, int count)
 	return -1;
 }
 
+/*
+ * pcp_batch_scale_max=0..6: CONFIG_PCP_BATCH_SCALE_MAX (52166607ecc9), which exists only with
+ * the 6.7 switches. A line that turns one of them on over an older preset, and does not name
+ * the option, gets the Kconfig's default (5); one that turns them all off over a 6.7+ preset
+ * has no option left. Run after every other strategy key.
+ */
+static int zone_batch_scale(struct blab_script *s, struct kv *kv, int n,
+			    struct blab_strategy *st)
+{
+	uint64_t v;
+	int r = num(s, "zone", kv, n, "pcp_batch_scale_max", BLAB_PCP_BATCH_SCALE_MAX_LIMIT, &v);
+
+	if (r < 0)
+		return 1;
+	if (r && !blab_strategy_has_batch_scale(st))
+		return bad(s, "zone: pcp_batch_scale_max=%u: CONFIG_PCP_BATCH_SCALE_MAX came with "
+			      "6.7 (52166607ecc9); this zone has none of its switches (alloc_factor, "
+			      "free_factor=2, the auto-tuned high, drain_chunk)",
+			   (unsigned)v);
+	if (r)
+		st->pcp_batch_scale_max = (uint8_t)v;
+	else if (!blab_strategy_has_batch_scale(st))
+		st->pcp_batch_scale_max = 0;
+	else if (!st->pcp_batch_scale_max)
+		st->pcp_batch_scale_max = BLAB_PCP_BATCH_SCALE_MAX_DEFAULT;
+	return 0;
+}
+
 /* ---- the zone line: a table of its keys ---- */
 
 /* what a `zone` line builds while its keys are read */
@@ -475,7 +503,7 @@ static int zone_read_keys(struct blab_script *s, struct kv *kv, int n, struct zo
 		if (!find(kv, n, "pcp_thp"))
 			cfg->strategy.pcp_thp = BLAB_THP_NONE;
 	}
-	if (unknown_keys(s, "zone", kv, n))
+	if (zone_batch_scale(s, kv, n, &cfg->strategy) || unknown_keys(s, "zone", kv, n))
 		return 1;
 	if (cfg->pageblock_order != 0xff &&
 	    cfg->pageblock_order > (cfg->top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg->top_order))

@@ -72,7 +72,7 @@ void sim_node_pcp_sizes(struct blab_strategy *s)
 /* Pages a zone needs for `tasks` of the workload's tasks: their pages, plus what can sit on
  * their pcp lists, rounded up to a MAX_ORDER block. A 6.7+ list may grow to high_max, but
  * only with pages its task freed (already counted) and what its last refill left: at most
- * batch << PCP_BATCH_SCALE_MAX more than the old lists, so the zone stays small. */
+ * batch << CONFIG_PCP_BATCH_SCALE_MAX more than the old lists, so the zone stays small. */
 static uint64_t sim_zone_size(const struct sim_workload *wl, const struct blab_sim_config *c,
 			      uint32_t tasks, const struct blab_strategy *s)
 {
@@ -80,7 +80,7 @@ static uint64_t sim_zone_size(const struct sim_workload *wl, const struct blab_s
 	uint64_t pages, room = s->high + 2u * s->batch + 64u;
 
 	if (s->high_mode == BLAB_HIGH_AUTO)
-		room += (uint64_t)s->batch << PCP_BATCH_SCALE_MAX;
+		room += (uint64_t)s->batch << s->pcp_batch_scale_max;
 	cn.cpus = tasks;
 	pages = wl->zone_pages(&cn) + (uint64_t)tasks * room + 4096u;
 	return (pages + 1023u) & ~1023ull;
@@ -236,6 +236,13 @@ static int sim_check(const struct blab_sim_config *c, const struct sim_workload 
 		     (unsigned long long)BLAB_SIM_MAX_WORK);
 	if (c->clear_lines < 1 || c->clear_lines > 64)
 		FAIL(BLAB_EINVAL, "clear_lines must be 1..64");
+	/* its nanoseconds are the modelled clock's */
+	if (c->latency && (blab_latency_cpus(c->latency) < c->cpus ||
+			   blab_latency_cpu_mhz(c->latency) != mp->cpu_mhz))
+		FAIL(BLAB_EINVAL, "latency: the recorder is for %u CPUs at %u MHz; the run has %u "
+				  "CPUs at %u MHz",
+		     blab_latency_cpus(c->latency), blab_latency_cpu_mhz(c->latency), c->cpus,
+		     mp->cpu_mhz);
 	if (wl->check && (ret = wl->check(c, err, errlen)) != 0)
 		return ret;
 	return 0;
@@ -545,6 +552,8 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	r->high_max = run.z->s.high_mode == BLAB_HIGH_AUTO ? run.z->pageset[0].pcp[0].high_max : 0;
 	for (uint32_t i = 0; i < nz; i++)
 		zones[i]->hist = c->hist; /* refills and drains from here on: the run's own */
+	for (uint32_t i = 0; i < nz; i++)
+		zones[i]->lat = c->latency; /* so are allocations' and frees' latencies */
 
 	sim_start_clocks(&run);
 	set_up = 1;
