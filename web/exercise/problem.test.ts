@@ -1,12 +1,12 @@
 // The page reads what `blab exercise --json` prints: every kind's problem, its answers and its
 // checks, as the native CLI prints them, parse into the shapes the page draws from; anything
-// else is refused with where.
+// else is refused with where (parse.test.ts, which needs no build).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseProblem, parseSheet, ProblemError, readProblem, statementBlocks } from './problem';
+import { parseProblem, parseSheet } from './problem';
 import { EXERCISE_KINDS } from './url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -43,21 +43,5 @@ describe('a problem as the core prints it', () => {
     const s = parseSheet(run('--sheet', '--kind', 'pcp,slab', '--count', '3', '--seed', '2', '--json'));
     expect(s.problems.map((p) => p.kind)).toEqual(['pcp', 'slab', 'pcp']);
     expect(s.problems.every((p) => p.answers?.length === p.questions.length)).toBe(true);
-  });
-
-  it('refuses a shape it does not know, saying where', () => {
-    expect(() => parseProblem('{')).toThrow(ProblemError);
-    const good = JSON.parse(run('slab', '--seed', '1', '--json')) as Record<string, unknown>;
-    expect(() => readProblem({ ...good, questions: [] })).toThrow('questions: expected 1 to 8');
-    expect(() => readProblem({ ...good, questions: [{ n: 1, text: 't', form: 'essay', hint: 'h' }] })).toThrow('questions[0].form: essay is no answer form');
-    expect(() => readProblem({ ...good, setup_events: -1 })).toThrow('problem.setup_events: expected a whole number');
-  });
-
-  it('splits a statement into prose and listings', () => {
-    expect(statementBlocks('One zone\nof 8 pages.\n\n  order 0: 0x1\n  order 2: 0x4\n\nThen:\n')).toEqual([
-      { code: false, text: 'One zone of 8 pages.' },
-      { code: true, text: '  order 0: 0x1\n  order 2: 0x4' },
-      { code: false, text: 'Then:' },
-    ]);
   });
 });

@@ -1,6 +1,6 @@
 // A problem as the core prints it with --json (wasm-core/src/exercise/ex_print.c), read
 // defensively: every field checked, so a page never draws from a shape it did not expect.
-import type { ExerciseKind } from './url';
+import { EXERCISE_KINDS, type ExerciseKind } from './url';
 
 export type AnswerForm = 'number' | 'pfn' | 'buddyinfo' | 'yesno' | 'choice' | 'list' | 'object';
 
@@ -121,10 +121,14 @@ export function readProblem(raw: unknown): Problem {
   const o = raw as Record<string, unknown>;
   const qs = o['questions'];
   if (!Array.isArray(qs) || qs.length < 1 || qs.length > 8) throw new ProblemError('questions: expected 1 to 8');
+  const kind = str(o, 'kind', 'problem');
+  if (!(EXERCISE_KINDS as readonly string[]).includes(kind)) throw new ProblemError(`problem.kind: ${kind.slice(0, 16)} is no kind of exercise`);
+  const level = int(o, 'level', 'problem');
+  if (level < 1 || level > 3) throw new ProblemError(`problem.level: ${level} is not 1, 2 or 3`);
   const p: Problem = {
-    kind: str(o, 'kind', 'problem') as ExerciseKind,
+    kind: kind as ExerciseKind,
     seed: int(o, 'seed', 'problem'),
-    level: int(o, 'level', 'problem'),
+    level,
     preset: str(o, 'preset', 'problem'),
     title: str(o, 'title', 'problem'),
     statement: str(o, 'statement', 'problem'),
