@@ -25,7 +25,9 @@ function field(q: Question): { box: HTMLElement; read: () => string } {
   const id = `ex-q${q.n}`;
   const hintId = `${id}-hint`;
   if (q.form === 'choice' && q.choices) {
-    const group = el('fieldset', { class: 'ex-choices', 'aria-describedby': hintId }, el('legend', { class: 'sr-only', text: `Question ${q.n}` }));
+    // the question is the group's legend, so a screen reader names the group by it, and each
+    // radio by its own choice alone
+    const group = el('fieldset', { class: 'ex-choices', 'aria-describedby': hintId }, el('legend', { class: 'ex-qtext' }, el('span', { class: 'ex-qn', text: `${q.n}.` }), ` ${q.text}`));
     q.choices.forEach((c, i) => {
       const letter = String.fromCharCode(97 + i);
       const input = el('input', { type: 'radio', name: id, id: `${id}-${letter}`, value: letter });
@@ -68,8 +70,10 @@ export function createQuestionsForm(questions: readonly Question[]): QuestionsFo
     const id = `ex-q${q.n}`;
     const { box, read } = field(q);
     const out = el('div', { class: 'ex-mark', id: `${id}-mark`, role: 'status', 'aria-live': 'polite' });
-    const label = el('label', { for: q.form === 'choice' ? `${id}-a` : id, class: 'ex-qtext' }, el('span', { class: 'ex-qn', text: `${q.n}.` }), ` ${q.text}`);
-    root.append(el('div', { class: 'ex-question', id: `${id}-box` }, label, box, el('p', { class: 'hint', id: `${id}-hint`, text: q.hint }), out));
+    const qbox = el('div', { class: 'ex-question', id: `${id}-box` });
+    if (q.form !== 'choice') qbox.append(el('label', { for: id, class: 'ex-qtext' }, el('span', { class: 'ex-qn', text: `${q.n}.` }), ` ${q.text}`));
+    qbox.append(box, el('p', { class: 'hint', id: `${id}-hint`, text: q.hint }), out);
+    root.append(qbox);
     readers.set(q.n, read);
     outs.set(q.n, out);
   }
