@@ -135,6 +135,28 @@ test('screenshots: a phone, a desktop, and lecture mode revealing on R', async (
   await page.screenshot({ path: 'test-results/exercise-lecture-1920-revealed.png' });
 });
 
+test('lecture mode on a projector: the questions beside the problem, one column when a listing is wide', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto('?exercise=buddy&seed=5&level=3');
+  await expect(page.locator('#ex-q1-box')).toBeVisible({ timeout: 30_000 });
+  await page.keyboard.press('l');
+  await expect(page.locator('html')).toHaveClass(/lecture/);
+  const problem = (await page.locator('.ex-problem').boundingBox())!;
+  const questions = (await page.locator('.ex-answers').boundingBox())!;
+  expect(questions.x).toBeGreaterThan(problem.x + problem.width - 1);
+  expect(questions.y).toBeLessThan(1080 / 2);
+  // no listing of the problem is cut
+  expect(await page.locator('.ex-statement pre').evaluateAll((l) => l.filter((e) => e.scrollWidth > e.clientWidth + 1).length)).toBe(0);
+  // a node's buddyinfo is too wide for the column: one column
+  await page.goto('?exercise=watermarks&seed=5&level=3&lecture=1');
+  await expect(page.locator('#ex-q1-box')).toBeAttached({ timeout: 30_000 });
+  await expect(page.locator('#exercise')).toHaveClass(/ex-one-column/);
+  expect(await page.locator('.ex-statement pre').evaluateAll((l) => l.filter((e) => e.scrollWidth > e.clientWidth + 1).length)).toBe(0);
+  const below = (await page.locator('.ex-answers').boundingBox())!;
+  const above = (await page.locator('.ex-problem').boundingBox())!;
+  expect(below.y).toBeGreaterThan(above.y + above.height - 1);
+});
+
 test("the instructor's sheet: problems with links, then the key; CSV key; a student's own seed", async ({ page }) => {
   await page.goto('?exercises&kinds=buddy,pcp&levels=1,2&count=4&seed=7&student=Ada%20Lovelace');
   await expect(page.locator('.sheet-problem')).toHaveCount(4, { timeout: 60_000 });

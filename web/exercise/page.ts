@@ -185,8 +185,19 @@ function showProblem(c: Ctx): void {
 
   // a remote's PageDown / PageUp move down and up the problem a screen at a time
   const scroll = (dir: number) => window.scrollBy({ top: dir * window.innerHeight * 0.85, behavior: 'smooth' });
-  const presenter = createPresenter({ root: page, next: () => scroll(1), prev: () => scroll(-1), lecture: r.lecture, stepKeys: false, signal: new AbortController().signal });
+  // lecture mode sets the problem beside its questions (exercise.css) unless one of its
+  // listings would not fit the narrower column
+  const fitLecture = (on: boolean) => {
+    page.classList.remove('ex-one-column');
+    if (!on) return;
+    requestAnimationFrame(() => {
+      const wide = [...page.querySelectorAll<HTMLElement>('.ex-statement pre')].some((e) => e.scrollWidth > e.clientWidth + 1);
+      page.classList.toggle('ex-one-column', wide);
+    });
+  };
+  const presenter = createPresenter({ root: page, next: () => scroll(1), prev: () => scroll(-1), onLecture: fitLecture, lecture: r.lecture, stepKeys: false, signal: new AbortController().signal });
   c.toolbar.append(presenter.controls);
+  fitLecture(presenter.lecture);
   document.addEventListener('keydown', (ev) => {
     const typing = ev.target instanceof HTMLElement && ev.target.closest('input, select, textarea') !== null;
     if ((ev.key === 'r' || ev.key === 'R') && !typing && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
