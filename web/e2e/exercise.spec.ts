@@ -145,6 +145,10 @@ test('lecture mode on a projector: the questions beside the problem, one column 
   const questions = (await page.locator('.ex-answers').boundingBox())!;
   expect(questions.x).toBeGreaterThan(problem.x + problem.width - 1);
   expect(questions.y).toBeLessThan(1080 / 2);
+  // the figures below both, the width of the page
+  const figures = (await page.locator('.ex-figures').boundingBox())!;
+  expect(figures.y).toBeGreaterThan(problem.y + problem.height - 1);
+  expect(figures.width).toBeGreaterThan(problem.width + questions.width);
   // no listing of the problem is cut
   expect(await page.locator('.ex-statement pre').evaluateAll((l) => l.filter((e) => e.scrollWidth > e.clientWidth + 1).length)).toBe(0);
   // a node's buddyinfo is too wide for the column: one column

@@ -59,17 +59,20 @@ function scoreLine(s: ReturnType<ExerciseScoreStore['get']>): string {
 interface Shown {
   run: LoadedRun | undefined;
   figures: HTMLElement;
+  /** the figures drawn again at their size now (lecture mode changes their type size) */
+  redraw?: () => void;
 }
 
 /** The problem's figures at the state it states: the views of its op script's replay. */
-async function drawFigures(client: EngineClient, p: Problem, into: HTMLElement): Promise<LoadedRun | undefined> {
+async function drawFigures(client: EngineClient, p: Problem, shown: Shown): Promise<void> {
   const views = p.views.filter((v): v is ViewId => (EXERCISE_VIEWS as readonly string[]).includes(v));
-  if (!p.ops || !views.length) return undefined;
+  if (!p.ops || !views.length) return;
   const run = await loadRun(client, { kind: 'script', name: 'exercise', script: p.ops, line: 1 });
   run.player.seek(Math.min(p.setupEvents, run.player.length));
-  const set = mountViewSet(into, views, 'ex');
-  set.update({ player: run.player, pcp: run.pcp });
-  return run;
+  const set = mountViewSet(shown.figures, views, 'ex');
+  shown.run = run;
+  shown.redraw = () => set.update({ player: run.player, pcp: run.pcp });
+  shown.redraw();
 }
 
 /** The records that show an answer's working, stepped through in the lessons' run player. */
@@ -168,9 +171,7 @@ function showProblem(c: Ctx): void {
   replayHost.hidden = true;
   page.append(main, el('section', { class: 'ex-answers', 'aria-labelledby': 'ex-q-title' }, el('h3', { id: 'ex-q-title', text: 'Questions' }), form.root), replayHost);
   const shown: Shown = { run: undefined, figures };
-  void drawFigures(client, p, figures)
-    .then((run) => (shown.run = run))
-    .catch((e: unknown) => figures.append(el('p', { class: 'alert', text: `The figures could not be drawn: ${e instanceof Error ? e.message : String(e)}` })));
+  void drawFigures(client, p, shown).catch((e: unknown) => figures.append(el('p', { class: 'alert', text: `The figures could not be drawn: ${e instanceof Error ? e.message : String(e)}` })));
   const replayMark = (m: Mark | Answer) => replayInto(replayHost, shown, p, m.events!, `Question ${m.n}: the working, record by record`);
 
   const check = el('button', { type: 'submit', class: 'primary', id: 'ex-check', text: 'Check' });
@@ -186,13 +187,13 @@ function showProblem(c: Ctx): void {
   // a remote's PageDown / PageUp move down and up the problem a screen at a time
   const scroll = (dir: number) => window.scrollBy({ top: dir * window.innerHeight * 0.85, behavior: 'smooth' });
   // lecture mode sets the problem beside its questions (exercise.css) unless one of its
-  // listings would not fit the narrower column
+  // listings would not fit the narrower column; the figures are drawn again at the new size
   const fitLecture = (on: boolean) => {
     page.classList.remove('ex-one-column');
-    if (!on) return;
     requestAnimationFrame(() => {
       const wide = [...page.querySelectorAll<HTMLElement>('.ex-statement pre')].some((e) => e.scrollWidth > e.clientWidth + 1);
-      page.classList.toggle('ex-one-column', wide);
+      page.classList.toggle('ex-one-column', on && wide);
+      shown.redraw?.();
     });
   };
   const presenter = createPresenter({ root: page, next: () => scroll(1), prev: () => scroll(-1), onLecture: fitLecture, lecture: r.lecture, stepKeys: false, signal: new AbortController().signal });
@@ -240,7 +241,9 @@ async function revealAnswers(c: Ctx, form: QuestionsForm, replay: (a: Answer) =>
   }
   c.revealed = true;
   form.showAnswers(parseProblem(res.stdout).answers ?? [], replay);
-  // the room sees the answers come up
-  form.root.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  // the room sees the answers come up: the questions brought to the top unless they already
+  // stand in the upper half of the screen (beside the problem, in lecture mode)
+  const top = form.root.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight / 2) form.root.scrollIntoView({ block: 'start', behavior: 'smooth' });
   c.status.textContent = 'The answers, as the core computed them (a revealed problem does not count in the score).';
 }
