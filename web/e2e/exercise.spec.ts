@@ -186,6 +186,8 @@ test("the instructor's sheet: problems with links, then the key; CSV key; a stud
 
 for (const width of [390, 1440]) {
   test(`${width} px: axe finds no serious or critical violation, nothing scrolls sideways`, async ({ page }) => {
+    // six pages, each made by the core and swept by axe: a minute each is a hang, not slowness
+    test.setTimeout(360_000);
     await page.setViewportSize({ width, height: 900 });
     const problems: string[] = [];
     const check = async (name: string) => {
