@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { coreHash } from './scripts/core-hash.mjs';
 import { coreSourcePlugin } from './web/lessons/source-plugin.ts';
 import { publishPlugin } from './web/shell/publish-plugin.ts';
+import { fidelityPlugin } from './web/compare/fidelity-plugin.ts';
 import { TIME_MACHINE_SET, timeMachineKeys } from './web/compare/timemachine-runs.ts';
 
 // Emscripten pthreads use a SharedArrayBuffer, which the browser only hands out to a
@@ -48,7 +49,7 @@ export default defineConfig({
   // relative asset paths: the built folder works at any address (a host's root, /course/, ...)
   base: './',
   // the time machine's default runs ship with the lessons' tables (web/lessons/precompute.ts)
-  plugins: [contentSecurityPolicy(), lessonsPlugin({ sets: () => [{ id: TIME_MACHINE_SET, keys: timeMachineKeys() }] }), coreSourcePlugin(), publishPlugin()],
+  plugins: [contentSecurityPolicy(), lessonsPlugin({ sets: () => [{ id: TIME_MACHINE_SET, keys: timeMachineKeys() }] }), coreSourcePlugin(), fidelityPlugin(), publishPlugin()],
   // which core the WebAssembly build comes from (web/engine/core-hash.ts): results are keyed by it
   define: { __BLAB_CORE_HASH__: JSON.stringify(coreHash(fileURLToPath(new URL('.', import.meta.url)))) },
   server: { headers: isolation, port, strictPort: true },

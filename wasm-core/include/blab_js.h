@@ -90,7 +90,12 @@ struct blab_js_sim_request {
 	X(pcpUndrained, r->pcp_cpus_undrained)  \
 	X(pcpUnrefilled, r->pcp_cpus_unrefilled) \
 	X(scoredZoneBp, r->scored_zone_contention_bp) \
-	X(scoredLruBp, r->scored_lru_contention_bp)
+	X(scoredLruBp, r->scored_lru_contention_bp) \
+	X(memMbs, r->mem_mbs)                   \
+	X(memUtilBp, r->mem_util_bp)            \
+	X(memWaitBp, r->mem_wait_bp)            \
+	X(memLimitMbs, r->mem_limit_mbs)        \
+	X(binds, r->binds)
 
 enum {
 #define BLAB_X(js, expr) BLAB_JS_STAT_##js,

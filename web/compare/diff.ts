@@ -4,7 +4,7 @@
 // the workload (hackbench: SLUB's paths and freelist prefetches; stress_highalloc: the order-9
 // attempts). Every value is a counter of the measured runs' stats lines, or a ratio of two.
 import type { ZoneState } from '../log/state';
-import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
+import { acqPerPage, bindingLimit, holdPerAcq, type SimStats } from '../engine/simstats';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread';
 import { WITHIN_SPREAD } from '../lessons/compute';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
@@ -48,6 +48,12 @@ const zoneRows: Measure[] = [
   { name: 'zone->lock contention (% of time spinning)', value: (s) => s.zoneBp / 100, digits: 2, better: 'lower', percent: true },
   { name: 'zone->lock acquisitions per page', value: acqPerPage, digits: 3, better: 'lower' },
   { name: 'zone->lock hold (cycles per acquisition)', value: holdPerAcq, digits: 0, better: 'lower' },
+];
+/** the sockets' memory controllers (docs/model.md, "Memory bandwidth") */
+const memRows: Measure[] = [
+  { name: 'memory bandwidth used (GB/s, all sockets, the whole run)', value: (s) => s.memMbs / 1000, digits: 1, better: null },
+  { name: 'memory: the busiest socket’s share of what it can carry (%)', value: (s) => s.memUtilBp / 100, digits: 1, better: null, percent: true },
+  { name: 'waiting on memory beyond its idle latency (% of time)', value: (s) => s.memWaitBp / 100, digits: 2, better: 'lower', percent: true },
 ];
 const lruRow: Measure = { name: 'lru_lock contention (% of time spinning)', value: (s) => s.lruBp / 100, digits: 2, better: 'lower', percent: true };
 /** read off the replayed zone: a cut-down copy of the first seed's run (the page says so) */
@@ -102,7 +108,7 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
     case 'stress_highalloc':
       return [{ ...score, name: `order-9 success (${w.score})`, percent: true }, ...hiRows, zoneRows[0]!, fragRow];
     case 'mixed':
-      return [score, ...zoneRows, lruRow, ...hiRows, fragRow];
+      return [score, ...zoneRows, lruRow, ...memRows, ...hiRows, fragRow];
     case 'page_fault1':
       // the score counts the scored rounds only; the core times those rounds' lock spin too
       // (the warm-up splits every page out of high-order blocks under zone->lock, which a
@@ -116,6 +122,7 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
         { ...zoneRows[2]!, name: 'zone->lock hold (cycles per acquisition) over the whole run' },
         { name: 'cache misses under zone->lock over the whole run', value: (s) => s.missesLocked, digits: 0, better: 'lower' },
         { name: 'buddy prefetch hits over the whole run', value: (s) => s.pfHit, digits: 0, better: null },
+        ...memRows,
       ];
     default:
       return [
@@ -124,6 +131,7 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
         { name: 'cache misses under zone->lock', value: (s) => s.missesLocked, digits: 0, better: 'lower' },
         { name: 'buddy prefetch hits', value: (s) => s.pfHit, digits: 0, better: null },
         lruRow,
+        ...memRows,
       ];
   }
 }
@@ -250,4 +258,25 @@ export function diffCsvRows(cols: DiffColumn[], workload: CompareWorkload = 'pag
       ...changes.flatMap((c, k) => [c.value === undefined ? null : Number(c.value.toFixed(4)), c.unit, c.verdict ?? '', within[k] ? 'yes' : 'no']),
     ];
   });
+}
+
+/** Which limit binds each configuration (the core's verdict on each seed's run: the wait that
+ * took most of the CPUs' time), in words: "v4.16: zone->lock (90.7 % of the time)"; seeds
+ * that disagree are each named. */
+export function bindsText(cols: DiffColumn[]): string {
+  return cols
+    .map((c) => {
+      const by = new Map<string, number[]>();
+      for (const s of c.stats) {
+        const b = bindingLimit(s);
+        by.set(b.text, [...(by.get(b.text) ?? []), b.share]);
+      }
+      const parts = [...by].map(([text, shares]) => {
+        const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+        const n = by.size > 1 ? `, ${shares.length} of ${c.stats.length} seeds` : '';
+        return text.startsWith('none') ? `${text}${n}` : `${text} (${mean.toFixed(1)} % of the time${n})`;
+      });
+      return `${c.label}: ${parts.join('; ')}`;
+    })
+    .join(' · ');
 }

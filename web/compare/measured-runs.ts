@@ -13,7 +13,7 @@ import { download } from '../ui/download';
 import { csvButton } from '../ui/export-buttons';
 import { progressBar } from '../ui/progress-bar';
 import { howMadeLine } from '../ui/provenance';
-import { diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, WINDOW_NOTE, type DiffColumn } from './diff';
+import { bindsText, diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, WINDOW_NOTE, type DiffColumn } from './diff';
 import { mountChart, noChart } from './compare-chart';
 import { COMPARE_WORKLOADS, type CompareState, type CompareWorkloadSpec } from './compare-url';
 import { compareRequest, measuredSeeds } from './compare-request';
@@ -120,6 +120,7 @@ function drawDiff(state: CompareState, diffBox: HTMLElement, diffCols: DiffColum
   // a narrow screen scrolls the table inside its box, never the page
   diffBox.append(
     el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
+    el('p', { class: 'binds', id: 'diff-binds' }, el('strong', { text: 'The limit that binds: ' }), bindsText(diffCols)),
     ...warnings,
     el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
     howMadeLine(runs.commands(undefined, seeds), 'numbers'),

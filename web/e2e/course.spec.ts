@@ -30,6 +30,7 @@ const PAGES: { name: string; url: string; ready: (p: Page) => Promise<void> }[] 
     url: '/?compare=v4.16,v4.17&cpus=8&pages=64&seed=1&tasks=1,8',
     ready: async (p) => void (await expect(p.locator('.compare-page.ready')).toBeVisible({ timeout: 120_000 })),
   },
+  { name: 'fidelity', url: '/?fidelity', ready: async (p) => void (await expect(p.locator('#fidelity-table tbody tr').first()).toBeVisible()) },
   {
     name: 'workbench',
     url: '/?workbench',
@@ -113,6 +114,8 @@ test('a run ends in a labelled results card: score with its unit, zone->lock, ac
     'zone->lock contention',
     'zone->lock acquisitions per page',
     'buddy prefetches: in time / late / wasted',
+    'memory bandwidth',
+    'the limit that binds',
     'pcp refills (rmqueue_bulk)',
     'pcp drains (free_pcppages_bulk)',
     'pcp lists',
@@ -212,6 +215,8 @@ test('keyboard only: each page\'s main action within 5 Tab presses, and the skip
     lesson: /Next step|Run|Check my prediction/,
     compare: /^Play all/,
     workbench: /^Run scenario$/,
+    // a page to read: its main action is its content, whose first link is reached in 5
+    fidelity: /^← the course$/,
   };
   for (const p of PAGES) {
     await page.goto(p.url);

@@ -4,7 +4,7 @@
 // written down in advance: every number a table shows comes back from the core, and each cell
 // is the mean over its seeds with their spread (min..max).
 import type { SimRequest } from '../engine/blab-module';
-import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats.ts';
+import { acqPerPage, bindingLimit, holdPerAcq, type SimStats } from '../engine/simstats.ts';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread.ts';
 import { groupedWarnings, pcpWarningsApply } from '../engine/pcp-warning.ts';
 import type { PointsRunner } from '../engine/point';
@@ -111,6 +111,10 @@ export function metricValue(s: SimStats, m: Metric): number {
       return need(s.hiAttempts, 'hi_attempts') ? need(s.hiCycles, 'hi_cycles') / s.hiAttempts! / CYCLES_PER_MS : 0;
     case 'hi_unusable':
       return need(s.hiUnusable, 'hi_unusable') / 1000;
+    case 'mem_util':
+      return s.memUtilBp / 100;
+    case 'mem_wait':
+      return s.memWaitBp / 100;
   }
 }
 
@@ -205,4 +209,26 @@ export function tableWarnings(r: TableResult): { text: string; where: string[] }
       row.flatMap((cell, j) => cell.flatMap((stats) => (stats ? [{ label: r.configs[j]!.label, tasks: r.table.tasks[i]!, stats }] : []))),
     ),
   );
+}
+
+/**
+ * Which limit binds each finished row's runs (the core's verdict on the first seed of each
+ * cell: what its CPUs waited on longest, zone->lock, lru_lock or memory bandwidth, or none):
+ * "2 tasks: none; 48: zone->lock; 79: v5.17 zone->lock, v5.18 memory bandwidth". Empty
+ * until a row is in.
+ */
+export function bindsLine(r: TableResult): string {
+  const unit = rowsName(r.table);
+  const parts: string[] = [];
+  r.table.tasks.forEach((n, i) => {
+    if (!rowDone(r, i)) return;
+    const names = r.runs[i]!.map((cell) => {
+      const b = bindingLimit(cell[0]!);
+      return b.name === 'none' ? 'none' : b.text;
+    });
+    const same = names.every((x) => x === names[0]);
+    const what = same ? names[0]! : names.map((x, j) => `${r.configs[j]!.label} ${x}`).join(', ');
+    parts.push(`${parts.length ? n : `${n} ${unit}`}: ${what}`);
+  });
+  return parts.join('; ');
 }

@@ -107,6 +107,8 @@ export const METRICS = {
   hi_success_pct: 'high-order allocations that succeeded, %',
   hi_ms: 'virtual ms per high-order attempt, compaction included',
   hi_unusable: 'unusable free space index for the high order when the attempts began (0 to 1)',
+  mem_util: 'memory bandwidth used, the busiest socket, % of what its controller carries',
+  mem_wait: 'time waiting on memory beyond its idle latency, %',
 } as const;
 export type Metric = keyof typeof METRICS;
 

@@ -10,7 +10,7 @@ import type { CsvTable } from '../ui/csv';
 import { blabCommand, runParameters, RUN_DEFAULTS, type RunParams } from '../scenario/request';
 import { tableCaption } from './caption';
 import { METRICS, rowsName, type LessonTable, type Metric } from './lesson';
-import { cellSpread, formatMetric, gainPct, rowDone, seedsOf, simRequest, tableCells, tableWarnings, type TableResult } from './compute';
+import { bindsLine, cellSpread, formatMetric, gainPct, rowDone, seedsOf, simRequest, tableCells, tableWarnings, type TableResult } from './compute';
 import { annotateModelTable } from './seedband';
 
 /** A row of a live run against the shipped results: every counter equal, not, nothing shipped to
@@ -97,6 +97,8 @@ export class TableView {
   readonly root: HTMLElement;
   private readonly model = el('figure', { class: 'table-model' });
   private readonly warnings = el('div', { class: 'table-warnings' });
+  /** which limit binds each row's runs (the core's verdict) */
+  private readonly binds = el('p', { class: 'table-binds hint' });
 
   constructor(readonly table: LessonTable) {
     this.root = el('div', { class: 'tables', 'data-table': table.name });
@@ -107,7 +109,7 @@ export class TableView {
       seed.append(htmlTable(q, `The seed's own numbers, quoted: ${table.quoted.source}`, 'seed'), el('div', { class: 'table-actions' }, csvButton(q, `${table.name}-seed`)));
       this.root.append(seed);
     }
-    this.root.append(this.warnings);
+    this.root.append(this.binds, this.warnings);
   }
 
   /** Draws the rows finished so far ("…" for the others); matches: per row, a live run's check. */
@@ -148,6 +150,8 @@ export class TableView {
     annotateModelTable(this.root, r);
     // when every row was in, ms after the page started (make bench reads it)
     if (!this.root.dataset['completeMs'] && t.tasks.every((_n, i) => rowDone(r, i))) this.root.dataset['completeMs'] = String(Math.round(performance.now()));
+    const b = bindsLine(r);
+    this.binds.textContent = b ? `The limit that binds each run (each cell's first seed: what its CPUs waited on longest): ${b}.` : '';
     this.warnings.replaceChildren(
       ...tableWarnings(r).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${w.where.join(', ')}: ${w.text}` })),
     );

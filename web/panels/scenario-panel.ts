@@ -118,6 +118,7 @@ export function createScenarioPanel(open: OpenLog, onScenario: (s: Scenario) => 
       const res = open(run.log, {
         label: `${s.workload}, ${s.cpus} CPUs, ${s.pages} pages, ${s.preset}, seed ${s.seed}`,
         ...(run.pcp ? { pcp: run.pcp } : {}),
+        stats: run.stats,
       });
       // the player that open() just loaded: the workbench told every panel (load()) before it returned
       const player = data?.player;

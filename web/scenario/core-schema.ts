@@ -180,4 +180,14 @@ export const SIM_STATS = [
   "pcpUnrefilled",
   "scoredZoneBp",
   "scoredLruBp",
+  "memMbs",
+  "memUtilBp",
+  "memWaitBp",
+  "memLimitMbs",
+  "binds",
 ] as const;
+
+/** The limit that binds a run (its `binds` counter indexes this; include/blab_sim.h,
+ * enum blab_sim_limit), and the share of the CPUs' time a wait must take to bind, 1/100 %. */
+export const SIM_LIMITS = ["none", "zone->lock", "lru_lock", "memory"] as const;
+export const SIM_BINDS_BP = 1000;

@@ -15,6 +15,7 @@ import type { PcpParams } from '../views/pcp';
 import { buddyinfoText } from '../views/procfs';
 import type { MountedView } from '../views/registry';
 import { createPresenter, showChosenFigures, type Presenter, type PresenterFigure } from '../ui/presenter';
+import type { SimStats } from '../engine/simstats';
 import type { LoadOptions, LoadResult, Panel, PanelData } from '../panels/panel';
 import { MAX_LOG_BYTES } from '../panels/binlog-panel';
 import { workloadEntry } from '../scenario/workloads';
@@ -42,6 +43,8 @@ function timeText(p: Player, t: number): string {
 export class App {
   private player: Player | undefined;
   private pcp: PcpParams = { high: undefined, batch: undefined, source: 'no log' };
+  /** the counters of the model run the loaded log came from (LoadOptions.stats) */
+  private runStats: SimStats | undefined;
   private scenario: Scenario = { ...DEFAULT_SCENARIO };
   /** the step a link asked for, taken once its run is loaded */
   private pendingStep = 0;
@@ -169,6 +172,7 @@ export class App {
       return { ok: false, error: msg };
     }
     this.player = player;
+    this.runStats = opts.stats;
     const seen = player.observedPcp();
     this.pcp = opts.pcp
       ? { ...opts.pcp, source: 'from the scenario' }
@@ -416,7 +420,7 @@ export class App {
     const now = performance.now();
     const textDue = !playing || now - this.frame.lastText >= 250;
     if (textDue) this.frame.lastText = now;
-    const data = { player: p, pcp: this.pcp, textDue };
+    const data = { player: p, pcp: this.pcp, textDue, ...(this.runStats ? { stats: this.runStats } : {}) };
     for (const v of this.mounted) {
       const onScreen = !playing || this.visibility.shown(v.section);
       if (v.pace === 'always' || (onScreen && (v.pace === 'visible' || textDue))) v.update(data);

@@ -3,7 +3,8 @@
 // snapshot import, ?workbench=zoneinfo at "Your own kernel: zoneinfo"), and owns the hash
 // (#pages=...&step=...): an old deep link that is only a hash still opens the workbench. The
 // course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
-// ?compare=..., ?timemachine, ?exercise=KIND (one problem) and ?exercises (a class's sheets).
+// ?compare=..., ?timemachine, ?fidelity (how close the model is to the seeds), ?exercise=KIND
+// (one problem) and ?exercises (a class's sheets).
 import { LECTURE_FIGURE_IDS, type LectureFigureId } from '../lessons/lesson';
 import type { LessonRoute } from '../lessons/lessons-page';
 
@@ -14,6 +15,7 @@ export type Route =
   | { page: 'lesson'; lesson: LessonRoute }
   | { page: 'compare'; search: string }
   | { page: 'timemachine'; search: string }
+  | { page: 'fidelity' }
   | { page: 'exercise'; search: string }
   | { page: 'exercises'; search: string };
 
@@ -21,6 +23,7 @@ export function routeFrom(search: string, hash = ''): Route {
   const q = new URLSearchParams(search);
   if (q.has('compare')) return { page: 'compare', search };
   if (q.has('timemachine')) return { page: 'timemachine', search };
+  if (q.has('fidelity')) return { page: 'fidelity' };
   if (q.has('exercise')) return { page: 'exercise', search };
   if (q.has('exercises')) return { page: 'exercises', search };
   if (q.has('lessons')) return { page: 'lessons' };

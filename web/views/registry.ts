@@ -3,6 +3,7 @@
 // mount views from here by id, so a new view is one entry, and its heading, panel id and
 // redraw pace are the same on every page.
 import type { TraceSummary } from '../import/summary';
+import type { SimStats } from '../engine/simstats';
 import type { Player } from '../log/player';
 import { createFigureLegend, createLegend, type LegendItem } from '../ui/legend';
 import { el, panel, recordCanvases } from '../ui/dom';
@@ -40,6 +41,9 @@ type Need = keyof AllViewData;
 export interface ViewData extends Partial<AllViewData> {
   /** false while the workbench plays fast between text refreshes: per-frame text may wait */
   textDue?: boolean;
+  /** the whole run's counters, when the page has the run the log came from (a view that can
+   * show a run's figures, the cache view's memory gauge, shows them; no view needs them) */
+  stats?: SimStats;
 }
 
 /**
@@ -175,12 +179,12 @@ const DEFS = [
   {
     id: 'cache',
     title: 'Cache and prefetch',
-    hint: 'struct page accesses by outcome, per CPU, and the current CPU’s latest ones',
+    hint: 'struct page accesses by outcome, per CPU, and the current CPU’s latest ones; the memory controllers’ gauge for the whole run',
     needs: ['player'],
     pace: 'visible',
     create(body) {
       const v = createCacheView(body);
-      return (d) => v.update(d.player, d.textDue ?? true);
+      return (d) => v.update(d.player, d.textDue ?? true, d.stats);
     },
   },
   {

@@ -29,3 +29,21 @@ describe('results card', () => {
     expect(resultRows({ request: hb, stats: stats({ zoneBp: 5 }), log: new EventLog(0) }).find((r) => r[0] === 'zone-contention')![3]).toBe('of all CPUs’ time spent spinning on zone->lock');
   });
 });
+
+describe('results card: memory bandwidth and the limit that binds', () => {
+  const request = runRequest({ workload: 'page_fault1', cpus: 112, pages: 4096, preset: 'v5.17', seed: 1 });
+  it('gives the traffic in GB/s and the busiest socket’s share of its limit', () => {
+    const rows = resultRows({ request, stats: stats({ memMbs: 183_456, memUtilBp: 9_187, memLimitMbs: 99_821, memWaitBp: 3_012, binds: 3 }), log: new EventLog(0) });
+    expect(rows.find((r) => r[0] === 'memory')![2]).toBe('183.5 GB/s, 91.9 % of a socket’s 99.8 GB/s');
+    const b = rows.find((r) => r[0] === 'binds')!;
+    expect(b[2]).toBe('memory bandwidth');
+    expect(b[3]).toBe('the CPUs spent 30.1 % of their time waiting on it, more than on any other');
+  });
+  it('names zone->lock by the core’s name, and says when nothing binds', () => {
+    const z = resultRows({ request, stats: stats({ zoneBp: 9_070, binds: 1, memLimitMbs: 99_821 }), log: new EventLog(0) }).find((r) => r[0] === 'binds')!;
+    expect(z[2]).toBe('zone->lock');
+    const none = resultRows({ request, stats: stats({ binds: 0 }), log: new EventLog(0) });
+    expect(none.find((r) => r[0] === 'binds')![2]).toBe('none: no wait took 10 % of the CPUs’ time');
+    expect(none.find((r) => r[0] === 'memory')![2]).toBe('0.0 GB/s (no limit)');
+  });
+});

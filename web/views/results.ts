@@ -4,7 +4,7 @@
 // makes it again. Numbers are the run's counters (simstats.ts); the refill and drain counts from
 // the run's own event log.
 import type { SimStats } from '../engine/simstats';
-import { acqPerPage } from '../engine/simstats';
+import { acqPerPage, bindingLimit, memGbs, memLimitGbs } from '../engine/simstats';
 import { JUMP_KINDS, type JumpKind } from '../log/player';
 import { EV, type EventLog } from '../log/events';
 import { blabCommand, runParameters, runTasks, type RunParams } from '../scenario/request';
@@ -64,6 +64,7 @@ export function resultRows(r: RunResult): Row[] {
   } else {
     rows.push(['prefetch', 'buddy prefetches: in time / late / wasted', `${int(s.pfHit)} / ${int(s.pfLate)} / ${int(s.pfWasted)}`, 'prefetch_buddy(): landed before use, still in flight, never used']);
   }
+  rows.push(...memoryRows(s));
   const cut = logWasCut(r.log);
   const where = cut ? 'in the recorded part of the run' : 'in the whole run';
   rows.push(
@@ -72,6 +73,21 @@ export function resultRows(r: RunResult): Row[] {
     ['pcp', 'pcp lists', `batch ${s.batch}, high ${s.high}`, q.batch !== undefined || q.high !== undefined ? 'as set for this run' : 'the preset’s, for a 96 GB node'],
   );
   return rows;
+}
+
+/** Memory bandwidth used and the limit that binds (docs/model.md, "Memory bandwidth"). */
+export function memoryRows(s: SimStats): Row[] {
+  const lim = memLimitGbs(s);
+  const b = bindingLimit(s);
+  return [
+    [
+      'memory',
+      'memory bandwidth',
+      lim ? `${memGbs(s).toFixed(1)} GB/s, ${(s.memUtilBp / 100).toFixed(1)} % of a socket’s ${lim.toFixed(1)} GB/s` : `${memGbs(s).toFixed(1)} GB/s (no limit)`,
+      `DRAM line fills, clear_page()’s write-backs and reads for ownership, all sockets; the % is the busiest socket’s; CPUs waited on memory ${(s.memWaitBp / 100).toFixed(1)} % of their time`,
+    ],
+    ['binds', 'the limit that binds', b.text, b.name === 'none' ? 'the CPUs’ own work sets the pace' : `the CPUs spent ${b.share.toFixed(1)} % of their time waiting on it, more than on any other`],
+  ];
 }
 
 /** The card, replacing whatever `box` held. */
