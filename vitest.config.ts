@@ -17,6 +17,8 @@ export const CORE_TESTS = [
   'web/engine/simstats.test.ts',
   'web/engine/sweep.test.ts',
   'web/engine/wasm.test.ts',
+  'web/exercise/contract.test.ts',
+  'web/exercise/problem.test.ts',
   'web/import/procfs-parse.test.ts',
   'web/import/snapshot-script.test.ts',
   'web/import/trace-core.test.ts',

@@ -5,7 +5,7 @@
 //
 //   include/  the public API: includes only include/
 //   src/base/ < src/machine/ < src/mm/ < src/workloads/, src/script/, src/trace/
-//     < cli/, wasm/, tools/
+//     < src/exercise/ < cli/, wasm/, tools/
 //
 //   - a file includes its own folder, lower layers and include/ only (the three top layers
 //     of src/ are siblings: none includes another);
@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 
 const RANK = { include: 0, 'src/base': 1, 'src/machine': 2, 'src/mm': 3, 'src/workloads': 4,
-  'src/script': 4, 'src/trace': 4, cli: 5, wasm: 5, tools: 5 };
+  'src/script': 4, 'src/trace': 4, 'src/exercise': 5, cli: 6, wasm: 6, tools: 6 };
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {

@@ -18,6 +18,7 @@ const LAYERS: Record<string, number> = {
   panels: 5, // the workbench's panels
   lessons: 6, // the course pages
   compare: 7, // the compare page (builds on the lessons' runs and tables)
+  exercise: 7, // the exercise pages (the lessons' run player for the working)
   shell: 8, // the workbench, routes, start-up
 };
 const TEST_ONLY = ['testing', 'e2e'];

@@ -48,6 +48,29 @@ static int replay_help(FILE *f)
 "      buddy; then the pcp pages; every other page allocated (docs/import.md).\n"
 "      More snapshot lines add pcp counts (or replace nr_free); a snapshot that does\n"
 "      not fit pages=N is refused with the pages it needs.\n"
+"  layout free=PFN:ORDER,.. [alloc=PFN:ORDER,..]\n"
+"      Right after 'zone': the same zone again, block by block: each free block on its\n"
+"      free list in the order given (the first of an order is its list's head), each\n"
+"      allocated block with its order, every other page allocated. No two free buddies\n"
+"      of one order (they would have merged). More layout lines add blocks.\n"
+"  node zones=DMA,DMA32,Normal\n"
+"      The first line: the zone lines that follow make the node's zones, lowest first\n"
+"      (each above the one below: start_pfn=). With the last, min_free_kbytes is split\n"
+"      over them and each gets its lowmem_reserve. Any line takes zone=NAME to work on\n"
+"      that zone; buddyinfo, zoneinfo, pcp and check show every zone.\n"
+"  alloc order=K gfp=GFP_KERNEL|GFP_DMA32|GFP_DMA [cpu=C]\n"
+"      get_page_from_freelist(): the zones from the highest the request may use down,\n"
+"      each checked by zone_watermark_ok() at its low watermark plus its lowmem_reserve;\n"
+"      the first that passes serves it ('failed' when none does: no slow path).\n"
+"  zone_watermark_ok order=K [mark=min|low|high] [gfp=..]\n"
+"      The check alone: the free pages, the mark, the reserve, and whether it passes.\n"
+"  kmem_cache_create name=NAME size=S [order=K|auto] [prefetch=0|1] [fp_middle=0|1]\n"
+"  kmalloc size=S [cpu=C]     (from kmalloc-<size class>, made on first use)\n"
+"  kmem_cache_alloc name=NAME [cpu=C]\n"
+"  kfree addr=A [cpu=C]       (the cache found from the object's slab)\n"
+"      SLUB: each prints the object's address, slab and number.\n"
+"  slabinfo [name=NAME]       each cache's cpu slabs, c->freelists, slabs and their\n"
+"                             own freelists, head first\n"
 "  alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=1]\n"
 "        [compact=merge|migrate] [count=N]\n"
 "      Allocates 2^K pages and prints  pfn=0x... order=K migratetype=M  (as the\n"
@@ -253,6 +276,7 @@ static const struct command {
 	{"run", cmd_run, "run a benchmark (page_fault1) on real threads: the real machine"},
 	{"calibrate", cmd_calibrate, "measure this machine, write a model parameter file"},
 	{"merge", cmd_merge, "put the shards of a study (blab sim --shard I/N) back together"},
+	{"exercise", cmd_exercise, "seeded problems (buddy, pcp, watermarks, slab, result), answered by the core"},
 	{"version", cmd_version, "the core build hash (results are keyed by it)"},
 };
 

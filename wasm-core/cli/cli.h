@@ -10,6 +10,7 @@ int cmd_run(int argc, char **argv); /* cmd_run.c: the real machine */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cmd_zoneinfo(int argc, char **argv); /* cmd_zoneinfo.c */
 int cmd_presets(int argc, char **argv); /* cmd_presets.c */
+int cmd_exercise(int argc, char **argv); /* cmd_exercise.c: seeded problems, answered by the core */
 /* cmd_zoneinfo.c: FILE or - read whole (at most one byte past the zoneinfo bound), or NULL
  * with "CMD: why" on stderr */
 #include <stddef.h>

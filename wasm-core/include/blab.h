@@ -74,6 +74,15 @@ enum blab_migratetype {
 };
 const char *blab_mt_name(unsigned mt);
 
+/* ---- zone types: a node's zones, lowest first (zone_idx) ---- */
+enum blab_zone_type {
+	BLAB_ZONE_DMA = 0,
+	BLAB_ZONE_DMA32 = 1,
+	BLAB_ZONE_NORMAL = 2,
+	BLAB_NR_ZONE_TYPES = 3,
+};
+const char *blab_zone_type_name(unsigned type); /* "DMA", "DMA32", "Normal"; NULL past */
+
 /* gfp-like flags for alloc/free */
 #define BLAB_GFP_COLD 0x1u /* __GFP_COLD (<= 4.14): the cold list / the cold end */
 /* not a gfp flag: a free that continues a list free (6.0+ free_unref_page_list(), 6.10+
@@ -282,8 +291,97 @@ struct blab_zone_info {
 	uint8_t below_high;
 	uint32_t nr_free[BLAB_MAX_ORDER_LIMIT + 1];
 	struct blab_strategy strategy; /* with batch and high resolved */
+	uint8_t zone_type;             /* enum blab_zone_type (ZONE_NORMAL unless a node says) */
+	uint32_t lowmem_reserve[BLAB_NR_ZONE_TYPES]; /* see blab_node_setup() */
 };
 int blab_zone_info(const struct blab_zone *z, struct blab_zone_info *out);
+
+/* ---- a zone's memory, block by block (blocks.c): what a problem states, a test compares ---- */
+enum blab_block_what {
+	BLAB_BLOCK_FREE = 1,  /* on free_area[order].free_list[mt] */
+	BLAB_BLOCK_ALLOC = 2, /* handed out with this order */
+	BLAB_BLOCK_PCP = 3,   /* on cpu's pcp list */
+};
+struct blab_block {
+	uint64_t pfn;
+	uint8_t order;
+	uint8_t what; /* enum blab_block_what */
+	uint8_t mt;
+	uint16_t cpu; /* BLAB_BLOCK_PCP: whose list; else BLAB_CPU_NONE */
+};
+/* Every block from the zone's first pfn up, into out[0..max); *n is how many there are
+ * (BLAB_ELIMIT when more than max: out holds the first max). BLAB_EBUSY while an op holds
+ * pages in flight; BLAB_EINVAL on a real-machine zone. */
+int blab_zone_blocks(const struct blab_zone *z, struct blab_block *out, uint32_t max, uint32_t *n);
+/* free_area[order].free_list[mt] in list order, the head (what __rmqueue_smallest() takes
+ * next) first; *n and BLAB_ELIMIT as above. */
+int blab_free_list(const struct blab_zone *z, unsigned order, unsigned mt, uint64_t *pfns,
+		   uint32_t max, uint32_t *n);
+
+/*
+ * A zone laid out block by block (layout.c): each free block on its free list in the order
+ * given (so the first of an order is its list's head), each allocated block handed out with
+ * its order, every page neither names allocated in the largest aligned blocks that fit. All
+ * blocks MOVABLE; pcp lists empty. The blocks must be aligned, inside the zone, apart, of
+ * order <= top_order, and no two free blocks buddies of one order (__free_one_page() would
+ * have merged them): BLAB_EALIGN, BLAB_EPFN, BLAB_ESNAPSHOT (an overlap), BLAB_EORDER,
+ * BLAB_EDOUBLEFREE (free buddies). A plain machine only (BLAB_EINVAL otherwise).
+ */
+struct blab_layout_block {
+	uint64_t pfn;
+	uint8_t order;
+	uint8_t free; /* 1: free, 0: allocated */
+};
+int blab_zone_create_layout(const struct blab_zone_config *cfg,
+			    const struct blab_layout_block *blocks, uint32_t n,
+			    struct blab_zone **out);
+/* The index of the first block of blocks[0..n) that the rules above refuse, with the error;
+ * 0 when none is (then *bad is n). For messages that name the block. */
+int blab_layout_check(const struct blab_zone_config *cfg, const struct blab_layout_block *blocks,
+		      uint32_t n, uint32_t *bad);
+
+/* ---- a node's zones, watermarks and the zonelist (zone.c, zonelist.c) ---- */
+/*
+ * Makes zones[0..n) one node's zones of types[0..n) (strictly rising: lowest zone first, its
+ * pfns below the next one's): the node's min_free_kbytes from all their managed pages, split
+ * over the zones by their share (__setup_per_zone_wmarks()), each zone's lowmem_reserve
+ * (setup_per_zone_lowmem_reserve(), ratios 256/256/32), and the pcp lists sized again from
+ * the new low watermark (zone_pcp_update(); the lists must be empty and no slab cache made:
+ * BLAB_EBUSY). A zone alone (blab_zone_create()) is a node of one ZONE_NORMAL.
+ */
+int blab_node_setup(struct blab_zone *const *zones, const uint8_t *types, unsigned n);
+
+enum { BLAB_WMARK_MIN = 0, BLAB_WMARK_LOW = 1, BLAB_WMARK_HIGH = 2 };
+/* One __zone_watermark_ok() and what it looked at. */
+struct blab_wmark_check {
+	uint32_t free_pages; /* NR_FREE_PAGES: pages on the buddy lists (not the pcp lists) */
+	uint32_t mark;       /* the watermark's pages */
+	uint32_t reserve;    /* lowmem_reserve[highest_zoneidx] */
+	uint8_t pages_ok;    /* free_pages - (2^order - 1) > mark + reserve */
+	uint8_t block_ok;    /* order 0, or a free block of order or above on an allocatable list */
+	uint8_t ok;          /* both: the check passes */
+};
+/* __zone_watermark_ok(z, order, watermark `mark` (BLAB_WMARK_*), highest_zoneidx): the
+ * allocator's own check (mm.h), with what it saw in *out. 0 or BLAB_EINVAL / BLAB_EORDER. */
+int blab_zone_watermark_ok(const struct blab_zone *z, unsigned order, unsigned mark,
+			   unsigned highest_zoneidx, struct blab_wmark_check *out);
+/*
+ * get_page_from_freelist() on a node's zonelist, as the first try of __alloc_pages()
+ * (ALLOC_WMARK_LOW): from the highest zone the request may use (gfp_zone(): GFP_KERNEL
+ * Normal, GFP_DMA32, GFP_DMA) down, each zone checked against its low watermark plus its
+ * lowmem_reserve for that zone; the first that passes and has the block serves it (rmqueue():
+ * its pcp lists or its buddy lists). zones[0..n) as given to blab_node_setup(). *served is the
+ * index of the zone that served it, or -1 when none did: then BLAB_ENOMEM (the kernel goes on
+ * to __alloc_pages_slowpath(): kswapd, the min watermark, reclaim; not modelled).
+ */
+struct blab_zonelist_walk {
+	int served;                                        /* index into zones, or -1 */
+	uint64_t pfn;
+	uint8_t checked[BLAB_NR_ZONE_TYPES];               /* by zones' index: looked at */
+	struct blab_wmark_check check[BLAB_NR_ZONE_TYPES]; /* by zones' index */
+};
+int blab_zonelist_alloc(struct blab_zone *const *zones, unsigned n, unsigned highest_zoneidx,
+			unsigned cpu, unsigned order, unsigned mt, struct blab_zonelist_walk *walk);
 
 /*
  * A zone in the state /proc/buddyinfo and /proc/zoneinfo describe (src/mm/snapshot.c,
@@ -314,6 +412,8 @@ struct blab_pcp_info {
 	uint32_t high_min, high_max;
 	uint8_t alloc_factor;
 	uint32_t free_count;
+	/* 5.14 .. 6.6 (BLAB_FREE_FACTOR): a drain gives back batch << free_factor */
+	uint32_t free_factor;
 };
 int blab_pcp_info(const struct blab_zone *z, unsigned cpu, unsigned which,
 		  struct blab_pcp_info *out);
@@ -493,6 +593,9 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno);
 /* The same for a line given as raw bytes (no newline): a NUL byte is an error, not an end. */
 int blab_script_bytes(struct blab_script *s, const char *bytes, size_t len, unsigned lineno);
 struct blab_zone *blab_script_zone(struct blab_script *s);
+/* After a `node` line: the node's zone of that name (DMA, DMA32, Normal); else the script's
+ * zone for "Normal". NULL when there is none. */
+struct blab_zone *blab_script_zone_named(struct blab_script *s, const char *name);
 #define BLAB_SCRIPT_MAX_LINE 1024u
 
 #ifdef __cplusplus

@@ -135,6 +135,30 @@ int blab_kmem_cache_alloc(struct blab_zone *z, uint32_t cache, unsigned cpu, uin
 int blab_kmem_cache_free(struct blab_zone *z, uint32_t cache, unsigned cpu, uint64_t addr);
 int blab_kmem_cache_shrink(struct blab_zone *z, uint32_t cache, unsigned cpu);
 
+/* ---- reading a cache back (slab_read.c) ---- */
+/* virt_to_cache(): the cache whose slab holds the object at addr (what kfree() looks up
+ * first); BLAB_ESLABOBJ when no slab holds that address. */
+int blab_kmem_cache_of(const struct blab_zone *z, uint64_t addr, uint32_t *id);
+/* One slab of a cache. */
+struct blab_slab_info {
+	uint64_t pfn;         /* its first page */
+	uint64_t base;        /* the address of object 0; object i is at base + i * size */
+	uint32_t objects;     /* objects it holds */
+	uint32_t inuse;       /* objects not on its own freelist (a cpu slab's are all in use) */
+	uint16_t cpu;         /* the CPU whose cpu slab it is (frozen), else BLAB_CPU_NONE */
+	uint8_t on_partial;   /* on the node's partial list */
+	uint32_t partial_pos; /* its place there, the head 0 (on_partial only) */
+	uint32_t nr_free;     /* objects on its own freelist (slab->freelist) */
+};
+/* The cache's slabs by pfn into out[0..max); *n how many (BLAB_ELIMIT when more than max). */
+int blab_kmem_cache_slabs(const struct blab_zone *z, uint32_t id, struct blab_slab_info *out,
+			  uint32_t max, uint32_t *n);
+/* A freelist as object indices, the head first: cpu's c->freelist (cpu < the zone's CPUs;
+ * slab_pfn ignored; empty when the CPU has no cpu slab), or with cpu = BLAB_CPU_NONE the own
+ * freelist of the slab at slab_pfn (what remote frees pushed: slab->freelist). */
+int blab_kmem_freelist(const struct blab_zone *z, uint32_t id, unsigned cpu, uint64_t slab_pfn,
+		       uint16_t *objs, uint32_t max, uint32_t *n);
+
 /* The slab layer's invariant checker: 0, or BLAB_ECHECK with a reason (blab_check() runs it
  * too). */
 int blab_slab_check(const struct blab_zone *z, char *msg, unsigned msglen);

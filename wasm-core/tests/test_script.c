@@ -13,6 +13,10 @@ static const char *const words[] = {
 	"top_order=", "pageblock_order=", "pcp=", "bulk_free=", "merge_tail=", "all", "0x",
 	"v4.17", "v2.5.45", "snapshot", "nr_free=", ",", ":", "0:3", "lifo", "hotcold", "none", "two_pass", "movable", "unmovable", "#",
 	"=", " ", "\t", "-1", "99999999999999999999", "0", "1", "3", "7", "10", "cold=", "log=",
+	"node", "zones=", "DMA", "DMA32", "Normal", "DMA,Normal", "layout", "free=", "alloc=",
+	"0x8:3", "gfp=", "GFP_KERNEL", "GFP_DMA", "zone=", "zone_watermark_ok", "mark=", "low",
+	"kmem_cache_create", "name=", "size=", "512", "kmalloc", "kfree", "addr=",
+	"0xffff888000000000", "kmem_cache_alloc", "slabinfo",
 };
 
 static void fuzz(void)

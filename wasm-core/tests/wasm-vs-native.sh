@@ -73,6 +73,16 @@ sims=(
 for args in "${sims[@]}"; do
   todo+=("blab $args"$'\t'"$args")
 done
+# blab exercise: 1,000 problems of each kind, every level, with their answers and working,
+# the same bytes natively and in WebAssembly (the result kind's model-machine runs included)
+for kind in buddy pcp watermarks slab result; do
+  todo+=("blab exercise --sheet --kind $kind"$'\t'"exercise --sheet --kind $kind --level 1,2,3 --count 1000 --seed 2024 --json")
+done
+# ... and on presets other than the kinds' defaults: 2.5's expand(), each pcp era (the
+# 5.14 growing drain, 6.7's auto-tuned high, 6.19), another watermark and slab kernel
+for kp in buddy:v2.5.44 pcp:v2.6.25 pcp:v5.14 pcp:v6.7 pcp:v6.19 watermarks:v5.18 slab:v6.7; do
+  todo+=("blab exercise --sheet --kind ${kp%%:*} --preset ${kp#*:}"$'\t'"exercise --sheet --kind ${kp%%:*} --preset ${kp#*:} --level 1,2,3 --count 300 --seed 7 --json")
+done
 jobs=${JOBS:-$(nproc)}
 for ((w = 0; w < jobs; w++)); do
   (

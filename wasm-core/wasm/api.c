@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blab.h"
+#include "blab_exercise.h"
 #include "blab_hist.h"
 #include "blab_js.h"
 #include "blab_latency.h"
@@ -86,6 +87,58 @@ struct blab_js_run *blab_js_replay(const char *text, uint32_t len)
 done:
 	if (out)
 		fclose(out); /* the buffers stay, owned by r */
+	if (err)
+		fclose(err);
+	return r;
+}
+
+/* `blab exercise ARGS` for the browser (web/exercise/): the arguments as one text, each one
+ * ended by a NUL, len bytes in all; what the CLI would print goes to out and err, its exit
+ * status to status, so the page reads the very bytes `blab exercise` prints natively. */
+#define BLAB_JS_MAX_ARGS 64u
+
+struct blab_js_run *blab_js_exercise(const char *args, uint32_t len)
+{
+	struct blab_js_run *r = calloc(1, sizeof(*r));
+	char *copy = NULL, *argv[BLAB_JS_MAX_ARGS + 2];
+	FILE *out, *err;
+	int argc = 1;
+
+	if (!r)
+		return NULL;
+	out = open_memstream(&r->out, &r->out_len);
+	err = open_memstream(&r->err, &r->err_len);
+	if (!out || !err) {
+		r->status = 2;
+		goto done;
+	}
+	argv[0] = "exercise";
+	if ((!args && len) || len > 4096 || (len && args[len - 1] != 0)) {
+		fprintf(err, "blab exercise: the arguments must be NUL-ended strings, 4096 bytes at most\n");
+		r->status = 2;
+		goto done;
+	}
+	copy = len ? malloc(len) : NULL;
+	if (len && !copy) {
+		r->status = 2;
+		goto done;
+	}
+	if (len)
+		memcpy(copy, args, len);
+	for (uint32_t at = 0; at < len; at += (uint32_t)strlen(copy + at) + 1) {
+		if (argc == (int)BLAB_JS_MAX_ARGS + 1) {
+			fprintf(err, "blab exercise: more than %u arguments\n", BLAB_JS_MAX_ARGS);
+			r->status = 2;
+			goto done;
+		}
+		argv[argc++] = copy + at;
+	}
+	argv[argc] = NULL;
+	r->status = blab_exercise_main(argc, argv, out, err);
+done:
+	free(copy);
+	if (out)
+		fclose(out);
 	if (err)
 		fclose(err);
 	return r;

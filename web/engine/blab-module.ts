@@ -12,6 +12,8 @@ export interface BlabModule {
   _malloc(bytes: number): number;
   _free(ptr: number): void;
   _blab_js_replay(text: number, len: number): number;
+  /** `blab exercise` with its arguments as one text, each NUL-ended (wasm/api.c) */
+  _blab_js_exercise(args: number, len: number): number;
   /** one model-machine run from a request struct laid out as SIM_REQUEST (include/blab_js.h) */
   _blab_js_sim_run(request: number): number;
   /** the run's counters: SIM_STATS.length int64 values */
@@ -257,5 +259,28 @@ export function replayScript(m: BlabModule, text: string): ReplayResult {
   } finally {
     if (run) m._blab_js_run_free(run);
     m._free(textPtr);
+  }
+}
+
+/** Bounded like the C side (blab_js_exercise: 64 arguments, 4096 bytes). */
+const MAX_EXERCISE_ARGS = 64;
+const MAX_EXERCISE_BYTES = 4096;
+
+/** `blab exercise ARGS` in the core: what the CLI would print for them, and its exit status. */
+export function exerciseRun(m: BlabModule, args: readonly string[]): ReplayResult {
+  const bytes = new TextEncoder().encode(args.map((a) => `${a}\0`).join(''));
+  if (args.length > MAX_EXERCISE_ARGS || bytes.length > MAX_EXERCISE_BYTES || args.some((a) => a.includes('\0')))
+    return { status: 2, stdout: '', stderr: `blab exercise: at most ${MAX_EXERCISE_ARGS} arguments, ${MAX_EXERCISE_BYTES} bytes, no NUL in them\n`, events: new ArrayBuffer(0) };
+  const ptr = m._malloc(Math.max(1, bytes.length));
+  if (!ptr) throw new Error('the core is out of memory (malloc of the arguments failed)');
+  let run = 0;
+  try {
+    m.HEAPU8.set(bytes, ptr);
+    run = m._blab_js_exercise(ptr, bytes.length);
+    if (!run) throw new Error('the core is out of memory (no run record)');
+    return takeRun(m, run);
+  } finally {
+    if (run) m._blab_js_run_free(run);
+    m._free(ptr);
   }
 }

@@ -40,6 +40,12 @@ export class EngineClient {
     return this.request((id) => ({ id, kind: 'histtext', text }));
   }
 
+  /** `blab exercise ARGS` run by the core (web/exercise/): its stdout, stderr and exit status,
+   * the same bytes the native CLI prints for those arguments. */
+  exercise(args: readonly string[]): Promise<ReplayResult> {
+    return this.request((id) => ({ id, kind: 'exercise', args: [...args] }));
+  }
+
   /** One workload run on the model machine (blab sim). */
   sim(sim: SimRequest): Promise<ReplayResult> {
     return this.request((id) => ({ id, kind: 'sim', sim }));

@@ -10,6 +10,8 @@ export type EngineRequest = (
   | { id: number; kind: 'sim'; sim: SimRequest }
   /** a funclatency / bpftrace histogram text for the core's parser (blab-module.ts histText) */
   | { id: number; kind: 'histtext'; text: string }
+  /** `blab exercise ARGS` (web/exercise/): what the CLI would print, in stdout */
+  | { id: number; kind: 'exercise'; args: string[] }
 ) & { fault?: EngineFault };
 
 export type EngineReply =

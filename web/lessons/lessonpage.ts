@@ -18,6 +18,7 @@ import { resolveRef } from './compute';
 import { LessonTables } from './tables';
 import { predictBox, type PredictBox } from './predict';
 import { layoutStep } from './step-layout';
+import { practiseLink } from './practise';
 import { fillStage } from './step-stage';
 
 export interface LessonRoute {
@@ -223,6 +224,8 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     // after the last question, like the answer: what the model leaves out may say how far its
     // figures sit from the seed's, which is what a question may ask
     if (last) cells.textTail.append(el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), el('p', { text: lesson.leavesOut })));
+    const practise = last ? practiseLink(lesson.id) : undefined;
+    if (practise) cells.textTail.append(el('p', { class: 'practise' }, el('a', { href: practise.href, text: practise.text })));
     // the moving picture of the current record: always, except on a slide that did not choose it
     const eventShown = !presenter.lecture || chosenFigures(step).includes('event');
     void fillStage({ lesson, tables, pool, current: ask.current, getRun, text, stage, eventShown, number: index + 1, signal: listeners.signal }, step, views, cells);

@@ -4,7 +4,7 @@
 import type { Route } from './routes';
 
 export function markCurrentPage(route: Route): void {
-  const key = route.page === 'lesson' || route.page === 'lessons' ? 'home' : route.page;
+  const key = route.page === 'lesson' || route.page === 'lessons' ? 'home' : route.page === 'exercises' ? 'exercise' : route.page;
   for (const a of document.querySelectorAll<HTMLAnchorElement>('.top-nav a[data-page]')) {
     if (a.dataset['page'] === key) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');

@@ -13,6 +13,8 @@ export async function mountCourse(root: HTMLElement, r: Exclude<Route, { page: '
     if (r.page === 'lessons') page.mountLessonIndex(root, lessonSources);
     else page.mountLessonById(root, lessonSources, r.lesson);
   } else if (r.page === 'timemachine') (await import('../compare/timemachine-page')).mountTimeMachine(root, r.search);
+  else if (r.page === 'exercise') (await import('../exercise/page')).mountExercise(root, r.search);
+  else if (r.page === 'exercises') (await import('../exercise/instructor')).mountExercises(root, r.search);
   else if (r.page === 'fidelity') (await import('../compare/fidelity-page')).mountFidelity(root, search);
   else (await import('../compare/compare-page')).mountCompare(root, r.search);
 }

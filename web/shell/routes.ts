@@ -3,7 +3,8 @@
 // snapshot import, ?workbench=zoneinfo at "Your own kernel: zoneinfo"), and owns the hash
 // (#pages=...&step=...): an old deep link that is only a hash still opens the workbench. The
 // course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
-// ?compare=..., ?timemachine, ?fidelity (how close the model is to the seeds).
+// ?compare=..., ?timemachine, ?fidelity (how close the model is to the seeds), ?exercise=KIND
+// (one problem) and ?exercises (a class's sheets).
 import { LECTURE_FIGURE_IDS, type LectureFigureId } from '../lessons/lesson';
 import type { LessonRoute } from '../lessons/lessons-page';
 
@@ -14,13 +15,17 @@ export type Route =
   | { page: 'lesson'; lesson: LessonRoute }
   | { page: 'compare'; search: string }
   | { page: 'timemachine'; search: string }
-  | { page: 'fidelity' };
+  | { page: 'fidelity' }
+  | { page: 'exercise'; search: string }
+  | { page: 'exercises'; search: string };
 
 export function routeFrom(search: string, hash = ''): Route {
   const q = new URLSearchParams(search);
   if (q.has('compare')) return { page: 'compare', search };
   if (q.has('timemachine')) return { page: 'timemachine', search };
   if (q.has('fidelity')) return { page: 'fidelity' };
+  if (q.has('exercise')) return { page: 'exercise', search };
+  if (q.has('exercises')) return { page: 'exercises', search };
   if (q.has('lessons')) return { page: 'lessons' };
   if (q.has('workbench')) {
     const focus = q.get('workbench');

@@ -30,10 +30,28 @@ export interface LessonProgress {
   answers?: Record<string, { given: number; correct: boolean }>;
 }
 
+/** The exercises (web/exercise/): problems checked, how many had every answer right, the run
+ * of those in a row, and per kind. `last` is the problem counted last (kind:seed:level[:preset]),
+ * so checking it again does not count it twice. */
+export interface ExerciseTally {
+  right: number;
+  tried: number;
+}
+export interface ExerciseScore {
+  score: number;
+  tried: number;
+  streak: number;
+  best: number;
+  last: string;
+  kinds: Record<string, ExerciseTally>;
+}
+
 export interface StoreDoc {
   schema: number;
   scenarios: SavedScenario[];
   lessons: Record<string, LessonProgress>;
+  /** absent until the first exercise is checked (a document without it is still schema 1) */
+  exercises?: ExerciseScore;
 }
 
 /** A step from schema N to N + 1: takes the old document as parsed JSON, returns the new one. */
@@ -103,6 +121,30 @@ function checkAnswers(raw: unknown, where: string): Record<string, { given: numb
   return out;
 }
 
+const COUNT = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 1e9;
+
+/** The exercises' score: counts in range, at most a few kinds, a short `last`. */
+function checkExercises(raw: unknown): ExerciseScore {
+  const where = 'exercises';
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new StoreError(`${where}: expected an object`);
+  const r = raw as Record<string, unknown>;
+  for (const k of ['score', 'tried', 'streak', 'best'] as const) if (!COUNT(r[k])) throw new StoreError(`${where}.${k}: expected a whole number 0..10^9`);
+  const last = r['last'] ?? '';
+  if (typeof last !== 'string' || last.length > 80) throw new StoreError(`${where}.last: expected at most 80 characters`);
+  const kinds = r['kinds'] ?? {};
+  if (typeof kinds !== 'object' || kinds === null || Array.isArray(kinds)) throw new StoreError(`${where}.kinds: expected an object`);
+  const out: ExerciseScore = { score: r['score'] as number, tried: r['tried'] as number, streak: r['streak'] as number, best: r['best'] as number, last, kinds: {} };
+  const entries = Object.entries(kinds as Record<string, unknown>);
+  if (entries.length > 16) throw new StoreError(`${where}.kinds: ${entries.length}; the limit is 16`);
+  for (const [k, v] of entries) {
+    const t = v as Record<string, unknown> | null;
+    if (!/^[a-z]{1,16}$/.test(k) || typeof t !== 'object' || t === null || !COUNT(t['right']) || !COUNT(t['tried']))
+      throw new StoreError(`${where}.kinds.${k.slice(0, 16)}: expected { right, tried } counts under a kind's name`);
+    out.kinds[k] = { right: t['right'] as number, tried: t['tried'] as number };
+  }
+  return out;
+}
+
 /** Validates a current-schema document; every problem names where it is. */
 export function validate(d: Record<string, unknown>): StoreDoc {
   const doc = emptyDoc();
@@ -135,6 +177,7 @@ export function validate(d: Record<string, unknown>): StoreDoc {
     doc.lessons[id] = { step: q['step'] as number, done: q['done'] };
     if (q['answers'] !== undefined) doc.lessons[id]!.answers = checkAnswers(q['answers'], `lessons.${id}.answers`);
   }
+  if (d['exercises'] !== undefined) doc.exercises = checkExercises(d['exercises']);
   return doc;
 }
 
@@ -218,6 +261,14 @@ export class Store {
     this.commit({ ...this.doc, scenarios: this.doc.scenarios.filter((s) => s.name !== name) });
   }
 
+  get exercises(): ExerciseScore | undefined {
+    return this.doc.exercises;
+  }
+
+  setExercises(e: ExerciseScore): void {
+    this.commit(validate({ ...this.doc, exercises: e } as unknown as Record<string, unknown>));
+  }
+
   setLesson(id: string, p: LessonProgress): void {
     const next = { ...this.doc, lessons: { ...this.doc.lessons, [id]: p } };
     this.commit(validate(next as unknown as Record<string, unknown>));
@@ -234,7 +285,9 @@ export class Store {
     const names = new Set(d.scenarios.map((s) => s.name));
     const scenarios = [...this.doc.scenarios.filter((s) => !names.has(s.name)), ...d.scenarios];
     if (scenarios.length > STORE_LIMITS.maxScenarios) throw new StoreError(`that would make ${scenarios.length} scenarios; the limit is ${STORE_LIMITS.maxScenarios}`);
-    this.commit({ schema: SCHEMA_VERSION, scenarios, lessons: { ...this.doc.lessons, ...d.lessons } });
+    // an exported exercise score comes back whole when it has counted more problems
+    const exercises = d.exercises && (!this.doc.exercises || d.exercises.tried >= this.doc.exercises.tried) ? d.exercises : this.doc.exercises;
+    this.commit({ schema: SCHEMA_VERSION, scenarios, lessons: { ...this.doc.lessons, ...d.lessons }, ...(exercises ? { exercises } : {}) });
     return d.scenarios.length;
   }
 

@@ -61,6 +61,10 @@ export function createSlabView(body: HTMLElement) {
   note.className = 'panel-note';
   const scroller = document.createElement('div');
   scroller.className = 'pcp-scroll';
+  // it scrolls sideways on a narrow screen, and holds nothing focusable: the keyboard scrolls it
+  scroller.tabIndex = 0;
+  scroller.setAttribute('role', 'region');
+  scroller.setAttribute('aria-label', 'kmem_cache_cpu freelists (scrolls sideways)');
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('class', 'slab-svg');
   svg.setAttribute('role', 'img');
@@ -119,6 +123,15 @@ export function createSlabView(body: HTMLElement) {
           `fast ${s.stat(c, SLAB_STAT.ALLOC_FAST)} slow ${s.stat(c, SLAB_STAT.ALLOC_SLOW)} ` +
           `remote free ${s.stat(c, SLAB_STAT.REMOTE_FREE)} pf hit ${s.stat(c, SLAB_STAT.PREFETCH_HIT)}/${s.stat(c, SLAB_STAT.PREFETCH)}`,
       );
+    // the counters are as wide as the figure's type makes them: the picture widens to hold them
+    let statsW = STATS_W;
+    rows.select<SVGTextElement>('text.slab-stats').each(function () {
+      if (typeof this.getComputedTextLength === 'function') statsW = Math.max(statsW, Math.ceil(this.getComputedTextLength()) + 8);
+    });
+    if (statsW > STATS_W) {
+      svg.setAttribute('viewBox', `0 0 ${width - STATS_W + statsW} ${height}`);
+      svg.setAttribute('width', String(width - STATS_W + statsW));
+    }
     rows.each(function (c) {
       const cells = slabCells(s, c, cache);
       const slot = s.cpuSlab[c * SLAB_MAX_CACHES + cache]!;

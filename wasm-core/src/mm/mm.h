@@ -116,6 +116,14 @@ struct blab_zone {
 	uint32_t managed_pages;
 	uint32_t min_free_kbytes;
 	uint32_t wmark[3];           /* WMARK_MIN, WMARK_LOW, WMARK_HIGH */
+	/* its place in its node (enum blab_zone_type; a zone alone is ZONE_NORMAL) and the pages
+	 * it keeps from an allocation that could have used a higher zone, by that allocation's
+	 * highest_zoneidx (setup_per_zone_lowmem_reserve(): blab_node_setup()) */
+	uint8_t zone_idx;
+	uint32_t lowmem_reserve[BLAB_NR_ZONE_TYPES];
+	/* batch, high and high_max as the zone was configured (0: the kernel's formula), for
+	 * sizing the lists again when the node's watermarks change (zone_pcp_update()) */
+	uint32_t conf_batch, conf_high, conf_high_max;
 	/* ZONE_BELOW_HIGH (6.7, Huang Ying's "decrease PCP high if free pages < high
 	 * watermark"): set by an allocation that finds the zone under its high watermark,
 	 * cleared only by a free whose drain brought it back above; watermarks on only */
@@ -364,11 +372,41 @@ uint32_t nr_pcp_free(const struct blab_zone *z, struct per_cpu_pages *pcp, uint3
 		     int free_high);
 int pcp_free_high(const struct blab_zone *z, struct per_cpu_pages *pcp, unsigned order);
 uint32_t decay_pcp_high(const struct blab_zone *z, struct per_cpu_pages *pcp);
-/* zone_watermark_ok(): would the zone keep more than watermark `mark` (WMARK_*) free after
- * handing out a block of `order`? (No lowmem_reserve: one zone.) */
+/*
+ * __zone_watermark_ok() (mm/page_alloc.c since 97a16fc82a7c, 4.4): the zone must keep more
+ * than `mark` pages, plus lowmem_reserve[highest_zoneidx] (what it keeps from a request that
+ * could have used a higher zone), free after handing out a block of `order`; and a request
+ * above order 0 needs a free block of its order or above on an allocatable list. free_pages
+ * is NR_FREE_PAGES: the buddy lists' pages, not the pcp lists'.
+ */
+static inline int wmark_pages_ok(const struct blab_zone *z, unsigned order, uint32_t mark,
+				 unsigned highest_zoneidx)
+{
+	int64_t free_pages = (int64_t)z->free_pages - (int64_t)((1u << order) - 1u);
+	return free_pages > (int64_t)mark + z->lowmem_reserve[highest_zoneidx];
+}
+static inline int wmark_block_ok(const struct blab_zone *z, unsigned order)
+{
+	for (unsigned o = order; o <= z->top_order; o++) {
+		if (!z->free_area[o].nr_free)
+			continue;
+		for (unsigned mt = 0; mt < BLAB_MT_PCPTYPES; mt++)
+			if (!list_empty(&z->free_area[o].free_list[mt]))
+				return 1;
+	}
+	return 0;
+}
+static inline int __zone_watermark_ok(const struct blab_zone *z, unsigned order, uint32_t mark,
+				      unsigned highest_zoneidx)
+{
+	return wmark_pages_ok(z, order, mark, highest_zoneidx) &&
+	       (order == 0 || wmark_block_ok(z, order));
+}
+/* zone_watermark_ok() for a request this zone is the highest choice of: against its own
+ * watermark `mark` (WMARK_*), with no lowmem_reserve */
 static inline int zone_watermark_ok(const struct blab_zone *z, unsigned order, unsigned mark)
 {
-	return z->free_pages >= z->wmark[mark] + (1u << order);
+	return __zone_watermark_ok(z, order, z->wmark[mark], z->zone_idx);
 }
 
 /* ZONE_BELOW_HIGH, as the last allocation or drain left it (z->below_high) */

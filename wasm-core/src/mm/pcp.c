@@ -85,6 +85,7 @@ int blab_pcp_info(const struct blab_zone *z, unsigned cpu, unsigned which,
 	out->high_max = pcp->high_max;
 	out->alloc_factor = pcp->alloc_factor;
 	out->free_count = pcp->free_count;
+	out->free_factor = pcp->free_factor;
 	return 0;
 }
 

@@ -52,17 +52,96 @@ uint32_t blab_min_free_kbytes(uint64_t managed_pages)
 	return (uint32_t)k;
 }
 
-static void setup_watermarks(struct blab_zone *z)
+/*
+ * __setup_per_zone_wmarks(): the node's min_free_kbytes (from all its managed pages) is split
+ * over its zones by their share of those pages; low and high sit a gap above min, a quarter of
+ * the zone's min or watermark_scale_factor (10) / 10000 of its pages, whichever is more. A zone
+ * alone gets all of min_free_kbytes. PAGE_SIZE 4 KB: pages = kbytes / 4.
+ */
+static void setup_per_zone_wmarks(struct blab_zone *const *zones, unsigned n)
 {
-	/* one zone gets all of min_free_kbytes; PAGE_SIZE 4 KB: pages = kbytes / 4 */
-	uint32_t min = z->min_free_kbytes >> (PAGE_SHIFT - 10);
-	uint32_t gap = min / 4;
-	uint32_t scaled = (uint32_t)(((uint64_t)z->managed_pages * 10) / 10000);
-	if (scaled > gap)
-		gap = scaled; /* watermark_scale_factor = 10 */
-	z->wmark[WMARK_MIN] = min;
-	z->wmark[WMARK_LOW] = min + gap;
-	z->wmark[WMARK_HIGH] = min + 2 * gap;
+	uint64_t lowmem_pages = 0;
+	uint32_t kbytes, pages_min;
+
+	for (unsigned i = 0; i < n; i++)
+		lowmem_pages += zones[i]->managed_pages;
+	kbytes = blab_min_free_kbytes(lowmem_pages);
+	pages_min = kbytes >> (PAGE_SHIFT - 10);
+	for (unsigned i = 0; i < n; i++) {
+		struct blab_zone *z = zones[i];
+		uint32_t min = (uint32_t)((uint64_t)pages_min * z->managed_pages / lowmem_pages);
+		uint32_t gap = min / 4;
+		uint32_t scaled = (uint32_t)(((uint64_t)z->managed_pages * 10) / 10000);
+		if (scaled > gap)
+			gap = scaled;
+		z->min_free_kbytes = kbytes;
+		z->wmark[WMARK_MIN] = min;
+		z->wmark[WMARK_LOW] = min + gap;
+		z->wmark[WMARK_HIGH] = min + 2 * gap;
+	}
+}
+
+/*
+ * setup_per_zone_lowmem_reserve(): zone i keeps, from a request whose highest zone is j above
+ * it, the managed pages of the zones i+1 .. j divided by sysctl_lowmem_reserve_ratio[i] (256
+ * for DMA and DMA32, 32 for Normal: mm/page_alloc.c's defaults since 2.6).
+ */
+static void setup_per_zone_lowmem_reserve(struct blab_zone *const *zones, unsigned n)
+{
+	static const uint32_t ratio[BLAB_NR_ZONE_TYPES] = {256, 256, 32};
+
+	for (unsigned i = 0; i < n; i++) {
+		struct blab_zone *z = zones[i];
+		uint64_t above = 0;
+		memset(z->lowmem_reserve, 0, sizeof(z->lowmem_reserve));
+		for (unsigned j = i + 1; j < n; j++) {
+			above += zones[j]->managed_pages;
+			z->lowmem_reserve[zones[j]->zone_idx] = (uint32_t)(above / ratio[z->zone_idx]);
+		}
+	}
+}
+
+int blab_node_setup(struct blab_zone *const *zones, const uint8_t *types, unsigned n)
+{
+	if (!zones || !types || n == 0 || n > BLAB_NR_ZONE_TYPES)
+		return BLAB_EINVAL;
+	for (unsigned i = 0; i < n; i++) {
+		const struct blab_zone *z = zones[i];
+		if (!z || types[i] >= BLAB_NR_ZONE_TYPES || (i && types[i] <= types[i - 1]))
+			return BLAB_EINVAL; /* the zones in zone order, lowest first, each type once */
+		if (z->machine.kind == BLAB_MACHINE_REAL || (i && zones[i - 1]->cpus != z->cpus))
+			return BLAB_EINVAL;
+		if (i && zones[i - 1]->start_pfn + zones[i - 1]->pages > z->start_pfn)
+			return BLAB_EPFN; /* each zone above the one below it */
+		if (z->pcp_pages || z->slab)
+			return BLAB_EBUSY; /* the lists are sized again: they must be empty */
+	}
+	for (unsigned i = 0; i < n; i++)
+		zones[i]->zone_idx = types[i];
+	setup_per_zone_wmarks(zones, n);
+	setup_per_zone_lowmem_reserve(zones, n);
+	/* zone_pcp_update(): 5.14+ size high from the low watermark, which has moved */
+	for (unsigned i = 0; i < n; i++) {
+		struct blab_zone *z = zones[i];
+		uint32_t old[BLAB_MAX_CPUS];
+		for (unsigned cpu = 0; cpu < z->cpus; cpu++)
+			old[cpu] = z->pageset[cpu].pcp[0].high;
+		z->s.batch = z->conf_batch;
+		z->s.high = z->conf_high;
+		z->s.high_max = z->conf_high_max;
+		setup_zone_pageset(z);
+		pcp_hit_setup(z);
+		if (z->s.high_mode == BLAB_HIGH_AUTO)
+			for (unsigned cpu = 0; cpu < z->cpus; cpu++)
+				pcp_high_moved(z, cpu, old[cpu], BLAB_PATH_ZONE_INIT);
+	}
+	return 0;
+}
+
+const char *blab_zone_type_name(unsigned type)
+{
+	static const char *const names[BLAB_NR_ZONE_TYPES] = {"DMA", "DMA32", "Normal"};
+	return type < BLAB_NR_ZONE_TYPES ? names[type] : NULL;
 }
 
 /* ---- creation ---- */
@@ -174,6 +253,19 @@ int _blab_zone_create_on(const struct blab_zone_config *cfg, struct model_machin
 	return zone_create(cfg, NULL, NULL, mm, node, out);
 }
 
+/* a zone alone: ZONE_NORMAL of a node of one, with all of min_free_kbytes; its pcp lists
+ * sized from the strategy (batch and high kept as configured, for blab_node_setup()) */
+static void zone_sizes(struct blab_zone *z, const struct blab_zone_config *cfg)
+{
+	z->managed_pages = z->pages;
+	z->zone_idx = BLAB_ZONE_NORMAL;
+	z->conf_batch = cfg->strategy.batch;
+	z->conf_high = cfg->strategy.high;
+	z->conf_high_max = cfg->strategy.high_max;
+	setup_per_zone_wmarks(&z, 1);
+	setup_zone_pageset(z);
+}
+
 static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout,
 		       const void *layout_ctx, struct model_machine *shared, unsigned node,
 		       struct blab_zone **out)
@@ -247,7 +339,9 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 	z->pageset = calloc(cpus, sizeof(struct per_cpu_pageset));
 
 	if (cfg->log_capacity)
-		z->machine.log.ev = calloc(cfg->log_capacity, sizeof(struct blab_event));
+		/* malloc, not calloc: a record is written before it is read, and a large log
+		 * zeroed up front costs a page fault per 4 KB of it (exercises make many zones) */
+		z->machine.log.ev = malloc((size_t)cfg->log_capacity * sizeof(struct blab_event));
 	if (!z->mem_map || !z->pageblock_mt || !z->pageset ||
 	    (cfg->log_capacity && !z->machine.log.ev)) {
 		blab_zone_destroy(z);
@@ -272,10 +366,7 @@ static int zone_create(const struct blab_zone_config *cfg, zone_layout_fn layout
 		for (unsigned mt = 0; mt < BLAB_MT_TYPES; mt++)
 			blab_list_init(&z->free_area[o].free_list[mt]);
 
-	z->managed_pages = z->pages;
-	z->min_free_kbytes = blab_min_free_kbytes(z->managed_pages);
-	setup_watermarks(z);
-	setup_zone_pageset(z);
+	zone_sizes(z, cfg);
 
 	EMIT(z, BLAB_EVC_STATE, BLAB_EV_ZONE_INIT, z->start_pfn, top, BLAB_CPU_NONE, 0,
 	     BLAB_PATH_ZONE_INIT, pbo, z->pages, cpus);
@@ -364,6 +455,8 @@ int blab_zone_info(const struct blab_zone *z, struct blab_zone_info *out)
 	for (unsigned o = 0; o <= z->top_order; o++)
 		out->nr_free[o] = z->free_area[o].nr_free;
 	out->strategy = z->s;
+	out->zone_type = z->zone_idx;
+	memcpy(out->lowmem_reserve, z->lowmem_reserve, sizeof(out->lowmem_reserve));
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mm/mm.h"
+#include "blab_slab.h"
 
 #define MAX_TOKENS 32
 
@@ -49,6 +50,15 @@ struct blab_script {
 	uint32_t nheld, capheld;
 	uint32_t pcp_count[BLAB_MAX_CPUS];
 	uint64_t mem_limit; /* each zone's host memory bound (0: the default) */
+	/* `layout` lines since the zone line: the zone again, block by block (layout.c) */
+	struct blab_layout_block *layout;
+	uint32_t nlayout, caplayout;
+	/* a `node` line's zones, lowest first; z is the last one made, or the one a line's
+	 * zone=NAME picked while that line runs. node_n = 0: no node, z alone (Normal) */
+	struct blab_zone *node[BLAB_NR_ZONE_TYPES];
+	uint8_t node_type[BLAB_NR_ZONE_TYPES];
+	uint32_t node_events_shown[BLAB_NR_ZONE_TYPES];
+	unsigned node_n, node_have;
 };
 
 struct kv {
@@ -70,8 +80,11 @@ void blab_script_free(struct blab_script *s)
 {
 	if (!s)
 		return;
+	for (unsigned i = 0; i + 1 < s->node_have; i++)
+		blab_zone_destroy(s->node[i]); /* the last is z */
 	blab_zone_destroy(s->z);
 	free(s->held);
+	free(s->layout);
 	free(s);
 }
 
@@ -217,6 +230,14 @@ static int need_zone(struct blab_script *s, const char *cmd)
 	if (s->z)
 		return 0;
 	return bad(s, "%s: no zone yet: the script must start with 'zone pages=N'", cmd);
+}
+
+/* the zone's name as /proc prints it: its type in its node (a zone alone is Normal) */
+static const char *proc_zone_name(const struct blab_zone *z)
+{
+	struct blab_zone_info info;
+	blab_zone_info(z, &info);
+	return blab_zone_type_name(info.zone_type);
 }
 
 static const char *const bulk_names[] = {"one_pass", "two_pass", "two_pass_prefetch",
@@ -705,7 +726,7 @@ static void print_fragindex(struct blab_script *s)
 {
 	for (int which = 0; which < 2; which++) {
 		fprintf(s->out, "%s Node 0, zone %8s ", which ? "extfrag_index " : "unusable_index",
-			"Normal");
+			proc_zone_name(s->z));
 		for (unsigned o = 0; o <= s->z->top_order; o++) {
 			int32_t un, ex, v;
 			blab_zone_frag_index(s->z, o, &un, &ex);
@@ -927,7 +948,7 @@ static int cmd_decay(struct blab_script *s, struct kv *kv, int n)
 /* mm/vmstat.c frag_show_print(): "Node %d, zone %8s " then "%6lu " per order */
 static void print_buddyinfo(struct blab_script *s)
 {
-	fprintf(s->out, "Node 0, zone %8s ", "Normal");
+	fprintf(s->out, "Node 0, zone %8s ", proc_zone_name(s->z));
 	for (unsigned o = 0; o <= s->z->top_order; o++)
 		fprintf(s->out, "%6lu ", (unsigned long)s->z->free_area[o].nr_free);
 	fputc('\n', s->out);
@@ -980,8 +1001,11 @@ static void print_zoneinfo(struct blab_script *s)
 		"        spanned  %u\n"
 		"        present  %u\n"
 		"        managed  %u\n",
-		"Normal", z->free_pages, z->wmark[WMARK_MIN], z->wmark[WMARK_LOW],
+		proc_zone_name(z), z->free_pages, z->wmark[WMARK_MIN], z->wmark[WMARK_LOW],
 		z->wmark[WMARK_HIGH], z->pages, z->pages, z->managed_pages);
+	if (s->node_n) /* a zone's lowmem_reserve[] by highest_zoneidx, as /proc/zoneinfo says it */
+		fprintf(s->out, "        protection: (%u, %u, %u)\n", z->lowmem_reserve[0],
+			z->lowmem_reserve[1], z->lowmem_reserve[2]);
 	print_pcp(s);
 	fprintf(s->out, "  start_pfn:           %llu\n", (unsigned long long)z->start_pfn);
 }
@@ -1035,6 +1059,642 @@ static int simple(struct blab_script *s, const char *cmd, struct kv *kv, int n)
 		fprintf(s->out, "check: ok\n");
 	}
 	return 0;
+}
+
+/* ---- layout: the zone again, block by block (layout.c) ---- */
+
+#define MAX_LAYOUT 4096u /* blocks all layout lines of a zone may name (docs/limits.md) */
+
+/* PFN:ORDER,.. of layout's free= or alloc= onto s->layout */
+static int layout_list(struct blab_script *s, const char *key, const char *val, uint8_t free)
+{
+	char buf[BLAB_SCRIPT_MAX_LINE + 1];
+	char *p, *q;
+
+	strcpy(buf, val); /* val is part of a line no longer than buf */
+	for (p = buf; p; p = q) {
+		uint64_t pfn, order;
+		char *colon;
+		q = strchr(p, ',');
+		if (q)
+			*q++ = 0;
+		colon = strchr(p, ':');
+		if (!colon)
+			return bad(s, "layout: %s: '%s' is not PFN:ORDER", key, p);
+		*colon = 0;
+		if (parse_u64(p, BLAB_MAX_START_PFN - 1, &pfn))
+			return bad(s, "layout: %s: pfn '%s' is not a number (decimal or 0x hex) below 2^40",
+				   key, p);
+		if (parse_u64(colon + 1, BLAB_MAX_ORDER_LIMIT, &order))
+			return bad(s, "layout: %s: pfn 0x%llx: order '%s' is not 0..%u", key,
+				   (unsigned long long)pfn, colon + 1, BLAB_MAX_ORDER_LIMIT);
+		if (s->nlayout == MAX_LAYOUT)
+			return bad(s, "layout: more than %u blocks", MAX_LAYOUT);
+		if (s->nlayout == s->caplayout) {
+			uint32_t ncap = s->caplayout ? s->caplayout * 2 : 64;
+			struct blab_layout_block *nb = realloc(s->layout, ncap * sizeof(*nb));
+			if (!nb)
+				return bad(s, "layout: out of host memory");
+			s->layout = nb;
+			s->caplayout = ncap;
+		}
+		s->layout[s->nlayout].pfn = pfn;
+		s->layout[s->nlayout].order = (uint8_t)order;
+		s->layout[s->nlayout].free = free;
+		s->nlayout++;
+	}
+	return 0;
+}
+
+static int layout_refused(struct blab_script *s, int err, const struct blab_layout_block *b)
+{
+	const char *what = b->free ? "free" : "alloc";
+	unsigned long long pfn = (unsigned long long)b->pfn;
+	switch (err) {
+	case BLAB_EORDER:
+		return bad(s, "layout: %s=0x%llx:%u: order above the zone's top_order %u", what, pfn,
+			   b->order, s->z->top_order);
+	case BLAB_EALIGN:
+		return bad(s, "layout: %s=0x%llx:%u: pfn not aligned to 2^%u pages", what, pfn,
+			   b->order, b->order);
+	case BLAB_EPFN:
+		return bad(s, "layout: %s=0x%llx:%u: outside the zone (pfn 0x%llx .. 0x%llx)", what, pfn,
+			   b->order, (unsigned long long)s->z->start_pfn,
+			   (unsigned long long)(s->z->start_pfn + s->z->pages - 1));
+	case BLAB_ESNAPSHOT:
+		return bad(s, "layout: %s=0x%llx:%u overlaps a block named before it", what, pfn,
+			   b->order);
+	case BLAB_EDOUBLEFREE:
+		return bad(s, "layout: free=0x%llx:%u: its buddy 0x%llx:%u is free too; __free_one_page() would have merged them",
+			   pfn, b->order, (unsigned long long)(b->pfn ^ (1ull << b->order)), b->order);
+	default:
+		return bad(s, "layout: %s", blab_strerror(err));
+	}
+}
+
+static int cmd_layout(struct blab_script *s, struct kv *kv, int n)
+{
+	struct kv *fr, *al;
+	struct blab_zone *z;
+	uint32_t before, bad_at;
+	int err;
+
+	if (need_zone(s, "layout"))
+		return 1;
+	if (!s->fresh || s->nheld)
+		return bad(s, "layout: must come right after 'zone', before any alloc, free, drain or compact");
+	fr = find(kv, n, "free");
+	al = find(kv, n, "alloc");
+	if (unknown_keys(s, "layout", kv, n))
+		return 1;
+	if (!fr && !al)
+		return bad(s, "layout: free=PFN:ORDER,.. or alloc=PFN:ORDER,.. is required");
+	before = s->nlayout; /* a refused line adds nothing */
+	if ((fr && layout_list(s, "free", fr->val, 1)) || (al && layout_list(s, "alloc", al->val, 0))) {
+		s->nlayout = before;
+		return 1;
+	}
+	err = blab_layout_check(&s->cfg, s->layout, s->nlayout, &bad_at);
+	if (!err)
+		err = blab_zone_create_layout(&s->cfg, s->layout, s->nlayout, &z);
+	if (err) {
+		int r = bad_at < s->nlayout ? layout_refused(s, err, &s->layout[bad_at])
+					   : bad(s, "layout: %s", blab_strerror(err));
+		s->nlayout = before;
+		return r;
+	}
+	blab_zone_destroy(s->z);
+	s->z = z;
+	s->events_shown = 0;
+	fprintf(s->out, "layout: %u blocks named, %u free pages\n", s->nlayout, z->free_pages);
+	return 0;
+}
+
+/* ---- node: several zones, lowest first, and the zonelist walk ---- */
+
+static int cmd_node(struct blab_script *s, struct kv *kv, int n)
+{
+	char buf[BLAB_SCRIPT_MAX_LINE + 1];
+	uint8_t types[BLAB_NR_ZONE_TYPES];
+	unsigned count = 0;
+	struct kv *k = find(kv, n, "zones");
+	char *p, *q;
+
+	if (unknown_keys(s, "node", kv, n))
+		return 1;
+	if (!k)
+		return bad(s, "node: zones=DMA,DMA32,Normal (some of them, lowest first) is required");
+	if (s->z)
+		return bad(s, "node: must be the first line: its zone lines make the zones");
+	strcpy(buf, k->val);
+	for (p = buf; p; p = q) {
+		unsigned t;
+		q = strchr(p, ',');
+		if (q)
+			*q++ = 0;
+		for (t = 0; t < BLAB_NR_ZONE_TYPES; t++)
+			if (strcmp(p, blab_zone_type_name(t)) == 0)
+				break;
+		if (t == BLAB_NR_ZONE_TYPES)
+			return bad(s, "node: zones: '%s' is not DMA, DMA32 or Normal", p);
+		if (count && t <= types[count - 1])
+			return bad(s, "node: zones=%s: each zone once, lowest first (DMA, DMA32, Normal)",
+				   k->val);
+		types[count++] = (uint8_t)t;
+	}
+	memcpy(s->node_type, types, count);
+	s->node_n = count;
+	s->node_have = 0;
+	return 0;
+}
+
+/* after a line that made or remade a node's newest zone (zone, snapshot, layout): keep it,
+ * and once the node has every zone, set up its watermarks and lowmem_reserve */
+static int node_made(struct blab_script *s, int failed)
+{
+	int err;
+
+	if (failed || !s->node_n)
+		return failed;
+	s->node[s->node_have - 1] = s->z;
+	if (s->node_have < s->node_n)
+		return 0;
+	err = blab_node_setup(s->node, s->node_type, s->node_n);
+	if (err == BLAB_EPFN)
+		return bad(s, "node: each zone must start above the one below it (give start_pfn=)");
+	if (err == BLAB_EBUSY)
+		return bad(s, "node: a zone's pcp lists must be empty when the node is set up");
+	if (err)
+		return bad(s, "node: %s", blab_strerror(err));
+	return 0;
+}
+
+/* a zone line: the zone, or in a node its next zone (the one before is kept) */
+static int zone_line(struct blab_script *s, struct kv *kv, int n)
+{
+	struct blab_zone *prev = s->z;
+	int r;
+
+	if (s->node_n && s->node_have == s->node_n)
+		return bad(s, "zone: the node has its %u zones already", s->node_n);
+	if (s->node_n && s->node_have)
+		s->node_events_shown[s->node_have - 1] = s->events_shown;
+	if (s->node_n)
+		s->z = NULL; /* cmd_zone() replaces z: keep the node's zone below */
+	r = cmd_zone(s, kv, n);
+	s->nlayout = 0;
+	if (!s->node_n)
+		return r;
+	if (r) {
+		s->z = prev;
+		return r;
+	}
+	s->node_have++;
+	return node_made(s, 0);
+}
+
+static int zone_index(struct blab_script *s, const char *name)
+{
+	for (unsigned i = 0; i < s->node_have; i++)
+		if (strcmp(blab_zone_type_name(s->node_type[i]), name) == 0)
+			return (int)i;
+	if (!s->node_n && s->z && strcmp(name, "Normal") == 0)
+		return 0;
+	return -1;
+}
+
+struct blab_zone *blab_script_zone_named(struct blab_script *s, const char *name)
+{
+	int i;
+	if (!s || !name || (i = zone_index(s, name)) < 0)
+		return NULL;
+	return s->node_n ? s->node[i] : s->z;
+}
+
+static const char *const gfp_names[] = {"GFP_DMA", "GFP_DMA32", "GFP_KERNEL"};
+
+static void print_wmark(struct blab_script *s, const struct blab_zone *z, unsigned order,
+			const char *mark, const struct blab_wmark_check *c)
+{
+	fprintf(s->out, "zone_watermark_ok(%s, order=%u, %s=%u, lowmem_reserve=%u): free %u",
+		proc_zone_name(z), order, mark, c->mark, c->reserve, c->free_pages);
+	if (!c->pages_ok)
+		fprintf(s->out, " - %u <= %u: no\n", (1u << order) - 1u, c->mark + c->reserve);
+	else if (!c->block_ok)
+		fprintf(s->out, " - %u > %u, but no free block of order >= %u: no\n",
+			(1u << order) - 1u, c->mark + c->reserve, order);
+	else
+		fprintf(s->out, " - %u > %u: yes\n", (1u << order) - 1u, c->mark + c->reserve);
+}
+
+static int get_order(struct blab_script *s, const char *cmd, struct kv *kv, int n, uint64_t *order)
+{
+	int r = num(s, cmd, kv, n, "order", 255, order);
+	if (r < 0)
+		return 1;
+	if (r == 0)
+		return bad(s, "%s: order=K is required", cmd);
+	if (*order > s->z->top_order)
+		return bad(s, "%s: order=%llu: %s (0..%u)", cmd, (unsigned long long)*order,
+			   blab_strerror(BLAB_EORDER), s->z->top_order);
+	return 0;
+}
+
+/* gfp=: the highest zone the request may use (gfp_zone()) */
+static int get_gfp(struct blab_script *s, const char *cmd, struct kv *kv, int n, unsigned *highest)
+{
+	struct kv *k = find(kv, n, "gfp");
+	int i;
+	*highest = BLAB_ZONE_NORMAL;
+	if (!k)
+		return 0;
+	i = pick_name(k->val, gfp_names, 3);
+	if (i < 0)
+		return bad(s, "%s: gfp=%s: expected GFP_KERNEL, GFP_DMA32 or GFP_DMA", cmd, k->val);
+	*highest = (unsigned)i;
+	return 0;
+}
+
+/* zone_watermark_ok order=K [mark=min|low|high] [gfp=..]: the check alone, no allocation */
+static int cmd_watermark(struct blab_script *s, struct kv *kv, int n)
+{
+	static const char *const marks[] = {"min", "low", "high"};
+	struct blab_wmark_check c;
+	uint64_t order;
+	unsigned highest;
+	int mark = BLAB_WMARK_LOW;
+	struct kv *k;
+
+	if (need_zone(s, "zone_watermark_ok") || get_order(s, "zone_watermark_ok", kv, n, &order) ||
+	    get_gfp(s, "zone_watermark_ok", kv, n, &highest))
+		return 1;
+	if ((k = find(kv, n, "mark")) && (mark = pick_name(k->val, marks, 3)) < 0)
+		return bad(s, "zone_watermark_ok: mark=%s: expected min, low or high", k->val);
+	if (unknown_keys(s, "zone_watermark_ok", kv, n))
+		return 1;
+	blab_zone_watermark_ok(s->z, (unsigned)order, (unsigned)mark, highest, &c);
+	print_wmark(s, s->z, (unsigned)order, marks[mark], &c);
+	return 0;
+}
+
+/* alloc order=K gfp=..: get_page_from_freelist() down the node's zonelist */
+static int cmd_alloc_gfp(struct blab_script *s, struct kv *kv, int n)
+{
+	struct blab_zone *one[1] = {s->z};
+	struct blab_zone *const *zones = s->node_n ? s->node : one;
+	unsigned nz = s->node_n ? s->node_have : 1, highest, cpu = 0;
+	struct blab_zonelist_walk w;
+	uint64_t order;
+	int err;
+
+	if (need_zone(s, "alloc") || get_order(s, "alloc", kv, n, &order) ||
+	    get_gfp(s, "alloc", kv, n, &highest) || get_cpu(s, "alloc", kv, n, &cpu) ||
+	    unknown_keys(s, "alloc", kv, n))
+		return 1;
+	if (s->node_n && s->node_have < s->node_n)
+		return bad(s, "alloc: gfp=: the node has %u of its %u zones yet", s->node_have,
+			   s->node_n);
+	err = blab_zonelist_alloc(zones, nz, highest, cpu, (unsigned)order, BLAB_MT_MOVABLE, &w);
+	for (int i = (int)nz - 1; i >= 0; i--)
+		if (w.checked[i])
+			print_wmark(s, zones[i], (unsigned)order, "low", &w.check[i]);
+	if (err == BLAB_ENOMEM) {
+		fprintf(s->out, "alloc order=%llu gfp=%s failed: no zone passes (the slow path, "
+				"__alloc_pages_slowpath(), is not modelled)\n",
+			(unsigned long long)order, gfp_names[highest]);
+		return 0;
+	}
+	if (err)
+		return bad(s, "alloc: %s", blab_strerror(err));
+	/* free last= gives back the script zone's blocks: another zone's is freed by its pfn */
+	if (zones[w.served] == s->z && hold(s, w.pfn, (unsigned)order))
+		return bad(s, "alloc: out of host memory");
+	fprintf(s->out, "pfn=0x%llx order=%llu migratetype=%u zone=%s\n", (unsigned long long)w.pfn,
+		(unsigned long long)order, BLAB_MT_MOVABLE, proc_zone_name(zones[w.served]));
+	return 0;
+}
+
+/* ---- the slab layer: kmem_cache_create, kmalloc, kfree, slabinfo (blab_slab.h) ---- */
+
+/* a cache by name, or -1 */
+static int cache_by_name(struct blab_script *s, const char *name)
+{
+	for (uint32_t id = 0; id < BLAB_SLAB_MAX_CACHES; id++) {
+		struct blab_kmem_cache_info info;
+		if (blab_kmem_cache_info(s->z, id, &info) == 0 && strcmp(info.name, name) == 0)
+			return (int)id;
+	}
+	return -1;
+}
+
+static int make_cache(struct blab_script *s, const char *cmd, const char *name, uint64_t size,
+		      unsigned order, unsigned flags, uint32_t *id)
+{
+	int err = blab_kmem_cache_create(s->z, name, (uint32_t)size, order, flags, id);
+	if (err == BLAB_ELIMIT && size >= BLAB_SLAB_MIN_SIZE && size <= BLAB_SLAB_MAX_SIZE)
+		return bad(s, "%s: the zone has %u caches already", cmd, BLAB_SLAB_MAX_CACHES);
+	if (err == BLAB_ELIMIT)
+		return bad(s, "%s: size=%llu: %u..%u bytes", cmd, (unsigned long long)size,
+			   BLAB_SLAB_MIN_SIZE, BLAB_SLAB_MAX_SIZE);
+	if (err == BLAB_EORDER)
+		return bad(s, "%s: order=%u: 0..%u, at most the zone's top_order, and one object must fit",
+			   cmd, order, BLAB_SLAB_MAX_ORDER);
+	if (err)
+		return bad(s, "%s: %s", cmd, blab_strerror(err));
+	return 0;
+}
+
+static void print_cache_line(struct blab_script *s, uint32_t id)
+{
+	struct blab_kmem_cache_info c;
+	blab_kmem_cache_info(s->z, id, &c);
+	fprintf(s->out, "kmem_cache %s: size %u, order %u, %u objects per slab, min_partial %u\n",
+		c.name, c.size, c.order, c.objects, c.min_partial);
+}
+
+/* kmem_cache_create name=NAME size=S [order=K|auto] [prefetch=0|1] [fp_middle=0|1] */
+static int cmd_cache_create(struct blab_script *s, struct kv *kv, int n)
+{
+	struct kv *nm, *ord;
+	uint64_t size = 0, order = BLAB_SLAB_ORDER_AUTO;
+	uint8_t prefetch = 0, middle = 0;
+	uint32_t id;
+	int r;
+
+	if (need_zone(s, "kmem_cache_create"))
+		return 1;
+	nm = find(kv, n, "name");
+	if ((r = num(s, "kmem_cache_create", kv, n, "size", BLAB_SLAB_MAX_SIZE * 2ull, &size)) < 0)
+		return 1;
+	if ((ord = find(kv, n, "order")) && strcmp(ord->val, "auto") != 0) {
+		ord->used = 0;
+		if (num(s, "kmem_cache_create", kv, n, "order", BLAB_SLAB_MAX_ORDER, &order) < 0)
+			return 1;
+	}
+	if (flag01(s, "kmem_cache_create", kv, n, "prefetch", &prefetch) < 0 ||
+	    flag01(s, "kmem_cache_create", kv, n, "fp_middle", &middle) < 0 ||
+	    unknown_keys(s, "kmem_cache_create", kv, n))
+		return 1;
+	if (!nm || r == 0)
+		return bad(s, "kmem_cache_create: name=NAME and size=S are required");
+	if (strlen(nm->val) > BLAB_SLAB_NAME_MAX || !blab_name_ok(nm->val))
+		return bad(s, "kmem_cache_create: name=%s: 1..%u bytes, nothing hidden or reversed",
+			   nm->val, BLAB_SLAB_NAME_MAX);
+	if (cache_by_name(s, nm->val) >= 0)
+		return bad(s, "kmem_cache_create: a cache named %s exists already", nm->val);
+	if (make_cache(s, "kmem_cache_create", nm->val, size, (unsigned)order,
+		       (prefetch ? BLAB_SLAB_PREFETCH : 0) | (middle ? BLAB_SLAB_FP_MIDDLE : 0), &id))
+		return 1;
+	print_cache_line(s, id);
+	return 0;
+}
+
+/* kmalloc_index(): the kmalloc-N cache a size comes from (96 and 192 beside the powers of
+ * two), or 0 past the largest (8192: kmalloc_large() takes pages directly, not modelled) */
+static uint32_t kmalloc_size_class(uint64_t size)
+{
+	static const uint32_t cls[] = {8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192};
+	for (unsigned i = 0; i < sizeof(cls) / sizeof(cls[0]); i++)
+		if (size <= cls[i])
+			return cls[i];
+	return 0;
+}
+
+static void print_object(struct blab_script *s, const char *what, unsigned cpu, uint64_t addr,
+			 uint32_t id)
+{
+	struct blab_kmem_cache_info c;
+	uint64_t pfn = (addr - PAGE_OFFSET) >> PAGE_SHIFT;
+
+	blab_kmem_cache_info(s->z, id, &c);
+	pfn &= ~((1ull << c.order) - 1); /* a slab is one naturally aligned block */
+	fprintf(s->out, "%s cpu=%u: 0x%llx (%s, slab pfn=0x%llx, object %llu)\n", what, cpu,
+		(unsigned long long)addr, c.name, (unsigned long long)pfn,
+		(unsigned long long)((addr - frame_vaddr(pfn)) / c.size));
+}
+
+static int slab_error(struct blab_script *s, const char *cmd, int err)
+{
+	if (err == BLAB_ENOMEM || err == BLAB_EWMARK)
+		return bad(s, "%s: the page allocator has no block for a new slab: %s", cmd,
+			   blab_strerror(err));
+	return bad(s, "%s: %s", cmd, blab_strerror(err));
+}
+
+/* kmalloc size=S [cpu=C]: from kmalloc-<class>, made on first use (calculate_order()) unless
+ * a kmem_cache_create line made a cache of that name first */
+static int cmd_kmalloc(struct blab_script *s, struct kv *kv, int n)
+{
+	uint64_t size, addr;
+	unsigned cpu = 0;
+	uint32_t cls, id;
+	char name[32];
+	int r, c;
+
+	if (need_zone(s, "kmalloc"))
+		return 1;
+	if ((r = num(s, "kmalloc", kv, n, "size", 1u << 20, &size)) < 0 ||
+	    get_cpu(s, "kmalloc", kv, n, &cpu) || unknown_keys(s, "kmalloc", kv, n))
+		return 1;
+	if (r == 0 || size == 0)
+		return bad(s, "kmalloc: size=S (1..8192 bytes) is required");
+	cls = kmalloc_size_class(size);
+	if (!cls)
+		return bad(s, "kmalloc: size=%llu: above 8192 bytes kmalloc_large() takes pages "
+			      "directly (alloc order=K)", (unsigned long long)size);
+	snprintf(name, sizeof(name), "kmalloc-%u", cls);
+	c = cache_by_name(s, name);
+	if (c < 0) {
+		if (make_cache(s, "kmalloc", name, cls, BLAB_SLAB_ORDER_AUTO, 0, &id))
+			return 1;
+		print_cache_line(s, id);
+	} else {
+		id = (uint32_t)c;
+	}
+	r = blab_kmem_cache_alloc(s->z, id, cpu, &addr);
+	if (r)
+		return slab_error(s, "kmalloc", r);
+	print_object(s, "kmalloc", cpu, addr, id);
+	return 0;
+}
+
+/* kmem_cache_alloc name=NAME [cpu=C] */
+static int cmd_cache_alloc(struct blab_script *s, struct kv *kv, int n)
+{
+	struct kv *nm;
+	unsigned cpu = 0;
+	uint64_t addr;
+	int id, err;
+
+	if (need_zone(s, "kmem_cache_alloc"))
+		return 1;
+	nm = find(kv, n, "name");
+	if (get_cpu(s, "kmem_cache_alloc", kv, n, &cpu) || unknown_keys(s, "kmem_cache_alloc", kv, n))
+		return 1;
+	if (!nm)
+		return bad(s, "kmem_cache_alloc: name=NAME is required");
+	if ((id = cache_by_name(s, nm->val)) < 0)
+		return bad(s, "kmem_cache_alloc: no cache named %s (kmem_cache_create it first)", nm->val);
+	err = blab_kmem_cache_alloc(s->z, (uint32_t)id, cpu, &addr);
+	if (err)
+		return slab_error(s, "kmem_cache_alloc", err);
+	print_object(s, "kmem_cache_alloc", cpu, addr, (uint32_t)id);
+	return 0;
+}
+
+/* kfree addr=A [cpu=C]: kmem_cache_free(virt_to_cache(addr), addr) */
+static int cmd_kfree(struct blab_script *s, struct kv *kv, int n)
+{
+	uint64_t addr;
+	unsigned cpu = 0;
+	uint32_t id;
+	int r, err;
+
+	if (need_zone(s, "kfree"))
+		return 1;
+	if ((r = num(s, "kfree", kv, n, "addr", UINT64_MAX, &addr)) < 0 ||
+	    get_cpu(s, "kfree", kv, n, &cpu) || unknown_keys(s, "kfree", kv, n))
+		return 1;
+	if (r == 0)
+		return bad(s, "kfree: addr=A is required (an address kmalloc printed)");
+	if (blab_kmem_cache_of(s->z, addr, &id))
+		return bad(s, "kfree: addr=0x%llx is in no slab of this zone", (unsigned long long)addr);
+	err = blab_kmem_cache_free(s->z, id, cpu, addr);
+	if (err == BLAB_ESLABOBJ)
+		return bad(s, "kfree: addr=0x%llx is not the start of an object", (unsigned long long)addr);
+	if (err == BLAB_EDOUBLEFREE)
+		return bad(s, "kfree: addr=0x%llx is free already (a double free)", (unsigned long long)addr);
+	if (err)
+		return slab_error(s, "kfree", err);
+	return 0;
+}
+
+static void print_objs(struct blab_script *s, const uint16_t *o, uint32_t n)
+{
+	if (!n)
+		fprintf(s->out, " -");
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(s->out, " %u", o[i]);
+	fputc('\n', s->out);
+}
+
+/* one cache: its line, each cpu's c->slab and c->freelist, each slab and its own freelist */
+static void print_slabinfo(struct blab_script *s, uint32_t id)
+{
+	struct blab_slab_info *sl = NULL;
+	uint16_t objs[BLAB_SLAB_MAX_SIZE / BLAB_SLAB_MIN_SIZE];
+	uint32_t ns = 0, no;
+
+	print_cache_line(s, id);
+	blab_kmem_cache_slabs(s->z, id, NULL, 0, &ns);
+	if (ns && !(sl = malloc(ns * sizeof(*sl)))) {
+		fprintf(s->out, "  (out of host memory for the slab list)\n");
+		return;
+	}
+	blab_kmem_cache_slabs(s->z, id, sl, ns, &ns);
+	for (unsigned cpu = 0; cpu < s->z->cpus; cpu++) {
+		uint32_t i = 0;
+		while (i < ns && sl[i].cpu != cpu)
+			i++;
+		if (i == ns) {
+			fprintf(s->out, "  cpu %u: no cpu slab\n", cpu);
+			continue;
+		}
+		blab_kmem_freelist(s->z, id, cpu, 0, objs, sizeof(objs) / sizeof(objs[0]), &no);
+		fprintf(s->out, "  cpu %u: slab pfn=0x%llx, c->freelist:", cpu,
+			(unsigned long long)sl[i].pfn);
+		print_objs(s, objs, no);
+	}
+	for (uint32_t i = 0; i < ns; i++) {
+		fprintf(s->out, "  slab pfn=0x%llx at 0x%llx: inuse %u/%u, ", (unsigned long long)sl[i].pfn,
+			(unsigned long long)sl[i].base, sl[i].inuse, sl[i].objects);
+		if (sl[i].cpu != BLAB_CPU_NONE)
+			fprintf(s->out, "cpu %u's cpu slab", sl[i].cpu);
+		else if (sl[i].on_partial)
+			fprintf(s->out, "partial list #%u", sl[i].partial_pos);
+		else
+			fprintf(s->out, "full");
+		blab_kmem_freelist(s->z, id, BLAB_CPU_NONE, sl[i].pfn, objs,
+				   sizeof(objs) / sizeof(objs[0]), &no);
+		fprintf(s->out, ", freelist:");
+		print_objs(s, objs, no);
+	}
+	free(sl);
+}
+
+static int cmd_slabinfo(struct blab_script *s, struct kv *kv, int n)
+{
+	struct kv *nm;
+	int shown = 0;
+
+	if (need_zone(s, "slabinfo"))
+		return 1;
+	nm = find(kv, n, "name");
+	if (unknown_keys(s, "slabinfo", kv, n))
+		return 1;
+	if (nm) {
+		int id = cache_by_name(s, nm->val);
+		if (id < 0)
+			return bad(s, "slabinfo: no cache named %s", nm->val);
+		print_slabinfo(s, (uint32_t)id);
+		return 0;
+	}
+	for (uint32_t id = 0; id < BLAB_SLAB_MAX_CACHES; id++) {
+		struct blab_kmem_cache_info info;
+		if (blab_kmem_cache_info(s->z, id, &info) == 0) {
+			print_slabinfo(s, id);
+			shown++;
+		}
+	}
+	if (!shown)
+		fprintf(s->out, "slabinfo: no caches\n");
+	return 0;
+}
+
+/* ---- running a line, on the zone its zone=NAME names ---- */
+
+static int run_op(struct blab_script *s, const char *cmd, struct kv *kv, int n);
+static int script_op(struct blab_script *s, const char *cmd, struct kv *kv, int n);
+
+/* a node's report lines without zone=: every zone, lowest first, as /proc prints them */
+static int every_zone(struct blab_script *s, const char *cmd, struct kv *kv, int n)
+{
+	struct blab_zone *z = s->z;
+	int r = 0;
+
+	for (unsigned i = 0; i < s->node_have && !r; i++) {
+		s->z = s->node[i];
+		r = run_op(s, cmd, kv, n);
+	}
+	s->z = z;
+	return r;
+}
+
+static int on_zone(struct blab_script *s, const char *cmd, struct kv *kv, int n, struct kv *zk)
+{
+	static const char *const never[] = {"zone", "node", "snapshot", "layout"};
+	struct blab_zone *z = s->z;
+	uint32_t shown = s->events_shown;
+	int i, r;
+
+	if (pick_name(cmd, never, 4) >= 0)
+		return bad(s, "%s: zone=%s: a %s line works on the zone just made", cmd, zk->val, cmd);
+	if ((i = zone_index(s, zk->val)) < 0)
+		return bad(s, "%s: zone=%s: no such zone here", cmd, zk->val);
+	*zk = kv[n - 1]; /* the key is the line's address, not an argument of the op */
+	n--;
+	if (s->node_n) {
+		s->node_events_shown[s->node_have - 1] = s->events_shown;
+		s->events_shown = s->node_events_shown[i];
+		s->z = s->node[i];
+	}
+	r = run_op(s, cmd, kv, n);
+	if (s->node_n) {
+		s->node_events_shown[i] = s->events_shown;
+		s->events_shown = shown;
+		s->z = z;
+	}
+	return r;
 }
 
 /*
@@ -1101,28 +1761,69 @@ int blab_script_line(struct blab_script *s, const char *line, unsigned lineno)
 		kv[n].used = 0;
 		n++;
 	}
-	if (strcmp(tok[0], "zone") == 0)
-		return cmd_zone(s, kv, n);
-	if (strcmp(tok[0], "snapshot") == 0)
-		return cmd_snapshot(s, kv, n);
-	if (strcmp(tok[0], "alloc") == 0 || strcmp(tok[0], "free") == 0 ||
-	    strcmp(tok[0], "drain") == 0 || strcmp(tok[0], "compact") == 0 ||
-	    strcmp(tok[0], "decay") == 0)
+	return script_op(s, tok[0], kv, n);
+}
+
+/* one op of a line (run on s->z) */
+static int run_op(struct blab_script *s, const char *cmd, struct kv *kv, int n)
+{
+	if (strcmp(cmd, "zone") == 0)
+		return zone_line(s, kv, n);
+	if (strcmp(cmd, "node") == 0)
+		return cmd_node(s, kv, n);
+	if (strcmp(cmd, "snapshot") == 0)
+		return node_made(s, cmd_snapshot(s, kv, n));
+	if (strcmp(cmd, "layout") == 0)
+		return node_made(s, cmd_layout(s, kv, n));
+	if (strcmp(cmd, "alloc") == 0 || strcmp(cmd, "free") == 0 ||
+	    strcmp(cmd, "drain") == 0 || strcmp(cmd, "compact") == 0 ||
+	    strcmp(cmd, "decay") == 0 || strncmp(cmd, "kmem_cache_", 11) == 0 ||
+	    strcmp(cmd, "kmalloc") == 0 || strcmp(cmd, "kfree") == 0)
 		s->fresh = 0; /* the zone is no longer the one its `zone` line made */
-	if (strcmp(tok[0], "alloc") == 0)
+	if (strcmp(cmd, "alloc") == 0 && find(kv, n, "gfp"))
+		return cmd_alloc_gfp(s, kv, n);
+	if (strcmp(cmd, "alloc") == 0)
 		return cmd_alloc(s, kv, n);
-	if (strcmp(tok[0], "free") == 0)
+	if (strcmp(cmd, "free") == 0)
 		return cmd_free(s, kv, n);
-	if (strcmp(tok[0], "drain") == 0)
+	if (strcmp(cmd, "drain") == 0)
 		return cmd_drain(s, kv, n);
-	if (strcmp(tok[0], "decay") == 0)
+	if (strcmp(cmd, "decay") == 0)
 		return cmd_decay(s, kv, n);
-	if (strcmp(tok[0], "compact") == 0)
+	if (strcmp(cmd, "compact") == 0)
 		return cmd_compact(s, kv, n);
-	if (strcmp(tok[0], "buddyinfo") == 0 || strcmp(tok[0], "pcp") == 0 ||
-	    strcmp(tok[0], "zoneinfo") == 0 || strcmp(tok[0], "check") == 0 ||
-	    strcmp(tok[0], "events") == 0 || strcmp(tok[0], "fragindex") == 0)
-		return simple(s, tok[0], kv, n);
-	return bad(s, "unknown op '%s' (expected zone, snapshot, alloc, free, drain, decay, compact, buddyinfo, pcp, zoneinfo, fragindex, events or check)",
-		   tok[0]);
+	if (strcmp(cmd, "buddyinfo") == 0 || strcmp(cmd, "pcp") == 0 ||
+	    strcmp(cmd, "zoneinfo") == 0 || strcmp(cmd, "check") == 0 ||
+	    strcmp(cmd, "events") == 0 || strcmp(cmd, "fragindex") == 0)
+		return simple(s, cmd, kv, n);
+	if (strcmp(cmd, "zone_watermark_ok") == 0)
+		return cmd_watermark(s, kv, n);
+	if (strcmp(cmd, "kmem_cache_create") == 0)
+		return cmd_cache_create(s, kv, n);
+	if (strcmp(cmd, "kmalloc") == 0)
+		return cmd_kmalloc(s, kv, n);
+	if (strcmp(cmd, "kmem_cache_alloc") == 0)
+		return cmd_cache_alloc(s, kv, n);
+	if (strcmp(cmd, "kfree") == 0)
+		return cmd_kfree(s, kv, n);
+	if (strcmp(cmd, "slabinfo") == 0)
+		return cmd_slabinfo(s, kv, n);
+	return bad(s, "unknown op '%s' (expected zone, node, snapshot, layout, alloc, free, drain, decay, compact, zone_watermark_ok, kmem_cache_create, kmalloc, kmem_cache_alloc, kfree, buddyinfo, pcp, zoneinfo, fragindex, slabinfo, events or check)",
+		   cmd);
+}
+
+/* a line's op: on the zone its zone=NAME picks, or in a whole node each zone for a report */
+static int script_op(struct blab_script *s, const char *cmd, struct kv *kv, int n)
+{
+	static const char *const reports[] = {"buddyinfo", "zoneinfo", "pcp", "check"};
+	struct kv *zk = NULL;
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(kv[i].key, "zone") == 0)
+			zk = &kv[i];
+	if (zk)
+		return on_zone(s, cmd, kv, n, zk);
+	if (s->node_n && s->node_have == s->node_n && pick_name(cmd, reports, 4) >= 0)
+		return every_zone(s, cmd, kv, n);
+	return run_op(s, cmd, kv, n);
 }
