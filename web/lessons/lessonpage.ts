@@ -193,8 +193,13 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   /** Whether the step's run, figures and answer prose are shown: no question, or it is answered. */
   const isRevealed = (step: LessonStep) => !step.predict || (presenter.lecture ? revealed.has(index) : store.get(lesson.id).answers[String(index)] !== undefined);
 
+  /** the shown step's listeners (its run player's keys), taken down when another is shown */
+  let stepListeners: AbortController | undefined;
   function show() {
     const gen = ++generation;
+    stepListeners?.abort();
+    const stepScope = (stepListeners = new AbortController());
+    listeners.signal.addEventListener('abort', () => stepScope.abort(), { signal: stepScope.signal });
     const step = lesson.steps[index]!;
     const last = index === lesson.steps.length - 1;
     store.update(lesson.id, (p) => {
@@ -225,7 +230,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     if (last) cells.textTail.append(el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), el('p', { text: lesson.leavesOut })));
     // the moving picture of the current record: always, except on a slide that did not choose it
     const eventShown = !presenter.lecture || chosenFigures(step).includes('event');
-    void fillStage({ lesson, tables, pool, current: ask.current, getRun, text, stage, eventShown, number: index + 1, signal: listeners.signal }, step, views, cells);
+    void fillStage({ lesson, tables, pool, current: ask.current, getRun, text, stage, eventShown, number: index + 1, signal: stepScope.signal }, step, views, cells);
   }
 
   writeUrl();
