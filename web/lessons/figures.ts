@@ -12,6 +12,7 @@ export const VIEW_MENTIONS: Record<LessonViewId, RegExp> = {
   'lock-timeline': /timeline|spinning|\bspins?\b|vermillion|queue on|zone->lock/i,
   buddyinfo: /buddyinfo/i,
   cpustats: /pf_hit|counters?\b|per-CPU counters/i,
+  slab: /freelist|free pointer|\bslab\b|kmem_cache_cpu/i,
 };
 
 /**

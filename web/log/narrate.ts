@@ -5,6 +5,7 @@
 
 import { ACCESS_OUTCOMES, CPU_NONE, EV, FLAG, LOCK_NAMES, pathId, splitHalves, type EventLog } from './events';
 import { describeEvent, hexPfn, pcpHighMoved } from './describe';
+import { isSlabObject, narrateSlab, narrateSlabPrefetch } from './slab-words';
 
 /** drain_pages() empties a list whatever its count; decay_pcp_high() gives back what lies
  * above a list's lowered high */
@@ -76,6 +77,8 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
       return `${who} ${flags & FLAG.WRITE ? 'writes' : 'reads'} ${what}: ${ACCESS_OUTCOMES[outcome] ?? 'unknown outcome'}, ${fmt(a0)} cycles.`;
     }
     case EV.PREFETCH:
+      if (isSlabObject(log, i)) return narrateSlabPrefetch(log, i, who);
+      if (a0 === 0) return `${who} prefetch()es the struct page of pfn ${hexPfn(pfn)}, but its line is already in this CPU's L1: a redundant prefetch.`;
       return `${who} prefetch()es the struct page of pfn ${hexPfn(pfn)}; the line lands in ${fmt(a0)} cycles, while the CPU goes on.`;
     case EV.PREFETCH_WASTED:
       return `${who}'s prefetch of pfn ${hexPfn(pfn)} was wasted: the line was evicted before anyone read it.`;
@@ -94,6 +97,6 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
     case EV.ZONE_INIT:
       return `Zone set-up: ${fmt(a0)} pages from pfn ${hexPfn(pfn)}, ${a1} ${a1 === 1 ? 'CPU' : 'CPUs'}, orders 0 to ${order}.`;
     default:
-      return `${upper(describeEvent(log, i).replace(/^cpu (\d+)/, 'CPU $1'))}.`;
+      return narrateSlab(log, i, who) ?? `${upper(describeEvent(log, i).replace(/^cpu (\d+)/, 'CPU $1'))}.`;
   }
 }

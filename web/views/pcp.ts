@@ -45,6 +45,18 @@ function markLabels(params: PcpParams, y: (v: number) => number, fontPx: number)
   ).filter((d): d is [string, number] => d[1] !== undefined);
 }
 
+/** The figure's caption: what the marks are, with no number the log does not hold. A 6.7+ list
+ * has its own high (each CPU's, when few enough to name), and a log with no order-0 refill
+ * states no batch, so none is named. */
+export function pcpNote(tuned: boolean, highs: readonly (number | undefined)[], params: PcpParams): string {
+  const batch = params.batch !== undefined ? ` and batch = ${params.batch}` : '';
+  const each = highs.length <= 4 ? `: ${highs.map((h, c) => `cpu ${c} ${h ?? '?'}`).join(', ')}` : '';
+  const marks = tuned
+    ? `count per CPU against its own high (6.7+ moves it between high_min and high_max${each})${batch}. `
+    : `count per CPU against high = ${params.high ?? 'unknown'}${batch} (${params.source}). `;
+  return `${marks}Light: hot pages; dark: cold list.`;
+}
+
 /** The new CPUs' columns: each a button that opens its pcp list's pages (pfn-dialog.ts). */
 function newColumns(enter: Selection<EnterElement, number, SVGSVGElement, unknown>) {
   const g = enter
@@ -209,11 +221,7 @@ export function createPcpView(body: HTMLElement) {
       svg.setAttribute('viewBox', `0 0 ${width} ${H}`);
       svg.setAttribute('width', String(width));
       svg.setAttribute('height', String(H));
-      note.textContent =
-        (tuned
-          ? `count per CPU against its own high (6.7+ moves it between high_min and high_max: cpu 0's is ${highOf(0)} now) and batch = ${params.batch ?? 'unknown'}. `
-          : `count per CPU against high = ${params.high ?? 'unknown'} and batch = ${params.batch ?? 'unknown'} (${params.source}). `) +
-        'Light: hot pages; dark: cold list.';
+      note.textContent = pcpNote(tuned, cpus.map(highOf), params);
     }
 
     const all = select(svg)

@@ -17,7 +17,7 @@ import { createMemMapView } from './memmap';
 import { createPcpView, type PcpParams } from './pcp';
 import { createPcpHistView, type PcpHistData } from './pcphist';
 import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './procfs';
-import { createSlabView } from './slab';
+import { SLAB_LEGEND, createSlabView } from './slab';
 import { createEventView, eventLegend } from './eventanim';
 import { buddyTreeLegend, freeAreasLegend, lockTimelineLegend, memMapLegend, pcpLegend } from './legends';
 import type { FigureTerm } from './terms';
@@ -190,6 +190,8 @@ const DEFS = [
     needs: ['player'],
     pace: 'visible',
     create: playerView(createSlabView),
+    legend: () => [...SLAB_LEGEND],
+    names: (t) => about('freelist', 'kmem_cache_cpu', 'get_freepointer', 'prefetch_freepointer')(t),
   },
   {
     id: 'zoneinfo',
