@@ -112,7 +112,7 @@ export type Metric = keyof typeof METRICS;
 
 /** The player's jump kinds (web/log/player.ts JUMP_KINDS; a test keeps the two equal): kept
  * as names here so the build-time parser does not load the player. */
-export const JUMP_KIND_NAMES = ['merge', 'split', 'drain', 'refill', 'contended', 'slab_alloc', 'remote_free', 'slab_prefetch'] as const;
+export const JUMP_KIND_NAMES = ['merge', 'split', 'drain', 'refill', 'contended', 'prefetch', 'slab_alloc', 'remote_free', 'slab_prefetch'] as const;
 export type JumpKind = (typeof JUMP_KIND_NAMES)[number];
 
 export { PRESETS };

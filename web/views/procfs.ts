@@ -2,6 +2,7 @@
 // text alternative for screen readers.
 
 import { ACCESS_OUTCOMES, MIGRATETYPES, NR_MIGRATETYPES, NR_OUTCOMES } from '../log/events';
+import { CACHE, prefetchFates } from '../log/state';
 import type { Player } from '../log/player';
 import type { PcpParams } from './pcp';
 import { hexPfn } from '../log/describe';
@@ -88,13 +89,19 @@ export function cpuStatsText(p: Player, maxCpus = 32): string {
     }),
   );
   if (s.geo.cpus > shown) lines.push(`... ${s.geo.cpus - shown} more CPUs`);
-  lines.push('', 'struct page accesses by outcome, and prefetches');
+  // every access by where it was served; the 'plain' column only on the plain machine
+  const plain = cpus.some((c) => s.cache[c * CACHE.WIDTH + NR_OUTCOMES - 1]! > 0);
+  const outcomes = ACCESS_OUTCOMES.slice(0, 5).concat(plain ? ['plain'] : []).map((o) => ACCESS_OUTCOMES.indexOf(o));
+  lines.push('', 'accesses (struct pages, slab objects) by where they were served');
+  lines.push(...columns(['cpu', ...outcomes.map((k) => OUTCOME_HEADS[ACCESS_OUTCOMES[k]!])], cpus.map((c) => [c, ...outcomes.map((k) => s.cache[c * CACHE.WIDTH + k]!)])));
+  // every prefetch's fate: issued = pf_hit + pf_late + wasted + redundant + unread
+  lines.push('', 'prefetches: issued = pf_hit + pf_late + pf_wasted + redundant (already in L1) + unread');
   lines.push(
     ...columns(
-      ['cpu', ...ACCESS_OUTCOMES.map((o) => OUTCOME_HEADS[o]), 'issued', 'wasted'],
+      ['cpu', 'issued', 'pf_hit', 'pf_late', 'pf_wasted', 'redundant', 'unread'],
       cpus.map((c) => {
-        const b = c * (NR_OUTCOMES + 2);
-        return [c, ...s.cache.subarray(b, b + NR_OUTCOMES + 2)];
+        const f = prefetchFates(s, c);
+        return [c, f.issued, f.hit, f.late, f.wasted, f.redundant, f.unread];
       }),
     ),
   );
