@@ -31,8 +31,8 @@ describe('text panels', () => {
 
   it('puts every value of the "zone->lock and cache, per CPU" tables under its own heading', () => {
     p.seek(log.length);
-    const [locks, cache] = cpuStatsText(p).split('\n\n');
-    for (const table of [locks!, cache!.split('\n').slice(1).join('\n')]) {
+    const [locks, cache, fates] = cpuStatsText(p).split('\n\n');
+    for (const table of [locks!, cache!.split('\n').slice(1).join('\n'), fates!.split('\n').slice(1).join('\n')]) {
       const [head, ...rows] = table.split('\n');
       const heads = head!.trim().split(/ +/);
       // each heading's right edge is where its column's values end (the first column: its left edge)
@@ -43,7 +43,10 @@ describe('text panels', () => {
         cells.slice(1).forEach((c, i) => expect(c.index + c[0].length, `${heads[i + 1]} in "${r}"`).toBe(ends[i + 1]));
       }
     }
-    expect(cache!.split('\n')[1]).toBe('cpu  L1  L2  LLC  remote  memory  pf_hit  pf_late  plain  issued  wasted');
+    // no access of this log was on the plain machine: no 'plain' column
+    expect(cache!.split('\n')[1]).toBe('cpu  L1  L2  LLC  remote  memory');
+    // every prefetch's fate, the columns adding up to issued
+    expect(fates!.split('\n')[1]).toBe('cpu  issued  pf_hit  pf_late  pf_wasted  redundant  unread');
   });
 });
 
