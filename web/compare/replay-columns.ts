@@ -7,7 +7,7 @@ import type { ReplayResult, SimRequest } from '../engine/blab-module';
 import { pcpWarnings, pcpWarningsApply } from '../engine/pcp-warning';
 import type { SimPool } from '../engine/pool';
 import { eventLogToJson } from '../log/eventlog-json';
-import { decodeEventsInSlices } from '../log/events';
+import { decodeEventsInSlices, type EventLog } from '../log/events';
 import { Player } from '../log/player';
 import { nextTask } from '../log/yield';
 import type { SimConfig } from '../lessons/lesson';
@@ -55,6 +55,23 @@ function stepAtTime(maxTime: Float64Array, t: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * The virtual time of the first record at which the logs stop being the same (any field,
+ * time included), the latest of theirs at that index; undefined when none differs before the
+ * shortest one ends.
+ */
+export function firstDifference(logs: readonly EventLog[]): number | undefined {
+  const [a, ...rest] = logs;
+  if (!a || !rest.length) return undefined;
+  const fields = ['type', 'cpu', 'pfn', 'order', 'mt', 'path', 'flags', 'arg0', 'arg1', 'time'] as const;
+  const n = Math.min(a.length, ...rest.map((l) => l.length));
+  for (let i = 0; i < n; i++) {
+    if (rest.every((l) => fields.every((f) => l[f][i] === a[f][i]))) continue;
+    return Math.max(...logs.map((l) => l.time[i]!));
+  }
+  return undefined;
 }
 
 /** A replayed column's note: how small its scenario is, and where the figures below come from. */
@@ -240,9 +257,13 @@ export function createReplayColumns(o: ReplayColumnsOptions): ReplayColumns {
     scrub.max = String(tMax);
     // room for the widest time this run can show, so the label is never cut off
     tOut.style.minWidth = `${timeLabel(tMax).length + 1}ch`;
-    t = Math.min(state.t || tMax, tMax);
+    // a link without t starts where the configurations first do something different (the
+    // first drain, for v4.16 against v4.17): the end looks the same in every column
+    const differ = firstDifference(columns.map((c) => c.player.log));
+    t = state.t >= 0 ? Math.min(state.t, tMax) : differ ?? tMax;
     draw();
-    o.status.textContent = '';
+    o.status.textContent =
+      state.t >= 0 ? '' : differ === undefined ? 'The replays do the same thing all the way: shown at their end.' : `Shown from where the replays first differ (${timeLabel(differ)}); the scrubber moves all of them.`;
     return true;
   }
 

@@ -37,6 +37,9 @@ export interface ThroughputChartOptions {
   yLabel?: string;
   /** x axis title; default "tasks (one per CPU)" (hackbench: groups) */
   xLabel?: string;
+  /** the y axis starts at 0 (default), or spans the plotted values only, so lines a few
+   * percent apart do not lie on each other */
+  yFromZero?: boolean;
   /** viewBox size (default: the container's width, 360 to 640, and 360 high); the SVG itself
    * scales to its container's width */
   width?: number;
@@ -65,10 +68,21 @@ export function linearSeries(base: ThroughputSeries, all: readonly ThroughputSer
   return { label: 'linear', points: tasks.map((t) => ({ tasks: t, score: one.score * t })) };
 }
 
-/** `s` cut to fit `width` px at `size` px type (the whole title is in the chart's accessible name). */
-function fitText(s: string, width: number, size: number): string {
-  const max = Math.floor(width / (size * 0.56));
-  return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
+/** `s` in lines that fit `width` px at `size` px type, broken at spaces (a phone's narrow chart
+ * wraps its title rather than cutting it); a word longer than a line is cut. */
+export function wrapText(s: string, width: number, size: number): string[] {
+  const max = Math.max(4, Math.floor(width / (size * 0.56)));
+  const lines: string[] = [];
+  let cur = '';
+  for (const word of s.split(/\s+/)) {
+    const w = word.length > max ? `${word.slice(0, max - 1)}…` : word;
+    if (cur && cur.length + 1 + w.length > max) {
+      lines.push(cur);
+      cur = w;
+    } else cur = cur ? `${cur} ${w}` : w;
+  }
+  if (cur) lines.push(cur);
+  return lines;
 }
 
 /** The points of a series in task order, without non-finite or negative values. */
@@ -76,6 +90,17 @@ function clean(s: ThroughputSeries): ThroughputPoint[] {
   return s.points
     .filter((p) => Number.isFinite(p.tasks) && Number.isFinite(p.score) && p.tasks > 0 && p.score >= 0)
     .sort((a, b) => a.tasks - b.tasks);
+}
+
+/** The y axis's span: 0 to the top value, or the plotted values with a little room each side
+ * (at least 2 % of the top, so a flat line is not blown up to fill the plot). */
+export function yDomain(pts: readonly ThroughputPoint[], fromZero: boolean): [number, number] {
+  const scores = pts.map((p) => p.score);
+  const hi = Math.max(1, ...scores);
+  if (fromZero || !scores.length) return [0, hi];
+  const lo = Math.min(...scores);
+  const pad = Math.max((hi - lo) * 0.08, hi * 0.02);
+  return [Math.max(0, lo - pad), hi + pad];
 }
 
 /** A one-sentence text alternative: every series' score at its highest task count. */
@@ -110,10 +135,12 @@ interface ChartFrame {
   h: number;
   m: { top: number; right: number; bottom: number; left: number };
   maxTasks: number;
+  /** the chart's title, wrapped to the width */
+  titleLines: string[];
 }
 
 /** The axes (d3-axis, the y ticks drawn across the plot as grid lines), their titles and the chart's. */
-function drawAxes(svg: SVGSVGElement, { x, y, w: W, h: H, m, maxTasks }: ChartFrame, opts: ThroughputChartOptions, unit: string) {
+function drawAxes(svg: SVGSVGElement, { x, y, w: W, h: H, m, maxTasks, titleLines }: ChartFrame, opts: ThroughputChartOptions, unit: string) {
   const axes = part(svg, 'tp-axes');
   const yAxis = part(axes.node()!, 'tp-y').attr('transform', `translate(${m.left},0)`);
   yAxis.call(axisLeft(y).ticks(5).tickFormat((v) => fmtScore(Number(v))).tickSizeInner(-(W - m.left - m.right)).tickSizeOuter(0).tickPadding(6));
@@ -130,7 +157,7 @@ function drawAxes(svg: SVGSVGElement, { x, y, w: W, h: H, m, maxTasks }: ChartFr
   const titles = [
     { cls: 'tp-xlabel', x: (m.left + W - m.right) / 2, y: H - 6, t: opts.xLabel ?? 'tasks (one per CPU)', anchor: 'middle', rotate: false },
     { cls: 'tp-ylabel', x: 14, y: (m.top + H - m.bottom) / 2, t: opts.yLabel ?? `score (${unit})`, anchor: 'middle', rotate: true },
-    ...(opts.title ? [{ cls: 'tp-title', x: m.left, y: 18, t: fitText(opts.title, W - m.left - 4, 14), anchor: 'start', rotate: false }] : []),
+    ...titleLines.map((t, k) => ({ cls: `tp-title tp-title-${k}`, x: m.left, y: 18 + k * 17, t, anchor: 'start', rotate: false })),
   ];
   axes
     .selectAll<SVGTextElement, (typeof titles)[number]>('text.tp-axis-title')
@@ -141,9 +168,9 @@ function drawAxes(svg: SVGSVGElement, { x, y, w: W, h: H, m, maxTasks }: ChartFr
     .attr('y', (d) => d.y)
     .attr('text-anchor', (d) => d.anchor)
     .attr('transform', (d) => (d.rotate ? `rotate(-90 ${d.x} ${d.y})` : null))
-    .attr('font-weight', (d) => (d.cls === 'tp-title' ? 650 : null))
+    .attr('font-weight', (d) => (d.cls.startsWith('tp-title') ? 650 : null))
     .attr('fill', '#e6edf3')
-    .attr('font-size', (d) => (d.cls === 'tp-title' ? 14 : 13))
+    .attr('font-size', (d) => (d.cls.startsWith('tp-title') ? 14 : 13))
     .text((d) => d.t);
 }
 
@@ -164,7 +191,9 @@ export function drawThroughputChart(
   svg.style.aspectRatio = `${W} / ${H}`;
   const title = opts.title ?? 'Throughput';
   const unit = opts.unit ?? 'pages/s';
-  const m = { top: opts.title ? 30 : 12, right: 96, bottom: 44, left: 64 };
+  const m = { top: 12, right: 96, bottom: 44, left: 64 };
+  const titleLines = opts.title ? wrapText(opts.title, W - m.left - 4, 14) : [];
+  m.top += titleLines.length * 17;
   const lines = series.map((s) => ({ label: s.label, pts: clean(s) }));
   const lin =
     opts.linear === false
@@ -177,9 +206,8 @@ export function drawThroughputChart(
   const linPts = lin ? clean(lin) : [];
   const allPts = [...lines.flatMap((l) => l.pts), ...linPts];
   const maxTasks = Math.max(1, ...allPts.map((p) => p.tasks));
-  const maxScore = Math.max(1, ...allPts.map((p) => p.score));
   const x = scaleLinear().domain([0, maxTasks]).nice().range([m.left, W - m.right]);
-  const y = scaleLinear().domain([0, maxScore]).nice().range([H - m.bottom, m.top]);
+  const y = scaleLinear().domain(yDomain(allPts, opts.yFromZero ?? true)).nice().range([H - m.bottom, m.top]);
   const ms = reducedMotion() ? 0 : EASE_MS;
 
   const root = select(svg);
@@ -187,7 +215,7 @@ export function drawThroughputChart(
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', describeThroughput(series, title));
   svg.classList.add('throughput-svg');
-  drawAxes(svg, { x, y, w: W, h: H, m, maxTasks }, opts, unit);
+  drawAxes(svg, { x, y, w: W, h: H, m, maxTasks, titleLines }, opts, unit);
 
   const path = line<ThroughputPoint>()
     .x((p) => x(p.tasks))
