@@ -72,7 +72,7 @@ export function mountChart(state: CompareState, chartBox: HTMLElement, series: T
   const title = `Throughput against ${what} (${sp.score}, ${sp.better} is better)`;
   const note = () =>
     `one line per configuration, seed ${state.seed}, ${sizeWords(state)}` +
-    (state.chart === 'pct' ? `; each as a % of ${state.configs[0]!.label} at the same ${what}` : state.chart === 'linear' && sweep.linear ? '; dashed: linear scaling of the first' : '; the y axis spans the scores, not from 0');
+    (state.chart === 'pct' ? `; each as a % of ${state.configs[0]!.label} at the same ${what}` : state.chart === 'linear' && sweep.linear ? '; dashed: linear scaling of the first' : '; the y axis is scaled to the scores');
   const chartPanel = panel(chartBox, 'throughput', title, note());
   const noteEl = chartPanel.parentElement?.querySelector('.panel-note');
   chartBox.querySelector('h2')?.setAttribute('id', 'chart-title');

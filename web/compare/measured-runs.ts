@@ -80,10 +80,10 @@ export async function measureRuns(o: MeasureOptions): Promise<Measured | undefin
   if (!o.current()) return undefined;
   const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
   const from = [
-    given.size ? `${given.size} shipped with the page (the native core ran them at build time, core ${CORE_HASH})` : '',
-    cached.size ? `${cached.size} from this browser's results cache` : '',
-  ].filter(Boolean);
-  bar.finish(`${runs.size} measured runs${from.length ? `: ${from.join(', ')}` : ''}`);
+    given.size ? `, ${given.size} of them shipped with the page (the native core ran them at build time, core ${CORE_HASH})` : '',
+    cached.size ? `, ${cached.size} of them from this browser's results cache` : '',
+  ];
+  bar.finish(`${runs.size} measured runs${from.join('')}`);
   // every measured run's record, one JSON line each, as `blab sim --points` prints it natively
   const text = el('button', { type: 'button', class: 'small', text: 'Runs as records', 'aria-label': 'Runs as records: save every measured run, its point key and every counter, one JSON line each' });
   text.addEventListener('click', () => download([...runs].map(([key, stats]) => `${JSON.stringify({ key, stats })}\n`).join(''), 'compare-runs.jsonl', 'application/jsonl'));

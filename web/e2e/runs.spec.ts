@@ -1,5 +1,5 @@
-// Kernel-sized runs in the browser: the compare view's default link measures v4.16 and v4.17
-// at the seeds' sizes in a pool of workers (and they differ), a pool of one worker gives the
+// Kernel-sized runs in the browser: the compare view's default link shows v4.16 and v4.17 at the
+// seeds' sizes from runs shipped with the build (and they differ), a pool of one worker gives the
 // same records (every counter) as a pool of several, Cancel stops every worker, finished points
 // come back from IndexedDB, and the main thread stays free while the workers run. Then the
 // lessons: tables shipped with the build show at once, "Run live" runs them again here and finds
@@ -66,6 +66,25 @@ test('the default compare link measures v4.16 against v4.17 at 4096 pages per ta
   await expect(page.locator('.compare-chart')).toContainText("4096 pages per task, clear_page() through all 64 lines, L2 and LLC / 8");
   // the replays are small and say so
   await expect(page.locator('.replay-scale').first()).toContainText('a small scenario to step through: 56 CPUs x 292 pages, one round');
+  // every measured run shipped with the build (the native core ran them): no worker ran one,
+  // so the chart and the table were drawn before the replays' columns
+  await expect(page.locator('.compare-diff .sweep-progress')).toContainText('20 measured runs, 20 of them shipped with the page');
+  expect(Number(await chartBox.getAttribute('data-last-point-ms'))).toBeLessThan(Number(await page.locator('.compare-cols').getAttribute('data-drawn-ms')));
+  // the chart spans the scores, so the two lines are apart; % of v4.16 and the linear line on request, kept in the link
+  const si = (t: string) => parseFloat(t) * ({ k: 1e3, M: 1e6, G: 1e9 }[t.trim().slice(-1)] ?? 1);
+  const top = async () => Math.max(...(await page.locator('.compare-chart .tp-y .tick text').allTextContents()).map(si));
+  const scaled = await top();
+  await expect(page.locator('.compare-chart path.tp-linear')).toHaveCount(0);
+  await page.getByLabel('% of v4.16').check();
+  await expect(page).toHaveURL(/&chart=pct/);
+  await expect(page.locator('.compare-chart .tp-ylabel')).toHaveText("% of v4.16's score");
+  await page.getByLabel('from 0, with the linear line').check();
+  await expect(page).toHaveURL(/&chart=linear/);
+  await expect(page.locator('.compare-chart path.tp-linear')).toHaveCount(1);
+  // the linear line reaches 112 x the 1-task score: scaled to the data the axis is a fraction of that
+  expect(scaled * 4).toBeLessThan(await top());
+  // the replays start where the two kernels first differ, not at their end (which looks the same)
+  await expect(page.locator('.compare-page > .status')).toContainText('Shown from where the replays first differ');
   // while the replays are built and the pool runs the measured runs, no task of the page's
   // takes 50 ms of its thread (the pool's part only parses counters and redraws the chart and
   // the bar, once a frame). PerformanceObserver's long tasks of the pool's part (wall time, over
@@ -109,7 +128,8 @@ test('Cancel stops every worker of the pool; a reload takes the finished runs fr
   page.on('worker', async (w) => {
     if ((await w.evaluate(() => self.name).catch(() => '')) === 'buddylab-pool') pool.push(w);
   });
-  await page.goto('/?compare=v4.16,v4.17&cpus=56');
+  // seed 2: not the default link, whose runs ship with the build and need no worker
+  await page.goto('/?compare=v4.16,v4.17&cpus=56&seed=2');
   const bar = page.locator('.compare-diff .sweep-progress');
   await expect(bar).toContainText(/[1-9]\d* of \d+ runs/, { timeout: 300_000 });
   // (a worker answers when its run ends: the first one has, or will at once)
