@@ -129,8 +129,8 @@ function drawDiff(state: CompareState, diffBox: HTMLElement, diffCols: DiffColum
     tb.append(el('tr', {}, el('th', { scope: 'row', text: r[0]! }), ...cells));
   });
   tbl.append(thead, tb);
-  const warnings = diffCols.flatMap((c) => {
-    const texts = new Set(pcpWarningsApply(state.workload) ? c.stats.flatMap((s) => pcpWarnings(s)) : []);
+  const warnings = diffCols.flatMap((c, j) => {
+    const texts = new Set(pcpWarningsApply(state.workload) ? c.stats.flatMap((s) => pcpWarnings(s, state.configs[j]!.preset)) : []);
     return [...texts].map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${c.label}: ${w}` }));
   });
   const runs = runsOf(state);

@@ -22,6 +22,7 @@ import { SERIES_COLORS } from '../views/throughput';
 import { unusableIndex } from './diff';
 import { formatConfig, type CompareState, type CompareWorkload } from './compare-url';
 import { replayRequest, slubPrefetchOf } from './compare-request';
+import { CORE_PRESETS } from '../scenario/core-schema';
 import { cpuCount, sizeWords } from './describe-runs';
 
 /** The replays' views: the pcp lists for the order-0 workloads and hackbench's slabs' pages,
@@ -40,6 +41,11 @@ interface Column {
   /** running maximum of the log's times, so "the last record at or before t" is a binary search */
   maxTime: Float64Array;
   set: ViewSet;
+}
+
+/** A run's high in words: a 6.7+ list's high moves, and the run's number is its high_min. */
+export function highWords(preset: string, high: number): string {
+  return (CORE_PRESETS.find((p) => p.name === preset)?.strategy.highMode ?? 0) >= 2 ? `high_min ${high} (high moves up to high_max)` : `high ${high}`;
 }
 
 /** The playback position in words. */
@@ -146,9 +152,9 @@ async function addColumn(o: ColumnOptions): Promise<boolean> {
   json.addEventListener('click', () => download(eventLogToJson(player.log, `compare ${c.label}`), `compare-${formatConfig(c)}.events.json`, 'application/json'));
   col.append(
     head,
-    el('p', { class: 'hint', text: `batch ${stats.batch}, high ${stats.high}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }),
+    el('p', { class: 'hint', text: `batch ${stats.batch}, ${highWords(c.preset, stats.high)}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }),
     el('p', { class: 'hint replay-scale', text: replayNote(state, o.req, frag) }),
-    ...(pcpWarningsApply(state.workload) ? pcpWarnings(stats) : []).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `This replay: ${w}` })),
+    ...(pcpWarningsApply(state.workload) ? pcpWarnings(stats, c.preset) : []).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `This replay: ${w}` })),
     json,
   );
   o.cols.append(col);
