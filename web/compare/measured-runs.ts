@@ -9,6 +9,7 @@ import type { SimStats } from '../engine/simstats';
 import type { ThroughputSeries } from '../engine/sweep';
 import type { CsvTable } from '../ui/csv';
 import { el } from '../ui/dom';
+import { scrollCue } from '../ui/scroll-cue';
 import { download } from '../ui/download';
 import { csvButton } from '../ui/export-buttons';
 import { progressBar } from '../ui/progress-bar';
@@ -142,8 +143,10 @@ function drawDiff(state: CompareState, diffBox: HTMLElement, diffCols: DiffColum
     rows: diffCsvRows(diffCols, state.workload),
   };
   // a narrow screen scrolls the table inside its box, never the page
+  const scroller = el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl);
+  diffBox.append(scroller);
+  scrollCue(scroller);
   diffBox.append(
-    el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
     ...warnings,
     el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
     howMadeLine(runs.commands(undefined, seeds), 'numbers'),

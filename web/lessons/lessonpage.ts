@@ -227,7 +227,8 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     }
     // after the last question, like the answer: what the model leaves out may say how far its
     // figures sit from the seed's, which is what a question may ask
-    if (last) cells.textTail.append(el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), el('p', { text: lesson.leavesOut })));
+    // Markdown, as the prose is: its `code` is code, never a pair of backticks
+    if (last) cells.textTail.append(el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), renderProse(lesson.leavesOut)));
     // the moving picture of the current record: always, except on a slide that did not choose it
     const eventShown = !presenter.lecture || chosenFigures(step).includes('event');
     void fillStage({ lesson, tables, pool, current: ask.current, getRun, text, stage, eventShown, number: index + 1, signal: stepScope.signal }, step, views, cells);

@@ -4,6 +4,7 @@
 // "Run live" each row says whether the browser's runs counted the same as the shipped ones
 // (every counter, as an int64). The quoted cells are the seed mail's own numbers, labelled as such.
 import { el } from '../ui/dom';
+import { scrollCue } from '../ui/scroll-cue';
 import { csvButton } from '../ui/export-buttons';
 import { howMadeLine } from '../ui/provenance';
 import type { CsvTable } from '../ui/csv';
@@ -98,14 +99,19 @@ export class TableView {
   private readonly model = el('figure', { class: 'table-model' });
   private readonly warnings = el('div', { class: 'table-warnings' });
 
+  /** the model table's "scroll sideways" cue, checked again when its rows change */
+  private readonly cue: () => void;
+
   constructor(readonly table: LessonTable) {
     this.root = el('div', { class: 'tables', 'data-table': table.name });
     this.root.append(this.model);
+    this.cue = scrollCue(this.model);
     if (table.quoted) {
       const q = [table.quoted.columns, ...table.quoted.rows];
       const seed = el('figure', { class: 'table-seed' });
       seed.append(htmlTable(q, `The seed's own numbers, quoted: ${table.quoted.source}`, 'seed'), el('div', { class: 'table-actions' }, csvButton(q, `${table.name}-seed`)));
       this.root.append(seed);
+      scrollCue(seed);
     }
     this.root.append(this.warnings);
   }
@@ -144,6 +150,7 @@ export class TableView {
       tbody.append(tr);
     });
     this.model.replaceChildren(tbl, el('div', { class: 'table-actions' }, csvButton(tableCsv(r, caption), `${t.name}-model`)), howMadeLine(tableCommands(r), 'table'));
+    requestAnimationFrame(this.cue);
     // where the seed's own numbers disagree with the model's, say so in the cell
     annotateModelTable(this.root, r);
     // when every row was in, ms after the page started (make bench reads it)

@@ -193,7 +193,7 @@ export function createLockTimelineView(body: HTMLElement) {
     const n =
       `spinning = waiting for the lock, holding = inside it (zone->lock: vermillion / blue` +
       (sets.length > 1 ? '; lru_lock: yellow / green' : '') +
-      `); window ${si(span)} time units` +
+      `); window ${si(span)} cycles of the model CPUs' clocks (2,500 a microsecond at the default 2,500 MHz)` +
       (cpus > lanes ? `; first ${lanes} of ${cpus} CPUs` : '');
     if (note.textContent !== n) note.textContent = n;
   }

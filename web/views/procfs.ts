@@ -12,7 +12,9 @@ const pad = (v: number | string, w: number) => String(v).padStart(w);
 export function buddyinfoText(p: Player): string {
   const s = p.state;
   const cells = Array.from({ length: s.nrOrders }, (_, o) => pad(s.nrFreeOrder(o), 6)).join(' ');
-  return `Node 0, zone   Normal ${cells}`;
+  const line = `Node 0, zone   Normal ${cells}`;
+  // a trace says nothing of what was free before it began: its counts are the blocks it freed
+  return s.geo.imported ? `${line}\n# an imported trace: the blocks it put on each free_area, not the zone's nr_free (what was free before the recording is unknown)` : line;
 }
 
 /** Like /proc/pagetypeinfo's "Free pages count per migrate type at order". */
