@@ -27,7 +27,7 @@ export const LESSON_LIMITS = {
 } as const;
 
 /** Views a step may show: the ids of the view registry (web/views/registry.ts) a lesson may name. */
-export const LESSON_VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats', 'slab'] as const satisfies readonly ViewId[];
+export const LESSON_VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats', 'prefetches', 'slab'] as const satisfies readonly ViewId[];
 export type LessonViewId = (typeof LESSON_VIEW_IDS)[number];
 /** What a lecturer may put on a slide: a step's views, or the moving picture of the current record. */
 export const LECTURE_FIGURE_IDS = [...LESSON_VIEW_IDS, 'event'] as const;

@@ -79,7 +79,7 @@ export function createRunPlayer(o: RunPlayerOptions): RunPlayer {
   const out = el('output', { for: 'lesson-scrub', class: 'stepout run-pos' });
   // the widest position this run can show, reserved so nothing moves (or hides it) as it changes
   out.style.minWidth = `${`record ${p.length} / ${p.length}`.length + 1}ch`;
-  const json = el('button', { type: 'button', class: 'small', text: 'Run as JSON' });
+  const json = el('button', { type: 'button', class: 'small run-json', text: 'Run as JSON' });
   json.addEventListener('click', () => download(eventLogToJson(p.log, o.label), `${o.file}.events.json`, 'application/json'));
   bar.append(back, scrub, fwd, out, json);
   const said = el('p', { class: 'narration', 'aria-live': 'polite' });

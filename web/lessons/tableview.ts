@@ -9,7 +9,7 @@ import { csvButton } from '../ui/export-buttons';
 import { howMadeLine } from '../ui/provenance';
 import type { CsvTable } from '../ui/csv';
 import { blabCommand, runParameters, RUN_DEFAULTS, type RunParams } from '../scenario/request';
-import { tableCaption } from './caption';
+import { tableCaption, tableCaptionParts } from './caption';
 import { METRICS, rowsName, type LessonTable, type Metric } from './lesson';
 import { cellSpread, formatMetric, gainPct, rowDone, seedsOf, simRequest, tableCells, tableWarnings, type TableResult } from './compute';
 import { annotateModelTable } from './seedband';
@@ -75,9 +75,9 @@ function tableCsv(r: TableResult, caption: string): CsvTable {
   };
 }
 
-function htmlTable(rows: readonly (readonly (string | number)[])[], caption: string, cls: string): HTMLTableElement {
+function htmlTable(rows: readonly (readonly (string | number)[])[], caption: string | HTMLElement, cls: string): HTMLTableElement {
   const t = el('table', { class: `data ${cls}` });
-  t.append(el('caption', { text: caption }));
+  t.append(typeof caption === 'string' ? el('caption', { text: caption }) : caption);
   const [head, ...body] = rows;
   const thead = el('thead');
   const tr = el('tr');
@@ -122,7 +122,9 @@ export class TableView {
     const head = tableCells(r)[0]!;
     const shown = matches ? [...head, 'live run vs shipped'] : head;
     const caption = tableCaption(t);
-    const tbl = htmlTable([shown], caption, 'model');
+    // the sizes apart, so a slide can leave them to the page's own view
+    const parts = tableCaptionParts(t);
+    const tbl = htmlTable([shown], el('caption', {}, parts.main, el('span', { class: 'caption-detail', text: ` (${parts.detail})` })), 'model');
     const tbody = tbl.querySelector('tbody')!;
     const done = tableCells(r).slice(1);
     let next = 0;

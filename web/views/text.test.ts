@@ -3,7 +3,7 @@ import { decodeEvents, encodeEvents, EV } from '../log/events';
 import { Player } from '../log/player';
 import { expand, mergeBack, setup, withTimes } from '../testing/zone16';
 import { describeEvent } from '../log/describe';
-import { buddyinfoText, cpuStatsText, pagetypeText, zoneinfoText } from './procfs';
+import { buddyinfoText, cpuStatsText, prefetchFatesText, pagetypeText, zoneinfoText } from './procfs';
 import { compactionLine } from './memmap';
 import { gridColumns } from './memmap-image';
 
@@ -31,8 +31,9 @@ describe('text panels', () => {
 
   it('puts every value of the "zone->lock and cache, per CPU" tables under its own heading', () => {
     p.seek(log.length);
-    const [locks, cache, fates] = cpuStatsText(p).split('\n\n');
-    for (const table of [locks!, cache!.split('\n').slice(1).join('\n'), fates!.split('\n').slice(1).join('\n')]) {
+    const locks = cpuStatsText(p);
+    const [fates, cache] = prefetchFatesText(p).split('\n\n');
+    for (const table of [locks, cache!.split('\n').slice(1).join('\n'), fates!.split('\n').slice(1).join('\n')]) {
       const [head, ...rows] = table.split('\n');
       const heads = head!.trim().split(/ +/);
       // each heading's right edge is where its column's values end (the first column: its left edge)
