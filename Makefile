@@ -9,20 +9,33 @@ SHELL := /bin/bash
 # Debian's emscripten optimiser needs Debian's acorn.
 export NODE_PATH := /usr/share/nodejs
 
-TEST_SUITES :=
+TEST_SUITES := check
 BENCH_SUITES :=
 
 include $(sort $(wildcard mk/*.mk))
 
-# `make test` runs the suites fast to slow, so a broken build or a failing unit test shows in
-# seconds, not after the browser tests; a suite not named here runs after these.
-SUITE_ORDER := lint test-native test-wasm test-web test-clang fuzz-smoke test-asan test-tsan \
+# `make test` runs the suites in tiers, fast to slow, so a broken build or a failing unit test
+# shows in a minute, not after the browser tests; a suite not named here runs after these.
+#   1  check                                    make check: types, lint, unit tests, native ctest
+#   2  test-debug test-wasm test-core test-clang  the core's other builds, its WASM twin, the
+#                                               web tests on the real core
+#   3  fuzz-smoke test-asan test-tsan           sanitizers and fuzzing
+#   4  test-wasm-real test-e2e test-stress      real threads and the browser
+SUITE_ORDER := check test-debug test-wasm test-core test-clang fuzz-smoke test-asan test-tsan \
                test-wasm-real test-e2e test-stress
 ORDERED_SUITES := $(filter $(TEST_SUITES),$(SUITE_ORDER)) $(filter-out $(SUITE_ORDER),$(TEST_SUITES))
 
-.PHONY: help setup start test bench
+# `make check`: the developer's loop, in a minute or two on a fresh clone (README.md): the type
+# check, eslint, every `make lint` check, Vitest's unit project and the native ctest; no
+# Emscripten, no browser. Its steps are independent but for the native build that lint-c and
+# ctest-native share, so they run side by side; each step's output is printed whole when it
+# ends (--output-sync), and every step runs even when one fails (-k).
+CHECK_STEPS := typecheck eslint lint test-unit ctest-native
+
+.PHONY: help setup start test check bench
 help:
 	@echo "make start   install what is missing, build, serve the app"
+	@echo "make check   the quick loop: types, eslint, lint, unit tests, native ctest (no WASM, no browser)"
 	@echo "make test    build and run every test (KEEP_GOING=1: on past a failed suite)"
 	@echo "make lint    the layering and unused-symbol checks (also the first suite of make test)"
 	@echo "make bench   run the benchmarks, write bench/results.json"
@@ -35,6 +48,10 @@ setup:
 # how many passed.
 test: setup
 	@scripts/run-suites.sh test $(ORDERED_SUITES)
+
+check: setup
+	@$(MAKE) --no-print-directory -k -j$(NPROC) --output-sync=target $(CHECK_STEPS) && \
+	  echo "check: passed ($(CHECK_STEPS))"
 
 bench: setup
 	@KEEP_GOING=1 scripts/run-suites.sh bench $(BENCH_SUITES)

@@ -16,7 +16,7 @@ const isolation = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-// Content-Security-Policy for built pages (issue 9): only what the app needs. Scripts from our
+// Content-Security-Policy for built pages: only what the app needs. Scripts from our
 // own origin, WebAssembly compilation, workers (Emscripten pthreads may start them from blobs);
 // no inline script, no eval, no remote anything. Styles set through the CSSOM by d3 are allowed
 // by CSP; 'unsafe-inline' for style-src covers style attributes only, not scripts.

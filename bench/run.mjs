@@ -6,6 +6,7 @@ import { cpus } from 'node:os';
 import { benchReal } from './real.mjs';
 import { modelFigures } from './model.mjs';
 import { importFigures } from './import.mjs';
+import { jsonLogFigures } from './jsonlog.mjs';
 import { runsFigures } from './runs.mjs';
 import { firstLoadFigures } from './firstload.mjs';
 
@@ -42,6 +43,10 @@ await firstLoadFigures(results);
 
 // 3b. Trace import: blab import over a ~300,000-line trace per format, native and WASM.
 importFigures(results, spread);
+
+// 3c. A JSON event log at the loader's record limit, read by the app's streaming reader, with
+// JSON.parse beside it (bench/jsonlog.mjs).
+await jsonLogFigures(results, spread);
 
 // 4. The model machine: its speed native and in WASM, and the calibrated model vs the kernel.
 modelFigures(results);

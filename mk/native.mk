@@ -9,17 +9,17 @@
 CMAKE ?= cmake
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
-# $(call cmake_build,PRESET[,WRAPPER]): configure when the presets changed (WRAPPER: emcmake
-# for WebAssembly), then build
+# $(call cmake_build,PRESET[,WRAPPER[,TARGETS]]): configure when the presets changed (WRAPPER:
+# emcmake for WebAssembly), then build (TARGETS: only those, else everything)
 define cmake_build
 	@mkdir -p build/$(1)
 	@{ { [ build/$(1)/CMakeCache.txt -nt wasm-core/CMakePresets.json ] || \
 	     $(2) $(CMAKE) --preset $(1) -S wasm-core; } && \
-	   $(CMAKE) --build build/$(1) -j$(NPROC); } >build/$(1)/build.log 2>&1 || \
+	   $(CMAKE) --build build/$(1) -j$(NPROC) $(if $(3),--target $(3)); } >build/$(1)/build.log 2>&1 || \
 	 { cat build/$(1)/build.log; echo "build/$(1): FAILED (log: build/$(1)/build.log)"; exit 1; }
 endef
 
-.PHONY: FORCE native cmake-debug cmake-clang cmake-asan test-native test-clang test-asan
+.PHONY: FORCE native cmake-debug cmake-clang cmake-asan ctest-native test-debug test-native test-clang test-asan
 FORCE:
 
 build/native/blab build/native/libblabcore.a &: FORCE
@@ -30,9 +30,15 @@ cmake-debug cmake-clang cmake-asan: cmake-%: FORCE
 native: build/native/blab
 	@echo "built build/native/blab"
 
-test-native: build/native/blab cmake-debug
+# ctest-native: the release build's tests, the C part of `make check`; test-debug: the debug
+# build's, the checker after every op (make test runs the two apart, the first in make check)
+ctest-native: build/native/blab
 	cd wasm-core && ctest --preset native -j$(NPROC)
+
+test-debug: cmake-debug
 	cd wasm-core && ctest --preset debug -j$(NPROC)
+
+test-native: ctest-native test-debug
 
 test-clang: cmake-clang
 	cd wasm-core && ctest --preset clang -j$(NPROC)
@@ -40,7 +46,7 @@ test-clang: cmake-clang
 test-asan: cmake-asan
 	cd wasm-core && ctest --preset asan -j$(NPROC)
 
-TEST_SUITES += test-native test-clang test-asan
+TEST_SUITES += test-debug test-clang test-asan
 
 # make lint's C part (lint-web is knip): the checks that keep the core's shape, seconds once
 # build/native exists (check-layers and the symbol check read its objects):
@@ -49,11 +55,15 @@ TEST_SUITES += test-native test-clang test-asan
 #                                     every call goes to a symbol defined in the caller's layer
 #                                     or a lower one (read with nm from build/native's objects)
 #   scripts/check-unused-symbols.sh   no C function or datum is exported that nothing uses
+#   scripts/check-function-length.mjs no C function outside the tests is over its line limit
+#                                     (its self-test first: a long function must fail it)
 .PHONY: lint lint-c
 lint: lint-c
 lint-c: build/native/blab
 	@node scripts/check-layers.mjs
 	@scripts/check-unused-symbols.sh build/native
+	@node scripts/check-function-length.mjs --self-test
+	@node scripts/check-function-length.mjs
 
 # web/scenario/core-schema.ts: the core's presets, run request and run counters as TypeScript,
 # printed by build/native/blab-schema (wasm-core/tools/blab_schema.c), and web/log/core-limits.ts,

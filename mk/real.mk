@@ -1,13 +1,16 @@
 # The real machine (wasm-core/src/machine/real/, src/workloads/real_run.c; docs/real.md) under
 # ThreadSanitizer: real threads share one zone, so a missing lock or a plain counter read
-# across threads must show up as a data race here. The tsan preset is a full build with -fsanitize=thread (clang).
+# across threads must show up as a data race here. The tsan preset is the core, blab and the
+# real machine's tests with -fsanitize=thread (clang): what its ctest preset runs (tests named
+# real|run_args, wasm-core/CMakePresets.json) and nothing else.
 #   test-tsan   the real machine's ctest tests, then `blab run` with 2 threads for a second
 #               on a preset without pcp lists and one with two-pass frees and prefetch
 TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:exitcode=66
+TSAN_TARGETS := blab $(basename $(notdir $(wildcard wasm-core/tests/real/test_*.c)))
 
 .PHONY: cmake-tsan test-tsan
 cmake-tsan: FORCE
-	$(call cmake_build,tsan)
+	$(call cmake_build,tsan,,$(TSAN_TARGETS))
 
 test-tsan: cmake-tsan
 	cd wasm-core && ctest --preset tsan -j$(NPROC)

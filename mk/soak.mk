@@ -5,5 +5,5 @@ SOAK_SECONDS ?= 600
 SOAK_SEED ?= $(shell date +%s)
 
 .PHONY: soak
-soak: build/native/.built build/wasm/node/blab.js
+soak: build/native/blab build/wasm/node/blab.js
 	@node scripts/soak.mjs --seconds $(SOAK_SECONDS) --seed $(SOAK_SEED)

@@ -1,7 +1,12 @@
 # The web app (TypeScript, Vite, Vitest, Playwright on Debian's Chromium).
-#   test-web   typecheck + eslint + Vitest (web/layers.test.ts: the folders' layering)
-#   lint       static checks that need no build; lint-web: knip (unused files, exports and
-#              dependencies; knip.jsonc). Other areas add theirs as `lint: lint-AREA`.
+#   typecheck, eslint, test-unit   tsc; eslint; Vitest's `unit` project (vitest.config.ts: the
+#              tests that need no core, so no build): the web part of `make check`
+#   test-core  Vitest's `core` project: the tests on the Node WASM build and the native blab
+#   test-web   typecheck + eslint + both Vitest projects (what a web change wants in one go;
+#              make test runs the same as check's steps plus test-core)
+#   lint       the static checks; lint-web: knip (unused files, exports and dependencies;
+#              knip.jsonc) needs no build. Other areas add theirs as `lint: lint-AREA` (the C
+#              checks, lint-c, read build/native's objects, so `make lint` builds it).
 #   test-e2e   vite build, vite preview on a free localhost port, Playwright, server stopped
 #   web-build  dist/ (static, any host and folder: its service worker isolates the page on hosts
 #              without COOP/COEP and keeps it offline; build.json pins its version, docs/lessons.md)
@@ -12,12 +17,22 @@ NPX := npx --no-install
 # lesson tables the build ships (web/lessons/precompute.ts)
 WEB_SRC := $(shell find web lessons wasm-core/src wasm-core/include -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json
 
-.PHONY: test-web test-e2e web-build serve start lint lint-web
+.PHONY: typecheck eslint test-unit test-core test-web test-e2e web-build serve start lint lint-web
+
+typecheck:
+	$(NPX) tsc -p .
+
+eslint:
+	$(NPX) eslint .
+
+test-unit:
+	$(NPX) vitest run --project unit
 
 # The contract tests run the real core: the Node WASM build and the native blab first.
-test-web: build/wasm/node/blab.js build/native/blab
-	$(NPX) tsc -p .
-	$(NPX) eslint .
+test-core: build/wasm/node/blab.js build/native/blab
+	$(NPX) vitest run --project core
+
+test-web: build/wasm/node/blab.js build/native/blab typecheck eslint
 	$(NPX) vitest run
 
 dist/.built: $(WEB_SRC) public/wasm/blab.js build/native/blab
@@ -41,5 +56,4 @@ lint: lint-web
 lint-web:
 	$(NPX) knip
 
-# lint is quick and needs no build: it runs first, before the slow suites.
-TEST_SUITES := lint $(TEST_SUITES) test-web test-e2e
+TEST_SUITES += test-core test-e2e

@@ -4,14 +4,8 @@
 
 #include <stdio.h>
 
-int cmd_sim(int argc, char **argv);
-struct sim_args;
-/* cmd_sim_hackbench.c: `blab sim --workload hackbench`, its arguments parsed by cmd_sim() */
-int cmd_sim_hackbench(struct sim_args *a);
-int sim_hackbench_help(FILE *f, const struct sim_args *a);
-/* sim_points.c: `blab sim --points FILE`, its arguments parsed by cmd_sim() */
-int cmd_sim_points(const struct sim_args *a);
-int cmd_merge(int argc, char **argv); /* cmd_merge.c: the shards of a study put back together */
+int cmd_sim(int argc, char **argv); /* sim/cmd_sim.c; its front ends: sim/cmd_sim.h */
+int cmd_merge(int argc, char **argv); /* sim/cmd_merge.c: the shards of a study put back together */
 int cmd_run(int argc, char **argv); /* cmd_run.c: the real machine */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cmd_zoneinfo(int argc, char **argv); /* cmd_zoneinfo.c */

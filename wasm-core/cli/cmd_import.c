@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "blab.h"
 #include "blab_hist.h"
+#include "blab_histtext.h"
 #include "blab_trace.h"
 #include "cli_io.h"
 
@@ -58,6 +60,17 @@ static void import_help(FILE *f)
 "\n"
 "  then: blab import trace.txt\n"
 "\n"
+"Latency histograms: the text of BCC's funclatency (nsecs or usecs) and of bpftrace's\n"
+"hist() and lhist() is recognised too; then it prints each histogram's kind, name, unit,\n"
+"the model's calls it compares with (funclatency rmqueue_bulk: the model's rmqueue_bulk\n"
+"calls) and its buckets ('bucket LO HI count N', '-' for an open end), or with --json\n"
+"one object. For example (docs/import.md):\n"
+"    funclatency rmqueue_bulk > rmqueue_bulk.txt\n"
+"    bpftrace -e 'kprobe:rmqueue_bulk { @s[tid] = nsecs; }\n"
+"      kretprobe:rmqueue_bulk /@s[tid]/ { @rmqueue_bulk_ns = hist(nsecs - @s[tid]);\n"
+"      delete(@s[tid]); }' > rmqueue_bulk.txt\n"
+"A bad histogram is refused whole, with its line and why.\n"
+"\n"
 "The sleep lets the kernel drain the per-cpu lists (mm_page_pcpu_drain) after the run.\n"
 "These tracepoints fire for every page: a busy second is ~100,000 lines.\n"
 "\n"
@@ -102,6 +115,52 @@ static void print_json(const struct blab_trace *t)
 	free(h);
 }
 
+/* The rest of a latency histogram's text after its first chunk, read whole (it is small and
+ * bounded), parsed and printed. 0, or 1 with why on stderr. */
+static int import_histtext(const char *name, FILE *in, const char *first, size_t n, int json)
+{
+	size_t len = n, cap = n + 65536;
+	char *text = malloc(cap), err[300];
+	struct blab_histtext *h = NULL;
+	int r;
+
+	if (!text) {
+		fprintf(stderr, "blab import: out of memory\n");
+		cli_close_read("blab import", name, in);
+		return 1;
+	}
+	memcpy(text, first, n);
+	while (len <= BLAB_HISTTEXT_MAX_INPUT && (n = fread(text + len, 1, cap - len, in)) > 0) {
+		len += n;
+		if (len == cap && cap <= BLAB_HISTTEXT_MAX_INPUT) {
+			char *more = realloc(text, cap *= 2);
+			if (!more)
+				break;
+			text = more;
+		}
+	}
+	if (cli_close_read("blab import", name, in)) {
+		free(text);
+		return 1;
+	}
+	r = blab_histtext_parse(text, len, &h, err, sizeof(err));
+	free(text);
+	if (r) {
+		fprintf(stderr, "blab import: %s: %s\n", name, err);
+		return 1;
+	}
+	n = json ? blab_histtext_json(h, NULL, 0) : blab_histtext_text(h, NULL, 0);
+	if ((text = malloc(n + 1))) {
+		json ? blab_histtext_json(h, text, n + 1) : blab_histtext_text(h, text, n + 1);
+		fputs(text, stdout);
+		if (json)
+			fputs("\n", stdout);
+		free(text);
+	}
+	blab_histtext_free(h);
+	return text ? 0 : 1;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static char chunk[65536];
@@ -135,16 +194,21 @@ int cmd_import(int argc, char **argv)
 	in = cli_open_read("blab import", name);
 	if (!in)
 		return 1;
+	/* BCC or bpftrace latency histograms, or a kmem trace: the first chunk tells */
+	errno = 0;
+	n = fread(chunk, 1, sizeof(chunk), in);
+	if (blab_histtext_sniff(chunk, n))
+		return import_histtext(name, in, chunk, n, json);
 	struct blab_trace *t = blab_trace_new(0);
 	if (!t) {
 		fprintf(stderr, "blab import: out of memory\n");
 		cli_close_read("blab import", name, in);
 		return 1;
 	}
-	errno = 0;
-	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0)
-		if (blab_trace_feed(t, chunk, n) < 0)
-			break;
+	if (n && blab_trace_feed(t, chunk, n) >= 0)
+		while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0)
+			if (blab_trace_feed(t, chunk, n) < 0)
+				break;
 	if (cli_close_read("blab import", name, in)) {
 		blab_trace_free(t);
 		return 1;

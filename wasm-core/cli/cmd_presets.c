@@ -59,7 +59,7 @@ static int one(const char *name)
 		       blab_preset_commit(i)[0] ? blab_preset_commit(i) : "(none: before git, or an RFC)");
 	}
 	for (unsigned k = 0; k < NSW; k++)
-		printf("  %-14s %u\n", switches[k].name, switches[k].get(&s));
+		printf("  %-19s %u\n", switches[k].name, switches[k].get(&s));
 	return 0;
 }
 

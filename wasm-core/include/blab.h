@@ -160,8 +160,19 @@ struct blab_strategy {
 				* batch << CONFIG_PCP_BATCH_SCALE_MAX pages per free_pcppages_bulk(),
 				* dropping pcp->lock and taking it again between */
 	uint8_t pcp_thp;       /* enum blab_pcp_thp (per-migratetype LIFO lists only) */
+	/* CONFIG_PCP_BATCH_SCALE_MAX (6.7, 52166607ecc9; Kconfig range 0..6, default 5): the
+	 * most alloc_factor grows to, so a refill is at most batch << it; also free_count's cap,
+	 * a free_high drain's, decay_pcp_high()'s step and (6.10, 55f77df7d715) the chunk of
+	 * drain_pages_zone(). Read only by the 6.7 switches (alloc_factor, free_factor
+	 * BLAB_FREE_COUNT, high_mode BLAB_HIGH_AUTO, drain_chunk); 0 with none of them, since
+	 * the option did not exist before 6.7 */
+	uint8_t pcp_batch_scale_max;
 	uint32_t high_max;     /* BLAB_HIGH_AUTO: 0 = zone_highsize() of managed pages / 8 */
 };
+#define BLAB_PCP_BATCH_SCALE_MAX_DEFAULT 5u /* the Kconfig's default */
+#define BLAB_PCP_BATCH_SCALE_MAX_LIMIT 6u   /* the Kconfig's range is 0..6 */
+/* 1 when s has a switch that reads pcp_batch_scale_max (a 6.7+ strategy) */
+int blab_strategy_has_batch_scale(const struct blab_strategy *s);
 /* X(field, jsName): every switch of struct blab_strategy, for the tables the app is generated
  * from (wasm-core/tools/blab_schema.c) */
 #define BLAB_STRATEGY_FIELDS(X)                                                            \
@@ -171,7 +182,7 @@ struct blab_strategy {
 	X(high, high) X(skip_merge, skipMerge) X(clusters, clusters) X(pcp_lock, pcpLock)          \
 	X(alloc_factor, allocFactor) X(free_high, freeHigh) X(bulk_chunk, bulkChunk)             \
 	X(buddy_map, buddyMap) X(expand_top, expandTop) X(drain_chunk, drainChunk)                \
-	X(pcp_thp, pcpThp) X(high_max, highMax)
+	X(pcp_thp, pcpThp) X(pcp_batch_scale_max, pcpBatchScaleMax) X(high_max, highMax)
 enum blab_clusters {
 	BLAB_CLUSTERS_NONE = 0,
 	BLAB_CLUSTERS_PER_FREE = 1,  /* 3/4: rmqueue_bulk() cuts clusters; each free keeps them up */
@@ -365,6 +376,13 @@ struct blab_op {
 	uint32_t chunk_left; /* 6.19 chunked drain: pages this zone->lock hold may still free */
 	uint32_t decay_left; /* DECAY: pages above the lowered high not yet given back */
 	int32_t err;
+	/* latency (blab_latency.h), kept only while the zone has a recorder (blab_zone_latency) */
+	uint8_t lat_series;  /* enum blab_lat_series the op counts in; 0xff: none */
+	uint8_t lat_in_call; /* a rmqueue_bulk() / free_pcppages_bulk() call is under way */
+	uint64_t lat_t0;     /* the CPU's clock when the op began */
+	uint64_t lat_lock;   /* cycles waiting for zone->lock */
+	uint64_t lat_bulk;   /* cycles inside rmqueue_bulk() / free_pcppages_bulk() */
+	uint64_t lat_call;   /* the clock when the call under way began */
 };
 int blab_op_alloc(struct blab_op *op, unsigned cpu, unsigned order, unsigned mt, unsigned gfp);
 int blab_op_free(struct blab_op *op, unsigned cpu, uint64_t pfn, unsigned order, unsigned gfp);

@@ -29,7 +29,10 @@
 	X(same_cpu, sameCpu, "hackbench: 1 = receiver on its sender's CPU (the control)")  \
 	X(cache_scale, cacheScale, "L2 and LLC divided by this, 1..64, a power of two (0: 1)") \
 	X(high_max, highMax, "6.7+ pcp high_max (0: the preset's)")                           \
-	X(histogram, histogram, "1 = count refill and drain sizes per CPU (blab_js_hist)")
+	X(histogram, histogram, "1 = count refill and drain sizes per CPU (blab_js_hist)")    \
+	X(pcp_batch_scale_max, pcpBatchScaleMax,                                             \
+	  "CONFIG_PCP_BATCH_SCALE_MAX + 1, 1..7, 6.7+ presets only (0: the preset's, 5)")     \
+	X(latency, latency, "1 = count each allocation's and free's latency (blab_js_latency)")
 
 #define BLAB_JS_PRESET_MAX 32u /* bytes of the preset's name, its NUL included */
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "blab.h"
 #include "blab_hist.h"
+#include "blab_latency.h"
 #include "blab_slab.h"
 
 #ifdef __cplusplus
@@ -83,6 +84,11 @@ struct blab_sim_config {
 	/* NULL, or where the run counts the size of every rmqueue_bulk() refill and every drain
 	 * per CPU (blab_hist.h); added to, never cleared, and only read by the caller */
 	struct blab_hist *hist;
+	/* NULL, or where the run counts how long each page allocation and free took, and each
+	 * rmqueue_bulk() and free_pcppages_bulk() call (blab_latency.h): for at least cpus CPUs
+	 * at the model's cpu_mhz. Added to, never cleared; it only reads the clocks, so a run
+	 * gives the same result and events with it or without */
+	struct blab_latency *latency;
 	/* host bytes the run may take (blab_sim_mem_bytes()), checked before anything is
 	 * allocated: BLAB_EHOSTMEM with the figures in err past it. 0 = blab_mem_limit_default():
 	 * half the physical memory natively, what is left of the heap in WebAssembly */
@@ -180,6 +186,8 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
  *     clear_lines=64 cache_scale=8
  *   workload=hackbench preset=v4.16 groups=4 loops=4000 slub_prefetch=1 same_cpu=0 seed=1
  *     batch=0 high=0 clear_lines=64 cache_scale=1
+ * and, on a 6.7+ preset whose CONFIG_PCP_BATCH_SCALE_MAX is not the default, after them
+ *   pcp_batch_scale_max=N (0..6)
  * Native and WebAssembly turn a point into a run with the same function below, so the same
  * point gives the same counters in both.
  */
@@ -196,8 +204,11 @@ struct blab_sim_point {
 	uint32_t batch, high; /* pcp overrides; 0: the preset's */
 	uint32_t clear_lines; /* frame lines clear_page() writes through the cache model; 0: 64 */
 	uint32_t cache_scale; /* L2 and LLC divided by this (1..64, a power of two); 0: 1 */
+	/* CONFIG_PCP_BATCH_SCALE_MAX + 1 (1..7), 6.7+ presets only; 0: the preset's own (5).
+	 * The key names it, last, only when it is set: `pcp_batch_scale_max=N` */
+	uint32_t pcp_batch_scale_max;
 };
-#define BLAB_SIM_POINT_KEY_MAX 200u /* a key's characters, NUL included */
+#define BLAB_SIM_POINT_KEY_MAX 240u /* a key's characters, NUL included */
 
 /* The config a point runs, as `blab sim` would build it: more than 112 CPUs get 4 sockets (seed
  * 000's Skylake 4S), more than 224 get 8. 0, or BLAB_EINVAL with the reason in err. */

@@ -8,6 +8,23 @@ extern int harness_failures;
 void harness_fail(const char *file, int line, const char *expr, const char *detail);
 int harness_report(const char *name);
 
+/*
+ * Shares of a long test, so that ctest runs them side by side (CMakeLists.txt registers NAME
+ * as NAME_1of4 .. NAME_4of4, each run as `NAME --shard I/4`). harness_shard() reads the
+ * arguments: share I of N, as *i = I - 1 and *n = N; no arguments is the whole test (0 of 1).
+ * A test then runs item k (a preset, a part) when k % n == i: every item in exactly one share,
+ * with the same inputs as in the whole run. Anything else on the command line is refused.
+ */
+int harness_shard(int argc, char **argv, unsigned *i, unsigned *n);
+
+/* a test made of named parts, run in order; harness_run() runs those of the share asked for */
+struct harness_part {
+	const char *name;
+	void (*run)(void);
+};
+int harness_run(const char *name, const struct harness_part *parts, unsigned nparts, int argc,
+		char **argv);
+
 #define CHECK(cond)                                                          \
 	do {                                                                 \
 		if (!(cond))                                                 \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `blab import` on every tests/traces/NAME.txt must print exactly tests/traces/expected/NAME.out
 # (stdout, then stderr, then the exit status, laid out like run-golden.sh), and its
-# "event NAME N" lines must equal `grep -c 'NAME:'` on the file.
+# "event NAME N" lines must equal `grep -c 'NAME:'` on the file (a kmem trace's; NAME.hist.txt
+# are latency histograms, docs/import.md).
 # usage: run-import.sh BLAB      BLESS=1 rewrites the .out files instead.
 set -u
 blab=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -20,7 +21,8 @@ for txt in *.txt missing-file; do
   if ! diff -u "expected/$name.out" "$tmp/got" >"$tmp/diff" 2>&1; then
     ok=0; echo "FAIL import $name:"; head -40 "$tmp/diff"
   fi
-  if [ -f "$txt" ] && [ "$rc" = 0 ]; then
+  # NAME.hist.txt: latency histograms (BCC funclatency, bpftrace), no kmem events to count
+  if [ -f "$txt" ] && [ "$rc" = 0 ] && [ "${txt%.hist.txt}" = "$txt" ]; then
     for ev in mm_page_alloc mm_page_free mm_page_free_batched mm_page_pcpu_drain \
               mm_page_alloc_zone_locked mm_page_alloc_extfrag; do
       want=$(grep -c "$ev:" "$txt")

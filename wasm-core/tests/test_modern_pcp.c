@@ -677,6 +677,99 @@ static void drain_chunked(void)
 	}
 }
 
+/* a 65,536-page zone (batch 15) of `preset` with CONFIG_PCP_BATCH_SCALE_MAX = scale */
+static struct blab_zone *zone_scaled(const char *preset, unsigned scale)
+{
+	struct blab_zone_config cfg;
+	struct blab_zone *z = NULL;
+
+	blab_zone_config_init(&cfg);
+	CHECK_EQ(blab_preset(preset, &cfg.strategy), 0);
+	cfg.strategy.pcp_batch_scale_max = (uint8_t)scale;
+	cfg.pages = 65536;
+	cfg.cpus = 2;
+	cfg.log_capacity = 1u << 20;
+	cfg.log_mask = BLAB_EVC_EXPLAIN | BLAB_EVC_LOCK | BLAB_EVC_STATE;
+	CHECK_EQ(blab_zone_create(&cfg, &z), 0);
+	return z;
+}
+
+/*
+ * CONFIG_PCP_BATCH_SCALE_MAX (52166607ecc9, Kconfig 0..6, default 5) bounds every 6.7+ scaling
+ * the kernel ties to it: refills climb batch, 2 batch, .. batch << N and stay there
+ * (nr_pcp_alloc), free_count stops at batch << N (free_unref_page_commit), decay_pcp_high()
+ * keeps high at least count - (batch << N), and 6.10's drain_pages_zone() gives batch << N
+ * a call. A strategy without the 6.7 switches has no such option: the zone refuses one.
+ */
+static void batch_scale_max(void)
+{
+	static uint64_t pfn[3000];
+
+	for (unsigned n = 0; n <= BLAB_PCP_BATCH_SCALE_MAX_LIMIT; n++) {
+		struct blab_zone *z = zone_scaled("v6.16", n);
+		struct blab_pcp_info pi;
+		struct sizes sz;
+		uint32_t cap = 15u << n, mark, count, high, want, i;
+		/* the climb to batch << n and two refills at it: few pages, for the debug build's
+		 * check after every op */
+		uint32_t pages = 15u * ((2u << n) - 1) + 2 * cap;
+
+		pages = pages < 3000 ? pages : 3000;
+		alloc_n(z, 0, 0, pfn, pages);
+		scan(z, 0, &sz);
+		CHECK(sz.nrefill > n + 1);
+		for (i = 0; i < sz.nrefill; i++)
+			CHECK_EQ(sz.refill[i], 15u << (i < n ? i : n));
+		CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+		CHECK_EQ(pi.alloc_factor, n);
+		free_n(z, 0, 0, pfn, pages);
+		CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+		CHECK_EQ(pi.free_count, cap); /* more frees than that, no allocation to halve it */
+		count = pi.count;
+		high = pi.high;
+		mark = log_len(z);
+		CHECK_EQ(blab_decay(z, 0), 0);
+		want = high - high / 8;
+		if (count > cap && count - cap > want)
+			want = count - cap;
+		if (want < pi.high_min)
+			want = pi.high_min;
+		CHECK_EQ(blab_pcp_info(z, 0, 0, &pi), 0);
+		CHECK_EQ(pi.high, want);
+		count = pi.count;
+		mark = log_len(z);
+		CHECK_EQ(blab_drain(z, 0), 0);
+		scan(z, mark, &sz);
+		CHECK_EQ(sz.ndrain, (count + cap - 1) / cap);
+		for (i = 0; i < sz.ndrain; i++)
+			CHECK_EQ(sz.drain[i], count - i * cap < cap ? count - i * cap : cap);
+		CHECK(zone_ok(z));
+		blab_zone_destroy(z);
+	}
+	/* the default: what the presets had before the option was a knob */
+	{
+		struct blab_strategy s;
+		struct blab_zone_config cfg;
+		struct blab_zone *z = NULL;
+		CHECK_EQ(blab_preset("v6.7", &s), 0);
+		CHECK_EQ(s.pcp_batch_scale_max, BLAB_PCP_BATCH_SCALE_MAX_DEFAULT);
+		CHECK_EQ(blab_preset("v6.0", &s), 0);
+		CHECK_EQ(s.pcp_batch_scale_max, 0);
+		CHECK(!blab_strategy_has_batch_scale(&s));
+		CHECK(!blab_strategy_has_batch_scale(NULL));
+		/* an older kernel with the option, or the option past its range: refused */
+		blab_zone_config_init(&cfg);
+		cfg.pages = 4096;
+		CHECK_EQ(blab_preset("v6.0", &cfg.strategy), 0);
+		cfg.strategy.pcp_batch_scale_max = 3;
+		CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_ESTRATEGY);
+		CHECK_EQ(blab_preset("v6.7", &cfg.strategy), 0);
+		cfg.strategy.pcp_batch_scale_max = BLAB_PCP_BATCH_SCALE_MAX_LIMIT + 1;
+		CHECK_EQ(blab_zone_create(&cfg, &z), BLAB_ESTRATEGY);
+		CHECK(z == NULL);
+	}
+}
+
 /* 6.7: a CPU freeing order-1 pages drains hard once free_count >= batch; 6.16
  * (c544a952ba61) waits until batch + high_min / 2 */
 static void free_high(void)
@@ -883,22 +976,28 @@ static void histogram(void)
 	blab_hist_free(h);
 }
 
-int main(void)
+/* the debug and ASan builds check the whole zone after every op, so these parts take minutes
+ * there: ctest runs them in four shares side by side (harness_run(), CMakeLists.txt) */
+static const struct harness_part parts[] = {
+	{"formulas", formulas},
+	{"refills_climb", refills_climb},
+	{"drains_grow", drains_grow},
+	{"preset_sizes", preset_sizes},
+	{"decay", decay},
+	{"below_high_sticky", below_high_sticky},
+	{"thp_lists", thp_lists},
+	{"thp_lists_round_robin", thp_lists_round_robin},
+	{"decay_chunked", decay_chunked},
+	{"drain_chunked", drain_chunked},
+	{"batch_scale_max", batch_scale_max},
+	{"free_high", free_high},
+	{"trylock", trylock},
+	{"list_free_pcp_lock", list_free_pcp_lock},
+	{"page_fault1_histograms", page_fault1_histograms},
+	{"histogram", histogram},
+};
+
+int main(int argc, char **argv)
 {
-	formulas();
-	refills_climb();
-	drains_grow();
-	preset_sizes();
-	decay();
-	below_high_sticky();
-	thp_lists();
-	thp_lists_round_robin();
-	decay_chunked();
-	drain_chunked();
-	free_high();
-	trylock();
-	list_free_pcp_lock();
-	page_fault1_histograms();
-	histogram();
-	return harness_report("test_modern_pcp");
+	return harness_run("test_modern_pcp", parts, sizeof(parts) / sizeof(parts[0]), argc, argv);
 }

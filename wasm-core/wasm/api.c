@@ -15,6 +15,8 @@
 #include "blab.h"
 #include "blab_hist.h"
 #include "blab_js.h"
+#include "blab_latency.h"
+#include "blab_model.h"
 
 struct blab_js_run {
 	int32_t status;   /* 0: every line ran; 1: a line failed ("line N: why" in err) */
@@ -24,6 +26,7 @@ struct blab_js_run {
 	struct blab_event *events;
 	int64_t stats[BLAB_JS_NSTATS]; /* a model-machine run's counters (blab_js.h); else 0 */
 	char *hist;       /* the run's refill and drain sizes as JSON (request.histogram), or NULL */
+	char *latency;    /* its latencies as JSON (request.latency, blab_latency_json()), or NULL */
 };
 
 /* Op scripts from the browser are bounded like files given to the CLI (docs/limits.md). */
@@ -104,11 +107,18 @@ void blab_js_run_free(struct blab_js_run *r)
 	free(r->err);
 	free(r->events);
 	free(r->hist);
+	free(r->latency);
 	free(r);
 }
 
 /* blab_hist_json() of a run asked with histogram = 1 (docs/modern-pcp.md), else "" */
 const char *blab_js_hist(const struct blab_js_run *r) { return r && r->hist ? r->hist : ""; }
+
+/* blab_latency_json() of a run asked with latency = 1 (docs/model.md, "Latency"), else "" */
+const char *blab_js_latency(const struct blab_js_run *r)
+{
+	return r && r->latency ? r->latency : "";
+}
 
 /* The record size JavaScript must decode with; a test compares it with docs/events.md. */
 uint32_t blab_js_event_size(void) { return (uint32_t)sizeof(struct blab_event); }
@@ -183,6 +193,7 @@ static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_
 	pt.high = req->high;
 	pt.clear_lines = req->clear_lines;
 	pt.cache_scale = req->cache_scale;
+	pt.pcp_batch_scale_max = req->pcp_batch_scale_max; /* checked by the point's config */
 	memcpy(pt.preset, req->preset, sizeof(pt.preset));
 	pt.preset[sizeof(pt.preset) - 1] = 0; /* caller memory: bounded whatever it holds */
 	if (req->max_events == 1 || req->max_events > BLAB_MAX_LOG_EVENTS) {
@@ -197,8 +208,9 @@ static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_
 	/* 6.7+: the point carries batch and high; high_max (a zone's, from the zoneinfo panel) too */
 	if (req->high_max)
 		cfg->strategy.high_max = req->high_max;
-	if (req->histogram > 1) {
-		snprintf(err, errlen, "blab sim: histogram=%u: 0 or 1", req->histogram);
+	if (req->histogram > 1 || req->latency > 1) {
+		snprintf(err, errlen, "blab sim: histogram=%u latency=%u: each 0 or 1", req->histogram,
+			 req->latency);
 		return 2;
 	}
 	return 0;
@@ -281,6 +293,7 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 	struct blab_sim_config cfg;
 	struct blab_sim_result res;
 	struct blab_hist *hist = NULL;
+	struct blab_latency *lat = NULL;
 	struct blab_sim_mem need;
 	char why[256] = "", *text;
 	uint32_t max_events;
@@ -321,6 +334,15 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 		r->status = 2;
 		goto done;
 	}
+	if (req->latency) {
+		struct model_params mp;
+		model_params_default(&mp); /* a point runs on the default machine's clock */
+		if (!(cfg.latency = lat = blab_latency_new(cfg.cpus, mp.cpu_mhz))) {
+			fprintf(err, "blab sim: out of memory for the latency recorder\n");
+			r->status = 2;
+			goto done;
+		}
+	}
 	sink.max = max_events;
 	cfg.log_mask = BLAB_EVC_ALL;
 	cfg.sink = max_events ? js_sink : NULL;
@@ -358,8 +380,14 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 		if ((r->hist = malloc(hlen + 1)))
 			blab_hist_json(hist, r->hist, hlen + 1);
 	}
+	if (lat) {
+		size_t llen = blab_latency_json(lat, NULL, 0);
+		if ((r->latency = malloc(llen + 1)))
+			blab_latency_json(lat, r->latency, llen + 1);
+	}
 done:
 	blab_hist_free(hist);
+	blab_latency_free(lat);
 	free(sink.ev);
 	if (out)
 		fclose(out);

@@ -4,10 +4,10 @@
 // styles here, because the build imports it too: vite.config.ts hands these points to the
 // lessons plugin, which has the native core compute them, so the page shows them at once.
 import type { SimRequest } from '../engine/blab-module';
-import { pointKey, willItScaleCacheScale, type PointsRunner } from '../engine/point';
+import { pointKey, willItScaleCacheScale, type PointsRunner } from '../engine/point.ts';
 import type { SimStats } from '../engine/simstats';
-import { CORE_PRESETS } from '../scenario/core-schema';
-import { MEASURED_CLEAR_LINES, runRequest } from '../scenario/request';
+import { CORE_PRESETS } from '../scenario/core-schema.ts';
+import { MEASURED_CLEAR_LINES, runRequest } from '../scenario/request.ts';
 
 export const TIME_MACHINE = {
   tasks: [1, 16, 112],

@@ -1,4 +1,4 @@
-// Kernel trace import in the browser (issue 8): the file picker, drop, the worker's progress
+// Kernel trace import in the browser: the file picker, drop, the worker's progress
 // bar and cancel, the summary panel, bad files, and a 300,000-line trace while the page stays
 // responsive. Fixtures: wasm-core/tests/traces/ (recorded on this project's machine).
 import { expect, test, type Page } from './fixtures';

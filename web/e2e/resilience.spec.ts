@@ -1,4 +1,4 @@
-// Issue 9, resilience: a WebAssembly trap in the core and a crash of the engine worker are
+// Resilience: a WebAssembly trap in the core and a crash of the engine worker are
 // caught, reported in plain words, and the app recovers without a reload. The faults are
 // injected through a test-only hook (window.buddylabTest, on only when the test sets
 // __buddylabTestHooks before the page loads).

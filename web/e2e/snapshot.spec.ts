@@ -1,4 +1,4 @@
-// Issue 8, snapshots: this machine's /proc/buddyinfo and /proc/zoneinfo (committed fixtures)
+// Snapshots: this machine's /proc/buddyinfo and /proc/zoneinfo (committed fixtures)
 // start a zone in that state in the C core, compared with a preset's pcp numbers from the
 // core; the zone then takes ops in the op-script panel; bad text names its line.
 import { expect, test } from './fixtures';

@@ -1,4 +1,4 @@
-// Issue 9, no lost work: a saved scenario survives a reload, and moves between browsers as a
+// No lost work: a saved scenario survives a reload, and moves between browsers as a
 // file (export, then import into a browser with empty storage).
 import { expect, test } from './fixtures';
 import { readFileSync, writeFileSync } from 'node:fs';

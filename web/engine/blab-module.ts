@@ -72,6 +72,10 @@ export type SimRequest = (
   highMax?: number;
   /** count every refill's and drain's size per CPU (ReplayResult.histogram) */
   histogram?: boolean;
+  /** 6.7+ presets: CONFIG_PCP_BATCH_SCALE_MAX, 0..6 (absent: the preset's, 5) */
+  pcpBatchScaleMax?: number;
+  /** count each allocation's and free's latency (the core's blab_js_latency(), JSON) */
+  latency?: boolean;
   /** frame lines clear_page() writes through the cache model, 1..64 (absent: 64) */
   clearLines?: number;
   /** L2 and LLC sizes divided by this, 1..64 and a power of two (absent: 1), as `blab sim
@@ -120,6 +124,9 @@ function requestFields(id: number, req: SimRequest): Record<(typeof SIM_REQUEST.
     high: req.high ?? 0,
     highMax: req.highMax ?? 0,
     histogram: req.histogram ? 1 : 0,
+    // the request carries N + 1, so that 0 can mean the preset's own
+    pcpBatchScaleMax: req.pcpBatchScaleMax === undefined ? 0 : req.pcpBatchScaleMax + 1,
+    latency: req.latency ? 1 : 0,
     clearLines: req.clearLines ?? 0,
     cacheScale: req.cacheScale ?? 0,
   };

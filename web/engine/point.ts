@@ -3,7 +3,7 @@
 // between runs), so a sweep may run them in any order, on any number of workers, or take them
 // from a cache: the key below names everything that decides a point's output.
 import type { ReplayResult, SimRequest } from './blab-module';
-import { workloadEntry } from '../scenario/workloads';
+import { workloadEntry } from '../scenario/workloads.ts';
 import type { SimStats } from './simstats';
 
 /** The core's defaults for the arguments a request may leave out (wasm-core/wasm/api.c). */

@@ -8,7 +8,7 @@ import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats.ts';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread.ts';
 import { groupedWarnings, pcpWarningsApply } from '../engine/pcp-warning.ts';
 import type { PointsRunner } from '../engine/point';
-import { rowsName, type LessonTable, type Metric, type SimConfig, type TableRef } from './lesson';
+import { rowsName, type LessonTable, type Metric, type SimConfig, type TableRef } from './lesson.ts';
 import { runRequest } from '../scenario/request.ts';
 
 export interface TableResult {

@@ -14,7 +14,7 @@
 // error; the browser runs it again and shows the same message. Every size is bounded
 // (LESSON_LIMITS, docs/limits.md) and every key is known: a typo is an error, not a silent default.
 
-import { MEASURED_CLEAR_LINES, RUN_DEFAULTS } from '../scenario/request';
+import { MEASURED_CLEAR_LINES, RUN_DEFAULTS } from '../scenario/request.ts';
 import { CORE_LIMITS } from '../log/core-limits.ts';
 import { willItScaleCacheScale } from '../engine/point.ts';
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode, type Document } from 'yaml';

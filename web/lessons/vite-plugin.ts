@@ -92,9 +92,14 @@ export function lessonsPlugin(opts: { dir?: string; sets?: () => PointSet[] } = 
   };
   return {
     name: 'buddylab-lessons',
-    configResolved(c) {
+    // A build computes the shipped runs before it bundles (minutes on a first build, nothing once
+    // build/results has them), not inside a module's load, where the bundler would count the
+    // wait as the plugin's time and print a timing report a reader can do nothing about. The
+    // dev server computes them when a page first asks.
+    async configResolved(c) {
       root = c.root;
       building = c.command === 'build';
+      if (building) await computeResults(opts.dir ?? join(root, 'lessons'), (m) => c.logger.info(m));
     },
     watchChange(id) {
       if (id.endsWith('.md')) results = undefined; // a lesson changed: its tables run again

@@ -4,7 +4,7 @@
 // score in every view; `blabCommand()` writes the native command that reproduces the run and
 // `runParameters()` the parameters in words, for the results card, captions and CSV headers.
 import type { Scenario } from './url';
-import { HIGHALLOC_ATTEMPTS, workloadEntry, type WorkloadName } from './workloads';
+import { HIGHALLOC_ATTEMPTS, workloadEntry, type WorkloadName } from './workloads.ts';
 
 export const RUN_DEFAULTS = {
   /** rounds each task runs; the first is a warm-up and not scored (blab sim's own default) */

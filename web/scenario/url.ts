@@ -7,8 +7,8 @@
 // an error, never a frozen tab).
 
 import { CORE_LIMITS } from '../log/core-limits.ts';
-import { CORE_PRESETS } from './core-schema';
-import { WORKLOAD_TABLE, type WorkloadName } from './workloads';
+import { CORE_PRESETS } from './core-schema.ts';
+import { WORKLOAD_TABLE, type WorkloadName } from './workloads.ts';
 
 /** The core's presets (generated from wasm-core/src/mm/preset.c), name -> menu label. */
 export const PRESETS = Object.fromEntries(CORE_PRESETS.map((p) => [p.name, `${p.name}: ${p.title}`])) as Record<

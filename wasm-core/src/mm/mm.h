@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "blab.h"
 #include "blab_hist.h"
+#include "blab_latency.h"
 #include "base/list.h"
 #include "machine/machine.h"
 
@@ -73,13 +74,13 @@ struct per_cpu_pages {
 	uint32_t free_factor; /* 5.14 .. 6.6: doubles the bulk free on consecutive frees */
 	/* 6.7+ (BLAB_HIGH_AUTO, free_count, alloc_factor) */
 	uint32_t high_min, high_max;
-	uint32_t free_count;  /* pages freed since allocations last halved it, <= batch << 5 */
-	uint8_t alloc_factor; /* refills of batch << alloc_factor, at most PCP_BATCH_SCALE_MAX */
+	uint32_t free_count;  /* pages freed since allocations last halved it, at most
+			       * batch << CONFIG_PCP_BATCH_SCALE_MAX (z->s.pcp_batch_scale_max) */
+	uint8_t alloc_factor; /* refills of batch << alloc_factor, at most the same */
 	uint8_t flags;        /* PCPF_PREV_FREE_HIGH_ORDER */
 	struct blab_list lists[NR_PCP_LISTS];
 };
 #define PCPF_PREV_FREE_HIGH_ORDER 0x1u /* the last free was of order 1..3 (free_high) */
-#define PCP_BATCH_SCALE_MAX 5          /* CONFIG_PCP_BATCH_SCALE_MAX default (52166607ecc9) */
 
 /* per_cpu_pageset: pcp[0] = the list set (LIFO) or hot list, pcp[1] = cold (2002). */
 struct per_cpu_pageset {
@@ -131,6 +132,7 @@ struct blab_zone {
 	uint8_t cluster_bulk_paid;   /* clusters 4/4: this bulk free already kept them up */
 	struct blab_compact_stats cstats;
 	struct blab_hist *hist;      /* refill and drain sizes per CPU, or NULL (the run's owner's) */
+	struct blab_latency *lat;    /* each op's latency (op.c, pcp.c), or NULL (the run's owner's) */
 
 	/* the inline pcp hit (pcp.h), from s and top_order by pcp_hit_setup() */
 	uint8_t fast_mode;           /* FAST_PER_MT, FAST_HOTCOLD, or FAST_NONE */
@@ -282,6 +284,31 @@ static inline int step_take_lock(struct blab_zone *z, unsigned cpu, unsigned loc
 		return BLAB_ELOCKED;
 	mach_lock(&z->machine, cpu, lockid);
 	return 0;
+}
+
+/*
+ * ---- latency (blab_latency.h), while the zone has a recorder (z->lat) ----
+ * A call of rmqueue_bulk() or free_pcppages_bulk() begins and ends: the cycles between go to
+ * the function's series and to the op's bulk part. The op decides where a call begins (op.c
+ * for a refill, whose zone->lock wait the kernel's rmqueue_bulk() includes), pcp.c where it
+ * ends. Only reads the clock: nothing the run does depends on it.
+ */
+static inline void lat_call_begin(struct blab_zone *z, struct blab_op *op)
+{
+	if (z->lat) {
+		op->lat_call = mach_now(&z->machine, op->cpu);
+		op->lat_in_call = 1;
+	}
+}
+
+static inline void lat_call_end(struct blab_zone *z, struct blab_op *op, unsigned series)
+{
+	if (z->lat && op->lat_in_call) {
+		uint64_t cycles = mach_now(&z->machine, op->cpu) - op->lat_call;
+		op->lat_in_call = 0;
+		op->lat_bulk += cycles;
+		blab_latency_record_call(z->lat, op->cpu, series, cycles);
+	}
 }
 
 /* ---- what a layer built on the zone registers with it (the slab layer: slab.c) ---- */

@@ -322,65 +322,71 @@ static int after_bulk(struct blab_zone *z, struct blab_op *op)
 	return finish(z, op, BLAB_STEP_DONE);
 }
 
-int blab_op_step(struct blab_zone *z, struct blab_op *op)
+/*
+ * ---- latency (blab_latency.h), while the zone has a recorder ----
+ * An allocation or free counts from its first step to its last, on its CPU's clock, in the
+ * series of the path its first step chose; a drain or decay counts only in
+ * free_pcppages_bulk()'s series (pcp.c). Nothing here changes what the op does.
+ */
+static void lat_begin(struct blab_zone *z, struct blab_op *op)
+{
+	op->lat_t0 = mach_now(&z->machine, op->cpu);
+	op->lat_lock = op->lat_bulk = 0;
+	op->lat_in_call = 0;
+	op->lat_series = op->kind == BLAB_OP_ALLOC  ? BLAB_LAT_ALLOC_PCP
+			 : op->kind == BLAB_OP_FREE ? BLAB_LAT_FREE_PCP
+						    : 0xff;
+}
+
+/* the first step stopped before a lock: which path the call took */
+static void lat_classify(struct blab_op *op)
+{
+	switch (op->state) {
+	case S_REFILL:
+		op->lat_series = BLAB_LAT_ALLOC_REFILL;
+		break;
+	case S_RMQUEUE:
+		op->lat_series = BLAB_LAT_ALLOC_DIRECT;
+		break;
+	case S_FREE_DIRECT:
+		op->lat_series = BLAB_LAT_FREE_DIRECT;
+		break;
+	case S_BULK_BEGIN:
+	case S_BULK_LOCKED:
+	case S_BULK_MERGE:
+		if (op->kind == BLAB_OP_FREE)
+			op->lat_series = BLAB_LAT_FREE_DRAIN;
+		break;
+	default:
+		break;
+	}
+}
+
+/* a step returned: when it finished an allocation or free that succeeded, count it */
+static int lat_step(struct blab_zone *z, struct blab_op *op, int ret)
+{
+	if (op->state == S_DONE && ret == BLAB_STEP_DONE && op->lat_series < BLAB_LAT_OPS)
+		blab_latency_record(z->lat, op->cpu, op->lat_series,
+				    mach_now(&z->machine, op->cpu) - op->lat_t0, op->lat_lock,
+				    op->lat_bulk);
+	return ret;
+}
+
+/* the resumed step: the lock it stopped before, then what the op does under it */
+static int op_resume(struct blab_zone *z, struct blab_op *op)
 {
 	int ret;
 
-	if (!z || !op)
-		return BLAB_EINVAL;
-	if (op->state == S_DONE)
-		return BLAB_EINVAL;
-	if (op->cpu >= z->cpus || op->target >= z->cpus)
-		return BLAB_ECPU;
-	if (op->kind < BLAB_OP_ALLOC || op->kind > BLAB_OP_DECAY || op->state > S_DONE ||
-	    (op->target != op->cpu && op->kind != BLAB_OP_DRAIN))
-		return BLAB_EINVAL;
-
-	if (op->state == S_START) {
-		if (z->pageset[op->cpu].busy)
-			return BLAB_EBUSY;
-		mach_op_begin(&z->machine);
-		switch (op->kind) {
-		case BLAB_OP_ALLOC:
-			ret = alloc_start(z, op);
-			break;
-		case BLAB_OP_FREE:
-			ret = free_start(z, op);
-			break;
-		case BLAB_OP_DECAY:
-			ret = decay_start(z, op);
-			break;
-		default:
-			ret = drain_start(z, op);
-			break;
-		}
-		if (ret < 0 && op->state == S_START) {
-			/* rejected before anything changed */
-			pcp_unlock(z, op);
-			z->pageset[op->cpu].busy = 0;
-			op->state = S_DONE;
-			op->err = ret;
-		}
-		if (ret == BLAB_STEP_LOCK && op->state != S_PCP_LOCK)
-			op->lock = BLAB_LOCK_ZONE;
-		return ret;
+	if (needs_lock(op->state)) {
+		unsigned lock = resume_lock(op);
+		uint64_t t = z->lat ? mach_now(&z->machine, op->cpu) : 0;
+		if (op->state == S_REFILL)
+			lat_call_begin(z, op); /* rmqueue_bulk() takes zone->lock itself */
+		if (step_take_lock(z, op->cpu, lock))
+			return BLAB_ELOCKED;
+		if (z->lat && lock == BLAB_LOCK_ZONE)
+			op->lat_lock += mach_now(&z->machine, op->cpu) - t;
 	}
-
-	/*
-	 * Resuming: the op is caller memory, so make sure it is one this zone started (its cpu
-	 * has an op in flight) and that the indices it carries are ours.
-	 */
-	if (!z->pageset[op->cpu].busy)
-		return BLAB_EINVAL;
-	if ((op->picked_head != NIL && op->picked_head >= z->pages) ||
-	    (op->picked_tail != NIL && op->picked_tail >= z->pages) || op->which > 1 ||
-	    op->order > z->top_order ||
-	    (op->kind == BLAB_OP_FREE &&
-	     (op->pfn < z->start_pfn || op->pfn - z->start_pfn >= z->pages)))
-		return BLAB_EINVAL;
-
-	if (needs_lock(op->state) && step_take_lock(z, op->cpu, resume_lock(op)))
-		return BLAB_ELOCKED;
 	switch (op->state) {
 	case S_PCP_LOCK:
 		return after_pcp_lock(z, op);
@@ -400,6 +406,80 @@ int blab_op_step(struct blab_zone *z, struct blab_op *op)
 	default:
 		return BLAB_EINVAL;
 	}
+}
+
+/* the first step: the op starts */
+static int op_start(struct blab_zone *z, struct blab_op *op)
+{
+	int ret;
+
+	if (z->pageset[op->cpu].busy)
+		return BLAB_EBUSY;
+	mach_op_begin(&z->machine);
+	if (z->lat)
+		lat_begin(z, op);
+	switch (op->kind) {
+	case BLAB_OP_ALLOC:
+		ret = alloc_start(z, op);
+		break;
+	case BLAB_OP_FREE:
+		ret = free_start(z, op);
+		break;
+	case BLAB_OP_DECAY:
+		ret = decay_start(z, op);
+		break;
+	default:
+		ret = drain_start(z, op);
+		break;
+	}
+	if (ret < 0 && op->state == S_START) {
+		/* rejected before anything changed */
+		pcp_unlock(z, op);
+		z->pageset[op->cpu].busy = 0;
+		op->state = S_DONE;
+		op->err = ret;
+	}
+	if (ret == BLAB_STEP_LOCK && op->state != S_PCP_LOCK)
+		op->lock = BLAB_LOCK_ZONE;
+	if (ret == BLAB_STEP_LOCK && z->lat)
+		lat_classify(op);
+	return ret;
+}
+
+int blab_op_step(struct blab_zone *z, struct blab_op *op)
+{
+	int ret;
+
+	if (!z || !op)
+		return BLAB_EINVAL;
+	if (op->state == S_DONE)
+		return BLAB_EINVAL;
+	if (op->cpu >= z->cpus || op->target >= z->cpus)
+		return BLAB_ECPU;
+	if (op->kind < BLAB_OP_ALLOC || op->kind > BLAB_OP_DECAY || op->state > S_DONE ||
+	    (op->target != op->cpu && op->kind != BLAB_OP_DRAIN))
+		return BLAB_EINVAL;
+
+	if (op->state == S_START) {
+		ret = op_start(z, op);
+		return z->lat ? lat_step(z, op, ret) : ret;
+	}
+
+	/*
+	 * Resuming: the op is caller memory, so make sure it is one this zone started (its cpu
+	 * has an op in flight) and that the indices it carries are ours.
+	 */
+	if (!z->pageset[op->cpu].busy)
+		return BLAB_EINVAL;
+	if ((op->picked_head != NIL && op->picked_head >= z->pages) ||
+	    (op->picked_tail != NIL && op->picked_tail >= z->pages) || op->which > 1 ||
+	    op->order > z->top_order ||
+	    (op->kind == BLAB_OP_FREE &&
+	     (op->pfn < z->start_pfn || op->pfn - z->start_pfn >= z->pages)))
+		return BLAB_EINVAL;
+
+	ret = op_resume(z, op);
+	return z->lat ? lat_step(z, op, ret) : ret;
 }
 
 /*

@@ -346,6 +346,7 @@ uint32_t rmqueue_pcplist(struct blab_zone *z, struct blab_op *op)
 		uint32_t high = pcp->high, count = nr_pcp_alloc(z, pcp, op->order);
 		pcp_high_moved(z, op->cpu, high, BLAB_PATH_RMQUEUE_BULK);
 		rmqueue_bulk(z, op->cpu, which, op->order, count, op->mt);
+		lat_call_end(z, op, BLAB_LAT_RMQUEUE_BULK);
 		return __rmqueue_pcplist(z, op->cpu, which, op->order, op->mt, cold_end);
 	}
 	if (z->s.pcp_lock && !pcp_trylock(z, op)) {
@@ -420,7 +421,7 @@ int free_unref_page_commit(struct blab_zone *z, struct blab_op *op)
 	free_to_pcp(z, op);
 	free_high = pcp_free_high(z, pcp, op->order);
 	if (z->s.free_factor == BLAB_FREE_COUNT &&
-	    pcp->free_count < pcp->batch << PCP_BATCH_SCALE_MAX)
+	    pcp->free_count < pcp->batch << z->s.pcp_batch_scale_max)
 		pcp->free_count += 1u << op->order;
 	old_high = pcp->high;
 	high = nr_pcp_high(z, pcp, free_high);
@@ -465,6 +466,7 @@ static void free_pcppages_bulk_start(struct blab_zone *z, struct blab_op *op, un
 	if (bulk_chunked(z, op))
 		op->chunk_left = op->to_free < pcp->batch ? op->to_free : pcp->batch;
 	op->state = S_BULK_BEGIN;
+	lat_call_begin(z, op);
 	if (path != BLAB_PATH_DRAIN)
 		z->pageset[op->target].bulk_frees++;
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->target, 0, path, 0, op->to_free,
@@ -589,9 +591,11 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 			/* 6.19: zone->lock and pcp->lock dropped, pcp->lock tried again; if it is
 			 * busy the rest stays on the list */
 			mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
+			lat_call_end(z, op, BLAB_LAT_FREE_PCPPAGES_BULK);
 			pcp_unlock(z, op);
 			if (!pcp_trylock(z, op))
 				goto unlocked;
+			lat_call_begin(z, op); /* the next chunk is the next call */
 			op->chunk_left = op->to_free < z->pageset[op->target].pcp[0].batch
 						 ? op->to_free
 						 : z->pageset[op->target].pcp[0].batch;
@@ -619,6 +623,7 @@ int free_pcppages_bulk(struct blab_zone *z, struct blab_op *op)
 	}
 	z->cluster_bulk_paid = 0; /* Lu RFC 4/4: the next bulk free keeps clusters up again */
 	mach_unlock(&z->machine, op->cpu, BLAB_LOCK_ZONE);
+	lat_call_end(z, op, BLAB_LAT_FREE_PCPPAGES_BULK);
 unlocked:
 	EMIT(z, BLAB_EVC_EXPLAIN, BLAB_EV_PCP_DRAIN, 0, 0, op->target, 0, BLAB_PATH_BULK_MERGE,
 	     BLAB_EVF_END, op->bulk_asked, z->pageset[op->target].pcp[op->which].count);
@@ -639,7 +644,8 @@ unlocked:
  * none is left. 6.0+: the op holds the target's pcp->lock (op.c took it). A set goes back
  * whole in one free_pcppages_bulk(), until 6.10's drain_pages_zone() (55f77df7d715, "mm:
  * page_alloc: control latency caused by zone PCP draining") bounded each call to
- * batch << CONFIG_PCP_BATCH_SCALE_MAX pages (2,016 with batch 63), pcp->lock dropped and
+ * batch << CONFIG_PCP_BATCH_SCALE_MAX pages (2,016 with batch 63 and the Kconfig's default 5:
+ * z->s.pcp_batch_scale_max), pcp->lock dropped and
  * taken again between calls (op.c's after_bulk()); a set stays current until it is empty. */
 int drain_pages(struct blab_zone *z, struct blab_op *op)
 {
@@ -650,7 +656,7 @@ int drain_pages(struct blab_zone *z, struct blab_op *op)
 	for (; op->drain_next < nsets; op->drain_next++) {
 		unsigned which = op->drain_next;
 		struct per_cpu_pages *pcp = &z->pageset[op->target].pcp[which];
-		uint32_t count = pcp->count, chunk = pcp->batch << PCP_BATCH_SCALE_MAX;
+		uint32_t count = pcp->count, chunk = pcp->batch << z->s.pcp_batch_scale_max;
 		if (!count)
 			continue;
 		if (z->s.drain_chunk && count > chunk)

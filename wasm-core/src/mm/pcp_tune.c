@@ -13,8 +13,11 @@
  *            over the CPUs): each refill raises it (90b41691b988, 51a755c56dc0), a free
  *            that finds the list full raises it to what the frees since the last allocation
  *            need, decay_pcp_high() lowers it by an eighth about once a second. Refills grow
- *            as batch << alloc_factor (up to 5, 52166607ecc9) and drains are free_count, the
- *            pages freed since allocations last halved it.
+ *            as batch << alloc_factor and drains are free_count, the pages freed since
+ *            allocations last halved it. How far the factor, free_count and a hard drain
+ *            may go is a build option, CONFIG_PCP_BATCH_SCALE_MAX (0..6, default 5:
+ *            52166607ecc9, which found larger refills made some allocations wait too
+ *            long): the strategy's pcp_batch_scale_max.
  */
 #include "mm.h"
 
@@ -127,7 +130,7 @@ uint32_t nr_pcp_alloc(const struct blab_zone *z, struct per_cpu_pages *pcp, unsi
 		if (!order) {
 			int64_t room = (int64_t)high - pcp->count - base;
 			uint32_t max_nr = room > (int64_t)base ? (uint32_t)room : base;
-			if (count <= max_nr && pcp->alloc_factor < PCP_BATCH_SCALE_MAX)
+			if (count <= max_nr && pcp->alloc_factor < z->s.pcp_batch_scale_max)
 				pcp->alloc_factor++;
 			if (count > max_nr)
 				count = max_nr;
@@ -191,7 +194,7 @@ uint32_t nr_pcp_high(const struct blab_zone *z, struct per_cpu_pages *pcp, int f
 	if (!high)
 		return 0;
 	if (free_high) {
-		uint32_t cut = pcp->batch << PCP_BATCH_SCALE_MAX;
+		uint32_t cut = pcp->batch << z->s.pcp_batch_scale_max;
 		pcp->high = high > pcp->high_min + cut ? high - cut : pcp->high_min;
 		return 0;
 	}
@@ -214,7 +217,8 @@ uint32_t nr_pcp_high(const struct blab_zone *z, struct per_cpu_pages *pcp, int f
  * nr_pcp_free(): the pages a free that reached `high` gives back. Up to 5.13: batch. 5.14:
  * batch << free_factor, the factor growing while the drains stay under high - batch, clamped
  * to [batch, high - batch] so batch pages stay; a free_high free (5.18) takes everything.
- * 6.7: free_count clamped the same way; a free_high free takes at most batch << 5. Below
+ * 6.7: free_count clamped the same way; a free_high free takes at most
+ * batch << CONFIG_PCP_BATCH_SCALE_MAX. Below
  * batch of high (a tiny zone): 1.
  */
 uint32_t nr_pcp_free(const struct blab_zone *z, struct per_cpu_pages *pcp, uint32_t high,
@@ -236,7 +240,7 @@ uint32_t nr_pcp_free(const struct blab_zone *z, struct per_cpu_pages *pcp, uint3
 		return clamp_u32(nr, batch, max_nr_free);
 	case BLAB_FREE_COUNT:
 		if (free_high) {
-			uint32_t cap = batch << PCP_BATCH_SCALE_MAX;
+			uint32_t cap = batch << z->s.pcp_batch_scale_max;
 			return pcp->count < cap ? pcp->count : cap;
 		}
 		if (high < batch)
@@ -249,15 +253,15 @@ uint32_t nr_pcp_free(const struct blab_zone *z, struct per_cpu_pages *pcp, uint3
 
 /*
  * decay_pcp_high() (6.7): what the vmstat worker does for each CPU about once a second.
- * high above high_min comes down by an eighth, but by no more than leaves batch << 5 pages
- * above it; what the list holds above the new high is to be drained (the return value).
+ * high above high_min comes down by an eighth, but by no more than leaves
+ * batch << CONFIG_PCP_BATCH_SCALE_MAX pages above it; what the list holds above the new high is to be drained (the return value).
  */
 uint32_t decay_pcp_high(const struct blab_zone *z, struct per_cpu_pages *pcp)
 {
 	if (z->s.high_mode != BLAB_HIGH_AUTO)
 		return 0;
 	if (pcp->high > pcp->high_min) {
-		uint32_t cut = pcp->batch << PCP_BATCH_SCALE_MAX;
+		uint32_t cut = pcp->batch << z->s.pcp_batch_scale_max;
 		uint32_t a = pcp->count > cut ? pcp->count - cut : 0;
 		uint32_t b = pcp->high - pcp->high / 8;
 		uint32_t h = a > b ? a : b;

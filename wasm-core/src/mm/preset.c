@@ -27,8 +27,9 @@ struct preset {
 /* 6.0 on: 5.18's single pass and list order, and pcp->lock */
 #define V6_0 V5_14_LISTS, .bulk_free = BLAB_BULK_SINGLE_PASS, .bulk_rr = BLAB_RR_LIST, .pcp_lock = 1
 /* 6.7 on: high auto-tuned between high_min and high_max, refills of batch << alloc_factor,
- * drains of free_count */
-#define V6_7 V6_0, .high_mode = BLAB_HIGH_AUTO, .alloc_factor = 1, .free_factor = BLAB_FREE_COUNT
+ * drains of free_count, all bounded by CONFIG_PCP_BATCH_SCALE_MAX at its default (52166607ecc9) */
+#define V6_7 V6_0, .high_mode = BLAB_HIGH_AUTO, .alloc_factor = 1, .free_factor = BLAB_FREE_COUNT, \
+	     .pcp_batch_scale_max = BLAB_PCP_BATCH_SCALE_MAX_DEFAULT
 /* 6.10 on: drain_pages_zone() in chunks of batch << 5, pcp->lock taken for each (55f77df7d715);
  * two THP lists, movable and the rest (bf14ed81f571) */
 #define V6_10 V6_7, .drain_chunk = 1, .pcp_thp = BLAB_THP_MOVABLE
@@ -82,7 +83,7 @@ static const struct preset presets[] = {
 	       .free_high = BLAB_FREE_HIGH_ALL, .pcp_thp = BLAB_THP_ONE}},
 	{.name = "v6.7", .title = "high auto-tuned between high_min and high_max",
 	 .commit = "90b41691b988 51a755c56dc0 52166607ecc9",
-	 .describe = "90b41691b988, 51a755c56dc0: high moves between high_min and high_max (refills raise it, decay_pcp_high() lowers it about once a second); refills of batch << alloc_factor up to 5 (52166607ecc9); drains of free_count; free_high once free_count >= batch",
+	 .describe = "90b41691b988, 51a755c56dc0: high moves between high_min and high_max (refills raise it, decay_pcp_high() lowers it about once a second); refills of batch << alloc_factor up to CONFIG_PCP_BATCH_SCALE_MAX, 5 by default (52166607ecc9); drains of free_count; free_high once free_count >= batch",
 	 .s = {V6_7, .free_high = BLAB_FREE_HIGH_BATCH, .pcp_thp = BLAB_THP_ONE}},
 	{.name = "v6.16", .title = "free_high only past batch + high_min / 2",
 	 .commit = "c544a952ba61 55f77df7d715 bf14ed81f571",

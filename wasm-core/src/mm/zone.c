@@ -67,6 +67,12 @@ static void setup_watermarks(struct blab_zone *z)
 
 /* ---- creation ---- */
 
+int blab_strategy_has_batch_scale(const struct blab_strategy *s)
+{
+	return s && (s->alloc_factor || s->free_factor == BLAB_FREE_COUNT ||
+		     s->high_mode == BLAB_HIGH_AUTO || s->drain_chunk);
+}
+
 static int check_strategy(const struct blab_strategy *s)
 {
 	if (s->pcp > BLAB_PCP_LIFO || s->bulk_free > BLAB_BULK_SINGLE_PASS ||
@@ -75,7 +81,12 @@ static int check_strategy(const struct blab_strategy *s)
 	    s->free_factor > BLAB_FREE_COUNT || s->skip_merge > 1 ||
 	    s->clusters > BLAB_CLUSTERS_PER_BULK || s->pcp_lock > 1 || s->alloc_factor > 1 ||
 	    s->free_high > BLAB_FREE_HIGH_HALF_MIN || s->bulk_chunk > 1 || s->buddy_map > 1 ||
-	    s->expand_top > 1 || s->drain_chunk > 1 || s->pcp_thp > BLAB_THP_MOVABLE)
+	    s->expand_top > 1 || s->drain_chunk > 1 || s->pcp_thp > BLAB_THP_MOVABLE ||
+	    s->pcp_batch_scale_max > BLAB_PCP_BATCH_SCALE_MAX_LIMIT)
+		return BLAB_ESTRATEGY;
+	/* CONFIG_PCP_BATCH_SCALE_MAX came with 6.7 (52166607ecc9): a strategy without its
+	 * switches has no such option to set */
+	if (s->pcp_batch_scale_max && !blab_strategy_has_batch_scale(s))
 		return BLAB_ESTRATEGY;
 	/* THP-sized blocks came to the per-migratetype pcp lists with 44042b449872 */
 	if (s->pcp_thp && (s->pcp != BLAB_PCP_LIFO || !s->pcp_per_mt))

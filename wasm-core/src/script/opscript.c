@@ -9,7 +9,7 @@
  *        [skip_merge=0|1] [clusters=none|per_free|per_bulk]
  *        [high_max=H] [pcp_lock=0|1] [alloc_factor=0|1] [free_high=none|all|batch|half_min]
  *        [bulk_chunk=0|1] [drain_chunk=0|1] [buddy_map=0|1] [expand_top=0|1]
- *        [pcp_thp=none|per_mt|one|movable]
+ *        [pcp_thp=none|per_mt|one|movable] [pcp_batch_scale_max=0..6]
  *   alloc order=K [cpu=C] [mt=movable|unmovable|reclaimable] [cold=0|1] [compact=merge|migrate]
  *        [count=N]
  *   compact order=K [cpu=C] [mode=merge|migrate]
@@ -167,25 +167,31 @@ static struct kv *find(struct kv *kv, int n, const char *key)
 	return NULL;
 }
 
+/* k's value as a number up to max: 0, or -1 after reporting an error */
+static int kv_number(struct blab_script *s, const char *cmd, const struct kv *k, uint64_t max,
+		     uint64_t *out)
+{
+	int r = parse_u64(k->val, max, out);
+	if (r == -1) {
+		bad(s, "%s: %s=%s is not a number (decimal or 0x hex)", cmd, k->key, k->val);
+		return -1;
+	}
+	if (r == -2) {
+		bad(s, "%s: %s=%s is too large (at most %llu)", cmd, k->key, k->val,
+		    (unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
 /* a numeric key; 0 when absent (value untouched), 1 when set, -1 after reporting an error */
 static int num(struct blab_script *s, const char *cmd, struct kv *kv, int n, const char *key,
 	       uint64_t max, uint64_t *out)
 {
 	struct kv *k = find(kv, n, key);
-	int r;
 	if (!k)
 		return 0;
-	r = parse_u64(k->val, max, out);
-	if (r == -1) {
-		bad(s, "%s: %s=%s is not a number (decimal or 0x hex)", cmd, key, k->val);
-		return -1;
-	}
-	if (r == -2) {
-		bad(s, "%s: %s=%s is too large (at most %llu)", cmd, key, k->val,
-		    (unsigned long long)max);
-		return -1;
-	}
-	return 1;
+	return kv_number(s, cmd, k, max, out) ? -1 : 1;
 }
 
 static int flag01(struct blab_script *s, const char *cmd, struct kv *kv, int n, const char *key,
@@ -217,6 +223,9 @@ static const char *const bulk_names[] = {"one_pass", "two_pass", "two_pass_prefe
 					 "single_pass_prefetch", "single_pass"};
 static const char *const pcp_names[] = {"none", "hotcold", "lifo"};
 static const char *const thp_names[] = {"none", "per_mt", "one", "movable"};
+static const char *const free_high_names[] = {"none", "all", "batch", "half_min"};
+static const char *const cluster_names[] = {"none", "per_free", "per_bulk"};
+static const char *const bulk_rr_names[] = {"batch_free", "list"};
 
 static int pick_name(const char *val, const char *const *names, int count)
 {
@@ -226,175 +235,278 @@ static int pick_name(const char *val, const char *const *names, int count)
 	return -1;
 }
 
-static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
+/*
+ * pcp_batch_scale_max=0..6: CONFIG_PCP_BATCH_SCALE_MAX (52166607ecc9), which exists only with
+ * the 6.7 switches. A line that turns one of them on over an older preset, and does not name
+ * the option, gets the Kconfig's default (5); one that turns them all off over a 6.7+ preset
+ * has no option left. Run after every other strategy key.
+ */
+static int zone_batch_scale(struct blab_script *s, struct kv *kv, int n,
+			    struct blab_strategy *st)
 {
-	struct blab_zone_config cfg;
-	struct blab_zone *z;
-	struct kv *k;
 	uint64_t v;
-	int r, err, pmo_given;
+	int r = num(s, "zone", kv, n, "pcp_batch_scale_max", BLAB_PCP_BATCH_SCALE_MAX_LIMIT, &v);
 
-	blab_zone_config_init(&cfg);
-	k = find(kv, n, "preset");
-	if (k && blab_preset(k->val, &cfg.strategy)) {
-		char names[BLAB_SCRIPT_MAX_LINE] = "";
-		for (unsigned i = 0; i < blab_preset_count(); i++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s",
-				 blab_preset_name(i));
-		return bad(s, "zone: unknown preset '%s'; presets:%s", k->val, names);
-	}
-	if ((r = num(s, "zone", kv, n, "pages", BLAB_MAX_PAGES, &v)) < 0)
+	if (r < 0)
 		return 1;
-	if (r == 0)
-		return bad(s, "zone: pages=N is required");
-	cfg.pages = (uint32_t)v;
-	if ((r = num(s, "zone", kv, n, "start_pfn", BLAB_MAX_START_PFN - 1, &v)) < 0)
-		return 1;
+	if (r && !blab_strategy_has_batch_scale(st))
+		return bad(s, "zone: pcp_batch_scale_max=%u: CONFIG_PCP_BATCH_SCALE_MAX came with "
+			      "6.7 (52166607ecc9); this zone has none of its switches (alloc_factor, "
+			      "free_factor=2, the auto-tuned high, drain_chunk)",
+			   (unsigned)v);
 	if (r)
-		cfg.start_pfn = v;
-	if ((r = num(s, "zone", kv, n, "cpus", BLAB_MAX_CPUS, &v)) < 0)
+		st->pcp_batch_scale_max = (uint8_t)v;
+	else if (!blab_strategy_has_batch_scale(st))
+		st->pcp_batch_scale_max = 0;
+	else if (!st->pcp_batch_scale_max)
+		st->pcp_batch_scale_max = BLAB_PCP_BATCH_SCALE_MAX_DEFAULT;
+	return 0;
+}
+
+/* ---- the zone line: a table of its keys ---- */
+
+/* what a `zone` line builds while its keys are read */
+struct zone_line {
+	struct blab_zone_config cfg;
+	int pmo_given; /* pcp_max_order= was on the line */
+};
+
+/*
+ * One key of the zone line: what reads it (set), and for the plain kinds where its value goes
+ * in struct blab_zone_config (off, size) with its bound (a number's max) or its names (a
+ * name's index is stored, the names listed in the error). Keys are read in the table's
+ * order, so a line with two bad keys is refused for the one higher in the table.
+ */
+struct zone_key {
+	const char *key;
+	int (*set)(struct blab_script *s, const struct zone_key *zk, struct kv *k,
+		   struct zone_line *zl); /* 0, or 1 after reporting */
+	uint8_t required;
+	uint16_t off;
+	uint8_t size;
+	uint64_t max;
+	const char *const *names;
+	uint8_t nnames;
+};
+
+static void zone_store(struct zone_line *zl, const struct zone_key *zk, uint64_t v)
+{
+	char *p = (char *)&zl->cfg + zk->off;
+
+	if (zk->size == 1) {
+		uint8_t x = (uint8_t)v;
+		memcpy(p, &x, sizeof(x));
+	} else if (zk->size == 2) {
+		uint16_t x = (uint16_t)v;
+		memcpy(p, &x, sizeof(x));
+	} else if (zk->size == 4) {
+		uint32_t x = (uint32_t)v;
+		memcpy(p, &x, sizeof(x));
+	} else {
+		memcpy(p, &v, sizeof(v));
+	}
+}
+
+/* a number (decimal or 0x hex) up to zk->max */
+static int zone_number(struct blab_script *s, const struct zone_key *zk, struct kv *k,
+		       struct zone_line *zl)
+{
+	uint64_t v;
+
+	if (kv_number(s, "zone", k, zk->max, &v))
 		return 1;
-	if (r && v == 0) /* the API takes 0 for its default of 1; a script says what it means */
+	zone_store(zl, zk, v);
+	return 0;
+}
+
+/* one of zk->names, stored as its index */
+static int zone_name(struct blab_script *s, const struct zone_key *zk, struct kv *k,
+		     struct zone_line *zl)
+{
+	char expect[BLAB_SCRIPT_MAX_LINE] = "";
+	int i = pick_name(k->val, zk->names, zk->nnames);
+
+	if (i >= 0) {
+		zone_store(zl, zk, (uint64_t)i);
+		return 0;
+	}
+	for (int j = 0; j < zk->nnames; j++) /* "a, b or c" */
+		snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect), "%s%s",
+			 j == 0 ? "" : j + 1 < zk->nnames ? ", " : " or ", zk->names[j]);
+	return bad(s, "zone: %s=%s: expected %s", zk->key, k->val, expect);
+}
+
+static int zone_preset(struct blab_script *s, const struct zone_key *zk, struct kv *k,
+		       struct zone_line *zl)
+{
+	char names[BLAB_SCRIPT_MAX_LINE] = "";
+
+	if (!blab_preset(k->val, &zl->cfg.strategy))
+		return 0;
+	for (unsigned i = 0; i < blab_preset_count(); i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s",
+			 blab_preset_name(i));
+	return bad(s, "zone: unknown preset '%s'; presets:%s", k->val, names);
+}
+
+static int zone_cpus(struct blab_script *s, const struct zone_key *zk, struct kv *k,
+		     struct zone_line *zl)
+{
+	uint64_t v;
+
+	if (kv_number(s, "zone", k, zk->max, &v))
+		return 1;
+	if (v == 0) /* the API takes 0 for its default of 1; a script says what it means */
 		return bad(s, "zone: cpus=0: a zone needs at least one cpu (1..%u)", BLAB_MAX_CPUS);
-	if (r)
-		cfg.cpus = (uint16_t)v;
-	if ((r = num(s, "zone", kv, n, "top_order", BLAB_MAX_ORDER_LIMIT, &v)) < 0)
+	zone_store(zl, zk, v);
+	return 0;
+}
+
+static int zone_pcp_max_order(struct blab_script *s, const struct zone_key *zk, struct kv *k,
+			      struct zone_line *zl)
+{
+	zl->pmo_given = 1;
+	return zone_number(s, zk, k, zl);
+}
+
+static int zone_pcp(struct blab_script *s, const struct zone_key *zk, struct kv *k,
+		    struct zone_line *zl)
+{
+	struct blab_strategy *st = &zl->cfg.strategy;
+
+	if (zone_name(s, zk, k, zl))
 		return 1;
-	if (r)
-		cfg.top_order = (uint8_t)v;
-	if ((r = num(s, "zone", kv, n, "pageblock_order", BLAB_MAX_ORDER_LIMIT, &v)) < 0)
-		return 1;
-	if (r)
-		cfg.pageblock_order = (uint8_t)v;
-	if ((r = num(s, "zone", kv, n, "batch", 1u << 20, &v)) < 0)
-		return 1;
-	if (r)
-		cfg.strategy.batch = (uint32_t)v;
-	if ((r = num(s, "zone", kv, n, "high", 1u << 24, &v)) < 0)
-		return 1;
-	if (r)
-		cfg.strategy.high = (uint32_t)v;
-	if ((r = num(s, "zone", kv, n, "high_max", 1u << 24, &v)) < 0)
-		return 1;
-	if (r)
-		cfg.strategy.high_max = (uint32_t)v;
-	if ((r = num(s, "zone", kv, n, "free_factor", BLAB_FREE_COUNT, &v)) < 0)
-		return 1;
-	if (r)
-		cfg.strategy.free_factor = (uint8_t)v;
-	if ((k = find(kv, n, "free_high"))) {
-		static const char *const fh[] = {"none", "all", "batch", "half_min"};
-		int i = pick_name(k->val, fh, 4);
+	if (st->pcp == BLAB_PCP_HOTCOLD && zl->pmo_given && st->pcp_max_order)
+		return bad(s, "zone: pcp_max_order=%u needs pcp=lifo: the 2002 hot/cold lists held order-0 pages only",
+			   st->pcp_max_order);
+	if (st->pcp == BLAB_PCP_HOTCOLD)
+		st->pcp_max_order = 0; /* the preset's default, not the user's */
+	return 0;
+}
+
+/* which classes to record: state,explain,lock,cache or all */
+static int zone_events(struct blab_script *s, const struct zone_key *zk, struct kv *k,
+		       struct zone_line *zl)
+{
+	static const char *const cls[] = {"state", "explain", "lock", "cache"};
+	char buf[64];
+	char *p, *q;
+
+	if (strlen(k->val) >= sizeof(buf))
+		return bad(s, "zone: events=%s: too long", k->val);
+	strcpy(buf, k->val);
+	zl->cfg.log_mask = 0;
+	for (p = buf; p && *p; p = q) {
+		int i;
+		q = strchr(p, ',');
+		if (q)
+			*q++ = 0;
+		if (strcmp(p, "all") == 0) {
+			zl->cfg.log_mask = BLAB_EVC_ALL;
+			continue;
+		}
+		i = pick_name(p, cls, 4);
 		if (i < 0)
-			return bad(s, "zone: free_high=%s: expected none, all, batch or half_min",
+			return bad(s, "zone: events=%s: expected a list of state, explain, lock, cache, or all",
 				   k->val);
-		cfg.strategy.free_high = (uint8_t)i;
+		zl->cfg.log_mask |= (uint8_t)(1u << i);
 	}
-	if ((k = find(kv, n, "pcp_thp"))) {
-		int i = pick_name(k->val, thp_names, 4);
-		if (i < 0)
-			return bad(s, "zone: pcp_thp=%s: expected none, per_mt, one or movable", k->val);
-		cfg.strategy.pcp_thp = (uint8_t)i;
-	}
-	if ((pmo_given = num(s, "zone", kv, n, "pcp_max_order", BLAB_PCP_MAX_ORDER, &v)) < 0)
-		return 1;
-	if (pmo_given)
-		cfg.strategy.pcp_max_order = (uint8_t)v;
-	if ((k = find(kv, n, "clusters"))) {
-		static const char *const cl[] = {"none", "per_free", "per_bulk"};
-		int i = pick_name(k->val, cl, 3);
-		if (i < 0)
-			return bad(s, "zone: clusters=%s: expected none, per_free or per_bulk", k->val);
-		cfg.strategy.clusters = (uint8_t)i;
-	}
-	if (flag01(s, "zone", kv, n, "skip_merge", &cfg.strategy.skip_merge) < 0 ||
-	    flag01(s, "zone", kv, n, "pcp_per_mt", &cfg.strategy.pcp_per_mt) < 0 ||
-	    flag01(s, "zone", kv, n, "merge_tail", &cfg.strategy.merge_tail) < 0 ||
-	    flag01(s, "zone", kv, n, "watermarks", &cfg.strategy.watermarks) < 0 ||
-	    flag01(s, "zone", kv, n, "pcp_lock", &cfg.strategy.pcp_lock) < 0 ||
-	    flag01(s, "zone", kv, n, "alloc_factor", &cfg.strategy.alloc_factor) < 0 ||
-	    flag01(s, "zone", kv, n, "bulk_chunk", &cfg.strategy.bulk_chunk) < 0 ||
-	    flag01(s, "zone", kv, n, "drain_chunk", &cfg.strategy.drain_chunk) < 0 ||
-	    flag01(s, "zone", kv, n, "buddy_map", &cfg.strategy.buddy_map) < 0 ||
-	    flag01(s, "zone", kv, n, "expand_top", &cfg.strategy.expand_top) < 0)
-		return 1;
-	if ((k = find(kv, n, "pcp"))) {
-		int i = pick_name(k->val, pcp_names, 3);
-		if (i < 0)
-			return bad(s, "zone: pcp=%s: expected none, hotcold or lifo", k->val);
-		cfg.strategy.pcp = (uint8_t)i;
-		if (i == BLAB_PCP_HOTCOLD && pmo_given && cfg.strategy.pcp_max_order)
-			return bad(s, "zone: pcp_max_order=%u needs pcp=lifo: the 2002 hot/cold lists held order-0 pages only",
-				   cfg.strategy.pcp_max_order);
-		if (i == BLAB_PCP_HOTCOLD)
-			cfg.strategy.pcp_max_order = 0; /* the preset's default, not the user's */
+	return 0;
+}
+
+#define ZCFG(member)                                                                        \
+	.off = (uint16_t)offsetof(struct blab_zone_config, member),                        \
+	.size = (uint8_t)sizeof(((struct blab_zone_config *)0)->member)
+#define ZNUM(k, member, bound) {.key = k, .set = zone_number, ZCFG(member), .max = (bound)}
+#define ZFLAG(k, member) ZNUM(k, strategy.member, 1)
+#define ZNAME(k, member, list)                                                              \
+	{.key = k, .set = zone_name, ZCFG(strategy.member), .names = list,                  \
+	 .nnames = sizeof(list) / sizeof(list[0])}
+
+static const struct zone_key zone_keys[] = {
+	{.key = "preset", .set = zone_preset}, /* first: the keys below change its values */
+	{.key = "pages", .set = zone_number, .required = 1, ZCFG(pages), .max = BLAB_MAX_PAGES},
+	ZNUM("start_pfn", start_pfn, BLAB_MAX_START_PFN - 1),
+	{.key = "cpus", .set = zone_cpus, ZCFG(cpus), .max = BLAB_MAX_CPUS},
+	ZNUM("top_order", top_order, BLAB_MAX_ORDER_LIMIT),
+	ZNUM("pageblock_order", pageblock_order, BLAB_MAX_ORDER_LIMIT),
+	ZNUM("batch", strategy.batch, 1u << 20),
+	ZNUM("high", strategy.high, 1u << 24),
+	ZNUM("high_max", strategy.high_max, 1u << 24),
+	ZNUM("free_factor", strategy.free_factor, BLAB_FREE_COUNT),
+	ZNAME("free_high", free_high, free_high_names),
+	ZNAME("pcp_thp", pcp_thp, thp_names),
+	{.key = "pcp_max_order", .set = zone_pcp_max_order, ZCFG(strategy.pcp_max_order),
+	 .max = BLAB_PCP_MAX_ORDER},
+	ZNAME("clusters", clusters, cluster_names),
+	ZFLAG("skip_merge", skip_merge),
+	ZFLAG("pcp_per_mt", pcp_per_mt),
+	ZFLAG("merge_tail", merge_tail),
+	ZFLAG("watermarks", watermarks),
+	ZFLAG("pcp_lock", pcp_lock),
+	ZFLAG("alloc_factor", alloc_factor),
+	ZFLAG("bulk_chunk", bulk_chunk),
+	ZFLAG("drain_chunk", drain_chunk),
+	ZFLAG("buddy_map", buddy_map),
+	ZFLAG("expand_top", expand_top),
+	/* after pcp_max_order: the hot/cold lists refuse one given with them */
+	{.key = "pcp", .set = zone_pcp, ZCFG(strategy.pcp), .names = pcp_names,
+	 .nnames = sizeof(pcp_names) / sizeof(pcp_names[0])},
+	ZNAME("bulk_rr", bulk_rr, bulk_rr_names),
+	ZNAME("bulk_free", bulk_free, bulk_names),
+	ZNUM("log", log_capacity, BLAB_MAX_LOG_EVENTS),
+	{.key = "events", .set = zone_events},
+};
+
+/* the zone line's keys, read by the table; then what no single key decides */
+static int zone_read_keys(struct blab_script *s, struct kv *kv, int n, struct zone_line *zl)
+{
+	struct blab_zone_config *cfg = &zl->cfg;
+
+	blab_zone_config_init(cfg);
+	cfg->log_capacity = 65536; /* enough for `events` in a teaching script */
+	for (size_t i = 0; i < sizeof(zone_keys) / sizeof(zone_keys[0]); i++) {
+		const struct zone_key *zk = &zone_keys[i];
+		struct kv *k = find(kv, n, zk->key);
+		if (!k && zk->required)
+			return bad(s, "zone: %s=N is required", zk->key);
+		if (k && zk->set(s, zk, k, zl))
+			return 1;
 	}
 	/* the preset's free_high (5.18+) and THP lists (44042b449872 on) belong to
 	 * per-migratetype LIFO lists only: other lists drop them, unless they were asked for
 	 * (then the strategy check refuses the mix) */
-	if (cfg.strategy.pcp != BLAB_PCP_LIFO || !cfg.strategy.pcp_per_mt) {
+	if (cfg->strategy.pcp != BLAB_PCP_LIFO || !cfg->strategy.pcp_per_mt) {
 		if (!find(kv, n, "free_high"))
-			cfg.strategy.free_high = BLAB_FREE_HIGH_NONE;
+			cfg->strategy.free_high = BLAB_FREE_HIGH_NONE;
 		if (!find(kv, n, "pcp_thp"))
-			cfg.strategy.pcp_thp = BLAB_THP_NONE;
+			cfg->strategy.pcp_thp = BLAB_THP_NONE;
 	}
-	if ((k = find(kv, n, "bulk_rr"))) {
-		static const char *const rr[] = {"batch_free", "list"};
-		int i = pick_name(k->val, rr, 2);
-		if (i < 0)
-			return bad(s, "zone: bulk_rr=%s: expected batch_free or list", k->val);
-		cfg.strategy.bulk_rr = (uint8_t)i;
-	}
-	if ((k = find(kv, n, "bulk_free"))) {
-		int i = pick_name(k->val, bulk_names, 5);
-		if (i < 0)
-			return bad(s,
-				   "zone: bulk_free=%s: expected one_pass, two_pass, two_pass_prefetch, single_pass_prefetch or single_pass",
-				   k->val);
-		cfg.strategy.bulk_free = (uint8_t)i;
-	}
-	cfg.log_capacity = 65536; /* enough for `events` in a teaching script */
-	if ((r = num(s, "zone", kv, n, "log", BLAB_MAX_LOG_EVENTS, &v)) < 0)
+	if (zone_batch_scale(s, kv, n, &cfg->strategy) || unknown_keys(s, "zone", kv, n))
 		return 1;
-	if (r)
-		cfg.log_capacity = (uint32_t)v;
-	if ((k = find(kv, n, "events"))) {
-		/* which classes to record: state,explain,lock,cache or all */
-		static const char *const cls[] = {"state", "explain", "lock", "cache"};
-		char buf[64];
-		char *p, *q;
-		if (strlen(k->val) >= sizeof(buf))
-			return bad(s, "zone: events=%s: too long", k->val);
-		strcpy(buf, k->val);
-		cfg.log_mask = 0;
-		for (p = buf; p && *p; p = q) {
-			int i;
-			q = strchr(p, ',');
-			if (q)
-				*q++ = 0;
-			if (strcmp(p, "all") == 0) {
-				cfg.log_mask = BLAB_EVC_ALL;
-				continue;
-			}
-			i = pick_name(p, cls, 4);
-			if (i < 0)
-				return bad(s, "zone: events=%s: expected a list of state, explain, lock, cache, or all",
-					   k->val);
-			cfg.log_mask |= (uint8_t)(1u << i);
-		}
-	}
-	if (unknown_keys(s, "zone", kv, n))
+	if (cfg->pageblock_order != 0xff &&
+	    cfg->pageblock_order > (cfg->top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg->top_order))
+		return bad(s, "zone: pageblock_order=%u is larger than top_order=%u",
+			   cfg->pageblock_order,
+			   cfg->top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg->top_order);
+	return 0;
+}
+
+static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
+{
+	struct zone_line zl = {0};
+	struct blab_zone *z;
+	int err;
+
+	if (zone_read_keys(s, kv, n, &zl))
 		return 1;
-	if (cfg.pageblock_order != 0xff &&
-	    cfg.pageblock_order > (cfg.top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg.top_order))
-		return bad(s, "zone: pageblock_order=%u is larger than top_order=%u", cfg.pageblock_order,
-			   cfg.top_order == 0xff ? BLAB_DEFAULT_TOP_ORDER : cfg.top_order);
-	cfg.mem_limit = s->mem_limit;
-	err = blab_zone_create(&cfg, &z);
+	zl.cfg.mem_limit = s->mem_limit;
+	err = blab_zone_create(&zl.cfg, &z);
 	if (err == BLAB_EHOSTMEM) {
 		char need[32], limit[32];
 		return bad(s, "zone: the host is out of memory for it: the zone needs %s, the "
-			      "limit is %s", blab_mem_text(need, sizeof(need), blab_zone_mem_bytes(&cfg)),
+			      "limit is %s",
+			   blab_mem_text(need, sizeof(need), blab_zone_mem_bytes(&zl.cfg)),
 			   blab_mem_text(limit, sizeof(limit), blab_mem_limit(s->mem_limit)));
 	}
 	if (err)
@@ -403,7 +515,7 @@ static int cmd_zone(struct blab_script *s, struct kv *kv, int n)
 	s->z = z;
 	s->nheld = 0;
 	s->events_shown = 0;
-	s->cfg = cfg;
+	s->cfg = zl.cfg;
 	s->fresh = 1;
 	memset(&s->snap, 0, sizeof(s->snap));
 	memset(s->pcp_count, 0, sizeof(s->pcp_count));

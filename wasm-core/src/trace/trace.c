@@ -5,6 +5,8 @@
  * ("kmem:mm_page_alloc:" in perf script, "mm_page_alloc:" in tracefs).  Before the name
  * sit the task, the CPU as "[NNN]" and the timestamp "SECONDS.FRACTION:"; after it the
  * key=value fields of the tracepoint's TP_printk.  Everything else is skipped and counted.
+ * Two tables say what a line may hold: `fields` (each key and its bound) and `tracepoints`
+ * (each event's name, the fields it needs and what it does to the summary and the replay).
  * All arithmetic is on bounded, checked numbers: no input is undefined behaviour.
  */
 #include <stdarg.h>
@@ -47,16 +49,6 @@ struct blab_trace {
 	unsigned max_order;   /* the highest order any event named */
 	uint64_t max_lines, max_events;
 };
-
-static const char *const kind_names[BLAB_TK_COUNT] = {
-	"mm_page_alloc", "mm_page_free", "mm_page_free_batched",
-	"mm_page_pcpu_drain", "mm_page_alloc_zone_locked", "mm_page_alloc_extfrag",
-};
-
-const char *blab_trace_kind_name(unsigned kind)
-{
-	return kind < BLAB_TK_COUNT ? kind_names[kind] : NULL;
-}
 
 struct blab_trace *blab_trace_new(unsigned flags)
 {
@@ -226,14 +218,40 @@ static int parse_u64(const char *s, size_t n, uint64_t max, uint64_t *out)
 
 /* ---- one line ---- */
 
+/* The key=value fields of the tracepoints' TP_printk that an event is read from, each with
+ * its bound; the last of a repeated key counts. */
 enum field {
 	F_PAGE, F_PFN, F_ORDER, F_MT, F_REFILL, F_ALLOC_ORDER, F_FALLBACK_ORDER,
 	F_ALLOC_MT, F_FALLBACK_MT, F_FRAGMENTING, F_CHANGE_OWNER, F_COUNT
 };
-static const char *const field_names[F_COUNT] = {
-	"page", "pfn", "order", "migratetype", "percpu_refill", "alloc_order",
-	"fallback_order", "alloc_migratetype", "fallback_migratetype", "fragmenting",
-	"change_ownership",
+static const struct {
+	const char *name;
+	uint64_t max;
+} fields[F_COUNT] = {
+	[F_PAGE] = {"page", UINT64_MAX}, /* a pointer (hashed in tracefs): only a NULL matters */
+	[F_PFN] = {"pfn", UINT64_MAX},
+	[F_ORDER] = {"order", BLAB_TRACE_MAX_ORDER},
+	[F_MT] = {"migratetype", BLAB_TRACE_MAX_MT},
+	[F_REFILL] = {"percpu_refill", 1},
+	[F_ALLOC_ORDER] = {"alloc_order", BLAB_TRACE_MAX_ORDER},
+	[F_FALLBACK_ORDER] = {"fallback_order", BLAB_TRACE_MAX_ORDER},
+	[F_ALLOC_MT] = {"alloc_migratetype", BLAB_TRACE_MAX_MT},
+	[F_FALLBACK_MT] = {"fallback_migratetype", BLAB_TRACE_MAX_MT},
+	[F_FRAGMENTING] = {"fragmenting", 1},
+	[F_CHANGE_OWNER] = {"change_ownership", 1},
+};
+#define FIELD_MAX_LEN 24 /* a value longer than this is no number of ours */
+
+/* One line's event, read: its tracepoint, time, CPU and fields. */
+struct kmem_event {
+	unsigned kind;      /* enum blab_trace_kind */
+	uint64_t ns, cpu;
+	const char *fv[F_COUNT]; /* each field's value in the line, NULL when absent */
+	size_t fn[F_COUNT];
+	uint64_t v[F_COUNT];     /* ... as a number (0 when absent) */
+	uint64_t pfn, order;     /* extfrag's order is its alloc_order */
+	int failed_alloc;        /* mm_page_alloc of a NULL page: the allocation failed */
+	int is_refill;           /* mm_page_alloc_zone_locked with percpu_refill=1 */
 };
 
 static void malformed(struct blab_trace *t, const char *why, const char *what, size_t wlen)
@@ -303,12 +321,134 @@ static void rate_add(struct blab_trace *t, uint64_t ns, int is_free)
 		st->rate_alloc[off / st->rate_width_ns]++;
 }
 
+/* ---- what each tracepoint's event does ---- */
+
+/* the pfn's slot in the set of pages seen allocated, or NULL after failing the parse */
+static uint8_t *pfn_tracked(struct blab_trace *t, uint64_t pfn)
+{
+	uint8_t *slot = pfn_slot(t, pfn);
+	if (!slot)
+		fail(t, BLAB_TRACE_ENOMEM, "out of memory tracking pfns");
+	return slot;
+}
+
+static void on_alloc(struct blab_trace *t, const struct kmem_event *e, struct cpu_run *run)
+{
+	struct blab_trace_stats *st = &t->st;
+	uint8_t *slot;
+
+	if (e->failed_alloc) {
+		st->alloc_failed++;
+		keep(t, e->ns, 0, BLAB_EV_ALLOC_FAIL, (unsigned)e->order, (unsigned)e->cpu,
+		     (unsigned)e->v[F_MT], BLAB_PATH_NONE, 0, 11, 0);
+		return;
+	}
+	st->alloc_order[e->order]++;
+	st->alloc_mt[e->v[F_MT]]++;
+	rate_add(t, e->ns, 0);
+	if (!(slot = pfn_tracked(t, e->pfn)))
+		return;
+	*slot = 1;
+	keep(t, e->ns, e->pfn, BLAB_EV_ALLOC, (unsigned)e->order, (unsigned)e->cpu,
+	     (unsigned)e->v[F_MT], BLAB_PATH_NONE, 0, 0, 0);
+}
+
+static void on_free(struct blab_trace *t, const struct kmem_event *e, struct cpu_run *run)
+{
+	struct blab_trace_stats *st = &t->st;
+	uint8_t *slot;
+
+	st->free_order[e->order]++;
+	rate_add(t, e->ns, 1);
+	if (!(slot = pfn_tracked(t, e->pfn)))
+		return;
+	if (!*slot) {
+		st->unknown_pages++;
+		keep(t, e->ns, e->pfn, BLAB_EV_TRACE_UNKNOWN, (unsigned)e->order, (unsigned)e->cpu,
+		     0, BLAB_PATH_NONE, 0, 0, 0);
+	}
+	*slot = 0;
+	keep(t, e->ns, e->pfn, BLAB_EV_FREE, (unsigned)e->order, (unsigned)e->cpu, 0,
+	     BLAB_PATH_NONE, 0, 0, 0);
+}
+
+static void on_free_batched(struct blab_trace *t, const struct kmem_event *e,
+			    struct cpu_run *run)
+{
+	keep(t, e->ns, e->pfn, BLAB_EV_TRACE_FREE_BATCHED, (unsigned)e->v[F_ORDER],
+	     (unsigned)e->cpu, 0, BLAB_PATH_NONE, 0, 0, 0);
+}
+
+/* free_pcppages_bulk(): a page off a pcp list, onto the buddy lists */
+static void on_pcpu_drain(struct blab_trace *t, const struct kmem_event *e, struct cpu_run *run)
+{
+	run->drain++;
+	keep(t, e->ns, e->pfn, BLAB_EV_PCP_DEL, (unsigned)e->order, (unsigned)e->cpu,
+	     (unsigned)e->v[F_MT], BLAB_PATH_BULK_MERGE, 0, 0, 0);
+	keep(t, e->ns, e->pfn, BLAB_EV_BUDDY_ADD, (unsigned)e->order, (unsigned)e->cpu,
+	     (unsigned)e->v[F_MT], BLAB_PATH_BULK_MERGE, 0, 0, 0);
+}
+
+/* a page off the buddy lists under zone->lock; with percpu_refill=1 rmqueue_bulk()'s, onto a
+ * pcp list */
+static void on_zone_locked(struct blab_trace *t, const struct kmem_event *e,
+			   struct cpu_run *run)
+{
+	keep(t, e->ns, e->pfn, BLAB_EV_BUDDY_DEL, (unsigned)e->order, (unsigned)e->cpu,
+	     (unsigned)e->v[F_MT], e->is_refill ? BLAB_PATH_RMQUEUE_BULK : BLAB_PATH_RMQUEUE, 0,
+	     0, 0);
+	if (e->is_refill) {
+		t->st.refills++;
+		run->refill++;
+		keep(t, e->ns, e->pfn, BLAB_EV_PCP_ADD, (unsigned)e->order, (unsigned)e->cpu,
+		     (unsigned)e->v[F_MT], BLAB_PATH_RMQUEUE_BULK, BLAB_EVF_TAIL, 0, 0);
+	}
+}
+
+static void on_extfrag(struct blab_trace *t, const struct kmem_event *e, struct cpu_run *run)
+{
+	keep(t, e->ns, e->pfn, BLAB_EV_TRACE_EXTFRAG, (unsigned)e->order, (unsigned)e->cpu,
+	     (unsigned)e->v[F_FALLBACK_MT], BLAB_PATH_FALLBACK,
+	     (unsigned)(e->v[F_CHANGE_OWNER] | e->v[F_FRAGMENTING] << 1),
+	     (uint32_t)e->v[F_ALLOC_MT], (uint32_t)e->v[F_FALLBACK_ORDER]);
+}
+
+#define NEED(f) (1u << (f))
+
+/* The six kmem page tracepoints: each one's name, the fields an event of it must carry, and
+ * what the event does to the summary and the replay. */
+static const struct tracepoint {
+	const char *name;
+	unsigned need; /* NEED() of each field */
+	void (*on_event)(struct blab_trace *t, const struct kmem_event *e, struct cpu_run *run);
+} tracepoints[BLAB_TK_COUNT] = {
+	[BLAB_TK_ALLOC] = {"mm_page_alloc", NEED(F_PFN) | NEED(F_ORDER) | NEED(F_MT), on_alloc},
+	[BLAB_TK_FREE] = {"mm_page_free", NEED(F_PFN) | NEED(F_ORDER), on_free},
+	[BLAB_TK_FREE_BATCHED] = {"mm_page_free_batched", NEED(F_PFN), on_free_batched},
+	[BLAB_TK_PCPU_DRAIN] = {"mm_page_pcpu_drain", NEED(F_PFN) | NEED(F_ORDER) | NEED(F_MT),
+				on_pcpu_drain},
+	[BLAB_TK_ZONE_LOCKED] = {"mm_page_alloc_zone_locked",
+				 NEED(F_PFN) | NEED(F_ORDER) | NEED(F_MT), on_zone_locked},
+	[BLAB_TK_EXTFRAG] = {"mm_page_alloc_extfrag",
+			     NEED(F_PFN) | NEED(F_ALLOC_ORDER) | NEED(F_FALLBACK_ORDER) |
+				     NEED(F_ALLOC_MT) | NEED(F_FALLBACK_MT),
+			     on_extfrag},
+};
+
+const char *blab_trace_kind_name(unsigned kind)
+{
+	return kind < BLAB_TK_COUNT ? tracepoints[kind].name : NULL;
+}
+
+/* ---- reading a line ---- */
+
 /* Is [p, p+n) a kmem page event name followed by ':'?  Sets *kind, *end (after ':'). */
 static int match_name(const char *line, size_t len, size_t p, unsigned *kind, size_t *end)
 {
 	for (unsigned k = 0; k < BLAB_TK_COUNT; k++) {
-		size_t n = strlen(kind_names[k]);
-		if (p + n < len && memcmp(line + p, kind_names[k], n) == 0 && line[p + n] == ':') {
+		size_t n = strlen(tracepoints[k].name);
+		if (p + n < len && memcmp(line + p, tracepoints[k].name, n) == 0 &&
+		    line[p + n] == ':') {
 			*kind = k;
 			*end = p + n + 1;
 			return 1;
@@ -317,25 +457,13 @@ static int match_name(const char *line, size_t len, size_t p, unsigned *kind, si
 	return 0;
 }
 
-static void parse_line(struct blab_trace *t, char *line, size_t len)
+/* The line's event name: the last "mm_page_..." that names one (a task name might contain
+ * one too). 0 when there is none: the line is skipped, not malformed. */
+static int find_event(const char *line, size_t len, unsigned *kind, size_t *name, size_t *after)
 {
-	struct blab_trace_stats *st = &t->st;
-	size_t p, name = 0, after = 0;
-	unsigned kind = BLAB_TK_COUNT;
 	int found = 0;
 
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (len == 0) {
-		st->skipped_lines++;
-		return;
-	}
-	if (line[0] == '#') {
-		st->comment_lines++;
-		return;
-	}
-	/* the last "mm_page_..." that names an event (a task name might contain one too) */
-	for (p = 0; p + 8 <= len; p++) {
+	for (size_t p = 0; p + 8 <= len; p++) {
 		unsigned k;
 		size_t e;
 		if (line[p] != 'm' || memcmp(line + p, "mm_page_", 8) != 0)
@@ -344,81 +472,89 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 			continue;
 		if (match_name(line, len, p, &k, &e)) {
 			found = 1;
-			kind = k;
-			name = p;
-			after = e;
+			*kind = k;
+			*name = p;
+			*after = e;
 		}
 	}
-	if (!found) {
-		st->skipped_lines++;
-		return;
-	}
-	for (p = 0; p < len; p++)
-		if (line[p] == 0 || (unsigned char)line[p] >= 0x7f ||
-		    ((unsigned char)line[p] < 0x20 && line[p] != '\t')) {
-			malformed(t, "control or non-ASCII byte in the line", "", 0);
-			return;
-		}
+	return found;
+}
 
-	/* header: ... [CPU] ... SECONDS.FRACTION: [kmem:]name: */
+/* SECONDS.FRACTION (or a plain count of ns) in [ts, ts_end) */
+static int parse_time(struct blab_trace *t, const char *line, size_t ts, size_t ts_end,
+		      uint64_t *ns)
+{
+	const char *dot = memchr(line + ts, '.', ts_end - ts);
+	uint64_t sec, frac;
+
+	if (!dot) {
+		/* trace_clock counter / x86-tsc: a plain count, taken as ns */
+		if (parse_num(line + ts, ts_end - ts, (1ull << 63) - 1, 0, ns)) {
+			malformed(t, "bad timestamp", line + ts, ts_end - ts);
+			return -1;
+		}
+		return 0;
+	}
+	size_t fl = (size_t)(line + ts_end - dot - 1);
+	if (parse_num(line + ts, (size_t)(dot - line) - ts, 10000000000ull, 0, &sec) || fl == 0 ||
+	    fl > 9 || parse_num(dot + 1, fl, 999999999, 0, &frac)) {
+		malformed(t, "bad timestamp", line + ts, ts_end - ts);
+		return -1;
+	}
+	for (size_t i = fl; i < 9; i++)
+		frac *= 10;
+	*ns = sec * 1000000000ull + frac;
+	return 0;
+}
+
+/* the header before the event name: ... [CPU] ... SECONDS.FRACTION: [kmem:]name: */
+static int parse_header(struct blab_trace *t, const char *line, size_t name,
+			struct kmem_event *e)
+{
 	size_t h = name;
+
 	if (h >= 5 && memcmp(line + h - 5, "kmem:", 5) == 0)
 		h -= 5;
 	while (h > 0 && (line[h - 1] == ' ' || line[h - 1] == '\t'))
 		h--;
 	if (h == 0 || line[h - 1] != ':') {
 		malformed(t, "no timestamp before the event name", "", 0);
-		return;
+		return -1;
 	}
 	size_t ts_end = h - 1, ts = ts_end;
 	while (ts > 0 && line[ts - 1] != ' ' && line[ts - 1] != '\t')
 		ts--;
-	const char *dot = memchr(line + ts, '.', ts_end - ts);
-	uint64_t sec, frac, ns;
-	if (!dot) {
-		/* trace_clock counter / x86-tsc: a plain count, taken as ns */
-		if (parse_num(line + ts, ts_end - ts, (1ull << 63) - 1, 0, &ns)) {
-			malformed(t, "bad timestamp", line + ts, ts_end - ts);
-			return;
-		}
-	} else {
-		size_t fl = (size_t)(line + ts_end - dot - 1);
-		if (parse_num(line + ts, (size_t)(dot - line) - ts, 10000000000ull, 0, &sec) ||
-		    fl == 0 || fl > 9 || parse_num(dot + 1, fl, 999999999, 0, &frac)) {
-			malformed(t, "bad timestamp", line + ts, ts_end - ts);
-			return;
-		}
-		for (size_t i = fl; i < 9; i++)
-			frac *= 10;
-		ns = sec * 1000000000ull + frac;
-	}
+	if (parse_time(t, line, ts, ts_end, &e->ns))
+		return -1;
 
 	/* the CPU: the last "[digits]" before the timestamp */
-	uint64_t cpu = NO_CPU;
-	for (p = ts; p > 0; p--) {
+	e->cpu = NO_CPU;
+	for (size_t p = ts; p > 0; p--) {
 		if (line[p - 1] != ']')
 			continue;
 		size_t close = p - 1, open = close;
 		while (open > 0 && line[open - 1] >= '0' && line[open - 1] <= '9')
 			open--;
 		if (open > 0 && line[open - 1] == '[' && open < close) {
-			if (parse_u64(line + open, close - open, BLAB_TRACE_MAX_CPUS - 1, &cpu)) {
+			if (parse_u64(line + open, close - open, BLAB_TRACE_MAX_CPUS - 1,
+				      &e->cpu)) {
 				malformed(t, "CPU number too large", line + open - 1,
 					  close - open + 2);
-				return;
+				return -1;
 			}
 			break;
 		}
 	}
-	if (cpu == NO_CPU) {
+	if (e->cpu == NO_CPU) {
 		malformed(t, "no [CPU] before the timestamp", "", 0);
-		return;
+		return -1;
 	}
+	return 0;
+}
 
-	/* fields */
-	const char *fv[F_COUNT] = {0};
-	size_t fn[F_COUNT] = {0};
-	p = after;
+/* where each known key=value of [p, len) sits; unknown keys and words are passed over */
+static void find_fields(const char *line, size_t p, size_t len, struct kmem_event *e)
+{
 	while (p < len) {
 		while (p < len && (line[p] == ' ' || line[p] == '\t'))
 			p++;
@@ -432,179 +568,141 @@ static void parse_line(struct blab_trace *t, char *line, size_t len)
 			continue;
 		size_t klen = (size_t)(eq - line) - tok;
 		for (unsigned f = 0; f < F_COUNT; f++)
-			if (strlen(field_names[f]) == klen &&
-			    memcmp(line + tok, field_names[f], klen) == 0) {
-				fv[f] = eq + 1;
-				fn[f] = (size_t)(line + p - eq - 1);
+			if (strlen(fields[f].name) == klen &&
+			    memcmp(line + tok, fields[f].name, klen) == 0) {
+				e->fv[f] = eq + 1;
+				e->fn[f] = (size_t)(line + p - eq - 1);
 			}
 	}
-	static const unsigned need[BLAB_TK_COUNT] = {
-		[BLAB_TK_ALLOC] = 1u << F_PFN | 1u << F_ORDER | 1u << F_MT,
-		[BLAB_TK_FREE] = 1u << F_PFN | 1u << F_ORDER,
-		[BLAB_TK_FREE_BATCHED] = 1u << F_PFN,
-		[BLAB_TK_PCPU_DRAIN] = 1u << F_PFN | 1u << F_ORDER | 1u << F_MT,
-		[BLAB_TK_ZONE_LOCKED] = 1u << F_PFN | 1u << F_ORDER | 1u << F_MT,
-		[BLAB_TK_EXTFRAG] = 1u << F_PFN | 1u << F_ALLOC_ORDER | 1u << F_FALLBACK_ORDER |
-				    1u << F_ALLOC_MT | 1u << F_FALLBACK_MT,
-	};
-	static const uint64_t fmax[F_COUNT] = {
-		[F_PAGE] = UINT64_MAX, [F_PFN] = UINT64_MAX,
-		[F_ORDER] = BLAB_TRACE_MAX_ORDER, [F_MT] = BLAB_TRACE_MAX_MT, [F_REFILL] = 1,
-		[F_ALLOC_ORDER] = BLAB_TRACE_MAX_ORDER, [F_FALLBACK_ORDER] = BLAB_TRACE_MAX_ORDER,
-		[F_ALLOC_MT] = BLAB_TRACE_MAX_MT, [F_FALLBACK_MT] = BLAB_TRACE_MAX_MT,
-		[F_FRAGMENTING] = 1, [F_CHANGE_OWNER] = 1,
-	};
-	uint64_t v[F_COUNT] = {0};
-	int failed_alloc = 0;
-	if (kind == BLAB_TK_ALLOC && fv[F_PAGE] &&
-	    ((fn[F_PAGE] == 6 && memcmp(fv[F_PAGE], "(null)", 6) == 0) ||
-	     (fn[F_PAGE] == 5 && memcmp(fv[F_PAGE], "(nil)", 5) == 0)))
-		failed_alloc = 1;
+}
+
+/* Each field the tracepoint needs is there, and each one there a number within its bound.
+ * A failed allocation (page=(null), or perf's NULL page as a number) passes with any pfn. */
+static int read_fields(struct blab_trace *t, struct kmem_event *e)
+{
+	const char *page = e->fv[F_PAGE];
+	size_t pn = e->fn[F_PAGE];
+	char why[48];
+
+	if (e->kind == BLAB_TK_ALLOC && page &&
+	    ((pn == 6 && memcmp(page, "(null)", 6) == 0) ||
+	     (pn == 5 && memcmp(page, "(nil)", 5) == 0)))
+		e->failed_alloc = 1;
 	for (unsigned f = 0; f < F_COUNT; f++) {
-		if (!fv[f]) {
-			if (need[kind] & (1u << f)) {
-				char why[48];
-				snprintf(why, sizeof(why), "no %s= field", field_names[f]);
+		if (!e->fv[f]) {
+			if (tracepoints[e->kind].need & NEED(f)) {
+				snprintf(why, sizeof(why), "no %s= field", fields[f].name);
 				malformed(t, why, "", 0);
-				return;
+				return -1;
 			}
 			continue;
 		}
 		if (f == F_PAGE)
 			continue; /* a pointer (hashed in tracefs): only its (null) matters */
-		if (fn[f] > 24) {
-			char why[48];
-			snprintf(why, sizeof(why), "%s= field too long", field_names[f]);
-			malformed(t, why, fv[f], fn[f]);
-			return;
+		if (e->fn[f] > FIELD_MAX_LEN) {
+			snprintf(why, sizeof(why), "%s= field too long", fields[f].name);
+			malformed(t, why, e->fv[f], e->fn[f]);
+			return -1;
 		}
-		if (parse_u64(fv[f], fn[f], fmax[f], &v[f])) {
-			char why[48];
-			snprintf(why, sizeof(why), "bad or too large %s=", field_names[f]);
-			malformed(t, why, fv[f], fn[f]);
-			return;
+		if (parse_u64(e->fv[f], e->fn[f], fields[f].max, &e->v[f])) {
+			snprintf(why, sizeof(why), "bad or too large %s=", fields[f].name);
+			malformed(t, why, e->fv[f], e->fn[f]);
+			return -1;
 		}
 	}
-	if (kind == BLAB_TK_ALLOC && v[F_PFN] == UINT64_MAX)
-		failed_alloc = 1;
+	if (e->kind == BLAB_TK_ALLOC && e->v[F_PFN] == UINT64_MAX)
+		e->failed_alloc = 1;
 	/* perf prints a NULL page as a number: page=0 / 0x0 / 0000000000000000 with pfn=0 */
-	if (kind == BLAB_TK_ALLOC && fv[F_PAGE] && v[F_PFN] == 0) {
-		uint64_t page;
-		if (fn[F_PAGE] <= 24 && parse_u64(fv[F_PAGE], fn[F_PAGE], UINT64_MAX, &page) == 0 &&
-		    page == 0)
-			failed_alloc = 1;
+	if (e->kind == BLAB_TK_ALLOC && page && e->v[F_PFN] == 0) {
+		uint64_t v;
+		if (pn <= FIELD_MAX_LEN && parse_u64(page, pn, UINT64_MAX, &v) == 0 && v == 0)
+			e->failed_alloc = 1;
 	}
-	if (!failed_alloc && v[F_PFN] > BLAB_TRACE_MAX_PFN) {
-		malformed(t, "pfn too large", fv[F_PFN], fn[F_PFN]);
-		return;
+	if (!e->failed_alloc && e->v[F_PFN] > BLAB_TRACE_MAX_PFN) {
+		malformed(t, "pfn too large", e->fv[F_PFN], e->fn[F_PFN]);
+		return -1;
 	}
+	e->pfn = e->v[F_PFN];
+	e->order = e->kind == BLAB_TK_EXTFRAG ? e->v[F_ALLOC_ORDER] : e->v[F_ORDER];
+	e->is_refill = e->kind == BLAB_TK_ZONE_LOCKED && e->v[F_REFILL];
+	return 0;
+}
 
-	/* a good event */
+/* A good event, counted in what every event adds to: per kind and CPU, the time and pfn
+ * spans, and the runs of refills and drains it ends. -1 past the event bound. */
+static int count_event(struct blab_trace *t, const struct kmem_event *e, struct cpu_run *run)
+{
+	struct blab_trace_stats *st = &t->st;
+
 	if (st->events >= t->max_events) {
 		char m[96];
 		snprintf(m, sizeof(m), "line %llu: more than %llu kmem page events",
 			 (unsigned long long)st->lines, (unsigned long long)t->max_events);
 		fail(t, BLAB_TRACE_ELIMIT, m);
-		return;
+		return -1;
 	}
-	uint64_t pfn = v[F_PFN], order = kind == BLAB_TK_EXTFRAG ? v[F_ALLOC_ORDER] : v[F_ORDER];
-	struct cpu_run *run = &t->runs[cpu];
 	st->events++;
-	st->kind[kind]++;
-	t->cpu_kind[cpu][kind]++;
-	if (cpu + 1 > st->cpus)
-		st->cpus = cpu + 1;
+	st->kind[e->kind]++;
+	t->cpu_kind[e->cpu][e->kind]++;
+	if (e->cpu + 1 > st->cpus)
+		st->cpus = e->cpu + 1;
 	if (!t->have_time) {
 		t->have_time = 1;
-		st->first_ns = st->last_ns = t->rate_origin = ns;
+		st->first_ns = st->last_ns = t->rate_origin = e->ns;
 	}
-	if (ns < st->first_ns)
-		st->first_ns = ns;
-	if (ns > st->last_ns)
-		st->last_ns = ns;
-	if (!failed_alloc) {
+	if (e->ns < st->first_ns)
+		st->first_ns = e->ns;
+	if (e->ns > st->last_ns)
+		st->last_ns = e->ns;
+	if (!e->failed_alloc) {
 		/* a block of order k at pfn p covers p .. p + 2^k - 1: the zone must hold it all */
-		uint64_t last = pfn + (1ull << order) - 1;
-		if (pfn < st->min_pfn)
-			st->min_pfn = pfn;
+		uint64_t last = e->pfn + (1ull << e->order) - 1;
+		if (e->pfn < st->min_pfn)
+			st->min_pfn = e->pfn;
 		if (last > st->max_pfn)
 			st->max_pfn = last;
 	}
-	if (order > t->max_order)
-		t->max_order = (unsigned)order;
-	int is_refill = kind == BLAB_TK_ZONE_LOCKED && v[F_REFILL];
-	if (!is_refill)
-		close_run(t, BLAB_HIST_REFILL, cpu, &st->refill, &run->refill);
-	if (kind != BLAB_TK_PCPU_DRAIN)
-		close_run(t, BLAB_HIST_DRAIN, cpu, &st->drain, &run->drain);
+	if (e->order > t->max_order)
+		t->max_order = (unsigned)e->order;
+	if (!e->is_refill)
+		close_run(t, BLAB_HIST_REFILL, (unsigned)e->cpu, &st->refill, &run->refill);
+	if (e->kind != BLAB_TK_PCPU_DRAIN)
+		close_run(t, BLAB_HIST_DRAIN, (unsigned)e->cpu, &st->drain, &run->drain);
+	return 0;
+}
 
-	uint8_t *slot;
-	switch (kind) {
-	case BLAB_TK_ALLOC:
-		if (failed_alloc) {
-			st->alloc_failed++;
-			keep(t, ns, 0, BLAB_EV_ALLOC_FAIL, (unsigned)order, (unsigned)cpu,
-			     (unsigned)v[F_MT], BLAB_PATH_NONE, 0, 11, 0);
-			break;
-		}
-		st->alloc_order[order]++;
-		st->alloc_mt[v[F_MT]]++;
-		rate_add(t, ns, 0);
-		slot = pfn_slot(t, pfn);
-		if (!slot) {
-			fail(t, BLAB_TRACE_ENOMEM, "out of memory tracking pfns");
-			return;
-		}
-		*slot = 1;
-		keep(t, ns, pfn, BLAB_EV_ALLOC, (unsigned)order, (unsigned)cpu, (unsigned)v[F_MT],
-		     BLAB_PATH_NONE, 0, 0, 0);
-		break;
-	case BLAB_TK_FREE:
-		st->free_order[order]++;
-		rate_add(t, ns, 1);
-		slot = pfn_slot(t, pfn);
-		if (!slot) {
-			fail(t, BLAB_TRACE_ENOMEM, "out of memory tracking pfns");
-			return;
-		}
-		if (!*slot) {
-			st->unknown_pages++;
-			keep(t, ns, pfn, BLAB_EV_TRACE_UNKNOWN, (unsigned)order, (unsigned)cpu, 0,
-			     BLAB_PATH_NONE, 0, 0, 0);
-		}
-		*slot = 0;
-		keep(t, ns, pfn, BLAB_EV_FREE, (unsigned)order, (unsigned)cpu, 0, BLAB_PATH_NONE,
-		     0, 0, 0);
-		break;
-	case BLAB_TK_FREE_BATCHED:
-		keep(t, ns, pfn, BLAB_EV_TRACE_FREE_BATCHED, (unsigned)v[F_ORDER], (unsigned)cpu, 0,
-		     BLAB_PATH_NONE, 0, 0, 0);
-		break;
-	case BLAB_TK_PCPU_DRAIN:
-		run->drain++;
-		keep(t, ns, pfn, BLAB_EV_PCP_DEL, (unsigned)order, (unsigned)cpu,
-		     (unsigned)v[F_MT], BLAB_PATH_BULK_MERGE, 0, 0, 0);
-		keep(t, ns, pfn, BLAB_EV_BUDDY_ADD, (unsigned)order, (unsigned)cpu,
-		     (unsigned)v[F_MT], BLAB_PATH_BULK_MERGE, 0, 0, 0);
-		break;
-	case BLAB_TK_ZONE_LOCKED:
-		keep(t, ns, pfn, BLAB_EV_BUDDY_DEL, (unsigned)order, (unsigned)cpu,
-		     (unsigned)v[F_MT], is_refill ? BLAB_PATH_RMQUEUE_BULK : BLAB_PATH_RMQUEUE, 0,
-		     0, 0);
-		if (is_refill) {
-			st->refills++;
-			run->refill++;
-			keep(t, ns, pfn, BLAB_EV_PCP_ADD, (unsigned)order, (unsigned)cpu,
-			     (unsigned)v[F_MT], BLAB_PATH_RMQUEUE_BULK, BLAB_EVF_TAIL, 0, 0);
-		}
-		break;
-	case BLAB_TK_EXTFRAG:
-		keep(t, ns, pfn, BLAB_EV_TRACE_EXTFRAG, (unsigned)order, (unsigned)cpu,
-		     (unsigned)v[F_FALLBACK_MT], BLAB_PATH_FALLBACK,
-		     (unsigned)(v[F_CHANGE_OWNER] | v[F_FRAGMENTING] << 1),
-		     (uint32_t)v[F_ALLOC_MT], (uint32_t)v[F_FALLBACK_ORDER]);
-		break;
+static void parse_line(struct blab_trace *t, char *line, size_t len)
+{
+	struct blab_trace_stats *st = &t->st;
+	struct kmem_event e = {.kind = BLAB_TK_COUNT};
+	size_t name = 0, after = 0;
+
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len == 0) {
+		st->skipped_lines++;
+		return;
 	}
+	if (line[0] == '#') {
+		st->comment_lines++;
+		return;
+	}
+	if (!find_event(line, len, &e.kind, &name, &after)) {
+		st->skipped_lines++;
+		return;
+	}
+	for (size_t p = 0; p < len; p++)
+		if (line[p] == 0 || (unsigned char)line[p] >= 0x7f ||
+		    ((unsigned char)line[p] < 0x20 && line[p] != '\t')) {
+			malformed(t, "control or non-ASCII byte in the line", "", 0);
+			return;
+		}
+	if (parse_header(t, line, name, &e))
+		return;
+	find_fields(line, after, len, &e);
+	if (read_fields(t, &e) || count_event(t, &e, &t->runs[e.cpu]))
+		return;
+	tracepoints[e.kind].on_event(t, &e, &t->runs[e.cpu]);
 }
 
 static int end_line(struct blab_trace *t)
@@ -808,12 +906,12 @@ size_t blab_trace_summary(const struct blab_trace *t, char *buf, size_t cap)
 		put(&o, "malformed line %llu: %s\n", U(st->reason_line[i]), st->reason[i]);
 	put(&o, "events %llu\n", U(st->events));
 	for (unsigned k = 0; k < BLAB_TK_COUNT; k++)
-		put(&o, "event %-26s %llu\n", kind_names[k], U(st->kind[k]));
+		put(&o, "event %-26s %llu\n", tracepoints[k].name, U(st->kind[k]));
 	put(&o, "alloc_failed %llu\n", U(st->alloc_failed));
 	put(&o, "cpus %llu\n", U(st->cpus));
 	put(&o, "cpu_columns events");
 	for (unsigned k = 0; k < BLAB_TK_COUNT; k++)
-		put(&o, " %s", kind_names[k]);
+		put(&o, " %s", tracepoints[k].name);
 	put(&o, "\n");
 	for (unsigned c = 0; c < st->cpus && c < BLAB_TRACE_MAX_CPUS; c++) {
 		uint64_t sum = 0;

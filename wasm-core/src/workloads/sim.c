@@ -4,6 +4,7 @@
  * task is about to take a lock (BLAB_STEP_LOCK from an op, or lru_lock in the workload), so
  * every lock is taken at its arrival time, in arrival order. docs/sim.md explains it.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,7 @@ void sim_node_pcp_sizes(struct blab_strategy *s)
 /* Pages a zone needs for `tasks` of the workload's tasks: their pages, plus what can sit on
  * their pcp lists, rounded up to a MAX_ORDER block. A 6.7+ list may grow to high_max, but
  * only with pages its task freed (already counted) and what its last refill left: at most
- * batch << PCP_BATCH_SCALE_MAX more than the old lists, so the zone stays small. */
+ * batch << CONFIG_PCP_BATCH_SCALE_MAX more than the old lists, so the zone stays small. */
 static uint64_t sim_zone_size(const struct sim_workload *wl, const struct blab_sim_config *c,
 			      uint32_t tasks, const struct blab_strategy *s)
 {
@@ -79,7 +80,7 @@ static uint64_t sim_zone_size(const struct sim_workload *wl, const struct blab_s
 	uint64_t pages, room = s->high + 2u * s->batch + 64u;
 
 	if (s->high_mode == BLAB_HIGH_AUTO)
-		room += (uint64_t)s->batch << PCP_BATCH_SCALE_MAX;
+		room += (uint64_t)s->batch << s->pcp_batch_scale_max;
 	cn.cpus = tasks;
 	pages = wl->zone_pages(&cn) + (uint64_t)tasks * room + 4096u;
 	return (pages + 1023u) & ~1023ull;
@@ -235,6 +236,13 @@ static int sim_check(const struct blab_sim_config *c, const struct sim_workload 
 		     (unsigned long long)BLAB_SIM_MAX_WORK);
 	if (c->clear_lines < 1 || c->clear_lines > 64)
 		FAIL(BLAB_EINVAL, "clear_lines must be 1..64");
+	/* its nanoseconds are the modelled clock's */
+	if (c->latency && (blab_latency_cpus(c->latency) < c->cpus ||
+			   blab_latency_cpu_mhz(c->latency) != mp->cpu_mhz))
+		FAIL(BLAB_EINVAL, "latency: the recorder is for %u CPUs at %u MHz; the run has %u "
+				  "CPUs at %u MHz",
+		     blab_latency_cpus(c->latency), blab_latency_cpu_mhz(c->latency), c->cpus,
+		     mp->cpu_mhz);
 	if (wl->check && (ret = wl->check(c, err, errlen)) != 0)
 		return ret;
 	return 0;
@@ -314,148 +322,141 @@ int blab_sim_mem_bytes(const struct blab_sim_config *c, struct blab_sim_mem *m, 
 	return ret ? ret : sim_mem(c, wl, &mp, m, err, errlen);
 }
 
-int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
-		 size_t errlen)
+/* the reason in err (when there is room for one), and the code to return */
+static int failed(char *err, size_t errlen, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int failed(char *err, size_t errlen, int code, const char *fmt, ...)
 {
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+/*
+ * The run's zones on one model machine, each in zones[] (*nz of them) as soon as it exists,
+ * so that a failure half-way leaves nothing the caller cannot destroy: the one zone, sized
+ * zone_pages, on the machine it makes; or with node_zones a zone per node with CPUs on a
+ * machine of the run's own (*own, freed by the caller after the zones).
+ */
+static int sim_create_zones(struct sim_run *run, const struct sim_workload *wl,
+			    uint64_t zone_pages, struct blab_zone **zones, uint32_t *nz,
+			    struct model_machine **own, char *err, size_t errlen)
+{
+	const struct blab_sim_config *c = run->c;
 	struct blab_zone_config zc;
 	struct blab_zone *z = NULL;
-	/* the run's zones: the one zone, or with node_zones each node's that has CPUs */
-	struct blab_zone *zones[BLAB_SIM_MAX_NODES];
-	uint32_t nz = 0;
-	struct model_params def;
-	const struct sim_workload *wl;
-	struct sim_run run;
-	struct model_machine *mm, *mm_own = NULL;
-	struct sim_vmstat *vm = NULL;
-	struct blab_sim_mem need;
-	uint64_t zone_pages, steps = 0;
-	int ret, set_up = 0;
-
-	if (!c || !r)
-		return BLAB_EINVAL;
-	memset(r, 0, sizeof(*r));
-	memset(&run, 0, sizeof(run));
-	if (err && errlen)
-		err[0] = 0;
-#define FAIL(code, ...)                                                                    \
-	do {                                                                               \
-		if (err && errlen)                                                         \
-			snprintf(err, errlen, __VA_ARGS__);                                \
-		ret = (code);                                                              \
-		goto out;                                                                  \
-	} while (0)
-	if ((ret = sim_check(c, &wl, &def, err, errlen)) != 0 ||
-	    (ret = sim_mem(c, wl, &def, &need, err, errlen)) != 0)
-		return ret;
-	if (need.total > blab_mem_limit(c->mem_limit)) {
-		char t[32], zb[32], mb[32], wb[32], lim[32];
-		FAIL(BLAB_EHOSTMEM, "the run needs %s of host memory (zone %s, model machine %s, "
-				    "workload %s); the limit is %s",
-		     blab_mem_text(t, sizeof(t), need.total), blab_mem_text(zb, sizeof(zb), need.zones),
-		     blab_mem_text(mb, sizeof(mb), need.machine),
-		     blab_mem_text(wb, sizeof(wb), need.workload),
-		     blab_mem_text(lim, sizeof(lim), blab_mem_limit(c->mem_limit)));
-	}
-	run.c = c;
-	run.mp = &def;
+	int ret;
 
 	blab_zone_config_init(&zc);
 	zc.strategy = c->strategy;
 	sim_node_pcp_sizes(&zc.strategy);
 	zc.cpus = (uint16_t)c->cpus;
 	zc.machine = BLAB_MACHINE_MODEL;
-	zc.mem_limit = UINT64_MAX; /* the run's whole memory was checked above */
-	zc.model = run.mp;
+	zc.mem_limit = UINT64_MAX; /* the run's whole memory was checked before */
+	zc.model = run->mp;
 	zc.log_mask = c->sink ? c->log_mask : 0;
 	zc.log_capacity = 0;
 	zc.sink = c->sink; /* from ZONE_INIT on, so the log replays from nothing */
 	zc.sink_ctx = c->sink_ctx;
 	if (c->node_zones) {
-		ret = create_node_zones(&run, wl, &zc, &mm_own, err, errlen);
-		for (uint32_t n = 0; n < run.nodes; n++)
-			if (run.node_zone[n])
-				zones[nz++] = run.node_zone[n];
-		if (ret)
-			goto out;
-		z = run.z;
-		mm = run.mm;
-	} else {
-		/* room for every task's pages, plus what can sit on the pcp lists */
-		zone_pages = need.zone_pages; /* within BLAB_MAX_PAGES: sim_mem() checked it */
-		zc.pages = (uint32_t)zone_pages;
-		zc.start_pfn = SIM_FIRST_PFN;
-		ret = blab_zone_create(&zc, &z);
-		if (ret)
-			FAIL(ret, "cannot create the zone: %s", blab_strerror(ret));
-		zones[nz++] = z;
-		run.z = z;
-		run.mm = mm = mach_model(&z->machine);
+		ret = create_node_zones(run, wl, &zc, own, err, errlen);
+		for (uint32_t n = 0; n < run->nodes; n++)
+			if (run->node_zone[n])
+				zones[(*nz)++] = run->node_zone[n];
+		return ret;
 	}
-	r->batch = z->pageset[0].pcp[0].batch;
-	r->high = z->pageset[0].pcp[0].high;
-	r->high_max = z->s.high_mode == BLAB_HIGH_AUTO ? z->pageset[0].pcp[0].high_max : 0;
-	for (uint32_t i = 0; i < nz; i++)
-		zones[i]->hist = c->hist; /* refills and drains from here on: the run's own */
+	/* room for every task's pages, plus what can sit on the pcp lists */
+	zc.pages = (uint32_t)zone_pages; /* within BLAB_MAX_PAGES: sim_mem() checked it */
+	zc.start_pfn = SIM_FIRST_PFN;
+	ret = blab_zone_create(&zc, &z);
+	if (ret)
+		return failed(err, errlen, ret, "cannot create the zone: %s", blab_strerror(ret));
+	zones[(*nz)++] = z;
+	run->z = z;
+	run->mm = mach_model(&z->machine);
+	return 0;
+}
 
-	blab_rng_seed(&run.rng, c->seed);
-	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
-		/* tasks start a little apart, as processes forked one after another do */
-		mm->now[cpu] = blab_rng_below(&run.rng, 1000);
+/* tasks start a little apart, as processes forked one after another do */
+static void sim_start_clocks(struct sim_run *run)
+{
+	struct model_machine *mm = run->mm;
+
+	blab_rng_seed(&run->rng, run->c->seed);
+	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++) {
+		mm->now[cpu] = blab_rng_below(&run->rng, 1000);
 		sched_set_clock(&mm->sched, cpu, mm->now[cpu]);
 	}
-	set_up = 1;
-	if ((ret = wl->setup(&run, err, errlen)) != 0)
-		goto out;
-	if ((ret = sim_vmstat_init(&vm, &run)) != 0)
-		FAIL(ret, "out of host memory");
+}
+
+/* The loop: one step of the CPU with the lowest clock (the vmstat worker's, when it is due,
+ * else its task's) until every task has finished. */
+static int sim_loop(struct sim_run *run, const struct sim_workload *wl, struct sim_vmstat *vm,
+		    char *err, size_t errlen)
+{
+	const struct blab_sim_config *c = run->c;
+	struct model_machine *mm = run->mm;
+	uint64_t steps = 0;
 
 	for (uint32_t cpu = sched_peek(&mm->sched); cpu != MODEL_NO_CPU;
 	     cpu = sched_peek(&mm->sched)) {
 		int s;
 		if ((c->progress || c->cancel) && !(++steps % BLAB_SIM_PROGRESS_STEPS)) {
 			if (c->progress)
-				report_progress(&run, wl);
+				report_progress(run, wl);
 			if (c->cancel && *c->cancel)
-				FAIL(BLAB_ECANCELED, "cancelled");
+				return failed(err, errlen, BLAB_ECANCELED, "cancelled");
 		}
-		s = vm ? sim_vmstat_step(vm, &run, cpu) : 0;
-		s = s == 0 ? wl->step(&run, cpu) : s > 0 ? SIM_STEP : s;
+		s = vm ? sim_vmstat_step(vm, run, cpu) : 0;
+		s = s == 0 ? wl->step(run, cpu) : s > 0 ? SIM_STEP : s;
 		if (s < 0)
-			FAIL(s, "cpu %u: %s", cpu, blab_strerror(s));
-		if (sim_cpu_zone(&run, cpu)->machine.parked)
-			FAIL(BLAB_EINVAL, "cpu %u parked on a lock (a step stopped holding one)",
-			     cpu);
+			return failed(err, errlen, s, "cpu %u: %s", cpu, blab_strerror(s));
+		if (sim_cpu_zone(run, cpu)->machine.parked)
+			return failed(err, errlen, BLAB_EINVAL,
+				      "cpu %u parked on a lock (a step stopped holding one)", cpu);
 		if (s == SIM_FINISHED)
 			sched_finish(&mm->sched, cpu);
 		else
 			model_step_end(mm, cpu);
 	}
-	cache_finish_each(&mm->cache, emit_wasted, z);
-	for (uint32_t i = 0; i < nz; i++) {
-		/* every page is back in its own zone, and each zone is consistent */
-		const struct blab_zone *zi = zones[i];
-		char why[200];
-		if (zi->free_pages + zi->pcp_pages != zi->pages)
-			FAIL(BLAB_ECHECK, "%u pages missing from node %u's zone after the run",
-			     zi->pages - zi->free_pages - zi->pcp_pages, zi->node);
-		if (blab_check(zi, why, sizeof(why)))
-			FAIL(BLAB_ECHECK, "invariant violated after the run: node %u's zone: %s",
-			     zi->node, why);
-	}
-	{
-		/* the model machine is consistent */
-		char why[200];
-		if (lock_check(&mm->locks, why, sizeof(why)) ||
-		    sched_check(&mm->sched, why, sizeof(why)) ||
-		    cache_check(&mm->cache, why, sizeof(why)))
-			FAIL(BLAB_ECHECK, "invariant violated after the run: %s", why);
-	}
+	return 0;
+}
 
-	wl->finish(&run, r);
-	blab_compact_stats(z, &r->compact);
-	for (uint32_t cpu = 0; cpu < c->cpus; cpu++) {
-		/* each CPU's lists in the zone it ran on */
-		const struct blab_zone *cz = sim_cpu_zone(&run, cpu);
+/* after the run: every page back in its own zone, each zone and the machine consistent */
+static int sim_check_after(const struct sim_run *run, struct blab_zone *const *zones,
+			   uint32_t nz, char *err, size_t errlen)
+{
+	struct model_machine *mm = run->mm;
+	char why[200];
+
+	for (uint32_t i = 0; i < nz; i++) {
+		const struct blab_zone *zi = zones[i];
+		if (zi->free_pages + zi->pcp_pages != zi->pages)
+			return failed(err, errlen, BLAB_ECHECK,
+				      "%u pages missing from node %u's zone after the run",
+				      zi->pages - zi->free_pages - zi->pcp_pages, zi->node);
+		if (blab_check(zi, why, sizeof(why)))
+			return failed(err, errlen, BLAB_ECHECK,
+				      "invariant violated after the run: node %u's zone: %s", zi->node,
+				      why);
+	}
+	if (lock_check(&mm->locks, why, sizeof(why)) ||
+	    sched_check(&mm->sched, why, sizeof(why)) || cache_check(&mm->cache, why, sizeof(why)))
+		return failed(err, errlen, BLAB_ECHECK, "invariant violated after the run: %s", why);
+	return 0;
+}
+
+/* each CPU's pcp lists, in the zone it ran on: refills, bulk frees, and the lists that never
+ * took one of those paths */
+static void sim_pcp_counters(const struct sim_run *run, struct blab_sim_result *r)
+{
+	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++) {
+		const struct blab_zone *cz = sim_cpu_zone(run, cpu);
 		const struct per_cpu_pageset *ps = &cz->pageset[cpu];
 		if (cz->s.pcp == BLAB_PCP_NONE)
 			continue;
@@ -467,38 +468,111 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 		r->pcp_cpus_undrained += !ps->bulk_frees;
 		r->pcp_cpus_unrefilled += !ps->refills;
 	}
+}
+
+/* the machine's clocks, locks and prefetches; with node_zones each node's zone->lock and
+ * lru_lock, summed */
+static void sim_machine_counters(const struct sim_run *run, struct blab_zone *const *zones,
+				 uint32_t nz, struct blab_sim_result *r)
+{
+	struct model_machine *mm = run->mm;
+	uint64_t zspin = 0, lspin = 0;
+	struct cache_counters cc;
+
 	r->cycles_max = sched_max_clock(&mm->sched);
 	r->cycles_total = model_machine_cycles(mm);
-	{
-		/* with node_zones, each node's zone->lock and lru_lock, summed */
-		uint64_t zspin = 0, lspin = 0;
-		struct cache_counters cc;
-		r->zones = nz;
-		for (uint32_t i = 0; i < nz; i++) {
-			unsigned n = zones[i]->node, base = n * MODEL_NODE_LOCKS;
-			const struct lock_counters *zl = &mm->locks.lock[base + LOCK_ZONE].c;
-			const struct lock_counters *ll = &mm->locks.lock[base + LOCK_LRU].c;
-			r->zone_acq += zl->acquisitions;
-			r->zone_contended += zl->contended;
-			r->zone_spin += zl->spin_cycles;
-			r->zone_hold += zl->hold_cycles;
-			r->lru_acq += ll->acquisitions;
-			r->lru_spin += ll->spin_cycles;
-			r->lru_hold += ll->hold_cycles;
-			r->node_zone_acq[n] = zl->acquisitions;
-			r->node_lru_acq[n] = ll->acquisitions;
-			r->misses_zone_locked += zones[i]->machine.misses_zone_locked;
-			zspin += zl->spin_cycles;
-			lspin += ll->spin_cycles;
-		}
-		r->zone_contention_bp = lock_spin_bp(zspin, r->cycles_total);
-		r->lru_contention_bp = lock_spin_bp(lspin, r->cycles_total);
-		cache_total(&mm->cache, &cc);
-		r->prefetches = cc.prefetches;
-		r->pf_hit = cc.access[CACHE_PF_HIT];
-		r->pf_late = cc.access[CACHE_PF_LATE];
-		r->pf_wasted = cc.pf_wasted;
+	r->zones = nz;
+	for (uint32_t i = 0; i < nz; i++) {
+		unsigned n = zones[i]->node, base = n * MODEL_NODE_LOCKS;
+		const struct lock_counters *zl = &mm->locks.lock[base + LOCK_ZONE].c;
+		const struct lock_counters *ll = &mm->locks.lock[base + LOCK_LRU].c;
+		r->zone_acq += zl->acquisitions;
+		r->zone_contended += zl->contended;
+		r->zone_spin += zl->spin_cycles;
+		r->zone_hold += zl->hold_cycles;
+		r->lru_acq += ll->acquisitions;
+		r->lru_spin += ll->spin_cycles;
+		r->lru_hold += ll->hold_cycles;
+		r->node_zone_acq[n] = zl->acquisitions;
+		r->node_lru_acq[n] = ll->acquisitions;
+		r->misses_zone_locked += zones[i]->machine.misses_zone_locked;
+		zspin += zl->spin_cycles;
+		lspin += ll->spin_cycles;
 	}
+	r->zone_contention_bp = lock_spin_bp(zspin, r->cycles_total);
+	r->lru_contention_bp = lock_spin_bp(lspin, r->cycles_total);
+	cache_total(&mm->cache, &cc);
+	r->prefetches = cc.prefetches;
+	r->pf_hit = cc.access[CACHE_PF_HIT];
+	r->pf_late = cc.access[CACHE_PF_LATE];
+	r->pf_wasted = cc.pf_wasted;
+}
+
+int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
+		 size_t errlen)
+{
+	/* the run's zones: the one zone, or with node_zones each node's that has CPUs */
+	struct blab_zone *zones[BLAB_SIM_MAX_NODES];
+	uint32_t nz = 0;
+	struct model_params def;
+	const struct sim_workload *wl;
+	struct sim_run run;
+	struct model_machine *mm_own = NULL;
+	struct sim_vmstat *vm = NULL;
+	struct blab_sim_mem need;
+	int ret, set_up = 0;
+
+	if (!c || !r)
+		return BLAB_EINVAL;
+	memset(r, 0, sizeof(*r));
+	memset(&run, 0, sizeof(run));
+	if (err && errlen)
+		err[0] = 0;
+	if ((ret = sim_check(c, &wl, &def, err, errlen)) != 0 ||
+	    (ret = sim_mem(c, wl, &def, &need, err, errlen)) != 0)
+		return ret;
+	if (need.total > blab_mem_limit(c->mem_limit)) {
+		char t[32], zb[32], mb[32], wb[32], lim[32];
+		return failed(err, errlen, BLAB_EHOSTMEM,
+			      "the run needs %s of host memory (zone %s, model machine %s, "
+			      "workload %s); the limit is %s",
+			      blab_mem_text(t, sizeof(t), need.total),
+			      blab_mem_text(zb, sizeof(zb), need.zones),
+			      blab_mem_text(mb, sizeof(mb), need.machine),
+			      blab_mem_text(wb, sizeof(wb), need.workload),
+			      blab_mem_text(lim, sizeof(lim), blab_mem_limit(c->mem_limit)));
+	}
+	run.c = c;
+	run.mp = &def;
+	ret = sim_create_zones(&run, wl, need.zone_pages, zones, &nz, &mm_own, err, errlen);
+	if (ret)
+		goto out;
+	r->batch = run.z->pageset[0].pcp[0].batch;
+	r->high = run.z->pageset[0].pcp[0].high;
+	r->high_max = run.z->s.high_mode == BLAB_HIGH_AUTO ? run.z->pageset[0].pcp[0].high_max : 0;
+	for (uint32_t i = 0; i < nz; i++)
+		zones[i]->hist = c->hist; /* refills and drains from here on: the run's own */
+	for (uint32_t i = 0; i < nz; i++)
+		zones[i]->lat = c->latency; /* so are allocations' and frees' latencies */
+
+	sim_start_clocks(&run);
+	set_up = 1;
+	if ((ret = wl->setup(&run, err, errlen)) != 0)
+		goto out;
+	if ((ret = sim_vmstat_init(&vm, &run)) != 0) {
+		failed(err, errlen, ret, "out of host memory");
+		goto out;
+	}
+	if ((ret = sim_loop(&run, wl, vm, err, errlen)) != 0)
+		goto out;
+	cache_finish_each(&run.mm->cache, emit_wasted, run.z);
+	if ((ret = sim_check_after(&run, zones, nz, err, errlen)) != 0)
+		goto out;
+
+	wl->finish(&run, r);
+	blab_compact_stats(run.z, &r->compact);
+	sim_pcp_counters(&run, r);
+	sim_machine_counters(&run, zones, nz, r);
 	ret = 0;
 out:
 	sim_vmstat_free(vm);
@@ -511,5 +585,4 @@ out:
 		free(mm_own);
 	}
 	return ret;
-#undef FAIL
 }

@@ -1,7 +1,7 @@
 /*
  * sim_point.c - one run as the browser asks for it (struct blab_sim_point, blab_sim.h): its
  * key, its config, and its counters as a record. blab_js_sim_run() (wasm/api.c) and `blab sim
- * --points` (cli/sim_points.c) both go through here, so a point runs the same machine natively
+ * --points` (cli/sim/sim_points.c) both go through here, so a point runs the same machine natively
  * and in WebAssembly; the lessons ship the native records and the page checks every counter.
  */
 #include <inttypes.h>
@@ -61,6 +61,16 @@ int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config
 	if (p->clear_lines)
 		c->clear_lines = p->clear_lines; /* 1..64, checked by blab_sim_run() */
 	c->cache_scale = p->cache_scale;    /* 0..64, a power of two, checked by blab_sim_run() */
+	if (p->pcp_batch_scale_max) {
+		if (p->pcp_batch_scale_max > BLAB_PCP_BATCH_SCALE_MAX_LIMIT + 1)
+			return fail(err, errlen, "pcp_batch_scale_max: %u is past the Kconfig's 0..%u",
+				    p->pcp_batch_scale_max - 1, BLAB_PCP_BATCH_SCALE_MAX_LIMIT);
+		if (!blab_strategy_has_batch_scale(&c->strategy))
+			return fail(err, errlen, "pcp_batch_scale_max: preset %.31s has no "
+				    "CONFIG_PCP_BATCH_SCALE_MAX (it came with 6.7, 52166607ecc9)",
+				    p->preset);
+		c->strategy.pcp_batch_scale_max = (uint8_t)(p->pcp_batch_scale_max - 1);
+	}
 	/* as blab sim grows the machine when --cpus needs more (docs/sim.md, Topology) */
 	if (p->workload != BLAB_WL_HACKBENCH && p->cpus > POINT_CPUS_2S)
 		c->sockets = p->cpus > 2 * POINT_CPUS_2S ? 8 : 4;
@@ -70,7 +80,7 @@ int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config
 int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n)
 {
 	const char *w = NULL;
-	char own[80];
+	char own[80], scale[32] = "";
 
 	for (uint32_t i = 0; i < blab_sim_workload_count(); i++)
 		if (blab_sim_workload_id(blab_sim_workload_name(i)) == p->workload)
@@ -82,11 +92,16 @@ int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n)
 	else
 		snprintf(own, sizeof(own), "cpus=%" PRIu32 " pages=%" PRIu32 " iterations=%" PRIu32,
 			 p->cpus, p->pages, p->iterations);
+	/* only when set, so every key made before the option existed keeps its spelling */
+	if (p->pcp_batch_scale_max)
+		snprintf(scale, sizeof(scale), " pcp_batch_scale_max=%" PRIu32,
+			 p->pcp_batch_scale_max - 1);
 	return snprintf(buf, n,
 			"workload=%s preset=%.31s %s seed=%" PRIu64 " batch=%" PRIu32 " high=%" PRIu32
-			" clear_lines=%" PRIu32 " cache_scale=%" PRIu32,
+			" clear_lines=%" PRIu32 " cache_scale=%" PRIu32 "%s",
 			w ? w : "unknown", p->preset, own, p->seed, p->batch, p->high,
-			p->clear_lines ? p->clear_lines : 64, p->cache_scale ? p->cache_scale : 1);
+			p->clear_lines ? p->clear_lines : 64, p->cache_scale ? p->cache_scale : 1,
+			scale);
 }
 
 /* "name=" then a decimal number from min to max, then a space or the end; *s moves past it */
@@ -211,8 +226,18 @@ int blab_sim_point_parse(const char *key, struct blab_sim_point *p, char *err, s
 		     : fields(&s, order0_fields, 3, p, whose, err, errlen)) ||
 	    (rc = fields(&s, common_fields, 5, p, whose, err, errlen)))
 		return rc;
-	if (*s)
-		return fail(err, errlen, "unexpected \"%.24s\" after cache_scale", s);
+	if (*s) {
+		/* the one optional field, last (blab_sim_point_key writes it only when set) */
+		uint64_t v = 0;
+		if (!strncmp(s, "pcp_batch_scale_max=", 20)) {
+			if ((rc = field(&s, "pcp_batch_scale_max", 0, BLAB_PCP_BATCH_SCALE_MAX_LIMIT, &v,
+					err, errlen, whose)))
+				return rc;
+			p->pcp_batch_scale_max = (uint32_t)v + 1;
+		}
+		if (*s)
+			return fail(err, errlen, "unexpected \"%.24s\" after cache_scale", s);
+	}
 	return 0;
 }
 

@@ -72,7 +72,7 @@ if ! timeout 60 $blab calibrate --out "$tmp/none/x.params" 2>&1 | grep -q 'nativ
   [ $(( $(date +%s) - start )) -lt 5 ] || { echo "FAIL: calibrate measured before checking --out"; fail=1; }
 fi
 
-# ---- blab sim's options (one table, cli/sim_args.c): repeats, and options a workload ignores
+# ---- blab sim's options (one table, cli/sim/sim_args.c): repeats, and options a workload ignores
 expect 2 "blab sim: --cpus: 2 given twice" "${pf1[@]}" --cpus 1,2,2
 expect 2 "blab sim: --preset: 'v4.16' given twice" sim --workload page_fault1 --preset v4.16,v4.17,v4.16
 expect 2 "blab sim: --cpus: an empty value in '2,'" "${pf1[@]}" --cpus 2,
@@ -104,6 +104,15 @@ BLAB_MEM_LIMIT=1M expect 1 "the limit is 1.0 MB" replay "$tmp/zone.ops"
 # cache sizes that each pass the file's checks, together over 12 GB: refused, not swapped
 printf 'sockets = 8\ncores_per_socket = 32\nthreads_per_core = 1\nl2_bytes = 268435456\nllc_bytes_per_core = 268435456\n' >"$tmp/huge.params"
 expect 1 "model machine [0-9]*\.[0-9] MB" "${pf1[@]}" --cpus 256 --params "$tmp/huge.params" --mem-limit 8G
+
+# CONFIG_PCP_BATCH_SCALE_MAX: the Kconfig's 0..6, and 6.7+ kernels only (52166607ecc9)
+expect 2 "blab sim: --pcp-batch-scale-max wants 0..6, not '7'" "${pf1[@]}" --cpus 1 --pcp-batch-scale-max 7
+expect 2 "preset v4.16 has no CONFIG_PCP_BATCH_SCALE_MAX (it came with 6.7" "${pf1[@]}" --cpus 1 --pcp-batch-scale-max 3
+expect 2 "preset v5.18 has no CONFIG_PCP_BATCH_SCALE_MAX" sim --workload hackbench --groups 2 --loops 10 --pcp-batch-scale-max 3
+printf 'zone pages=4096 preset=v6.0 pcp_batch_scale_max=3\n' >"$tmp/scale.ops"
+expect 1 "line 1: zone: pcp_batch_scale_max=3: CONFIG_PCP_BATCH_SCALE_MAX came with 6.7" replay "$tmp/scale.ops"
+printf 'zone pages=4096 preset=v6.7 pcp_batch_scale_max=9\n' >"$tmp/scale.ops"
+expect 1 "line 1: zone: pcp_batch_scale_max=9 is too large (at most 6)" replay "$tmp/scale.ops"
 
 [ $fail -eq 0 ] && echo "cli errors: ok"
 exit $fail

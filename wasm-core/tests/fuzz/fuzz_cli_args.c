@@ -1,6 +1,6 @@
 /*
  * fuzz_cli_args.c - libFuzzer target: the command line of `blab sim` (cli/options.c,
- * cli/sim_args.c: one option table for every workload) and the thread list of `blab run
+ * cli/sim/sim_args.c: one option table for every workload) and the thread list of `blab run
  * --threads` (src/real/threads_arg.c). The input is split at NUL bytes into arguments;
  * words from a menu (every option name, values at and past their bounds) are mixed in so
  * that the fuzzer reaches the checks behind them.

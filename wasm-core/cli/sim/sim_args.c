@@ -93,6 +93,12 @@ static const struct cli_opt sim_opts[] = {
 	 .max = UINT32_MAX, .only = RUNS, .help = "every pcp list's batch instead of the preset's"},
 	{.name = "--high", .value = "N", .kind = CLI_UINT, .off = OFF(high), .min = 1,
 	 .max = UINT32_MAX, .only = RUNS, .help = "every pcp list's high instead of the preset's"},
+	{.name = "--pcp-batch-scale-max", .value = "N", .kind = CLI_UINT,
+	 .off = OFF(pcp_batch_scale_max), .max = BLAB_PCP_BATCH_SCALE_MAX_LIMIT, .only = RUNS,
+	 .help = "CONFIG_PCP_BATCH_SCALE_MAX of the 6.7+ presets (52166607ecc9; the Kconfig's "
+		 "0..6, default 5): a refill takes at most batch << N pages, and free_count, a "
+		 "hard drain, the decay and 6.10's drain_pages() chunks are bounded by it too; "
+		 "refused with an older preset, which has no such option"},
 	/* a real machine's pcp sizes and what the run did with them (docs/modern-pcp.md) */
 	{.name = "--zoneinfo", .value = "FILE", .kind = CLI_TEXT, .off = OFF(zoneinfo), .only = PA,
 	 .help = "the pcp sizes (batch, high; 6.7+ high_min and high_max) of a real machine's "
@@ -111,6 +117,12 @@ static const struct cli_opt sim_opts[] = {
 	 .help = "also print the size of every rmqueue_bulk() refill and every drain, per "
 		 "CPU (--json: \"histogram\" in each preset's object); blab import --histogram "
 		 "counts a real trace the same way"},
+	{.name = "--latency", .kind = CLI_FLAG, .off = OFF(latency), .only = PA,
+	 .help = "also count how long each page allocation and free took, by path (pcp hit, "
+		 "refill, direct; pcp, drain, direct) with its zone->lock wait and its time in "
+		 "rmqueue_bulk() / free_pcppages_bulk(), and each of those calls: p50, p99, p99.9 "
+		 "and max in cycles, histograms as funclatency prints them (--json: \"latency\" in "
+		 "each preset's object; docs/model.md, Latency). Changes no other number"},
 	{.name = "--clear-lines", .value = "N", .kind = CLI_UINT, .off = OFF(clear_lines), .min = 1,
 	 .max = 64, .def = "64", .only = PA,
 	 .help = "frame lines clear_page() passes through the cache model"},
@@ -163,6 +175,26 @@ static const struct cli_opt sim_opts[] = {
 		 "Ki .. Ti (2^10 ..); past it a run is refused before it starts. Default: "
 		 "$BLAB_MEM_LIMIT, else half of this machine's memory"},
 };
+
+/* --pcp-batch-scale-max: every preset of the run must have CONFIG_PCP_BATCH_SCALE_MAX, which
+ * came with 6.7 (52166607ecc9); setting it for an older kernel would be a kernel that never
+ * was */
+static int check_batch_scale(struct sim_args *a, char *err, size_t errlen)
+{
+	const struct cli_list *l = a->workload_id == BLAB_WL_HACKBENCH ? &a->hb_preset : &a->presets;
+
+	a->pcp_batch_scale_given = cli_given(&a->p, "--pcp-batch-scale-max");
+	for (uint32_t i = 0; a->pcp_batch_scale_given && i < l->n; i++) {
+		struct blab_strategy s;
+		if (blab_preset(l->name[i], &s) == 0 && !blab_strategy_has_batch_scale(&s)) {
+			snprintf(err, errlen, "--pcp-batch-scale-max: preset %s has no "
+				 "CONFIG_PCP_BATCH_SCALE_MAX (it came with 6.7, 52166607ecc9); give "
+				 "it with 6.7+ presets only (v6.7, v6.16, v6.19)", l->name[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 int sim_args_parse(struct sim_args *a, int argc, char **argv, char *err, size_t errlen)
 {
@@ -240,6 +272,8 @@ int sim_args_parse(struct sim_args *a, int argc, char **argv, char *err, size_t 
 		snprintf(err, errlen, "--zone, --zone-node and --zone-cpus need --zoneinfo FILE");
 		return -1;
 	}
+	if (check_batch_scale(a, err, errlen))
+		return -1;
 	if (a->workload_id == BLAB_WL_HACKBENCH) {
 		for (uint32_t g = 0; g < a->groups.n; g++) {
 			if (a->groups.v[g] < (a->same_cpu ? 1u : 2u)) {

@@ -22,7 +22,7 @@
 #include "sim_args.h"
 #include "sim_jobs.h"
 #include "sim_shard.h"
-#include "cli.h"
+#include "cmd_sim.h"
 
 #define POINTS_FILE_MAX (16u << 20)
 #define POINTS_MAX 20000u /* lines are compared pairwise for repeats */

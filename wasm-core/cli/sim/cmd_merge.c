@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "blab_sim.h"
-#include "cli.h"
+#include "../cli.h"
 #include "sim_shard.h"
 
 #define SHARD_FILE_MAX (256u << 20)

@@ -14,7 +14,7 @@
 #include "blab_sim.h"
 #include "blab_model.h"
 #include "blab_zoneinfo.h"
-#include "options.h"
+#include "../options.h"
 #include "sim_shard.h"
 
 struct sim_args {
@@ -23,7 +23,10 @@ struct sim_args {
 	struct cli_list cpus, presets, groups, slub_prefetch, hb_preset;
 	uint64_t pages, iterations, loops, object_size, data_size, seed, sockets, cache_scale;
 	uint64_t clear_lines, hi_order, delay_us, compact, mem_limit, batch, high;
-	int same_cpu, node_zones, csv, json, hash, bench, histogram;
+	/* --pcp-batch-scale-max: CONFIG_PCP_BATCH_SCALE_MAX for every (6.7+) preset, when given */
+	uint64_t pcp_batch_scale_max;
+	int pcp_batch_scale_given;
+	int same_cpu, node_zones, csv, json, hash, bench, histogram, latency;
 	const char *events, *params;
 	/* --points FILE: the browser's runs, one key a line (sim_points.c); each point says its
 	 * own settings, so only --jobs, --cache, --shard and --mem-limit go with it */
