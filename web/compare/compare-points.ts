@@ -5,9 +5,9 @@
 // the page most people open first draws its chart and table at once. Other links keep the
 // worker pool and the results cache.
 import type { SimRequest } from '../engine/blab-module';
-import { pointKey } from '../engine/point';
-import { COMPARE_WORKLOADS, DEFAULT_COMPARE, type CompareState } from './compare-url';
-import { compareRequest, measuredSeeds } from './compare-request';
+import { pointKey } from '../engine/point.ts';
+import { COMPARE_WORKLOADS, DEFAULT_COMPARE, type CompareState } from './compare-url.ts';
+import { compareRequest, measuredSeeds } from './compare-request.ts';
 
 /** The name the default link's runs ship under in `virtual:lesson-results`. */
 export const COMPARE_SET = 'compare';

@@ -18,11 +18,11 @@
 // chart): 4096 pages per task by default, with L2 and LLC scaled to keep will-it-scale's 128 MB
 // footprint-to-cache ratio. The replayed columns run a cut-down copy (replaySize()), small
 // enough to step page by page, and say so.
-import { CORE_LIMITS } from '../log/core-limits';
-import { PRESETS, type Preset } from '../scenario/url';
-import { willItScaleCacheScale } from '../engine/point';
+import { CORE_LIMITS } from '../log/core-limits.ts';
+import { PRESETS, type Preset } from '../scenario/url.ts';
+import { willItScaleCacheScale } from '../engine/point.ts';
 import type { SimConfig } from '../lessons/lesson';
-import { HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads';
+import { HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads.ts';
 
 const HACKBENCH_MAX_GROUPS = CORE_LIMITS.hackbenchMaxGroups;
 export const COMPARE_LIMITS = {

@@ -18,7 +18,7 @@ import { createPlayback } from '../ui/playback';
 import { createPfnDialog, type PfnDialog } from '../views/pfn-dialog';
 import type { PcpParams } from '../views/pcp';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
-import { SERIES_COLORS } from '../views/throughput';
+import { seriesColor } from '../views/throughput';
 import { unusableIndex } from './diff';
 import { formatConfig, type CompareState, type CompareWorkload } from './compare-url';
 import { replayRequest, slubPrefetchOf } from './compare-request';
@@ -147,7 +147,7 @@ async function addColumn(o: ColumnOptions): Promise<boolean> {
   await nextTask(); // the seek to the end replayed the whole log
   if (!current()) return false;
   const col = el('section', { class: 'compare-col', 'aria-label': c.label });
-  const head = el('h3', { class: 'compare-col-title' }, el('span', { class: 'swatch', style: `background:${SERIES_COLORS[k % SERIES_COLORS.length]}` }), c.label);
+  const head = el('h3', { class: 'compare-col-title' }, el('span', { class: 'swatch', style: `background:${seriesColor(k)}` }), c.label);
   const json = el('button', { type: 'button', class: 'small', text: 'Run as JSON' });
   json.addEventListener('click', () => download(eventLogToJson(player.log, `compare ${c.label}`), `compare-${formatConfig(c)}.events.json`, 'application/json'));
   col.append(

@@ -22,6 +22,7 @@ import { fillStage } from './step-stage';
 import { createProsePages } from './prose-pages';
 import { fitSlide, offSlideNote } from './slide-fit';
 import './lecture.css';
+import { THEME_EVENT } from '../ui/theme';
 
 export interface LessonRoute {
   id: string;
@@ -187,6 +188,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   prev.addEventListener('click', () => go(index - 1));
   next.addEventListener('click', () => go(index + 1));
   onRevealKey(presenter, () => box?.reveal(), listeners.signal);
+  document.addEventListener(THEME_EVENT, () => show(), { signal: listeners.signal }); // figures in the theme's colours
 
   /** lecture mode's chosen figure or pair, where the step has them */
   const chosenFigures = (step: LessonStep): LectureFigureId[] => route.views?.filter((v) => v === 'event' || (step.views as string[]).includes(v)) ?? [];

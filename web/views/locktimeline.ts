@@ -20,7 +20,6 @@ import { createCanvasAxis } from '../ui/canvas-axis';
 
 const MAX_LANES = 32;
 /** the outline of what prose points at: the page's focus colour */
-const FOCUS = '#f0e442';
 /** the time axis strip under the lanes at the normal figure type; it grows with the type */
 const AXIS_H = 26;
 /** the least room between two time labels ("now t = 1.23M" is about 90 px wide) */
@@ -154,7 +153,7 @@ export function createLockTimelineView(body: HTMLElement) {
       const parts: string[] = [];
       for (let c = 0; c < lanes; c++) {
         const y = top + titleH + c * laneH;
-        ctx.fillStyle = '#232a36';
+        ctx.fillStyle = COLORS.unknown;
         ctx.fillRect(LABEL_W, y + 1, w - STAT_W - LABEL_W, laneH - 2);
         for (const [flat, color] of [
           [set.iv.spin[c]!, set.spin],
@@ -176,7 +175,7 @@ export function createLockTimelineView(body: HTMLElement) {
           }
         }
         const labelled = c % labelEvery === 0;
-        ctx.fillStyle = '#e6edf3';
+        ctx.fillStyle = COLORS.text;
         ctx.textAlign = 'left';
         if (labelled) ctx.fillText(`cpu ${c}`, 4, y + laneH / 2);
         const { stat, state } = laneState(p, si0 === 0 ? undefined : set.iv, c, now);
@@ -186,7 +185,7 @@ export function createLockTimelineView(body: HTMLElement) {
       summary.push(`${set.name}: ${parts.join('; ')}`);
       ctx.globalAlpha = 1;
       if (marked === set.name) {
-        ctx.strokeStyle = FOCUS;
+        ctx.strokeStyle = COLORS.focus;
         ctx.lineWidth = 3;
         ctx.strokeRect(1.5, top + 1.5, w - 3, setH - 3);
       }

@@ -21,6 +21,7 @@ import { select } from 'd3-selection';
 import { line, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTriangle } from 'd3-shape';
 import 'd3-transition';
 import { reducedMotion } from '../ui/dom';
+import { COLORS } from '../ui/palette';
 import type { ThroughputPoint, ThroughputSeries } from '../engine/sweep';
 
 export interface ThroughputChartOptions {
@@ -47,10 +48,18 @@ export interface ThroughputChartOptions {
 }
 
 /** Okabe–Ito, in an order where neighbours differ in lightness too (projector, colour blindness). */
-export const SERIES_COLORS = ['#56B4E9', '#E69F00', '#009E73', '#F0E442', '#CC79A7', '#D55E00', '#0072B2', '#FFFFFF'] as const;
+const SERIES_DARK = ['#56B4E9', '#E69F00', '#009E73', '#F0E442', '#CC79A7', '#D55E00', '#0072B2', '#FFFFFF'] as const;
+// on white the yellow and the white series would vanish: a darker yellow and black take their places
+const SERIES_LIGHT = ['#0072B2', '#E69F00', '#009E73', '#8a7a00', '#CC79A7', '#D55E00', '#56B4E9', '#000000'] as const;
+/** The colour of series i in the page's theme (Okabe–Ito, in the order the charts have always used). */
+export const seriesColor = (i: number): string => {
+  const set = document.documentElement.dataset['theme'] === 'light' ? SERIES_LIGHT : SERIES_DARK;
+  return set[i % set.length]!;
+};
 /** One marker shape per series (d3-shape's symbols), so colour is never the only cue. */
 const MARKERS = [symbolCircle, symbolSquare, symbolTriangle, symbolDiamond, symbolCross, symbolStar] as const;
-export const LINEAR_COLOR = '#aab4c0';
+/** the linear line and the axes: quiet, in the page's theme */
+const linearColor = () => COLORS.muted;
 /** how long a redraw eases lines and points to their new places (none with reduced motion) */
 const EASE_MS = 300;
 
@@ -144,16 +153,16 @@ function drawAxes(svg: SVGSVGElement, { x, y, w: W, h: H, m, maxTasks, titleLine
   const axes = part(svg, 'tp-axes');
   const yAxis = part(axes.node()!, 'tp-y').attr('transform', `translate(${m.left},0)`);
   yAxis.call(axisLeft(y).ticks(5).tickFormat((v) => fmtScore(Number(v))).tickSizeInner(-(W - m.left - m.right)).tickSizeOuter(0).tickPadding(6));
-  yAxis.selectAll('.tick line').attr('stroke', '#2e3748');
+  yAxis.selectAll('.tick line').attr('stroke', COLORS.grid);
   const taskTicks = x.ticks(Math.min(8, maxTasks)).filter((t) => Number.isInteger(t));
   const xAxis = part(axes.node()!, 'tp-x').attr('transform', `translate(0,${H - m.bottom})`);
   xAxis.call(axisBottom(x).tickValues(taskTicks).tickFormat((v) => String(v)).tickSizeOuter(0));
   for (const a of [xAxis, yAxis]) {
     a.attr('font-size', 13).attr('font-family', null);
-    a.selectAll('.domain').attr('stroke', LINEAR_COLOR);
-    a.selectAll('.tick text').attr('fill', '#e6edf3');
+    a.selectAll('.domain').attr('stroke', linearColor());
+    a.selectAll('.tick text').attr('fill', COLORS.text);
   }
-  xAxis.selectAll('.tick line').attr('stroke', LINEAR_COLOR);
+  xAxis.selectAll('.tick line').attr('stroke', linearColor());
   const titles = [
     { cls: 'tp-xlabel', x: (m.left + W - m.right) / 2, y: H - 6, t: opts.xLabel ?? 'tasks (one per CPU)', anchor: 'middle', rotate: false },
     { cls: 'tp-ylabel', x: 14, y: (m.top + H - m.bottom) / 2, t: opts.yLabel ?? `score (${unit})`, anchor: 'middle', rotate: true },
@@ -169,7 +178,7 @@ function drawAxes(svg: SVGSVGElement, { x, y, w: W, h: H, m, maxTasks, titleLine
     .attr('text-anchor', (d) => d.anchor)
     .attr('transform', (d) => (d.rotate ? `rotate(-90 ${d.x} ${d.y})` : null))
     .attr('font-weight', (d) => (d.cls.startsWith('tp-title') ? 650 : null))
-    .attr('fill', '#e6edf3')
+    .attr('fill', COLORS.text)
     .attr('font-size', (d) => (d.cls.startsWith('tp-title') ? 14 : 13))
     .text((d) => d.t);
 }
@@ -227,14 +236,14 @@ export function drawThroughputChart(
     .selectAll<SVGPathElement, ThroughputPoint[]>('path.tp-linear')
     .data(linPts.length > 1 ? [linPts] : [])
     .join((enter) => enter.append('path').attr('class', 'tp-linear').attr('fill', 'none').attr('opacity', 0).attr('d', path))
-    .attr('stroke', LINEAR_COLOR)
+    .attr('stroke', linearColor())
     .attr('stroke-width', 1.5)
     .attr('stroke-dasharray', '6 5')
     .transition()
     .duration(ms)
     .attr('opacity', 1)
     .attr('d', path);
-  if (linPts.length > 1) labels.push({ y: y(linPts.at(-1)!.score), text: lin!.label, color: LINEAR_COLOR });
+  if (linPts.length > 1) labels.push({ y: y(linPts.at(-1)!.score), text: lin!.label, color: linearColor() });
 
   const groups = root
     .selectAll<SVGGElement, (typeof lines)[number]>('g.tp-series')
@@ -243,7 +252,7 @@ export function drawThroughputChart(
     .attr('class', 'tp-series')
     .attr('data-label', (l) => l.label);
   groups.each(function (l, i) {
-    const color = SERIES_COLORS[i % SERIES_COLORS.length]!;
+    const color = seriesColor(i);
     const g = select(this);
     g.selectAll<SVGPathElement, ThroughputPoint[]>('path.tp-line')
       .data(l.pts.length > 1 ? [l.pts] : [])
