@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { coreHash } from './scripts/core-hash.mjs';
 import { coreSourcePlugin } from './web/lessons/source-plugin.ts';
 import { publishPlugin } from './web/shell/publish-plugin.ts';
+import { fidelityPlugin } from './web/compare/fidelity-plugin.ts';
 import { TIME_MACHINE_SET, timeMachineKeys } from './web/compare/timemachine-runs.ts';
 import { COMPARE_SET, defaultCompareKeys } from './web/compare/compare-points.ts';
 
@@ -54,6 +55,7 @@ export default defineConfig({
     contentSecurityPolicy(),
     lessonsPlugin({ sets: () => [{ id: TIME_MACHINE_SET, keys: timeMachineKeys() }, { id: COMPARE_SET, keys: defaultCompareKeys() }] }),
     coreSourcePlugin(),
+    fidelityPlugin(),
     publishPlugin(),
   ],
   // which core the WebAssembly build comes from (web/engine/core-hash.ts): results are keyed by it

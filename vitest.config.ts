@@ -28,6 +28,7 @@ export const CORE_TESTS = [
   'web/log/cacheindex.test.ts',
   'web/log/compaction-core.test.ts',
   'web/log/core-limits.test.ts',
+  'web/log/latency-core.test.ts',
   'web/log/lockhistindex.test.ts',
   'web/log/pcphigh-core.test.ts',
   'web/log/pfnhistory.test.ts',

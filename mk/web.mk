@@ -14,8 +14,9 @@
 NPX := npx --no-install
 # the build reads lessons/*.md (virtual:lessons) and scans the core's C for the lesson player's
 # source pane (virtual:core-source): both are inputs of dist/ too; the native blab computes the
-# lesson tables the build ships (web/lessons/precompute.ts)
-WEB_SRC := $(shell find web lessons wasm-core/src wasm-core/include -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json
+# lesson tables the build ships (web/lessons/precompute.ts); the ?fidelity page is built from
+# docs/fidelity-claims.json, checked against docs/fidelity.md
+WEB_SRC := $(shell find web lessons wasm-core/src wasm-core/include -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json docs/fidelity-claims.json docs/fidelity.md
 
 .PHONY: typecheck eslint test-unit test-core test-web test-e2e web-build serve start lint lint-web
 

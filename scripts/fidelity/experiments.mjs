@@ -32,16 +32,25 @@ export const EXP = {
   // seed 002 like for like (5.14+ sizes on both sides), page_fault1 and one task's trunc
   mel2022: { workload: 'page_fault1', cpus: [2, 48, 79, 110], presets: ['v5.17', 'v5.18-prefetch', 'v5.18'], ...V514, seeds: 3 },
   trunc: { workload: 'trunc', cpus: [1], presets: ['v5.17', 'v5.18-prefetch', 'v5.18'], pages: 16384, cacheScale: 1, seeds: 3 },
+  // ... at the seed's topology: a zone and an LRU list per node (--node-zones), and the tasks
+  // out of step, each at its own point of its loop as will-it-scale's processes are minutes
+  // into a run (three rounds, --out-of-step: docs/sim.md, "Tasks in step"); the plateau:
+  // v5.17 from 40 to 112 tasks
+  mel2022_nodes: { workload: 'page_fault1', cpus: [48, 110], presets: ['v5.17', 'v5.18'], ...V514, nodeZones: true, outOfStep: true, seeds: 3 },
+  plateau: { workload: 'page_fault1', cpus: [40, 80, 112], presets: ['v5.17'], ...V514, nodeZones: true, outOfStep: true, seeds: 3 },
+  // ... and with the tasks in step (the default), to show what being out of step changes
+  mel2022_nodes_step: { workload: 'page_fault1', cpus: [48, 110], presets: ['v5.17', 'v5.18'], ...V514, nodeZones: true, seeds: 1 },
   // v5.18 against v4.17 literally (a 5.14+ preset: the real cache sizes)
   literal: { workload: 'page_fault1', cpus: [56, 112], presets: ['v4.17', 'v5.18'], ...V514, seeds: 3 },
   // seed 003: hackbench, the lesson's 4000 messages per sender, remote frees and the control;
-  // a message is an skb as __alloc_skb() makes it in 3.x: the head (256 bytes, the default
-  // object) and a data buffer from kmalloc, 100 bytes + skb_shared_info rounded up to 512
-  hackbench: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', dataSize: 512, seeds: 3 },
-  hackbench_same: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', dataSize: 512, sameCpu: true, seeds: 1 },
-  // the same with one object a message (the lesson's browser runs, and the model before the
-  // data buffer), to show what the second object changes
-  hackbench_one: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', seeds: 1 },
+  // a message is an skb as __alloc_skb() makes it in 3.x: the head (256 bytes) and a data
+  // buffer from kmalloc, 100 bytes + skb_shared_info rounded up to 512: blab sim's default
+  // message, so the command the report prints is the one a user types
+  hackbench: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', seeds: 3 },
+  hackbench_same: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', sameCpu: true, seeds: 1 },
+  // the same with a bare head, one object a message (--data-size 0; the model before the data
+  // buffer), to show what the second object changes
+  hackbench_one: { workload: 'hackbench', groups: [2, 4, 8], loops: 4000, preset: 'v4.16', dataSize: 0, seeds: 1 },
   // seed 004: page_fault1 at 56 and 112 tasks, steady state (the scored rounds); the base is
   // the tree the RFC was posted against, 4.16 with 4.17's two-pass bulk free: the model's v4.17
   rfc004: { workload: 'page_fault1', cpus: [56, 112], presets: [RFC_BASE, 'lu-rfc-p2', 'lu-rfc-p3', 'lu-rfc-p4'], ...V4, seeds: 3 },
@@ -75,7 +84,7 @@ export function simArgs(e, cpus, { seed, quick = false, params, preset } = {}) {
   const a = ['--workload', e.workload];
   if (e.workload === 'hackbench') {
     a.push('--groups', String(cpus), '--loops', String(quick ? e.loops >> 2 : e.loops), '--preset', e.preset);
-    if (e.dataSize) a.push('--data-size', String(e.dataSize));
+    if (e.dataSize !== undefined) a.push('--data-size', String(e.dataSize));
     if (e.sameCpu) a.push('--same-cpu');
   } else {
     a.push('--cpus', String(cpus), '--preset', preset ?? e.presets.join(','),
@@ -83,6 +92,7 @@ export function simArgs(e, cpus, { seed, quick = false, params, preset } = {}) {
     if (e.cacheScale > 1) a.push('--cache-scale', String(e.cacheScale));
     if (e.sockets) a.push('--sockets', String(e.sockets));
     if (e.nodeZones) a.push('--node-zones');
+    if (e.outOfStep) a.push('--iterations', '3', '--out-of-step');
   }
   if (seed !== undefined && seed !== 1) a.push('--seed', String(seed));
   if (params) a.push('--params', params);

@@ -1,11 +1,13 @@
 // The fidelity report's machinery without the model: the runner runs a shared job once, a
-// claim's measure names the cells it reads, and the sensitivity counts a flip only past the
-// claim's seed spread (a smaller move is the seed's, not the cost's).
+// claim's measure names the cells it reads, the sensitivity counts a flip only past the
+// claim's seed spread (a smaller move is the seed's, not the cost's), and the claims section of
+// the report and the "How close is the model?" page's data are one thing written twice.
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAIMS } from './claims.mjs';
+import { CLAIMS_BEGIN, CLAIMS_END, checkClaimsDocument, claimRow, claimsFromReport, claimsMarkdown } from './claims-data.mjs';
 import { EXP, cellsRead, runCells, simArgs } from './experiments.mjs';
 import { makeRunner } from './runner.mjs';
 import { COSTS, sensitivityMarkdown } from './sensitivity.mjs';
@@ -64,9 +66,10 @@ describe('the claims', () => {
     }
   });
 
-  it('send hackbench with the skb\'s data buffer', () => {
+  it('send hackbench\'s default message, the skb with its data buffer, and the bare head on request', () => {
     expect(simArgs(EXP.hackbench, 8, { seed: 2 })).toEqual(
-      ['--workload', 'hackbench', '--groups', '8', '--loops', '4000', '--preset', 'v4.16', '--data-size', '512', '--seed', '2']);
+      ['--workload', 'hackbench', '--groups', '8', '--loops', '4000', '--preset', 'v4.16', '--seed', '2']);
+    expect(simArgs(EXP.hackbench_one, 8)).toContain('--data-size');
   });
 });
 
@@ -94,5 +97,51 @@ describe('the sensitivity table', () => {
     const { fragile, markdown } = sensitivityMarkdown(rows(1.5, 3, 'mem_cycles'), [claim], { x: 0.5 });
     expect(fragile).toEqual([]);
     expect(markdown).toContain('mem_cycles 75');
+  });
+});
+
+describe('the claims as data: the report and the page', () => {
+  const claim = CLAIMS.find((c) => c.id === '002-pf1-48');
+  const row = (xs, marked = true) => claimRow(claim, xs, marked, 'blab sim --workload page_fault1');
+
+  it('gives a claim its verdict from the mean, and says when a seed is outside', () => {
+    expect(row([-0.2, 0.1, 0.3]).verdict).toBe('inside');
+    expect(row([-0.2, 0.1, 1.5]).verdict).toBe('inside (a seed outside)');
+    expect(row([-2, -1.8, -1.5]).verdict).toBe('outside, marked in 04-single-pass.md');
+    expect(row([-2, -1.8, -1.5], false).verdict).toBe('outside, not marked in 04-single-pass.md');
+    expect(row([-2, -1.8, -1.5]).gap).toMatch(/\S/);
+    expect(row([0, 0, 0]).gap).toBeNull();
+  });
+
+  it('writes the report\'s section from the data alone, and reads it back', () => {
+    const doc = { core: 'x', claims: [row([-0.2, 0.1, 0.3]), row([-2, -1.8, -1.5])] };
+    const md = claimsMarkdown(doc);
+    expect(md).toContain('| **002-pf1-48**');
+    expect(md).toContain('**outside**, marked in 04-single-pass.md');
+    expect(md).toContain('1 of 2 claims inside their bands. Outside, and why');
+    expect(claimsFromReport(`# r\n\n${CLAIMS_BEGIN}\n${md}\n${CLAIMS_END}\n\nmore`)).toBe(md);
+    expect(claimsFromReport('no section')).toBeNull();
+  });
+
+  it('the committed report and the page\'s data (docs/fidelity-claims.json) say the same', () => {
+    const doc = checkClaimsDocument(JSON.parse(readFileSync('docs/fidelity-claims.json', 'utf8')));
+    expect(doc.claims.map((c) => c.id)).toEqual(CLAIMS.map((c) => c.id));
+    expect(claimsFromReport(readFileSync('docs/fidelity.md', 'utf8'))).toBe(claimsMarkdown(doc));
+  });
+
+  it('refuses a damaged document, naming the claim and the field', () => {
+    const bad = { core: 'x', claims: [{ ...row([0, 0, 0]), mean: 'high' }] };
+    expect(() => checkClaimsDocument(bad)).toThrow(/002-pf1-48: mean/);
+  });
+});
+
+describe('each claim\'s links to run it again', () => {
+  it('open a compare view the page can parse, and name a table of the claim\'s lesson', async () => {
+    const { parseCompare } = await import('../../web/compare/compare-url.ts');
+    for (const c of CLAIMS) {
+      expect(c.compare, c.id).toMatch(/^\?compare=/);
+      expect(() => parseCompare(c.compare), c.id).not.toThrow();
+      if (c.table) expect(readFileSync(c.lesson, 'utf8'), c.id).toContain(`table: ${c.table}\n`);
+    }
   });
 });

@@ -11,14 +11,17 @@ import { inBand } from './claims.mjs';
 import { cellsRead, runCells } from './experiments.mjs';
 import { signed } from './stats.mjs';
 
-// the cost parameters (docs/model.md's sources); the sizes, topology and fill_buffers (a
-// count, not a cost) are not varied. list_op_cycles also sets the workloads' fault (x250) and
+// the cost parameters (docs/model.md's sources); the sizes, topology, fill_buffers (a count,
+// not a cost), the memory's channels and transfer rate (a data sheet's) are not varied. list_op_cycles also sets the workloads' fault (x250) and
 // unmap (x25) work (machine/model/hooks.c).
 export const COSTS = [
   ['l1_cycles', 'anandtech'], ['l2_cycles', 'anandtech'], ['llc_cycles', 'anandtech'],
   ['xcore_cycles', 'lat'], ['xsocket_cycles', 'lat'], ['mem_cycles', 'anandtech'],
   ['lock_handoff_cycles', 'lat'], ['lock_handoff_remote_cycles', 'lat'], ['atomic_cycles', 'agner'],
   ['clear_page_cycles', 'est'], ['list_op_cycles', 'est'], ['prefetch_issue_cycles', 'est'],
+  // the memory controllers' sustained fraction of their data-sheet peak (a rate, not a cost:
+  // a claim that moves with it is one the memory wall decides)
+  ['mem_sustained_pct', 'stream'],
 ];
 
 /** model_params_default()'s value of each cost, read from its source (one place to change) */

@@ -14,6 +14,10 @@
  *     is one line transfer between cores -> xcore_cycles, lock_handoff_cycles
  *   - memset() of 4 KB pages spread over a buffer larger than the LLC (cold, like a page
  *     fresh from the free lists) -> clear_page_cycles
+ *   - memory bandwidth: one thread per online CPU (64 at most), each on its own slice of a
+ *     buffer far larger than the LLC, first storing (memset), then reading (a sum of every
+ *     word); the reads' bytes a second over the sockets -> mem_channels = 1, mem_mts and
+ *     mem_sustained_pct = 100 (measured: already what the machine sustains)
  * Everything else (fill_buffers, list_op_cycles, prefetch_issue_cycles, the other socket's
  * costs on a one-socket machine) keeps its default and says so in the file.
  *
@@ -48,8 +52,10 @@ static int calibrate_help(FILE *f)
 "Measures this machine and writes a model parameter file for blab sim --params:\n"
 "the clock (a dependent add chain), the CPU topology and cache sizes (sysfs),\n"
 "load latency by pointer chasing over growing working sets (L1, L2, LLC, memory),\n"
-"a locked add, a cache line passed between two cores (two pinned threads), and\n"
-"memset() of a 4 KB page. Keys it cannot measure keep their defaults, marked so.\n"
+"a locked add, a cache line passed between two cores (two pinned threads),\n"
+"memset() of a 4 KB page, and memory bandwidth (every CPU storing to, then reading\n"
+"from, its own part of a buffer far larger than the LLC). Keys it cannot measure keep\n"
+"their defaults, marked so.\n"
 "Takes about 10 s (--quick: about 3 s, noisier). Native only.\n"
 "\n"
 "  --out FILE   write the file there (default: standard output)\n"
@@ -364,6 +370,64 @@ static double clear_page_ns(char *buf, uint64_t bytes, uint64_t pages)
 	return best;
 }
 
+/* The memory bandwidth test: each thread stores to, then reads, its own slice. */
+#define STREAM_THREADS 64
+struct stream_arg {
+	char *p;
+	uint64_t bytes;
+	int reads; /* 0: memset the slice; 1: read every word */
+	_Atomic int *go;
+	uint64_t sum;
+};
+
+static void *stream_one(void *v)
+{
+	struct stream_arg *a = v;
+	while (!atomic_load_explicit(a->go, memory_order_acquire))
+		sched_spin();
+	if (!a->reads) {
+		memset(a->p, 1, a->bytes);
+		__asm__ volatile("" : : "r"(a->p) : "memory");
+	} else {
+		const volatile uint64_t *w = (const volatile uint64_t *)(void *)a->p;
+		uint64_t s = 0;
+		for (uint64_t i = 0; i < a->bytes / 8; i += 8) /* one word a line: the line is read */
+			s += w[i];
+		a->sum = s;
+	}
+	return NULL;
+}
+
+/* MB/s of `nthreads` threads storing (reads 0) or reading (1) buf's `bytes` at once: the best
+ * of `reps` passes (another process can only make a pass slower); 0 when threads fail */
+static double stream_mbs(char *buf, uint64_t bytes, int nthreads, int reads, int reps)
+{
+	pthread_t th[STREAM_THREADS];
+	struct stream_arg arg[STREAM_THREADS];
+	uint64_t slice = bytes / (uint64_t)nthreads & ~4095ull;
+	double best = 0;
+	for (int r = 0; r < reps; r++) {
+		_Atomic int go = 0;
+		int n = 0;
+		for (; n < nthreads; n++) {
+			arg[n] = (struct stream_arg){buf + (uint64_t)n * slice, slice, reads, &go, 0};
+			if (pthread_create(&th[n], NULL, stream_one, &arg[n]))
+				break;
+		}
+		double t0 = now_ns();
+		atomic_store_explicit(&go, 1, memory_order_release);
+		for (int k = 0; k < n; k++)
+			pthread_join(th[k], NULL);
+		double ns = now_ns() - t0;
+		if (n < nthreads)
+			return 0;
+		double mbs = (double)slice * n / ns * 1000.0;
+		if (mbs > best)
+			best = mbs;
+	}
+	return best;
+}
+
 static uint32_t cyc(double ns, double mhz, uint32_t max)
 {
 	double c = ns * mhz / 1000.0 + 0.5;
@@ -489,6 +553,9 @@ static int calibrate(int quick, FILE *f)
 	/* CPU 0 and the first CPU on another core (Linux numbers siblings after all cores) */
 	double xfer_ns = ncpu > 1 ? pingpong_ns(0, (int)(ncpu > 1 ? 1 : 0), 200000ull * scale) : 0;
 	double clr_ns = clear_page_ns(buf, mem_bytes, 20000ull * scale);
+	int nth = ncpu < 1 ? 1 : ncpu > STREAM_THREADS ? STREAM_THREADS : (int)ncpu;
+	double store_mbs = stream_mbs(buf, mem_bytes, nth, 0, (int)scale + 1);
+	double read_mbs = stream_mbs(buf, mem_bytes, nth, 1, (int)scale + 1);
 	munmap(buf, mem_bytes);
 
 	/* the keys */
@@ -515,6 +582,13 @@ static int calibrate(int quick, FILE *f)
 		p.lock_handoff_cycles = p.xcore_cycles;
 	}
 	p.clear_page_cycles = cyc(clr_ns, mhz, 1000000);
+	if (read_mbs > 0) {
+		/* the reads' MB/s a socket as one channel of mem_mts x 8 bytes, all of it sustained */
+		double mts = read_mbs / t.sockets / 8.0 + 0.5;
+		p.mem_channels = 1;
+		p.mem_mts = mts < 100 ? 100u : mts > 20000 ? 20000u : (uint32_t)mts;
+		p.mem_sustained_pct = 100;
+	}
 	if (model_params_check(&p, why, sizeof(why))) {
 		fprintf(stderr, "blab calibrate: the measured machine is outside the model: %s\n",
 			why);
@@ -549,6 +623,11 @@ static int calibrate(int quick, FILE *f)
 	fprintf(f, "# locked add %.2f ns; line between CPU 0 and CPU 1 %.1f ns (half a "
 		   "ping-pong); memset of a 4 KB page %.1f ns\n",
 		atom_ns, xfer_ns, clr_ns);
+	fprintf(f, "# memory, %d threads over %llu MB: stores %.0f MB/s, reads %.0f MB/s (with reads "
+		   "for ownership the stores moved about twice their bytes); the reads a socket are "
+		   "mem_mts x 8%s\n",
+		nth, (unsigned long long)(mem_bytes >> 20), store_mbs, read_mbs,
+		read_mbs > 0 ? "" : " (the threads did not start: defaults kept)");
 	fprintf(f, "# not measured, defaults kept: fill_buffers, list_op_cycles, "
 		   "prefetch_issue_cycles, llc_victim%s\n",
 		t.sockets == 1 ? ", xsocket_cycles and lock_handoff_remote_cycles (one socket)" :

@@ -90,7 +90,40 @@ struct blab_js_sim_request {
 	X(pcpUndrained, r->pcp_cpus_undrained)  \
 	X(pcpUnrefilled, r->pcp_cpus_unrefilled) \
 	X(scoredZoneBp, r->scored_zone_contention_bp) \
-	X(scoredLruBp, r->scored_lru_contention_bp)
+	X(scoredLruBp, r->scored_lru_contention_bp) \
+	X(memMbs, r->mem_mbs)                   \
+	X(memUtilBp, r->mem_util_bp)            \
+	X(memWaitBp, r->mem_wait_bp)            \
+	X(memLimitMbs, r->mem_limit_mbs)        \
+	X(binds, r->binds)                      \
+	BLAB_JS_SIM_LATENCY_STATS(X)
+
+/* a run that counted latencies (request.latency, a point's latency=1; all 0 otherwise): the
+ * modelled clock, then every allocation, every free, each rmqueue_bulk() ("refill") and each
+ * free_pcppages_bulk() ("drain") call: how many, p50, p99, p99.9 (each its range's upper end)
+ * and the longest, in cycles (blab_sim_result.latency) */
+#define BLAB_JS_SIM_LATENCY_STATS(X)                    \
+	X(latCpuMhz, r->latency.cpu_mhz)                \
+	X(latAllocCount, r->latency.alloc.count)        \
+	X(latAllocP50, r->latency.alloc.p50)            \
+	X(latAllocP99, r->latency.alloc.p99)            \
+	X(latAllocP999, r->latency.alloc.p99_9)         \
+	X(latAllocMax, r->latency.alloc.max)            \
+	X(latFreeCount, r->latency.free.count)          \
+	X(latFreeP50, r->latency.free.p50)              \
+	X(latFreeP99, r->latency.free.p99)              \
+	X(latFreeP999, r->latency.free.p99_9)           \
+	X(latFreeMax, r->latency.free.max)              \
+	X(latRefillCount, r->latency.rmqueue_bulk.count) \
+	X(latRefillP50, r->latency.rmqueue_bulk.p50)    \
+	X(latRefillP99, r->latency.rmqueue_bulk.p99)    \
+	X(latRefillP999, r->latency.rmqueue_bulk.p99_9) \
+	X(latRefillMax, r->latency.rmqueue_bulk.max)    \
+	X(latDrainCount, r->latency.free_pcppages_bulk.count) \
+	X(latDrainP50, r->latency.free_pcppages_bulk.p50) \
+	X(latDrainP99, r->latency.free_pcppages_bulk.p99) \
+	X(latDrainP999, r->latency.free_pcppages_bulk.p99_9) \
+	X(latDrainMax, r->latency.free_pcppages_bulk.max)
 
 enum {
 #define BLAB_X(js, expr) BLAB_JS_STAT_##js,

@@ -77,6 +77,35 @@ int blab_latency_record(struct blab_latency *l, unsigned cpu, unsigned s, uint64
 /* One rmqueue_bulk() or free_pcppages_bulk() call (s >= BLAB_LAT_OPS): 0 or BLAB_EINVAL. */
 int blab_latency_record_call(struct blab_latency *l, unsigned cpu, unsigned s, uint64_t cycles);
 
+/*
+ * The same, with where the call ran, so that a player can find it in the run's event log:
+ * `start` is the CPU's clock when it began and `pfn` the block an allocation handed out or a
+ * free took back (the ALLOC / FREE record on that CPU with that pfn, its time from start to
+ * start + total). A function's call (record_call_at) is that CPU's first RMQUEUE_BULK /
+ * PCP_DRAIN record at or after start. The recorder keeps, per series and log2 slot, the
+ * longest call that fell in it (blab_latency_longest()): a click on a histogram's bucket has
+ * an allocation to go to. The plain functions above keep none.
+ */
+int blab_latency_record_at(struct blab_latency *l, unsigned cpu, unsigned s, uint64_t start,
+			   uint64_t total, uint64_t lock_wait, uint64_t bulk, uint64_t pfn);
+int blab_latency_record_call_at(struct blab_latency *l, unsigned cpu, unsigned s,
+				uint64_t start, uint64_t cycles);
+
+/* One call, where it ran and how long it took (see blab_latency_record_at()). */
+struct blab_lat_call {
+	uint64_t start;  /* the CPU's clock when the call began */
+	uint64_t cycles; /* its length; 0: no call */
+	uint64_t pfn;    /* the allocation's or free's block; 0 for rmqueue_bulk() and
+			  * free_pcppages_bulk() calls */
+	uint32_t cpu, series;
+};
+/* The longest call of the mask's series (all CPUs) in bpf_log2l() slot `slot` (1 .. 64) of the
+ * nanosecond histograms below, among those recorded with where they ran; ties: the first. 0
+ * with *out filled (cycles 0 when there is none), or BLAB_EINVAL (a bad recorder, mask or
+ * slot). */
+int blab_latency_longest(const struct blab_latency *l, uint32_t mask, unsigned slot,
+			 struct blab_lat_call *out);
+
 /* A nearest-rank percentile: the value `lo` .. `hi` holds the exact one; exact when equal. */
 struct blab_lat_pct {
 	uint64_t lo, hi;
@@ -128,7 +157,8 @@ const char *blab_latency_series_name(unsigned s);
 /*
  * Everything as one JSON object (docs/model.md, "Latency"): the unit and clock, "alloc" and
  * "free" (every path together), each series under "paths" (with "lock_wait" and "bulk" for
- * the calls), and the log2 histograms per CPU. Like snprintf, returns the length needed.
+ * the calls), the longest call of each log2 slot of the totals ("longest": [slot, cpu, start,
+ * cycles, pfn] each), and the log2 histograms per CPU. Like snprintf, returns the length needed.
  */
 size_t blab_latency_json(const struct blab_latency *l, char *buf, size_t cap);
 

@@ -40,6 +40,16 @@ struct model_params {
 	uint32_t xsocket_cycles;
 	uint32_t mem_cycles; /* local DRAM */
 	uint32_t fill_buffers; /* L1 misses in flight per CPU (prefetches included); 0 = no limit */
+	/* each socket's memory controller: channels x transfer rate (MT/s) x 8 bytes is its peak,
+	 * of which mem_sustained_pct % is what it carries (docs/model.md, "Memory bandwidth");
+	 * mem_channels 0 = no bandwidth limit */
+	uint32_t mem_channels;
+	uint32_t mem_mts;
+	uint32_t mem_sustained_pct;
+	/* 1: clear_page()'s stores read each line for ownership before they write it, as the
+	 * model's other stores do, so a cleared line costs a read and a write-back; 0: they only
+	 * invalidate it (a fast-string store of a whole line), the write-back alone */
+	uint32_t clear_page_rfo;
 
 	/* locks and plain work */
 	uint32_t lock_handoff_cycles;        /* lock word moves to a core on the same socket */
@@ -77,6 +87,13 @@ static inline uint32_t model_cpus_max(const struct model_params *p)
 {
 	uint32_t n = p->sockets * p->cores_per_socket * p->threads_per_core;
 	return n < BLAB_MODEL_MAX_CPUS ? n : BLAB_MODEL_MAX_CPUS;
+}
+
+/* MB/s a socket's memory controller carries (channels x MT/s x 8 bytes x the sustained
+ * fraction), 0 with no limit */
+static inline uint64_t model_mem_limit_mbs(const struct model_params *p)
+{
+	return (uint64_t)p->mem_channels * p->mem_mts * 8u * p->mem_sustained_pct / 100u;
 }
 
 #ifdef __cplusplus

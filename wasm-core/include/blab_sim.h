@@ -72,6 +72,11 @@ struct blab_sim_config {
 	 * its socket's, as a NUMA machine has them; page_fault1 and parallel_free only
 	 * (docs/sim.md, "One zone per node"). 0: one zone and one LRU list for every CPU */
 	uint8_t node_zones;
+	/* 1: page_fault1's tasks run out of step, each at its own point of its loop, as
+	 * will-it-scale's processes are minutes into a run: each cuts its second round at a page
+	 * drawn from the run's PRNG and runs the rest after its scored rounds (iterations >= 3;
+	 * docs/sim.md, "Tasks in step"). 0: every task's rounds in step */
+	uint8_t out_of_step;
 	uint8_t log_mask;                    /* event classes sent to sink */
 	blab_event_sink sink;                /* NULL: no events at all */
 	void *sink_ctx;
@@ -117,6 +122,17 @@ enum blab_sim_compact {
 };
 #define BLAB_SIM_MAX_DELAY_US 1000000u
 
+/* What limits a run (blab_sim_result.binds) */
+enum blab_sim_limit {
+	BLAB_LIMIT_NONE = 0,      /* the CPUs' own work: no wait takes 10 % of their time */
+	BLAB_LIMIT_ZONE_LOCK = 1, /* spinning on zone->lock */
+	BLAB_LIMIT_LRU_LOCK = 2,  /* spinning on lru_lock */
+	BLAB_LIMIT_MEMORY = 3,    /* waiting for the memory controllers (bandwidth) */
+};
+#define BLAB_SIM_BINDS_BP 1000u /* 10 % of all CPUs' cycles */
+/* the limit's name: "none", "zone->lock", "lru_lock", "memory" ("?" past them) */
+const char *blab_sim_limit_name(uint32_t limit);
+
 struct blab_sim_result {
 	uint64_t score;          /* the workload's score (blab_sim_workload_unit); page_fault1:
 				  * pages faulted per second of virtual time, summed over tasks */
@@ -135,6 +151,19 @@ struct blab_sim_result {
 	uint32_t zones;
 	uint64_t node_zone_acq[BLAB_SIM_MAX_NODES], node_lru_acq[BLAB_SIM_MAX_NODES];
 	uint64_t prefetches, pf_hit, pf_late, pf_wasted;
+	/* the sockets' memory controllers (docs/model.md, "Memory bandwidth"): the bytes they
+	 * carried (lines filled from DRAM, clear_page()'s write-backs and reads for ownership),
+	 * all sockets' as MB/s over the run's length; the busiest socket's share of what it can
+	 * carry (1/100 %); the limit a socket carries (MB/s; 0: the run had none); and the cycles
+	 * the CPUs waited on memory beyond its idle latency: reads (queueing) and clear_page()s
+	 * (their write-backs), also as 1/100 % of all CPUs' cycles */
+	uint64_t mem_bytes, mem_mbs, mem_limit_mbs;
+	uint32_t mem_util_bp, mem_wait_bp;
+	uint64_t mem_read_wait, mem_clear_wait;
+	/* the limit that binds (enum blab_sim_limit): what the CPUs waited on longest, of
+	 * zone->lock (spin), lru_lock (spin) and memory (mem_wait_bp), when that was at least
+	 * BLAB_SIM_BINDS_BP of all their cycles; else none, the CPUs' own work */
+	uint32_t binds;
 	/* the pcp lists: rmqueue_bulk() refills and free_pcppages_bulk() runs at high, all CPUs
 	 * together; the CPUs whose list was used (refilled, drained, or holding pages at the end),
 	 * and of those the ones whose list was never drained at high / never refilled: a run where
@@ -161,6 +190,18 @@ struct blab_sim_result {
 	 * cycles after its warm-up round), 1/100 % of those cycles; the whole run's with one
 	 * round; 0 for the other workloads */
 	uint32_t scored_zone_contention_bp, scored_lru_contention_bp;
+	/* with config.latency (blab_latency.h): what the recorder holds after the run, in cycles
+	 * of the modelled clock (cpu_mhz cycles a microsecond); each percentile the upper end of
+	 * its range (blab_lat_pct.hi: exact below 8,192 cycles, within 1/128 above). Every
+	 * allocation and every free, then each rmqueue_bulk() and free_pcppages_bulk() call. A
+	 * recorder that was not fresh counts what came before too. All 0 without one; the
+	 * counters above are the same with or without it (test_latency.c) */
+	struct blab_sim_latency {
+		uint64_t cpu_mhz;
+		struct blab_sim_lat {
+			uint64_t count, p50, p99, p99_9, max;
+		} alloc, free, rmqueue_bulk, free_pcppages_bulk;
+	} latency;
 };
 
 /* The host memory a run takes, computed from its config before anything is allocated:
@@ -188,6 +229,9 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
  *     batch=0 high=0 clear_lines=64 cache_scale=1
  * and, on a 6.7+ preset whose CONFIG_PCP_BATCH_SCALE_MAX is not the default, after them
  *   pcp_batch_scale_max=N (0..6)
+ * and last, when the run counts each allocation's and free's latency (its record's lat*
+ * counters; blab_sim_result.latency)
+ *   latency=1
  * Native and WebAssembly turn a point into a run with the same function below, so the same
  * point gives the same counters in both.
  */
@@ -207,6 +251,9 @@ struct blab_sim_point {
 	/* CONFIG_PCP_BATCH_SCALE_MAX + 1 (1..7), 6.7+ presets only; 0: the preset's own (5).
 	 * The key names it, last, only when it is set: `pcp_batch_scale_max=N` */
 	uint32_t pcp_batch_scale_max;
+	/* 1: the run counts latencies (blab_sim_point_latency() makes its recorder); the key
+	 * names it, last, only when set: `latency=1` */
+	uint32_t latency;
 };
 #define BLAB_SIM_POINT_KEY_MAX 240u /* a key's characters, NUL included */
 
@@ -214,6 +261,11 @@ struct blab_sim_point {
  * 000's Skylake 4S), more than 224 get 8. 0, or BLAB_EINVAL with the reason in err. */
 int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config *c, char *err,
 			  size_t errlen);
+
+/* A fresh latency recorder for the point's run in *out when its key asks for one (latency=1),
+ * for c's CPUs on the clock c runs at; NULL when it does not ask. 0, or BLAB_ENOMEMHOST. */
+int blab_sim_point_latency(const struct blab_sim_point *p, const struct blab_sim_config *c,
+			   struct blab_latency **out);
 
 /* The point's key (see above) into buf: its length, or the length it would need. */
 int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n);

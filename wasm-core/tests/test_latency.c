@@ -2,7 +2,8 @@
  * test_latency.c - the latency recorder (blab_latency.h) against a brute-force sort, its
  * log2 histograms against a slot-by-slot count, its BCC-style text, its arguments; and on the
  * model machine: a run with the recorder gives the same result and event records as without
- * it, and its counts agree with the run's own counters.
+ * it, and its counts agree with the run's own counters; the longest call of each log2 slot is
+ * the slot's longest, and on the model machine each one's record is in the run's log.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,54 @@ static void arguments(void)
 	blab_latency_free(NULL);
 }
 
+/*
+ * Each log2 slot's longest call, against a brute-force scan: recorded with where it ran (the
+ * plain record functions keep none), ties kept at the first, a mask's longest the longest of
+ * its series.
+ */
+static void longest(void)
+{
+	struct blab_latency *l = blab_latency_new(3, 1000); /* 1 cycle = 1 ns */
+	static struct blab_lat_call best[BLAB_LAT_NSERIES][BLAB_LAT_LOG2_SLOTS];
+	struct blab_lat_call c;
+
+	memset(best, 0, sizeof(best));
+	CHECK_EQ(blab_latency_longest(l, BLAB_LAT_MASK_ALLOC, 0, &c), BLAB_EINVAL);
+	CHECK_EQ(blab_latency_longest(l, BLAB_LAT_MASK_ALLOC, BLAB_LAT_LOG2_SLOTS, &c), BLAB_EINVAL);
+	CHECK_EQ(blab_latency_longest(l, 0, 3, &c), BLAB_EINVAL);
+	CHECK_EQ(blab_latency_longest(NULL, 1, 3, &c), BLAB_EINVAL);
+	CHECK_EQ(blab_latency_record_at(l, 3, 0, 0, 1, 0, 0, 0), BLAB_EINVAL);
+	CHECK_EQ(blab_latency_record_call_at(l, 0, BLAB_LAT_ALLOC_PCP, 0, 1), BLAB_EINVAL);
+	CHECK_EQ(blab_latency_record(l, 0, BLAB_LAT_ALLOC_PCP, 1u << 20, 0, 0), 0); /* no where */
+	for (unsigned i = 0; i < 5000; i++) {
+		unsigned s = (unsigned)(next() % BLAB_LAT_NSERIES), cpu = (unsigned)(next() % 3);
+		uint64_t v = next() % 3 ? next() % 5000 : next() % 50000000u, start = next() >> 20;
+		uint64_t pfn = s < BLAB_LAT_OPS ? next() >> 30 : 0;
+		struct blab_lat_call *b = &best[s][blab_log2_slot(v)];
+		if (s < BLAB_LAT_OPS)
+			CHECK_EQ(blab_latency_record_at(l, cpu, s, start, v, 0, 0, pfn), 0);
+		else
+			CHECK_EQ(blab_latency_record_call_at(l, cpu, s, start, v), 0);
+		if (v && v > b->cycles)
+			*b = (struct blab_lat_call){start, v, pfn, cpu, s};
+	}
+	for (unsigned slot = 1; slot < BLAB_LAT_LOG2_SLOTS; slot++) {
+		struct blab_lat_call want = {0};
+		for (unsigned s = 0; s < BLAB_LAT_NSERIES; s++) {
+			CHECK_EQ(blab_latency_longest(l, BLAB_LAT_MASK(s), slot, &c), 0);
+			CHECK(!memcmp(&c, &best[s][slot], sizeof(c)));
+			if (s < BLAB_LAT_OPS && best[s][slot].cycles > want.cycles)
+				want = best[s][slot];
+		}
+		CHECK_EQ(blab_latency_longest(l, BLAB_LAT_MASK_ALLOC | BLAB_LAT_MASK_FREE, slot, &c), 0);
+		CHECK(!memcmp(&c, &want, sizeof(c)));
+	}
+	/* the call recorded without where it ran is counted but is no slot's longest */
+	CHECK_EQ(blab_latency_longest(l, BLAB_LAT_MASK(BLAB_LAT_ALLOC_PCP), 21, &c), 0);
+	CHECK(c.cycles != 1u << 20);
+	blab_latency_free(l);
+}
+
 /* the text BCC's print_log2_hist() prints for these slots (tools/funclatency) */
 static void bcc_text(void)
 {
@@ -218,6 +267,10 @@ static void bcc_text(void)
 
 struct hsink {
 	uint64_t h, n;
+	/* with keep: every ALLOC, FREE and RMQUEUE_BULK / PCP_DRAIN record, for longest_found() */
+	int keep;
+	struct blab_event *ev;
+	size_t nev, cap;
 };
 
 static void sink(void *ctx, const struct blab_event *e)
@@ -225,6 +278,33 @@ static void sink(void *ctx, const struct blab_event *e)
 	struct hsink *s = ctx;
 	s->h = fnv1a_event(s->h, e);
 	s->n++;
+	if (s->keep && (e->type == BLAB_EV_ALLOC || e->type == BLAB_EV_FREE ||
+			e->type == BLAB_EV_RMQUEUE_BULK || e->type == BLAB_EV_PCP_DRAIN)) {
+		if (s->nev == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 4096;
+			s->ev = realloc(s->ev, s->cap * sizeof(*s->ev));
+			if (!s->ev)
+				abort();
+		}
+		s->ev[s->nev++] = *e;
+	}
+}
+
+/* the record of a slot's longest call: an allocation's ALLOC or a free's FREE of its block on
+ * its CPU, a call's RMQUEUE_BULK / PCP_DRAIN (the begin) on its CPU, inside the call's time */
+static int found(const struct hsink *hs, const struct blab_lat_call *c)
+{
+	for (size_t i = 0; i < hs->nev; i++) {
+		const struct blab_event *e = &hs->ev[i];
+		unsigned want = c->series == BLAB_LAT_RMQUEUE_BULK	 ? BLAB_EV_RMQUEUE_BULK
+				: c->series == BLAB_LAT_FREE_PCPPAGES_BULK ? BLAB_EV_PCP_DRAIN
+				: c->series < BLAB_LAT_FREE_PCP		 ? BLAB_EV_ALLOC
+									 : BLAB_EV_FREE;
+		if (e->type == want && e->cpu == c->cpu && e->time >= c->start &&
+		    e->time <= c->start + c->cycles && (c->pfn ? e->pfn == c->pfn : !(e->flags & 1)))
+			return 1;
+	}
+	return 0;
 }
 
 static void one_run(const char *preset, unsigned workload, uint32_t cpus, uint32_t pages,
@@ -242,8 +322,8 @@ static void one_run(const char *preset, unsigned workload, uint32_t cpus, uint32
 	c.clear_lines = 4;
 	c.model = mp;
 	c.latency = lat;
-	memset(hs, 0, sizeof(*hs));
 	hs->h = FNV1A_OFFSET;
+	hs->n = 0;
 	c.log_mask = BLAB_EVC_ALL;
 	c.sink = sink;
 	c.sink_ctx = hs;
@@ -251,6 +331,40 @@ static void one_run(const char *preset, unsigned workload, uint32_t cpus, uint32
 	CHECK_EQ(blab_sim_run(&c, r, err, sizeof(err)), 0);
 	if (err[0])
 		fprintf(stderr, "%s: %s\n", preset, err);
+}
+
+/* the result's latency figures are the recorder's summaries */
+static void lat_figures(const struct blab_latency *lat, const struct blab_sim_result *r)
+{
+	const struct blab_sim_lat *got[4] = {&r->latency.alloc, &r->latency.free,
+					     &r->latency.rmqueue_bulk, &r->latency.free_pcppages_bulk};
+	static const uint32_t masks[4] = {BLAB_LAT_MASK_ALLOC, BLAB_LAT_MASK_FREE,
+					  BLAB_LAT_MASK(BLAB_LAT_RMQUEUE_BULK),
+					  BLAB_LAT_MASK(BLAB_LAT_FREE_PCPPAGES_BULK)};
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct blab_lat_summary sm;
+		CHECK_EQ(blab_latency_summary(lat, masks[i], BLAB_LAT_TOTAL, &sm), 0);
+		CHECK(got[i]->count == sm.count && got[i]->max == sm.max &&
+		      got[i]->p50 == sm.p50.hi && got[i]->p99 == sm.p99.hi &&
+		      got[i]->p99_9 == sm.p99_9.hi);
+	}
+}
+
+/* every series' longest call of every slot is in the run's log where it says */
+static void longest_found(const struct blab_latency *lat, const struct hsink *hs)
+{
+	for (unsigned s = 0; s < BLAB_LAT_NSERIES; s++)
+		for (unsigned slot = 1; slot < BLAB_LAT_LOG2_SLOTS; slot++) {
+			struct blab_lat_call c;
+			CHECK_EQ(blab_latency_longest(lat, BLAB_LAT_MASK(s), slot, &c), 0);
+			if (c.cycles && !found(hs, &c)) {
+				fprintf(stderr, "series %u slot %u: no record for cpu %u pfn %llu at %llu + %llu\n",
+					s, slot, c.cpu, (unsigned long long)c.pfn,
+					(unsigned long long)c.start, (unsigned long long)c.cycles);
+				CHECK(0);
+			}
+		}
 }
 
 /*
@@ -273,11 +387,19 @@ static void unchanged(void)
 			struct blab_latency *lat = blab_latency_new(4, mp.cpu_mhz);
 			struct blab_sim_result a, b;
 			struct blab_lat_summary al, fr, rb;
-			struct hsink ha, hb;
+			struct hsink ha = {0}, hb = {.keep = 1};
 			one_run(presets[p], workloads[w], 4, 512, &mp, NULL, &a, &ha);
 			one_run(presets[p], workloads[w], 4, 512, &mp, lat, &b, &hb);
+			/* every counter as without the recorder; its own figures only with it */
+			CHECK_EQ(a.latency.cpu_mhz, 0);
+			CHECK_EQ(a.latency.alloc.count, 0);
+			CHECK_EQ(b.latency.cpu_mhz, mp.cpu_mhz);
+			lat_figures(lat, &b);
+			memset(&b.latency, 0, sizeof(b.latency));
 			CHECK(!memcmp(&a, &b, sizeof(a)));
 			CHECK(ha.h == hb.h && ha.n == hb.n);
+			longest_found(lat, &hb);
+			free(hb.ev);
 			CHECK_EQ(blab_latency_summary(lat, BLAB_LAT_MASK_ALLOC, BLAB_LAT_TOTAL, &al), 0);
 			CHECK_EQ(blab_latency_summary(lat, BLAB_LAT_MASK_FREE, BLAB_LAT_TOTAL, &fr), 0);
 			CHECK_EQ(blab_latency_summary(lat, BLAB_LAT_MASK(BLAB_LAT_RMQUEUE_BULK),
@@ -319,6 +441,7 @@ int main(void)
 	recorder();
 	arguments();
 	bcc_text();
+	longest();
 	unchanged();
 	mismatched();
 	return harness_report("test_latency");

@@ -120,6 +120,15 @@ int main(int argc, char **argv)
 #define BLAB_X(js, expr) printf("  \"%s\",\n", #js);
 	BLAB_JS_SIM_STATS(BLAB_X)
 #undef BLAB_X
-	printf("] as const;\n");
+	printf("] as const;\n\n");
+
+	printf("/** The limit that binds a run (its `binds` counter indexes this; include/blab_sim.h,\n"
+	       " * enum blab_sim_limit), and the share of the CPUs' time a wait must take to bind, 1/100 %%. */\n");
+	printf("export const SIM_LIMITS = [");
+	for (unsigned k = BLAB_LIMIT_NONE; k <= BLAB_LIMIT_MEMORY; k++) {
+		printf("%s", k ? ", " : "");
+		str(blab_sim_limit_name(k));
+	}
+	printf("] as const;\nexport const SIM_BINDS_BP = %u;\n", BLAB_SIM_BINDS_BP);
 	return 0;
 }

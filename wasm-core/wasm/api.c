@@ -194,6 +194,7 @@ static int js_sim_config(const struct blab_js_sim_request *req, struct blab_sim_
 	pt.clear_lines = req->clear_lines;
 	pt.cache_scale = req->cache_scale;
 	pt.pcp_batch_scale_max = req->pcp_batch_scale_max; /* checked by the point's config */
+	pt.latency = req->latency == 1;
 	memcpy(pt.preset, req->preset, sizeof(pt.preset));
 	pt.preset[sizeof(pt.preset) - 1] = 0; /* caller memory: bounded whatever it holds */
 	if (req->max_events == 1 || req->max_events > BLAB_MAX_LOG_EVENTS) {
@@ -335,9 +336,8 @@ struct blab_js_run *blab_js_sim_run(const struct blab_js_sim_request *req)
 		goto done;
 	}
 	if (req->latency) {
-		struct model_params mp;
-		model_params_default(&mp); /* a point runs on the default machine's clock */
-		if (!(cfg.latency = lat = blab_latency_new(cfg.cpus, mp.cpu_mhz))) {
+		struct blab_sim_point pt = {.latency = 1};
+		if (blab_sim_point_latency(&pt, &cfg, &lat) || !(cfg.latency = lat)) {
 			fprintf(err, "blab sim: out of memory for the latency recorder\n");
 			r->status = 2;
 			goto done;

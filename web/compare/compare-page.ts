@@ -2,8 +2,9 @@
 // and for hackbench SLUB's freelist prefetch) run on the same workload and seed. This page puts
 // its parts together: the form (compare-form.ts), the replays side by side played in step by
 // virtual time (replay-columns.ts), the measured runs' diff table with the rows that fit the
-// workload (measured-runs.ts, diff.ts) and a score-vs-tasks chart with all of them where the
-// score is a throughput (compare-chart.ts). Its state lives in the URL (compare-url.ts), so a
+// workload (measured-runs.ts, diff.ts: the latency percentiles among them), the replays'
+// latency histograms in one view, and a score-vs-tasks chart with all of them where the score
+// is a throughput (compare-chart.ts). Its state lives in the URL (compare-url.ts), so a
 // compare reloads to the same view.
 import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
@@ -16,6 +17,9 @@ import { measureRuns } from './measured-runs';
 import { COMPARE_SET, measuredRequests } from './compare-points';
 import { shippedSet } from '../lessons/tables';
 import { pointKey } from '../engine/point';
+import { mountView } from '../views/registry';
+import type { LatencySelect } from '../views/latency';
+import { addViewExportButtons } from '../ui/export-buttons';
 import '../lessons/lessons.css';
 
 /** The link's compare state, or the defaults and what was wrong with it. */
@@ -72,7 +76,17 @@ export function mountCompare(root: HTMLElement, search: string): void {
   const chartBox = el('section', { class: 'compare-chart', 'aria-labelledby': 'chart-title' });
   // the chart's y axis is part of the link
   chartBox.addEventListener('chart-mode', writeUrl);
-  page.append(status, columns.bar, form.root, columns.cols, diffBox, chartBox);
+  // the replays' latencies, every configuration in its column's colour; a bucket's click moves
+  // the shared clock to its longest call
+  const latBox = el('div', { class: 'compare-latency' });
+  const latency = mountView(latBox, 'latency', { prefix: 'cmp', heading: 'short' });
+  addViewExportButtons(latency.section, { title: 'compare: latency', what: 'compare latency', file: 'compare-latency' });
+  latBox.append(el('p', { class: 'hint', text: 'The replays’ calls (the small scenario each column steps through); the diff table’s percentiles below are the measured runs’.' }));
+  latBox.hidden = true;
+  latBox.addEventListener('latency-select', (ev) => {
+    status.textContent = columns.goToCall((ev as CustomEvent<LatencySelect>).detail);
+  });
+  page.append(status, columns.bar, form.root, columns.cols, latBox, diffBox, chartBox);
   root.replaceChildren(page);
 
   // presenter mode (web/ui/presenter.ts): PageDown / PageUp move the shared clock a twentieth of
@@ -119,9 +133,12 @@ export function mountCompare(root: HTMLElement, search: string): void {
       const measure = (fragmentation: readonly number[]) => measureRuns({ state, pool, diffBox, chartBox, fragmentation, current, known });
       const first = shipped ? await measure([]) : undefined;
       if (!current() || !(await columns.replay(state, current))) return;
-      // the figures a slide may show: each view of every column (first views first), the table, the chart
+      const lat = columns.latency();
+      latBox.hidden = !lat;
+      if (lat) latency.update({ latency: lat });
+      // the figures a slide may show: each view of every column (first views first), the latency, the table, the chart
       figures.length = 0;
-      figures.push(...columns.figures(), { id: 'diff', title: 'the diff table', el: diffBox }, { id: 'chart', title: 'the chart', el: chartBox });
+      figures.push(...columns.figures(), ...(lat ? [{ id: 'latency', title: 'latency', el: latency.section }] : []), { id: 'diff', title: 'the diff table', el: diffBox }, { id: 'chart', title: 'the chart', el: chartBox });
       presenter.setFigures(figures);
       showChosenFigures(figures, presenter.chosen, presenter.lecture);
       if (first) first.redrawDiff(columns.fragmentation);

@@ -36,6 +36,9 @@ export function compareParams(s: CompareState, c: SimConfig, cpus: number, seed:
     cacheScale: w.cacheScale(s.pages),
     ...(c.batch !== undefined ? { batch: c.batch } : {}),
     ...(c.high !== undefined ? { high: c.high } : {}),
+    ...(c.pcpBatchScaleMax !== undefined ? { pcpBatchScaleMax: c.pcpBatchScaleMax } : {}),
+    // every run counts its calls' latency: the diff table's percentile rows, the latency view
+    latency: true,
   };
   // the state's cpus and size are hackbench's groups and messages per sender (compare-url.ts)
   const wl = s.workload;

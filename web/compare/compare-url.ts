@@ -11,7 +11,7 @@
 //
 // Each configuration is a preset, optionally with pcp sizes: `v4.16:batch=7:high=42`, and for
 // hackbench SLUB's freelist prefetch: `v5.18:prefetch=off` (default: the preset's, on from
-// v3.3). `t` is the shared playback position in virtual cycles. User input: bounded, every
+// v3.3), and on a 6.7+ preset CONFIG_PCP_BATCH_SCALE_MAX: `v6.7:pcp_batch_scale_max=0`. `t` is the shared playback position in virtual cycles. User input: bounded, every
 // key known, each problem with its own message.
 //
 // The sizes are those of the measured runs (the diff table, over several seeds, and the
@@ -19,7 +19,7 @@
 // footprint-to-cache ratio. The replayed columns run a cut-down copy (replaySize()), small
 // enough to step page by page, and say so.
 import { CORE_LIMITS } from '../log/core-limits.ts';
-import { PRESETS, type Preset } from '../scenario/url.ts';
+import { BATCH_SCALE_MAX_LIMIT, PRESETS, batchScaleProblem, type Preset } from '../scenario/url.ts';
 import { willItScaleCacheScale } from '../engine/point.ts';
 import type { SimConfig } from '../lessons/lesson';
 import { HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads.ts';
@@ -212,11 +212,15 @@ export function parseConfig(text: string, workload: CompareWorkload = 'page_faul
     const [k, v] = o.split('=');
     if (k === 'batch' && v !== undefined && c.batch === undefined) c.batch = int('batch', v, 1, COMPARE_LIMITS.maxBatch);
     else if (k === 'high' && v !== undefined && c.high === undefined) c.high = int('high', v, 1, COMPARE_LIMITS.maxHigh);
-    else if (k === 'prefetch' && c.slubPrefetch === undefined) {
+    else if (k === 'pcp_batch_scale_max' && v !== undefined && c.pcpBatchScaleMax === undefined) {
+      c.pcpBatchScaleMax = int('pcp_batch_scale_max', v, 0, BATCH_SCALE_MAX_LIMIT);
+      const why = batchScaleProblem(c.preset, c.pcpBatchScaleMax);
+      if (why) throw new CompareUrlError(`configuration "${text.slice(0, 40)}": ${why}`);
+    } else if (k === 'prefetch' && c.slubPrefetch === undefined) {
       if (workload !== 'hackbench') throw new CompareUrlError(`configuration "${text.slice(0, 40)}": prefetch= is SLUB's freelist prefetch, for workload=hackbench only`);
       if (v !== 'on' && v !== 'off') throw new CompareUrlError(`configuration "${text.slice(0, 40)}": prefetch=${(v ?? '').slice(0, 12)}: on or off`);
       c.slubPrefetch = v === 'on';
-    } else throw new CompareUrlError(`configuration "${text.slice(0, 40)}": "${o.slice(0, 20)}" is not batch=N, high=N or prefetch=on|off (each at most once)`);
+    } else throw new CompareUrlError(`configuration "${text.slice(0, 40)}": "${o.slice(0, 20)}" is not batch=N, high=N, pcp_batch_scale_max=N or prefetch=on|off (each at most once)`);
   }
   if (c.batch !== undefined && c.high !== undefined && c.high < c.batch)
     throw new CompareUrlError(`configuration "${text.slice(0, 40)}": high must be at least batch`);
@@ -226,6 +230,7 @@ export function parseConfig(text: string, workload: CompareWorkload = 'page_faul
 export function formatConfig(c: SimConfig): string {
   return (
     `${c.preset}${c.batch !== undefined ? `:batch=${c.batch}` : ''}${c.high !== undefined ? `:high=${c.high}` : ''}` +
+    (c.pcpBatchScaleMax !== undefined ? `:pcp_batch_scale_max=${c.pcpBatchScaleMax}` : '') +
     (c.slubPrefetch !== undefined ? `:prefetch=${c.slubPrefetch ? 'on' : 'off'}` : '')
   );
 }

@@ -158,4 +158,26 @@ describe('the diff table', () => {
     expect(cont[9]).toBe('pp');
     for (const r of rows) for (const c of r.slice(2)) expect(typeof c === 'number' || c === null || ['%', 'pp', 'better', 'worse', 'same', 'yes', 'no', ''].includes(c)).toBe(true);
   }, 60_000);
+
+  it('has a row per latency percentile, lower is better, in µs of model time; rows no run has are left out', () => {
+    const s = parseCompare('?compare=v6.7:pcp_batch_scale_max=0,v6.7&cpus=4&pages=1024');
+    expect(s.configs[0]!.pcpBatchScaleMax).toBe(0);
+    expect(compareRequest(s, s.configs[0]!, 4)).toMatchObject({ pcpBatchScaleMax: 0, latency: true });
+    const cols = columns(s);
+    const rows = diffRows(cols, 'page_fault1');
+    const p99 = row(rows, /^rmqueue_bulk\(\) per refill, p99 \(µs of model time\)$/);
+    expect(p99[1]).toBe('lower');
+    const us = cols.map((c) => mean(c.stats.map((x) => x.latRefillP99 / x.latCpuMhz)));
+    expect(p99.slice(2, 4)).toEqual(us.map((v) => v.toFixed(2)));
+    // refills of up to 2,016 pages take longer than refills of 63: the default's change is worse
+    expect(us[1]!).toBeGreaterThan(us[0]!);
+    expect(p99[4]).toMatch(/worse/);
+    for (const name of [/^allocation latency p50 /, /^allocation latency p99 /, /^allocation latency p99\.9 /, /^allocation latency, longest/, /^free latency p99 /])
+      expect(row(rows, name)[1]).toBe('lower');
+    // 6.7's page_fault1 lists never reach high: no drain call, so no drain rows
+    expect(rows.some((r) => /^free_pcppages_bulk\(\)/.test(r[0]!))).toBe(false);
+    // a configuration older than the option is refused in the link, saying why
+    expect(() => parseCompare('?compare=v5.18:pcp_batch_scale_max=3,v6.7')).toThrow('preset v5.18 has no CONFIG_PCP_BATCH_SCALE_MAX (it came with 6.7, 52166607ecc9)');
+    expect(() => parseCompare('?compare=v6.7:pcp_batch_scale_max=9,v6.7')).toThrow('pcp_batch_scale_max=9: must be between 0 and 6');
+  }, 60_000);
 });

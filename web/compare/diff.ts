@@ -4,7 +4,7 @@
 // the workload (hackbench: SLUB's paths and freelist prefetches; stress_highalloc: the order-9
 // attempts). Every value is a counter of the measured runs' stats lines, or a ratio of two.
 import type { ZoneState } from '../log/state';
-import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats';
+import { acqPerPage, bindingLimit, holdPerAcq, type SimStats } from '../engine/simstats';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread';
 import { WITHIN_SPREAD } from '../lessons/compute';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
@@ -40,6 +40,8 @@ export interface Measure {
   better: Better | null;
   /** the value is itself a percentage: its change is a difference in percentage points */
   percent?: boolean;
+  /** left out of the table when no column has a value (a latency no run counted) */
+  optional?: boolean;
 }
 
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : b ? a / b : 0);
@@ -48,6 +50,12 @@ const zoneRows: Measure[] = [
   { name: 'zone->lock contention (% of time spinning)', value: (s) => s.zoneBp / 100, digits: 2, better: 'lower', percent: true },
   { name: 'zone->lock acquisitions per page', value: acqPerPage, digits: 3, better: 'lower' },
   { name: 'zone->lock hold (cycles per acquisition)', value: holdPerAcq, digits: 0, better: 'lower' },
+];
+/** the sockets' memory controllers (docs/model.md, "Memory bandwidth") */
+const memRows: Measure[] = [
+  { name: 'memory bandwidth used (GB/s, all sockets, the whole run)', value: (s) => s.memMbs / 1000, digits: 1, better: null },
+  { name: 'memory: the busiest socket’s share of what it can carry (%)', value: (s) => s.memUtilBp / 100, digits: 1, better: null, percent: true },
+  { name: 'waiting on memory beyond its idle latency (% of time)', value: (s) => s.memWaitBp / 100, digits: 2, better: 'lower', percent: true },
 ];
 const lruRow: Measure = { name: 'lru_lock contention (% of time spinning)', value: (s) => s.lruBp / 100, digits: 2, better: 'lower', percent: true };
 /** read off the replayed zone: a cut-down copy of the first seed's run (the page says so) */
@@ -68,6 +76,34 @@ const hiRows: Measure[] = [
   { name: 'unusable free space index at order 9 before the attempts', value: (s) => (s.hiUnusable === undefined ? undefined : s.hiUnusable / 1000), digits: 3, better: 'lower' },
 ];
 
+/**
+ * The runs' latencies, a row per percentile, lower is better: every allocation's and every
+ * free's p50 / p99 / p99.9 and longest, and each rmqueue_bulk() refill's and
+ * free_pcppages_bulk() drain call's p99 and longest, in µs of model time (the core counts
+ * cycles; a run that made no such call has n/a, and a row no run has is left out).
+ */
+const latRow = (name: string, count: (s: SimStats) => number, v: (s: SimStats) => number): Measure => ({
+  name: `${name} (µs of model time)`,
+  value: (s) => (s.latCpuMhz && count(s) ? v(s) / s.latCpuMhz : undefined),
+  digits: 2,
+  better: 'lower',
+  optional: true,
+});
+export const LATENCY_ROWS: Measure[] = [
+  latRow('allocation latency p50', (s) => s.latAllocCount, (s) => s.latAllocP50),
+  latRow('allocation latency p99', (s) => s.latAllocCount, (s) => s.latAllocP99),
+  latRow('allocation latency p99.9', (s) => s.latAllocCount, (s) => s.latAllocP999),
+  latRow('allocation latency, longest', (s) => s.latAllocCount, (s) => s.latAllocMax),
+  latRow('free latency p50', (s) => s.latFreeCount, (s) => s.latFreeP50),
+  latRow('free latency p99', (s) => s.latFreeCount, (s) => s.latFreeP99),
+  latRow('free latency p99.9', (s) => s.latFreeCount, (s) => s.latFreeP999),
+  latRow('free latency, longest', (s) => s.latFreeCount, (s) => s.latFreeMax),
+  latRow('rmqueue_bulk() per refill, p99', (s) => s.latRefillCount, (s) => s.latRefillP99),
+  latRow('rmqueue_bulk() per refill, longest', (s) => s.latRefillCount, (s) => s.latRefillMax),
+  latRow('free_pcppages_bulk() per drain call, p99', (s) => s.latDrainCount, (s) => s.latDrainP99),
+  latRow('free_pcppages_bulk() per drain call, longest', (s) => s.latDrainCount, (s) => s.latDrainMax),
+];
+
 /** What the diff table's caption adds for a workload whose score counts part of each run
  * while its other rows count all of it (page_fault1's rows name their windows themselves). */
 export const WINDOW_NOTE: Partial<Record<CompareWorkload, string>> = Object.fromEntries(
@@ -82,6 +118,10 @@ export const WINDOW_NOTE: Partial<Record<CompareWorkload, string>> = Object.from
  * what explains it. Every value is a counter the core printed, or a ratio of two of them.
  */
 export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
+  return [...workloadMeasures(workload), ...LATENCY_ROWS];
+}
+
+function workloadMeasures(workload: CompareWorkload): Measure[] {
   const w: CompareWorkloadSpec = COMPARE_WORKLOADS[workload];
   const score: Measure = { name: `throughput (${w.score})`, value: (s) => s.score, digits: 0, better: w.better };
   switch (workload) {
@@ -102,7 +142,7 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
     case 'stress_highalloc':
       return [{ ...score, name: `order-9 success (${w.score})`, percent: true }, ...hiRows, zoneRows[0]!, fragRow];
     case 'mixed':
-      return [score, ...zoneRows, lruRow, ...hiRows, fragRow];
+      return [score, ...zoneRows, lruRow, ...memRows, ...hiRows, fragRow];
     case 'page_fault1':
       // the score counts the scored rounds only; the core times those rounds' lock spin too
       // (the warm-up splits every page out of high-order blocks under zone->lock, which a
@@ -116,6 +156,7 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
         { ...zoneRows[2]!, name: 'zone->lock hold (cycles per acquisition) over the whole run' },
         { name: 'cache misses under zone->lock over the whole run', value: (s) => s.missesLocked, digits: 0, better: 'lower' },
         { name: 'buddy prefetch hits over the whole run', value: (s) => s.pfHit, digits: 0, better: null },
+        ...memRows,
       ];
     default:
       return [
@@ -124,6 +165,7 @@ export function measures(workload: CompareWorkload = 'page_fault1'): Measure[] {
         { name: 'cache misses under zone->lock', value: (s) => s.missesLocked, digits: 0, better: 'lower' },
         { name: 'buddy prefetch hits', value: (s) => s.pfHit, digits: 0, better: null },
         lruRow,
+        ...memRows,
       ];
   }
 }
@@ -185,9 +227,14 @@ export interface DiffRow {
   within: boolean[];
 }
 
+/** The measures of the table: the workload's, and each optional one some column has. */
+export function shownMeasures(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): Measure[] {
+  return measures(workload).filter((m) => !m.optional || cols.some((c) => measureSpread(m, c) !== undefined));
+}
+
 /** The table as numbers: one row per measure of the workload. */
 export function diffData(cols: DiffColumn[], workload: CompareWorkload = 'page_fault1'): DiffRow[] {
-  return measures(workload).map((m) => {
+  return shownMeasures(cols, workload).map((m) => {
     const values = cols.map((c) => measureSpread(m, c));
     const rest = values.slice(1);
     return {
@@ -250,4 +297,25 @@ export function diffCsvRows(cols: DiffColumn[], workload: CompareWorkload = 'pag
       ...changes.flatMap((c, k) => [c.value === undefined ? null : Number(c.value.toFixed(4)), c.unit, c.verdict ?? '', within[k] ? 'yes' : 'no']),
     ];
   });
+}
+
+/** Which limit binds each configuration (the core's verdict on each seed's run: the wait that
+ * took most of the CPUs' time), in words: "v4.16: zone->lock (90.7 % of the time)"; seeds
+ * that disagree are each named. */
+export function bindsText(cols: DiffColumn[]): string {
+  return cols
+    .map((c) => {
+      const by = new Map<string, number[]>();
+      for (const s of c.stats) {
+        const b = bindingLimit(s);
+        by.set(b.text, [...(by.get(b.text) ?? []), b.share]);
+      }
+      const parts = [...by].map(([text, shares]) => {
+        const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+        const n = by.size > 1 ? `, ${shares.length} of ${c.stats.length} seeds` : '';
+        return text.startsWith('none') ? `${text}${n}` : `${text} (${mean.toFixed(1)} % of the time${n})`;
+      });
+      return `${c.label}: ${parts.join('; ')}`;
+    })
+    .join(' · ');
 }

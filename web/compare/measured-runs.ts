@@ -14,7 +14,7 @@ import { download } from '../ui/download';
 import { csvButton } from '../ui/export-buttons';
 import { progressBar } from '../ui/progress-bar';
 import { howMadeLine } from '../ui/provenance';
-import { diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measures, measureSpread, WINDOW_NOTE, type DiffColumn } from './diff';
+import { bindsText, diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measureSpread, shownMeasures, WINDOW_NOTE, type DiffColumn } from './diff';
 import { mountChart, noChart } from './compare-chart';
 import { COMPARE_WORKLOADS, type CompareState, type CompareWorkloadSpec } from './compare-url';
 import { measuredSeeds } from './compare-request';
@@ -110,7 +110,7 @@ export async function measureRuns(o: MeasureOptions): Promise<Measured | undefin
 /** The diff table, its warnings, CSV and commands, into diffBox. */
 function drawDiff(state: CompareState, diffBox: HTMLElement, diffCols: DiffColumn[], seeds: number[]) {
   const dr = diffRows(diffCols, state.workload);
-  const ms = measures(state.workload);
+  const ms = shownMeasures(diffCols, state.workload);
   const tbl = el('table', { class: 'data diff', id: 'diff-table' });
   tbl.append(el('caption', { text: `${caption(state)}, seeds ${seeds[0]}..${seeds.at(-1)} (the mean; min..max under it): the measured runs, computed by the core; "better" says which way each figure is better${WINDOW_NOTE[state.workload] ?? ''}` }));
   const thead = el('thead');
@@ -147,6 +147,7 @@ function drawDiff(state: CompareState, diffBox: HTMLElement, diffCols: DiffColum
   diffBox.append(scroller);
   scrollCue(scroller);
   diffBox.append(
+    el('p', { class: 'binds', id: 'diff-binds' }, el('strong', { text: 'The limit that binds: ' }), bindsText(diffCols)),
     ...warnings,
     el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),
     howMadeLine(runs.commands(undefined, seeds), 'numbers'),

@@ -20,6 +20,10 @@ import type { PcpParams } from '../views/pcp';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
 import { seriesColor } from '../views/throughput';
 import { unusableIndex } from './diff';
+import type { LatencyReport } from '../log/latency-json';
+import { findCallRecord } from '../log/latency-record';
+import type { LatencyData } from '../views/latency-data';
+import type { LatencySelect } from '../views/latency';
 import { formatConfig, type CompareState, type CompareWorkload } from './compare-url';
 import { replayRequest, slubPrefetchOf } from './compare-request';
 import { CORE_PRESETS } from '../scenario/core-schema';
@@ -37,6 +41,8 @@ const REPLAY_SLICE_MS = 15;
 interface Column {
   config: SimConfig;
   player: Player;
+  /** the replay's latencies (the replays count them), for the latency view under the columns */
+  latency?: LatencyReport;
   pcp: PcpParams;
   /** running maximum of the log's times, so "the last record at or before t" is a binary search */
   maxTime: Float64Array;
@@ -165,7 +171,7 @@ async function addColumn(o: ColumnOptions): Promise<boolean> {
     const p = set.panelOf(v);
     if (p) addViewExportButtons(p, { title: `${c.label}: ${viewTitle(v)}`, what: `${c.label} ${v}`, file: `compare-${k}-${v}` });
   }
-  o.onColumn({ config: c, player, pcp, maxTime, set }, frag);
+  o.onColumn({ config: c, player, pcp, maxTime, set, ...(r.latency ? { latency: r.latency } : {}) }, frag);
   // each view's first picture (the run's end, where the player stands) in a task of its
   // own: a first draw builds the view's DOM (the lock timeline's, 56 CPUs' lanes: 20-40
   // ms); draw() then only moves them to the time asked
@@ -196,6 +202,10 @@ export interface ReplayColumns {
   /** draws every column at the shared clock's time (after a change of type size) */
   draw(): void;
   readonly shown: boolean;
+  /** the replays' latencies, one source per column in the columns' colours (none before a replay) */
+  latency(): LatencyData | undefined;
+  /** moves the shared clock to the record of a latency bucket's longest call; what it did, in words */
+  goToCall(sel: LatencySelect): string;
 }
 
 export interface ReplayColumnsOptions {
@@ -320,6 +330,17 @@ export function createReplayColumns(o: ReplayColumnsOptions): ReplayColumns {
     draw,
     get shown() {
       return columns.length > 0;
+    },
+    latency: () => (columns.length && columns.every((c) => c.latency) ? { sources: columns.map((c) => ({ label: c.config.label, report: c.latency! })) } : undefined),
+    goToCall: (sel) => {
+      const c = columns[sel.source];
+      if (!c?.latency) return '';
+      const hit = findCallRecord(c.player.log, sel.call, sel.kind);
+      const us = (sel.call.cycles / c.latency.cyclesPerUs).toLocaleString('en', { maximumFractionDigits: 2 });
+      if (!hit.ok) return `${c.config.label}: the ${us} µs call on cpu ${sel.call.cpu} cannot be shown: ${hit.why}.`;
+      // every column to that moment: the slow call's record is the last its column replays
+      playback.seek(c.player.log.time[hit.index]!);
+      return `${c.config.label}: the call that took ${us} µs (cpu ${sel.call.cpu}), record #${hit.index}; every column is at its time.`;
     },
   };
 }

@@ -5,7 +5,7 @@
 // lessons plugin, which has the native core compute them, so the page shows them at once.
 import type { SimRequest } from '../engine/blab-module';
 import { pointKey, willItScaleCacheScale, type PointsRunner } from '../engine/point.ts';
-import type { SimStats } from '../engine/simstats';
+import { bindingLimit, type SimStats } from '../engine/simstats.ts';
 import { CORE_PRESETS } from '../scenario/core-schema.ts';
 import { MEASURED_CLEAR_LINES, runRequest } from '../scenario/request.ts';
 
@@ -42,6 +42,10 @@ export interface TimePoint {
   contention: number;
   /** the same over the whole run, warm-up included */
   wholeRunContention: number;
+  /** the limit that binds the run, as the core decides it (zone->lock, lru_lock, memory
+   * bandwidth, or none), and the memory controllers' busiest socket's share of its limit, % */
+  binds: string;
+  memUtil: number;
 }
 
 /** ?timemachine[&tasks=1,16,112][&pages=4096], checked against the bounds; throws saying why. */
@@ -85,7 +89,8 @@ export function timeMachineKeys(spec: TimeSpec = parseTimeSpec('')): string[] {
 }
 
 export function timePoint(preset: string, tasks: number, s: SimStats): TimePoint {
-  return { preset, tasks, score: s.score, contention: s.scoredZoneBp / 100, wholeRunContention: s.zoneBp / 100 };
+  const b = bindingLimit(s);
+  return { preset, tasks, score: s.score, contention: s.scoredZoneBp / 100, wholeRunContention: s.zoneBp / 100, binds: b.name === 'none' ? 'none' : b.text, memUtil: s.memUtilBp / 100 };
 }
 
 /** Every (preset, tasks) run through `run` (the pool in the page, one core in a test); onPoints

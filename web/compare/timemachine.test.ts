@@ -7,13 +7,25 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory } from '../engine/blab-module';
 import { pointKey, serialPoints } from '../engine/point';
-import { describeTimeMachine } from './timemachine';
+import { bindsSummary, describeTimeMachine } from './timemachine';
 import { parseTimeSpec, runTimeMachine, timeMachineKeys, timeMachinePoints, timelinePresets } from './timemachine-runs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modulePath = join(root, 'build', 'wasm', 'node', 'blab.js');
 
 describe('time machine', () => {
+  it('says which limit binds the points at the most tasks, kernel by kernel in release order', () => {
+    const pt = (preset: string, tasks: number, binds: string) => ({ preset, tasks, score: 1, contention: 0, wholeRunContention: 0, binds, memUtil: 0 });
+    const presets = ['v4.16', 'v4.17', 'v5.18', 'v6.7'];
+    const lock = presets.map((p) => pt(p, 112, 'zone->lock'));
+    expect(bindsSummary([...lock, pt('v4.16', 1, 'none')], presets, [1, 112])).toBe('At 112 tasks zone->lock binds every kernel.');
+    const mixed = [pt('v4.16', 112, 'zone->lock'), pt('v4.17', 112, 'zone->lock'), pt('v5.18', 112, 'memory bandwidth'), pt('v6.7', 112, 'none')];
+    expect(bindsSummary(mixed, presets, [1, 112])).toBe(
+      'At 112 tasks zone->lock binds v4.16 .. v4.17, memory bandwidth binds v5.18, nothing (no wait takes a tenth of the CPUs’ time) binds v6.7.',
+    );
+    expect(bindsSummary([], presets, [1, 112])).toBe('');
+  });
+
   it('puts every kernel preset on one axis, in release order, and no RFC', () => {
     const p = timelinePresets();
     expect(p[0]).toBe('v2.5.44');

@@ -123,7 +123,11 @@ export function drawTimeMachine(host: HTMLElement, points: readonly TimePoint[],
 }
 
 export function timeMachineTable(points: readonly TimePoint[], presets: readonly string[], tasks: readonly number[]): HTMLTableElement {
-  const t = el('table', { class: 'isum-table tm-table' }, el('caption', { text: 'the numbers behind the chart: score (pages/s) and zone->lock contention, both of the scored rounds; in brackets the contention of the whole run, warm-up included' }));
+  const t = el(
+    'table',
+    { class: 'isum-table tm-table' },
+    el('caption', { text: 'the numbers behind the chart: score (pages/s) and zone->lock contention, both of the scored rounds; in brackets the contention of the whole run, warm-up included; under them the limit that binds the run (what its CPUs waited on longest: zone->lock, lru_lock or memory bandwidth) and the busiest socket’s memory traffic, % of what its controller carries' }),
+  );
   const head = el('tr', {}, el('th', { scope: 'col', text: 'kernel' }));
   for (const n of tasks) head.append(el('th', { scope: 'col', text: `${n} task${n === 1 ? '' : 's'}` }));
   t.append(el('thead', {}, head));
@@ -141,6 +145,7 @@ export function timeMachineTable(points: readonly TimePoint[], presets: readonly
               el('span', { class: 'tm-sep', text: ', ' }),
               el('span', { class: 'tm-v', text: `${q.contention.toFixed(1)}%` }),
               el('span', { class: 'tm-v', text: ` (${q.wholeRunContention.toFixed(1)}%)` }),
+              el('span', { class: `tm-binds is-${q.binds === 'memory bandwidth' ? 'memory' : q.binds === 'none' ? 'none' : 'lock'}`, text: `binds: ${q.binds}; memory ${q.memUtil.toFixed(0)}%` }),
             )
           : el('td', { text: '…' }),
       );
@@ -149,4 +154,25 @@ export function timeMachineTable(points: readonly TimePoint[], presets: readonly
   }
   t.append(body);
   return t;
+}
+
+/**
+ * Which limits bind the points at the largest task count, in words, from the points the page
+ * has (the core's verdict on each run): "at 112 tasks zone->lock binds every kernel" or "...
+ * zone->lock binds v2.5.44 .. v5.18, memory bandwidth v6.7 .. v6.19".
+ */
+export function bindsSummary(points: readonly TimePoint[], presets: readonly string[], tasks: readonly number[]): string {
+  const top = Math.max(...tasks);
+  const at = presets.map((p) => points.find((q) => q.preset === p && q.tasks === top)).filter((q): q is TimePoint => q !== undefined);
+  if (!at.length) return '';
+  const groups: { binds: string; presets: string[] }[] = [];
+  for (const q of at) {
+    const last = groups.at(-1);
+    if (last && last.binds === q.binds) last.presets.push(q.preset);
+    else groups.push({ binds: q.binds, presets: [q.preset] });
+  }
+  const name = (b: string) => (b === 'none' ? 'nothing (no wait takes a tenth of the CPUs’ time)' : b);
+  if (groups.length === 1 && at.length === presets.length) return `At ${top} tasks ${name(groups[0]!.binds)} binds every kernel.`;
+  const span = (ps: string[]) => (ps.length === 1 ? ps[0]! : `${ps[0]} .. ${ps.at(-1)}`);
+  return `At ${top} tasks ${groups.map((g) => `${name(g.binds)} binds ${span(g.presets)}`).join(', ')}.`;
 }

@@ -30,6 +30,7 @@ const PAGES: { name: string; url: string; ready: (p: Page) => Promise<void> }[] 
     url: '/?compare=v4.16,v4.17&cpus=8&pages=64&seed=1&tasks=1,8',
     ready: async (p) => void (await expect(p.locator('.compare-page.ready')).toBeVisible({ timeout: 120_000 })),
   },
+  { name: 'fidelity', url: '/?fidelity', ready: async (p) => void (await expect(p.locator('#fidelity-table tbody tr').first()).toBeVisible()) },
   {
     name: 'workbench',
     url: '/?workbench',
@@ -66,7 +67,7 @@ test('the front page is the course: lessons in order with progress, and compare,
   await page.goto('/');
   const items = page.locator('.home-lessons li');
   await expect(items).toHaveCount(LESSONS);
-  expect(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')))).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass', 'slubprefetch', 'skipmerge', 'capstone', 'autotune']);
+  expect(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')))).toEqual(['buddy', 'hotcold', 'prefetch', 'singlepass', 'slubprefetch', 'skipmerge', 'capstone', 'autotune', 'tail']);
   // this browser's progress: lesson 1 was left at step 2
   await expect(items.first().locator('.home-progress')).toHaveText(/^step 2 of \d+$/);
   await expect(page.getByRole('link', { name: /^Continue lesson 1: The buddy allocator$/ })).toHaveAttribute('href', '?lesson=buddy&step=2');
@@ -113,15 +114,21 @@ test('a run ends in a labelled results card: score with its unit, zone->lock, ac
     'zone->lock contention',
     'zone->lock acquisitions per page',
     'buddy prefetches: in time / late / wasted',
+    'memory bandwidth',
+    'the limit that binds',
     'pcp refills (rmqueue_bulk)',
     'pcp drains (free_pcppages_bulk)',
     'pcp lists',
+    'allocation latency p50 / p99 / p99.9',
+    'free latency p50 / p99 / p99.9',
+    'rmqueue_bulk() p50 / p99 / p99.9',
+    'free_pcppages_bulk() p50 / p99 / p99.9',
     // every parameter of the run, under "Every parameter of this run"
-    'workload', 'preset', 'tasks', 'pages per task', 'rounds (the first a warm-up)', 'seed', 'clear_page() lines', 'pcp batch', 'pcp high',
+    'workload', 'preset', 'tasks', 'pages per task', 'rounds (the first a warm-up)', 'seed', 'clear_page() lines', 'pcp batch', 'pcp high', 'latency',
   ]);
   // v4.17 prefetches the buddy: some prefetches land in time
   expect(Number((await value('prefetch').innerText()).split(' / ')[0]!.replace(/,/g, ''))).toBeGreaterThan(0);
-  await expect(card.locator('.howmade-cmd')).toHaveText('blab sim --workload page_fault1 --cpus 4 --preset v4.17 --pages 1024 --iterations 2 --seed 1 --clear-lines 8');
+  await expect(card.locator('.howmade-cmd')).toHaveText('blab sim --workload page_fault1 --cpus 4 --preset v4.17 --pages 1024 --iterations 2 --seed 1 --clear-lines 8 --latency');
   // no key=value dump anywhere near Run
   await expect(page.locator('#scenario-form')).not.toContainText(/\w=\d/);
   // the results sit right under the Run button
@@ -212,6 +219,8 @@ test('keyboard only: each page\'s main action within 5 Tab presses, and the skip
     lesson: /Next step|Run|Check my prediction/,
     compare: /^Play all/,
     workbench: /^Run scenario$/,
+    // a page to read: its main action is its content, whose first link is reached in 5
+    fidelity: /^← the course$/,
   };
   for (const p of PAGES) {
     await page.goto(p.url);

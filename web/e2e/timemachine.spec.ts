@@ -24,8 +24,13 @@ test('the time machine: every kernel on one axis, score and zone->lock contentio
   await expect(page.locator('.live-box')).toContainText('Run live cancelled');
   await expect(page.locator('#tm-chart svg circle.tm-score')).toHaveCount(42);
   await expect(page.locator('#tm-live')).toBeEnabled();
-  await expect(page.locator('#timemachine > p').nth(1)).toContainText('4,096 pages per task per round');
-  await expect(page.locator('#timemachine > p').nth(2).getByRole('link', { name: 'lesson 8' })).toHaveAttribute('href', '?lesson=autotune&step=1');
+  // the page leads with where the model and the seeds part, and says which limit binds
+  await expect(page.locator('#timemachine > p.tm-model-seed')).toContainText('Where the model and the kernels’ own numbers part:');
+  await expect(page.locator('#timemachine > p.tm-model-seed').getByRole('link')).toHaveAttribute('href', '?fidelity#claim-002-plateau');
+  await expect(page.locator('#tm-verdict')).toHaveText(/^At 112 tasks .* binds /);
+  await expect(page.locator('#tm-table tbody td .tm-binds').first()).toContainText(/^binds: (none|zone->lock|lru_lock|memory bandwidth); memory \d+%$/);
+  await expect(page.locator('#timemachine > p').nth(3)).toContainText('4,096 pages per task per round');
+  await expect(page.locator('#timemachine > p').nth(4).getByRole('link', { name: 'lesson 8' })).toHaveAttribute('href', '?lesson=autotune&step=1');
   // a smaller line than the build shipped: run here, in the worker pool
   await page.goto('/?timemachine&tasks=1,2&pages=128');
   await expect(page.locator('#tm-status')).toContainText(/^28 runs in \d+\.\d s: 28 run here on \d workers?\.$/, { timeout: 180_000 });

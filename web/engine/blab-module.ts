@@ -1,6 +1,7 @@
 // The typed face of the Emscripten module (wasm-core/wasm/api.c), shared by the engine
 // worker in the browser and by Vitest in Node, so both call the core the same way.
 import { parsePcpHistogram, type PcpHistogram } from '../log/pcphist-json';
+import { parseLatency, type LatencyReport } from '../log/latency-json';
 import { SIM_REQUEST, SIM_STATS } from '../scenario/core-schema';
 import type { SimStats } from './simstats';
 import type { HackbenchRun, PagesRun } from '../scenario/request';
@@ -27,6 +28,11 @@ export interface BlabModule {
   _blab_js_run_free(run: number): void;
   /** the run's refill and drain sizes as JSON (asked with histogram), else "" */
   _blab_js_hist(run: number): number;
+  /** the run's latencies as JSON (asked with latency), else "" */
+  _blab_js_latency(run: number): number;
+  /** a funclatency / bpftrace histogram text read by the core: a string to free(), JSON or
+   * "line N: why" by *status (api_latency.c) */
+  _blab_js_histtext(text: number, len: number, status: number): number;
   _blab_js_event_size(): number;
   _blab_event_name(type: number): number;
   _blab_event_class(type: number): number;
@@ -52,6 +58,8 @@ export interface ReplayResult {
   stats?: SimStats;
   /** refill and drain sizes per CPU, when the request asked for them */
   histogram?: PcpHistogram;
+  /** each allocation's and free's latency, when the request asked (blab_js_latency()) */
+  latency?: LatencyReport;
 }
 
 /** Bounded like the C side (BLAB_JS_MAX_SCRIPT): checked here too, for a clear message early. */
@@ -170,7 +178,13 @@ export function simScenario(m: BlabModule, req: SimRequest): ReplayResult {
       out[k] = Number(v);
     });
     const hist = req.histogram ? m.UTF8ToString(m._blab_js_hist(run)) : '';
-    return { ...takeRun(m, run), stats: out as SimStats, ...(hist ? { histogram: parsePcpHistogram(hist) } : {}) };
+    const lat = req.latency ? m.UTF8ToString(m._blab_js_latency(run)) : '';
+    return {
+      ...takeRun(m, run),
+      stats: out as SimStats,
+      ...(hist ? { histogram: parsePcpHistogram(hist) } : {}),
+      ...(lat ? { latency: parseLatency(lat) } : {}),
+    };
   } finally {
     if (run) m._blab_js_run_free(run);
     m._free(reqPtr);
@@ -190,6 +204,36 @@ function takeRun(m: BlabModule, run: number): ReplayResult {
     stderr: m.UTF8ToString(m._blab_js_err(run)),
     events,
   };
+}
+
+/** The input a histogram text may have (BLAB_HISTTEXT_MAX_INPUT): checked here too, for a clear message early. */
+export const MAX_HISTTEXT_BYTES = 16 << 20;
+
+/**
+ * A BCC funclatency or bpftrace hist() / lhist() text read by the core's parser (the same C as
+ * `blab import`): status 0 and the histograms as JSON in stdout, or status 1 and "line N: why"
+ * in stderr. Nothing half read: the core returns all of it or an error.
+ */
+export function histText(m: BlabModule, text: string): ReplayResult {
+  const empty = new ArrayBuffer(0);
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length > MAX_HISTTEXT_BYTES) return { status: 1, stdout: '', stderr: `the text is ${bytes.length.toLocaleString('en')} bytes; the limit is ${MAX_HISTTEXT_BYTES.toLocaleString('en')}`, events: empty };
+  const textPtr = m._malloc(Math.max(1, bytes.length));
+  const statusPtr = m._malloc(4);
+  if (!textPtr || !statusPtr) throw new Error('the core is out of memory (malloc of the histogram text failed)');
+  let out = 0;
+  try {
+    m.HEAPU8.set(bytes, textPtr);
+    out = m._blab_js_histtext(textPtr, bytes.length, statusPtr);
+    if (!out) throw new Error('the core is out of memory (reading the histogram)');
+    const status = new DataView(m.HEAPU8.buffer, statusPtr, 4).getInt32(0, true);
+    const s = m.UTF8ToString(out);
+    return status === 0 ? { status: 0, stdout: s, stderr: '', events: empty } : { status: 1, stdout: '', stderr: s, events: empty };
+  } finally {
+    if (out) m._free(out);
+    m._free(statusPtr);
+    m._free(textPtr);
+  }
 }
 
 export function replayScript(m: BlabModule, text: string): ReplayResult {

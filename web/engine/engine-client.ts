@@ -35,6 +35,11 @@ export class EngineClient {
     return this.request((id) => ({ id, kind: 'replay', script }));
   }
 
+  /** A latency histogram's text (BCC funclatency, bpftrace hist / lhist) read by the core. */
+  histText(text: string): Promise<ReplayResult> {
+    return this.request((id) => ({ id, kind: 'histtext', text }));
+  }
+
   /** One workload run on the model machine (blab sim). */
   sim(sim: SimRequest): Promise<ReplayResult> {
     return this.request((id) => ({ id, kind: 'sim', sim }));

@@ -8,6 +8,8 @@ export type EngineFault = 'trap' | 'crash';
 export type EngineRequest = (
   | { id: number; kind: 'replay'; script: string }
   | { id: number; kind: 'sim'; sim: SimRequest }
+  /** a funclatency / bpftrace histogram text for the core's parser (blab-module.ts histText) */
+  | { id: number; kind: 'histtext'; text: string }
 ) & { fault?: EngineFault };
 
 export type EngineReply =

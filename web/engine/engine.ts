@@ -10,6 +10,7 @@ import { scenarioRequest, type RunParams } from '../scenario/request';
 import type { EngineFault } from './engine-protocol';
 import type { SimStats } from './simstats';
 import { LIMITS as PLAYER_LIMITS } from '../log/state';
+import type { LatencyReport } from '../log/latency-json';
 
 export interface EngineRun {
   /** the event log: 32-byte records, docs/events.md */
@@ -20,6 +21,8 @@ export interface EngineRun {
   request: RunParams;
   /** every counter of the run */
   stats: SimStats;
+  /** each allocation's and free's latency (the workbench's runs count them) */
+  latency?: LatencyReport;
 }
 
 /** Records a browser run keeps (64 MB); past it the log ends with LOG_FULL. */
@@ -44,6 +47,10 @@ export const engine = {
     // the log is shown: a zone past the player's bound is refused before the run, not after it
     const r = await client.sim({ ...request, maxEvents: MAX_SIM_EVENTS, maxZonePages: PLAYER_LIMITS.maxPages });
     const stats = checkedStats(r);
-    return { log: r.events, request, stats, pcp: { batch: stats.batch, high: stats.high } };
+    return { log: r.events, request, stats, pcp: { batch: stats.batch, high: stats.high }, ...(r.latency ? { latency: r.latency } : {}) };
+  },
+  /** A kernel's latency histogram text (funclatency, bpftrace) read by the core's parser. */
+  histText(text: string): Promise<ReplayResult> {
+    return client.histText(text);
   },
 };

@@ -2,7 +2,7 @@
 // Emscripten 3.1.6 with pthreads is only reliable loaded by importScripts() in a classic
 // worker (see docs/architecture.md), so this file is built as an IIFE (vite.config.ts).
 import { wasmBase as wasmBaseOf } from './wasm-base';
-import { replayScript, simScenario, type BlabFactory } from './blab-module';
+import { histText, replayScript, simScenario, type BlabFactory } from './blab-module';
 import type { EngineReply, EngineRequest } from './engine-protocol';
 
 declare function importScripts(...urls: string[]): void;
@@ -51,7 +51,7 @@ scope.onmessage = (e) => {
       if (req.fault === 'trap') m._blab_js_replay(0xfffffff0, 64);
       // a Cancel meant for the run before this one is over
       if (cancelFlag) Atomics.store(cancelFlag.words, cancelFlag.index, 0);
-      const result = req.kind === 'sim' ? simScenario(m, req.sim) : replayScript(m, req.script);
+      const result = req.kind === 'sim' ? simScenario(m, req.sim) : req.kind === 'histtext' ? histText(m, req.text) : replayScript(m, req.script);
       scope.postMessage({ id: req.id, ok: true, result }, [result.events]);
     } catch (err) {
       // A trap in the core (or a failed load) leaves the module unusable: drop it, so the

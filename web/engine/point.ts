@@ -25,7 +25,10 @@ export function pointKey(req: SimRequest): string {
       : `cpus=${req.cpus} pages=${req.pages} iterations=${req.iterations}`;
   return (
     `workload=${req.workload} preset=${req.preset} ${own} seed=${req.seed >>> 0} batch=${req.batch ?? 0} high=${req.high ?? 0} ` +
-    `clear_lines=${clear} cache_scale=${scale}`
+    `clear_lines=${clear} cache_scale=${scale}` +
+    // the optional fields, last, only when set (so every earlier key keeps its spelling)
+    (req.pcpBatchScaleMax !== undefined ? ` pcp_batch_scale_max=${req.pcpBatchScaleMax}` : '') +
+    (req.latency ? ' latency=1' : '')
   );
 }
 
@@ -36,7 +39,10 @@ const COMMON_FIELDS = [['seed', 0xffffffff], ['batch', 1 << 16], ['high', 1 << 1
 /** a key spells out these defaults (64 and 1), so a 0 would be another spelling of the same
  * point; the native parser refuses it too */
 const AT_LEAST_ONE: ReadonlySet<string> = new Set(['clear_lines', 'cache_scale']);
-const KEY_MAX = 199;
+/** BLAB_SIM_POINT_KEY_MAX - 1 (its NUL): room for the optional fields after cache_scale */
+const KEY_MAX = 239;
+/** CONFIG_PCP_BATCH_SCALE_MAX's range (mm/Kconfig) */
+const SCALE_MAX = 6;
 
 /** The request a key names (counters only: maxEvents 0); throws saying which field and why. */
 export function pointRequest(key: string): SimRequest {
@@ -65,6 +71,13 @@ export function pointRequest(key: string): SimRequest {
   };
   const own = Object.fromEntries((entry.name === 'hackbench' ? OWN_FIELDS.hackbench : OWN_FIELDS.pages).map(([f, max]) => [f, num(f, max)]));
   const c = Object.fromEntries(COMMON_FIELDS.map(([f, max]) => [f, num(f, max)])) as Record<(typeof COMMON_FIELDS)[number][0], number>;
+  // the optional fields in their order, as blab_sim_point_parse() reads them
+  const scale = words[at]?.startsWith('pcp_batch_scale_max=') ? num('pcp_batch_scale_max', SCALE_MAX) : undefined;
+  let latency = false;
+  if (words[at]?.startsWith('latency=')) {
+    if (num('latency', 1) !== 1) throw bad('latency: less than 1 (a key without latency= counts none)');
+    latency = true;
+  }
   if (at < words.length) throw bad(`unexpected "${words.slice(at).join(' ').slice(0, 24)}" after cache_scale`);
   const common = {
     preset,
@@ -74,6 +87,8 @@ export function pointRequest(key: string): SimRequest {
     ...(c.high ? { high: c.high } : {}),
     clearLines: c.clear_lines,
     cacheScale: c.cache_scale,
+    ...(scale !== undefined ? { pcpBatchScaleMax: scale } : {}),
+    ...(latency ? { latency: true } : {}),
   };
   return entry.name === 'hackbench'
     ? { workload: 'hackbench', groups: own['groups']!, loops: own['loops']!, slubPrefetch: own['slub_prefetch'] === 1, sameCpu: own['same_cpu'] === 1, ...common }

@@ -81,7 +81,31 @@ describe('sweep points', () => {
     expect(() => pointRequest(pf.replace('cache_scale=1', 'cache_scale=0'))).toThrow(/cache_scale: less than 1/);
     expect(() => pointRequest(pf.replace('preset=v4.16', 'preset=v4;16'))).toThrow(/preset: 1 to 31/);
     expect(() => pointRequest('workload=hackbench preset=v4.16 groups=4 loops=1 slub_prefetch=2')).toThrow(/slub_prefetch: more than 1/);
-    expect(() => pointRequest(`${pf}${' '.repeat(100)}`)).toThrow(/longer than 199 characters/);
+    expect(() => pointRequest(`${pf}${' '.repeat(150)}`)).toThrow(/longer than 239 characters/);
+    // the optional fields: in range, in their order, latency only as 1
+    expect(() => pointRequest(`${pf} pcp_batch_scale_max=7`)).toThrow(/pcp_batch_scale_max: more than 6/);
+    expect(() => pointRequest(`${pf} latency=0`)).toThrow(/latency: less than 1/);
+    expect(() => pointRequest(`${pf} latency=1 pcp_batch_scale_max=3`)).toThrow(/unexpected "pcp_batch_scale_max=3" after cache_scale/);
+  });
+
+  it('name CONFIG_PCP_BATCH_SCALE_MAX and latency counting last, only when set, as the native key does', () => {
+    const r: SimRequest = { ...req(2, 'v6.7'), pcpBatchScaleMax: 3, latency: true };
+    const key = pointKey(r);
+    expect(key).toBe('workload=page_fault1 preset=v6.7 cpus=2 pages=64 iterations=2 seed=1 batch=0 high=0 clear_lines=64 cache_scale=1 pcp_batch_scale_max=3 latency=1');
+    expect(pointRequest(key)).toEqual({ ...r, clearLines: 64, cacheScale: 1 });
+    expect(pointKey(req(2, 'v6.7'))).not.toContain('pcp_batch_scale_max');
+    // the core runs what the key names: scale 0 refills batch pages at most, and the run's
+    // latency counters are there with latency=1 and all 0 without
+    const at0 = simScenario(m, pointRequest(pointKey({ ...req(2, 'v6.7', 1, 512), pcpBatchScaleMax: 0, latency: true }))).stats!;
+    const at5 = simScenario(m, pointRequest(pointKey({ ...req(2, 'v6.7', 1, 512), latency: true }))).stats!;
+    expect(at0.latRefillCount).toBeGreaterThan(at5.latRefillCount);
+    expect(at0.latAllocCount).toBe(at0.pagesTotal);
+    expect(at0.latCpuMhz).toBe(2500);
+    const none = simScenario(m, pointRequest(pointKey(req(2, 'v6.7', 1, 512)))).stats!;
+    expect([none.latCpuMhz, none.latAllocCount, none.latAllocMax]).toEqual([0, 0, 0]);
+    expect([none.score, none.zoneAcq, none.pcpRefills]).toEqual([at5.score, at5.zoneAcq, at5.pcpRefills]);
+    // a preset older than the option is refused by the core, as natively
+    expect(simScenario(m, pointRequest(pointKey({ ...req(2, 'v4.16'), pcpBatchScaleMax: 3 }))).stderr).toMatch(/preset v4.16 has no CONFIG_PCP_BATCH_SCALE_MAX \(it came with 6.7, 52166607ecc9\)/);
   });
 
   it("scale the caches as will-it-scale's 128 MB are to the real ones", () => {

@@ -8,7 +8,7 @@
 // key and the counters by the same names (blab_sim_point_record(), from the same table).
 // Whatever was stored or shipped is read back through readSimStats(), which refuses a record
 // with a counter missing, extra or not a whole number, naming the point and the field.
-import { SIM_STATS } from '../scenario/core-schema.ts';
+import { SIM_BINDS_BP, SIM_LIMITS, SIM_STATS } from '../scenario/core-schema.ts';
 
 export type SimStats = Record<(typeof SIM_STATS)[number], number>;
 
@@ -67,3 +67,23 @@ export function statsDiffer(a: SimStats, b: SimStats): (typeof SIM_STATS)[number
 export const acqPerPage = (s: SimStats): number => (s.pagesTotal ? s.zoneAcq / s.pagesTotal : 0);
 /** cycles zone->lock is held per acquisition */
 export const holdPerAcq = (s: SimStats): number => (s.zoneAcq ? s.zoneHold / s.zoneAcq : 0);
+
+/** all sockets' DRAM traffic (line fills, clear_page()'s write-backs and reads for
+ * ownership), GB/s over the run's model time */
+export const memGbs = (s: SimStats): number => s.memMbs / 1000;
+/** what one socket's memory controller carries, GB/s (0: the run had no limit) */
+export const memLimitGbs = (s: SimStats): number => s.memLimitMbs / 1000;
+
+/** The limit that binds the run (the core decides: include/blab_sim.h, blab_sim_limit), in
+ * words, and the share of the CPUs' time that wait took. */
+export function bindingLimit(s: SimStats): { name: string; text: string; share: number } {
+  const name = SIM_LIMITS[s.binds] ?? 'none';
+  const share = name === 'zone->lock' ? s.zoneBp : name === 'lru_lock' ? s.lruBp : name === 'memory' ? s.memWaitBp : 0;
+  const text =
+    name === 'memory'
+      ? 'memory bandwidth'
+      : name === 'none'
+        ? `none: no wait took ${SIM_BINDS_BP / 100} % of the CPUs’ time`
+        : name;
+  return { name, text, share: share / 100 };
+}

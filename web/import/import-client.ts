@@ -17,6 +17,8 @@ export interface ImportDone {
   result: TraceResult;
   bytes: number;
   elapsedMs: number;
+  /** the C parser's part of elapsedMs (the rest: loading the core, decoding the replay) */
+  parseMs: number;
   columns?: EventLogColumns;
   replayError?: string;
 }
@@ -43,6 +45,7 @@ export class ImportClient {
         result: r.result,
         bytes: r.bytes,
         elapsedMs: r.elapsedMs,
+        parseMs: r.parseMs,
         ...(r.columns ? { columns: r.columns } : {}),
         ...(r.replayError ? { replayError: r.replayError } : {}),
       };

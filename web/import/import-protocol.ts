@@ -19,6 +19,8 @@ export type ImportReply =
       result: TraceResult;
       bytes: number;
       elapsedMs: number;
+      /** of it, the C parser's part: from the first chunk read to blab_trace_finish() */
+      parseMs: number;
       /** the replay, decoded in the worker (EventLog.columns()) */
       columns?: EventLogColumns;
       /** why the replay could not be decoded */

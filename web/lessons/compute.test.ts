@@ -126,6 +126,22 @@ describe('lesson tables on the core', () => {
     }
   }, 300_000);
 
+  it("computes lesson 9's latency tables: each refill's p99 doubles with each step of the cap while every allocation's p99 stays a pcp hit; 6.16 drains in shorter calls than 6.7", async () => {
+    const l = parseLesson('lessons/09-throughput-vs-tail.md', readFileSync(join(root, 'lessons', '09-throughput-vs-tail.md'), 'utf8'));
+    // the 2-task row: the same runs feed the refill and every-allocation tables
+    const refill = await computeTable(run, cut(l.tables['refill']!, [2]));
+    const p99 = refill.configs.map((_, j) => metricValue(at(refill, 0, j), 'lat_refill_p99_us'));
+    for (let j = 1; j < p99.length; j++) expect(p99[j]! / p99[j - 1]!).toBeGreaterThan(1.6); // batch << j: twice the pages a step
+    const alloc = refill.configs.map((_, j) => metricValue(at(refill, 0, j), 'lat_alloc_p99_us'));
+    expect(Math.max(...alloc)).toBeLessThan(p99[0]! / 10); // the 99th percentile never reaches a refill
+    expect(metricValue(at(refill, 0, 5), 'lat_alloc_max_us')).toBeGreaterThan(metricValue(at(refill, 0, 0), 'lat_alloc_max_us') * 10);
+    const drain = await computeTable(run, cut(l.tables['drain']!, [2]));
+    const [whole, chunks, v619] = [0, 1, 2].map((j) => metricValue(at(drain, 0, j), 'lat_drain_max_us'));
+    expect(whole!).toBeGreaterThan(chunks! * 4); // "several times shorter"
+    expect(v619!).toBe(chunks!); // a drain_pages(): 6.19's change is to the other callers
+    expect(() => metricValue({ ...at(drain, 0, 0), latCpuMhz: 0 }, 'lat_drain_max_us')).toThrow(/counted no latencies/);
+  }, 300_000);
+
   it('formats gains without a negative zero, and says when a change is inside the seeds\' spread', () => {
     expect([signedPct(4.26), signedPct(-1.24), signedPct(-0.01), signedPct(0)]).toEqual(['+4.3%', '-1.2%', '±0.0%', '±0.0%']);
     const s = (min: number, max: number) => ({ mean: (min + max) / 2, min, max, n: 3 });

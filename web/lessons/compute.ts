@@ -4,7 +4,7 @@
 // written down in advance: every number a table shows comes back from the core, and each cell
 // is the mean over its seeds with their spread (min..max).
 import type { SimRequest } from '../engine/blab-module';
-import { acqPerPage, holdPerAcq, type SimStats } from '../engine/simstats.ts';
+import { acqPerPage, bindingLimit, holdPerAcq, type SimStats } from '../engine/simstats.ts';
 import { insideSpread, spreadOf, type Spread } from '../engine/spread.ts';
 import { groupedWarnings, pcpWarningsApply } from '../engine/pcp-warning.ts';
 import type { PointsRunner } from '../engine/point';
@@ -34,6 +34,8 @@ export function simRequest(t: LessonTable, c: SimConfig, tasks: number, seed: nu
     cacheScale: t.cacheScale,
     ...(c.batch !== undefined ? { batch: c.batch } : {}),
     ...(c.high !== undefined ? { high: c.high } : {}),
+    ...(c.pcpBatchScaleMax !== undefined ? { pcpBatchScaleMax: c.pcpBatchScaleMax } : {}),
+    ...(t.latency ? { latency: true } : {}),
   };
   const run =
     t.workload === 'hackbench'
@@ -111,7 +113,33 @@ export function metricValue(s: SimStats, m: Metric): number {
       return need(s.hiAttempts, 'hi_attempts') ? need(s.hiCycles, 'hi_cycles') / s.hiAttempts! / CYCLES_PER_MS : 0;
     case 'hi_unusable':
       return need(s.hiUnusable, 'hi_unusable') / 1000;
+    case 'mem_util':
+      return s.memUtilBp / 100;
+    case 'mem_wait':
+      return s.memWaitBp / 100;
+    case 'lat_alloc_p99_us':
+      return latUs(s, s.latAllocCount, s.latAllocP99, 'allocation');
+    case 'lat_alloc_p999_us':
+      return latUs(s, s.latAllocCount, s.latAllocP999, 'allocation');
+    case 'lat_alloc_max_us':
+      return latUs(s, s.latAllocCount, s.latAllocMax, 'allocation');
+    case 'lat_refill_p99_us':
+      return latUs(s, s.latRefillCount, s.latRefillP99, 'rmqueue_bulk() call');
+    case 'lat_refill_max_us':
+      return latUs(s, s.latRefillCount, s.latRefillMax, 'rmqueue_bulk() call');
+    case 'lat_drain_p99_us':
+      return latUs(s, s.latDrainCount, s.latDrainP99, 'free_pcppages_bulk() call');
+    case 'lat_drain_max_us':
+      return latUs(s, s.latDrainCount, s.latDrainMax, 'free_pcppages_bulk() call');
   }
+}
+
+/** A latency counter in µs of model time; a run that counted none, or made no such call, has no
+ * value to show (the table says so rather than a 0 that reads as "instant"). */
+function latUs(s: SimStats, count: number, cycles: number, what: string): number {
+  if (!s.latCpuMhz) throw new Error("the run counted no latencies (the table needs latency: true)");
+  if (!count) throw new Error(`the run made no ${what}`);
+  return cycles / s.latCpuMhz;
 }
 
 /** The model machine's clock: 2,500 MHz (docs/sim.md). */
@@ -165,6 +193,7 @@ export function resolveRef(ref: TableRef, r: TableResult): number {
 /** A value in the table's metric, as the page and the CSV show it. */
 export function formatMetric(m: Metric, v: number): string {
   if (m === 'score' || m === 'misses_locked' || m === 'pf_hit') return Math.round(v).toString();
+  if (m.startsWith('lat_')) return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
   const places = m === 'acq_per_page' || m === 'time_ms' || m === 'hi_ms' || m === 'hi_unusable' ? 3 : 2;
   // a time too small for the places (v4.16's order-9 attempt: 50 cycles, 0.00002 ms) keeps two
   // significant digits instead of printing 0.000 beside a number it is compared with
@@ -205,4 +234,26 @@ export function tableWarnings(r: TableResult): { text: string; where: string[] }
       row.flatMap((cell, j) => cell.flatMap((stats) => (stats ? [{ label: r.configs[j]!.label, preset: r.configs[j]!.preset, tasks: r.table.tasks[i]!, stats }] : []))),
     ),
   );
+}
+
+/**
+ * Which limit binds each finished row's runs (the core's verdict on the first seed of each
+ * cell: what its CPUs waited on longest, zone->lock, lru_lock or memory bandwidth, or none):
+ * "2 tasks: none; 48: zone->lock; 79: v5.17 zone->lock, v5.18 memory bandwidth". Empty
+ * until a row is in.
+ */
+export function bindsLine(r: TableResult): string {
+  const unit = rowsName(r.table);
+  const parts: string[] = [];
+  r.table.tasks.forEach((n, i) => {
+    if (!rowDone(r, i)) return;
+    const names = r.runs[i]!.map((cell) => {
+      const b = bindingLimit(cell[0]!);
+      return b.name === 'none' ? 'none' : b.text;
+    });
+    const same = names.every((x) => x === names[0]);
+    const what = same ? names[0]! : names.map((x, j) => `${r.configs[j]!.label} ${x}`).join(', ');
+    parts.push(`${parts.length ? n : `${n} ${unit}`}: ${what}`);
+  });
+  return parts.join('; ');
 }

@@ -14,6 +14,7 @@ export const VIEW_MENTIONS: Record<LessonViewId, RegExp> = {
   cpustats: /counters?\b|per-CPU counters/i,
   prefetches: /pf_hit|redundant|prefetch(?:es)? (?:that )?(?:landed|arrived)/i,
   slab: /freelist|free pointer|\bslab\b|kmem_cache_cpu/i,
+  latency: /latency|\bp99|\bp50|histogram|funclatency|\btail\b/i,
 };
 
 /**

@@ -10,11 +10,13 @@ export const LESSON_LIMITS = {
   maxBytes: 64 * 1024,
   maxSteps: 40,
   maxRuns: 8,
-  maxTables: 4,
+  /** lesson 9: throughput, three latency tables of the same runs, and a drain table */
+  maxTables: 6,
   maxChoices: 6,
   maxScriptBytes: 8 * 1024,
   maxTaskPoints: 8,
-  maxConfigs: 4,
+  /** CONFIG_PCP_BATCH_SCALE_MAX's 0..6 is seven configs (lesson 9) */
+  maxConfigs: 7,
   maxQuotedRows: 24,
   /** a sim run the browser replays: its work (WORKLOAD_SHAPES[w].work); replays stay small
    * enough to step page by page, the tables are what run at the seeds' sizes */
@@ -27,7 +29,7 @@ export const LESSON_LIMITS = {
 } as const;
 
 /** Views a step may show: the ids of the view registry (web/views/registry.ts) a lesson may name. */
-export const LESSON_VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats', 'prefetches', 'slab'] as const satisfies readonly ViewId[];
+export const LESSON_VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats', 'prefetches', 'slab', 'latency'] as const satisfies readonly ViewId[];
 export type LessonViewId = (typeof LESSON_VIEW_IDS)[number];
 /** What a lecturer may put on a slide: a step's views, or the moving picture of the current record. */
 export const LECTURE_FIGURE_IDS = [...LESSON_VIEW_IDS, 'event'] as const;
@@ -107,6 +109,16 @@ export const METRICS = {
   hi_success_pct: 'high-order allocations that succeeded, %',
   hi_ms: 'virtual ms per high-order attempt, compaction included',
   hi_unusable: 'unusable free space index for the high order when the attempts began (0 to 1)',
+  mem_util: 'memory bandwidth used, the busiest socket, % of what its controller carries',
+  mem_wait: 'time waiting on memory beyond its idle latency, %',
+  // latencies (a table with latency: true counts them), µs of model time, lower is better
+  lat_alloc_p99_us: 'allocation latency p99, µs of model time',
+  lat_alloc_p999_us: 'allocation latency p99.9, µs of model time',
+  lat_alloc_max_us: 'the longest allocation, µs of model time',
+  lat_refill_p99_us: 'rmqueue_bulk() per refill, p99, µs of model time',
+  lat_refill_max_us: 'the longest rmqueue_bulk() refill, µs of model time',
+  lat_drain_p99_us: 'free_pcppages_bulk() per drain call, p99, µs of model time',
+  lat_drain_max_us: 'the longest free_pcppages_bulk() call, µs of model time',
 } as const;
 export type Metric = keyof typeof METRICS;
 
@@ -124,6 +136,8 @@ export interface SimConfig {
   preset: Preset;
   batch?: number;
   high?: number;
+  /** CONFIG_PCP_BATCH_SCALE_MAX, 0..6, 6.7+ presets (52166607ecc9); absent: the preset's (5) */
+  pcpBatchScaleMax?: number;
   /** a different start-jitter seed: the same config run again, to show run-to-run noise */
   seed?: number;
   /** the capstone: the student edits this config's batch and high */
@@ -195,6 +209,9 @@ export type LessonTable = {
   tasks: number[];
   configs: SimConfig[];
   metric: Metric;
+  /** its runs count each allocation's and free's latency (a lat_* metric needs it; two tables
+   * of the same runs share them only if both say it) */
+  latency: boolean;
   /** also show each config's % change against the first */
   gain: boolean;
   quoted?: QuotedTable;

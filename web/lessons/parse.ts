@@ -15,6 +15,7 @@
 // (LESSON_LIMITS, docs/limits.md) and every key is known: a typo is an error, not a silent default.
 
 import { MEASURED_CLEAR_LINES, RUN_DEFAULTS } from '../scenario/request.ts';
+import { BATCH_SCALE_MAX_LIMIT, batchScaleProblem } from '../scenario/url.ts';
 import { CORE_LIMITS } from '../log/core-limits.ts';
 import { willItScaleCacheScale } from '../engine/point.ts';
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode, type Document } from 'yaml';
@@ -206,13 +207,13 @@ class Fields {
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 /** a step's prose after this line waits for the predict answer */
 export const ANSWER_MARK = '<!-- answer -->';
-const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'seed', 'tunable', 'slub_prefetch', 'same_cpu'];
+const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'pcp_batch_scale_max', 'seed', 'tunable', 'slub_prefetch', 'same_cpu'];
 // each workload takes its own size keys (WORKLOAD_SHAPES[w].keys): cpus/tasks and pages, or
 // hackbench's groups and loops; refuseOthersKeys() says which a workload does not take
 // (a run's "tasks" and a table's "cpus" are listed so that refuseOthersKeys() can say which
 // word that workload uses, rather than the general "unknown key")
 const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'tasks', 'pages', 'groups', 'loops', 'iterations', 'clear_lines', 'cache_scale'];
-const TABLE_KEYS = ['caption', 'workload', 'pages', 'loops', 'iterations', 'seed', 'seeds', 'clear_lines', 'cache_scale', 'tasks', 'cpus', 'groups', 'configs', 'metric', 'gain', 'quoted'];
+const TABLE_KEYS = ['caption', 'workload', 'pages', 'loops', 'iterations', 'seed', 'seeds', 'clear_lines', 'cache_scale', 'tasks', 'cpus', 'groups', 'configs', 'metric', 'latency', 'gain', 'quoted'];
 
 /** What each size key means, for the message that refuses it on a workload that has another. */
 const KEY_MEANS: Record<string, string> = {
@@ -263,6 +264,11 @@ function simConfig(f: Fields): SimConfig {
   const c: SimConfig = { label: f.has('label') ? f.str('label', 40) : preset, preset };
   if (f.has('batch')) c.batch = f.int('batch', 1, 4096);
   if (f.has('high')) c.high = f.int('high', 1, 1 << 16);
+  if (f.has('pcp_batch_scale_max')) {
+    c.pcpBatchScaleMax = f.int('pcp_batch_scale_max', 0, BATCH_SCALE_MAX_LIMIT);
+    const why = batchScaleProblem(preset, c.pcpBatchScaleMax);
+    if (why) f.fail(`pcp_batch_scale_max: ${why}`, 'pcp_batch_scale_max');
+  }
   if (f.has('seed')) c.seed = f.int('seed', 0, 0xffffffff);
   if (f.has('tunable')) c.tunable = f.bool('tunable');
   if (f.has('slub_prefetch')) c.slubPrefetch = f.bool('slub_prefetch');
@@ -345,8 +351,10 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     tasks,
     configs,
     metric: f.oneOf<Metric>('metric', METRICS, 'score'),
+    latency: f.has('latency') ? f.bool('latency') : false,
     gain: f.has('gain') ? f.value('gain') === true : false,
   };
+  if (common.metric.startsWith('lat_') && !common.latency) f.fail(`tables.${name}: metric ${common.metric} needs latency: true (its runs count each call's latency)`, 'metric');
   const size = f.int(shape.keys.size, ...shape.size);
   const iterations = workloadIterations(f, workload, RUN_DEFAULTS.rounds);
   const t: LessonTable = workload === 'hackbench' ? { ...common, workload, loops: size } : { ...common, workload, pages: size, iterations };

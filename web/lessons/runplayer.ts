@@ -17,6 +17,8 @@ import { mountView, mountViewSet, viewTitle, type MountedView, type ViewId } fro
 import type { LoadedRun } from './runs';
 import type { Preset } from './lesson';
 import { createSourcePane } from './sourcepane';
+import { findCallRecord } from '../log/latency-record';
+import type { LatencySelect } from '../views/latency';
 
 export interface RunPlayer {
   /** the player's bar */
@@ -101,7 +103,7 @@ export function createRunPlayer(o: RunPlayerOptions): RunPlayer {
     back.disabled = p.step === 0;
     fwd.disabled = p.step === p.length;
     said.textContent = narrate(p.log, p.currentIndex(), { pcp: o.run.pcp, movingHigh });
-    const d = { player: p, pcp: o.run.pcp };
+    const d = { player: p, pcp: o.run.pcp, ...(o.run.latency ? { latency: o.run.latency } : {}) };
     anim?.update(d);
     set.update(d);
     source.update(p);
@@ -122,6 +124,13 @@ export function createRunPlayer(o: RunPlayerOptions): RunPlayer {
   const jumps = jumpControls(jumpKindsIn(p), o.jumpKind, (dir) => tellJump(playback.jump(dir, jumps.kind()), dir, jumps.kind()));
   bar.insertBefore(jumps.root, json);
   scrub.addEventListener('input', () => playback.seek(Number(scrub.value)));
+  // a latency bucket's click: the player goes to its longest call's record
+  set.panelOf('latency')?.addEventListener('latency-select', (ev) => {
+    const sel = (ev as CustomEvent<LatencySelect>).detail;
+    const hit = findCallRecord(p.log, sel.call, sel.kind);
+    if (hit.ok) playback.seek(hit.index + 1);
+    else said.textContent = `That call cannot be shown: ${hit.why}.`;
+  });
   back.addEventListener('click', () => playback.stepBy(-1));
   fwd.addEventListener('click', () => playback.stepBy(1));
   // the workbench's keys, through the same controller: ← → a record, [ ] the jump kind, D a drain

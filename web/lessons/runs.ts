@@ -8,12 +8,16 @@ import type { PcpParams } from '../views/pcp';
 import type { Lesson, LessonRun, LessonSimRun, LessonTable, StepAt } from './lesson';
 import { presetSlubPrefetch } from '../scenario/request';
 import type { SimRequest } from '../engine/blab-module';
+import type { LatencyData } from '../views/latency-data';
 
 export interface LoadedRun {
   player: Player;
   pcp: PcpParams;
   /** the raw records, for the JSON export */
   events: ArrayBuffer;
+  /** a model run's allocation and free latencies, for the latency view (one object per run,
+   * so the view draws it once, not per record) */
+  latency?: LatencyData;
 }
 
 /** A lesson's sim run as the core takes it: its fields are the workload's own (docs/lessons.md). */
@@ -22,10 +26,13 @@ export function runSimRequest(run: LessonSimRun): SimRequest {
     seed: run.config.seed ?? run.seed,
     preset: run.config.preset,
     maxEvents: 1 << 20,
+    // a replay counts its calls' latency (the latency view; it changes no counter)
+    latency: true,
     clearLines: run.clearLines,
     cacheScale: run.cacheScale,
     ...(run.config.batch !== undefined ? { batch: run.config.batch } : {}),
     ...(run.config.high !== undefined ? { high: run.config.high } : {}),
+    ...(run.config.pcpBatchScaleMax !== undefined ? { pcpBatchScaleMax: run.config.pcpBatchScaleMax } : {}),
   };
   return run.workload === 'hackbench'
     ? {
@@ -47,7 +54,8 @@ export async function loadRun(client: EngineClient, run: LessonRun): Promise<Loa
   const pcp: PcpParams = r.stats
     ? { batch: r.stats.batch, high: r.stats.high, source: 'from the run' }
     : { ...player.observedPcp(), source: 'as observed in the log' };
-  return { player, pcp, events: r.events };
+  const label = run.kind === 'sim' ? `${run.config.label}${run.config.pcpBatchScaleMax !== undefined && run.config.label === run.config.preset ? `, scale max ${run.config.pcpBatchScaleMax}` : ''}` : run.name;
+  return { player, pcp, events: r.events, ...(r.latency ? { latency: { sources: [{ label, report: r.latency }] } } : {}) };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { CsvTable } from '../ui/csv';
 import { blabCommand, runParameters, RUN_DEFAULTS, type RunParams } from '../scenario/request';
 import { tableCaption, tableCaptionParts } from './caption';
 import { METRICS, rowsName, type LessonTable, type Metric } from './lesson';
-import { cellSpread, formatMetric, gainPct, rowDone, seedsOf, simRequest, tableCells, tableWarnings, type TableResult } from './compute';
+import { bindsLine, cellSpread, formatMetric, gainPct, rowDone, seedsOf, simRequest, tableCells, tableWarnings, type TableResult } from './compute';
 import { annotateModelTable } from './seedband';
 
 /** A row of a live run against the shipped results: every counter equal, not, nothing shipped to
@@ -98,6 +98,8 @@ export class TableView {
   readonly root: HTMLElement;
   private readonly model = el('figure', { class: 'table-model' });
   private readonly warnings = el('div', { class: 'table-warnings' });
+  /** which limit binds each row's runs (the core's verdict) */
+  private readonly binds = el('p', { class: 'table-binds hint' });
 
   /** the model table's "scroll sideways" cue, checked again when its rows change */
   private readonly cue: () => void;
@@ -113,7 +115,7 @@ export class TableView {
       this.root.append(seed);
       scrollCue(seed);
     }
-    this.root.append(this.warnings);
+    this.root.append(this.binds, this.warnings);
   }
 
   /** Draws the rows finished so far ("…" for the others); matches: per row, a live run's check. */
@@ -157,6 +159,8 @@ export class TableView {
     annotateModelTable(this.root, r);
     // when every row was in, ms after the page started (make bench reads it)
     if (!this.root.dataset['completeMs'] && t.tasks.every((_n, i) => rowDone(r, i))) this.root.dataset['completeMs'] = String(Math.round(performance.now()));
+    const b = bindsLine(r);
+    this.binds.textContent = b ? `The limit that binds each run (each cell's first seed: what its CPUs waited on longest): ${b}.` : '';
     this.warnings.replaceChildren(
       ...tableWarnings(r).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${w.where.join(', ')}: ${w.text}` })),
     );

@@ -2,6 +2,8 @@
 // calls it with the scenario in the form and the run in the player whenever either changes. A
 // panel that makes a run of its own hands the log back through an OpenLog function. So no panel
 // holds the app object or reads its fields.
+import type { LatencyReport } from '../log/latency-json';
+import type { SimStats } from '../engine/simstats';
 import type { Player } from '../log/player';
 import type { Scenario } from '../scenario/url';
 import type { PcpParams } from '../views/pcp';
@@ -27,6 +29,11 @@ export interface LoadOptions {
   label?: string;
   /** pcp high and batch as the scenario configured them; otherwise they are read off the log */
   pcp?: { high: number; batch: number };
+  /** the run's latencies, when it counted them (the latency view draws them) */
+  latency?: LatencyReport;
+  /** the counters of the model run the log came from: the views that show a whole run's
+   * figures (the cache view's memory gauge) draw them; absent for any other log */
+  stats?: SimStats;
 }
 
 export type LoadResult = { ok: true; events: number } | { ok: false; error: string };

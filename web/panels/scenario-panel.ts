@@ -6,7 +6,7 @@
 // other panels. A scenario that comes back through load() and not from these fields (a link,
 // the hash edited) is written into them.
 import { engine } from '../engine/engine';
-import { PRESETS, URL_LIMITS, WORKLOADS, type Scenario } from '../scenario/url';
+import { BATCH_SCALE_MAX_LIMIT, PRESETS, URL_LIMITS, WORKLOADS, presetBatchScaleMax, type Scenario } from '../scenario/url';
 import { presetHint } from '../scenario/preset-switches';
 import { WORKLOAD_TABLE, workloadEntry } from '../scenario/workloads';
 import { el } from '../ui/dom';
@@ -16,7 +16,12 @@ import type { OpenLog, Panel, PanelData } from './panel';
 
 const ZONE_SIZES = [16, 256, 1024, 4096, 16384, 65536, 262144];
 
-type FieldName = 'pages' | 'cpus' | 'preset' | 'workload' | 'seed';
+type FieldName = 'pages' | 'cpus' | 'preset' | 'workload' | 'seed' | 'scale';
+
+/** Under the scale menu: what the option does, or why this preset has none. */
+const SCALE_HINT =
+  'CONFIG_PCP_BATCH_SCALE_MAX (52166607ecc9, 6.7): a refill takes at most batch << N pages (2,016 at the default 5 with batch 63); 0..6 as mm/Kconfig allows.';
+const scaleHint = (preset: string) => (presetBatchScaleMax(preset) === undefined ? `${SCALE_HINT} This preset is older than 6.7: it has no such option.` : SCALE_HINT);
 
 export interface ScenarioPanel extends Panel {
   /** a line under the Run button (a link's step waits for a run) */
@@ -53,6 +58,12 @@ function scenarioFields(body: HTMLElement): Record<FieldName, HTMLInputElement |
     preset: field('sc-preset', 'preset (kernel change)', select(Object.entries(PRESETS)), ' '),
     workload: field('sc-workload', 'workload', select(Object.entries(WORKLOADS)), WORKLOAD_TABLE[0].description),
     seed: field('sc-seed', 'seed', el('input', { type: 'number', min: 0, max: 4294967295, step: 1, required: true })),
+    scale: field(
+      'sc-scale',
+      'CONFIG_PCP_BATCH_SCALE_MAX',
+      select([['', "the preset's (5)"], ...Array.from({ length: BATCH_SCALE_MAX_LIMIT + 1 }, (_, n): [string, string] => [String(n), `${n}: refills up to batch << ${n}`])]),
+      SCALE_HINT,
+    ),
   };
 }
 
@@ -77,9 +88,16 @@ export function createScenarioPanel(open: OpenLog, onScenario: (s: Scenario) => 
   const writePresetHint = () => {
     const h = hints['sc-preset-hint'];
     if (h) h.textContent = presetHint(f.preset.value);
+    // the option came with 6.7: an older preset's menu is off, at the preset's own
+    const has = presetBatchScaleMax(f.preset.value) !== undefined;
+    f.scale.disabled = !has;
+    if (!has) f.scale.value = '';
+    const sh = hints['sc-scale-hint'];
+    if (sh) sh.textContent = scaleHint(f.preset.value);
   };
   const writeLine = (s: Scenario) => {
-    line.textContent = `${s.workload} · ${s.cpus} CPUs · ${s.pages.toLocaleString('en')} pages · ${s.preset} · seed ${s.seed}`;
+    const scale = s.pcpBatchScaleMax !== undefined ? ` · CONFIG_PCP_BATCH_SCALE_MAX=${s.pcpBatchScaleMax}` : '';
+    line.textContent = `${s.workload} · ${s.cpus} CPUs · ${s.pages.toLocaleString('en')} pages · ${s.preset}${scale} · seed ${s.seed}`;
   };
   const writeForm = (s: Scenario) => {
     if (!ZONE_SIZES.includes(s.pages)) f.pages.append(el('option', { value: String(s.pages), text: s.pages.toLocaleString('en') }));
@@ -88,6 +106,7 @@ export function createScenarioPanel(open: OpenLog, onScenario: (s: Scenario) => 
     f.preset.value = s.preset;
     f.workload.value = s.workload;
     f.seed.value = String(s.seed);
+    f.scale.value = s.pcpBatchScaleMax === undefined ? '' : String(s.pcpBatchScaleMax);
     writePresetHint();
   };
   /** The fields as a scenario; a field out of its bounds keeps the scenario's value. */
@@ -104,6 +123,7 @@ export function createScenarioPanel(open: OpenLog, onScenario: (s: Scenario) => 
       workload: f.workload.value as Scenario['workload'],
       seed: num(f.seed.value, 0, 0xffffffff, was.seed),
     };
+    if (f.scale.value !== '' && presetBatchScaleMax(mine.preset) !== undefined) mine.pcpBatchScaleMax = num(f.scale.value, 0, BATCH_SCALE_MAX_LIMIT, 5);
     return mine;
   };
 
@@ -116,8 +136,10 @@ export function createScenarioPanel(open: OpenLog, onScenario: (s: Scenario) => 
     try {
       const run = await engine.runScenario(s);
       const res = open(run.log, {
-        label: `${s.workload}, ${s.cpus} CPUs, ${s.pages} pages, ${s.preset}, seed ${s.seed}`,
+        label: `${s.workload}, ${s.cpus} CPUs, ${s.pages} pages, ${s.preset}${s.pcpBatchScaleMax !== undefined ? ` (scale max ${s.pcpBatchScaleMax})` : ''}, seed ${s.seed}`,
         ...(run.pcp ? { pcp: run.pcp } : {}),
+        stats: run.stats,
+        ...(run.latency ? { latency: run.latency } : {}),
       });
       // the player that open() just loaded: the workbench told every panel (load()) before it returned
       const player = data?.player;
@@ -163,4 +185,5 @@ export function createScenarioPanel(open: OpenLog, onScenario: (s: Scenario) => 
   };
 }
 
-const sameScenario = (a: Scenario, b: Scenario) => a.pages === b.pages && a.cpus === b.cpus && a.preset === b.preset && a.workload === b.workload && a.seed === b.seed;
+const sameScenario = (a: Scenario, b: Scenario) =>
+  a.pages === b.pages && a.cpus === b.cpus && a.preset === b.preset && a.workload === b.workload && a.seed === b.seed && a.pcpBatchScaleMax === b.pcpBatchScaleMax;

@@ -45,6 +45,7 @@ const CASES: [string, RunInput][] = [
   ['trunc', { workload: 'trunc', preset: 'v5.18', cpus: 1, pages: 512, seed: 1, clearLines: 4 }],
   ['stress_highalloc', { workload: 'stress_highalloc', preset: 'lu-rfc-p2', cpus: 3, pages: 2048, seed: 1, attempts: 4 }],
   ['mixed', { workload: 'mixed', preset: 'v4.16', cpus: 4, pages: 128, seed: 1 }],
+  ['page_fault1 on 6.7, CONFIG_PCP_BATCH_SCALE_MAX=2, latency counted', { workload: 'page_fault1', preset: 'v6.7', cpus: 2, pages: 600, seed: 1, pcpBatchScaleMax: 2, latency: true }],
   ['hackbench, prefetch as the preset', { workload: 'hackbench', preset: 'v4.16', groups: 3, loops: 100, seed: 1 }],
   ['hackbench, prefetch off, same CPU, pcp set', { workload: 'hackbench', preset: 'v5.18', groups: 2, loops: 80, seed: 3, slubPrefetch: false, sameCpu: true, batch: 5, high: 30 }],
 ];
@@ -74,6 +75,21 @@ describe('runRequest() and blabCommand()', () => {
       expect([n['prefetch_hit'], n['prefetch_late'], n['prefetch_wasted']]).toEqual([s.pfHit, s.pfLate, s.pfWasted]);
     }
     if (input.batch !== undefined) expect([s.batch, s.high]).toEqual([input.batch, input.high]);
+    if (req.latency) {
+      // blab sim --latency --json puts the same percentiles in the run's row
+      const lat = n['latency'] as unknown as { alloc: { p99: number; max: number }; paths: { rmqueue_bulk: { count: number } } };
+      expect([lat.alloc.p99, lat.alloc.max, lat.paths.rmqueue_bulk.count]).toEqual([s.latAllocP99, s.latAllocMax, s.latRefillCount]);
+    }
+  });
+
+  it('names CONFIG_PCP_BATCH_SCALE_MAX only where it differs from the preset, and only on 6.7+', () => {
+    const base = { workload: 'page_fault1', preset: 'v6.7', cpus: 2, pages: 64, seed: 1 } as const;
+    expect(runRequest({ ...base, pcpBatchScaleMax: 5 })).not.toHaveProperty('pcpBatchScaleMax'); // the preset's: one point
+    const r = runRequest({ ...base, pcpBatchScaleMax: 0, latency: true });
+    expect(blabCommand(r)).toContain(' --pcp-batch-scale-max 0 --latency');
+    expect(runParameters(r)).toContainEqual(['CONFIG_PCP_BATCH_SCALE_MAX', 0]);
+    expect(runParameters(runRequest(base))).toContainEqual(['CONFIG_PCP_BATCH_SCALE_MAX', "5 (the preset's)"]);
+    expect(runParameters(runRequest({ ...base, preset: 'v5.18' })).map(([k]) => k)).not.toContain('CONFIG_PCP_BATCH_SCALE_MAX');
   });
 
   it('fills every hidden default in one place, and names every parameter', () => {
@@ -118,8 +134,14 @@ describe('one configuration, one run, whichever page asks', () => {
     const t = lesson.tables['t']!;
     const table: Partial<ReturnType<typeof simRequest>> = simRequest(t, t.configs[0]!, 4);
     delete table.maxEvents;
-    for (const r of [compare, table]) expect(r).toEqual(sweep);
+    expect(table).toEqual(sweep);
+    // the compare view counts every call's latency too (its diff table's percentile rows)
+    const { latency: compareCounts, ...compareRun } = compare;
+    expect(compareCounts).toBe(true);
+    expect(compareRun).toEqual(sweep);
     expect(sweep).toMatchObject({ clearLines: MEASURED_CLEAR_LINES, cacheScale: 32 }); // 1024 x 32 pages: will-it-scale's 128 MB
-    expect({ ...workbench, clearLines: sweep.clearLines, cacheScale: sweep.cacheScale }).toEqual(sweep);
+    // ... and in counting every call's latency, which changes no counter (test_latency.c)
+    expect(workbench.latency).toBe(true);
+    expect({ ...workbench, latency: undefined, clearLines: sweep.clearLines, cacheScale: sweep.cacheScale }).toEqual(sweep);
   });
 });

@@ -3,7 +3,7 @@
 // the compare view and the lessons build their runs here, so one configuration gives one
 // score in every view; `blabCommand()` writes the native command that reproduces the run and
 // `runParameters()` the parameters in words, for the results card, captions and CSV headers.
-import type { Scenario } from './url';
+import { presetBatchScaleMax, type Scenario } from './url.ts';
 import { HIGHALLOC_ATTEMPTS, workloadEntry, type WorkloadName } from './workloads.ts';
 
 export const RUN_DEFAULTS = {
@@ -40,6 +40,11 @@ interface RunCommon {
   /** pcp batch / high overrides; absent: the preset's own */
   batch?: number;
   high?: number;
+  /** CONFIG_PCP_BATCH_SCALE_MAX, 0..6, 6.7+ presets; absent: the preset's (5). runRequest()
+   * leaves the preset's own value out, so a run names it only when it differs */
+  pcpBatchScaleMax?: number;
+  /** count each allocation's and free's latency (blab sim --latency); its lat* counters */
+  latency?: boolean;
 }
 
 /** What a page asks for; everything left out takes RUN_DEFAULTS or the preset's own value. */
@@ -131,6 +136,9 @@ export function runRequest(r: RunInput): RunParams {
     cacheScale: r.cacheScale ?? 1,
     ...(r.batch !== undefined ? { batch: r.batch } : {}),
     ...(r.high !== undefined ? { high: r.high } : {}),
+    // the preset's own scale is the run without the option: one point, one spelling
+    ...(r.pcpBatchScaleMax !== undefined && r.pcpBatchScaleMax !== presetBatchScaleMax(r.preset) ? { pcpBatchScaleMax: r.pcpBatchScaleMax } : {}),
+    ...(r.latency ? { latency: true } : {}),
   };
   if (r.workload === 'hackbench') {
     return {
@@ -156,7 +164,14 @@ export function scenarioRequest(s: Scenario): RunParams {
   const w = workloadEntry(s.workload);
   if (!w) throw new Error(`unknown workload ${s.workload}`);
   const { tasks, size } = w.size(s.pages, s.cpus);
-  return runRequest({ preset: s.preset, seed: s.seed, ...sizedInput(w.name, tasks, size) });
+  // the workbench counts every call's latency: its results card and latency view show them
+  return runRequest({
+    preset: s.preset,
+    seed: s.seed,
+    ...sizedInput(w.name, tasks, size),
+    ...(s.pcpBatchScaleMax !== undefined ? { pcpBatchScaleMax: s.pcpBatchScaleMax } : {}),
+    latency: true,
+  });
 }
 
 /**
@@ -164,7 +179,12 @@ export function scenarioRequest(s: Scenario): RunParams {
  * same run swept over those task counts (hackbench: groups), one row each.
  */
 export function blabCommand(p: RunParams, tasks: readonly number[] = [runTasks(p)]): string {
-  const pcp = [...(p.batch !== undefined ? ['--batch', p.batch] : []), ...(p.high !== undefined ? ['--high', p.high] : [])];
+  const pcp = [
+    ...(p.batch !== undefined ? ['--batch', p.batch] : []),
+    ...(p.high !== undefined ? ['--high', p.high] : []),
+    ...(p.pcpBatchScaleMax !== undefined ? ['--pcp-batch-scale-max', p.pcpBatchScaleMax] : []),
+    ...(p.latency ? ['--latency'] : []),
+  ];
   const args =
     p.workload === 'hackbench'
       ? [
@@ -196,5 +216,8 @@ export function runParameters(p: RunParams): [string, string | number][] {
   // only where the caches were scaled: the workbench's runs use the model's own
   if (p.workload !== 'hackbench' && p.cacheScale > 1) out.push(['L2 and LLC sizes divided by', p.cacheScale]);
   out.push(['pcp batch', p.batch ?? "the preset's"], ['pcp high', p.high ?? "the preset's"]);
+  const scale = presetBatchScaleMax(p.preset);
+  if (scale !== undefined) out.push(['CONFIG_PCP_BATCH_SCALE_MAX', p.pcpBatchScaleMax ?? `${scale} (the preset's)`]);
+  if (p.latency) out.push(['latency', 'each allocation and free counted']);
   return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO, formatHash, parseHash } from './url';
+import { DEFAULT_SCENARIO, formatHash, parseHash, presetBatchScaleMax } from './url';
 
 describe('URL hash state', () => {
   it('gives the defaults for an empty hash', () => {
@@ -10,6 +10,22 @@ describe('URL hash state', () => {
   it('round-trips', () => {
     const u = { scenario: { pages: 262144, cpus: 16, preset: 'v4.17-pick' as const, workload: 'page_fault1' as const, seed: 42 }, step: 12345 };
     expect(parseHash(formatHash(u))).toEqual(u);
+  });
+
+  it('keeps CONFIG_PCP_BATCH_SCALE_MAX, 0..6 and on a 6.7+ preset only, and refuses the rest saying why', () => {
+    const u = { scenario: { ...DEFAULT_SCENARIO, preset: 'v6.7' as const, pcpBatchScaleMax: 0 }, step: 3 };
+    expect(formatHash(u)).toContain('&pcp_batch_scale_max=0&');
+    expect(parseHash(formatHash(u))).toEqual(u);
+    // the preset may come after it in a hand-written link
+    expect(parseHash('pcp_batch_scale_max=6&preset=v6.19').scenario.pcpBatchScaleMax).toBe(6);
+    expect(formatHash({ scenario: DEFAULT_SCENARIO, step: 0 })).not.toContain('pcp_batch_scale_max');
+    expect(() => parseHash('preset=v6.7&pcp_batch_scale_max=7')).toThrow('pcp_batch_scale_max=7: must be between 0 and 6');
+    expect(() => parseHash('preset=v6.7&pcp_batch_scale_max=-1')).toThrow('pcp_batch_scale_max=-1: expected a whole number');
+    expect(() => parseHash('preset=v6.7&pcp_batch_scale_max=3x')).toThrow('expected a whole number');
+    expect(() => parseHash('preset=v5.18&pcp_batch_scale_max=3')).toThrow(
+      'pcp_batch_scale_max=3: preset v5.18 has no CONFIG_PCP_BATCH_SCALE_MAX (it came with 6.7, 52166607ecc9)',
+    );
+    expect(['v6.0', 'v6.7', 'v6.16', 'v6.19'].map(presetBatchScaleMax)).toEqual([undefined, 5, 5, 5]);
   });
 
   it('accepts every workload of the table, the page allocator ones from the fidelity and skip-merge work included', () => {

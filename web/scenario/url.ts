@@ -29,6 +29,25 @@ export interface Scenario {
   preset: Preset;
   workload: Workload;
   seed: number;
+  /** CONFIG_PCP_BATCH_SCALE_MAX (52166607ecc9), 0..6, 6.7+ presets only; absent: the preset's (5) */
+  pcpBatchScaleMax?: number;
+}
+
+/** CONFIG_PCP_BATCH_SCALE_MAX's range in mm/Kconfig (the core's BLAB_PCP_BATCH_SCALE_MAX_LIMIT). */
+export const BATCH_SCALE_MAX_LIMIT = 6;
+
+/** The preset's CONFIG_PCP_BATCH_SCALE_MAX (5 on 6.7+), or undefined where the option did not
+ * exist yet: it came with 6.7 (52166607ecc9), and the core refuses it on an older preset. */
+export function presetBatchScaleMax(preset: string): number | undefined {
+  const v = CORE_PRESETS.find((p) => p.name === preset)?.strategy.pcpBatchScaleMax;
+  return v ? v : undefined;
+}
+
+/** Why a scale cannot go with a preset, or undefined when it can. */
+export function batchScaleProblem(preset: string, scale: number): string | undefined {
+  if (presetBatchScaleMax(preset) === undefined) return `preset ${preset} has no CONFIG_PCP_BATCH_SCALE_MAX (it came with 6.7, 52166607ecc9)`;
+  if (!Number.isInteger(scale) || scale < 0 || scale > BATCH_SCALE_MAX_LIMIT) return `CONFIG_PCP_BATCH_SCALE_MAX is 0..${BATCH_SCALE_MAX_LIMIT} (mm/Kconfig)`;
+  return undefined;
 }
 
 export interface UrlState {
@@ -113,6 +132,9 @@ export function parseHash(hash: string): UrlState {
         }
         scenario.preset = raw as Preset;
         break;
+      case 'pcp_batch_scale_max':
+        scenario.pcpBatchScaleMax = int(key, raw, 0, BATCH_SCALE_MAX_LIMIT);
+        break;
       case 'workload':
         if (!Object.hasOwn(WORKLOADS, raw)) {
           throw new UrlStateError(
@@ -125,6 +147,11 @@ export function parseHash(hash: string): UrlState {
         throw new UrlStateError(`unknown key "${key.slice(0, 32)}"`);
     }
   }
+  // checked once every key is read: the preset may come after the scale
+  if (scenario.pcpBatchScaleMax !== undefined) {
+    const why = batchScaleProblem(scenario.preset, scenario.pcpBatchScaleMax);
+    if (why) throw new UrlStateError(`pcp_batch_scale_max=${scenario.pcpBatchScaleMax}: ${why}`);
+  }
   return { scenario, step };
 }
 
@@ -132,6 +159,8 @@ export function formatHash(u: UrlState): string {
   const s = u.scenario;
   return (
     `#pages=${s.pages}&cpus=${s.cpus}&preset=${encodeURIComponent(s.preset)}` +
-    `&workload=${encodeURIComponent(s.workload)}&seed=${s.seed}&step=${u.step}`
+    `&workload=${encodeURIComponent(s.workload)}&seed=${s.seed}` +
+    (s.pcpBatchScaleMax !== undefined ? `&pcp_batch_scale_max=${s.pcpBatchScaleMax}` : '') +
+    `&step=${u.step}`
   );
 }

@@ -15,6 +15,7 @@ import type { PcpParams } from '../views/pcp';
 import { buddyinfoText } from '../views/procfs';
 import type { MountedView } from '../views/registry';
 import { createPresenter, showChosenFigures, type Presenter, type PresenterFigure } from '../ui/presenter';
+import type { SimStats } from '../engine/simstats';
 import type { LoadOptions, LoadResult, Panel, PanelData } from '../panels/panel';
 import { MAX_LOG_BYTES } from '../panels/binlog-panel';
 import { workloadEntry } from '../scenario/workloads';
@@ -24,6 +25,14 @@ import { playbackKey } from '../ui/playback-keys';
 import { createPlayback, type Playback } from '../ui/playback';
 import { SPEEDS, createPlayerBar, keyboardHelp, type PlayerBar } from './playerbar';
 import { mountWorkbenchViews, workbenchFigures } from './workbench-views';
+import type { RealHistogram } from '../log/histtext-json';
+import type { LatencyReport, LatRecordKind, LatSeriesId } from '../log/latency-json';
+import { findCallRecord } from '../log/latency-record';
+import type { LatencyData } from '../views/latency-data';
+import type { LatencySelect } from '../views/latency';
+
+/** what a latency bucket's longest call was, in words */
+const CALL_WORDS: Record<LatRecordKind, string> = { ALLOC: 'allocation', FREE: 'free', RMQUEUE_BULK: 'rmqueue_bulk() call', PCP_DRAIN: 'free_pcppages_bulk() call' };
 
 /** records per second at 1x */
 const BASE_RATE = 8;
@@ -43,11 +52,16 @@ function timeText(p: Player, t: number): string {
 export class App {
   private player: Player | undefined;
   private pcp: PcpParams = { high: undefined, batch: undefined, source: 'no log' };
+  /** the counters of the model run the loaded log came from (LoadOptions.stats) */
+  private runStats: SimStats | undefined;
   private scenario: Scenario = { ...DEFAULT_SCENARIO };
   /** the step a link asked for, taken once its run is loaded */
   private pendingStep = 0;
   private jumpKind: JumpKind = 'merge';
   private label = '';
+  /** the loaded run's latencies (a model run that counted them), and an imported histogram:
+   * one object per change, so the latency view redraws only then */
+  private latency: { report?: LatencyReport; real?: { label: string; hist: RealHistogram }; series?: LatSeriesId; data?: LatencyData } = {};
   /** the panels told about every new scenario and run (load()) */
   private readonly panels: Panel[] = [];
   private readonly playback: Playback;
@@ -121,6 +135,8 @@ export class App {
 
     // a click on a page (mem_map, free areas) or a pcp list opens the page's history
     createPfnDialog((step) => this.seek(step)).listen(this.views, () => this.player);
+    // a click on a latency bucket goes to its longest call
+    this.views.addEventListener('latency-select', (ev) => this.goToCall((ev as CustomEvent<LatencySelect>).detail));
     const l = this.line;
     const content = el('div', { class: 'content' }, this.bar.root, l.log, l.event, l.status, l.alert, this.views);
     root.replaceChildren(this.sidebar, content);
@@ -171,6 +187,7 @@ export class App {
       return { ok: false, error: msg };
     }
     this.player = player;
+    this.runStats = opts.stats;
     const seen = player.observedPcp();
     this.pcp = opts.pcp
       ? { ...opts.pcp, source: 'from the scenario' }
@@ -191,10 +208,41 @@ export class App {
     }
     this.pendingStep = 0;
     this.label = opts.label ?? 'event log';
+    this.setLatency({ ...this.latency, report: opts.latency });
     player.seek(step);
     this.render();
     this.tellPanels();
     return { ok: true, events: player.length };
+  }
+
+  /** An imported kernel latency histogram over the run's (or none): shown over the series its
+   * function measures, which the view switches to. */
+  setLatencyOverlay(real: { label: string; hist: RealHistogram; series: LatSeriesId } | undefined): void {
+    this.setLatency({ ...this.latency, real: real && { label: real.label, hist: real.hist }, series: real?.series });
+    this.render();
+  }
+
+  private setLatency(l: { report?: LatencyReport; real?: { label: string; hist: RealHistogram }; series?: LatSeriesId }) {
+    const sources = l.report ? [{ label: this.label, report: l.report }] : [];
+    // a histogram alone (no run yet) is drawn too: the kernel's, with no model bars beside it
+    const data: LatencyData | undefined = sources.length || l.real ? { sources, ...(l.real ? { real: l.real } : {}), ...(l.series ? { series: l.series } : {}) } : undefined;
+    this.latency = { ...l, ...(data ? { data } : {}) };
+    if (!data) delete this.latency.data;
+  }
+
+  /** Moves the player to the record of a latency bucket's longest call, or says why it cannot. */
+  private goToCall(sel: LatencySelect) {
+    const p = this.player;
+    if (!p || !this.latency.report) return;
+    const r = findCallRecord(p.log, sel.call, sel.kind);
+    const what = CALL_WORDS[sel.kind];
+    const us = (sel.call.cycles / this.latency.report.cyclesPerUs).toLocaleString('en', { maximumFractionDigits: 2 });
+    if (!r.ok) {
+      this.line.status.textContent = `The ${us} µs ${what} on cpu ${sel.call.cpu} cannot be shown: ${r.why}.`;
+      return;
+    }
+    this.line.status.textContent = `The ${what} that took ${us} µs (cpu ${sel.call.cpu}): record #${r.index}.`;
+    this.seek(r.index + 1);
   }
 
   /** Adds a panel to those told (load()) about each new scenario and run; tells it the current ones now. */
@@ -378,7 +426,7 @@ export class App {
     const now = performance.now();
     const textDue = !playing || now - this.frame.lastText >= 250;
     if (textDue) this.frame.lastText = now;
-    const data = { player: p, pcp: this.pcp, textDue };
+    const data = { player: p, pcp: this.pcp, textDue, ...(this.runStats ? { stats: this.runStats } : {}), ...(this.latency.data ? { latency: this.latency.data } : {}) };
     for (const v of this.mounted) {
       const onScreen = !playing || this.visibility.shown(v.section);
       if (v.pace === 'always' || (onScreen && (v.pace === 'visible' || textDue))) v.update(data);

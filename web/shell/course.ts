@@ -13,5 +13,6 @@ export async function mountCourse(root: HTMLElement, r: Exclude<Route, { page: '
     if (r.page === 'lessons') page.mountLessonIndex(root, lessonSources);
     else page.mountLessonById(root, lessonSources, r.lesson);
   } else if (r.page === 'timemachine') (await import('../compare/timemachine-page')).mountTimeMachine(root, r.search);
+  else if (r.page === 'fidelity') (await import('../compare/fidelity-page')).mountFidelity(root, search);
   else (await import('../compare/compare-page')).mountCompare(root, r.search);
 }

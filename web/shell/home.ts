@@ -72,6 +72,7 @@ export function mountHome(root: HTMLElement, store = new ProgressStore(), lesson
       { class: 'home-cards' },
       card('?compare', 'Compare two kernels', 'Run two kernel versions side by side on the same workload and see which is faster, and why: lock contention, cache misses, prefetches.'),
       card('?timemachine', 'Every kernel on one chart', 'The time machine: page_fault1 on each kernel from 2002 to today, its score and zone->lock contention, in release order.'),
+      card('?fidelity', 'How close is the model?', 'Every number from the kernel mails that the lessons set beside the model, the band it must fall in, the model’s figure and its verdict, with why where they part.'),
       card(
         `${WORKBENCH_HREF}=import`,
         'Load your own trace or zoneinfo',

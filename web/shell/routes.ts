@@ -3,7 +3,7 @@
 // snapshot import, ?workbench=zoneinfo at "Your own kernel: zoneinfo"), and owns the hash
 // (#pages=...&step=...): an old deep link that is only a hash still opens the workbench. The
 // course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
-// ?compare=..., ?timemachine.
+// ?compare=..., ?timemachine, ?fidelity (how close the model is to the seeds).
 import { LECTURE_FIGURE_IDS, type LectureFigureId } from '../lessons/lesson';
 import type { LessonRoute } from '../lessons/lessons-page';
 
@@ -13,12 +13,14 @@ export type Route =
   | { page: 'lessons' }
   | { page: 'lesson'; lesson: LessonRoute }
   | { page: 'compare'; search: string }
-  | { page: 'timemachine'; search: string };
+  | { page: 'timemachine'; search: string }
+  | { page: 'fidelity' };
 
 export function routeFrom(search: string, hash = ''): Route {
   const q = new URLSearchParams(search);
   if (q.has('compare')) return { page: 'compare', search };
   if (q.has('timemachine')) return { page: 'timemachine', search };
+  if (q.has('fidelity')) return { page: 'fidelity' };
   if (q.has('lessons')) return { page: 'lessons' };
   if (q.has('workbench')) {
     const focus = q.get('workbench');

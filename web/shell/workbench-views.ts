@@ -1,6 +1,6 @@
 // Where the workbench's views stand: from the registry, by id, in rows and columns (the free
 // areas and the legend across the top, mem_map beside the pcp lists, the locks side by side,
-// the /proc text at the foot), each with its export buttons; and the figures lecture mode
+// the latency histograms under them, the /proc text at the foot), each with its export buttons; and the figures lecture mode
 // offers, the free areas and the pcp lists first (a slide shows the first two).
 import { addViewExportButtons } from '../ui/export-buttons';
 import type { PresenterFigure } from '../ui/presenter';
@@ -32,6 +32,7 @@ export function mountWorkbenchViews(views: HTMLElement): MountedView[] {
   views.append(locks);
   view(locks, 'lock-timeline');
   view(locks, 'lock-hist');
+  view(views, 'latency');
   view(views, 'cache');
   view(views, 'slab');
   const lower = el('div', { class: 'views-wide views-text' });

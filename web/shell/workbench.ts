@@ -17,6 +17,7 @@ import { createZoneinfoPanel } from '../panels/zoneinfo-panel';
 import { createScenarioPanel } from '../panels/scenario-panel';
 import { createBinLogPanel } from '../panels/binlog-panel';
 import { createThroughputPanel } from '../panels/throughput-panel';
+import { createLatencyPanel } from '../panels/latency-panel';
 import { createDrawer } from '../ui/drawer';
 
 export function mountWorkbench(root: HTMLElement, route: Extract<Route, { page: 'workbench' }>): void {
@@ -54,6 +55,9 @@ export function mountWorkbench(root: HTMLElement, route: Extract<Route, { page: 
   place(createScenariosPanel(new Store(browserStorage())), (e) => form.root.after(e));
   // The real machine: page_fault1 on N Web Workers, live scores.
   place(createRealPanel(), (e) => sidebar.append(e));
+  // A kernel's latency histogram over the run's: the box sits in the latency view's panel.
+  const lat = createLatencyPanel({ parse: (t) => engine.histText(t), show: (o) => app.setLatencyOverlay(o) });
+  app.views.querySelector('#latency .panel-body')?.append(lat.root);
   // The throughput sweep, after the views; a lecture slide may show its chart.
   const sweep = createThroughputPanel();
   place(sweep, (e) => app.views.append(e));

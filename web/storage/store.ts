@@ -74,6 +74,12 @@ function checkScenario(raw: unknown, where: string): Scenario {
     if (typeof v !== 'number' && typeof v !== 'string') throw new StoreError(`${where}.${k}: missing`);
     return `${k}=${encodeURIComponent(String(v))}`;
   });
+  // optional: a scenario saved before the option existed has none (the preset's own)
+  const scale = r['pcpBatchScaleMax'];
+  if (scale !== undefined) {
+    if (typeof scale !== 'number') throw new StoreError(`${where}.pcpBatchScaleMax: not a number`);
+    parts.push(`pcp_batch_scale_max=${scale}`);
+  }
   try {
     return parseHash(parts.join('&')).scenario;
   } catch (e) {

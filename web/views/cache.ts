@@ -7,6 +7,7 @@ import { CPU_NONE, pathWhere, type EventLog } from '../log/events';
 import { CacheIndex, STRIP, stripKind } from '../log/cacheindex';
 import type { Player } from '../log/player';
 import { CACHE } from '../log/state';
+import { bindingLimit, memGbs, memLimitGbs, type SimStats } from '../engine/simstats';
 import { beginCanvas, el, onResize } from '../ui/dom';
 
 /** Per strip kind: colour (Okabe–Ito and greys, readable with colour blindness), label, name. */
@@ -49,7 +50,8 @@ export function createCacheView(body: HTMLElement) {
   for (const h of ['cpu', ...COLS]) head.append(el('th', { scope: 'col', text: h }));
   const tbody = table.createTBody();
   const more = el('p', { class: 'panel-note' });
-  body.append(caption, canvas, legend, el('div', { class: 'cache-table-wrap' }, table), more);
+  const gauge = createMemoryGauge();
+  body.append(gauge.root, caption, canvas, legend, el('div', { class: 'cache-table-wrap' }, table), more);
 
   let index: CacheIndex | undefined;
   let cells: HTMLTableCellElement[][] = [];
@@ -149,8 +151,9 @@ export function createCacheView(body: HTMLElement) {
 
   return {
     /** `counters`: refresh the table too (the app does it a few times a second while playing). */
-    update(p: Player, counters = true) {
+    update(p: Player, counters = true, stats?: SimStats) {
       last = p;
+      gauge.set(stats);
       if (!index || index.log !== p.log) {
         index = new CacheIndex(p.log, p.state.geo.cpus);
         drawnKey = '';
@@ -167,3 +170,41 @@ export function createCacheView(body: HTMLElement) {
   };
 }
 
+
+/** What the gauge says of a run: the busiest socket's share of its memory controller's limit
+ * (0..1, for the bar), and the sentence beside it. */
+export function memoryGaugeText(s: SimStats): { fill: number; text: string } {
+  const lim = memLimitGbs(s);
+  const b = bindingLimit(s);
+  const binds = `the limit that binds: ${b.text}${b.name === 'none' ? '' : ` (${b.share.toFixed(1)} % of the CPUs’ time)`}`;
+  if (!lim) return { fill: 0, text: `memory: ${memGbs(s).toFixed(1)} GB/s, no bandwidth limit in this run; ${binds}` };
+  const util = s.memUtilBp / 100;
+  return {
+    fill: Math.min(1, util / 100),
+    text: `memory controller, busiest socket: ${util.toFixed(1)} % of its ${lim.toFixed(1)} GB/s (all sockets ${memGbs(s).toFixed(1)} GB/s); CPUs waiting on memory ${(s.memWaitBp / 100).toFixed(1)} % of their time; ${binds}`,
+  };
+}
+
+/** A bar for the whole run's memory traffic against the socket's limit, with the sentence;
+ * hidden when the page has no run counters (an imported log, an op script). */
+function createMemoryGauge() {
+  const bar = el('div', { class: 'mem-gauge-fill' });
+  const track = el('div', { class: 'mem-gauge-track', role: 'meter', 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-label': 'memory bandwidth used, busiest socket, % of its limit' }, bar);
+  const text = el('p', { class: 'mem-gauge-text' });
+  const root = el('div', { class: 'mem-gauge', hidden: true }, track, text);
+  let shown: SimStats | undefined;
+  return {
+    root,
+    set(s: SimStats | undefined) {
+      if (s === shown) return;
+      shown = s;
+      root.hidden = !s;
+      if (!s) return;
+      const g = memoryGaugeText(s);
+      bar.style.width = `${(g.fill * 100).toFixed(1)}%`;
+      bar.classList.toggle('binds', bindingLimit(s).name === 'memory');
+      track.setAttribute('aria-valuenow', (g.fill * 100).toFixed(1));
+      text.textContent = g.text;
+    },
+  };
+}

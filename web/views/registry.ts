@@ -3,6 +3,7 @@
 // mount views from here by id, so a new view is one entry, and its heading, panel id and
 // redraw pace are the same on every page.
 import type { TraceSummary } from '../import/summary';
+import type { SimStats } from '../engine/simstats';
 import type { Player } from '../log/player';
 import { createFigureLegend, createLegend, type LegendItem } from '../ui/legend';
 import { el, panel, recordCanvases } from '../ui/dom';
@@ -16,6 +17,8 @@ import { createLockTimelineView } from './locktimeline';
 import { createMemMapView } from './memmap';
 import { createPcpView, type PcpParams } from './pcp';
 import { createPcpHistView, type PcpHistData } from './pcphist';
+import { createLatencyView } from './latency';
+import type { LatencyData } from './latency-data';
 import { buddyinfoText, cpuStatsText, prefetchFatesText, createTextView, pagetypeText, zoneinfoText } from './procfs';
 import { SLAB_LEGEND, createSlabView } from './slab';
 import { createEventView, eventLegend } from './eventanim';
@@ -33,6 +36,8 @@ interface AllViewData {
   summary: { name: string; summary: TraceSummary };
   /** pcp refill and drain sizes of a model run and / or a trace, as the core counted them */
   histograms: PcpHistData;
+  /** each configuration's allocation and free latencies (and an imported kernel histogram) */
+  latency: LatencyData;
 }
 type Need = keyof AllViewData;
 
@@ -40,6 +45,9 @@ type Need = keyof AllViewData;
 export interface ViewData extends Partial<AllViewData> {
   /** false while the workbench plays fast between text refreshes: per-frame text may wait */
   textDue?: boolean;
+  /** the whole run's counters, when the page has the run the log came from (a view that can
+   * show a run's figures, the cache view's memory gauge, shows them; no view needs them) */
+  stats?: SimStats;
 }
 
 /**
@@ -179,12 +187,12 @@ const DEFS = [
   {
     id: 'cache',
     title: 'Cache and prefetch',
-    hint: 'struct page accesses by outcome, per CPU, and the current CPU’s latest ones',
+    hint: 'struct page accesses by outcome, per CPU, and the current CPU’s latest ones; the memory controllers’ gauge for the whole run',
     needs: ['player'],
     pace: 'visible',
     create(body) {
       const v = createCacheView(body);
-      return (d) => v.update(d.player, d.textDue ?? true);
+      return (d) => v.update(d.player, d.textDue ?? true, d.stats);
     },
   },
   {
@@ -250,6 +258,19 @@ const DEFS = [
       const v = createPcpHistView(body);
       return (d) => v.update(d.histograms);
     },
+  },
+  {
+    id: 'latency',
+    title: 'Latency: how long each allocation and free took',
+    hint: 'log2 buckets of model time, as funclatency prints them, one colour per run; dashed: p50, p99, p99.9; outlined: an imported kernel histogram. Click a bucket: its longest call in the replay.',
+    short: 'Latency: log2 buckets',
+    needs: ['latency'],
+    pace: 'visible',
+    create(body) {
+      const v = createLatencyView(body);
+      return (d) => v.update(d.latency);
+    },
+    names: about('latency', 'p99', 'p50', 'p99.9', 'funclatency'),
   },
 ] as const satisfies readonly ViewDef[];
 

@@ -6,7 +6,7 @@ import type { SimStats } from '../engine/simstats';
 import { EV, EventLog, FLAG, decodeEvents, encodeEvents } from '../log/events';
 import { SIM_STATS } from '../scenario/core-schema';
 import { runRequest } from '../scenario/request';
-import { resultRows } from './results';
+import { latencyRows, resultRows } from './results';
 
 const stats = (over: Partial<SimStats>): SimStats => ({ ...(Object.fromEntries(SIM_STATS.map((k) => [k, 0])) as SimStats), ...over });
 
@@ -48,5 +48,32 @@ describe('results card', () => {
     expect(row('pcp')[3]).toContain('not from this run’s zone');
     const old = runRequest({ workload: 'page_fault1', cpus: 2, pages: 4096, preset: 'v4.16', seed: 1 });
     expect(resultRows({ request: old, stats: stats({ batch: 31, high: 186 }), log }).find((r) => r[0] === 'pcp')![2]).toBe('batch 31, high 186');
+  });
+
+  it('shows the latencies a run counted, in model time, and none of a run that did not count them', () => {
+    expect(latencyRows(stats({ latAllocCount: 0 }))).toEqual([]);
+    const rows = latencyRows(stats({ latCpuMhz: 2500, latAllocCount: 131_072, latAllocP50: 260, latAllocP99: 260, latAllocP999: 23_932, latAllocMax: 156_190, latRefillCount: 1056, latRefillP50: 23_551, latRefillP99: 59_714, latRefillP999: 146_681, latRefillMax: 156_166 }));
+    expect(rows.map((r) => r[0])).toEqual(['lat-alloc', 'lat-refill']); // no frees, no drains counted
+    expect(rows[0]![2]).toBe('104 ns / 104 ns / 9.57 µs');
+    expect(rows[0]![3]).toContain('longest 62.5 µs; 131,072 allocations, model time at 2,500 cycles a µs');
+    expect(rows[1]![2]).toBe('9.42 µs / 23.9 µs / 58.7 µs');
+  });
+});
+
+describe('results card: memory bandwidth and the limit that binds', () => {
+  const request = runRequest({ workload: 'page_fault1', cpus: 112, pages: 4096, preset: 'v5.17', seed: 1 });
+  it('gives the traffic in GB/s and the busiest socket’s share of its limit', () => {
+    const rows = resultRows({ request, stats: stats({ memMbs: 183_456, memUtilBp: 9_187, memLimitMbs: 99_821, memWaitBp: 3_012, binds: 3 }), log: new EventLog(0) });
+    expect(rows.find((r) => r[0] === 'memory')![2]).toBe('183.5 GB/s, 91.9 % of a socket’s 99.8 GB/s');
+    const b = rows.find((r) => r[0] === 'binds')!;
+    expect(b[2]).toBe('memory bandwidth');
+    expect(b[3]).toBe('the CPUs spent 30.1 % of their time waiting on it, more than on any other');
+  });
+  it('names zone->lock by the core’s name, and says when nothing binds', () => {
+    const z = resultRows({ request, stats: stats({ zoneBp: 9_070, binds: 1, memLimitMbs: 99_821 }), log: new EventLog(0) }).find((r) => r[0] === 'binds')!;
+    expect(z[2]).toBe('zone->lock');
+    const none = resultRows({ request, stats: stats({ binds: 0 }), log: new EventLog(0) });
+    expect(none.find((r) => r[0] === 'binds')![2]).toBe('none: no wait took 10 % of the CPUs’ time');
+    expect(none.find((r) => r[0] === 'memory')![2]).toBe('0.0 GB/s (no limit)');
   });
 });

@@ -4,7 +4,7 @@
 // makes it again. Numbers are the run's counters (simstats.ts); the refill and drain counts from
 // the run's own event log.
 import type { SimStats } from '../engine/simstats';
-import { acqPerPage } from '../engine/simstats';
+import { acqPerPage, bindingLimit, memGbs, memLimitGbs } from '../engine/simstats';
 import { JUMP_KINDS, type JumpKind } from '../log/player';
 import { EV, type EventLog } from '../log/events';
 import { blabCommand, runParameters, runTasks, type RunParams } from '../scenario/request';
@@ -12,6 +12,7 @@ import { workloadEntry } from '../scenario/workloads';
 import { CORE_PRESETS } from '../scenario/core-schema';
 import { el } from '../ui/dom';
 import { howMadeLine } from '../ui/provenance';
+import { nsText } from './latency-data';
 
 export interface RunResult {
   request: RunParams;
@@ -80,6 +81,7 @@ export function resultRows(r: RunResult): Row[] {
   } else {
     rows.push(['prefetch', 'buddy prefetches: in time / late / wasted', `${int(s.pfHit)} / ${int(s.pfLate)} / ${int(s.pfWasted)}`, 'prefetch_buddy(): landed before use, still in flight, never used']);
   }
+  rows.push(...memoryRows(s));
   const cut = logWasCut(r.log);
   const where = cut ? 'in the recorded part of the run' : 'in the whole run';
   rows.push(
@@ -97,12 +99,47 @@ export function resultRows(r: RunResult): Row[] {
   return rows;
 }
 
+/** Memory bandwidth used and the limit that binds (docs/model.md, "Memory bandwidth"). */
+export function memoryRows(s: SimStats): Row[] {
+  const lim = memLimitGbs(s);
+  const b = bindingLimit(s);
+  return [
+    [
+      'memory',
+      'memory bandwidth',
+      lim ? `${memGbs(s).toFixed(1)} GB/s, ${(s.memUtilBp / 100).toFixed(1)} % of a socket’s ${lim.toFixed(1)} GB/s` : `${memGbs(s).toFixed(1)} GB/s (no limit)`,
+      `DRAM line fills, clear_page()’s write-backs and reads for ownership, all sockets; the % is the busiest socket’s; CPUs waited on memory ${(s.memWaitBp / 100).toFixed(1)} % of their time`,
+    ],
+    ['binds', 'the limit that binds', b.text, b.name === 'none' ? 'the CPUs’ own work sets the pace' : `the CPUs spent ${b.share.toFixed(1)} % of their time waiting on it, more than on any other`],
+  ];
+}
+
+/**
+ * The run's latencies, when it counted them (the workbench's runs do): p50 / p99 / p99.9 of
+ * every allocation and every free, and of each rmqueue_bulk() refill and free_pcppages_bulk()
+ * drain call, in model time; the longest of each in its note.
+ */
+export function latencyRows(s: SimStats): Row[] {
+  const mhz = s.latCpuMhz;
+  if (!mhz) return [];
+  const t = (c: number) => nsText((c * 1000) / mhz);
+  const kinds: [string, string, number, number, number, number, number, string][] = [
+    ['lat-alloc', 'allocation latency p50 / p99 / p99.9', s.latAllocCount, s.latAllocP50, s.latAllocP99, s.latAllocP999, s.latAllocMax, 'allocations'],
+    ['lat-free', 'free latency p50 / p99 / p99.9', s.latFreeCount, s.latFreeP50, s.latFreeP99, s.latFreeP999, s.latFreeMax, 'frees'],
+    ['lat-refill', 'rmqueue_bulk() p50 / p99 / p99.9', s.latRefillCount, s.latRefillP50, s.latRefillP99, s.latRefillP999, s.latRefillMax, 'refills'],
+    ['lat-drain', 'free_pcppages_bulk() p50 / p99 / p99.9', s.latDrainCount, s.latDrainP50, s.latDrainP99, s.latDrainP999, s.latDrainMax, 'drain calls'],
+  ];
+  return kinds
+    .filter(([, , n]) => n > 0)
+    .map(([id, label, n, p50, p99, p999, max, what]): Row => [id, label, `${t(p50)} / ${t(p99)} / ${t(p999)}`, `longest ${t(max)}; ${int(n)} ${what}, model time at ${int(mhz)} cycles a µs; lower is better (the latency view draws them)`]);
+}
+
 /** The card, replacing whatever `box` held. */
 export function renderResults(box: HTMLElement, r: RunResult): void {
   const q = r.request;
   const title = el('h3', { id: 'results-title', text: `Results: ${q.workload} on ${q.preset}, ${runTasks(q)} ${q.workload === 'hackbench' ? 'groups' : q.workload === 'stress_highalloc' ? 'CPUs' : 'tasks'}` });
   const dl = el('dl', { class: 'results-grid' });
-  for (const [id, label, value, note] of resultRows(r)) {
+  for (const [id, label, value, note] of [...resultRows(r), ...latencyRows(r.stats)]) {
     dl.append(
       el(
         'div',

@@ -79,6 +79,15 @@ static int sim_help(FILE *f, const struct sim_args *a)
 "  pf_hit, pf_late, pf_wasted   buddy prefetches that landed in time, were still in\n"
 "              flight when used, or were never used\n"
 "  lru%%        time spent spinning on lru_lock\n"
+"and in a second table, the memory controllers (one per socket):\n"
+"  memGB/s     DRAM traffic of all sockets: line fills, clear_page()'s write-backs and\n"
+"              reads for ownership, over the run's virtual time\n"
+"  mem%%        the busiest socket's traffic, %% of what its controller can carry\n"
+"  memwait%%    time spent waiting for memory beyond its idle latency, %% of all CPUs' time\n"
+"  limit GB/s  what one socket's controller carries (channels x MT/s x 8 bytes x the\n"
+"              sustained fraction: --params keys mem_channels, mem_mts, mem_sustained_pct)\n"
+"  binds       the limit that binds: zone->lock, lru_lock or memory, whichever the CPUs\n"
+"              waited on longest if that was 10 %% of their time or more, else none\n"
 "On a terminal, stderr shows each run's progress (pages faulted, seconds, time to go).\n"
 "\n"
 "Options:\n");
@@ -222,6 +231,7 @@ static void sweep_config(struct blab_sim_config *base, const struct sim_args *a,
 	base->delay_us = (uint32_t)a->delay_us;
 	base->compact = (uint32_t)a->compact;
 	base->node_zones = (uint8_t)a->node_zones;
+	base->out_of_step = (uint8_t)a->out_of_step;
 	base->mem_limit = a->mem_limit;
 }
 

@@ -41,7 +41,7 @@ static const struct cli_opt sim_opts[] = {
 	 .count = 32, .name_ok = preset_ok, .unknown = "unknown preset '%s' (blab presets lists them)",
 	 .def = "v4.16,v4.17,v5.18", .only = PA, .help = "presets to compare: a column each"},
 	{.name = "--groups", .value = "2,4,8", .kind = CLI_NUMBERS, .off = OFF(groups), .min = 1,
-	 .max = BLAB_HACKBENCH_MAX_GROUPS, .count = 32, .def = "4", .only = HB,
+	 .max = BLAB_HACKBENCH_MAX_GROUPS, .count = 32, .def = "2,4,8", .only = HB,
 	 .help = "groups, one CPU each (2..112; 1.. with --same-cpu)"},
 	{.name = "--pages", .value = "N", .kind = CLI_UINT, .off = OFF(pages), .min = 1,
 	 .max = BLAB_SIM_MAX_PAGES, .def = "32768", .json = "pages", .only = PA,
@@ -51,15 +51,16 @@ static const struct cli_opt sim_opts[] = {
 	 .help = "rounds, the first a warm-up when there are two or more "
 		 "(stress_highalloc: attempts)"},
 	{.name = "--loops", .value = "N", .kind = CLI_UINT, .off = OFF(loops), .min = 1,
-	 .max = BLAB_HACKBENCH_MAX_LOOPS, .def = "1000", .json = "loops", .only = HB,
-	 .help = "messages each sender sends"},
+	 .max = BLAB_HACKBENCH_MAX_LOOPS, .def = "4000", .json = "loops", .only = HB,
+	 .help = "messages each sender sends (4000: seed 003's hackbench 50 process 4000)"},
 	{.name = "--object-size", .value = "B", .kind = CLI_UINT, .off = OFF(object_size), .min = 8,
 	 .max = 4096, .def = "256", .json = "object_size", .only = HB,
 	 .help = "bytes of each message's object (the skb head)"},
 	{.name = "--data-size", .value = "B", .kind = CLI_UINT, .off = OFF(data_size), .max = 4096,
-	 .def = "0", .json = "data_size", .only = HB,
+	 .def = "512", .json = "data_size", .only = HB,
 	 .help = "bytes of a second object a message, from its own cache: the skb's data buffer, "
-		 "which __alloc_skb() takes from kmalloc after the head (0: none; else 8..4096)"},
+		 "which __alloc_skb() takes from kmalloc after the head (0: none, a bare head; "
+		 "else 8..4096)"},
 	{.name = "--same-cpu", .kind = CLI_FLAG, .off = OFF(same_cpu), .json = "same_cpu", .only = HB,
 	 .help = "each receiver on its sender's CPU: the control, every free a fast-path free"},
 	{.name = "--slub-prefetch", .value = "off,on", .kind = CLI_NAMES, .off = OFF(slub_prefetch),
@@ -67,8 +68,9 @@ static const struct cli_opt sim_opts[] = {
 	 .def = "off,on", .only = HB, .help = "SLUB's freelist prefetch: off, on, or both"},
 	{.name = "--preset", .value = "NAME", .kind = CLI_NAMES, .off = OFF(hb_preset), .count = 1,
 	 .name_ok = preset_ok, .unknown = "unknown preset '%s' (blab presets lists them)",
-	 .def = BLAB_DEFAULT_PRESET, .json = "preset", .only = HB,
-	 .help = "the page allocator below the slabs"},
+	 .def = "v4.16", .json = "preset", .only = HB,
+	 .help = "the page allocator below the slabs (v4.16: the oldest preset with a pcp list "
+		 "per migratetype, as the 3.3 kernel of seed 003's hackbench had)"},
 	{.name = "--seed", .value = "N", .kind = CLI_UINT, .off = OFF(seed), .max = UINT64_MAX,
 	 .def = "1", .json = "seed", .only = RUNS, .help = "the run's one PRNG (start jitter)"},
 	{.name = "--sockets", .value = "N", .kind = CLI_UINT, .off = OFF(sockets), .min = 1,
@@ -87,6 +89,12 @@ static const struct cli_opt sim_opts[] = {
 		 "then sum over the nodes' locks, and a table of each node's acquisitions "
 		 "follows (--json: node_zone_acquisitions, node_lru_acquisitions). Not with "
 		 "--events (the event file describes one zone); --hash covers every zone"},
+	{.name = "--out-of-step", .kind = CLI_FLAG, .off = OFF(out_of_step), .json = "out_of_step",
+	 .flags = CLI_JSON_IF_SET, .only = PA,
+	 .help = "page_fault1 with --iterations 3 or more: the tasks run out of step, each at "
+		 "its own point of its loop, as will-it-scale's processes are minutes into a "
+		 "run: each cuts its second round at a page of its own and runs the rest after "
+		 "its scored rounds (docs/sim.md, \"Tasks in step\")"},
 	/* the pcp overrides the browser's compare view and lessons use; the zone range-checks
 	 * them (docs/limits.md) */
 	{.name = "--batch", .value = "N", .kind = CLI_UINT, .off = OFF(batch), .min = 1,
@@ -294,6 +302,12 @@ int sim_args_parse(struct sim_args *a, int argc, char **argv, char *err, size_t 
 			return -1;
 		}
 		return 0;
+	}
+	if (a->out_of_step && (a->workload_id != BLAB_WL_PAGE_FAULT1 || a->iterations < 3)) {
+		snprintf(err, errlen, "--out-of-step needs page_fault1 and --iterations 3 or more "
+				      "(the warm-up, the round each task cuts at its own page, and a "
+				      "scored one)");
+		return -1;
 	}
 	if (a->events && a->node_zones) {
 		snprintf(err, errlen, "--events cannot be used with --node-zones: the event file "

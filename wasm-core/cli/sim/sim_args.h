@@ -26,7 +26,7 @@ struct sim_args {
 	/* --pcp-batch-scale-max: CONFIG_PCP_BATCH_SCALE_MAX for every (6.7+) preset, when given */
 	uint64_t pcp_batch_scale_max;
 	int pcp_batch_scale_given;
-	int same_cpu, node_zones, csv, json, hash, bench, histogram, latency;
+	int same_cpu, node_zones, out_of_step, csv, json, hash, bench, histogram, latency;
 	const char *events, *params;
 	/* --points FILE: the browser's runs, one key a line (sim_points.c); each point says its
 	 * own settings, so only --jobs, --cache, --shard and --mem-limit go with it */

@@ -52,7 +52,8 @@ static void run_point(size_t i, void *ctx)
 	struct point_job *j = &ps->job[i];
 	struct blab_sim_config cfg;
 	struct blab_sim_result res;
-	int len;
+	struct blab_latency *lat = NULL;
+	int len, rc;
 
 	if (!j->mine || j->first >= 0)
 		return; /* another shard's, or printed from the first line with this key */
@@ -63,7 +64,14 @@ static void run_point(size_t i, void *ctx)
 	if (blab_sim_point_config(&j->p, &cfg, j->err, sizeof(j->err)))
 		return;
 	cfg.mem_limit = ps->mem_limit;
-	if (blab_sim_run(&cfg, &res, j->err, sizeof(j->err))) {
+	if (blab_sim_point_latency(&j->p, &cfg, &lat)) {
+		snprintf(j->err, sizeof(j->err), "out of memory for the latency recorder");
+		return;
+	}
+	cfg.latency = lat;
+	rc = blab_sim_run(&cfg, &res, j->err, sizeof(j->err));
+	blab_latency_free(lat);
+	if (rc) {
 		if (!j->err[0])
 			snprintf(j->err, sizeof(j->err), "the run failed");
 		return;

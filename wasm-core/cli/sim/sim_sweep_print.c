@@ -47,6 +47,14 @@ static const struct sim_field run_json[] = {
 	/* parallel_free: the free half alone */
 	SIM_FIELD("free_zone_lock_contention_bp", free_zone_contention_bp, PFREE),
 	SIM_FIELD("free_lru_lock_contention_bp", free_lru_contention_bp, PFREE),
+	/* the memory controllers (docs/model.md, "Memory bandwidth"); "binds" follows by name */
+	SIM_FIELD("mem_mbs", mem_mbs, SIM_WL_ALL),
+	SIM_FIELD("mem_util_bp", mem_util_bp, SIM_WL_ALL),
+	SIM_FIELD("mem_wait_bp", mem_wait_bp, SIM_WL_ALL),
+	SIM_FIELD("mem_limit_mbs", mem_limit_mbs, SIM_WL_ALL),
+	SIM_FIELD("mem_bytes", mem_bytes, SIM_WL_ALL),
+	SIM_FIELD("mem_read_wait_cycles", mem_read_wait, SIM_WL_ALL),
+	SIM_FIELD("mem_clear_wait_cycles", mem_clear_wait, SIM_WL_ALL),
 };
 
 /* a.bc from a value in hundredths */
@@ -102,6 +110,45 @@ static const struct sim_column run_columns[] = {
 	{"lru%", 7, "lru_pct", {0}, lru_pct},
 };
 #define NRUN_COLUMNS (sizeof(run_columns) / sizeof(run_columns[0]))
+
+static void mem_gbs(char *b, size_t n, const struct blab_sim_result *r)
+{
+	fix2(b, n, r->mem_mbs / 10u);
+}
+
+static void mem_pct(char *b, size_t n, const struct blab_sim_result *r)
+{
+	fix2(b, n, r->mem_util_bp);
+}
+
+static void memwait_pct(char *b, size_t n, const struct blab_sim_result *r)
+{
+	fix2(b, n, r->mem_wait_bp);
+}
+
+static void mem_limit(char *b, size_t n, const struct blab_sim_result *r)
+{
+	if (r->mem_limit_mbs)
+		fix2(b, n, r->mem_limit_mbs / 10u);
+	else
+		snprintf(b, n, "none");
+}
+
+static void binds(char *b, size_t n, const struct blab_sim_result *r)
+{
+	snprintf(b, n, "%s", blab_sim_limit_name(r->binds));
+}
+
+/* the memory controllers and the limit that binds: a table of its own in the text, columns
+ * after run_columns' in the CSV */
+static const struct sim_column mem_columns[] = {
+	{"memGB/s", 8, "mem_gbs", {0}, mem_gbs},
+	{"mem%", 6, "mem_pct", {0}, mem_pct},
+	{"memwait%", 8, "memwait_pct", {0}, memwait_pct},
+	{"limit GB/s", 11, "mem_limit_gbs", {0}, mem_limit},
+	{"binds", 11, "binds", {0}, binds},
+};
+#define NMEM_COLUMNS (sizeof(mem_columns) / sizeof(mem_columns[0]))
 
 static void success_pct(char *b, size_t n, const struct blab_sim_result *r)
 {
@@ -200,6 +247,7 @@ static void print_run_json(const struct sim_sweep *sw, uint32_t c, uint32_t p)
 	       score_text(sc, sizeof(sc), r->score, r->score_milli, 1));
 	sim_fields_json(stdout, run_json, sizeof(run_json) / sizeof(run_json[0]), r,
 			a->workload_id);
+	printf(",\"binds\":\"%s\"", blab_sim_limit_name(r->binds));
 	if (a->node_zones) {
 		/* per node: zone->lock and lru_lock acquisitions */
 		printf(",\"zones\":%u", r->zones);
@@ -296,8 +344,10 @@ static void print_scores(const struct sim_sweep *sw, int csv)
 		for (uint32_t p = 0; p < sw->npresets; p++)
 			printf(",%s", sw->presets[p]);
 		printf(",linear");
-		for (uint32_t p = 0; p < sw->npresets; p++)
+		for (uint32_t p = 0; p < sw->npresets; p++) {
 			sim_columns_head(stdout, run_columns, NRUN_COLUMNS, 1, sw->presets[p]);
+			sim_columns_head(stdout, mem_columns, NMEM_COLUMNS, 1, sw->presets[p]);
+		}
 		printf("\n");
 	} else {
 		print_title(sw);
@@ -314,8 +364,10 @@ static void print_scores(const struct sim_sweep *sw, int csv)
 					  result(sw, c, p)->score_milli, 1));
 		printf(csv ? ",%s" : " %14s",
 		       score_text(sc, sizeof(sc), sw->linear1, sw->linear1_milli, sw->cpus[c]));
-		for (uint32_t p = 0; csv && p < sw->npresets; p++)
+		for (uint32_t p = 0; csv && p < sw->npresets; p++) {
 			sim_columns_row(stdout, run_columns, NRUN_COLUMNS, result(sw, c, p), 1);
+			sim_columns_row(stdout, mem_columns, NMEM_COLUMNS, result(sw, c, p), 1);
+		}
 		printf("\n");
 	}
 }
@@ -366,8 +418,10 @@ void sim_sweep_print_text(const struct sim_sweep *sw)
 	int csv = a->csv;
 
 	print_scores(sw, csv);
-	if (!csv)
+	if (!csv) {
 		print_runs_table(sw, run_columns, NRUN_COLUMNS, 0);
+		print_runs_table(sw, mem_columns, NMEM_COLUMNS, 0);
+	}
 	if (a->workload_id != BLAB_WL_PAGE_FAULT1) {
 		print_runs_table(sw, hi_columns, NHI_COLUMNS, csv);
 		if (!csv)

@@ -37,6 +37,9 @@ struct blab_latency {
 	struct dist d[BLAB_LAT_NSERIES][BLAB_LAT_NPARTS]; /* the functions: TOTAL only */
 	uint64_t *cpu_log2; /* [cpu][series][slot], the totals */
 	uint64_t part_log2[BLAB_LAT_NSERIES][BLAB_LAT_NPARTS][BLAB_LAT_LOG2_SLOTS]; /* all CPUs */
+	/* per series and log2 slot of the totals, the longest call recorded with where it ran:
+	 * what a click on a histogram's bucket goes to in the replay */
+	struct blab_lat_call longest[BLAB_LAT_NSERIES][BLAB_LAT_LOG2_SLOTS];
 	uint64_t *block;    /* every dist's arrays, one allocation */
 };
 
@@ -157,6 +160,56 @@ static void add(struct blab_latency *l, unsigned cpu, unsigned s, unsigned part,
 	l->part_log2[s][part][slot]++;
 	if (part == BLAB_LAT_TOTAL)
 		l->cpu_log2[((size_t)cpu * BLAB_LAT_NSERIES + s) * BLAB_LAT_LOG2_SLOTS + slot]++;
+}
+
+/* the call is the slot's longest so far (the first of equals stays): keep where it ran */
+static void note(struct blab_latency *l, unsigned cpu, unsigned s, uint64_t start, uint64_t v,
+		 uint64_t pfn)
+{
+	struct blab_lat_call *c = &l->longest[s][blab_log2_slot(ns_of(l, v))];
+
+	if (c->cycles && v <= c->cycles)
+		return;
+	c->start = start;
+	c->cycles = v;
+	c->pfn = pfn;
+	c->cpu = cpu;
+	c->series = s;
+}
+
+int blab_latency_record_at(struct blab_latency *l, unsigned cpu, unsigned s, uint64_t start,
+			   uint64_t total, uint64_t lock_wait, uint64_t bulk, uint64_t pfn)
+{
+	int rc = blab_latency_record(l, cpu, s, total, lock_wait, bulk);
+
+	if (!rc && total)
+		note(l, cpu, s, start, total, pfn);
+	return rc;
+}
+
+int blab_latency_record_call_at(struct blab_latency *l, unsigned cpu, unsigned s,
+				uint64_t start, uint64_t cycles)
+{
+	int rc = blab_latency_record_call(l, cpu, s, cycles);
+
+	if (!rc && cycles)
+		note(l, cpu, s, start, cycles, 0);
+	return rc;
+}
+
+int blab_latency_longest(const struct blab_latency *l, uint32_t mask, unsigned slot,
+			 struct blab_lat_call *out)
+{
+	if (!l || !out || !mask || mask >> BLAB_LAT_NSERIES || slot < 1 ||
+	    slot >= BLAB_LAT_LOG2_SLOTS)
+		return BLAB_EINVAL;
+	memset(out, 0, sizeof(*out));
+	for (unsigned s = 0; s < BLAB_LAT_NSERIES; s++) {
+		const struct blab_lat_call *c = &l->longest[s][slot];
+		if ((mask & BLAB_LAT_MASK(s)) && c->cycles > out->cycles)
+			*out = *c;
+	}
+	return 0;
 }
 
 int blab_latency_record(struct blab_latency *l, unsigned cpu, unsigned s, uint64_t total,

@@ -85,7 +85,25 @@ static void slots_json(struct text_out *o, const uint64_t *h)
 	text_put(o, "]");
 }
 
-/* {summary,"log2_ns":[..]} of one part, all CPUs */
+/* "longest":[[slot,cpu,start,cycles,pfn],..]: each log2 slot's longest call that says where
+ * it ran, so that the browser can go from a histogram's bucket to its record */
+static void longest_json(struct text_out *o, const struct blab_latency *l, uint32_t mask)
+{
+	int first = 1;
+
+	text_put(o, ",\"longest\":[");
+	for (unsigned i = 1; i < BLAB_LAT_LOG2_SLOTS; i++) {
+		struct blab_lat_call c;
+		if (blab_latency_longest(l, mask, i, &c) || !c.cycles)
+			continue;
+		text_put(o, "%s[%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", first ? "" : ",", i, c.cpu,
+			 c.start, c.cycles, c.pfn);
+		first = 0;
+	}
+	text_put(o, "]");
+}
+
+/* {summary,"log2_ns":[..]} of one part, all CPUs (the totals with their longest calls) */
 static void part_json(struct text_out *o, const struct blab_latency *l, uint32_t mask,
 		      unsigned part)
 {
@@ -96,6 +114,8 @@ static void part_json(struct text_out *o, const struct blab_latency *l, uint32_t
 	summary_json(o, l, mask, part);
 	text_put(o, ",\"log2_ns\":");
 	slots_json(o, h);
+	if (part == BLAB_LAT_TOTAL)
+		longest_json(o, l, mask);
 	text_put(o, "}");
 }
 
@@ -110,6 +130,7 @@ static void paths_json(struct text_out *o, const struct blab_latency *l)
 		summary_json(o, l, BLAB_LAT_MASK(s), BLAB_LAT_TOTAL);
 		text_put(o, ",\"log2_ns\":");
 		slots_json(o, h);
+		longest_json(o, l, BLAB_LAT_MASK(s));
 		if (s < BLAB_LAT_OPS) {
 			text_put(o, ",\"lock_wait\":");
 			part_json(o, l, BLAB_LAT_MASK(s), BLAB_LAT_LOCK_WAIT);

@@ -307,7 +307,7 @@ static inline void lat_call_end(struct blab_zone *z, struct blab_op *op, unsigne
 		uint64_t cycles = mach_now(&z->machine, op->cpu) - op->lat_call;
 		op->lat_in_call = 0;
 		op->lat_bulk += cycles;
-		blab_latency_record_call(z->lat, op->cpu, series, cycles);
+		blab_latency_record_call_at(z->lat, op->cpu, series, op->lat_call, cycles);
 	}
 }
 

@@ -366,9 +366,9 @@ static void lat_classify(struct blab_op *op)
 static int lat_step(struct blab_zone *z, struct blab_op *op, int ret)
 {
 	if (op->state == S_DONE && ret == BLAB_STEP_DONE && op->lat_series < BLAB_LAT_OPS)
-		blab_latency_record(z->lat, op->cpu, op->lat_series,
-				    mach_now(&z->machine, op->cpu) - op->lat_t0, op->lat_lock,
-				    op->lat_bulk);
+		blab_latency_record_at(z->lat, op->cpu, op->lat_series, op->lat_t0,
+				       mach_now(&z->machine, op->cpu) - op->lat_t0, op->lat_lock,
+				       op->lat_bulk, op->pfn);
 	return ret;
 }
 

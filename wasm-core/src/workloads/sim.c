@@ -33,6 +33,10 @@ void blab_sim_config_init(struct blab_sim_config *c)
 	c->hackbench.groups = 4;
 	c->hackbench.loops = 1000;
 	c->hackbench.object_size = 256;
+	/* a message is an skb as __alloc_skb() makes it in 3.x: a head and a kmalloc'd data
+	 * buffer (100 bytes and struct skb_shared_info, rounded up to 512), as seed 003's
+	 * hackbench sends them (docs/slab.md) */
+	c->hackbench.data_size = 512;
 }
 
 int sim_out_of_host_memory(char *err, size_t errlen)
@@ -195,6 +199,11 @@ static int sim_check(const struct blab_sim_config *c, const struct sim_workload 
 		FAIL(BLAB_EINVAL, "unknown workload %u", c->workload);
 	if (c->node_zones > 1)
 		FAIL(BLAB_EINVAL, "node_zones must be 0 or 1");
+	if (c->out_of_step > 1)
+		FAIL(BLAB_EINVAL, "out_of_step must be 0 or 1");
+	if (c->out_of_step && (c->workload != BLAB_WL_PAGE_FAULT1 || c->iterations < 3))
+		FAIL(BLAB_EINVAL, "out_of_step: page_fault1 with 3 or more rounds only (the "
+				  "warm-up, the round each task cuts at its own page, and a scored one)");
 	if (c->node_zones && !wl->node_zones)
 		FAIL(BLAB_EINVAL, "node_zones: %s runs on one zone only: %s", wl->name,
 		     wl->one_zone_why ? wl->one_zone_why : "not split per node");
@@ -320,6 +329,50 @@ int blab_sim_mem_bytes(const struct blab_sim_config *c, struct blab_sim_mem *m, 
 	memset(m, 0, sizeof(*m));
 	ret = sim_check(c, &wl, &mp, err, errlen);
 	return ret ? ret : sim_mem(c, wl, &mp, m, err, errlen);
+}
+
+const char *blab_sim_limit_name(uint32_t limit)
+{
+	static const char *const names[] = {"none", "zone->lock", "lru_lock", "memory"};
+	return limit < sizeof(names) / sizeof(names[0]) ? names[limit] : "?";
+}
+
+/* the wait the CPUs spent most of their time in, if it took BLAB_SIM_BINDS_BP of it (a tie
+ * goes to the one listed first) */
+static uint32_t sim_binds(const struct blab_sim_result *r)
+{
+	const uint32_t share[] = {0, r->zone_contention_bp, r->lru_contention_bp, r->mem_wait_bp};
+	uint32_t best = BLAB_LIMIT_NONE;
+	for (uint32_t k = BLAB_LIMIT_ZONE_LOCK; k <= BLAB_LIMIT_MEMORY; k++)
+		if (share[k] >= BLAB_SIM_BINDS_BP && share[k] > share[best])
+			best = k;
+	return best;
+}
+
+/* The memory controllers' traffic and waits into the result (blab_sim.h) */
+static void sim_mem_result(const struct model_machine *mm, struct blab_sim_result *r)
+{
+	struct mem_ctl_counters mc;
+	uint64_t busiest, mhz = mm->p.cpu_mhz;
+	cache_mem_total(&mm->cache, &mc, &busiest);
+	r->mem_bytes = (mc.read_lines + mc.wb_lines + mc.rfo_lines) * 64u;
+	r->mem_limit_mbs = model_mem_limit_mbs(&mm->p);
+	r->mem_read_wait = mc.queue_cycles;
+	r->mem_clear_wait = mc.stall_cycles;
+	r->mem_wait_bp = lock_spin_bp(mc.queue_cycles + mc.stall_cycles, r->cycles_total);
+	r->binds = sim_binds(r);
+	if (!r->cycles_max)
+		return;
+	/* bytes a cycle x cycles a microsecond = MB/s */
+	r->mem_mbs = (uint64_t)((unsigned __int128)r->mem_bytes * mhz / r->cycles_max);
+	if (r->mem_limit_mbs) {
+		/* over the run, or over as long as the controller took to carry what the run
+		 * booked (write-backs nobody waited for may end after the last CPU) */
+		uint64_t span = mc.end > r->cycles_max ? mc.end : r->cycles_max;
+		uint64_t mbs = (uint64_t)((unsigned __int128)busiest * mhz / span);
+		uint64_t bp = (uint64_t)((unsigned __int128)mbs * 10000u / r->mem_limit_mbs);
+		r->mem_util_bp = bp > 0xffffffffu ? 0xffffffffu : (uint32_t)bp;
+	}
 }
 
 /* the reason in err (when there is room for one), and the code to return */
@@ -506,6 +559,31 @@ static void sim_machine_counters(const struct sim_run *run, struct blab_zone *co
 	r->pf_hit = cc.access[CACHE_PF_HIT];
 	r->pf_late = cc.access[CACHE_PF_LATE];
 	r->pf_wasted = cc.pf_wasted;
+	sim_mem_result(mm, r);
+}
+
+/* with a latency recorder, what it holds: every allocation, every free, each bulk call */
+static void sim_latency_counters(const struct blab_latency *l, struct blab_sim_result *r)
+{
+	static const uint32_t masks[4] = {
+		BLAB_LAT_MASK_ALLOC, BLAB_LAT_MASK_FREE, BLAB_LAT_MASK(BLAB_LAT_RMQUEUE_BULK),
+		BLAB_LAT_MASK(BLAB_LAT_FREE_PCPPAGES_BULK)};
+	struct blab_sim_lat *out[4] = {&r->latency.alloc, &r->latency.free,
+				       &r->latency.rmqueue_bulk, &r->latency.free_pcppages_bulk};
+
+	if (!l)
+		return;
+	r->latency.cpu_mhz = blab_latency_cpu_mhz(l);
+	for (unsigned i = 0; i < 4; i++) {
+		struct blab_lat_summary sm;
+		if (blab_latency_summary(l, masks[i], BLAB_LAT_TOTAL, &sm))
+			continue;
+		out[i]->count = sm.count;
+		out[i]->p50 = sm.p50.hi;
+		out[i]->p99 = sm.p99.hi;
+		out[i]->p99_9 = sm.p99_9.hi;
+		out[i]->max = sm.max;
+	}
 }
 
 int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, char *err,
@@ -573,6 +651,7 @@ int blab_sim_run(const struct blab_sim_config *c, struct blab_sim_result *r, cha
 	blab_compact_stats(run.z, &r->compact);
 	sim_pcp_counters(&run, r);
 	sim_machine_counters(&run, zones, nz, r);
+	sim_latency_counters(c->latency, r);
 	ret = 0;
 out:
 	sim_vmstat_free(vm);

@@ -13,6 +13,7 @@
 
 #include "blab_js.h"
 #include "blab_sim.h"
+#include "blab_model.h"
 
 /* the default machine: 2 sockets x 28 cores x 2 threads (model/params.c) */
 #define POINT_CPUS_2S 112u
@@ -77,6 +78,20 @@ int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config
 	return 0;
 }
 
+int blab_sim_point_latency(const struct blab_sim_point *p, const struct blab_sim_config *c,
+			   struct blab_latency **out)
+{
+	struct model_params def;
+
+	*out = NULL;
+	if (!p->latency)
+		return 0;
+	if (!c->model)
+		model_params_default(&def); /* a point runs on the default machine's clock */
+	*out = blab_latency_new(c->cpus, c->model ? c->model->cpu_mhz : def.cpu_mhz);
+	return *out ? 0 : BLAB_ENOMEMHOST;
+}
+
 int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n)
 {
 	const char *w = NULL;
@@ -92,16 +107,16 @@ int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n)
 	else
 		snprintf(own, sizeof(own), "cpus=%" PRIu32 " pages=%" PRIu32 " iterations=%" PRIu32,
 			 p->cpus, p->pages, p->iterations);
-	/* only when set, so every key made before the option existed keeps its spelling */
+	/* only when set, so every key made before the options existed keeps its spelling */
 	if (p->pcp_batch_scale_max)
 		snprintf(scale, sizeof(scale), " pcp_batch_scale_max=%" PRIu32,
 			 p->pcp_batch_scale_max - 1);
 	return snprintf(buf, n,
 			"workload=%s preset=%.31s %s seed=%" PRIu64 " batch=%" PRIu32 " high=%" PRIu32
-			" clear_lines=%" PRIu32 " cache_scale=%" PRIu32 "%s",
+			" clear_lines=%" PRIu32 " cache_scale=%" PRIu32 "%s%s",
 			w ? w : "unknown", p->preset, own, p->seed, p->batch, p->high,
 			p->clear_lines ? p->clear_lines : 64, p->cache_scale ? p->cache_scale : 1,
-			scale);
+			scale, p->latency ? " latency=1" : "");
 }
 
 /* "name=" then a decimal number from min to max, then a space or the end; *s moves past it */
@@ -226,18 +241,23 @@ int blab_sim_point_parse(const char *key, struct blab_sim_point *p, char *err, s
 		     : fields(&s, order0_fields, 3, p, whose, err, errlen)) ||
 	    (rc = fields(&s, common_fields, 5, p, whose, err, errlen)))
 		return rc;
-	if (*s) {
-		/* the one optional field, last (blab_sim_point_key writes it only when set) */
+	/* the optional fields, last and in this order (blab_sim_point_key writes each only when
+	 * set, so latency=0 would be a second spelling of the same point) */
+	if (!strncmp(s, "pcp_batch_scale_max=", 20)) {
 		uint64_t v = 0;
-		if (!strncmp(s, "pcp_batch_scale_max=", 20)) {
-			if ((rc = field(&s, "pcp_batch_scale_max", 0, BLAB_PCP_BATCH_SCALE_MAX_LIMIT, &v,
-					err, errlen, whose)))
-				return rc;
-			p->pcp_batch_scale_max = (uint32_t)v + 1;
-		}
-		if (*s)
-			return fail(err, errlen, "unexpected \"%.24s\" after cache_scale", s);
+		if ((rc = field(&s, "pcp_batch_scale_max", 0, BLAB_PCP_BATCH_SCALE_MAX_LIMIT, &v, err,
+				errlen, whose)))
+			return rc;
+		p->pcp_batch_scale_max = (uint32_t)v + 1;
 	}
+	if (!strncmp(s, "latency=", 8)) {
+		uint64_t v = 0;
+		if ((rc = field(&s, "latency", 1, 1, &v, err, errlen, whose)))
+			return rc;
+		p->latency = 1;
+	}
+	if (*s)
+		return fail(err, errlen, "unexpected \"%.24s\" after cache_scale", s);
 	return 0;
 }
 

@@ -25,20 +25,42 @@ struct pf1_state {
 	/* each CPU's spin cycles on its node's zone->lock and lru_lock when its warm-up round
 	 * ended: the scored rounds' own contention is what is left (pf1_finish) */
 	uint64_t (*warm_spin)[2];
+	/* ... and when its last scored round ended (a part-round may follow: sim_task) */
+	uint64_t (*scored_spin)[2];
 	/* each node's LRU list (index = node; [0] only without node_zones), over its zone */
 	struct sim_lru lru[BLAB_SIM_MAX_NODES];
 };
 
 enum { T_FAULT = 0, T_LRU_ADD, T_UNMAP, T_UNMAP_LRU, T_UNMAP_FREE, T_DONE };
 
+/* rounds before the scored ones: the warm-up, and the phase round when there is one */
+static uint32_t warm_rounds(const struct sim_task *t)
+{
+	return t->iterations > 1 ? 1u + (t->phase_pages != 0) : 0u;
+}
+
 static void round_end(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 {
 	t->round++;
-	if (t->round == 1 && t->iterations > 1) {
+	if (t->round == warm_rounds(t)) {
 		t->warm_pages = t->pages_done;
 		t->warm_end = mach_now(&z->machine, cpu);
 	}
+	if (t->phase_pages) /* the next round's size */
+		t->pages = t->round == 1 ? t->phase_pages : t->full_pages;
+	if (t->round == t->iterations) {
+		t->scored_pages = t->pages_done;
+		t->scored_end = mach_now(&z->machine, cpu);
+		if (t->tail_pages)
+			t->pages = t->tail_pages;
+	}
 	blab_mark(z, cpu, 1, t->round);
+}
+
+/* rounds the task runs: its iterations, and the last part-round when it has one */
+static uint32_t rounds(const struct sim_task *t)
+{
+	return t->iterations + (t->tail_pages != 0);
 }
 
 int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
@@ -84,7 +106,7 @@ int sim_page_fault1_step(struct blab_zone *z, unsigned cpu, struct sim_task *t)
 		case T_UNMAP:
 			if (t->i == t->pages) {
 				round_end(z, cpu, t);
-				if (t->round >= t->iterations) {
+				if (t->round >= rounds(t)) {
 					t->end = mach_now(&z->machine, cpu);
 					t->state = T_DONE;
 					return SIM_FINISHED;
@@ -151,9 +173,13 @@ static int pf1_step(struct sim_run *run, unsigned cpu)
 
 	/* A step takes a lock only at its start, so the counters now are those of the moment
 	 * the warm-up round ended (round_end) */
-	if (round == 0 && t->round == 1 && t->iterations > 1) {
+	if (t->round == warm_rounds(t) && round + 1 == t->round) {
 		st->warm_spin[cpu][0] = cpu_spin(run, cpu, 0);
 		st->warm_spin[cpu][1] = cpu_spin(run, cpu, 1);
+	}
+	if (round + 1 == t->iterations && t->round == t->iterations) {
+		st->scored_spin[cpu][0] = cpu_spin(run, cpu, 0);
+		st->scored_spin[cpu][1] = cpu_spin(run, cpu, 1);
 	}
 	return ret;
 }
@@ -165,7 +191,8 @@ static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
 
 	run->priv = st;
 	if (!st || !(st->tasks = sim_tasks_alloc(c, sizeof(*st->tasks), &st->pfns)) ||
-	    !(st->warm_spin = calloc(c->cpus, sizeof(*st->warm_spin))))
+	    !(st->warm_spin = calloc(c->cpus, sizeof(*st->warm_spin))) ||
+	    !(st->scored_spin = calloc(c->cpus, sizeof(*st->scored_spin))))
 		return sim_out_of_host_memory(err, errlen);
 	if (sim_node_lrus_init(run, st->lru))
 		return sim_out_of_host_memory(err, errlen);
@@ -176,6 +203,15 @@ static int pf1_setup(struct sim_run *run, char *err, size_t errlen)
 		t->pages = c->pages;
 		t->iterations = c->iterations;
 		t->clear_lines = c->clear_lines;
+		t->full_pages = c->pages;
+		if (c->out_of_step && c->cpus > 1 && c->pages > 1) {
+			/* each task cuts the round after its warm-up at its own page and runs the
+			 * rest after its scored rounds: will-it-scale's processes, minutes into a
+			 * run, are each at their own point of their 128 MB loop, where rounds in
+			 * step would unmap together (docs/sim.md, "Tasks in step") */
+			t->phase_pages = 1u + (uint32_t)blab_rng_below(&run->rng, c->pages - 1u);
+			t->tail_pages = c->pages - t->phase_pages;
+		}
 	}
 	return 0;
 }
@@ -193,14 +229,14 @@ static void pf1_finish(const struct sim_run *run, struct blab_sim_result *r)
 
 	for (uint32_t cpu = 0; cpu < run->c->cpus; cpu++) {
 		const struct sim_task *t = &st->tasks[cpu];
-		uint64_t pages = t->pages_done - t->warm_pages;
-		uint64_t cyc = t->end - t->warm_end;
+		uint64_t pages = t->scored_pages - t->warm_pages;
+		uint64_t cyc = t->scored_end - t->warm_end;
 		r->pages_total += t->pages_done;
 		r->pages_scored += pages;
 		sim_score_add(r, pages, cyc, run->mp->cpu_mhz);
 		cycles += cyc;
 		for (unsigned w = 0; w < 2; w++)
-			spin[w] += cpu_spin(run, cpu, w) - st->warm_spin[cpu][w];
+			spin[w] += st->scored_spin[cpu][w] - st->warm_spin[cpu][w];
 	}
 	r->scored_zone_contention_bp = sim_contention_bp(spin[0], cycles);
 	r->scored_lru_contention_bp = sim_contention_bp(spin[1], cycles);
@@ -225,6 +261,7 @@ static void pf1_teardown(struct sim_run *run)
 		free(st->tasks);
 		free(st->pfns);
 		free(st->warm_spin);
+		free(st->scored_spin);
 		sim_node_lrus_free(st->lru);
 		free(st);
 	}

@@ -20,6 +20,12 @@ struct sim_task {
 	uint32_t round;
 	uint64_t pages_done;  /* faulted, all rounds */
 	uint64_t warm_pages, warm_end, end; /* pages and clock at the end of the warm-up round */
+	/* will-it-scale's processes each at their own point of their loop (pf1_setup,
+	 * blab_sim_config.out_of_step): after the warm-up round a round of phase_pages, then the scored rounds
+	 * (full_pages each), then one of tail_pages = full_pages - phase_pages, neither scored;
+	 * all 0: every round full_pages */
+	uint32_t full_pages, phase_pages, tail_pages;
+	uint64_t scored_pages, scored_end; /* pages and clock when the last scored round ended */
 	struct blab_op op;
 	struct sim_lru *lru;  /* the node's LRU list (model machine); NULL: lru_lock held over
 			       * the batch's own struct pages only (real machine) */

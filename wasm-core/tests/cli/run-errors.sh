@@ -108,7 +108,7 @@ expect 1 "model machine [0-9]*\.[0-9] MB" "${pf1[@]}" --cpus 256 --params "$tmp/
 # CONFIG_PCP_BATCH_SCALE_MAX: the Kconfig's 0..6, and 6.7+ kernels only (52166607ecc9)
 expect 2 "blab sim: --pcp-batch-scale-max wants 0..6, not '7'" "${pf1[@]}" --cpus 1 --pcp-batch-scale-max 7
 expect 2 "preset v4.16 has no CONFIG_PCP_BATCH_SCALE_MAX (it came with 6.7" "${pf1[@]}" --cpus 1 --pcp-batch-scale-max 3
-expect 2 "preset v5.18 has no CONFIG_PCP_BATCH_SCALE_MAX" sim --workload hackbench --groups 2 --loops 10 --pcp-batch-scale-max 3
+expect 2 "preset v4.16 has no CONFIG_PCP_BATCH_SCALE_MAX" sim --workload hackbench --groups 2 --loops 10 --pcp-batch-scale-max 3
 printf 'zone pages=4096 preset=v6.0 pcp_batch_scale_max=3\n' >"$tmp/scale.ops"
 expect 1 "line 1: zone: pcp_batch_scale_max=3: CONFIG_PCP_BATCH_SCALE_MAX came with 6.7" replay "$tmp/scale.ops"
 printf 'zone pages=4096 preset=v6.7 pcp_batch_scale_max=9\n' >"$tmp/scale.ops"

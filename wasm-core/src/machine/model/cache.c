@@ -39,6 +39,7 @@
 #include "cache_clear.h"
 #include "cache_dir.h"
 #include "cache_llc.h"
+#include "memctl.h"
 
 /* Put `line` at version `ver` into way w of set s (its stale way or the LRU way, found by
  * the caller) as most recent. The evicted way's old content is copied to *old when old is
@@ -65,9 +66,11 @@ HOT void fill_way(struct cache_level *c, uint32_t s, uint32_t w, uint64_t line, 
 	lru_touch(c, s, w, n);
 }
 
-/* `line` into way w of L2 set s (found by the caller); what it evicts goes on down */
+/* `line` into way w of L2 set s (found by the caller) at cycle now; what it evicts goes on
+ * down (a cleared frame line into the LLC's stream, whose write-back, if it pushes one out,
+ * the socket's memory controller carries while the CPU goes on) */
 HOT void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket, uint32_t s, uint32_t w,
-		 uint64_t line, uint32_t ver, const struct geom g)
+		 uint64_t line, uint32_t ver, uint64_t now, const struct geom g)
 {
 	struct cache_level *l2 = &m->l2[core];
 	struct cache_way old;
@@ -77,8 +80,10 @@ HOT void fill_l2(struct cache_model *m, uint32_t core, uint32_t socket, uint32_t
 		 * caller holds a pointer into the directory that must stay valid); a cleared
 		 * frame line joins the LLC's aggregated stream */
 		const struct cache_dir_page *od;
-		if (old.line == FILLER_LINE)
-			llc_add_fillers(&m->llc[socket], 1);
+		if (old.line == FILLER_LINE) {
+			if (llc_add_fillers(&m->llc[socket], 1))
+				(void)memctl_writeback(&m->mc[socket], now, m->clear_stride);
+		}
 		else if ((od = l2_victim_current(m, old.line, core, old.ver)))
 			fill_llc(m, socket, old.line, od->ver, g);
 	}
@@ -119,16 +124,17 @@ static inline void waste_mark(struct cache_model *m, struct cache_level *l1, uin
 
 /*
  * The line comes from memory: the one place the model decides that an access goes to DRAM
- * (a demand miss or a prefetch, through fetch_line(); clear_page()'s stores never read,
- * cache_clear.c), at the CPU's clock `now`. It costs mem_cycles wherever the CPU and the
- * line are: no bandwidth limit, no queueing at a memory controller, no NUMA home
- * (docs/model.md, "What the model leaves out"). A memory-bandwidth model hooks its reads
- * here (README.md); its writes are the clear_page() stream, llc_add_fillers()
- * (cache_llc.h).
+ * (a demand miss or a prefetch, through fetch_line(); clear_page()'s stores are booked by
+ * cache_clear_page()), at the CPU's clock `now`. It costs mem_cycles, the idle latency,
+ * plus what it waits at its socket's memory controller (memctl_read(): more as the
+ * controller fills, and until there is room when it is full). The CPU's own socket's
+ * controller serves it: the model has no NUMA home (docs/model.md, "Memory bandwidth").
  */
 HOT uint32_t mem_read(struct cache_model *m, uint32_t cpu, uint64_t line, uint64_t now)
 {
-	return m->p.mem_cycles;
+	uint64_t c = (uint64_t)m->p.mem_cycles + memctl_read(&m->mc[m->socket_of[cpu]], now);
+	(void)line;
+	return c > 0xffffffffu ? 0xffffffffu : (uint32_t)c;
 }
 
 /*
@@ -186,7 +192,7 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 			/* Skylake-SP keeps lines shared by several cores in its L3: fill the
 			 * reader's LLC in both modes, so a third core there hits it */
 			fill_llc(m, socket, line, ver, g);
-			fill_l2(m, core, socket, s2, v2, line, ver, g);
+			fill_l2(m, core, socket, s2, v2, line, ver, now, g);
 			return fill_l1(m, core, s1, own1, line, ver, g);
 		}
 		d->owner = MODEL_NO_CPU; /* the owner evicted it: written back below */
@@ -203,7 +209,7 @@ HOT uint64_t fetch_line(struct cache_model *m, uint32_t cpu, uint64_t line,
 		if (!m->p.llc_victim)
 			fill_llc(m, socket, line, ver, g);
 	}
-	fill_l2(m, core, socket, s2, v2, line, ver, g);
+	fill_l2(m, core, socket, s2, v2, line, ver, now, g);
 	return fill_l1(m, core, s1, own1, line, ver, g);
 }
 

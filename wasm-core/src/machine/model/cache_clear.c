@@ -11,6 +11,7 @@
 #include "cache_clear.h"
 #include "cache_dir.h"
 #include "cache_llc.h"
+#include "memctl.h"
 
 /* The filler took way v of set: what was there? Returns 1 when it held a tracked line (then
  * copied to *old and replaced), 0 when it was empty or a filler already; the masks say which
@@ -130,15 +131,16 @@ HOT uint32_t clear_l2_lazy(struct cache_level *l2, uint64_t first, uint64_t *idx
  * loop in cache_clear_page(). The L1 half and the L2 half see nothing of each other, so
  * they run one after the other, each lazily when it can ("clear_page() in bulk"); then the
  * tracked lines the L2 evicted go into the LLC in order, each after exactly the fillers
- * that came before it, as the loop does, with host prefetches started a pass ahead.
+ * that came before it, as the loop does, with host prefetches started a pass ahead. Returns
+ * the dirty lines the fillers pushed out of the LLC (llc_add_fillers()).
  */
-HOT void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socket,
+HOT uint64_t clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socket,
 			    uint64_t first, uint32_t stride, const struct geom g)
 {
 	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core];
 	struct cache_llc *l3 = &m->llc[socket];
 	const uint32_t n1 = WAYS(g.n1, l1), n2 = WAYS(g.n2, l2), n3 = WAYS(g.n3, l3);
-	uint64_t idx[64], before[64], line[64], to_llc = 0, f0 = l3->fillers;
+	uint64_t idx[64], before[64], line[64], to_llc = 0, f0 = l3->fillers, wb = 0;
 	uint32_t ver[64], n;
 	int whole = stride == 1u && !(first & 63u);
 
@@ -164,41 +166,61 @@ HOT void clear_page_batched(struct cache_model *m, uint32_t core, uint32_t socke
 	for (uint32_t i = 0; i < n; i++) {
 		const struct cache_dir_page *d = l2_victim_current(m, line[i], core, ver[i]);
 		if (d) { /* after the fillers passed down before it */
-			llc_add_fillers(l3, f0 + before[i] - l3->fillers);
+			wb += llc_add_fillers(l3, f0 + before[i] - l3->fillers);
 			fill_llc(m, socket, line[i], d->ver, g);
 		}
 	}
-	llc_add_fillers(l3, f0 + to_llc - l3->fillers);
+	return wb + llc_add_fillers(l3, f0 + to_llc - l3->fillers);
 }
 
 /* The usual case's clear, for each kind of machine */
-static void clear_page_any(struct cache_model *m, uint32_t core, uint32_t socket,
-			   uint64_t first, uint32_t stride)
-{
-	clear_page_batched(m, core, socket, first, stride, ANY_GEOM);
-}
-
-static void clear_page_default(struct cache_model *m, uint32_t core, uint32_t socket,
+static uint64_t clear_page_any(struct cache_model *m, uint32_t core, uint32_t socket,
 			       uint64_t first, uint32_t stride)
 {
-	clear_page_batched(m, core, socket, first, stride, DEFAULT_GEOM);
+	return clear_page_batched(m, core, socket, first, stride, ANY_GEOM);
 }
 
-void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint32_t nlines,
-		      uint64_t now, uint8_t path)
+static uint64_t clear_page_default(struct cache_model *m, uint32_t core, uint32_t socket,
+				   uint64_t first, uint32_t stride)
+{
+	return clear_page_batched(m, core, socket, first, stride, DEFAULT_GEOM);
+}
+
+/*
+ * The clear's write-backs (wb fillers, each standing for `stride` frame lines) booked at the
+ * socket's memory controller at `now`: the cycles the clear waits beyond clear_page_cycles
+ * for the controller to carry them. The stores stream at clear_page_cycles while the
+ * controller keeps up; when it does not, the core's store and fill buffers fill and the
+ * clear waits (counted in stall_cycles).
+ */
+static uint32_t clear_wait(struct cache_model *m, uint32_t socket, uint64_t wb, uint64_t now)
+{
+	struct mem_ctl *mc = &m->mc[socket];
+	uint64_t done = memctl_writeback(mc, now, wb * m->clear_stride);
+	uint64_t end = now + m->p.clear_page_cycles;
+	if (done <= end)
+		return 0;
+	mc->c.stall_cycles += done - end;
+	return done - end > 0xffffffffu ? 0xffffffffu : (uint32_t)(done - end);
+}
+
+uint32_t cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint32_t nlines,
+			  uint64_t now, uint8_t path)
 {
 	uint64_t first = vaddr >> MODEL_LINE_SHIFT;
 	uint32_t core = m->core_of[cpu], socket = m->socket_of[cpu];
 	uint32_t stride = nlines && nlines <= 64u ? 64u / nlines : 64u;
 	struct cache_level *l1 = &m->l1[core], *l2 = &m->l2[core];
 	uint64_t to_llc = 0; /* fillers the L2 passes down (or, inclusive, every line) */
+	uint64_t wb = 0;     /* dirty lines those push out of the LLC */
 
 	m->cnt_cpu[cpu].cleared_lines += 64u / stride;
 	m->cnt_path[path].cleared_lines += 64u / stride;
+	m->clear_stride = stride;
 	if (!m->dir_frame_live && m->p.llc_victim && l2->nsets >= 64u) {
-		(m->default_geom ? clear_page_default : clear_page_any)(m, core, socket, first,
-									stride);
-		return;
+		wb = (m->default_geom ? clear_page_default : clear_page_any)(m, core, socket, first,
+									     stride);
+		return clear_wait(m, socket, wb, now);
 	}
 
 	for (uint32_t l = 0; l < 64u; l += stride) {
@@ -223,10 +245,11 @@ void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint3
 			to_llc += (uint64_t)used; /* a filler goes on down */
 		} else if ((od = l2_victim_current(m, old.line, core, old.ver))) {
 			/* in order: what came before it */
-			llc_add_fillers(&m->llc[socket], to_llc);
+			wb += llc_add_fillers(&m->llc[socket], to_llc);
 			to_llc = 0;
 			fill_llc(m, socket, old.line, od->ver, ANY_GEOM);
 		}
 	}
-	llc_add_fillers(&m->llc[socket], to_llc);
+	wb += llc_add_fillers(&m->llc[socket], to_llc);
+	return clear_wait(m, socket, wb, now);
 }

@@ -1,8 +1,8 @@
 /*
  * cache_counters.c - what the cache model counted, read out: per CPU and per code path (the
  * L1 hits answered inline by cache_access_mru() added back in), their total, the wasted
- * prefetches waiting for an event record, and at the end of a run the prefetched lines
- * never used.
+ * prefetches waiting for an event record, at the end of a run the prefetched lines
+ * never used, and the memory controllers' traffic.
  */
 #include <string.h>
 
@@ -80,5 +80,26 @@ void cache_total(const struct cache_model *m, struct cache_counters *out)
 		out->pf_redundant += s.pf_redundant;
 		out->pf_wasted += s.pf_wasted;
 		out->cleared_lines += s.cleared_lines;
+	}
+}
+
+void cache_mem_total(const struct cache_model *m, struct mem_ctl_counters *out,
+		     uint64_t *busiest_bytes)
+{
+	memset(out, 0, sizeof(*out));
+	*busiest_bytes = 0;
+	for (uint32_t s = 0; s < m->nsockets; s++) {
+		const struct mem_ctl_counters *c = &m->mc[s].c;
+		uint64_t bytes = (c->read_lines + c->wb_lines + c->rfo_lines) * 64u;
+		out->read_lines += c->read_lines;
+		out->wb_lines += c->wb_lines;
+		out->rfo_lines += c->rfo_lines;
+		out->queue_cycles += c->queue_cycles;
+		out->stall_cycles += c->stall_cycles;
+		out->spilled += c->spilled;
+		if (c->end > out->end)
+			out->end = c->end;
+		if (bytes > *busiest_bytes)
+			*busiest_bytes = bytes;
 	}
 }

@@ -1,7 +1,7 @@
 /*
  * cache_init.c - the cache model made and freed: the CPU -> core -> socket maps, each
  * core's L1 and L2 (cache_lru.c), each socket's LLC (cache_llc.c), the fill buffers and the
- * directory (cache_dir.c), all taken here, none later; and cache_mem_bytes(), which counts
+ * directory (cache_dir.c), each socket's memory controller (memctl.c), all taken here, none later; and cache_mem_bytes(), which counts
  * what cache_init() takes from each part's own count, for the host memory bound.
  */
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "cache_dir.h"
 #include "cache_llc.h"
 #include "cache_lru.h"
+#include "memctl.h"
 
 void cache_free(struct cache_model *m)
 {
@@ -22,6 +23,7 @@ void cache_free(struct cache_model *m)
 	free(m->l1);
 	free(m->l2);
 	free(m->llc);
+	free(m->mc);
 	free(m->dir_pages);
 	free(m->dir_hash);
 	free(m->fb);
@@ -58,8 +60,12 @@ int cache_init_at(struct cache_model *m, const struct model_params *p, uint32_t 
 	m->l1 = calloc(m->ncores, sizeof(*m->l1));
 	m->l2 = calloc(m->ncores, sizeof(*m->l2));
 	m->llc = calloc(m->nsockets, sizeof(*m->llc));
-	if (!m->l1 || !m->l2 || !m->llc)
+	m->mc = calloc(m->nsockets, sizeof(*m->mc));
+	if (!m->l1 || !m->l2 || !m->llc || !m->mc)
 		goto fail;
+	for (uint32_t s = 0; s < m->nsockets; s++)
+		memctl_init(&m->mc[s], p);
+	m->clear_stride = 1;
 	/* clear_page()s are applied lazily only where clear_page_batched() runs (a victim
 	 * LLC, an L2 of at least 64 sets; cache_clear.c) */
 	int lazy = p->llc_victim && p->l2_bytes / 64u / p->l2_ways >= 64u;
@@ -94,7 +100,7 @@ uint64_t cache_mem_bytes(const struct model_params *p, uint32_t ncpus, uint64_t 
 	uint32_t cores = ncpus < all_cores ? ncpus : all_cores;
 	uint32_t sockets = cores ? (cores - 1) / p->cores_per_socket + 1 : 0;
 	int lazy = p->llc_victim && p->l2_bytes / 64u / p->l2_ways >= 64u;
-	uint64_t n = 6 * ARRAY_SLACK;
+	uint64_t n = 7 * ARRAY_SLACK + sockets * sizeof(struct mem_ctl);
 
 	n += cores * (_cache_level_bytes(p->l1_bytes, p->l1_ways, 1, lazy) +
 		      _cache_level_bytes(p->l2_bytes, p->l2_ways, 0, 2 * lazy));

@@ -23,6 +23,7 @@ int _cache_llc_init(struct cache_llc *c, uint64_t bytes, uint32_t assoc)
 	c->stride = llc_stride(assoc);
 	c->sets = aligned_alloc(64, nsets * c->stride);
 	c->fillers = 0;
+	c->room = nsets * assoc;
 	if (!c->sets)
 		return -1;
 	memset(c->sets, 0, nsets * c->stride);

@@ -130,15 +130,24 @@ HOT void fill_llc(struct cache_model *m, uint32_t socket, uint64_t line, uint32_
 /*
  * k lines of the clear_page() stream pass into this LLC: fillers the L2 evicted (a victim
  * LLC), or every cleared line (an inclusive one). The one place the stream enters an LLC,
- * and so the model's write traffic to memory: every filler is a line clear_page() wrote,
- * and once its set is full each one pushes the set's least recent line out, in a run's
- * steady state another filler, a dirty line written back. (Tracked lines carry no dirty
- * bit; they leave silently, in llc_live() and fill_llc().) A memory-bandwidth model hooks
- * its write-backs here (README.md).
+ * and so the model's write traffic to memory: every filler is a line clear_page() wrote, and
+ * once the LLC's ways are full each one pushes a line out, in a run's steady state another
+ * filler, a dirty line written back. Returns how many of the k do (those past the ways no
+ * filler had taken: the LLC's own lines it also holds are left out of that count, a few
+ * thousandths of its ways). Tracked lines carry no dirty bit; they leave silently, in
+ * llc_live() and fill_llc(). The caller books the write-backs at its socket's memory
+ * controller (memctl_writeback()).
  */
-HOT void llc_add_fillers(struct cache_llc *c, uint64_t k)
+HOT uint64_t llc_add_fillers(struct cache_llc *c, uint64_t k)
 {
 	c->fillers += k;
+	if (c->room >= k) {
+		c->room -= k;
+		return 0;
+	}
+	k -= c->room;
+	c->room = 0;
+	return k;
 }
 
 /* A socket's LLC of `bytes` in `assoc` ways, empty (cache_llc.c): 0 or -1 */

@@ -317,9 +317,10 @@ void _mach_model_clear_page(struct blab_machine *m, unsigned cpu, uint64_t pfn, 
 
 	if (cpu >= mm->ncpus)
 		return;
-	cache_clear_page(&mm->cache, cpu, frame_vaddr(pfn), lines, mm->now[cpu], (uint8_t)path);
+	uint32_t wait = cache_clear_page(&mm->cache, cpu, frame_vaddr(pfn), lines, mm->now[cpu],
+					 (uint8_t)path);
 	drain_wasted(m, mm);
-	mm->now[cpu] += mm->p.clear_page_cycles;
+	mm->now[cpu] += (uint64_t)mm->p.clear_page_cycles + wait;
 }
 
 /* ---- set-up ---- */

@@ -177,6 +177,9 @@ struct cache_llc {
 	uint32_t stride;
 	/* the aggregated clear_page() stream: fillers put into this LLC so far */
 	uint64_t fillers;
+	/* ways no filler has taken yet: the stream's first fillers fill them and push nothing
+	 * out; every filler after them pushes a dirty line out (llc_add_fillers) */
+	uint64_t room;
 	uint32_t nsets, assoc;
 	uint32_t set_mask; /* as cache_level's */
 };
@@ -198,6 +201,32 @@ struct cache_dir_entry {
 	struct cache_dir_page e;
 };
 
+/* ---------------------------------------------------- memory controllers (memctl.h) */
+
+#define MEMCTL_EPOCH_SHIFT 10 /* an epoch of the calendar: 1024 cycles */
+#define MEMCTL_EPOCHS 1024u   /* the calendar's span: 2^20 cycles */
+
+struct mem_ctl_counters {
+	uint64_t read_lines;   /* lines filled from DRAM: demand misses and prefetches */
+	uint64_t wb_lines;     /* clear_page()'s dirty lines written back (pushed out of the LLC) */
+	uint64_t rfo_lines;    /* the same lines read for ownership when cleared again */
+	uint64_t queue_cycles; /* the reads' waits beyond mem_cycles */
+	uint64_t stall_cycles; /* clear_page()s held beyond clear_page_cycles */
+	uint64_t spilled;      /* requests that found their epoch full */
+	uint64_t end;          /* the cycle the last of the traffic booked so far is carried */
+};
+
+/* A socket's memory controller (memctl.h): a calendar of epochs, each carrying cap bytes */
+struct mem_ctl {
+	uint32_t cap;   /* bytes an epoch carries at the sustained rate; 0: no limit */
+	uint32_t svc16; /* one line's burst on one channel, in 1/16 cycles (the M/D/1 service) */
+	uint32_t rfo;   /* clear_page_rfo: a write-back also reads the line back when cleared */
+	uint64_t head;  /* the newest epoch booked */
+	uint32_t used[MEMCTL_EPOCHS];  /* bytes booked in epoch e, at e % MEMCTL_EPOCHS */
+	uint32_t reads[MEMCTL_EPOCHS]; /* of those, the reads' */
+	struct mem_ctl_counters c;
+};
+
 struct cache_model {
 	struct model_params p;
 	uint32_t ncpus, ncores, nsockets; /* what this run uses */
@@ -213,6 +242,10 @@ struct cache_model {
 	uint8_t fb_head[MODEL_MAX_CPUS];
 	struct cache_level *l1, *l2; /* per core */
 	struct cache_llc *llc;       /* per socket */
+	struct mem_ctl *mc;          /* per socket: its memory controller */
+	/* lines of a frame each clear_page() filler stands for (64 / clear_lines): the
+	 * stream's write-backs are counted in frame lines */
+	uint32_t clear_stride;
 	/* directory: struct page lines indexed densely by pfn, everything else hashed into a
 	 * fixed-size direct-mapped table (a collision forgets the old line's history) */
 	struct cache_dir_page *dir_pages;
@@ -321,11 +354,17 @@ uint32_t cache_prefetch(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uin
  * evenly, are written. They go into the core's L1 and L2 as untracked lines (no directory
  * entry, never hit by cache_access), evicting what true LRU says, and what the L2 pushes out
  * goes on as usual; the LLC sees them only as an aggregated stream (docs/model.md). They use
- * no fill buffer and cost nothing here: the caller charges clear_page_cycles. A line of the
+ * no fill buffer; the caller charges clear_page_cycles, and this returns the cycles the clear
+ * waits beyond that for its socket's memory controller to carry the dirty lines the stream
+ * pushed out of the LLC (memctl_writeback()): 0 while the controller keeps up. A line of the
  * frame the directory knows (touched through cache_access) is written as an ordinary access.
  */
-void cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint32_t nlines,
-		      uint64_t now, uint8_t path);
+uint32_t cache_clear_page(struct cache_model *m, uint32_t cpu, uint64_t vaddr, uint32_t nlines,
+			  uint64_t now, uint8_t path);
+/* The memory controllers' counters summed over the sockets (`end`: the latest socket's), and
+ * the busiest socket's bytes */
+void cache_mem_total(const struct cache_model *m, struct mem_ctl_counters *out,
+		     uint64_t *busiest_bytes);
 /* Move up to max pending wasted prefetches (oldest first) to out; returns how many. The
  * core drains this after each cache_access()/cache_prefetch() to emit PREFETCH_WASTED. */
 uint32_t cache_take_wasted(struct cache_model *m, struct cache_wasted *out, uint32_t max);

@@ -15,6 +15,15 @@
  *  [intel-opt] Intel 64 and IA-32 Architectures Optimization Reference Manual, Skylake
  *              microarchitecture: 12 L1D line fill buffers (10 on Haswell/Broadwell).
  *  [agner]     Agner Fog, instruction tables, Skylake: LOCK CMPXCHG ~18-20 cycles.
+ *  [ark]       Intel ARK, Xeon Platinum 8180: 6 memory channels, DDR4-2666.
+ *  [stream]    AnandTech 11544, "Memory Subsystem: Bandwidth": Intel's STREAM Triad on two
+ *              8180s, 199 GB/s of the 256 GB/s peak (78 %); the same page quotes 128 GB/s
+ *              for two E5-2699 v4 (4 x DDR4-2400, 154 GB/s peak: 83 %) and AMD's own
+ *              250 GB/s for two EPYC 7601 (307 GB/s: 81 %).
+ *  [rfo]       John McCalpin (Intel forums, "Question about normal store and non-temporal
+ *              store"): ordinary stores read the line, modify it and write it back later.
+ *              The Intel SDM (vol. 3, 8.2.4) lets fast-string stores invalidate a whole line
+ *              instead; docs/model.md ("Memory bandwidth") says why the model reads it.
  *  [est]       our estimate, to be replaced by `blab calibrate`; see docs/model.md.
  */
 #include <stdio.h>
@@ -48,6 +57,10 @@ static const struct param_desc params[] = {
 	P(xsocket_cycles, 0, 100000),
 	P(mem_cycles, 0, 100000),
 	P(fill_buffers, 0, 64),
+	P(mem_channels, 0, 32),
+	P(mem_mts, 100, 20000),
+	P(mem_sustained_pct, 1, 100),
+	P(clear_page_rfo, 0, 1),
 	P(lock_handoff_cycles, 0, 100000),
 	P(lock_handoff_remote_cycles, 0, 100000),
 	P(atomic_cycles, 0, 10000),
@@ -86,6 +99,10 @@ void model_params_default(struct model_params *p)
 	p->xsocket_cycles = 300; /* upper end of 100-300 cycles [lat], ~120 ns over UPI */
 	p->mem_cycles = 240;     /* 96 ns [anandtech] */
 	p->fill_buffers = 12;    /* L1D line fill buffers, Skylake [intel-opt] */
+	p->mem_channels = 6;     /* per socket [ark] */
+	p->mem_mts = 2666;       /* DDR4-2666 [ark]: 6 x 2666 x 8 = 128 GB/s a socket */
+	p->mem_sustained_pct = 78; /* STREAM Triad on two 8180s [stream]: 100 GB/s a socket */
+	p->clear_page_rfo = 1;   /* the store path the model has: read for ownership [rfo] */
 
 	p->lock_handoff_cycles = 70;         /* = xcore_cycles: the lock word moves core to core */
 	p->lock_handoff_remote_cycles = 300; /* = xsocket_cycles */
