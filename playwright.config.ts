@@ -17,6 +17,9 @@ export default defineConfig({
     baseURL,
     browserName: 'chromium',
     viewport: { width: 1600, height: 1000 },
+    // the app follows prefers-color-scheme (web/ui/theme.ts): the specs see the dark theme, as
+    // before it had a light one, unless they ask for light (theme.spec.ts)
+    colorScheme: 'dark',
     trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {

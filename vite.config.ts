@@ -6,6 +6,7 @@ import { coreSourcePlugin } from './web/lessons/source-plugin.ts';
 import { publishPlugin } from './web/shell/publish-plugin.ts';
 import { fidelityPlugin } from './web/compare/fidelity-plugin.ts';
 import { TIME_MACHINE_SET, timeMachineKeys } from './web/compare/timemachine-runs.ts';
+import { COMPARE_SET, defaultCompareKeys } from './web/compare/compare-points.ts';
 
 // Emscripten pthreads use a SharedArrayBuffer, which the browser only hands out to a
 // cross-origin-isolated page: both the dev server and `vite preview` send these headers. A
@@ -48,8 +49,15 @@ const port = Number(process.env['BUDDYLAB_PORT'] ?? 5173);
 export default defineConfig({
   // relative asset paths: the built folder works at any address (a host's root, /course/, ...)
   base: './',
-  // the time machine's default runs ship with the lessons' tables (web/lessons/precompute.ts)
-  plugins: [contentSecurityPolicy(), lessonsPlugin({ sets: () => [{ id: TIME_MACHINE_SET, keys: timeMachineKeys() }] }), coreSourcePlugin(), fidelityPlugin(), publishPlugin()],
+  // the time machine's default runs and the default compare link's measured runs ship with the
+  // lessons' tables (web/lessons/precompute.ts)
+  plugins: [
+    contentSecurityPolicy(),
+    lessonsPlugin({ sets: () => [{ id: TIME_MACHINE_SET, keys: timeMachineKeys() }, { id: COMPARE_SET, keys: defaultCompareKeys() }] }),
+    coreSourcePlugin(),
+    fidelityPlugin(),
+    publishPlugin(),
+  ],
   // which core the WebAssembly build comes from (web/engine/core-hash.ts): results are keyed by it
   define: { __BLAB_CORE_HASH__: JSON.stringify(coreHash(fileURLToPath(new URL('.', import.meta.url)))) },
   server: { headers: isolation, port, strictPort: true },

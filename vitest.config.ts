@@ -34,6 +34,7 @@ export const CORE_TESTS = [
   'web/log/lockhistindex.test.ts',
   'web/log/pcphigh-core.test.ts',
   'web/log/pfnhistory.test.ts',
+  'web/log/prefetch-fates.test.ts',
   'web/log/realcore.test.ts',
   'web/log/slabstate.test.ts',
   'web/scenario/core-schema.test.ts',

@@ -9,7 +9,7 @@ import { addViewExportButtons, csvButton } from '../ui/export-buttons';
 import { perFrame } from '../ui/per-frame';
 import { howMadeLine } from '../ui/provenance';
 import { createThroughputSvg, drawThroughputChart } from '../views/throughput';
-import { COMPARE_WORKLOADS, type CompareState, type CompareWorkloadSpec } from './compare-url';
+import { CHART_MODES, COMPARE_WORKLOADS, type ChartMode, type CompareState, type CompareWorkloadSpec } from './compare-url';
 import { runsOf, sizeWords } from './describe-runs';
 
 export interface CompareChart {
@@ -28,22 +28,72 @@ export function noChart(state: CompareState, chartBox: HTMLElement): void {
   );
 }
 
+/**
+ * Each configuration's score as a % of the first's at the same task count (the first is a flat
+ * 100); a task count the first has no point at is left out.
+ */
+export function percentOfFirst(series: readonly ThroughputSeries[]): ThroughputSeries[] {
+  const base = new Map(series[0]?.points.map((p) => [p.tasks, p.score]) ?? []);
+  return series.map((s) => ({
+    label: s.label,
+    points: s.points.flatMap((p) => {
+      const b = base.get(p.tasks);
+      return b ? [{ tasks: p.tasks, score: (p.score / b) * 100 }] : [];
+    }),
+  }));
+}
+
+const MODE_WORDS: Record<ChartMode, (first: string, linear: boolean) => string> = {
+  data: () => 'scaled to the data',
+  linear: (_f, linear) => (linear ? 'from 0, with the linear line' : 'from 0'),
+  pct: (first) => `% of ${first}`,
+};
+
+/** The y axis choice: three radio buttons; the state keeps it (and the link, through onMode). */
+function modeSwitch(state: CompareState, linear: boolean, onMode: () => void): HTMLElement {
+  const box = el('fieldset', { class: 'chart-mode' }, el('legend', { text: 'y axis' }));
+  for (const m of CHART_MODES) {
+    const input = el('input', { type: 'radio', name: 'chart-mode', value: m, id: `chart-mode-${m}` });
+    input.checked = state.chart === m;
+    input.addEventListener('change', () => {
+      state.chart = m;
+      onMode();
+    });
+    box.append(el('label', { for: input.id }, input, ` ${MODE_WORDS[m](state.configs[0]!.label, linear)}`));
+  }
+  return box;
+}
+
 /** The chart in chartBox; `points` is how many distinct points it will get. */
 export function mountChart(state: CompareState, chartBox: HTMLElement, series: ThroughputSeries[], points: number): CompareChart {
   const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
   const sweep = sp.sweep!;
   const what = state.workload === 'hackbench' ? 'groups' : 'tasks';
   const title = `Throughput against ${what} (${sp.score}, ${sp.better} is better)`;
-  const note = `one line per configuration, seed ${state.seed}, ${sizeWords(state)}${sweep.linear ? '; dashed: linear scaling of the first' : ''}`;
-  const chartPanel = panel(chartBox, 'throughput', title, note);
+  const note = () =>
+    `one line per configuration, seed ${state.seed}, ${sizeWords(state)}` +
+    (state.chart === 'pct' ? `; each as a % of ${state.configs[0]!.label} at the same ${what}` : state.chart === 'linear' && sweep.linear ? '; dashed: linear scaling of the first' : '; the y axis is scaled to the scores');
+  const chartPanel = panel(chartBox, 'throughput', title, note());
+  const noteEl = chartPanel.parentElement?.querySelector('.panel-note');
   chartBox.querySelector('h2')?.setAttribute('id', 'chart-title');
   const chart = createThroughputSvg();
-  chartPanel.append(chart);
+  chartPanel.append(
+    modeSwitch(state, sweep.linear, () => {
+      if (noteEl) noteEl.textContent = note();
+      chartBox.dispatchEvent(new CustomEvent('chart-mode', { bubbles: true }));
+      redraw();
+    }),
+    chart,
+  );
+  const unit = sp.score.replace(/ \/ /g, '/');
   const redraw = perFrame(() => {
-    drawThroughputChart(chart, series, {
+    const pct = state.chart === 'pct';
+    drawThroughputChart(chart, pct ? percentOfFirst(series) : series, {
       title: `${state.workload} score against ${what}: ${state.configs.map((c) => c.label).join(', ')}`,
-      linear: sweep.linear,
-      unit: sp.score.replace(/ \/ /g, '/'),
+      linear: state.chart === 'linear' && sweep.linear,
+      yFromZero: state.chart === 'linear',
+      unit: pct ? `% of ${state.configs[0]!.label}` : unit,
+      ...(pct ? { yLabel: `% of ${state.configs[0]!.label}'s score` } : {}),
       xLabel: sweep.axis,
     });
     // when the chart showed its last point, ms after the page started (make bench reads it)

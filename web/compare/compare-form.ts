@@ -146,7 +146,7 @@ export function createCompareForm(state: CompareState, onSubmit: (form: CompareF
     const q =
       `?compare=${configs.map(encodeURIComponent).join(',')}&workload=${encodeURIComponent(w)}&cpus=${cpus.input.value}` +
       `&${sp.size.key}=${pages.input.value}${sp.attempts ? `&attempts=${attempts.input.value}` : ''}&seed=${seed.input.value}` +
-      `${sp.sweep ? `&tasks=${tasks.value}` : ''}&t=0`;
+      `${sp.sweep ? `&tasks=${tasks.value}` : ''}`;
     return parseCompare(q);
   };
   const self: CompareForm = { root: settings.root, run, read };

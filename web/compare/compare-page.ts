@@ -10,10 +10,13 @@ import { PoolCancelled, SimPool } from '../engine/pool';
 import { ResultsCache } from '../engine/results-cache';
 import { el } from '../ui/dom';
 import { createPresenter, showChosenFigures } from '../ui/presenter';
-import { CompareUrlError, DEFAULT_COMPARE, formatCompare, parseCompare, type CompareState } from './compare-url';
+import { COMPARE_WORKLOADS, CompareUrlError, DEFAULT_COMPARE, formatCompare, parseCompare, type CompareState } from './compare-url';
 import { createCompareForm } from './compare-form';
 import { createReplayColumns } from './replay-columns';
 import { measureRuns } from './measured-runs';
+import { COMPARE_SET, measuredRequests } from './compare-points';
+import { shippedSet } from '../lessons/tables';
+import { pointKey } from '../engine/point';
 import { mountView } from '../views/registry';
 import type { LatencySelect } from '../views/latency';
 import { addViewExportButtons } from '../ui/export-buttons';
@@ -42,7 +45,11 @@ export function mountCompare(root: HTMLElement, search: string): void {
   page.append(alert);
   const form = createCompareForm(state, (f) => {
     try {
+      // a new compare starts where its replays first differ, and keeps the chart's y axis
+      const chart = state.chart;
       state = f.read();
+      if (COMPARE_WORKLOADS[state.workload].sweep) state.chart = chart;
+      shownT = -1;
       alert.textContent = '';
     } catch (e) {
       alert.textContent = e instanceof Error ? e.message : String(e);
@@ -52,17 +59,23 @@ export function mountCompare(root: HTMLElement, search: string): void {
   });
 
   let urlTimer: number | undefined;
+  /** the replays' time as the link holds it (-1 until they are drawn) */
+  let shownT = state.t;
+  const writeUrl = () => history.replaceState(null, '', formatCompare({ ...state, t: shownT }) + (presenter.lecture ? '&lecture=1' : ''));
   const status = el('p', { class: 'status', role: 'status' });
   const columns = createReplayColumns({
     pool,
     status,
     onTime: (t, playing) => {
+      shownT = Math.round(t);
       window.clearTimeout(urlTimer);
-      urlTimer = window.setTimeout(() => history.replaceState(null, '', formatCompare({ ...state, t: Math.round(t) }) + (presenter.lecture ? '&lecture=1' : '')), playing ? 500 : 50);
+      urlTimer = window.setTimeout(writeUrl, playing ? 500 : 50);
     },
   });
   const diffBox = el('section', { class: 'compare-diff', 'aria-labelledby': 'diff-title' });
   const chartBox = el('section', { class: 'compare-chart', 'aria-labelledby': 'chart-title' });
+  // the chart's y axis is part of the link
+  chartBox.addEventListener('chart-mode', writeUrl);
   // the replays' latencies, every configuration in its column's colour; a bucket's click moves
   // the shared clock to its longest call
   const latBox = el('div', { class: 'compare-latency' });
@@ -112,8 +125,14 @@ export function mountCompare(root: HTMLElement, search: string): void {
     try {
       // the replays first, then the measured runs: started beside them, the pool only slowed
       // the replays down on a 2-core machine (1.2 s -> 1.8 s to the columns) and brought the
-      // chart's last point no sooner
-      if (!(await columns.replay(state, current))) return;
+      // chart's last point no sooner. Where every measured run shipped with the build (the
+      // default link), the chart and the table come first: they need no worker at all.
+      const known = await shippedSet(COMPARE_SET);
+      const req = measuredRequests(state);
+      const shipped = [...req.chart, ...req.diff].every((r) => known.has(pointKey(r)));
+      const measure = (fragmentation: readonly number[]) => measureRuns({ state, pool, diffBox, chartBox, fragmentation, current, known });
+      const first = shipped ? await measure([]) : undefined;
+      if (!current() || !(await columns.replay(state, current))) return;
       const lat = columns.latency();
       latBox.hidden = !lat;
       if (lat) latency.update({ latency: lat });
@@ -122,7 +141,8 @@ export function mountCompare(root: HTMLElement, search: string): void {
       figures.push(...columns.figures(), ...(lat ? [{ id: 'latency', title: 'latency', el: latency.section }] : []), { id: 'diff', title: 'the diff table', el: diffBox }, { id: 'chart', title: 'the chart', el: chartBox });
       presenter.setFigures(figures);
       showChosenFigures(figures, presenter.chosen, presenter.lecture);
-      await measureRuns({ state, pool, diffBox, chartBox, fragmentation: columns.fragmentation, current });
+      if (first) first.redrawDiff(columns.fragmentation);
+      else await measure(columns.fragmentation);
       if (!current()) return;
       page.classList.add('ready');
     } catch (e) {

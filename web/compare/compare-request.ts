@@ -5,8 +5,8 @@
 // for that configuration.
 import type { SimRequest } from '../engine/blab-module';
 import type { SimConfig } from '../lessons/lesson';
-import { MEASURED_CLEAR_LINES, presetSlubPrefetch, runRequest, type RunParams } from '../scenario/request';
-import { COMPARE_LIMITS, COMPARE_WORKLOADS, type CompareState, type CompareWorkloadSpec } from './compare-url';
+import { MEASURED_CLEAR_LINES, presetSlubPrefetch, runRequest, type RunParams } from '../scenario/request.ts';
+import { COMPARE_LIMITS, COMPARE_WORKLOADS, type CompareState, type CompareWorkloadSpec } from './compare-url.ts';
 
 /** Frame lines clear_page() passes through the cache model in the replayed runs (docs/sim.md:
  * 8 is near the seeds, 5x faster than 64); the measured runs clear all 64. */

@@ -25,11 +25,27 @@ describe('compare URL state', () => {
     expect(s).toMatchObject({ workload: 'hackbench', cpus: 8, pages: 200, seed: 2, tasks: [2, 8], attempts: 0 });
     expect(s.configs[0]!.slubPrefetch).toBeUndefined();
     expect(s.configs[1]).toMatchObject({ preset: 'v5.18', slubPrefetch: false });
-    expect(formatCompare(s)).toBe('?compare=v5.18,v5.18:prefetch=off&workload=hackbench&cpus=8&messages=200&seed=2&tasks=2,8&t=0');
+    expect(formatCompare(s)).toBe('?compare=v5.18,v5.18:prefetch=off&workload=hackbench&cpus=8&messages=200&seed=2&tasks=2,8');
     expect(parseCompare(formatCompare(s))).toEqual(s);
     // a bare hackbench link: its own defaults, not page_fault1's 56 CPUs x 64 pages
     expect(parseCompare('?compare&workload=hackbench')).toEqual(defaultsFor('hackbench'));
     expect(defaultsFor('hackbench')).toMatchObject({ cpus: 8, pages: 4000 });
+  });
+
+  it('keeps the playback time only when the link gives one (without: where the replays first differ), and the chart\'s y axis', () => {
+    expect(DEFAULT_COMPARE.t).toBe(-1);
+    expect(parseCompare('?compare=v4.16,v4.17&t=0').t).toBe(0);
+    expect(formatCompare(parseCompare('?compare=v4.16,v4.17&t=0'))).toContain('&t=0');
+    expect(formatCompare(DEFAULT_COMPARE)).not.toContain('t=');
+    expect(DEFAULT_COMPARE.chart).toBe('data');
+    for (const m of ['linear', 'pct'] as const) {
+      const s = parseCompare(`?compare=v4.16,v4.17&chart=${m}`);
+      expect(s.chart).toBe(m);
+      expect(parseCompare(formatCompare(s))).toEqual(s);
+    }
+    expect(formatCompare(DEFAULT_COMPARE)).not.toContain('chart=');
+    expect(() => parseCompare('?compare=v4.16,v4.17&chart=log')).toThrow(/chart=log: one of data, linear, pct/);
+    expect(() => parseCompare('?compare=v4.16,lu-rfc-p4&workload=stress_highalloc&chart=pct')).toThrow(/no chart against tasks/);
   });
 
   it("takes the preset's SLUB freelist prefetch when a hackbench configuration does not say", () => {

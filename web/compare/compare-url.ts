@@ -1,6 +1,8 @@
 // The compare view's URL state, in the query string:
 //
 //   ?compare=v4.16,v4.17&cpus=56&pages=4096&seed=1&tasks=1,16,28,44,56,72,88,112&t=123456
+//   &chart=linear|pct: the chart's y axis from 0 with the linear line, or as % of the first
+//   configuration (default: scaled to the data)
 //   &workload=NAME: another workload (page_fault1 when absent), each with its own parameters:
 //     parallel_free, trunc    cpus, pages (per task), tasks
 //     hackbench               cpus (groups), messages (per sender), tasks (groups for the chart)
@@ -16,11 +18,11 @@
 // chart): 4096 pages per task by default, with L2 and LLC scaled to keep will-it-scale's 128 MB
 // footprint-to-cache ratio. The replayed columns run a cut-down copy (replaySize()), small
 // enough to step page by page, and say so.
-import { CORE_LIMITS } from '../log/core-limits';
-import { BATCH_SCALE_MAX_LIMIT, PRESETS, batchScaleProblem, type Preset } from '../scenario/url';
-import { willItScaleCacheScale } from '../engine/point';
+import { CORE_LIMITS } from '../log/core-limits.ts';
+import { BATCH_SCALE_MAX_LIMIT, PRESETS, batchScaleProblem, type Preset } from '../scenario/url.ts';
+import { willItScaleCacheScale } from '../engine/point.ts';
 import type { SimConfig } from '../lessons/lesson';
-import { HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads';
+import { HIGHALLOC_ATTEMPTS, HIGHALLOC_MAX_CPUS, HIGHALLOC_PAGES, MIXED_MAX_CPUS, MIXED_MAX_PAGES } from '../scenario/workloads.ts';
 
 const HACKBENCH_MAX_GROUPS = CORE_LIMITS.hackbenchMaxGroups;
 export const COMPARE_LIMITS = {
@@ -157,9 +159,16 @@ export interface CompareState {
   seed: number;
   /** the chart's task counts; empty for a workload without a chart */
   tasks: number[];
-  /** playback position, virtual cycles */
+  /** playback position, virtual cycles; -1 (no t in the link): where the configurations'
+   * replays first differ */
   t: number;
+  /** the chart's y axis: scaled to the data (default), from 0 with will-it-scale's linear line,
+   * or each configuration as a % of the first */
+  chart: ChartMode;
 }
+
+export const CHART_MODES = ['data', 'linear', 'pct'] as const;
+export type ChartMode = (typeof CHART_MODES)[number];
 
 /** The state a bare link to a workload starts from. */
 export function defaultsFor(workload: CompareWorkload): CompareState {
@@ -175,7 +184,8 @@ export function defaultsFor(workload: CompareWorkload): CompareState {
     attempts: w.attempts?.default ?? 0,
     seed: 1,
     tasks: w.sweep ? [...w.sweep.default] : [],
-    t: 0,
+    t: -1,
+    chart: 'data',
   };
 }
 
@@ -283,6 +293,11 @@ export function parseCompare(search: string): CompareState {
       case 't':
         s.t = int(key, v, 0, Number.MAX_SAFE_INTEGER);
         break;
+      case 'chart':
+        if (!w.sweep) throw new CompareUrlError(`chart: ${workload} has no chart against tasks`);
+        if (!(CHART_MODES as readonly string[]).includes(v)) throw new CompareUrlError(`chart=${v.slice(0, 12)}: one of ${CHART_MODES.join(', ')}`);
+        s.chart = v as ChartMode;
+        break;
       case 'tasks': {
         if (!w.sweep) throw new CompareUrlError(`tasks: ${workload} has no chart against tasks (its score, ${w.score}, is not a throughput)`);
         const list = v.split(',');
@@ -308,6 +323,6 @@ export function formatCompare(s: CompareState): string {
   return (
     `?compare=${s.configs.map(formatConfig).join(',')}${s.workload === 'page_fault1' ? '' : `&workload=${s.workload}`}` +
     `&cpus=${s.cpus}&${w.size.key}=${s.pages}${w.attempts ? `&attempts=${s.attempts}` : ''}&seed=${s.seed}` +
-    `${w.sweep ? `&tasks=${s.tasks.join(',')}` : ''}&t=${s.t}`
+    `${w.sweep ? `&tasks=${s.tasks.join(',')}` : ''}${s.t >= 0 ? `&t=${s.t}` : ''}${w.sweep && s.chart !== 'data' ? `&chart=${s.chart}` : ''}`
   );
 }

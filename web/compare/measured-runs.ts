@@ -9,6 +9,7 @@ import type { SimStats } from '../engine/simstats';
 import type { ThroughputSeries } from '../engine/sweep';
 import type { CsvTable } from '../ui/csv';
 import { el } from '../ui/dom';
+import { scrollCue } from '../ui/scroll-cue';
 import { download } from '../ui/download';
 import { csvButton } from '../ui/export-buttons';
 import { progressBar } from '../ui/progress-bar';
@@ -16,7 +17,9 @@ import { howMadeLine } from '../ui/provenance';
 import { bindsText, diffCsvColumns, diffCsvRows, diffRows, formatMeasure, measureSpread, shownMeasures, WINDOW_NOTE, type DiffColumn } from './diff';
 import { mountChart, noChart } from './compare-chart';
 import { COMPARE_WORKLOADS, type CompareState, type CompareWorkloadSpec } from './compare-url';
-import { compareRequest, measuredSeeds } from './compare-request';
+import { measuredSeeds } from './compare-request';
+import { measuredRequests } from './compare-points';
+import { CORE_HASH } from '../engine/core-hash';
 import { caption, runsOf } from './describe-runs';
 
 export interface MeasureOptions {
@@ -28,15 +31,21 @@ export interface MeasureOptions {
   fragmentation: readonly number[];
   /** false once a newer compare started: this one draws nothing more */
   current(): boolean;
+  /** runs already known by key: the default link's, shipped with the build */
+  known?: ReadonlyMap<string, SimStats>;
+}
+
+/** The measured runs drawn: the diff table again once the replays' fragmentation is known. */
+export interface Measured {
+  redrawDiff(fragmentation: readonly number[]): void;
 }
 
 /** Runs and draws the measured runs; the chart's points as they come, the table at the end. */
-export async function measureRuns(o: MeasureOptions): Promise<void> {
+export async function measureRuns(o: MeasureOptions): Promise<Measured | undefined> {
   const { state, pool, diffBox, chartBox } = o;
   const sp: CompareWorkloadSpec = COMPARE_WORKLOADS[state.workload];
   const seeds = measuredSeeds(state);
-  const chartReqs = sp.sweep ? state.configs.flatMap((c) => state.tasks.map((n) => compareRequest(state, c, n))) : [];
-  const diffReqs = state.configs.flatMap((c) => seeds.map((seed) => compareRequest(state, c, state.cpus, seed)));
+  const { chart: chartReqs, diff: diffReqs } = measuredRequests(state);
   chartBox.dataset['measureStartMs'] = String(Math.round(performance.now())); // make bench reads it
   const series: ThroughputSeries[] = state.configs.map((c) => ({ label: c.label, points: [] }));
   const chart = sp.sweep ? mountChart(state, chartBox, series, new Set(chartReqs.map(pointKey)).size) : undefined;
@@ -46,8 +55,10 @@ export async function measureRuns(o: MeasureOptions): Promise<void> {
   diffBox.append(el('h3', { id: 'diff-title', text: 'Side by side' }), bar.root);
   const seen = new Set<string>();
   const cached = new Set<string>();
+  const given = new Set<string>();
   const all = [...chartReqs, ...diffReqs];
   const outputs = await pool.run(all, {
+    known: o.known,
     priority: (i) => (i < chartReqs.length ? 1 : 0),
     onProgress: (p) => {
       if (o.current()) bar.update(p);
@@ -55,6 +66,7 @@ export async function measureRuns(o: MeasureOptions): Promise<void> {
     onPoint: ({ index, key, stats, source }) => {
       if (!o.current()) return;
       if (source === 'cache') cached.add(key);
+      if (source === 'given') given.add(key);
       if (index < chartReqs.length) {
         const j = Math.floor(index / state.tasks.length);
         const tasks = state.tasks[index % state.tasks.length]!;
@@ -66,20 +78,33 @@ export async function measureRuns(o: MeasureOptions): Promise<void> {
       } else diffStats[index - chartReqs.length] = stats;
     },
   });
-  if (!o.current()) return;
+  if (!o.current()) return undefined;
   const runs = new Map(all.map((r, i) => [pointKey(r), outputs[i]!]));
-  bar.finish(`${runs.size} measured runs${cached.size ? `, ${cached.size} of them from this browser's results cache` : ''}`);
+  const from = [
+    given.size ? `, ${given.size} of them shipped with the page (the native core ran them at build time, core ${CORE_HASH})` : '',
+    cached.size ? `, ${cached.size} of them from this browser's results cache` : '',
+  ];
+  bar.finish(`${runs.size} measured runs${from.join('')}`);
   // every measured run's record, one JSON line each, as `blab sim --points` prints it natively
   const text = el('button', { type: 'button', class: 'small', text: 'Runs as records', 'aria-label': 'Runs as records: save every measured run, its point key and every counter, one JSON line each' });
   text.addEventListener('click', () => download([...runs].map(([key, stats]) => `${JSON.stringify({ key, stats })}\n`).join(''), 'compare-runs.jsonl', 'application/jsonl'));
   bar.root.append(text);
-  const diffCols: DiffColumn[] = state.configs.map((c, j) => ({
-    label: c.label,
-    stats: diffStats.slice(j * seeds.length, (j + 1) * seeds.length) as SimStats[],
-    ...(o.fragmentation[j] !== undefined ? { fragmentation: o.fragmentation[j] } : {}),
-  }));
-  drawDiff(state, diffBox, diffCols, seeds);
+  const columns = (fragmentation: readonly number[]): DiffColumn[] =>
+    state.configs.map((c, j) => ({
+      label: c.label,
+      stats: diffStats.slice(j * seeds.length, (j + 1) * seeds.length) as SimStats[],
+      ...(fragmentation[j] !== undefined ? { fragmentation: fragmentation[j] } : {}),
+    }));
+  const head = [...diffBox.children];
+  drawDiff(state, diffBox, columns(o.fragmentation), seeds);
   chart?.finish();
+  return {
+    redrawDiff(fragmentation) {
+      if (!o.current()) return;
+      diffBox.replaceChildren(...head);
+      drawDiff(state, diffBox, columns(fragmentation), seeds);
+    },
+  };
 }
 
 /** The diff table, its warnings, CSV and commands, into diffBox. */
@@ -105,8 +130,8 @@ function drawDiff(state: CompareState, diffBox: HTMLElement, diffCols: DiffColum
     tb.append(el('tr', {}, el('th', { scope: 'row', text: r[0]! }), ...cells));
   });
   tbl.append(thead, tb);
-  const warnings = diffCols.flatMap((c) => {
-    const texts = new Set(pcpWarningsApply(state.workload) ? c.stats.flatMap((s) => pcpWarnings(s)) : []);
+  const warnings = diffCols.flatMap((c, j) => {
+    const texts = new Set(pcpWarningsApply(state.workload) ? c.stats.flatMap((s) => pcpWarnings(s, state.configs[j]!.preset)) : []);
     return [...texts].map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${c.label}: ${w}` }));
   });
   const runs = runsOf(state);
@@ -118,8 +143,10 @@ function drawDiff(state: CompareState, diffBox: HTMLElement, diffCols: DiffColum
     rows: diffCsvRows(diffCols, state.workload),
   };
   // a narrow screen scrolls the table inside its box, never the page
+  const scroller = el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl);
+  diffBox.append(scroller);
+  scrollCue(scroller);
   diffBox.append(
-    el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'diff-title' }, tbl),
     el('p', { class: 'binds', id: 'diff-binds' }, el('strong', { text: 'The limit that binds: ' }), bindsText(diffCols)),
     ...warnings,
     el('div', { class: 'table-actions' }, csvButton(diffCsv, 'compare-diff')),

@@ -7,7 +7,7 @@ import type { ReplayResult, SimRequest } from '../engine/blab-module';
 import { pcpWarnings, pcpWarningsApply } from '../engine/pcp-warning';
 import type { SimPool } from '../engine/pool';
 import { eventLogToJson } from '../log/eventlog-json';
-import { decodeEventsInSlices } from '../log/events';
+import { decodeEventsInSlices, type EventLog } from '../log/events';
 import { Player } from '../log/player';
 import { nextTask } from '../log/yield';
 import type { SimConfig } from '../lessons/lesson';
@@ -18,7 +18,7 @@ import { createPlayback } from '../ui/playback';
 import { createPfnDialog, type PfnDialog } from '../views/pfn-dialog';
 import type { PcpParams } from '../views/pcp';
 import { mountViewSet, viewTitle, type ViewId, type ViewSet } from '../views/registry';
-import { SERIES_COLORS } from '../views/throughput';
+import { seriesColor } from '../views/throughput';
 import { unusableIndex } from './diff';
 import type { LatencyReport } from '../log/latency-json';
 import { findCallRecord } from '../log/latency-record';
@@ -26,6 +26,7 @@ import type { LatencyData } from '../views/latency-data';
 import type { LatencySelect } from '../views/latency';
 import { formatConfig, type CompareState, type CompareWorkload } from './compare-url';
 import { replayRequest, slubPrefetchOf } from './compare-request';
+import { CORE_PRESETS } from '../scenario/core-schema';
 import { cpuCount, sizeWords } from './describe-runs';
 
 /** The replays' views: the pcp lists for the order-0 workloads and hackbench's slabs' pages,
@@ -48,6 +49,11 @@ interface Column {
   set: ViewSet;
 }
 
+/** A run's high in words: a 6.7+ list's high moves, and the run's number is its high_min. */
+export function highWords(preset: string, high: number): string {
+  return (CORE_PRESETS.find((p) => p.name === preset)?.strategy.highMode ?? 0) >= 2 ? `high_min ${high} (high moves up to high_max)` : `high ${high}`;
+}
+
 /** The playback position in words. */
 const timeLabel = (t: number) => `t = ${Math.round(t).toLocaleString('en')} cycles`;
 
@@ -61,6 +67,44 @@ function stepAtTime(maxTime: Float64Array, t: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * The index of the first record in [from, to) at which the logs stop being the same (any field,
+ * time included), or -1. Field by field over the columns (typed arrays, a tight loop).
+ */
+export function firstDifferentRecord(logs: readonly EventLog[], from: number, to: number): number {
+  const [a, ...rest] = logs;
+  if (!a) return -1;
+  const fields = ['type', 'cpu', 'pfn', 'order', 'mt', 'path', 'flags', 'arg0', 'arg1', 'time'] as const;
+  let first = to;
+  for (const l of rest)
+    for (const f of fields) {
+      const x = a[f];
+      const y = l[f];
+      for (let i = from; i < first; i++)
+        if (x[i] !== y[i]) {
+          first = i;
+          break;
+        }
+    }
+  return first < to ? first : -1;
+}
+
+/**
+ * The virtual time of the first record at which the logs stop being the same, the latest of
+ * theirs at that index; undefined when none differs before the shortest one ends. Read a slice
+ * of records at a time, so the page never blocks on logs of 10^5 records.
+ */
+export async function firstDifference(logs: readonly EventLog[], yieldEvery = 1 << 15): Promise<number | undefined> {
+  if (logs.length < 2) return undefined;
+  const n = Math.min(...logs.map((l) => l.length));
+  for (let from = 0; from < n; from += yieldEvery) {
+    const i = firstDifferentRecord(logs, from, Math.min(n, from + yieldEvery));
+    if (i >= 0) return Math.max(...logs.map((l) => l.time[i]!));
+    await nextTask();
+  }
+  return undefined;
 }
 
 /** A replayed column's note: how small its scenario is, and where the figures below come from. */
@@ -109,14 +153,14 @@ async function addColumn(o: ColumnOptions): Promise<boolean> {
   await nextTask(); // the seek to the end replayed the whole log
   if (!current()) return false;
   const col = el('section', { class: 'compare-col', 'aria-label': c.label });
-  const head = el('h3', { class: 'compare-col-title' }, el('span', { class: 'swatch', style: `background:${SERIES_COLORS[k % SERIES_COLORS.length]}` }), c.label);
+  const head = el('h3', { class: 'compare-col-title' }, el('span', { class: 'swatch', style: `background:${seriesColor(k)}` }), c.label);
   const json = el('button', { type: 'button', class: 'small', text: 'Run as JSON' });
   json.addEventListener('click', () => download(eventLogToJson(player.log, `compare ${c.label}`), `compare-${formatConfig(c)}.events.json`, 'application/json'));
   col.append(
     head,
-    el('p', { class: 'hint', text: `batch ${stats.batch}, high ${stats.high}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }),
+    el('p', { class: 'hint', text: `batch ${stats.batch}, ${highWords(c.preset, stats.high)}${state.workload === 'hackbench' ? `, freelist prefetch ${slubPrefetchOf(c) ? 'on' : 'off'}` : ''}, ${player.length.toLocaleString('en')} events` }),
     el('p', { class: 'hint replay-scale', text: replayNote(state, o.req, frag) }),
-    ...(pcpWarningsApply(state.workload) ? pcpWarnings(stats) : []).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `This replay: ${w}` })),
+    ...(pcpWarningsApply(state.workload) ? pcpWarnings(stats, c.preset) : []).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `This replay: ${w}` })),
     json,
   );
   o.cols.append(col);
@@ -250,9 +294,15 @@ export function createReplayColumns(o: ReplayColumnsOptions): ReplayColumns {
     scrub.max = String(tMax);
     // room for the widest time this run can show, so the label is never cut off
     tOut.style.minWidth = `${timeLabel(tMax).length + 1}ch`;
-    t = Math.min(state.t || tMax, tMax);
+    // a link without t starts where the configurations first do something different (the
+    // first drain, for v4.16 against v4.17): the end looks the same in every column
+    const differ = await firstDifference(columns.map((c) => c.player.log));
+    if (!current()) return false;
+    t = state.t >= 0 ? Math.min(state.t, tMax) : differ ?? tMax;
     draw();
-    o.status.textContent = '';
+    cols.dataset['drawnMs'] = String(Math.round(performance.now())); // tests: after the shipped chart
+    o.status.textContent =
+      state.t >= 0 ? '' : differ === undefined ? 'The replays do the same thing all the way: shown at their end.' : `Shown from where the replays first differ (${timeLabel(differ)}); the scrubber moves all of them.`;
     return true;
   }
 
@@ -268,6 +318,7 @@ export function createReplayColumns(o: ReplayColumnsOptions): ReplayColumns {
     clear: () => {
       playback.pause();
       cols.replaceChildren();
+      delete cols.dataset['drawnMs'];
       columns = [];
       fragmentation = [];
       t = 0;

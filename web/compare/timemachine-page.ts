@@ -67,6 +67,16 @@ export function mountTimeMachine(root: HTMLElement, search: string): void {
       el('a', { href: '?lesson=autotune&step=1', text: 'lesson 8' }),
       ' shows how.',
     ),
+    // what the jump at 6.7 is and is not: the lists hold a whole round, and with zone->lock out
+    // of the way only the CPUs' own work bounds the model's score
+    el('p', {
+      class: 'tm-caveat',
+      id: 'tm-caveat',
+      text:
+        'Read the jump at 6.7 with care. Each list may grow to high_max, an eighth of the zone over its CPUs, so here a CPU keeps its whole round of pages and the scored round never meets zone->lock. ' +
+        'With the lock out of the way nothing else holds the model’s score back: the model machine has no memory-bandwidth limit, while a real machine clears pages no faster than its memory takes the stores ' +
+        '(seed 002’s 2-socket machine ran flat at about 25 M pages a second, some 100 GB/s, from 30 to 320 processes). The lines after 6.7 show what the kernel stopped waiting for, not a score a machine would reach.',
+    }),
   );
   const body = panel(page, 'tm-panel', 'Score and zone->lock contention, kernel by kernel');
   const status = el('p', { class: 'import-status', id: 'tm-status', role: 'status' });

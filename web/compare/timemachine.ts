@@ -3,7 +3,7 @@
 // and the table of the numbers behind it. What it runs is timemachine-runs.ts, the page that
 // runs them timemachine-page.ts.
 import { el } from '../ui/dom';
-import { SERIES_COLORS } from '../views/throughput';
+import { seriesColor } from '../views/throughput';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { format } from 'd3-format';
 import { scaleLinear, scaleLog, scalePoint } from 'd3-scale';
@@ -86,7 +86,7 @@ export function drawTimeMachine(host: HTMLElement, points: readonly TimePoint[],
   // every one does at 0 % contention) are moved apart, the lowest kept on its line
   const labels: Record<'score' | 'contention', { x: number; y: number; color: string; text: string }[]> = { score: [], contention: [] };
   tasks.forEach((t, i) => {
-    const color = SERIES_COLORS[i % SERIES_COLORS.length]!;
+    const color = seriesColor(i);
     const pts = presets.map((p) => points.find((q) => q.preset === p && q.tasks === t)).filter((q): q is TimePoint => q !== undefined);
     for (const [key, y, val] of [
       ['score', yS, (q: TimePoint) => Math.max(q.score, yS.domain()[0]!)],

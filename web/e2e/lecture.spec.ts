@@ -91,7 +91,9 @@ test('every lesson step in lecture mode at 1920 x 1080: nothing under 24 px, no 
       await expectSlide(page, `${id} step ${n}`);
       const total = Number((await page.locator('.step-counter').innerText()).split(' of ')[1]);
       if (n === total) break;
-      await page.keyboard.press('PageDown');
+      // PageDown turns the text's pages (prose-pages.ts), then the step
+      const pages = Number((await page.locator('.lesson-text').getAttribute('data-pages')) ?? '1');
+      for (let k = 0; k < pages; k++) await page.keyboard.press('PageDown');
     }
   }
   expect(errors).toEqual([]);

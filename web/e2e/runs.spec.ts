@@ -4,7 +4,8 @@
 // IndexedDB. Then the lessons: tables shipped with the build show at once, "Run live" runs them
 // again here and finds every counter the same. How fast the default link's kernel-sized sweep
 // runs, and that the page's main thread stays free meanwhile, is make bench's
-// (bench/runs.mjs).
+// (bench/runs.mjs). The default link's runs ship with the build: its chart and table draw from
+// them, no worker runs one, and the chart's scale choices stay in the link.
 import { expect, test, type Page, type Worker } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { watchConsole } from './console-errors';
@@ -37,6 +38,36 @@ test('a compare link measures v4.16 against v4.17 at its size, and they differ; 
   expect(errors).toEqual([]);
 });
 
+test('the default compare link draws from runs shipped with the build; the chart is scaled to the scores, % of the first and the linear line on request', async ({ page }) => {
+  test.setTimeout(300_000);
+  const errors = watchConsole(page);
+  await page.goto('/?compare=v4.16,v4.17&cpus=56');
+  await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 240_000 });
+  const chartBox = page.locator('.compare-chart[data-measure-start-ms]');
+  await expect(page.locator('#diff-table caption')).toContainText('page_fault1 at 56 CPUs, 4096 pages per task, seeds 1..3');
+  await expect(page.locator('.replay-scale').first()).toContainText('a small scenario to step through: 56 CPUs x 292 pages, one round');
+  // every measured run shipped with the build (the native core ran them): no worker ran one,
+  // so the chart and the table were drawn before the replays' columns
+  await expect(page.locator('.compare-diff .sweep-progress')).toContainText('20 measured runs, 20 of them shipped with the page');
+  expect(Number(await chartBox.getAttribute('data-last-point-ms'))).toBeLessThan(Number(await page.locator('.compare-cols').getAttribute('data-drawn-ms')));
+  // the chart spans the scores, so the two lines are apart; % of v4.16 and the linear line on request, kept in the link
+  const si = (t: string) => parseFloat(t) * ({ k: 1e3, M: 1e6, G: 1e9 }[t.trim().slice(-1)] ?? 1);
+  const top = async () => Math.max(...(await page.locator('.compare-chart .tp-y .tick text').allTextContents()).map(si));
+  const scaled = await top();
+  await expect(page.locator('.compare-chart path.tp-linear')).toHaveCount(0);
+  await page.getByLabel('% of v4.16').check();
+  await expect(page).toHaveURL(/&chart=pct/);
+  await expect(page.locator('.compare-chart .tp-ylabel')).toHaveText("% of v4.16's score");
+  await page.getByLabel('from 0, with the linear line').check();
+  await expect(page).toHaveURL(/&chart=linear/);
+  await expect(page.locator('.compare-chart path.tp-linear')).toHaveCount(1);
+  // the linear line reaches 112 x the 1-task score: scaled to the data the axis is a fraction of that
+  expect(scaled * 4).toBeLessThan(await top());
+  // the replays start where the two kernels first differ, not at their end (which looks the same)
+  await expect(page.locator('.compare-page > .status')).toContainText('Shown from where the replays first differ');
+  expect(errors).toEqual([]);
+});
+
 test('a pool of one worker and a pool of four give the same record for every run', async ({ browser }) => {
   test.setTimeout(600_000);
   const link = '/?compare=v4.16,v4.17&cpus=28&tasks=1,8,28';
@@ -65,7 +96,8 @@ test('Cancel stops every worker of the pool; a reload takes the finished runs fr
   page.on('worker', async (w) => {
     if ((await w.evaluate(() => self.name).catch(() => '')) === 'buddylab-pool') pool.push(w);
   });
-  await page.goto('/?compare=v4.16,v4.17&cpus=56');
+  // seed 2: not the default link, whose runs ship with the build and need no worker
+  await page.goto('/?compare=v4.16,v4.17&cpus=56&seed=2');
   const bar = page.locator('.compare-diff .sweep-progress');
   await expect(bar).toContainText(/[1-9]\d* of \d+ runs/, { timeout: 300_000 });
   // (a worker answers when its run ends: the first one has, or will at once)

@@ -16,6 +16,13 @@ describe('pcp warnings', () => {
     expect(pcpWarnings(stats({ pcpUndrained: 3 }))).toEqual([]); // no list used: nothing to say
   });
 
+  it("calls a 6.7+ list's starting high what it is, high_min, and says it moves", () => {
+    const [w] = pcpWarnings(stats({ pcpUsed: 2, pcpUndrained: 2, high: 576 }), 'v6.7');
+    expect(w).toContain('its high (which starts at high_min, 576, and rises with every refill)');
+    expect(w).not.toMatch(/up to high \(576\)/);
+    expect(pcpWarnings(stats({ pcpUsed: 2, pcpUndrained: 2, high: 576 }), 'v6.0')[0]).toContain('up to high (576)');
+  });
+
   it('warns for the page workloads, not for hackbench, whose configurations differ in SLUB', () => {
     expect(['page_fault1', 'parallel_free', 'stress_highalloc', 'mixed'].every(pcpWarningsApply)).toBe(true);
     expect(pcpWarningsApply('hackbench')).toBe(false);

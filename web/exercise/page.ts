@@ -61,6 +61,8 @@ interface Shown {
   figures: HTMLElement;
   /** the figures drawn again at their size now (lecture mode changes their type size) */
   redraw?: () => void;
+  /** the replay shown now: its keyboard listeners end when another replaces it */
+  replayScope?: AbortController;
 }
 
 /** The problem's figures at the state it states: the views of its op script's replay. */
@@ -81,6 +83,8 @@ function replayInto(host: HTMLElement, shown: Shown, p: Problem, events: [number
   const views = p.views.filter((v): v is ViewId => (EXERCISE_VIEWS as readonly string[]).includes(v));
   host.replaceChildren(el('h3', { text: label }), el('p', { class: 'hint', text: `The core's records ${events[0]} to ${events[1]}: step with the buttons or the slider; the sentence says what each record did, the source pane where in the C (and the kernel) it was written.` }));
   const grid = el('div', { class: 'ex-replay-figures' });
+  shown.replayScope?.abort();
+  shown.replayScope = new AbortController();
   const rp = createRunPlayer({
     run: shown.run,
     label: p.title,
@@ -89,6 +93,7 @@ function replayInto(host: HTMLElement, shown: Shown, p: Problem, events: [number
     stop: events[0],
     views,
     placeView: () => grid,
+    signal: shown.replayScope.signal,
   });
   host.append(rp.head, rp.sentence, grid, rp.source);
   rp.draw();

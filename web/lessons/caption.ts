@@ -41,7 +41,13 @@ export function seedWords(t: LessonTable): string {
 
 /** "The model: hackbench, virtual ms ...: <the lesson's words> (400 messages per sender, seed 1)" */
 export function tableCaption(t: LessonTable): string {
-  return `The model: ${t.workload}, ${metricLabel(t.metric, t.workload)}: ${t.caption} (${runSize(t)}, ${seedWords(t)})`;
+  const c = tableCaptionParts(t);
+  return `${c.main} (${c.detail})`;
+}
+
+/** The caption as what is compared and, apart, the sizes (a slide shows the first only). */
+export function tableCaptionParts(t: LessonTable): { main: string; detail: string } {
+  return { main: `The model: ${t.workload}, ${metricLabel(t.metric, t.workload)}: ${t.caption}`, detail: `${runSize(t)}, ${seedWords(t)}` };
 }
 
 /** The workload a caption names, if any: a lesson's caption must name none (the page adds it). */

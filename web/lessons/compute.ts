@@ -231,7 +231,7 @@ export function tableWarnings(r: TableResult): { text: string; where: string[] }
   if (!pcpWarningsApply(r.table.workload)) return [];
   return groupedWarnings(
     r.runs.flatMap((row, i) =>
-      row.flatMap((cell, j) => cell.flatMap((stats) => (stats ? [{ label: r.configs[j]!.label, tasks: r.table.tasks[i]!, stats }] : []))),
+      row.flatMap((cell, j) => cell.flatMap((stats) => (stats ? [{ label: r.configs[j]!.label, preset: r.configs[j]!.preset, tasks: r.table.tasks[i]!, stats }] : []))),
     ),
   );
 }

@@ -11,7 +11,9 @@ export const VIEW_MENTIONS: Record<LessonViewId, RegExp> = {
   pcp: /\bpcp\b|per-CPU (?:list|stack)|\bhigh\b|\bbatch\b|hot list|cold list/i,
   'lock-timeline': /timeline|spinning|\bspins?\b|vermillion|queue on|zone->lock/i,
   buddyinfo: /buddyinfo/i,
-  cpustats: /pf_hit|counters?\b|per-CPU counters/i,
+  cpustats: /counters?\b|per-CPU counters/i,
+  prefetches: /pf_hit|redundant|prefetch(?:es)? (?:that )?(?:landed|arrived)/i,
+  slab: /freelist|free pointer|\bslab\b|kmem_cache_cpu/i,
   latency: /latency|\bp99|\bp50|histogram|funclatency|\btail\b/i,
 };
 

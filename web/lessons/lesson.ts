@@ -29,7 +29,7 @@ export const LESSON_LIMITS = {
 } as const;
 
 /** Views a step may show: the ids of the view registry (web/views/registry.ts) a lesson may name. */
-export const LESSON_VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats', 'latency'] as const satisfies readonly ViewId[];
+export const LESSON_VIEW_IDS = ['free-areas', 'buddy-tree', 'mem-map', 'pcp', 'lock-timeline', 'buddyinfo', 'cpustats', 'prefetches', 'slab', 'latency'] as const satisfies readonly ViewId[];
 export type LessonViewId = (typeof LESSON_VIEW_IDS)[number];
 /** What a lecturer may put on a slide: a step's views, or the moving picture of the current record. */
 export const LECTURE_FIGURE_IDS = [...LESSON_VIEW_IDS, 'event'] as const;
@@ -124,7 +124,7 @@ export type Metric = keyof typeof METRICS;
 
 /** The player's jump kinds (web/log/player.ts JUMP_KINDS; a test keeps the two equal): kept
  * as names here so the build-time parser does not load the player. */
-export const JUMP_KIND_NAMES = ['merge', 'split', 'drain', 'refill', 'contended'] as const;
+export const JUMP_KIND_NAMES = ['merge', 'split', 'drain', 'refill', 'contended', 'prefetch', 'slab_alloc', 'remote_free', 'slab_prefetch'] as const;
 export type JumpKind = (typeof JUMP_KIND_NAMES)[number];
 
 export { PRESETS };

@@ -20,6 +20,10 @@ import { predictBox, type PredictBox } from './predict';
 import { layoutStep } from './step-layout';
 import { practiseLink } from './practise';
 import { fillStage } from './step-stage';
+import { createProsePages } from './prose-pages';
+import { fitSlide, offSlideNote } from './slide-fit';
+import './lecture.css';
+import { THEME_EVENT } from '../ui/theme';
 
 export interface LessonRoute {
   id: string;
@@ -59,6 +63,21 @@ interface AskContext {
   show(): void;
   /** false once the page moved to another step */
   current(): boolean;
+}
+
+/** R: the lecturer reveals the answer (only in lecture mode, where nothing else uses the key). */
+function onRevealKey(presenter: { lecture: boolean; blanked(): boolean }, reveal: () => void, signal: AbortSignal): void {
+  document.addEventListener(
+    'keydown',
+    (ev) => {
+      if (!presenter.lecture || presenter.blanked() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      if ((ev.key === 'r' || ev.key === 'R') && !(ev.target instanceof Element && ev.target.closest('input, select, textarea'))) {
+        reveal();
+        ev.preventDefault();
+      }
+    },
+    { signal },
+  );
 }
 
 /** The step's predict question: an answer stored (or, on a slide, revealed) redraws the step. */
@@ -133,10 +152,17 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   page.append(nav, body);
   root.replaceChildren(page);
 
+  // on a slide the text is in pages: PageDown turns the page first, then the step
+  const pages = createProsePages(text, () => presenter.lecture && !body.classList.contains('asking'));
+  const offSlide = offSlideNote();
   const presenter = createPresenter({
     root: page,
-    next: () => go(index + 1),
-    prev: () => go(index - 1),
+    next: () => {
+      if (!pages.next()) go(index + 1);
+    },
+    prev: () => {
+      if (!pages.prev()) go(index - 1);
+    },
     onLecture: () => {
       writeUrl();
       show();
@@ -150,7 +176,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     signal: listeners.signal,
   });
   // the step buttons before the way back, so the keyboard reaches Next within a few Tabs
-  nav.append(title, counter, el('div', { class: 'nav-buttons' }, prev, next, presenter.controls), el('a', { href: '?lessons', class: 'back', text: '← all lessons' }));
+  nav.append(title, counter, pages.indicator, offSlide, el('div', { class: 'nav-buttons' }, prev, next, presenter.controls), el('a', { href: '?lessons', class: 'back', text: '← all lessons' }));
 
   const writeUrl = () => {
     const q = new URLSearchParams({ lesson: lesson.id, step: String(index + 1) });
@@ -162,18 +188,8 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
 
   prev.addEventListener('click', () => go(index - 1));
   next.addEventListener('click', () => go(index + 1));
-  // R: the lecturer reveals the answer (only in lecture mode, where nothing else uses it)
-  document.addEventListener(
-    'keydown',
-    (ev) => {
-      if (!presenter.lecture || presenter.blanked() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-      if ((ev.key === 'r' || ev.key === 'R') && !(ev.target as HTMLElement | null)?.closest('input, select, textarea')) {
-        box?.reveal();
-        ev.preventDefault();
-      }
-    },
-    { signal: listeners.signal },
-  );
+  onRevealKey(presenter, () => box?.reveal(), listeners.signal);
+  document.addEventListener(THEME_EVENT, () => show(), { signal: listeners.signal }); // figures in the theme's colours
 
   /** lecture mode's chosen figure or pair, where the step has them */
   const chosenFigures = (step: LessonStep): LectureFigureId[] => route.views?.filter((v) => v === 'event' || (step.views as string[]).includes(v)) ?? [];
@@ -181,7 +197,10 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   function viewsFor(step: LessonStep): readonly LessonViewId[] {
     if (!presenter.lecture) return step.views;
     const chosen = chosenFigures(step);
-    return chosen.length ? chosen.filter((v): v is LessonViewId => v !== 'event') : step.views.slice(0, 2);
+    if (chosen.length) return chosen.filter((v): v is LessonViewId => v !== 'event');
+    // by default the figure the step is about (its highlight) first, then the next one
+    const order = step.highlight ? [step.highlight, ...step.views.filter((v) => v !== step.highlight)] : step.views;
+    return order.slice(0, 2);
   }
 
   function go(i: number) {
@@ -194,8 +213,13 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   /** Whether the step's run, figures and answer prose are shown: no question, or it is answered. */
   const isRevealed = (step: LessonStep) => !step.predict || (presenter.lecture ? revealed.has(index) : store.get(lesson.id).answers[String(index)] !== undefined);
 
+  /** the shown step's listeners (its run player's keys), taken down when another is shown */
+  let stepListeners: AbortController | undefined;
   function show() {
     const gen = ++generation;
+    stepListeners?.abort();
+    const stepScope = (stepListeners = new AbortController());
+    listeners.signal.addEventListener('abort', () => stepScope.abort(), { signal: stepScope.signal });
     const step = lesson.steps[index]!;
     const last = index === lesson.steps.length - 1;
     store.update(lesson.id, (p) => {
@@ -208,10 +232,13 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     document.title = `${lesson.title} — step ${index + 1} — buddylab`;
     presenter.setFigures([...step.views, 'event' as const].map((v) => ({ id: v, title: viewTitle(v) })), chosenFigures(step));
     delete stage.dataset['ready'];
+    delete stage.dataset['fitted'];
 
     const open = isRevealed(step);
     body.classList.toggle('asking', !open);
     const views = open && step.run ? viewsFor(step) : [];
+    pages.reset();
+    offSlide.hidden = true;
     const cells = layoutStep({ text, stage, body, blocks: proseBlocks(step, open), views, lecture: presenter.lecture });
     cells.textHead.append(el('h3', { id: 'step-title', text: step.title }));
     const ask: AskContext = { lesson, store, tables, index, lecture: presenter.lecture, revealed, show, current: () => gen === generation };
@@ -223,14 +250,23 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     }
     // after the last question, like the answer: what the model leaves out may say how far its
     // figures sit from the seed's, which is what a question may ask
-    if (last) cells.textTail.append(el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), el('p', { text: lesson.leavesOut })));
-    const practise = last ? practiseLink(lesson.id) : undefined;
-    if (practise) cells.textTail.append(el('p', { class: 'practise' }, el('a', { href: practise.href, text: practise.text })));
+    if (last) cells.textTail.append(...lessonEnd(lesson));
     // the moving picture of the current record: always, except on a slide that did not choose it
     const eventShown = !presenter.lecture || chosenFigures(step).includes('event');
-    void fillStage({ lesson, tables, pool, current: ask.current, getRun, text, stage, eventShown, number: index + 1, signal: listeners.signal }, step, views, cells);
+    void fillStage({ lesson, tables, pool, current: ask.current, getRun, text, stage, eventShown, number: index + 1, signal: stepScope.signal }, step, views, cells)
+      .then(() => (ask.current() ? fitSlide(stage, presenter.lecture, offSlide, index + 1) : undefined))
+      .then(() => pages.refresh());
   }
 
   writeUrl();
   show();
+}
+
+/** The last step's closing words: what the model leaves out (Markdown, as the prose is: its
+ * `code` is code, never a pair of backticks) and the exercise that practises the lesson. */
+function lessonEnd(lesson: Lesson): HTMLElement[] {
+  const out = [el('aside', { class: 'leaves-out' }, el('h4', { text: 'What the model leaves out' }), renderProse(lesson.leavesOut))];
+  const practise = practiseLink(lesson.id);
+  if (practise) out.push(el('p', { class: 'practise' }, el('a', { href: practise.href, text: practise.text })));
+  return out;
 }

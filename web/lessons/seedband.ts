@@ -45,11 +45,13 @@ export function seedBands(t: LessonTable): SeedBand[] {
 export type Verdict = 'within' | 'below' | 'above';
 
 /** The model's % change against the seed's band, in words. */
-export function bandNote(model: number, b: SeedBand): { verdict: Verdict; text: string } {
-  const range = b.lo === b.hi ? signedPct(b.lo) : `${signedPct(b.lo)} .. ${signedPct(b.hi)}`;
+export function bandNote(model: number, b: SeedBand): { verdict: Verdict; text: string; range: string; words: string; short: string } {
+  const range = `seed ${b.lo === b.hi ? signedPct(b.lo) : `${signedPct(b.lo)} .. ${signedPct(b.hi)}`}`;
   const verdict: Verdict = model < b.lo ? 'below' : model > b.hi ? 'above' : 'within';
   const words = verdict === 'within' ? 'the model agrees' : `the model's ${signedPct(model)} is ${verdict} it`;
-  return { verdict, text: `seed ${range}: ${words}` };
+  // a slide has room for the range and one word (the cell already shows the model's change)
+  const short = verdict === 'within' ? 'agrees' : verdict;
+  return { verdict, text: `${range}: ${words}`, range, words, short };
 }
 
 /** The model's % change for a band's config and row, as the table computes it. */
@@ -79,6 +81,14 @@ export function annotateModelTable(root: HTMLElement, r: TableResult): void {
     if (gain === undefined || col < 0 || !cell) continue;
     const note = bandNote(gain, b);
     cell.querySelector('.seed-band')?.remove();
-    cell.append(el('span', { class: `seed-band ${note.verdict}`, text: note.text }));
+    cell.append(
+      el(
+        'span',
+        { class: `seed-band ${note.verdict}`, 'aria-label': note.text },
+        el('span', { class: 'band-range', text: note.range }),
+        el('span', { class: 'band-long', text: `: ${note.words}` }),
+        el('span', { class: 'band-short', 'aria-hidden': 'true', text: note.short }),
+      ),
+    );
   }
 }

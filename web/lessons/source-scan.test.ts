@@ -56,6 +56,15 @@ describe('the core source map, scanned from wasm-core/src', () => {
       expect(callText(s!.at.file, s!.at.line), `${type}:${path}`).toMatch(new RegExp(`BLAB_PATH_${path}\\b`));
       expect(callText(s!.emit.file, s!.emit.line), `${type}:${path}`).toMatch(emit);
     }
+    // an allocation's record is prep_new_page()'s, reached from the path the label names: the
+    // pcp hit, or __rmqueue() under zone->lock without pcp lists; never the zone-init loader
+    const alloc = (path: string) => siteOf(m, EV.ALLOC, pathId(path))!;
+    expect(alloc('ALLOC_FAST').chain).toEqual(['rmqueue_pcplist_hit', 'prep_new_page']);
+    expect(callText(alloc('ALLOC_FAST').at.file, alloc('ALLOC_FAST').at.line)).toMatch(/prep_new_page\s*\(.*BLAB_PATH_ALLOC_FAST/);
+    expect(alloc('RMQUEUE').chain.at(-1)).toBe('prep_new_page');
+    expect(callText(alloc('RMQUEUE').at.file, alloc('RMQUEUE').at.line)).toMatch(/BLAB_PATH_RMQUEUE\b/);
+    expect(siteOf(m, EV.FREE, pathId('FREE_FAST'))!.chain.at(-1)).toBe('free_pages_prepare');
+    for (const [key, s] of Object.entries(m.sites)) if (!key.endsWith(`:${pathId('ZONE_INIT')}`)) expect(`${key} ${s.at.file}`).not.toMatch(/snapshot\.c$/);
     // a wasted prefetch is placed at the prefetch() that fetched the line
     expect(siteOf(m, EV.PREFETCH_WASTED, pathId('BULK_PICK'))!.at).toEqual(siteOf(m, EV.PREFETCH, pathId('BULK_PICK'))!.at);
     // a lock record carries no path: its type's writer
@@ -126,6 +135,9 @@ describe('reading C', () => {
     };
     const defs = scanFunctions(f);
     expect(defs.map((d) => [d.fn, d.line, d.end])).toEqual([['expand', 4, 11]]);
+    // an attribute before the name is not the function (prep_new_page() was missed for it)
+    const inl = scanFunctions({ path: 'b.h', text: 'static inline __attribute__((always_inline)) void\nprep_new_page(int a,\n\t      int b)\n{\n\tEMIT(a);\n}\n' });
+    expect(inl.map((d) => [d.fn, d.line])).toEqual([['prep_new_page', 2]]);
     expect(defs[0]!.calls.map((c) => [c.callee, c.line])).toEqual([['EMIT', 8], ['helper', 10]]);
   });
 

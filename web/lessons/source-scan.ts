@@ -161,6 +161,18 @@ function lineAt(starts: number[], pos: number): number {
   return lo + 1;
 }
 
+/** `__attribute__((...))` groups replaced by spaces (same length, so positions hold). */
+export function blankAttributes(head: string): string {
+  let out = head;
+  for (let at = out.indexOf('__attribute__'); at >= 0; at = out.indexOf('__attribute__', at + 1)) {
+    const open = out.indexOf('(', at);
+    const close = open < 0 ? -1 : matching(out, open);
+    if (close < 0) break;
+    out = out.slice(0, at) + ' '.repeat(close + 1 - at) + out.slice(close + 1);
+  }
+  return out;
+}
+
 /** The function definitions of one file, each with the calls in its body. */
 export function scanFunctions(file: SourceFile): FnDef[] {
   const code = blankNonCode(file.text);
@@ -177,7 +189,9 @@ export function scanFunctions(file: SourceFile): FnDef[] {
     if (ch !== '{') continue;
     const close = matching(code, k);
     if (close < 0) break;
-    const head = code.slice(depth0From, k);
+    // `__attribute__((always_inline))` before the name is a parenthesised group too: blanked,
+    // or the search below would take it for the name and its argument list (prep_new_page())
+    const head = blankAttributes(code.slice(depth0From, k));
     // a definition's head ends with its parameter list; an initialiser (= {), a struct, union
     // or enum body has none
     const m = /([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*$/.exec(head);
@@ -304,15 +318,21 @@ export function scanCoreSource(files: readonly SourceFile[], header: string): Co
   const byPlace = (a: { call: Call; fn: FnDef }, b: { call: Call; fn: FnDef }) => (a.fn.fn < b.fn.fn ? -1 : a.fn.fn > b.fn.fn ? 1 : a.call.line - b.call.line);
   const sites: Record<string, ResolvedSite> = {};
   const snippetAt = new Map<string, FnDef>();
-  const place = (key: string, cands: { call: Call; fn: FnDef }[], t: string) => {
-    for (const { call, fn } of cands) {
-      const r = follow(call, fn, t);
-      if (!r) continue;
-      sites[key] = { at: { fn: fn.fn, file: fn.file, line: call.line, to: call.to }, emit: r.emit, chain: r.chain, others: cands.length - 1 };
-      snippetAt.set(`${fn.file}:${call.line}:${call.to}`, fn);
-      snippetAt.set(`${r.emit.file}:${r.emit.line}:${r.emit.to}`, r.emitFn);
-      return;
-    }
+  /** The first of the ranked candidates that reaches the record; at equal rank the one fewest
+   * calls away from its EMIT (the pcp hit that calls prep_new_page() itself before the op that
+   * reaches it through hand_out()). */
+  const place = (key: string, cands: { call: Call; fn: FnDef }[], t: string, rank: (c: { call: Call; fn: FnDef }) => number = () => 0) => {
+    const found = cands.flatMap((c) => {
+      const r = follow(c.call, c.fn, t);
+      return r ? [{ ...c, r }] : [];
+    });
+    found.sort((a, b) => rank(a) - rank(b) || a.r.chain.length - b.r.chain.length || byPlace(a, b));
+    const best = found[0];
+    if (!best) return;
+    const { call, fn, r } = best;
+    sites[key] = { at: { fn: fn.fn, file: fn.file, line: call.line, to: call.to }, emit: r.emit, chain: r.chain, others: cands.length - 1 };
+    snippetAt.set(`${fn.file}:${call.line}:${call.to}`, fn);
+    snippetAt.set(`${r.emit.file}:${r.emit.line}:${r.emit.to}`, r.emitFn);
   };
   for (const [num, tName] of Object.entries(types)) {
     const t = PLACED_AS[tName] ?? tName;
@@ -327,13 +347,13 @@ export function scanCoreSource(files: readonly SourceFile[], header: string): Co
       const near = (fn: FnDef) =>
         !home ? 3 : fn === home ? 0 : home.calls.some((c) => c.callee === fn.fn) || fn.calls.some((c) => c.callee === home.fn) ? 1 : fn.file === home.file ? 2 : 3;
       const rank = (c: { call: Call; fn: FnDef }) => near(c.fn) * 2 + (writes(c.call, t) ? 0 : 1);
-      cands.sort((a, b) => rank(a) - rank(b) || byPlace(a, b));
-      place(`${num}:${p.id}`, cands, t);
+      place(`${num}:${p.id}`, cands, t, rank);
     }
-    // a record whose path is NONE (or a path no call names): the first EMIT of its type
     const any: { call: Call; fn: FnDef }[] = [];
     for (const fn of defs) for (const call of fn.calls) if (writes(call, t)) any.push({ call, fn });
-    place(`${num}:*`, any.sort(byPlace), t);
+    // a record whose path is NONE (or a path no call names): the first EMIT of its type that
+    // passes its path on rather than naming one (prep_new_page(), not the snapshot loader's)
+    place(`${num}:*`, any, t, (c) => (/\bBLAB_PATH_\w+/.test(c.call.args) ? 1 : 0));
   }
 
   const snippets: Record<string, [number, ...string[]]> = {};

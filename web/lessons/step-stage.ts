@@ -54,6 +54,8 @@ export async function fillStage(o: StageOptions, step: LessonStep, views: readon
         placeView: (id) => c.cellOf(views.indexOf(id as LessonViewId)),
         eventInto: o.eventShown ? c.stageHead : undefined,
         highlight: step.highlight,
+        jumpKind: step.at.kind === 'event' ? step.at.event : undefined,
+        signal: o.signal,
       });
       c.runHead.append(rp.head);
       // the stepped run is small enough to watch page by page: it says so, and where the

@@ -4,11 +4,12 @@
 // "Run live" each row says whether the browser's runs counted the same as the shipped ones
 // (every counter, as an int64). The quoted cells are the seed mail's own numbers, labelled as such.
 import { el } from '../ui/dom';
+import { scrollCue } from '../ui/scroll-cue';
 import { csvButton } from '../ui/export-buttons';
 import { howMadeLine } from '../ui/provenance';
 import type { CsvTable } from '../ui/csv';
 import { blabCommand, runParameters, RUN_DEFAULTS, type RunParams } from '../scenario/request';
-import { tableCaption } from './caption';
+import { tableCaption, tableCaptionParts } from './caption';
 import { METRICS, rowsName, type LessonTable, type Metric } from './lesson';
 import { bindsLine, cellSpread, formatMetric, gainPct, rowDone, seedsOf, simRequest, tableCells, tableWarnings, type TableResult } from './compute';
 import { annotateModelTable } from './seedband';
@@ -74,9 +75,9 @@ function tableCsv(r: TableResult, caption: string): CsvTable {
   };
 }
 
-function htmlTable(rows: readonly (readonly (string | number)[])[], caption: string, cls: string): HTMLTableElement {
+function htmlTable(rows: readonly (readonly (string | number)[])[], caption: string | HTMLElement, cls: string): HTMLTableElement {
   const t = el('table', { class: `data ${cls}` });
-  t.append(el('caption', { text: caption }));
+  t.append(typeof caption === 'string' ? el('caption', { text: caption }) : caption);
   const [head, ...body] = rows;
   const thead = el('thead');
   const tr = el('tr');
@@ -100,14 +101,19 @@ export class TableView {
   /** which limit binds each row's runs (the core's verdict) */
   private readonly binds = el('p', { class: 'table-binds hint' });
 
+  /** the model table's "scroll sideways" cue, checked again when its rows change */
+  private readonly cue: () => void;
+
   constructor(readonly table: LessonTable) {
     this.root = el('div', { class: 'tables', 'data-table': table.name });
     this.root.append(this.model);
+    this.cue = scrollCue(this.model);
     if (table.quoted) {
       const q = [table.quoted.columns, ...table.quoted.rows];
       const seed = el('figure', { class: 'table-seed' });
       seed.append(htmlTable(q, `The seed's own numbers, quoted: ${table.quoted.source}`, 'seed'), el('div', { class: 'table-actions' }, csvButton(q, `${table.name}-seed`)));
       this.root.append(seed);
+      scrollCue(seed);
     }
     this.root.append(this.binds, this.warnings);
   }
@@ -118,7 +124,9 @@ export class TableView {
     const head = tableCells(r)[0]!;
     const shown = matches ? [...head, 'live run vs shipped'] : head;
     const caption = tableCaption(t);
-    const tbl = htmlTable([shown], caption, 'model');
+    // the sizes apart, so a slide can leave them to the page's own view
+    const parts = tableCaptionParts(t);
+    const tbl = htmlTable([shown], el('caption', {}, parts.main, el('span', { class: 'caption-detail', text: ` (${parts.detail})` })), 'model');
     const tbody = tbl.querySelector('tbody')!;
     const done = tableCells(r).slice(1);
     let next = 0;
@@ -146,6 +154,7 @@ export class TableView {
       tbody.append(tr);
     });
     this.model.replaceChildren(tbl, el('div', { class: 'table-actions' }, csvButton(tableCsv(r, caption), `${t.name}-model`)), howMadeLine(tableCommands(r), 'table'));
+    requestAnimationFrame(this.cue);
     // where the seed's own numbers disagree with the model's, say so in the cell
     annotateModelTable(this.root, r);
     // when every row was in, ms after the page started (make bench reads it)

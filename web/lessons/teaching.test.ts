@@ -140,8 +140,8 @@ describe("the seed's band beside the model's number", () => {
 
   it('says below / within / above in words, with the seed range', () => {
     const b = { config: 'x', tasks: 1, lo: 2.93, hi: 10.84, n: 4 };
-    expect(bandNote(-0.4, b)).toEqual({ verdict: 'below', text: "seed +2.9% .. +10.8%: the model's -0.4% is below it" });
-    expect(bandNote(5, b)).toEqual({ verdict: 'within', text: 'seed +2.9% .. +10.8%: the model agrees' });
+    expect(bandNote(-0.4, b)).toMatchObject({ verdict: 'below', text: "seed +2.9% .. +10.8%: the model's -0.4% is below it", short: 'below' });
+    expect(bandNote(5, b)).toMatchObject({ verdict: 'within', text: 'seed +2.9% .. +10.8%: the model agrees', short: 'agrees' });
     expect(bandNote(12, b).verdict).toBe('above');
     expect(bandNote(-3.4, { ...b, lo: -12.46, hi: -12.46 }).text).toBe("seed -12.5%: the model's -3.4% is above it");
   });

@@ -25,12 +25,23 @@ export function createTuner(o: TunerOptions): HTMLElement {
   const batch = el('input', { type: 'number', id: 'tune-batch', min: 1, max: 256, step: 1, value: base.batch ?? 31, required: true });
   const high = el('input', { type: 'number', id: 'tune-high', min: 1, max: 1024, step: 1, value: base.high ?? 186, required: true });
   const verdict = el('p', { class: 'verdict', role: 'status' });
+  // the student's pair on the compare view, at the table's own size: its largest task count,
+  // pages per task, seed and task counts (the link the compare page reads, compare-url.ts)
+  const compare = el('a', { class: 'tuner-compare', text: 'Compare your pair side by side: contention and hold time' });
+  const pages = t.workload === 'page_fault1' ? t.pages : 4096;
+  const linkTo = (b: number, h: number) => {
+    const first = t.configs[0]!;
+    const mine = `${base.preset}:batch=${b}:high=${h}`;
+    compare.href = `?compare=${first.preset},${mine}&cpus=${Math.max(...t.tasks)}&pages=${pages}&seed=${t.seed}&tasks=${t.tasks.join(',')}`;
+  };
+  linkTo(base.batch ?? 31, base.high ?? 186);
   form.append(
     el('h4', { id: 'tuner-title', text: `Your turn: tune "${base.label}"` }),
     el('div', { class: 'tool-row' }, el('label', { for: 'tune-batch', text: 'batch (pages per rmqueue_bulk / bulk free), 1..256' }), batch),
     el('div', { class: 'tool-row' }, el('label', { for: 'tune-high', text: 'high (drain when count reaches it), batch..1024' }), high),
     el('button', { type: 'submit', class: 'primary', text: 'Run my configuration' }),
     verdict,
+    el('p', {}, compare),
   );
   const judge = (r: TableResult) => {
     // the mixed load's score: the geometric mean over the task counts (each the mean of its
@@ -63,6 +74,7 @@ export function createTuner(o: TunerOptions): HTMLElement {
       o.where.querySelector(`.tables[data-table="${o.name}"]`)?.replaceWith(view.root);
       bar.finish('');
       judge(r);
+      linkTo(b, h);
     } catch (e) {
       bar.finish('');
       verdict.textContent = e instanceof PoolCancelled ? 'cancelled' : e instanceof Error ? e.message : String(e);

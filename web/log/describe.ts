@@ -12,6 +12,7 @@ import {
   eventName,
   type EventLog,
 } from './events';
+import { describeSlab } from './slab-words';
 
 const mtName = (mt: number) => MIGRATETYPES[mt] ?? `mt ${mt}`;
 const lockName = (id: number) => LOCK_NAMES[id] ?? `lock ${id}`;
@@ -94,7 +95,7 @@ export function describeEvent(log: EventLog, i: number): string {
       return `${who} ${flags & FLAG.WRITE ? 'writes' : 'reads'} ${what}: ${outcome}, ${a0} cycles`;
     }
     case EV.PREFETCH:
-      return `${who} prefetch()es the struct page of pfn ${hexPfn(pfn)}; it lands in ${a0} cycles`;
+      return `${who} prefetch()es the ${flags & FLAG.SLAB_OBJECT ? 'slab object at' : 'struct page of pfn'} ${hexPfn(pfn)}; ${a0 === 0 ? 'already in its L1 (redundant)' : `it lands in ${a0} cycles`}`;
     case EV.PREFETCH_WASTED:
       return `${who}: the prefetched line of pfn ${hexPfn(pfn)} was evicted before use (wasted)`;
     case EV.FALLBACK:
@@ -116,6 +117,6 @@ export function describeEvent(log: EventLog, i: number): string {
     case EV.TRACE_EXTFRAG:
       return `${who}: __rmqueue_fallback() takes an order-${a1} block of ${mtName(mt)} for an order-${order} ${mtName(a0)} request${flags & 1 ? ', and the pageblock changes owner' : ''}${flags & 2 ? ' (fragmenting)' : ''}`;
     default:
-      return eventName(type);
+      return describeSlab(log, i, who) ?? eventName(type);
   }
 }

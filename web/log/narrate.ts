@@ -5,11 +5,22 @@
 
 import { ACCESS_OUTCOMES, CPU_NONE, EV, FLAG, LOCK_NAMES, pathId, splitHalves, type EventLog } from './events';
 import { describeEvent, hexPfn, pcpHighMoved } from './describe';
+import { isSlabObject, narrateSlab, narrateSlabPrefetch } from './slab-words';
 
 /** drain_pages() empties a list whatever its count; decay_pcp_high() gives back what lies
  * above a list's lowered high */
 const PATH_DRAIN = pathId('DRAIN');
 const PATH_DECAY = pathId('DECAY');
+const PATH_ALLOC_FAST = pathId('ALLOC_FAST');
+const PATH_FREE_FAST = pathId('FREE_FAST');
+/** how far back a sentence looks for the list's last addition */
+const LOOK_BACK = 1 << 14;
+
+/** The record that put pfn on cpu's pcp list before record i, if it is near. */
+function pcpAddOf(log: EventLog, i: number, cpu: number, pfn: number): number | undefined {
+  for (let k = i - 1; k >= Math.max(0, i - LOOK_BACK); k--) if (log.type[k] === EV.PCP_ADD && log.cpu[k] === cpu && log.pfn[k] === pfn) return k;
+  return undefined;
+}
 /** access outcomes (blab_events.h BLAB_ACC_*) */
 const OUTCOME = { PREFETCH_HIT: 5, PREFETCH_LATE: 6 } as const;
 
@@ -76,6 +87,8 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
       return `${who} ${flags & FLAG.WRITE ? 'writes' : 'reads'} ${what}: ${ACCESS_OUTCOMES[outcome] ?? 'unknown outcome'}, ${fmt(a0)} cycles.`;
     }
     case EV.PREFETCH:
+      if (isSlabObject(log, i)) return narrateSlabPrefetch(log, i, who);
+      if (a0 === 0) return `${who} prefetch()es the struct page of pfn ${hexPfn(pfn)}, but its line is already in this CPU's L1: a redundant prefetch.`;
       return `${who} prefetch()es the struct page of pfn ${hexPfn(pfn)}; the line lands in ${fmt(a0)} cycles, while the CPU goes on.`;
     case EV.PREFETCH_WASTED:
       return `${who}'s prefetch of pfn ${hexPfn(pfn)} was wasted: the line was evicted before anyone read it.`;
@@ -91,9 +104,16 @@ export function narrate(log: EventLog, i: number | undefined, ctx: NarrateContex
       return a0 === 1 ? `${who} reaches round ${fmt(a1)} of its workload (a marker; no page moves).` : `${who}: workload marker ${a0} = ${a1} (no page moves).`;
     case EV.PCP_HIGH:
       return `${pcpHighMoved(log, i, who)}: 6.7 lets each list's high move between high_min and high_max.`;
+    case EV.PCP_DEL: {
+      // LIFO: an allocation takes the list's head, the page freed onto it most recently
+      const added = pcpAddOf(log, i, cpu, pfn);
+      if (log.path[i] === PATH_ALLOC_FAST && added !== undefined && log.path[added] === PATH_FREE_FAST)
+        return `${who} takes pfn ${hexPfn(pfn)} off the head of its pcp list, a page it freed ${fmt(i - added)} records ago: the list is LIFO, so the page freed last is reused first, likely still in this CPU's cache.`;
+      return `${upper(describeEvent(log, i).replace(/^cpu (\d+)/, 'CPU $1'))}.`;
+    }
     case EV.ZONE_INIT:
       return `Zone set-up: ${fmt(a0)} pages from pfn ${hexPfn(pfn)}, ${a1} ${a1 === 1 ? 'CPU' : 'CPUs'}, orders 0 to ${order}.`;
     default:
-      return `${upper(describeEvent(log, i).replace(/^cpu (\d+)/, 'CPU $1'))}.`;
+      return narrateSlab(log, i, who) ?? `${upper(describeEvent(log, i).replace(/^cpu (\d+)/, 'CPU $1'))}.`;
   }
 }

@@ -58,6 +58,25 @@ export const JUMP_KINDS = {
     label: 'contended LOCK_ACQUIRE',
     test: (l: EventLog, i: number) => l.type[i] === EV.LOCK_ACQUIRE && l.arg0[i]! > 0,
   },
+  // a prefetch that fetched a line (arg1 = 1: the line was in L1 already, nothing to watch)
+  prefetch: {
+    label: 'PREFETCH that fetches a line (prefetch_buddy)',
+    test: (l: EventLog, i: number) => l.type[i] === EV.PREFETCH && l.arg1[i] === 0 && (l.flags[i]! & FLAG.SLAB_OBJECT) === 0,
+  },
+  // the slab layer (hackbench): a pop off c->freelist, a free onto another CPU's slab, and the
+  // freelist prefetch
+  slab_alloc: {
+    label: 'SLAB_ALLOC (slab_alloc)',
+    test: (l: EventLog, i: number) => l.type[i] === EV.SLAB_ALLOC,
+  },
+  remote_free: {
+    label: 'SLAB_REMOTE_FREE (__slab_free)',
+    test: (l: EventLog, i: number) => l.type[i] === EV.SLAB_REMOTE_FREE,
+  },
+  slab_prefetch: {
+    label: 'SLAB_FREELIST_PREFETCH (prefetch_freepointer)',
+    test: (l: EventLog, i: number) => l.type[i] === EV.SLAB_FREELIST_PREFETCH,
+  },
 } as const;
 export type JumpKind = keyof typeof JUMP_KINDS;
 

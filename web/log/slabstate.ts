@@ -48,6 +48,8 @@ export class SlabState {
   // objects, slot * SLAB_MAX_OBJECTS + index
   readonly objState: Uint8Array;
   readonly objNext: Uint16Array; // the free pointer, as the core keeps it
+  /** the CPU that wrote the object's free pointer last (new_slab(), a free): its line is there */
+  readonly objWriter: Uint16Array;
   // per CPU x cache: cpu slab slot (-1 none) and c->freelist head
   readonly cpuSlab: Int32Array;
   readonly cpuFree: Uint16Array;
@@ -69,6 +71,7 @@ export class SlabState {
     this.slabPartial = new Uint8Array(slots);
     this.objState = new Uint8Array(slots * SLAB_MAX_OBJECTS);
     this.objNext = new Uint16Array(slots * SLAB_MAX_OBJECTS).fill(END);
+    this.objWriter = new Uint16Array(slots * SLAB_MAX_OBJECTS).fill(CPU_NONE);
     this.cpuSlab = new Int32Array(cpus * SLAB_MAX_CACHES).fill(-1);
     this.cpuFree = new Uint16Array(cpus * SLAB_MAX_CACHES).fill(END);
     this.stats = new Float64Array(cpus * NSTAT);
@@ -90,6 +93,7 @@ export class SlabState {
       this.slabPartial,
       this.objState,
       this.objNext,
+      this.objWriter,
       this.cpuSlab,
       this.cpuFree,
       this.stats,
@@ -226,6 +230,7 @@ export function applySlabEvent(s: SlabState, log: EventLog, i: number): void {
       for (let o = 0; o < SLAB_MAX_OBJECTS; o++) {
         s.objState[slot * SLAB_MAX_OBJECTS + o] = o < n ? OBJ.SLAB_FREE : OBJ.NONE;
         s.objNext[slot * SLAB_MAX_OBJECTS + o] = o + 1 < n ? o + 1 : END;
+        s.objWriter[slot * SLAB_MAX_OBJECTS + o] = cpu;
       }
       s.slabFree[slot] = 0;
       s.slabOwner[slot] = cpu;
@@ -247,6 +252,7 @@ export function applySlabEvent(s: SlabState, log: EventLog, i: number): void {
         for (let o = s.cpuFree[k]!; o !== END; ) {
           const next = s.objNext[slot * SLAB_MAX_OBJECTS + o]!;
           s.objNext[slot * SLAB_MAX_OBJECTS + o] = s.slabFree[slot]!;
+          s.objWriter[slot * SLAB_MAX_OBJECTS + o] = cpu;
           s.slabFree[slot] = o;
           s.objState[slot * SLAB_MAX_OBJECTS + o] = OBJ.SLAB_FREE;
           o = next;
@@ -278,6 +284,7 @@ export function applySlabEvent(s: SlabState, log: EventLog, i: number): void {
       if (s.objState[at.slot * SLAB_MAX_OBJECTS + at.index] !== OBJ.ALLOCATED) fail(log, i, 'the object is not handed out');
       if (s.cpuSlab[k] !== at.slot) fail(log, i, `not an object of cpu ${cpu}'s cpu slab`);
       s.objNext[at.slot * SLAB_MAX_OBJECTS + at.index] = s.cpuFree[k]!;
+      s.objWriter[at.slot * SLAB_MAX_OBJECTS + at.index] = cpu;
       s.cpuFree[k] = at.index;
       s.objState[at.slot * SLAB_MAX_OBJECTS + at.index] = OBJ.CPU_FREE;
       s.stats[cpu * NSTAT + SLAB_STAT.FREE_FAST]! += 1;
@@ -289,6 +296,7 @@ export function applySlabEvent(s: SlabState, log: EventLog, i: number): void {
       const at = objectOf(s, log, i, c);
       if (s.objState[at.slot * SLAB_MAX_OBJECTS + at.index] !== OBJ.ALLOCATED) fail(log, i, 'the object is not handed out');
       s.objNext[at.slot * SLAB_MAX_OBJECTS + at.index] = s.slabFree[at.slot]!;
+      s.objWriter[at.slot * SLAB_MAX_OBJECTS + at.index] = cpu;
       s.slabFree[at.slot] = at.index;
       s.objState[at.slot * SLAB_MAX_OBJECTS + at.index] = OBJ.SLAB_FREE;
       s.stats[cpu * NSTAT + SLAB_STAT.REMOTE_FREE]! += 1;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CPU_NONE, EV, FLAG, NR_OUTCOMES, decodeEvents, encodeEvents, type EventRecord } from './events';
 import { Player } from './player';
-import { PAGE, PF } from './state';
+import { CACHE, PAGE, PF, prefetchFates } from './state';
 import { MOVABLE, START, expand, mergeBack, setup, withTimes } from '../testing/zone16';
 
 const play = (recs: Partial<EventRecord>[]) => new Player(decodeEvents(encodeEvents(withTimes(recs))));
@@ -83,11 +83,16 @@ describe('page-state reducer', () => {
       { type: EV.ACCESS, pfn: START, cpu: 1, flags: 5, arg0: 4 },
       { type: EV.PREFETCH, pfn: START, cpu: 1, arg0: 180 },
       { type: EV.PREFETCH_WASTED, pfn: START, cpu: 1 },
+      // arg1 = 1: the line was in L1 already, a redundant prefetch
+      { type: EV.PREFETCH, pfn: START, cpu: 1, arg0: 0, arg1: 1 },
     ]);
     p.seek(p.length);
-    // per CPU: one counter per access outcome (NR_OUTCOMES), then prefetches issued, wasted
-    const per = NR_OUTCOMES + 2;
-    expect(Array.from(p.state.cache.subarray(per, 2 * per))).toEqual([0, 0, 0, 0, 1, 1, 0, 0, 1, 1]);
+    // per CPU: one counter per access outcome (NR_OUTCOMES), then prefetches issued, wasted, redundant
+    const per = CACHE.WIDTH;
+    expect(per).toBe(NR_OUTCOMES + 3);
+    expect(Array.from(p.state.cache.subarray(per, 2 * per))).toEqual([0, 0, 0, 0, 1, 1, 0, 0, 2, 1, 1]);
+    // issued 2: one wasted, one redundant, the hit (outcome 5) was of an earlier line
+    expect(prefetchFates(p.state, 1)).toEqual({ issued: 2, hit: 1, late: 0, wasted: 1, redundant: 1, unread: -1 });
   });
 });
 

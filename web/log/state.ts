@@ -158,6 +158,19 @@ export function geometryFromLog(log: EventLog): ZoneGeometry {
 }
 
 /** The whole replayable state. Every field is a typed array or a number: cheap to snapshot. */
+/** A CPU's cache counters in ZoneState.cache, cpu * CACHE.WIDTH + slot: the accesses by outcome
+ * (0 .. NR_OUTCOMES - 1, ACCESS_OUTCOMES), then the prefetches issued, wasted (evicted unread)
+ * and redundant (the line was already in L1). A prefetch's fate: a hit or late read (the
+ * outcomes), wasted, redundant, or still unread (in flight, or landed and waiting). */
+export const CACHE = { ISSUED: NR_OUTCOMES, WASTED: NR_OUTCOMES + 1, REDUNDANT: NR_OUTCOMES + 2, WIDTH: NR_OUTCOMES + 3 } as const;
+
+/** A CPU's prefetches by fate; `unread` is what no record has settled yet. */
+export function prefetchFates(s: { cache: Float64Array }, cpu: number) {
+  const b = cpu * CACHE.WIDTH;
+  const [issued, hit, late, wasted, redundant] = [CACHE.ISSUED, 5, 6, CACHE.WASTED, CACHE.REDUNDANT].map((k) => s.cache[b + k]!) as [number, number, number, number, number];
+  return { issued, hit, late, wasted, redundant, unread: issued - hit - late - wasted - redundant };
+}
+
 export class ZoneState {
   readonly geo: ZoneGeometry;
   readonly nrOrders: number;
@@ -212,7 +225,7 @@ export class ZoneState {
     this.pcpHigh = new Uint32Array(geo.cpus);
     this.lockHeld = new Uint8Array(geo.cpus * MAX_LOCKS);
     this.lockStats = new Float64Array(geo.cpus * 4);
-    this.cache = new Float64Array(geo.cpus * (NR_OUTCOMES + 2));
+    this.cache = new Float64Array(geo.cpus * CACHE.WIDTH);
     this.slab = new SlabState(geo.cpus, slabSlots);
     this.compaction = new Float64Array(geo.cpus * COMPACTION.FIELDS);
     for (let c = 0; c < geo.cpus; c++) this.compaction[c * COMPACTION.FIELDS + COMPACTION.LAST_RESULT] = -1;
@@ -509,13 +522,17 @@ function applyLock(s: ZoneState, log: EventLog, i: number, acquire: boolean): vo
 /** A cache access (counted by where it was served) or a prefetch, used or wasted, per CPU. */
 function applyCacheRecord(s: ZoneState, log: EventLog, i: number, type: number): void {
   const cpu = checkCpu(s, log, i);
-  const base = cpu * (NR_OUTCOMES + 2);
+  const base = cpu * CACHE.WIDTH;
   if (type === EV.ACCESS) {
     const outcome = log.flags[i]! & FLAG.OUTCOME_MASK;
     if (outcome >= NR_OUTCOMES) fail(i, log, `access outcome ${outcome} is not one of 0..${NR_OUTCOMES - 1}`);
     s.cache[base + outcome]! += 1;
+  } else if (type === EV.PREFETCH) {
+    s.cache[base + CACHE.ISSUED]! += 1;
+    // arg1 = 1: the line was already in this CPU's L1 (docs/events.md): nothing fetched
+    if (log.arg1[i]) s.cache[base + CACHE.REDUNDANT]! += 1;
   } else {
-    s.cache[base + NR_OUTCOMES + (type === EV.PREFETCH ? 0 : 1)]! += 1;
+    s.cache[base + CACHE.WASTED]! += 1;
   }
 }
 

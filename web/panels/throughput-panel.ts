@@ -144,7 +144,7 @@ export function createThroughputPanel(): Panel {
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
       bar.finish('');
       status.textContent = `${res.total} runs in ${secs} s (${sizeNote(spec)})`;
-      const runs = [...res.stats].map(([key, stats]) => ({ label: key.split('/')[0]!, tasks: Number(key.split('/')[1]), stats }));
+      const runs = [...res.stats].map(([key, stats]) => ({ label: key.split('/')[0]!, preset: key.split('/')[0]!, tasks: Number(key.split('/')[1]), stats }));
       warnings.replaceChildren(...groupedWarnings(runs).map((w) => el('p', { class: 'alert pcp-warning', role: 'note', text: `${w.where.join('; ')}: ${w.text}` })));
     } catch (e) {
       bar.finish('');

@@ -21,6 +21,7 @@ import { MAX_LOG_BYTES } from '../panels/binlog-panel';
 import { workloadEntry } from '../scenario/workloads';
 import { createPfnDialog } from '../views/pfn-dialog';
 import { createVisibility } from '../ui/visibility';
+import { playbackKey } from '../ui/playback-keys';
 import { createPlayback, type Playback } from '../ui/playback';
 import { SPEEDS, createPlayerBar, keyboardHelp, type PlayerBar } from './playerbar';
 import { mountWorkbenchViews, workbenchFigures } from './workbench-views';
@@ -94,6 +95,7 @@ export class App {
       speeds: SPEEDS,
       speedIndex: SPEEDS.indexOf(1),
       whole: true,
+      find: (dir, kind) => (dir > 0 ? this.player?.findNext(kind as JumpKind) : this.player?.findPrev(kind as JumpKind)),
       onPlayingChange: (on) => {
         this.line.event.setAttribute('aria-live', on ? 'off' : 'polite'); // do not flood screen readers while playing
         this.render();
@@ -283,15 +285,14 @@ export class App {
   }
 
   jump(dir: 1 | -1, kind: JumpKind = this.jumpKind) {
-    const p = this.player;
-    if (!p) return;
-    const to = dir > 0 ? p.findNext(kind) : p.findPrev(kind);
-    if (to === undefined) {
-      this.line.status.textContent = `no ${dir > 0 ? 'later' : 'earlier'} ${JUMP_KINDS[kind].label} in this log`;
-      return;
-    }
-    this.line.status.textContent = '';
-    this.seek(to);
+    if (!this.player) return;
+    this.saidJump(this.playback.jump(dir, kind), dir, kind);
+  }
+
+  /** "no later MERGE in this log" when a jump found none */
+  private saidJump(found: boolean, dir: 1 | -1, kind: JumpKind) {
+    if (!this.player) return;
+    this.line.status.textContent = found ? '' : `no ${dir > 0 ? 'later' : 'earlier'} ${JUMP_KINDS[kind].label} in this log`;
   }
 
   togglePlay() {
@@ -310,51 +311,12 @@ export class App {
   }
 
   private onKey(ev: KeyboardEvent) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target as HTMLElement | null;
-    // form fields keep their keys (the scrubber's arrows, typing a pfn); a focused button keeps
-    // Space and Enter (they press it) but the other shortcuts still work after a click
-    if (t && t.closest('input, select, textarea, [contenteditable]')) return;
-    if (t && t.closest('button') && (ev.key === ' ' || ev.key === 'Enter')) return;
-    const n = ev.shiftKey ? 10 : 1;
-    switch (ev.key) {
-      case ' ':
-        this.togglePlay();
-        break;
-      case 'ArrowRight':
-        this.seek(this.step() + n);
-        break;
-      case 'ArrowLeft':
-        this.seek(this.step() - n);
-        break;
-      case ']':
-        this.jump(1);
-        break;
-      case '[':
-        this.jump(-1);
-        break;
-      case 'd':
-      case 'D':
-        this.jump(1, 'drain');
-        break;
-      case 'Home':
-        this.seek(0);
-        break;
-      case 'End':
-        this.seek(this.player?.length ?? 0);
-        break;
-      case '-':
-      case '_':
-        this.setSpeed(this.playback.speedIndex - 1);
-        break;
-      case '=':
-      case '+':
-        this.setSpeed(this.playback.speedIndex + 1);
-        break;
-      default:
-        return;
-    }
-    ev.preventDefault();
+    const answered = playbackKey(ev, this.playback, {
+      jumpKind: () => this.jumpKind,
+      jumped: (found, dir, kind) => this.saidJump(found, dir, kind as JumpKind),
+      speed: (i) => this.setSpeed(i),
+    });
+    if (answered) ev.preventDefault();
   }
 
   private setSpeed(i: number) {

@@ -1,9 +1,11 @@
 import './styles.css';
+import './light.css';
 import type { App } from './app';
 import type { EngineFault } from '../engine/engine-protocol';
 import { routeFrom } from './routes';
 import { markCurrentPage, wireSkipLink } from './chrome';
 import { mountCourse } from './course';
+import { initTheme, themeButton, THEME_EVENT } from '../ui/theme';
 
 declare global {
   interface Window {
@@ -19,6 +21,14 @@ const root = document.getElementById('app');
 const route = routeFrom(window.location.search, window.location.hash);
 markCurrentPage(route);
 wireSkipLink();
+// light or dark: the system's choice until the reader picks one (web/ui/theme.ts)
+initTheme();
+document.querySelector('.top-nav')?.after(themeButton('Light theme'));
+// the lesson pages redraw their figures themselves; a page that keeps its state in the address
+// (the workbench, compare, the time machine) is drawn again from it
+document.addEventListener(THEME_EVENT, () => {
+  if (route.page === 'workbench' || route.page === 'compare' || route.page === 'timemachine') location.reload();
+});
 
 // The build's version (the build stamps it into the page): shown at the foot of every page, and
 // a link that asks for another version (?v=, docs/lessons.md "Pinning a course") says so.

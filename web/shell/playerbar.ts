@@ -4,6 +4,7 @@
 // the player and the playback clock.
 import { JUMP_KINDS, type JumpKind } from '../log/player';
 import { el } from '../ui/dom';
+import { PLAYBACK_KEYS } from '../ui/playback-keys';
 
 /** the playback speeds offered, multipliers of the app's records per second */
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64] as const;
@@ -66,18 +67,11 @@ export function createPlayerBar(a: PlayerBarActions): PlayerBar {
   return { root: bar, play, scrub, stepOut, speed, buttons };
 }
 
-/** The sidebar's list of the player's keys (App.onKey answers them). */
+/** The sidebar's list of the player's keys (App.onKey answers them through playback-keys.ts). */
 export function keyboardHelp(): HTMLElement {
   const keys = el('section', { class: 'keys', 'aria-labelledby': 'keys-title' });
   const dl = el('dl');
-  for (const [k, v] of [
-    ['Space', 'play / pause'],
-    ['← →', 'step back / forward (Shift: 10)'],
-    ['[ ]', 'previous / next event of the jump kind'],
-    ['D', 'next pcp drain (free_pcppages_bulk)'],
-    ['- =', 'slower / faster'],
-    ['Home End', 'first / last step'],
-  ]) {
+  for (const [k, v] of PLAYBACK_KEYS) {
     dl.append(el('dt', {}, el('kbd', { text: k! })), el('dd', { text: v! }));
   }
   keys.append(el('h2', { id: 'keys-title', text: 'Keyboard' }), dl);

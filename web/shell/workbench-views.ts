@@ -39,6 +39,7 @@ export function mountWorkbenchViews(views: HTMLElement): MountedView[] {
   views.append(lower);
   view(lower, 'zoneinfo');
   view(lower, 'cpustats');
+  view(lower, 'prefetches');
   return mounted;
 }
 

@@ -28,10 +28,27 @@ export function orderRgb(order: number, maxOrder: number): [number, number, numb
 
 export const rgbCss = ([r, g, b]: [number, number, number]) => `rgb(${r} ${g} ${b})`;
 
+/** What depends on the page's theme (web/ui/theme.ts): the ground, text and outlines. The
+ * states' Okabe–Ito colours are the same in both; the yellow that marks a buddy on the dark
+ * ground is lost on white, so the light theme marks it in Okabe–Ito blue. */
+const THEMED = {
+  dark: { background: '#10141c', unknown: '#232a36', highlight: '#ffffff', buddy: '#F0E442', lruSpinning: '#F0E442', focus: '#f0e442', text: '#e6edf3', muted: '#aab4c0', grid: '#4a5568', ink: '#10141c' },
+  light: { background: '#ffffff', unknown: '#dde3ea', highlight: '#000000', buddy: '#0072B2', lruSpinning: '#b8a500', focus: '#0072B2', text: '#111827', muted: '#4b5563', grid: '#8b96a5', ink: '#10141c' },
+} as const;
+export type ThemeName = keyof typeof THEMED;
+const themed = () => THEMED[typeof document !== 'undefined' && document.documentElement.dataset['theme'] === 'light' ? 'light' : 'dark'];
+/** The theme-dependent colours of `theme` (tests check both). */
+export const themeColors = (theme: ThemeName) => THEMED[theme];
+
 export const COLORS = {
-  background: '#10141c',
-  unknown: '#232a36',
-  allocated: '#9aa3ae',
+  get background() {
+    return themed().background;
+  },
+  get unknown() {
+    return themed().unknown;
+  },
+  // darker than the reddish purple of 'in transit', which a red-green colour-blind eye sees as grey
+  allocated: '#767f8b',
   pcpHot: '#E69F00', // Okabe–Ito orange
   pcpCold: '#9c6b00',
   transit: '#CC79A7', // reddish purple: in the allocator's hands
@@ -40,12 +57,35 @@ export const COLORS = {
   spinning: '#D55E00',
   holding: '#56B4E9', // sky blue
   // lru_lock's lanes, apart from zone->lock's (docs/events.md: lock id 1)
-  lruSpinning: '#F0E442', // yellow
+  get lruSpinning() {
+    return themed().lruSpinning; // yellow (darker on white)
+  },
   lruHolding: '#009E73', // bluish green
-  highlight: '#ffffff',
-  buddy: '#F0E442', // yellow: the buddy of the block being merged
+  /** the current event's outline: white on the dark ground, black on the light */
+  get highlight() {
+    return themed().highlight;
+  },
+  /** the buddy of the block being merged */
+  get buddy() {
+    return themed().buddy;
+  },
   compaction: '#009E73', // bluish green: compaction's scanner and migrations
-} as const;
+  /** what prose points at in a figure */
+  get focus() {
+    return themed().focus;
+  },
+  /** labels, and the quieter ones, drawn in canvases */
+  get text() {
+    return themed().text;
+  },
+  get muted() {
+    return themed().muted;
+  },
+  /** outlines and grid lines drawn in canvases */
+  get grid() {
+    return themed().grid;
+  },
+};
 
 export function cssRgb(h: string): [number, number, number] {
   return hex(h);

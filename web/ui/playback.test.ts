@@ -2,6 +2,7 @@
 // frames are queued by hand and run at the fake time, so every advance is exact.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPlayback, type PlaybackOptions } from './playback';
+import { playbackKey } from './playback-keys';
 
 let frames: FrameRequestCallback[] = [];
 
@@ -148,5 +149,76 @@ describe('playback clock', () => {
     expect(pb.playing).toBe(false);
     expect(r.changes).toEqual([]);
     expect(frames).toEqual([]);
+  });
+});
+
+describe('jumps and keys, the same on every page', () => {
+  /** a replay of 30 positions with events of kind "refill" at 3, 9 and 20 */
+  function withRefills() {
+    const at = [3, 9, 20];
+    const ref = { pos: 0 };
+    const made = replay(30, {
+      find: (dir, kind) => (kind !== 'refill' ? undefined : dir > 0 ? at.find((p) => p > ref.pos) : [...at].reverse().find((p) => p < ref.pos)),
+    });
+    Object.defineProperty(ref, 'pos', { get: () => made.r.pos });
+    return made;
+  }
+
+  it('jumps to the next and previous event of a kind, and says when none is left', () => {
+    const { r, pb } = withRefills();
+    expect(pb.jump(1, 'refill')).toBe(true);
+    expect(r.pos).toBe(3);
+    pb.jump(1, 'refill');
+    pb.jump(1, 'refill');
+    expect(r.pos).toBe(20);
+    expect(pb.jump(1, 'refill')).toBe(false);
+    expect(r.pos).toBe(20);
+    expect(pb.jump(-1, 'refill')).toBe(true);
+    expect(r.pos).toBe(9);
+    expect(pb.jump(1, 'merge')).toBe(false);
+    expect(r.pos).toBe(9);
+  });
+
+  it('a replay with no find() jumps nowhere', () => {
+    const { r, pb } = replay(30);
+    expect(pb.jump(1, 'refill')).toBe(false);
+    expect(r.shown).toEqual([]);
+  });
+
+  it("answers the workbench's keys through the controller, and leaves form fields their keys", () => {
+    const { r, pb } = withRefills();
+    const jumped: [boolean, number, string][] = [];
+    const speeds: number[] = [];
+    const key = (k: string, extra: Partial<KeyboardEvent> = {}) =>
+      playbackKey({ key: k, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false, target: null, ...extra } as KeyboardEvent, pb, {
+        jumpKind: () => 'refill',
+        jumped: (f, d, kind) => jumped.push([f, d, kind]),
+        speed: (i) => speeds.push(i),
+      });
+    expect(key('ArrowRight')).toBe(true);
+    expect(r.pos).toBe(1);
+    expect(key('ArrowRight', { shiftKey: true })).toBe(true);
+    expect(r.pos).toBe(11);
+    expect(key('[')).toBe(true);
+    expect(r.pos).toBe(9);
+    expect(key(']')).toBe(true);
+    expect(r.pos).toBe(20);
+    expect(key(']')).toBe(true);
+    expect(jumped.at(-1)).toEqual([false, 1, 'refill']);
+    expect(key('d')).toBe(true);
+    expect(jumped.at(-1)).toEqual([false, 1, 'drain']);
+    expect(key('End')).toBe(true);
+    expect(r.pos).toBe(30);
+    expect(key('Home')).toBe(true);
+    expect(r.pos).toBe(0);
+    expect(key('=')).toBe(true);
+    expect(speeds).toEqual([1]);
+    expect(key('x')).toBe(false);
+    expect(key('ArrowRight', { ctrlKey: true })).toBe(false);
+    const input = { closest: (sel: string) => (sel.includes('input') ? {} : null) };
+    expect(key('ArrowRight', { target: input as unknown as EventTarget })).toBe(false);
+    const button = { closest: (sel: string) => (sel === 'button' ? {} : null) };
+    expect(key(' ', { target: button as unknown as EventTarget })).toBe(false);
+    expect(r.pos).toBe(0);
   });
 });

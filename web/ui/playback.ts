@@ -1,6 +1,6 @@
 // The one playback clock of every page that replays a run: the workbench (whole records, 8 a
 // second times its speed), the compare page (virtual cycles, every column at once) and a
-// lesson's run player (stepped and scrubbed, never played). It keeps whether the replay plays
+// lesson's run player (stepped, scrubbed and jumped, never played). It keeps whether the replay plays
 // and how fast, and moves it: by the animation-frame clock while playing, to a position when
 // scrubbed or stepped. What a position means and how it is drawn stays with the page (show()),
 // so the data still flows one way: the player replays, the page draws, this only says where.
@@ -22,6 +22,9 @@ export interface PlaybackOptions {
   whole?: boolean;
   /** after every change between playing and paused (the play button's text, live regions) */
   onPlayingChange?(playing: boolean): void;
+  /** where the previous (-1) or next (1) event of a kind is (the page says what a kind is: the
+   * workbench's and the lesson player's "jump to"), or undefined when there is none */
+  find?(dir: 1 | -1, kind: string): number | undefined;
 }
 
 export interface Playback {
@@ -39,6 +42,8 @@ export interface Playback {
   stepBy(n: number): void;
   /** the speed at index i of speeds, kept within the list */
   setSpeed(i: number): void;
+  /** to the previous / next event of `kind` (find()); false, and nothing moves, when none is left */
+  jump(dir: 1 | -1, kind: string): boolean;
 }
 
 /** The longest frame the clock counts: a tab that was hidden resumes where it was, not ahead. */
@@ -111,6 +116,12 @@ export function createPlayback(o: PlaybackOptions): Playback {
     stepBy: (n) => seek(o.position() + n),
     setSpeed: (i) => {
       speedIndex = Math.max(0, Math.min(speeds.length - 1, i));
+    },
+    jump: (dir, kind) => {
+      const to = o.find?.(dir, kind);
+      if (to === undefined) return false;
+      seek(to);
+      return true;
     },
   };
 }

@@ -3,6 +3,7 @@
 // remote sends (PageDown / PageUp, and "b" or "." to blank the screen), full screen, a laser
 // pointer, and the choice of one figure or a pair. A page hands it what "next" and "previous"
 // mean there (a lesson step, an event, a moment of virtual time) and the figures it has.
+import { themeButton, toggleTheme } from './theme';
 import { el } from './dom';
 import { typeScaleChanged } from './figfont';
 import './presenter.css';
@@ -60,7 +61,9 @@ export function createPresenter(o: PresenterOptions): Presenter {
   const blankBtn = el('button', { type: 'button', class: 'small', text: 'Blank (B)' });
   const pick = el('select', { id: 'lecture-views', 'aria-label': 'Figures shown in lecture mode' });
   pick.hidden = true;
-  const controls = el('div', { class: 'presenter-controls' }, lectureBtn, fullBtn, laserBtn, blankBtn, pick);
+  // a bright hall: the light theme, on the slide too (web/ui/theme.ts)
+  const themeBtn = themeButton('Light (T)');
+  const controls = el('div', { class: 'presenter-controls' }, lectureBtn, themeBtn, fullBtn, laserBtn, blankBtn, pick);
 
   const dot = el('div', { class: 'laser', 'aria-hidden': 'true' });
   const screen = el('div', { class: 'presenter-blank', role: 'status' }, el('span', { class: 'sr-only', text: 'The screen is blank: press B to show it again.' }));
@@ -129,6 +132,7 @@ export function createPresenter(o: PresenterOptions): Presenter {
       else if (k === 'l' || k === 'L') setLecture(!lecture);
       else if (k === 'f' || k === 'F') toggleFull();
       else if (k === 'p' || k === 'P') setLaser(!laser);
+      else if (k === 't' || k === 'T') toggleTheme();
       else if (k === 'b' || k === 'B' || k === '.') setBlank(true);
       else if (k === 'Escape' && lecture) setLecture(false);
       else return;

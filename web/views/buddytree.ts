@@ -12,7 +12,6 @@ import type { FigureTerm } from './terms';
 
 export const TREE_MAX_PAGES = 1024;
 /** the outline of what prose points at: the page's focus colour */
-const FOCUS = '#f0e442';
 
 export function createBuddyTreeView(body: HTMLElement) {
   const canvas = el('canvas', {
@@ -84,7 +83,7 @@ export function createBuddyTreeView(body: HTMLElement) {
     for (let order = g.maxOrder; order >= lowest; order--) {
       const size = 2 ** order;
       const yy = y(order);
-      ctx.fillStyle = marked?.kind === 'order' && marked.order === order ? FOCUS : '#aab4c0';
+      ctx.fillStyle = marked?.kind === 'order' && marked.order === order ? COLORS.focus : COLORS.muted;
       ctx.textAlign = 'left';
       ctx.fillText(`order ${order}`, 4, yy + nodeH / 2);
       const first = Math.ceil(g.startPfn / size) * size;
@@ -112,7 +111,7 @@ export function createBuddyTreeView(body: HTMLElement) {
           ctx.fillRect(x0 + gap / 2, yy, bw - gap, nodeH);
         } else if (order > lowest) {
           // split: outline, and edges to the two halves
-          ctx.strokeStyle = '#4a5568';
+          ctx.strokeStyle = COLORS.grid;
           ctx.lineWidth = 1;
           ctx.strokeRect(x0 + gap / 2 + 0.5, yy + 0.5, bw - gap - 1, nodeH - 1);
           ctx.beginPath();
@@ -123,7 +122,7 @@ export function createBuddyTreeView(body: HTMLElement) {
           ctx.stroke();
         }
         if (marked?.kind === 'pfn' && marked.pfn >= pfn && marked.pfn < pfn + size && (st === PAGE.UNKNOWN || po <= order)) {
-          ctx.strokeStyle = FOCUS;
+          ctx.strokeStyle = COLORS.focus;
           ctx.lineWidth = 3;
           ctx.strokeRect(x0 + 2.5, yy + 1.5, bw - 5, nodeH - 3);
         }

@@ -3,9 +3,10 @@
 // current CPU's most recent cache records: the code path being animated, one cell per access.
 // Every cell also carries a short label, so the outcome never depends on colour alone.
 
-import { CPU_NONE, NR_OUTCOMES, pathWhere, type EventLog } from '../log/events';
+import { CPU_NONE, pathWhere, type EventLog } from '../log/events';
 import { CacheIndex, STRIP, stripKind } from '../log/cacheindex';
 import type { Player } from '../log/player';
+import { CACHE } from '../log/state';
 import { bindingLimit, memGbs, memLimitGbs, type SimStats } from '../engine/simstats';
 import { beginCanvas, el, onResize } from '../ui/dom';
 
@@ -32,7 +33,7 @@ export function textOn(bg: string): string {
   return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000000' : '#ffffff';
 }
 const MAX_ROWS = 16;
-const COLS = ['L1', 'L2', 'LLC', 'remote', 'memory', 'pf hit', 'pf late', 'pf issued', 'pf wasted'] as const;
+const COLS = ['L1', 'L2', 'LLC', 'remote', 'memory', 'pf hit', 'pf late', 'pf issued', 'pf wasted', 'pf redundant'] as const;
 
 export function createCacheView(body: HTMLElement) {
   const caption = el('p', { class: 'cache-caption', 'aria-live': 'off' });
@@ -135,9 +136,9 @@ export function createCacheView(body: HTMLElement) {
     const cur = p.currentIndex();
     const cpuNow = cur === undefined ? -1 : p.log.cpu[cur]!;
     rows.forEach((r, c) => {
-      const b = c * (NR_OUTCOMES + 2);
+      const b = c * CACHE.WIDTH;
       const v = [0, 1, 2, 3, 4, 5, 6].map((k) => s.cache[b + k]!);
-      v.push(s.cache[b + NR_OUTCOMES]!, s.cache[b + NR_OUTCOMES + 1]!);
+      v.push(s.cache[b + CACHE.ISSUED]!, s.cache[b + CACHE.WASTED]!, s.cache[b + CACHE.REDUNDANT]!);
       v.forEach((x, k) => {
         const t = x.toLocaleString('en');
         const td = cells[c]![k]!;

@@ -13,7 +13,6 @@ import type { FigureTerm } from './terms';
 /** up to this many pages, free blocks are drawn one by one; above, as per-pixel coverage */
 const SMALL_ZONE = 16384;
 /** the outline of what prose points at: the page's focus colour */
-const FOCUS = '#f0e442';
 
 interface Outline {
   order: number;
@@ -140,12 +139,12 @@ export function paintFreeAreas(p: Player, f: PaintFrame): ScaleLinear<number, nu
 
   // what the prose points at: a pfn (a band through every row), an order's row
   if (marked?.kind === 'pfn' && marked.pfn >= g.startPfn && marked.pfn < g.startPfn + g.pages) {
-    ctx.strokeStyle = FOCUS;
+    ctx.strokeStyle = COLORS.focus;
     ctx.lineWidth = 3;
     const x0 = x(marked.pfn);
     ctx.strokeRect(x0 - 2, 0, Math.max(x(marked.pfn + 1) - x0, 3) + 4, s.nrOrders * (ROW_H + ROW_GAP) - ROW_GAP);
   } else if (marked?.kind === 'order' && marked.order < s.nrOrders) {
-    ctx.strokeStyle = FOCUS;
+    ctx.strokeStyle = COLORS.focus;
     ctx.lineWidth = 3;
     ctx.strokeRect(1.5, rowY(marked.order) + 1.5, w - 3, ROW_H - 3);
   }

@@ -60,11 +60,19 @@ class OrderRows {
     private readonly counts: HTMLElement,
   ) {}
 
-  /** orders top first, nr_free of each; a count that changed since the last step is marked */
-  write(orders: number[], nr: number[], rowH: number) {
+  /** orders top first, nr_free of each; a count that changed since the last step is marked. An
+   * imported trace knows only the blocks it saw freed: its counts are those, said so. */
+  write(orders: number[], nr: number[], rowH: number, imported = false) {
     if (orders.length !== this.labelRows.length || this.labelRows[0]?.style.height !== `${rowH}px`) {
       this.labelRows = orders.map((o) => el('div', { class: 'fa-label', text: `order ${o}` }));
-      this.countRows = orders.map(() => el('div', { class: 'fa-count' }, el('span'), el('span', { class: 'fa-frag' })));
+      this.countRows = orders.map(() =>
+        el(
+          'div',
+          { class: 'fa-count' },
+          el('span'),
+          el('span', { class: 'fa-frag', title: "mm/vmstat.c's fragmentation indices for a request of this order: unusable = the share of free memory in blocks too small for it; extfrag = how far a failure would be fragmentation, not want of memory (0..1, n/a when it would not fail)" }),
+        ),
+      );
       for (const d of [...this.labelRows, ...this.countRows]) {
         d.style.height = `${rowH}px`;
         d.style.marginBottom = `${ROW_GAP}px`;
@@ -81,10 +89,10 @@ class OrderRows {
       if (changed !== d.classList.contains('changed')) d.classList.toggle('changed', changed);
       if (lastNr.length && lastNr.every((v, j) => v === nr[j])) return;
       const [count, frag] = d.children as unknown as [HTMLSpanElement, HTMLSpanElement];
-      const t = `nr_free ${fmt(nr[k]!)}`;
+      const t = imported ? `${fmt(nr[k]!)} traced` : `nr_free ${fmt(nr[k]!)}`;
       if (count.textContent !== t) count.textContent = t;
       const fi = fragIndex(nrAscending, o);
-      const ft = `unusable ${formatIndex(fi.unusable)} · extfrag ${formatIndex(fi.extfrag)}`;
+      const ft = imported ? 'free before the trace: unknown' : `unusable ${formatIndex(fi.unusable)} · extfrag ${formatIndex(fi.extfrag)}`;
       if (frag.textContent !== ft) frag.textContent = ft;
     });
     this.lastNr = nr;
@@ -172,8 +180,11 @@ export function createFreeAreasView(body: HTMLElement) {
   let drawnPlayer: Player | undefined;
   let drawnOutlined = false;
   let drawnCompacting = '';
+  /** the figure type the rows were laid out at: lecture mode (L) changes it with no new step */
+  let drawnFont = 0;
+  let writtenRowH = 0;
   function update(p: Player) {
-    const same = p === drawnPlayer;
+    const same = p === drawnPlayer && figureFont(canvas).px === drawnFont;
     const from = lastStep;
     current = p;
     if (p.step !== lastStep) startAnimation(p);
@@ -195,6 +206,7 @@ export function createFreeAreasView(body: HTMLElement) {
     const g = s.geo;
     const orders = Array.from({ length: s.nrOrders }, (_, k) => s.nrOrders - 1 - k); // top order first
     const fs = figureFont(canvas).px;
+    drawnFont = fs;
     const ROW_H = rowHeight(fs);
     const AXIS_H = Math.max(AXIS_MIN_H, Math.ceil(fs * 1.7));
     canvas.dataset['fontPx'] = String(fs);
@@ -202,8 +214,10 @@ export function createFreeAreasView(body: HTMLElement) {
     if (wrap.style.height !== `${height}px`) wrap.style.height = `${height}px`;
     const nr = orders.map((o) => s.nrFreeOrder(o));
 
-    // DOM writes only where something changed: text that is set every frame costs a layout
-    if (fresh) rows.write(orders, nr, ROW_H);
+    // DOM writes only where something changed: text that is set every frame costs a layout;
+    // rows laid out at another type size (lecture mode came or went) are laid out again
+    if (fresh || ROW_H !== writtenRowH) rows.write(orders, nr, ROW_H, g.imported);
+    writtenRowH = ROW_H;
 
     const drawing = beginCanvas(canvas);
     if (!drawing) return;

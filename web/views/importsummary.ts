@@ -101,7 +101,7 @@ export function renderImportSummary(body: HTMLElement, name: string, s: TraceSum
       class: 'hint',
       text:
         `${fmt(s.unknownPages)} unknown pages: freed but never seen allocated, so allocated before the recording began (not an error). ` +
-        (s.pfnRange ? `pfns 0x${s.pfnRange.lo.toString(16)}..0x${s.pfnRange.hi.toString(16)} (${fmt(s.pfnRange.pages)} pages). ` : '') +
+        (s.pfnRange ? `pfns 0x${s.pfnRange.lo.toString(16)}..0x${s.pfnRange.hi.toString(16)} (a span of ${fmt(s.pfnRange.pages)} pfns). ` : '') +
         `${fmt(s.allocFailed)} failed allocations. Parser bounds: ${s.limits}.`,
     }),
   );

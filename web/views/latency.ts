@@ -11,7 +11,7 @@ import { select, type Selection } from 'd3-selection';
 import { LAT_SERIES, seriesSummary, type LatCall, type LatRecordKind, type LatSeriesId } from '../log/latency-json';
 import { el, onResize, sizeOf } from '../ui/dom';
 import { figureFont } from '../ui/figfont';
-import { SERIES_COLORS } from './throughput';
+import { seriesColor } from './throughput';
 import { markers, mergedMarkers, modelBars, nsDomain, nsText, overlayState, realBars, tailBar, type LatencyData, type ModelBar, type RealBar } from './latency-data';
 import './latency.css';
 
@@ -22,7 +22,7 @@ export interface LatencySelect {
   kind: LatRecordKind;
 }
 
-const colorOf = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]!;
+const colorOf = (i: number) => seriesColor(i);
 
 /** d3's axis draws its own font; the figure's size comes from the stylesheet (--fig-font). */
 const plainAxis = (g: ReturnType<typeof select<SVGGElement, unknown>>) => g.attr('font-size', null).attr('font-family', null);

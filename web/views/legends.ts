@@ -77,7 +77,7 @@ export function blockStateLegend(p: Player): LegendItem[] {
 export function buddyTreeLegend(p: Player): LegendItem[] {
   return [
     ...blockStateLegend(p),
-    { color: '#4a5568', label: 'split into two buddies', kind: 'outline' },
+    { color: COLORS.grid, label: 'split into two buddies', kind: 'outline' },
     { color: COLORS.highlight, label: 'current event', kind: 'outline' },
     buddyOutline(traits(p.log)),
   ];

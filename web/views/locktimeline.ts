@@ -13,14 +13,13 @@ import type { EventLog } from '../log/events';
 import type { Player } from '../log/player';
 import { countEndingBy, countStartingBy, firstEndingAfter, lockIntervals, type LockIntervals } from '../log/locks';
 import { COLORS } from '../ui/palette';
-import { beginCanvas, el, onResize } from '../ui/dom';
+import { beginCanvas, el, onResize, sizeOf } from '../ui/dom';
 import { figureFont, monoFont } from '../ui/figfont';
 import type { FigureTerm } from './terms';
 import { createCanvasAxis } from '../ui/canvas-axis';
 
 const MAX_LANES = 32;
 /** the outline of what prose points at: the page's focus colour */
-const FOCUS = '#f0e442';
 /** the time axis strip under the lanes at the normal figure type; it grows with the type */
 const AXIS_H = 26;
 /** the least room between two time labels ("now t = 1.23M" is about 90 px wide) */
@@ -45,6 +44,12 @@ interface LaneSet {
  */
 export function laneLayout(all: number, fs: number): { laneH: number; labelEvery: number } {
   const laneH = Math.max(all <= 8 ? 22 : all <= 16 ? 14 : 9, fs > 16 ? Math.ceil(fs * 1.25) : 0);
+  return { laneH, labelEvery: Math.ceil(fs / laneH) };
+}
+
+/** The same for lanes that must fit `room` px each (a slide's box): as tall as that allows. */
+export function laneLayoutIn(all: number, fs: number, room: number): { laneH: number; labelEvery: number } {
+  const laneH = Math.max(6, Math.floor(Math.min(room, laneLayout(all, fs).laneH * 3)));
   return { laneH, labelEvery: Math.ceil(fs / laneH) };
 }
 
@@ -83,6 +88,11 @@ export function createLockTimelineView(body: HTMLElement) {
   onResize(canvas, () => {
     if (last) update(last);
   });
+  /** on a lesson's slide the plot has a box of the slide's making (lecture.css): lanes fill it */
+  const fills = () => document.documentElement.classList.contains('lecture') && host.closest('.lesson-stage') !== null;
+  onResize(host, () => {
+    if (last && fills()) update(last);
+  });
   lruToggle.addEventListener('change', () => {
     if (last) update(last);
   });
@@ -105,13 +115,15 @@ export function createLockTimelineView(body: HTMLElement) {
     const ch = fs * 0.62;
     const LABEL_W = Math.max(64, Math.ceil(ch * 6 + 10));
     const STAT_W = Math.max(150, Math.ceil(ch * 15 + 16));
-    const { laneH, labelEvery } = laneLayout(all, fs);
     const titleH = sets.length > 1 ? Math.max(16, Math.ceil(fs * 1.3)) : 0;
+    const axisH = Math.max(AXIS_H, Math.ceil(fs * 1.8));
+    // filling a slide's box, the lanes take its height (a label only every so many when short)
+    const fillH = fills() ? Math.floor(sizeOf(host).h) : 0;
+    const { laneH, labelEvery } = fillH > 0 ? laneLayoutIn(all, fs, (fillH - axisH - titleH * sets.length) / all) : laneLayout(all, fs);
     canvas.dataset['fontPx'] = String(fs);
     const setH = titleH + lanes * laneH;
     const plotH = setH * sets.length;
-    const axisH = Math.max(AXIS_H, Math.ceil(fs * 1.8));
-    const cssH = `${plotH + axisH}px`;
+    const cssH = `${fillH > 0 ? fillH : plotH + axisH}px`;
     if (canvas.style.height !== cssH) canvas.style.height = cssH;
     const drawing = beginCanvas(canvas);
     if (!drawing) return;
@@ -141,7 +153,7 @@ export function createLockTimelineView(body: HTMLElement) {
       const parts: string[] = [];
       for (let c = 0; c < lanes; c++) {
         const y = top + titleH + c * laneH;
-        ctx.fillStyle = '#232a36';
+        ctx.fillStyle = COLORS.unknown;
         ctx.fillRect(LABEL_W, y + 1, w - STAT_W - LABEL_W, laneH - 2);
         for (const [flat, color] of [
           [set.iv.spin[c]!, set.spin],
@@ -163,7 +175,7 @@ export function createLockTimelineView(body: HTMLElement) {
           }
         }
         const labelled = c % labelEvery === 0;
-        ctx.fillStyle = '#e6edf3';
+        ctx.fillStyle = COLORS.text;
         ctx.textAlign = 'left';
         if (labelled) ctx.fillText(`cpu ${c}`, 4, y + laneH / 2);
         const { stat, state } = laneState(p, si0 === 0 ? undefined : set.iv, c, now);
@@ -173,7 +185,7 @@ export function createLockTimelineView(body: HTMLElement) {
       summary.push(`${set.name}: ${parts.join('; ')}`);
       ctx.globalAlpha = 1;
       if (marked === set.name) {
-        ctx.strokeStyle = FOCUS;
+        ctx.strokeStyle = COLORS.focus;
         ctx.lineWidth = 3;
         ctx.strokeRect(1.5, top + 1.5, w - 3, setH - 3);
       }
@@ -193,7 +205,7 @@ export function createLockTimelineView(body: HTMLElement) {
     const n =
       `spinning = waiting for the lock, holding = inside it (zone->lock: vermillion / blue` +
       (sets.length > 1 ? '; lru_lock: yellow / green' : '') +
-      `); window ${si(span)} time units` +
+      `); window ${si(span)} cycles of the model CPUs' clocks (2,500 a microsecond at the default 2,500 MHz)` +
       (cpus > lanes ? `; first ${lanes} of ${cpus} CPUs` : '');
     if (note.textContent !== n) note.textContent = n;
   }

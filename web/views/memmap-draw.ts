@@ -84,7 +84,7 @@ function drawPageblockBorders(ctx: CanvasRenderingContext2D, s: ZoneState, g: Pa
   // borders only when a pageblock's narrow side is at least 6 px, or they drown the colours
   const pbNarrow = pbPages >= cols ? (pbPages / cols) * cell : Math.min(pbPages * cell, cell * 1e9);
   if (!(pbNarrow >= 6 && cell >= 1.5)) return;
-  ctx.strokeStyle = '#e6edf3';
+  ctx.strokeStyle = COLORS.text;
   ctx.lineWidth = cell >= 12 ? 2 : 1;
   ctx.beginPath();
   // j is a cell index; its pfn is base + j (base is aligned to cols)

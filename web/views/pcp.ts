@@ -7,7 +7,7 @@ import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import type { Player, CpuLockState } from '../log/player';
 import type { ZoneState } from '../log/state';
 import { COLORS } from '../ui/palette';
-import { reducedMotion, sizeOf } from '../ui/dom';
+import { onResize, reducedMotion, sizeOf } from '../ui/dom';
 import { figureFont } from '../ui/figfont';
 import type { FigureTerm } from './terms';
 import { selectPcp } from './pfn-dialog';
@@ -43,6 +43,18 @@ function markLabels(params: PcpParams, y: (v: number) => number, fontPx: number)
       ['batch', batch],
     ] as [string, number | undefined][]
   ).filter((d): d is [string, number] => d[1] !== undefined);
+}
+
+/** The figure's caption: what the marks are, with no number the log does not hold. A 6.7+ list
+ * has its own high (each CPU's, when few enough to name), and a log with no order-0 refill
+ * states no batch, so none is named. */
+export function pcpNote(tuned: boolean, highs: readonly (number | undefined)[], params: PcpParams): string {
+  const batch = params.batch !== undefined ? ` and batch = ${params.batch}` : '';
+  const each = highs.length <= 4 ? `: ${highs.map((h, c) => `cpu ${c} ${h ?? '?'}`).join(', ')}` : '';
+  const marks = tuned
+    ? `count per CPU against its own high (6.7+ moves it between high_min and high_max${each})${batch}. `
+    : `count per CPU against high = ${params.high ?? 'unknown'}${batch} (${params.source}). `;
+  return `${marks}Light: hot pages; dark: cold list.`;
 }
 
 /** The new CPUs' columns: each a button that opens its pcp list's pages (pfn-dialog.ts). */
@@ -144,6 +156,23 @@ function drawColumns(cols: Selection<SVGGElement, number, SVGSVGElement, unknown
     .text((c) => (narrow ? LOCK_SHORT[locks[c]!] : locks[c]!));
 }
 
+/** The smallest type a lecture slide shows (what web/e2e/lecture.spec.ts holds every label to). */
+const SLIDE_MIN_PX = 24;
+
+/**
+ * The figure type for `n` columns in a slide's box `boxW` px wide (0: not on a slide): the
+ * figure type, or smaller, down to the slide's minimum, until the columns' shortest labels
+ * ("spin", "12") and the "batch" label beside them fit without scrolling sideways.
+ */
+export function slideFont(px: number, boxW: number, n: number): number {
+  if (boxW <= 0) return px;
+  // width at type f: LEFT (6 digits + 6) + n columns of 4 digits + 8, a digit 0.62 f
+  const need = (f: number) => Math.ceil(f * 0.62 * 6 + 6) + 4 + n * Math.ceil(f * 0.62 * 4 + 8);
+  let f = px;
+  while (f > SLIDE_MIN_PX && need(f) > boxW) f -= 1;
+  return f;
+}
+
 export function createPcpView(body: HTMLElement) {
   const note = document.createElement('p');
   note.className = 'panel-note';
@@ -160,8 +189,15 @@ export function createPcpView(body: HTMLElement) {
   let drawnCols: string[] = [];
   let drawnStep = -1;
   let drawnPlayer: Player | undefined;
+  let drawnParams: PcpParams | undefined;
+  /** on a lesson's slide the box is sized by the slide, not by the drawing: fill it */
+  const fills = () => document.documentElement.classList.contains('lecture') && scroller.closest('.lesson-stage') !== null;
+  onResize(scroller, () => {
+    if (fills() && drawnPlayer && drawnParams) update(drawnPlayer, drawnParams);
+  });
 
   function update(p: Player, params: PcpParams) {
+    drawnParams = params;
     const s = p.state;
     const cpus = Array.from({ length: s.geo.cpus }, (_, c) => c);
     const counts = cpus.map((c) => s.pcpCount[c]!);
@@ -172,12 +208,15 @@ export function createPcpView(body: HTMLElement) {
     const shown: PcpParams = tuned ? { ...params, high: highOf(0) } : params;
     const maxCount = Math.max(1, params.high ?? 0, ...counts, ...s.pcpHigh);
     // sizes follow the figure type (web/ui/figfont.ts), so presenter mode's labels keep apart
-    const fs = figureFont(svg).px;
+    const fill = fills();
+    const fs = slideFont(figureFont(scroller).px, fill ? sizeOf(scroller).w : 0, cpus.length);
+    if (svg.style.getPropertyValue('--fig-font') !== `${fs}px`) svg.style.setProperty('--fig-font', `${fs}px`);
     const ch = fs * 0.62; // a monospace digit
     const LEFT = Math.max(44, Math.ceil(ch * 6 + 6)); // room for "batch"
     const TOP = Math.ceil(fs * 2);
     const BOTTOM = Math.ceil(fs * 3.7);
-    const H = Math.max(230, TOP + BOTTOM + fs * 8);
+    // a lesson's slide gives the figure a box to fill (lecture.css): as tall and as wide as it is
+    const H = fill ? Math.max(230, Math.floor(sizeOf(scroller).h) - 6) : Math.max(230, TOP + BOTTOM + fs * 8);
     const y = scaleLinear()
       .domain([0, maxCount * 1.1])
       .range([H - BOTTOM, TOP]);
@@ -185,7 +224,8 @@ export function createPcpView(body: HTMLElement) {
     // never narrower than its shortest labels ("12", "spin"), and says "cpu 12" when it can.
     const avail = Math.max(200, sizeOf(scroller).w - LEFT - 4);
     const minW = Math.ceil(ch * 4 + 8);
-    const COL_W = Math.max(minW, Math.min(Math.max(72, Math.ceil(ch * 7 + 8)), Math.floor(avail / cpus.length)));
+    const widest = fill ? Math.ceil(ch * 14) : Math.max(72, Math.ceil(ch * 7 + 8));
+    const COL_W = Math.max(minW, Math.min(widest, Math.floor(avail / cpus.length)));
     const narrow = COL_W < ch * (`cpu ${cpus.length - 1}`.length + 1) || COL_W < ch * 8;
     const width = LEFT + cpus.length * COL_W;
     const animate = p === drawnPlayer && Math.abs(p.step - drawnStep) <= ANIMATE_STEPS && p.step !== drawnStep && !reducedMotion();
@@ -193,7 +233,7 @@ export function createPcpView(body: HTMLElement) {
     drawnStep = p.step;
     // Only what changed is written: a column whose count, cold part and lock state are as
     // drawn is left alone (attribute writes restyle the SVG; at 60 frames a second they add up).
-    const layoutKey = `${width}/${COL_W}/${maxCount}/${shown.high}/${params.batch}/${params.source}/${tuned}/${fs}`;
+    const layoutKey = `${width}/${H}/${COL_W}/${maxCount}/${shown.high}/${params.batch}/${params.source}/${tuned}/${fs}`;
     const locks = cpus.map((c) => p.lockState(c));
     const colKeys = cpus.map((c) => `${s.pcpCount[c]}/${s.pcpCold[c]}/${s.pcpHigh[c]}/${locks[c]}`);
     const relayout = layoutKey !== drawnLayout || colKeys.length !== drawnCols.length;
@@ -209,11 +249,7 @@ export function createPcpView(body: HTMLElement) {
       svg.setAttribute('viewBox', `0 0 ${width} ${H}`);
       svg.setAttribute('width', String(width));
       svg.setAttribute('height', String(H));
-      note.textContent =
-        (tuned
-          ? `count per CPU against its own high (6.7+ moves it between high_min and high_max: cpu 0's is ${highOf(0)} now) and batch = ${params.batch ?? 'unknown'}. `
-          : `count per CPU against high = ${params.high ?? 'unknown'} and batch = ${params.batch ?? 'unknown'} (${params.source}). `) +
-        'Light: hot pages; dark: cold list.';
+      note.textContent = pcpNote(tuned, cpus.map(highOf), params);
     }
 
     const all = select(svg)

@@ -2,16 +2,28 @@
 // text alternative for screen readers.
 
 import { ACCESS_OUTCOMES, MIGRATETYPES, NR_MIGRATETYPES, NR_OUTCOMES } from '../log/events';
+import { CACHE, prefetchFates } from '../log/state';
 import type { Player } from '../log/player';
 import type { PcpParams } from './pcp';
 import { hexPfn } from '../log/describe';
+import { sizeOf } from '../ui/dom';
 
 const pad = (v: number | string, w: number) => String(v).padStart(w);
 
-export function buddyinfoText(p: Player): string {
+/** The kernel's line; where it is wider than `cols` characters (a slide, a phone), the zone's
+ * name on a line of its own and the counts under it, each as wide as the widest, so every
+ * order stays in view. */
+export function buddyinfoText(p: Player, cols = Infinity): string {
   const s = p.state;
-  const cells = Array.from({ length: s.nrOrders }, (_, o) => pad(s.nrFreeOrder(o), 6)).join(' ');
-  return `Node 0, zone   Normal ${cells}`;
+  const nr = Array.from({ length: s.nrOrders }, (_, o) => s.nrFreeOrder(o));
+  const cells = nr.map((v) => pad(v, 6)).join(' ');
+  let line = `Node 0, zone   Normal ${cells}`;
+  if (line.length > cols) {
+    const w = Math.max(...nr.map((v) => String(v).length));
+    line = `Node 0, zone   Normal\n${nr.map((v) => pad(v, w)).join(' ')}`;
+  }
+  // a trace says nothing of what was free before it began: its counts are the blocks it freed
+  return s.geo.imported ? `${line}\n# an imported trace: the blocks it put on each free_area, not the zone's nr_free (what was free before the recording is unknown)` : line;
 }
 
 /** Like /proc/pagetypeinfo's "Free pages count per migrate type at order". */
@@ -88,21 +100,43 @@ export function cpuStatsText(p: Player, maxCpus = 32): string {
     }),
   );
   if (s.geo.cpus > shown) lines.push(`... ${s.geo.cpus - shown} more CPUs`);
-  lines.push('', 'struct page accesses by outcome, and prefetches');
+  return lines.join('\n');
+}
+
+/** Every prefetch's fate per CPU: issued = pf_hit + pf_late + pf_wasted + redundant + unread;
+ * then, unless `fatesOnly` (a slide has room for one table), every access by where it was served
+ * (the 'plain' column only on the plain machine). */
+export function prefetchFatesText(p: Player, maxCpus = 32, fatesOnly = false): string {
+  const s = p.state;
+  const shown = Math.min(s.geo.cpus, maxCpus);
+  const cpus = Array.from({ length: shown }, (_, c) => c);
+  const lines = ['issued = pf_hit + pf_late + pf_wasted + redundant (already in L1) + unread'];
   lines.push(
     ...columns(
-      ['cpu', ...ACCESS_OUTCOMES.map((o) => OUTCOME_HEADS[o]), 'issued', 'wasted'],
+      ['cpu', 'issued', 'pf_hit', 'pf_late', 'pf_wasted', 'redundant', 'unread'],
       cpus.map((c) => {
-        const b = c * (NR_OUTCOMES + 2);
-        return [c, ...s.cache.subarray(b, b + NR_OUTCOMES + 2)];
+        const f = prefetchFates(s, c);
+        return [c, f.issued, f.hit, f.late, f.wasted, f.redundant, f.unread];
       }),
     ),
   );
+  if (fatesOnly) return [...lines, '', 'accesses by where they were served: on the page (L)'].join('\n');
+  const plain = cpus.some((c) => s.cache[c * CACHE.WIDTH + NR_OUTCOMES - 1]! > 0);
+  const outcomes = ACCESS_OUTCOMES.slice(0, 5).concat(plain ? ['plain'] : []).map((o) => ACCESS_OUTCOMES.indexOf(o));
+  lines.push('', 'accesses (struct pages, slab objects) by where they were served');
+  lines.push(...columns(['cpu', ...outcomes.map((k) => OUTCOME_HEADS[ACCESS_OUTCOMES[k]!])], cpus.map((c) => [c, ...outcomes.map((k) => s.cache[c * CACHE.WIDTH + k]!)])));
+  if (s.geo.cpus > shown) lines.push(`... ${s.geo.cpus - shown} more CPUs`);
   return lines.join('\n');
 }
 
 export function createTextView(body: HTMLElement, label: string) {
   const pre = document.createElement('pre');
+  /** characters of the text's font that fit across the box (a monospace glyph is 0.6 em) */
+  const cols = () => {
+    const w = sizeOf(pre).w;
+    const px = parseFloat(getComputedStyle(pre).fontSize) || 13;
+    return w > 0 ? Math.floor((w - px) / (px * 0.6)) : Infinity;
+  };
   pre.className = 'procfs';
   pre.tabIndex = 0; // it may scroll sideways: the keyboard must reach it
   pre.setAttribute('role', 'figure');
@@ -112,5 +146,6 @@ export function createTextView(body: HTMLElement, label: string) {
     set(text: string) {
       if (pre.textContent !== text) pre.textContent = text;
     },
+    cols,
   };
 }

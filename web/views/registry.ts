@@ -19,8 +19,8 @@ import { createPcpView, type PcpParams } from './pcp';
 import { createPcpHistView, type PcpHistData } from './pcphist';
 import { createLatencyView } from './latency';
 import type { LatencyData } from './latency-data';
-import { buddyinfoText, cpuStatsText, createTextView, pagetypeText, zoneinfoText } from './procfs';
-import { createSlabView } from './slab';
+import { buddyinfoText, cpuStatsText, prefetchFatesText, createTextView, pagetypeText, zoneinfoText } from './procfs';
+import { SLAB_LEGEND, createSlabView } from './slab';
 import { createEventView, eventLegend } from './eventanim';
 import { buddyTreeLegend, freeAreasLegend, lockTimelineLegend, memMapLegend, pcpLegend } from './legends';
 import type { FigureTerm } from './terms';
@@ -79,9 +79,13 @@ interface ViewDef {
   names?(t: FigureTerm): boolean;
 }
 
-const textView = (label: string, text: (d: AllViewData) => string) => (body: HTMLElement): Draw => {
+/** Whether views are drawn on a lesson's lecture slide (lecture mode, a lesson page). */
+const onSlide = () => document.documentElement.classList.contains('lecture') && document.querySelector('.lesson-stage') !== null;
+
+/** A text view; `text` is told how many characters fit across it (a slide or a phone: fewer). */
+const textView = (label: string, text: (d: AllViewData, cols: number) => string) => (body: HTMLElement): Draw => {
   const v = createTextView(body, label);
-  return (d: AllViewData) => v.set(text(d));
+  return (d: AllViewData) => v.set(text(d, v.cols()));
 };
 const playerView =
   (create: (body: HTMLElement) => { update(p: Player): void; mark?(t: FigureTerm | undefined): void }) =>
@@ -119,7 +123,7 @@ const DEFS = [
     hint: 'nr_free per order, 0 to MAX_PAGE_ORDER: the rows above, as the kernel prints them',
     needs: ['player'],
     pace: 'always',
-    create: textView('/proc/buddyinfo', (d) => buddyinfoText(d.player)),
+    create: textView('/proc/buddyinfo', (d, cols) => buddyinfoText(d.player, cols)),
     names: about('/proc/buddyinfo', 'buddyinfo', 'nr_free'),
   },
   {
@@ -198,6 +202,8 @@ const DEFS = [
     needs: ['player'],
     pace: 'visible',
     create: playerView(createSlabView),
+    legend: () => [...SLAB_LEGEND],
+    names: (t) => about('freelist', 'kmem_cache_cpu', 'get_freepointer', 'prefetch_freepointer')(t),
   },
   {
     id: 'zoneinfo',
@@ -208,11 +214,20 @@ const DEFS = [
   },
   {
     id: 'cpustats',
-    title: 'zone->lock and cache, per CPU',
+    title: 'zone->lock, per CPU',
     needs: ['player'],
     pace: 'text',
-    create: textView('zone->lock and cache counters per CPU', (d) => cpuStatsText(d.player)),
-    names: (t) => about('pf_hit', 'pf_late', 'pf_wasted', 'misses')(t),
+    create: textView('zone->lock counters per CPU', (d) => cpuStatsText(d.player)),
+    names: (t) => about('zone->lock counters')(t),
+  },
+  {
+    id: 'prefetches',
+    title: 'Prefetches by fate, and accesses, per CPU',
+    needs: ['player'],
+    pace: 'text',
+    // a lesson's slide shows the fates alone (its one table fits; the page shows both)
+    create: textView('prefetches by fate and accesses by where they were served, per CPU', (d) => prefetchFatesText(d.player, 32, onSlide())),
+    names: (t) => about('pf_hit', 'pf_late', 'pf_wasted', 'redundant', 'unread', 'misses')(t),
   },
   {
     id: 'event',

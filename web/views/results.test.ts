@@ -3,7 +3,7 @@
 // whole run, as the core counts them.
 import { describe, expect, it } from 'vitest';
 import type { SimStats } from '../engine/simstats';
-import { EventLog } from '../log/events';
+import { EV, EventLog, FLAG, decodeEvents, encodeEvents } from '../log/events';
 import { SIM_STATS } from '../scenario/core-schema';
 import { runRequest } from '../scenario/request';
 import { latencyRows, resultRows } from './results';
@@ -27,6 +27,27 @@ describe('results card', () => {
     expect(row[3]).toBe('of all CPUs’ time spent spinning on zone->lock, over the whole run: the set-up the score leaves out included');
     const hb = runRequest({ workload: 'hackbench', groups: 2, loops: 10, preset: 'v5.18', seed: 1 });
     expect(resultRows({ request: hb, stats: stats({ zoneBp: 5 }), log: new EventLog(0) }).find((r) => r[0] === 'zone-contention')![3]).toBe('of all CPUs’ time spent spinning on zone->lock');
+  });
+
+  it('counts drains and refills as events with the pages they moved, and calls a 6.7+ high high_min', () => {
+    const log = decodeEvents(
+      encodeEvents([
+        { type: EV.ZONE_INIT, pfn: 0x100, order: 4, arg0: 16, arg1: 1, flags: 2, cpu: 0xffff },
+        { type: EV.RMQUEUE_BULK, order: 0, cpu: 0, arg0: 63 },
+        { type: EV.RMQUEUE_BULK, order: 1, cpu: 0, arg0: 31 },
+        { type: EV.PCP_DRAIN, cpu: 0, arg0: 40, arg1: 600 },
+        { type: EV.PCP_DRAIN, cpu: 0, arg0: 40, arg1: 560, flags: FLAG.END },
+      ]),
+    );
+    const request = runRequest({ workload: 'page_fault1', cpus: 2, pages: 4096, preset: 'v6.7', seed: 1 });
+    const rows = resultRows({ request, stats: stats({ batch: 63, high: 576 }), log });
+    const row = (id: string) => rows.find((r) => r[0] === id)!;
+    expect(row('refills')[2]).toBe('2 refills, 125 pages');
+    expect(row('drains')[2]).toBe('1 drain, 40 pages');
+    expect(row('pcp')[2]).toBe('batch 63, high_min 576');
+    expect(row('pcp')[3]).toContain('not from this run’s zone');
+    const old = runRequest({ workload: 'page_fault1', cpus: 2, pages: 4096, preset: 'v4.16', seed: 1 });
+    expect(resultRows({ request: old, stats: stats({ batch: 31, high: 186 }), log }).find((r) => r[0] === 'pcp')![2]).toBe('batch 31, high 186');
   });
 
   it('shows the latencies a run counted, in model time, and none of a run that did not count them', () => {

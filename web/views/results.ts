@@ -9,6 +9,7 @@ import { JUMP_KINDS, type JumpKind } from '../log/player';
 import { EV, type EventLog } from '../log/events';
 import { blabCommand, runParameters, runTasks, type RunParams } from '../scenario/request';
 import { workloadEntry } from '../scenario/workloads';
+import { CORE_PRESETS } from '../scenario/core-schema';
 import { el } from '../ui/dom';
 import { howMadeLine } from '../ui/provenance';
 import { nsText } from './latency-data';
@@ -33,7 +34,22 @@ export function countStarts(log: EventLog, kind: JumpKind): number {
   return n;
 }
 
+/** The pages the log's refills asked for, or its drains returned (each start record's arg0:
+ * blocks of the record's order, counted in pages). */
+export function pagesMoved(log: EventLog, kind: 'refill' | 'drain'): number {
+  const t = JUMP_KINDS[kind].test;
+  const type = kind === 'refill' ? EV.RMQUEUE_BULK : EV.PCP_DRAIN;
+  let n = 0;
+  for (let i = 0; i < log.length; i++) if (log.type[i] === type && t(log, i)) n += log.arg0[i]! * (kind === 'refill' ? 2 ** log.order[i]! : 1);
+  return n;
+}
+
+/** 6.7+ presets tune each list's high between high_min and high_max: the run's `high` is high_min. */
+const tunedHigh = (preset: string) => (CORE_PRESETS.find((p) => p.name === preset)?.strategy.highMode ?? 0) >= 2;
+
 const int = (v: number) => Math.round(v).toLocaleString('en');
+/** "32 drains, 992 pages": how many times, and how much they moved */
+const events = (n: number, what: string, pages: number) => `${int(n)} ${what}${n === 1 ? '' : 's'}, ${int(pages)} ${pages === 1 ? 'page' : 'pages'}`;
 
 /** One labelled figure: [measure id, label, value text, what it counts]. */
 type Row = [string, string, string, string?];
@@ -69,9 +85,16 @@ export function resultRows(r: RunResult): Row[] {
   const cut = logWasCut(r.log);
   const where = cut ? 'in the recorded part of the run' : 'in the whole run';
   rows.push(
-    ['refills', 'pcp refills (rmqueue_bulk)', int(countStarts(r.log, 'refill')), `batch pages moved from the buddy lists to a pcp list, ${where}`],
-    ['drains', 'pcp drains (free_pcppages_bulk)', int(countStarts(r.log, 'drain')), `pages returned from a pcp list that reached high, ${where}`],
-    ['pcp', 'pcp lists', `batch ${s.batch}, high ${s.high}`, q.batch !== undefined || q.high !== undefined ? 'as set for this run' : 'the preset’s, for a 96 GB node'],
+    ['refills', 'pcp refills (rmqueue_bulk)', events(countStarts(r.log, 'refill'), 'refill', pagesMoved(r.log, 'refill')), `each one zone->lock hold moving pages from the buddy lists to a pcp list, ${where}`],
+    ['drains', 'pcp drains (free_pcppages_bulk)', events(countStarts(r.log, 'drain'), 'drain', pagesMoved(r.log, 'drain')), `each one bulk free from a pcp list that reached its high back to the buddy lists, ${where}`],
+    [
+      'pcp',
+      'pcp lists',
+      `batch ${s.batch}, ${tunedHigh(q.preset) ? 'high_min' : 'high'} ${s.high}`,
+      q.batch !== undefined || q.high !== undefined
+        ? 'as set for this run'
+        : `the preset’s, computed for the model’s 96 GB node, not from this run’s zone${tunedHigh(q.preset) ? '; 6.7+ lets each list’s high grow from high_min towards high_max' : ''}`,
+    ],
   );
   return rows;
 }

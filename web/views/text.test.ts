@@ -3,7 +3,7 @@ import { decodeEvents, encodeEvents, EV } from '../log/events';
 import { Player } from '../log/player';
 import { expand, mergeBack, setup, withTimes } from '../testing/zone16';
 import { describeEvent } from '../log/describe';
-import { buddyinfoText, cpuStatsText, pagetypeText, zoneinfoText } from './procfs';
+import { buddyinfoText, cpuStatsText, prefetchFatesText, pagetypeText, zoneinfoText } from './procfs';
 import { compactionLine } from './memmap';
 import { gridColumns } from './memmap-image';
 
@@ -31,8 +31,9 @@ describe('text panels', () => {
 
   it('puts every value of the "zone->lock and cache, per CPU" tables under its own heading', () => {
     p.seek(log.length);
-    const [locks, cache] = cpuStatsText(p).split('\n\n');
-    for (const table of [locks!, cache!.split('\n').slice(1).join('\n')]) {
+    const locks = cpuStatsText(p);
+    const [fates, cache] = prefetchFatesText(p).split('\n\n');
+    for (const table of [locks, cache!.split('\n').slice(1).join('\n'), fates!.split('\n').slice(1).join('\n')]) {
       const [head, ...rows] = table.split('\n');
       const heads = head!.trim().split(/ +/);
       // each heading's right edge is where its column's values end (the first column: its left edge)
@@ -43,7 +44,10 @@ describe('text panels', () => {
         cells.slice(1).forEach((c, i) => expect(c.index + c[0].length, `${heads[i + 1]} in "${r}"`).toBe(ends[i + 1]));
       }
     }
-    expect(cache!.split('\n')[1]).toBe('cpu  L1  L2  LLC  remote  memory  pf_hit  pf_late  plain  issued  wasted');
+    // no access of this log was on the plain machine: no 'plain' column
+    expect(cache!.split('\n')[1]).toBe('cpu  L1  L2  LLC  remote  memory');
+    // every prefetch's fate, the columns adding up to issued
+    expect(fates!.split('\n')[1]).toBe('cpu  issued  pf_hit  pf_late  pf_wasted  redundant  unread');
   });
 });
 

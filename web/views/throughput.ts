@@ -21,6 +21,7 @@ import { select } from 'd3-selection';
 import { line, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTriangle } from 'd3-shape';
 import 'd3-transition';
 import { reducedMotion } from '../ui/dom';
+import { COLORS } from '../ui/palette';
 import type { ThroughputPoint, ThroughputSeries } from '../engine/sweep';
 
 export interface ThroughputChartOptions {
@@ -37,6 +38,9 @@ export interface ThroughputChartOptions {
   yLabel?: string;
   /** x axis title; default "tasks (one per CPU)" (hackbench: groups) */
   xLabel?: string;
+  /** the y axis starts at 0 (default), or spans the plotted values only, so lines a few
+   * percent apart do not lie on each other */
+  yFromZero?: boolean;
   /** viewBox size (default: the container's width, 360 to 640, and 360 high); the SVG itself
    * scales to its container's width */
   width?: number;
@@ -44,10 +48,18 @@ export interface ThroughputChartOptions {
 }
 
 /** Okabe–Ito, in an order where neighbours differ in lightness too (projector, colour blindness). */
-export const SERIES_COLORS = ['#56B4E9', '#E69F00', '#009E73', '#F0E442', '#CC79A7', '#D55E00', '#0072B2', '#FFFFFF'] as const;
+const SERIES_DARK = ['#56B4E9', '#E69F00', '#009E73', '#F0E442', '#CC79A7', '#D55E00', '#0072B2', '#FFFFFF'] as const;
+// on white the yellow and the white series would vanish: a darker yellow and black take their places
+const SERIES_LIGHT = ['#0072B2', '#E69F00', '#009E73', '#8a7a00', '#CC79A7', '#D55E00', '#56B4E9', '#000000'] as const;
+/** The colour of series i in the page's theme (Okabe–Ito, in the order the charts have always used). */
+export const seriesColor = (i: number): string => {
+  const set = document.documentElement.dataset['theme'] === 'light' ? SERIES_LIGHT : SERIES_DARK;
+  return set[i % set.length]!;
+};
 /** One marker shape per series (d3-shape's symbols), so colour is never the only cue. */
 const MARKERS = [symbolCircle, symbolSquare, symbolTriangle, symbolDiamond, symbolCross, symbolStar] as const;
-export const LINEAR_COLOR = '#aab4c0';
+/** the linear line and the axes: quiet, in the page's theme */
+const linearColor = () => COLORS.muted;
 /** how long a redraw eases lines and points to their new places (none with reduced motion) */
 const EASE_MS = 300;
 
@@ -65,10 +77,21 @@ export function linearSeries(base: ThroughputSeries, all: readonly ThroughputSer
   return { label: 'linear', points: tasks.map((t) => ({ tasks: t, score: one.score * t })) };
 }
 
-/** `s` cut to fit `width` px at `size` px type (the whole title is in the chart's accessible name). */
-function fitText(s: string, width: number, size: number): string {
-  const max = Math.floor(width / (size * 0.56));
-  return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
+/** `s` in lines that fit `width` px at `size` px type, broken at spaces (a phone's narrow chart
+ * wraps its title rather than cutting it); a word longer than a line is cut. */
+export function wrapText(s: string, width: number, size: number): string[] {
+  const max = Math.max(4, Math.floor(width / (size * 0.56)));
+  const lines: string[] = [];
+  let cur = '';
+  for (const word of s.split(/\s+/)) {
+    const w = word.length > max ? `${word.slice(0, max - 1)}…` : word;
+    if (cur && cur.length + 1 + w.length > max) {
+      lines.push(cur);
+      cur = w;
+    } else cur = cur ? `${cur} ${w}` : w;
+  }
+  if (cur) lines.push(cur);
+  return lines;
 }
 
 /** The points of a series in task order, without non-finite or negative values. */
@@ -76,6 +99,17 @@ function clean(s: ThroughputSeries): ThroughputPoint[] {
   return s.points
     .filter((p) => Number.isFinite(p.tasks) && Number.isFinite(p.score) && p.tasks > 0 && p.score >= 0)
     .sort((a, b) => a.tasks - b.tasks);
+}
+
+/** The y axis's span: 0 to the top value, or the plotted values with a little room each side
+ * (at least 2 % of the top, so a flat line is not blown up to fill the plot). */
+export function yDomain(pts: readonly ThroughputPoint[], fromZero: boolean): [number, number] {
+  const scores = pts.map((p) => p.score);
+  const hi = Math.max(1, ...scores);
+  if (fromZero || !scores.length) return [0, hi];
+  const lo = Math.min(...scores);
+  const pad = Math.max((hi - lo) * 0.08, hi * 0.02);
+  return [Math.max(0, lo - pad), hi + pad];
 }
 
 /** A one-sentence text alternative: every series' score at its highest task count. */
@@ -110,27 +144,29 @@ interface ChartFrame {
   h: number;
   m: { top: number; right: number; bottom: number; left: number };
   maxTasks: number;
+  /** the chart's title, wrapped to the width */
+  titleLines: string[];
 }
 
 /** The axes (d3-axis, the y ticks drawn across the plot as grid lines), their titles and the chart's. */
-function drawAxes(svg: SVGSVGElement, { x, y, w: W, h: H, m, maxTasks }: ChartFrame, opts: ThroughputChartOptions, unit: string) {
+function drawAxes(svg: SVGSVGElement, { x, y, w: W, h: H, m, maxTasks, titleLines }: ChartFrame, opts: ThroughputChartOptions, unit: string) {
   const axes = part(svg, 'tp-axes');
   const yAxis = part(axes.node()!, 'tp-y').attr('transform', `translate(${m.left},0)`);
   yAxis.call(axisLeft(y).ticks(5).tickFormat((v) => fmtScore(Number(v))).tickSizeInner(-(W - m.left - m.right)).tickSizeOuter(0).tickPadding(6));
-  yAxis.selectAll('.tick line').attr('stroke', '#2e3748');
+  yAxis.selectAll('.tick line').attr('stroke', COLORS.grid);
   const taskTicks = x.ticks(Math.min(8, maxTasks)).filter((t) => Number.isInteger(t));
   const xAxis = part(axes.node()!, 'tp-x').attr('transform', `translate(0,${H - m.bottom})`);
   xAxis.call(axisBottom(x).tickValues(taskTicks).tickFormat((v) => String(v)).tickSizeOuter(0));
   for (const a of [xAxis, yAxis]) {
     a.attr('font-size', 13).attr('font-family', null);
-    a.selectAll('.domain').attr('stroke', LINEAR_COLOR);
-    a.selectAll('.tick text').attr('fill', '#e6edf3');
+    a.selectAll('.domain').attr('stroke', linearColor());
+    a.selectAll('.tick text').attr('fill', COLORS.text);
   }
-  xAxis.selectAll('.tick line').attr('stroke', LINEAR_COLOR);
+  xAxis.selectAll('.tick line').attr('stroke', linearColor());
   const titles = [
     { cls: 'tp-xlabel', x: (m.left + W - m.right) / 2, y: H - 6, t: opts.xLabel ?? 'tasks (one per CPU)', anchor: 'middle', rotate: false },
     { cls: 'tp-ylabel', x: 14, y: (m.top + H - m.bottom) / 2, t: opts.yLabel ?? `score (${unit})`, anchor: 'middle', rotate: true },
-    ...(opts.title ? [{ cls: 'tp-title', x: m.left, y: 18, t: fitText(opts.title, W - m.left - 4, 14), anchor: 'start', rotate: false }] : []),
+    ...titleLines.map((t, k) => ({ cls: `tp-title tp-title-${k}`, x: m.left, y: 18 + k * 17, t, anchor: 'start', rotate: false })),
   ];
   axes
     .selectAll<SVGTextElement, (typeof titles)[number]>('text.tp-axis-title')
@@ -141,9 +177,9 @@ function drawAxes(svg: SVGSVGElement, { x, y, w: W, h: H, m, maxTasks }: ChartFr
     .attr('y', (d) => d.y)
     .attr('text-anchor', (d) => d.anchor)
     .attr('transform', (d) => (d.rotate ? `rotate(-90 ${d.x} ${d.y})` : null))
-    .attr('font-weight', (d) => (d.cls === 'tp-title' ? 650 : null))
-    .attr('fill', '#e6edf3')
-    .attr('font-size', (d) => (d.cls === 'tp-title' ? 14 : 13))
+    .attr('font-weight', (d) => (d.cls.startsWith('tp-title') ? 650 : null))
+    .attr('fill', COLORS.text)
+    .attr('font-size', (d) => (d.cls.startsWith('tp-title') ? 14 : 13))
     .text((d) => d.t);
 }
 
@@ -164,7 +200,9 @@ export function drawThroughputChart(
   svg.style.aspectRatio = `${W} / ${H}`;
   const title = opts.title ?? 'Throughput';
   const unit = opts.unit ?? 'pages/s';
-  const m = { top: opts.title ? 30 : 12, right: 96, bottom: 44, left: 64 };
+  const m = { top: 12, right: 96, bottom: 44, left: 64 };
+  const titleLines = opts.title ? wrapText(opts.title, W - m.left - 4, 14) : [];
+  m.top += titleLines.length * 17;
   const lines = series.map((s) => ({ label: s.label, pts: clean(s) }));
   const lin =
     opts.linear === false
@@ -177,9 +215,8 @@ export function drawThroughputChart(
   const linPts = lin ? clean(lin) : [];
   const allPts = [...lines.flatMap((l) => l.pts), ...linPts];
   const maxTasks = Math.max(1, ...allPts.map((p) => p.tasks));
-  const maxScore = Math.max(1, ...allPts.map((p) => p.score));
   const x = scaleLinear().domain([0, maxTasks]).nice().range([m.left, W - m.right]);
-  const y = scaleLinear().domain([0, maxScore]).nice().range([H - m.bottom, m.top]);
+  const y = scaleLinear().domain(yDomain(allPts, opts.yFromZero ?? true)).nice().range([H - m.bottom, m.top]);
   const ms = reducedMotion() ? 0 : EASE_MS;
 
   const root = select(svg);
@@ -187,7 +224,7 @@ export function drawThroughputChart(
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', describeThroughput(series, title));
   svg.classList.add('throughput-svg');
-  drawAxes(svg, { x, y, w: W, h: H, m, maxTasks }, opts, unit);
+  drawAxes(svg, { x, y, w: W, h: H, m, maxTasks, titleLines }, opts, unit);
 
   const path = line<ThroughputPoint>()
     .x((p) => x(p.tasks))
@@ -199,14 +236,14 @@ export function drawThroughputChart(
     .selectAll<SVGPathElement, ThroughputPoint[]>('path.tp-linear')
     .data(linPts.length > 1 ? [linPts] : [])
     .join((enter) => enter.append('path').attr('class', 'tp-linear').attr('fill', 'none').attr('opacity', 0).attr('d', path))
-    .attr('stroke', LINEAR_COLOR)
+    .attr('stroke', linearColor())
     .attr('stroke-width', 1.5)
     .attr('stroke-dasharray', '6 5')
     .transition()
     .duration(ms)
     .attr('opacity', 1)
     .attr('d', path);
-  if (linPts.length > 1) labels.push({ y: y(linPts.at(-1)!.score), text: lin!.label, color: LINEAR_COLOR });
+  if (linPts.length > 1) labels.push({ y: y(linPts.at(-1)!.score), text: lin!.label, color: linearColor() });
 
   const groups = root
     .selectAll<SVGGElement, (typeof lines)[number]>('g.tp-series')
@@ -215,7 +252,7 @@ export function drawThroughputChart(
     .attr('class', 'tp-series')
     .attr('data-label', (l) => l.label);
   groups.each(function (l, i) {
-    const color = SERIES_COLORS[i % SERIES_COLORS.length]!;
+    const color = seriesColor(i);
     const g = select(this);
     g.selectAll<SVGPathElement, ThroughputPoint[]>('path.tp-line')
       .data(l.pts.length > 1 ? [l.pts] : [])

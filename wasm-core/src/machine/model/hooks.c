@@ -201,13 +201,18 @@ void _mach_model_store(struct blab_machine *m, unsigned cpu, uint64_t vaddr, uns
 void _mach_model_prefetch(struct blab_machine *m, unsigned cpu, uint64_t vaddr, unsigned path)
 {
 	struct model_machine *mm = mach_model(m);
+	uint64_t redundant;
 	uint32_t land;
 
 	if (cpu >= mm->ncpus)
 		return;
+	/* arg1 = 1: the line was already in this CPU's L1 (the cache model's pf_redundant), so
+	 * this prefetch fetched nothing and no hit, late or wasted will ever be counted for it */
+	redundant = mm->cache.cnt_cpu[cpu].pf_redundant;
 	land = model_prefetch(mm, cpu, vaddr, (uint8_t)path);
+	redundant = mm->cache.cnt_cpu[cpu].pf_redundant - redundant;
 	MODEL_EMIT(m, BLAB_EVC_CACHE, BLAB_EV_PREFETCH, line_event_pfn(vaddr), 0, cpu, 0, path,
-		  line_event_flags(vaddr), land, 0);
+		  line_event_flags(vaddr), land, (uint32_t)redundant);
 	drain_wasted(m, mm);
 }
 
