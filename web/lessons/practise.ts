@@ -10,6 +10,7 @@ const PRACTISE: Record<string, { kind: string; level: number; preset?: string; w
   skipmerge: { kind: 'buddy', level: 3, what: 'where a freed block merges and goes on its list' },
   capstone: { kind: 'pcp', level: 3, what: 'each refill and drain of a tuned list' },
   autotune: { kind: 'pcp', level: 3, preset: 'v6.7', what: '6.7’s growing refills and moving high' },
+  tail: { kind: 'pcp', level: 1, preset: 'v6.7', what: 'how many pages one refill takes under zone->lock on 6.7' },
 };
 
 /** The exercise that practises lesson `id`, as a link and its words; undefined for none. */
