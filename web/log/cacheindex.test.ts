@@ -6,9 +6,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simScenario, type BlabFactory } from '../engine/blab-module';
-import { EV, FLAG, NR_OUTCOMES, decodeEvents, type EventLog } from './events';
+import { EV, FLAG, decodeEvents, type EventLog } from './events';
 import { CacheIndex, STRIP, stripKind } from './cacheindex';
 import { Player } from './player';
+import { CACHE } from './state';
 
 const modulePath = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'wasm', 'node', 'blab.js');
 let log: EventLog;
@@ -51,15 +52,18 @@ describe('per-CPU cache counters in the player state', () => {
     for (const step of [Math.floor(log.length / 3), log.length]) {
       const s = p.seek(step);
       for (let cpu = 0; cpu < 4; cpu++) {
-        const want = new Array(NR_OUTCOMES + 2).fill(0);
+        const want = new Array(CACHE.WIDTH).fill(0);
         for (let i = 0; i < step; i++) {
           if (log.cpu[i] !== cpu) continue;
           if (log.type[i] === EV.ACCESS) want[log.flags[i]! & FLAG.OUTCOME_MASK]++;
-          else if (log.type[i] === EV.PREFETCH) want[NR_OUTCOMES]++;
-          else if (log.type[i] === EV.PREFETCH_WASTED) want[NR_OUTCOMES + 1]++;
+          else if (log.type[i] === EV.PREFETCH) {
+            want[CACHE.ISSUED]++;
+            // a PREFETCH of a line already in L1 says so in its arg1: the redundant fate
+            if (log.arg1[i]) want[CACHE.REDUNDANT]++;
+          } else if (log.type[i] === EV.PREFETCH_WASTED) want[CACHE.WASTED]++;
         }
-        const b = cpu * (NR_OUTCOMES + 2);
-        expect(Array.from(s.cache.subarray(b, b + NR_OUTCOMES + 2))).toEqual(want);
+        const b = cpu * CACHE.WIDTH;
+        expect(Array.from(s.cache.subarray(b, b + CACHE.WIDTH))).toEqual(want);
       }
     }
   });

@@ -76,7 +76,9 @@ describe('slab reducer on the real core', () => {
     const dir = mkdtempSync(join(tmpdir(), 'blab-slab-'));
     try {
       const file = join(dir, 'hb.bin');
-      execFileSync(BLAB, ['sim', '--workload', 'hackbench', '--groups', '2', '--loops', '80', '--slub-prefetch', 'on', '--events', file]);
+      // a bare skb head per message (--data-size 0): one object allocated and remote-freed per
+      // message, 2 groups x 80 loops of them
+      execFileSync(BLAB, ['sim', '--workload', 'hackbench', '--groups', '2', '--loops', '80', '--data-size', '0', '--slub-prefetch', 'on', '--events', file]);
       const log = decodeEvents(readFileSync(file));
       const p = new Player(log);
       let sawFreelist = false;
