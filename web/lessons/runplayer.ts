@@ -61,8 +61,8 @@ function jumpControls(kinds: readonly JumpKind[], start: JumpKind | undefined, j
   const sel = el('select', { class: 'jump-kind', 'aria-label': 'Jump to the previous / next record of this kind ([ and ])' });
   for (const k of kinds) sel.append(el('option', { value: k, text: JUMP_KINDS[k].label }));
   if (start && kinds.includes(start)) sel.value = start;
-  const prev = el('button', { type: 'button', class: 'small jump-prev', text: '[ prev', 'aria-label': 'Previous record of the jump kind ([)' });
-  const next = el('button', { type: 'button', class: 'small jump-next', text: 'next ]', 'aria-label': 'Next record of the jump kind (])' });
+  const prev = el('button', { type: 'button', class: 'small jump-prev', text: '[ prev', 'aria-label': '[ prev: the previous record of the jump kind' });
+  const next = el('button', { type: 'button', class: 'small jump-next', text: 'next ]', 'aria-label': 'next ]: the next record of the jump kind' });
   prev.addEventListener('click', () => jump(-1));
   next.addEventListener('click', () => jump(1));
   const said = el('span', { class: 'jump-status', role: 'status' });

@@ -70,7 +70,7 @@ class OrderRows {
           'div',
           { class: 'fa-count' },
           el('span'),
-          el('span', { class: 'fa-frag', title: "mm/vmstat.c's fragmentation indices for a request of this order: unusable = the share of free memory in blocks too small for it; extfrag = how far a failure would be fragmentation, not want of memory (0..1, n/a when it would not fail)" }),
+          el('span', { class: 'fa-frag', title: "the kernel's fragmentation indices (unusable_free_index() and fragmentation_index() in mm/vmstat) for a request of this order: unusable = the share of free memory in blocks too small for it; extfrag = how far a failure would be fragmentation, not want of memory (0..1, n/a when it would not fail)" }),
         ),
       );
       for (const d of [...this.labelRows, ...this.countRows]) {
