@@ -601,13 +601,8 @@ int ex_buddy(struct blab_exercise *ex)
 		}
 		ex_run_close(&r);
 	}
-	if (err == 2)
-		err = ex_fail(ex, BLAB_ECHECK, "buddy: no problem of level %u found for seed %llu",
-			      ex->level, (unsigned long long)ex->seed);
-	if (err)
+	if ((err = ex_found(ex, "buddy", err)))
 		goto out;
-	ex_printf(&ex->title, "buddy, level %u, seed %llu (preset %s)", ex->level,
-		  (unsigned long long)ex->seed, ex->preset);
 	statement(b);
 out:
 	ex_buf_free(&b->history);

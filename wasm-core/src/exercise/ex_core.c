@@ -141,6 +141,17 @@ int ex_fail(struct blab_exercise *ex, int err, const char *fmt, ...)
 	return err;
 }
 
+int ex_found(struct blab_exercise *ex, const char *kind, int err)
+{
+	if (err == 2)
+		return ex_fail(ex, BLAB_ECHECK, "%s: no problem of level %u found for seed %llu", kind,
+			       ex->level, (unsigned long long)ex->seed);
+	if (!err)
+		ex_printf(&ex->title, "%s, level %u, seed %llu (preset %s)", kind, ex->level,
+			  (unsigned long long)ex->seed, ex->preset);
+	return err;
+}
+
 struct ex_question *ex_question(struct blab_exercise *ex, unsigned form, const char *fmt, ...)
 {
 	struct ex_question *q;

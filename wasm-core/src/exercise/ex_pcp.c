@@ -414,13 +414,8 @@ int ex_pcp(struct blab_exercise *ex)
 		}
 		ex_run_close(&r);
 	}
-	if (err == 2)
-		err = ex_fail(ex, BLAB_ECHECK, "pcp: no problem of level %u found for seed %llu",
-			      ex->level, (unsigned long long)ex->seed);
-	if (err)
+	if ((err = ex_found(ex, "pcp", err)))
 		goto out;
-	ex_printf(&ex->title, "pcp, level %u, seed %llu (preset %s)", ex->level,
-		  (unsigned long long)ex->seed, ex->preset);
 	statement(p);
 out:
 	free(p);

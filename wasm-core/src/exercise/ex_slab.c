@@ -517,13 +517,8 @@ int ex_slab(struct blab_exercise *ex)
 			ex_seal(ex, &r);
 		ex_run_close(&r);
 	}
-	if (err == 2)
-		err = ex_fail(ex, BLAB_ECHECK, "slab: no problem of level %u found for seed %llu",
-			      ex->level, (unsigned long long)ex->seed);
-	if (err)
+	if ((err = ex_found(ex, "slab", err)))
 		goto out;
-	ex_printf(&ex->title, "slab, level %u, seed %llu (preset %s)", ex->level,
-		  (unsigned long long)ex->seed, ex->preset);
 	statement(s);
 out:
 	ex_buf_free(&s->state);

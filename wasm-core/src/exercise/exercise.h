@@ -80,6 +80,9 @@ struct ex_question *ex_question(struct blab_exercise *ex, unsigned form, const c
 uint32_t ex_below(struct blab_exercise *ex, uint32_t n); /* the seed's PRNG: [0, n) */
 int ex_fail(struct blab_exercise *ex, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* the end of a kind's search for a problem: err 2 (every try drawn, none fit) becomes the
+ * reason BLAB_ECHECK gives; success titles the problem "KIND, level L, seed S (preset P)" */
+int ex_found(struct blab_exercise *ex, const char *kind, int err);
 
 /* An op script run line by line on the core (the plain machine), each line also written to
  * ex->ops: what the problem's `ops` replays is exactly what its answers were read from. */
