@@ -1,7 +1,7 @@
 // The pcp warnings from a run's counters, and which workloads get them at all.
 import { describe, expect, it } from 'vitest';
 import { SIM_STATS } from '../scenario/core-schema';
-import { pcpWarnings, pcpWarningsApply } from './pcp-warning';
+import { groupedWarnings, pcpWarnings, pcpWarningsApply } from './pcp-warning';
 import type { SimStats } from './simstats';
 
 const stats = (over: Partial<SimStats>): SimStats => ({ ...(Object.fromEntries(SIM_STATS.map((k) => [k, 0])) as SimStats), ...over });
@@ -21,6 +21,15 @@ describe('pcp warnings', () => {
     expect(w).toContain('its high (which starts at high_min, 576, and rises with every refill)');
     expect(w).not.toMatch(/up to high \(576\)/);
     expect(pcpWarnings(stats({ pcpUsed: 2, pcpUndrained: 2, high: 576 }), 'v6.0')[0]).toContain('up to high (576)');
+  });
+
+  it("keeps 'never drained' off a table that reads drain_pages()' own calls, not 'never refilled'", () => {
+    const s = stats({ pcpUsed: 2, pcpUndrained: 2, pcpUnrefilled: 1, high: 576 });
+    expect(pcpWarnings(s, 'v4.16', 'lat_drain_max_us')).toEqual([pcpWarnings(s, 'v4.16')[1]]);
+    expect(pcpWarnings(s, 'v4.16', 'lat_alloc_max_us')).toHaveLength(2);
+    const runs = [{ label: 'v6.7', preset: 'v6.7', tasks: 2, stats: stats({ pcpUsed: 2, pcpUndrained: 2, high: 576 }) }];
+    expect(groupedWarnings(runs, 'lat_drain_p99_us')).toEqual([]);
+    expect(groupedWarnings(runs)).toHaveLength(1);
   });
 
   it('warns for the page workloads, not for hackbench, whose configurations differ in SLUB', () => {

@@ -226,13 +226,15 @@ export function tableCells(r: TableResult, spread = false): string[][] {
 /** The pcp warnings of a table's finished runs, each with where it holds: "v4.16 at 1, 8 tasks".
  * None for hackbench: its configs differ in SLUB's switches, not in the pcp paths, so a pcp
  * list that never drained hides nothing its table compares (and "give each task more pages"
- * is no advice for senders of messages). */
+ * is no advice for senders of messages). Nor "never drained" where the table reads drain_pages()'s
+ * own calls (readsDrainCalls). */
 export function tableWarnings(r: TableResult): { text: string; where: string[] }[] {
   if (!pcpWarningsApply(r.table.workload)) return [];
   return groupedWarnings(
     r.runs.flatMap((row, i) =>
       row.flatMap((cell, j) => cell.flatMap((stats) => (stats ? [{ label: r.configs[j]!.label, preset: r.configs[j]!.preset, tasks: r.table.tasks[i]!, stats }] : []))),
     ),
+    r.table.metric,
   );
 }
 

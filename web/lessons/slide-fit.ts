@@ -46,6 +46,7 @@ export function offSlideNote(): HTMLElement {
  * the stage `data-fitted` with the step's number (tests of the slide wait for it). */
 export async function fitSlide(stage: HTMLElement, lecture: boolean, note: HTMLElement, step: number): Promise<string[]> {
   note.replaceChildren();
+  note.removeAttribute('title');
   note.hidden = true;
   for (const e of stage.querySelectorAll('.off-slide, .said-above')) e.classList.remove('off-slide', 'said-above');
   if (!lecture) {
@@ -64,7 +65,12 @@ export async function fitSlide(stage: HTMLElement, lecture: boolean, note: HTMLE
   }
   if (left.length) {
     note.hidden = false;
-    note.textContent = `off this slide: ${left.reverse().join('; ')} (L shows all)`;
+    // one short line in the toolbar (a wrapped list of names pushed the figure down the
+    // slide): how many, with the names for a screen reader and, in the title, for a pointer
+    const names = left.reverse().join('; ');
+    const count = left.length === 1 ? 'one part' : `${left.length} parts`;
+    note.append(`${count} off this slide (L shows all)`, el('span', { class: 'sr-only', text: `: ${names}` }));
+    note.title = `off this slide: ${names}`;
   }
   stage.dataset['fitted'] = String(step);
   return left;
