@@ -16,14 +16,22 @@ include $(sort $(wildcard mk/*.mk))
 
 # `make test` runs the suites in tiers, fast to slow, so a broken build or a failing unit test
 # shows in a minute, not after the browser tests; a suite not named here runs after these.
+# Suites joined by `+` run side by side (scripts/run-suites.sh): the first as usual, the others
+# at the lowest CPU priority, so they take only the CPU it leaves idle; each keeps its own log
+# and its own line of wall and CPU seconds. Only suites whose work is a fixed time each run
+# (real threads for N seconds) go beside another: they take as long however busy the CPU is.
 #   1  check                                    make check: types, lint, unit tests, native ctest
 #   2  test-debug test-wasm test-core test-clang  the core's other builds, its WASM twin, the
 #                                               web tests on the real core
 #   3  fuzz-smoke test-asan test-tsan           sanitizers and fuzzing
-#   4  test-wasm-real test-e2e test-stress      real threads and the browser
+#   4  test-wasm-real test-e2e+test-stress      real threads, and the browser with more beside it
+#      (test-wasm-real checks that its threads got work done, so it does not go at nice 19)
 SUITE_ORDER := check test-debug test-wasm test-core test-clang fuzz-smoke test-asan test-tsan \
-               test-wasm-real test-e2e test-stress
-ORDERED_SUITES := $(filter $(TEST_SUITES),$(SUITE_ORDER)) $(filter-out $(SUITE_ORDER),$(TEST_SUITES))
+               test-wasm-real test-e2e+test-stress
+# a `+` group of SUITE_ORDER keeps the members that are in TEST_SUITES
+suite_group = $(subst $() ,+,$(strip $(filter $(TEST_SUITES),$(subst +, ,$(1)))))
+ORDERED_SUITES := $(foreach g,$(SUITE_ORDER),$(call suite_group,$(g))) \
+                  $(filter-out $(subst +, ,$(SUITE_ORDER)),$(TEST_SUITES))
 
 # `make check`: the developer's loop, in a minute or two on a fresh clone (README.md): the type
 # check, eslint, every `make lint` check, Vitest's unit project and the native ctest; no

@@ -4,26 +4,77 @@
 # the run, naming the suites it did not reach; KEEP_GOING=1 runs every suite anyway.
 # Each suite's line gives its wall time and the CPU time it used (user + sys of everything it
 # ran): on a shared machine the wall time measures the neighbours too, the CPU time does not.
+# An argument A+B+C runs those suites side by side: A prints as it goes; B and C run at the
+# lowest CPU priority (nice 19), so they take the CPU that A leaves idle and never A's own,
+# and their output, kept in build/suites/NAME.log, is printed when the group ends. A group
+# counts as its suites, each passing or failing on its own.
 set -u
 kind=$1; shift
 passed=0; failed=0; failures=(); left=("$@")
 t0=$SECONDS
-# CPU seconds used so far by this script's finished children, into $cpu: the second line of
-# `times`, which must run in this shell (in a $(...) subshell it would count that one's)
+logs=build/suites
+# CPU seconds used so far by this shell's finished children, into $cpu: the second line of
+# `times` (FILE: where to read it), which must run in the shell whose children are counted
 timesf=$(mktemp); trap 'rm -f "$timesf"' EXIT
-cpu_now() { times >"$timesf"; cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f", t }' "$timesf"); }
-for suite in "$@"; do
-  left=("${left[@]:1}")
-  echo "=== ${kind}: ${suite}"
-  start=$SECONDS; cpu_now; c0=$cpu
-  if make --no-print-directory "$suite"; then
-    cpu_now; passed=$((passed + 1)); echo "=== ${kind}: ${suite} passed ($((SECONDS - start)) s, $((cpu - c0)) CPU s)"
+cpu_of() { awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f", t }' "$1"; }
+cpu_now() { times >"$timesf"; cpu=$(cpu_of "$timesf"); }
+
+# verdict SUITE STATUS WALL CPU: the suite's line, and the counts
+verdict() {
+  if [ "$2" -eq 0 ]; then
+    passed=$((passed + 1)); echo "=== ${kind}: $1 passed ($3 s, $4 CPU s)"
   else
-    cpu_now; failed=$((failed + 1)); failures+=("$suite"); echo "=== ${kind}: ${suite} FAILED ($((SECONDS - start)) s, $((cpu - c0)) CPU s)"
-    if [ "${KEEP_GOING:-0}" != 1 ] && [ "${#left[@]}" -gt 0 ]; then
-      echo "not run (KEEP_GOING=1 runs them): ${left[*]}"
-      break
-    fi
+    failed=$((failed + 1)); failures+=("$1"); echo "=== ${kind}: $1 FAILED ($3 s, $4 CPU s)"
+  fi
+}
+
+# one suite in this shell
+run_one() {
+  local start=$SECONDS c0
+  echo "=== ${kind}: $1"
+  cpu_now; c0=$cpu
+  make --no-print-directory "$1"; local rc=$?
+  cpu_now; verdict "$1" "$rc" "$((SECONDS - start))" "$((cpu - c0))"
+}
+
+# a group A+B+...: each suite in a subshell of its own, whose `times` is that suite's CPU
+run_group() {
+  local suites first s pids=()
+  IFS=+ read -ra suites <<<"$1"; first=${suites[0]}
+  mkdir -p "$logs"
+  echo "=== ${kind}: $1 (side by side: ${suites[*]:1} at nice 19, printed when $first ends)"
+  for s in "${suites[@]}"; do
+    (
+      start=$SECONDS
+      if [ "$s" = "$first" ]; then
+        make --no-print-directory "$s" 2>&1 | tee "$logs/$s.log"; rc=${PIPESTATUS[0]}
+      else
+        nice -n 19 make --no-print-directory "$s" >"$logs/$s.log" 2>&1; rc=$?
+      fi
+      times >"$logs/$s.times"
+      echo "$rc $((SECONDS - start))" >"$logs/$s.status"
+    ) &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  for s in "${suites[@]}"; do
+    local rc=1 wall=0
+    [ "$s" = "$first" ] || { echo "=== ${kind}: $s (beside $first; log: $logs/$s.log)"; cat "$logs/$s.log"; }
+    [ -s "$logs/$s.status" ] && read -r rc wall <"$logs/$s.status"
+    verdict "$s" "$rc" "$wall" "$(cpu_of "$logs/$s.times")"
+  done
+}
+
+for group in "$@"; do
+  left=("${left[@]:1}")
+  before=$failed
+  case $group in
+    *+*) run_group "$group" ;;
+    *) run_one "$group" ;;
+  esac
+  if [ "$failed" -gt "$before" ] && [ "${KEEP_GOING:-0}" != 1 ] && [ "${#left[@]}" -gt 0 ]; then
+    echo "not run (KEEP_GOING=1 runs them): ${left[*]}"
+    break
   fi
 done
 [ "$failed" -eq 0 ] || echo "failed suites: ${failures[*]}"

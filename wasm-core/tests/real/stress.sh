@@ -25,10 +25,14 @@ for p in $presets; do
 	done
 done >"$dir/plan"
 total=$(wc -l <"$dir/plan")
-# xargs -P runs JOBS at once; a run's output is kept only when it fails.
+: >"$dir/pages"
+# xargs -P runs JOBS at once; a run's output is kept only when it fails, and its pages/s
+# (summed over its tasks: the pages of its one second) goes to $dir/pages, so the last line
+# says how much work the runs did (less when the CPU is busy with other things).
 <"$dir/plan" xargs -P "$jobs" -L 1 sh -c '
 	out="$0/$2-$3-$4.out"
 	if $1 run --threads 2 --preset "$2" --seconds 1 --warmup 0 --pages "$3" >"$out" 2>&1; then
+		sed -n "s/^min:.*total:\([0-9]*\).*/\1/p" "$out" >>"$0/pages"
 		rm -f "$out"
 	else
 		echo "stress: FAILED: blab run --threads 2 --preset $2 --seconds 1 --warmup 0 --pages $3"
@@ -39,4 +43,5 @@ if [ -e "$dir/failed" ]; then
 	echo "stress: $(ls "$dir"/*.out | wc -l) of $total runs failed"
 	exit 1
 fi
-echo "stress: $total runs of 1 s at 2 threads ($runs per preset), every invariant held"
+pages=$(awk '{ t += $1 } END { printf "%.1f", t / 1e6 }' "$dir/pages")
+echo "stress: $total runs of 1 s at 2 threads ($runs per preset), every invariant held ($pages million pages in all)"
