@@ -7,7 +7,9 @@
 #   lint       the static checks; lint-web: knip (unused files, exports and dependencies;
 #              knip.jsonc) needs no build. Other areas add theirs as `lint: lint-AREA` (the C
 #              checks, lint-c, read build/native's objects, so `make lint` builds it).
-#   test-e2e   vite build, vite preview on a free localhost port, Playwright, server stopped
+#   test-e2e   vite build, vite preview on a free localhost port, Playwright (the @timed tests
+#              alone on one worker, then the rest on two: web/e2e/README.md), server stopped;
+#              make test runs test-stress beside it (the Makefile's SUITE_ORDER)
 #   web-build  dist/ (static, any host and folder: its service worker isolates the page on hosts
 #              without COOP/COEP and keeps it offline; build.json pins its version, docs/lessons.md)
 #   serve      vite preview on 0.0.0.0:5173 with the isolation headers (what `make start` runs)

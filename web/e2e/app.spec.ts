@@ -46,7 +46,8 @@ test('loads cross-origin isolated, without console errors, and runs the default 
   expect(errors).toEqual([]);
 });
 
-test('keyboard shortcuts drive the player; back N then forward N gives the same panels', async ({ page }) => {
+// @timed (run alone, playwright.config.ts): 400 ms of play must advance the player
+test('keyboard shortcuts drive the player; back N then forward N gives the same panels', { tag: '@timed' }, async ({ page }) => {
   const errors = watchConsole(page);
   await page.goto('/?workbench');
   const res = await loadLog(page, small);
@@ -191,7 +192,8 @@ test('axe: no serious or critical accessibility violations', async ({ page }) =>
   expect(bad.map((v) => v.id)).toEqual([]);
 });
 
-test('a 262,144-page zone with 16 CPUs renders and plays; screenshots for review', async ({ page }) => {
+// @timed (run alone, playwright.config.ts): 120 frames played, their p95 under a second
+test('a 262,144-page zone with 16 CPUs renders and plays; screenshots for review', { tag: '@timed' }, async ({ page }) => {
   const errors = watchConsole(page);
   mkdirSync('test-results', { recursive: true });
   await page.goto('/?workbench');

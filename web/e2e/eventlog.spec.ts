@@ -28,7 +28,8 @@ for (const [what, input, file, label] of [
   ['binary', '#log-file', BIN, 'big-log.bin'],
   ['JSON', '#jsonlog-file', JSON_LOG, 'page_fault1, 8 CPUs, v4.16'],
 ] as const) {
-  test(`a ${what} log of 1.9 million records loads with a progress bar while the page keeps answering`, async ({ page }) => {
+  // @timed (run alone, playwright.config.ts): the heartbeat may not stall past MAX_GAP_MS
+  test(`a ${what} log of 1.9 million records loads with a progress bar while the page keeps answering`, { tag: '@timed' }, async ({ page }) => {
     test.setTimeout(300_000);
     const errors = watchConsole(page);
     await page.goto('/?workbench');
@@ -52,7 +53,8 @@ for (const [what, input, file, label] of [
   });
 }
 
-test('a broken JSON log says its line and record; Cancel leaves the player as it was', async ({ page }) => {
+// @timed as well: it reads the log files the other two do, so the three run in one worker
+test('a broken JSON log says its line and record; Cancel leaves the player as it was', { tag: '@timed' }, async ({ page }) => {
   test.setTimeout(300_000);
   const errors = watchConsole(page);
   await page.goto('/?workbench');

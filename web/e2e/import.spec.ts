@@ -111,7 +111,8 @@ test('garbage, binary, empty and truncated files each say why, and the app stays
   await expect(page.locator('#opscript-out')).toContainText('check: ok', { timeout: 20_000 });
 });
 
-test('a 300,000-line trace imports with a progress bar while the main thread stays responsive; cancel works', async ({ page }) => {
+// @timed (run alone, playwright.config.ts): the heartbeat may not stall past MAX_GAP_MS
+test('a 300,000-line trace imports with a progress bar while the main thread stays responsive; cancel works', { tag: '@timed' }, async ({ page }) => {
   test.setTimeout(240_000);
   const errors = watchConsole(page);
   mkdirSync('test-results', { recursive: true });

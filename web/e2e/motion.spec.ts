@@ -43,7 +43,8 @@ test('reduced motion: a record is drawn in its final state at once, with no anim
   expect(errors).toEqual([]);
 });
 
-test('motion allowed: the same record animates (the check above can tell)', async ({ page }) => {
+// @timed (run alone, playwright.config.ts): the transition must have moved within 1.5 s
+test('motion allowed: the same record animates (the check above can tell)', { tag: '@timed' }, async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'no-preference' });
   const r = await stepOnce(page);
   expect(r.early).not.toBe(r.late);
