@@ -1,9 +1,12 @@
 // Every step of every lesson as a lecture slide at 1920 x 1080: nothing scrolls (the page, the
 // stage, the text column, a figure's box), the step's figure comes first (its highlight, else
 // its first view, at the top of the slide's wide column) and fills the slide, nothing a figure
-// draws is cut off by its box, and the text's pages turn with PageDown before the step does.
+// draws is cut off by its box, the text's pages turn with PageDown before the step does, and
+// no text is under 24 px nor two labels of a figure overlap (slide-text.ts, as lecture.spec.ts
+// holds the compare view and the workbench to).
 import { expect, test, type Page } from './fixtures';
 import { watchConsole } from './console-errors';
+import { expectSlide } from './slide-text';
 
 test.use({ viewport: { width: 1920, height: 1080 } });
 
@@ -78,7 +81,7 @@ async function slideFit(page: Page): Promise<Fit> {
 
 const counter = (page: Page) => page.locator('.step-counter');
 
-test('every step of every lesson fits a 1920 x 1080 slide: the figure first and filling it, the text in pages, nothing scrolls', async ({ page }) => {
+test('every step of every lesson fits a 1920 x 1080 slide: the figure first and filling it, the text in pages, nothing scrolls, no text under 24 px, no labels overlapping', async ({ page }) => {
   test.setTimeout(900_000);
   const errors = watchConsole(page);
   await page.goto('/?lessons');
@@ -92,12 +95,14 @@ test('every step of every lesson fits a 1920 x 1080 slide: the figure first and 
       if (await page.locator('.predict.lecture-q').count()) {
         const q = await slideFit(page);
         expect.soft(q.problems, `${id} step ${n}, the question`).toEqual([]);
+        await expectSlide(page, `${id} step ${n}, the question`, true);
         await page.keyboard.press('r');
       }
       await expect(page.locator('.lesson-stage')).toHaveAttribute('data-fitted', String(n), { timeout: 120_000 });
       await page.waitForTimeout(100);
       const fit = await slideFit(page);
       expect.soft(fit.problems, `${id} step ${n}`).toEqual([]);
+      await expectSlide(page, `${id} step ${n}`, true);
       steps++;
       // the text's pages turn first: the step stays, the page counter moves
       for (let k = 2; k <= fit.pages; k++) {

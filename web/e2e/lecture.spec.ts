@@ -1,103 +1,14 @@
-// Presenter mode on a 1920 x 1080 projector, for the lessons, the compare view and the
-// workbench: no visible text under 24 px (figure labels drawn in canvases report the size they
-// were drawn at), no two labels of a figure overlapping, the remote's keys (PageDown / PageUp,
-// B to blank), and a lesson walked with the keyboard alone.
+// Presenter mode on a 1920 x 1080 projector, for the compare view and the workbench: no visible
+// text under 24 px, no two labels of a figure overlapping (slide-text.ts; every lesson step gets
+// the same checks in lecture-fit.spec.ts's walk), the remote's keys (PageDown / PageUp, B to
+// blank), and a lesson walked with the keyboard alone.
 import { expect, test, type Page } from './fixtures';
 import { watchConsole } from './console-errors';
+import { expectSlide } from './slide-text';
 
 test.use({ viewport: { width: 1920, height: 1080 } });
 
-const MIN_PX = 24;
-
-/** Every visible piece of text under MIN_PX (SVG text at its drawn size), and canvases drawn smaller. */
-async function smallText(page: Page): Promise<string[]> {
-  return page.evaluate((min) => {
-    const out: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const text = n.textContent?.trim();
-      const e = n.parentElement;
-      if (!text || !e || e.closest('.sr-only, option, script, style, noscript, title')) continue;
-      if (!e.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
-      const r = e.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0) continue;
-      let px = parseFloat(getComputedStyle(e).fontSize);
-      // SVG text is drawn at its font size times the SVG's scale on screen
-      if (e instanceof SVGElement) {
-        const m = (e as unknown as SVGGraphicsElement).getScreenCTM?.();
-        if (m) px *= Math.hypot(m.a, m.b);
-      }
-      if (px < min - 0.5) out.push(`${e.tagName.toLowerCase()}.${String((e as HTMLElement).className?.toString() ?? '').replace(/\s+/g, '.')} "${text.slice(0, 40)}" ${px.toFixed(1)} px`);
-    }
-    for (const c of document.querySelectorAll<HTMLCanvasElement>('canvas[data-font-px]'))
-      if (c.checkVisibility() && Number(c.dataset['fontPx']) < min) out.push(`canvas.${c.className} labels at ${c.dataset['fontPx']} px`);
-    return out;
-  }, MIN_PX);
-}
-
-/** Pairs of labels in one figure (a panel, an SVG) whose boxes overlap by more than a pixel each way. */
-async function overlappingLabels(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    for (const fig of document.querySelectorAll('section.panel, .compare-chart, .mini-player, .lesson-nav, .playerbar')) {
-      if (!(fig as HTMLElement).checkVisibility?.()) continue;
-      const boxes: { r: DOMRect; t: string }[] = [];
-      const walker = document.createTreeWalker(fig, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        const t = n.textContent?.trim();
-        const e = n.parentElement;
-        if (!t || !e || e.closest('.sr-only, option, title') || !e.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
-        if (e instanceof SVGElement) boxes.push({ r: e.getBoundingClientRect(), t });
-        else {
-          const range = document.createRange();
-          range.selectNodeContents(n);
-          for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0) boxes.push({ r, t });
-        }
-      }
-      for (let i = 0; i < boxes.length; i++)
-        for (let j = i + 1; j < boxes.length; j++) {
-          const [a, b] = [boxes[i]!.r, boxes[j]!.r];
-          const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-          const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-          if (w > 1 && h > 1) out.push(`${fig.id || fig.className}: "${boxes[i]!.t.slice(0, 30)}" over "${boxes[j]!.t.slice(0, 30)}"`);
-        }
-    }
-    return out;
-  });
-}
-
-async function expectSlide(page: Page, where: string) {
-  expect(await smallText(page), `${where}: text under ${MIN_PX} px`).toEqual([]);
-  expect(await overlappingLabels(page), `${where}: overlapping labels`).toEqual([]);
-}
-
 const ready = (page: Page, n: number) => expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', String(n), { timeout: 120_000 });
-
-test('every lesson step in lecture mode at 1920 x 1080: nothing under 24 px, no overlapping labels (walked with PageDown, answers revealed with R)', async ({ page }) => {
-  test.setTimeout(600_000);
-  const errors = watchConsole(page);
-  await page.goto('/?lessons');
-  const ids = await page.locator('.lesson-list li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-lesson')!));
-  for (const id of ids) {
-    await page.goto(`/?lesson=${id}&step=1&lecture=1`);
-    for (let n = 1; ; n++) {
-      await expect(page.locator('.step-counter')).toHaveText(new RegExp(`^step ${n} of (\\d+)$`));
-      if (await page.locator('.predict.lecture-q').count()) {
-        await expectSlide(page, `${id} step ${n}, the question`);
-        await page.keyboard.press('r');
-      }
-      await ready(page, n);
-      await page.waitForTimeout(100);
-      await expectSlide(page, `${id} step ${n}`);
-      const total = Number((await page.locator('.step-counter').innerText()).split(' of ')[1]);
-      if (n === total) break;
-      // PageDown turns the text's pages (prose-pages.ts), then the step
-      const pages = Number((await page.locator('.lesson-text').getAttribute('data-pages')) ?? '1');
-      for (let k = 0; k < pages; k++) await page.keyboard.press('PageDown');
-    }
-  }
-  expect(errors).toEqual([]);
-});
 
 test('the compare view and the workbench in lecture mode: large type, one figure or a pair, the remote\'s keys', async ({ page }) => {
   test.setTimeout(300_000);
