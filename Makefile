@@ -24,10 +24,12 @@ include $(sort $(wildcard mk/*.mk))
 #   2  test-debug test-wasm test-core test-clang  the core's other builds, its WASM twin, the
 #                                               web tests on the real core
 #   3  fuzz-smoke test-asan test-tsan           sanitizers and fuzzing
-#   4  test-wasm-real test-e2e+test-stress      real threads, and the browser with more beside it
-#      (test-wasm-real checks that its threads got work done, so it does not go at nice 19)
+#   4  test-wasm-real test-e2e-timed test-e2e-parallel+test-stress
+#      real threads; the browser (make test-e2e, in two halves: mk/web.mk), the stress runs
+#      beside the half that times nothing (test-wasm-real checks that its threads got work
+#      done, so it does not go at nice 19)
 SUITE_ORDER := check test-debug test-wasm test-core test-clang fuzz-smoke test-asan test-tsan \
-               test-wasm-real test-e2e+test-stress
+               test-wasm-real test-e2e-timed test-e2e-parallel+test-stress
 # a `+` group of SUITE_ORDER keeps the members that are in TEST_SUITES
 suite_group = $(subst $() ,+,$(strip $(filter $(TEST_SUITES),$(subst +, ,$(1)))))
 ORDERED_SUITES := $(foreach g,$(SUITE_ORDER),$(call suite_group,$(g))) \

@@ -8,8 +8,10 @@
 #              knip.jsonc) needs no build. Other areas add theirs as `lint: lint-AREA` (the C
 #              checks, lint-c, read build/native's objects, so `make lint` builds it).
 #   test-e2e   vite build, vite preview on a free localhost port, Playwright (the @timed tests
-#              alone on one worker, then the rest on two: web/e2e/README.md), server stopped;
-#              make test runs test-stress beside it (the Makefile's SUITE_ORDER)
+#              alone on one worker, then the rest on two: web/e2e/README.md), server stopped.
+#              make test runs its two halves as suites of their own, test-e2e-timed alone and
+#              test-e2e-parallel with test-stress beside it (the Makefile's SUITE_ORDER), so
+#              nothing of make test's runs beside the tests that time the page
 #   web-build  dist/ (static, any host and folder: its service worker isolates the page on hosts
 #              without COOP/COEP and keeps it offline; build.json pins its version, docs/lessons.md)
 #   serve      vite preview on 0.0.0.0:5173 with the isolation headers (what `make start` runs)
@@ -20,7 +22,7 @@ NPX := npx --no-install
 # docs/fidelity-claims.json, checked against docs/fidelity.md
 WEB_SRC := $(shell find web lessons wasm-core/src wasm-core/include -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json docs/fidelity-claims.json docs/fidelity.md
 
-.PHONY: typecheck eslint test-unit test-core test-web test-e2e web-build serve start lint lint-web
+.PHONY: typecheck eslint test-unit test-core test-web test-e2e test-e2e-timed test-e2e-parallel web-build serve start lint lint-web
 
 typecheck:
 	$(NPX) tsc -p .
@@ -47,6 +49,9 @@ web-build: dist/.built
 test-e2e: dist/.built build/native/blab
 	node web/e2e/run.mjs
 
+test-e2e-timed test-e2e-parallel: test-e2e-%: dist/.built build/native/blab
+	node web/e2e/run.mjs --project=$*
+
 serve: web-build
 	$(NPX) vite preview --host 0.0.0.0 --port 5173 --strictPort
 
@@ -59,4 +64,4 @@ lint: lint-web
 lint-web:
 	$(NPX) knip
 
-TEST_SUITES += test-core test-e2e
+TEST_SUITES += test-core test-e2e-timed test-e2e-parallel
