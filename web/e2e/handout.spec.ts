@@ -4,6 +4,7 @@
 // no control printed, a page as wide as A4's text at most, and a PDF out of Chromium. Two
 // lessons: one on an op script (lesson 1), one on model runs with shipped tables (lesson 4).
 // PDFs and A4-sized pictures of the printed pages land in test-results/handout-*.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,6 +115,10 @@ test('the lesson page links to its handout, and the handout back to it', async (
   await expect(page.locator('.handout-step')).toHaveCount(lesson('01-buddy.md').steps.length);
   // on screen the handout is a preview with its Print button, enabled once every step is drawn
   await expect(page.getByRole('button', { name: 'Print the handout' })).toBeEnabled({ timeout: 60_000 });
+  // the preview on screen is a page like any other: axe finds nothing serious, contrast included
+  const r = await new AxeBuilder({ page }).analyze();
+  expect(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`)).toEqual([]);
+  await page.screenshot({ path: 'test-results/handout-buddy-screen-1440.png', fullPage: true });
   await page.getByRole('link', { name: '← back to the lesson' }).click();
   await expect(page.locator('.step-counter')).toHaveText(/step 1 of/);
 });
