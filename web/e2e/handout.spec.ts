@@ -1,8 +1,9 @@
 // A lesson printed as a handout (?lesson=ID&handout=1), read as the printer gets it (print media):
 // every step's heading in order, each step's figures as inline vector SVG, every predict question
 // with its choices and none of its answers before the key, the key with one entry per question,
-// no control printed, a page as wide as A4's text at most, and a PDF out of Chromium. Two
-// lessons: one on an op script (lesson 1), one on model runs with shipped tables (lesson 4).
+// no control printed, a page as wide as A4's text at most, and a PDF out of Chromium. Lesson 1
+// (an op script), lesson 4 (model runs, shipped tables, an answer the model computes) and
+// lesson 9 (the widest table).
 // PDFs and A4-sized pictures of the printed pages land in test-results/handout-*.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
@@ -21,6 +22,8 @@ const squeeze = (s: string) => s.replace(/\s+/g, ' ').trim();
 for (const [file, format] of [
   ['01-buddy.md', 'A4'],
   ['04-single-pass.md', 'Letter'],
+  // the widest table (seven configurations) and the latency figures
+  ['09-throughput-vs-tail.md', 'A4'],
 ] as const) {
   const l = lesson(file);
   test(`lesson ${l.number} (${l.id}) prints as a handout (${format})`, async ({ page }) => {
@@ -90,6 +93,11 @@ for (const [file, format] of [
     // A4's text width (180 mm at 96 px an inch, 680 px): nothing is wider
     await page.setViewportSize({ width: 680, height: 1000 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(680);
+    // nor is a table cut at the edge of its box (paper does not scroll sideways)
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.handout table')].filter((t) => t.getBoundingClientRect().right > 681 || t.scrollWidth > t.clientWidth + 1).map((t) => t.querySelector('caption')?.textContent?.slice(0, 60)),
+    );
+    expect(cut).toEqual([]);
     await page.setViewportSize({ width: 794, height: 1123 });
     await page.screenshot({ path: `test-results/handout-${l.id}-print-794.png`, fullPage: true });
 
