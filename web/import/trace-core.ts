@@ -2,6 +2,7 @@
 // exported by wasm-core/wasm/exports-trace.txt). The import worker and the Vitest contract test
 // both go through TraceImport, so the browser parses a file exactly as `blab import` does.
 import type { BlabModule } from '../engine/blab-module';
+import { decodeEvents, type EventLogColumns } from '../log/events';
 import { parsePcpHistogram, type PcpHistogram } from '../log/pcphist-json';
 import { IMPORT_LIMITS } from '../scenario/limits';
 
@@ -43,6 +44,8 @@ export class TraceImport {
   private t: number;
   private buf = 0;
   private bufSize = 0;
+  /** performance.now() when blab_trace_finish() returned: where the parse ended */
+  finishedAt = 0;
 
   constructor(private readonly m: TraceModule) {
     this.t = m._blab_trace_new(KEEP_EVENTS);
@@ -66,8 +69,34 @@ export class TraceImport {
   }
 
   finish(): TraceResult {
+    let events = new ArrayBuffer(0);
+    const result = this.finishWith((records) => (events = records.slice().buffer));
+    return { ...result, events };
+  }
+
+  /**
+   * finish(), with the replay decoded straight out of the core's heap into the player's columns
+   * (the import worker's path): the records are not copied out first. `events` is empty.
+   */
+  finishDecoded(): { result: TraceResult; columns?: EventLogColumns; replayError?: string } {
+    let columns: EventLogColumns | undefined;
+    let replayError: string | undefined;
+    const result = this.finishWith((records) => {
+      try {
+        columns = decodeEvents(records).columns();
+      } catch (e) {
+        replayError = e instanceof Error ? e.message : String(e);
+      }
+    });
+    return { result, ...(columns ? { columns } : {}), ...(replayError ? { replayError } : {}) };
+  }
+
+  /** blab_trace_finish(), the summary, and the replay's records handed to `use` while they are
+   * in the heap (the view is valid only inside it) */
+  private finishWith(use: (records: Uint8Array) => void): TraceResult {
     const m = this.m;
     const status = m._blab_trace_finish(this.t);
+    this.finishedAt = performance.now();
     const error = m.UTF8ToString(m._blab_trace_error(this.t));
     let summary = '';
     const need = m._blab_trace_summary(this.t, 0, 0);
@@ -81,19 +110,18 @@ export class TraceImport {
         m._free(p);
       }
     }
-    let events = new ArrayBuffer(0);
     const n = status === 0 || status === TRACE_ERR.LIMIT ? m._blab_trace_replay(this.t, 0, 0) : 0;
     if (n > 0) {
       const p = m._malloc(n * RECORD_BYTES);
       if (!p) throw new Error(`the core is out of memory (${n} replay records)`);
       try {
         const got = m._blab_trace_replay(this.t, p, n);
-        events = m.HEAPU8.slice(p, p + Math.min(got, n) * RECORD_BYTES).buffer;
+        use(m.HEAPU8.subarray(p, p + Math.min(got, n) * RECORD_BYTES));
       } finally {
         m._free(p);
       }
     }
-    return { status, error, summary, events, ...this.histogram() };
+    return { status, error, summary, events: new ArrayBuffer(0), ...this.histogram() };
   }
 
   /** blab_hist_json() of the trace's histogram, once the parse is finished */
