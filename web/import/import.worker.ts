@@ -48,7 +48,7 @@ async function importTrace(file: Blob): Promise<void> {
   checkLimit('trace file size (bytes)', file.size, 'the file');
   core ??= loadCore();
   const m = await core;
-  const t = new TraceImport(m);
+  const t = new TraceImport(m, file.size);
   // the parse alone, for the rate the page reports (the core's start-up is not the parser's)
   const parseStart = performance.now();
   const chunks = new ChunkReader(file, IMPORT_LIMITS.chunkBytes);

@@ -11,6 +11,7 @@ export interface TraceModule extends BlabModule {
   _blab_trace_new(flags: number): number;
   _blab_trace_free(t: number): void;
   _blab_trace_set_limits(t: number, maxLinesLo: number, maxLinesHi: number, maxEventsLo: number, maxEventsHi: number): number;
+  _blab_trace_reserve(t: number, recordsLo: number, recordsHi: number): number;
   _blab_trace_feed(t: number, data: number, len: number): number;
   _blab_trace_finish(t: number): number;
   _blab_trace_error(t: number): number;
@@ -22,6 +23,9 @@ export interface TraceModule extends BlabModule {
 
 const KEEP_EVENTS = 1;
 const RECORD_BYTES = 32;
+/** No kmem event line is shorter than this ("[0] 1: mm_page_free: pfn=1 order=0" and a newline
+ * is 37 bytes): a file of N bytes holds at most N / 32 events, each up to two records. */
+const SHORTEST_EVENT_LINE = 32;
 
 /** BLAB_TRACE_E* (blab_trace.h) */
 export const TRACE_ERR = { EMPTY: -1, NOEVENTS: -2, LIMIT: -3, NOMEM: -4, INVAL: -5 } as const;
@@ -47,12 +51,21 @@ export class TraceImport {
   /** performance.now() when blab_trace_finish() returned: where the parse ended */
   finishedAt = 0;
 
-  constructor(private readonly m: TraceModule) {
+  /** `fileBytes`: the input's size, when known, to reserve the replay's room for up front */
+  constructor(
+    private readonly m: TraceModule,
+    fileBytes = 0,
+  ) {
     this.t = m._blab_trace_new(KEEP_EVENTS);
     if (!this.t) throw new Error('the core is out of memory (blab_trace_new failed)');
     // uint64_t arguments reach JS as two 32-bit halves in this Emscripten (no BigInt).
     const rc = m._blab_trace_set_limits(this.t, IMPORT_LIMITS.maxLines, 0, IMPORT_LIMITS.maxEvents, 0);
     if (rc !== 0) throw new Error(`blab_trace_set_limits failed (${rc})`);
+    // the most records the file can hold (the core clamps it to its event bound): the kept
+    // array is then never copied as it grows, and the heap pages it does not fill cost nothing
+    const records = Math.min(2 * IMPORT_LIMITS.maxEvents, 2 * Math.ceil(fileBytes / SHORTEST_EVENT_LINE));
+    // (refused for want of memory, the array grows as it fills, as it did before)
+    if (records > 0) m._blab_trace_reserve(this.t, records, 0);
   }
 
   /** Feeds one chunk; false when a bound was hit and the rest should not be read. */
