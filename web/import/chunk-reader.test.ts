@@ -19,9 +19,11 @@ async function readAll(file: Blob, chunk: number) {
   return all;
 }
 
-function bytesOf(n: number, seed: number): Uint8Array {
+function bytesOf(n: number, seed: number): Uint8Array<ArrayBuffer> {
   const { int } = prng(seed);
-  return Uint8Array.from({ length: n }, () => int(256));
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = int(256);
+  return out;
 }
 
 describe('ChunkReader', () => {
