@@ -109,6 +109,15 @@ void blab_trace_free(struct blab_trace *t);
  * The browser uses it to stay inside its memory; tests use it to reach the bounds.
  */
 int blab_trace_set_limits(struct blab_trace *t, uint64_t max_lines, uint64_t max_events);
+/*
+ * Room for `records` replay records up front (a trace made with BLAB_TRACE_KEEP_EVENTS), so
+ * the kept array is not copied each time it doubles; more still fit.  A hint, clamped to two
+ * records per event of the event bound (set the limits first).  Before the first feed only:
+ * BLAB_TRACE_EINVAL after it or without KEEP_EVENTS; BLAB_TRACE_ENOMEM, the trace unchanged,
+ * when the memory cannot be had.  The browser asks for the most its file can hold: heap pages
+ * it never writes cost nothing.
+ */
+int blab_trace_reserve(struct blab_trace *t, uint64_t records);
 /* Feeds a chunk.  0, or <0 when a bound was hit (the rest is ignored; finish still works). */
 int blab_trace_feed(struct blab_trace *t, const void *data, size_t len);
 /* Ends the input (a last line without a newline counts).  0 or a BLAB_TRACE_E* code. */

@@ -548,6 +548,50 @@ static void bounds(void)
 	free(text);
 }
 
+/* A reservation changes nothing but where the records sit: the same summary and replay */
+static void reserve(void)
+{
+	size_t len = 0;
+	char *text = fixture("pf1.perf.txt", &len);
+	if (!text)
+		return;
+	struct blab_trace *a = blab_trace_new(BLAB_TRACE_KEEP_EVENTS);
+	struct blab_trace *b = blab_trace_new(BLAB_TRACE_KEEP_EVENTS);
+	CHECK_EQ(blab_trace_set_limits(b, 0, 1000), 0);
+	CHECK_EQ(blab_trace_reserve(b, UINT64_MAX), 0); /* clamped to 2 x 1000 */
+	CHECK_EQ(blab_trace_reserve(b, 10), 0);         /* less than it has: nothing to do */
+	blab_trace_free(b);
+	b = blab_trace_new(BLAB_TRACE_KEEP_EVENTS);
+	CHECK_EQ(blab_trace_reserve(b, 5000), 0);
+	CHECK_EQ(blab_trace_feed(a, text, len), 0);
+	CHECK_EQ(blab_trace_feed(b, text, len), 0);
+	CHECK_EQ(blab_trace_reserve(b, 9000), BLAB_TRACE_EINVAL); /* too late */
+	CHECK_EQ(blab_trace_finish(a), 0);
+	CHECK_EQ(blab_trace_finish(b), 0);
+	char sa[8192], sb[8192];
+	blab_trace_summary(a, sa, sizeof(sa));
+	blab_trace_summary(b, sb, sizeof(sb));
+	CHECK(strcmp(sa, sb) == 0);
+	size_t n = blab_trace_replay(a, NULL, 0);
+	CHECK(n > 2403);
+	CHECK_EQ(blab_trace_replay(b, NULL, 0), n);
+	struct blab_event *ea = calloc(n, sizeof(*ea)), *eb = calloc(n, sizeof(*eb));
+	if (ea && eb) {
+		blab_trace_replay(a, ea, n);
+		blab_trace_replay(b, eb, n);
+		CHECK(memcmp(ea, eb, n * sizeof(*ea)) == 0);
+	}
+	free(ea);
+	free(eb);
+	blab_trace_free(a);
+	blab_trace_free(b);
+	struct blab_trace *quiet = blab_trace_new(0);
+	CHECK_EQ(blab_trace_reserve(quiet, 100), BLAB_TRACE_EINVAL); /* no events kept */
+	blab_trace_free(quiet);
+	CHECK_EQ(blab_trace_reserve(NULL, 100), BLAB_TRACE_EINVAL);
+	free(text);
+}
+
 /* docs/events.md "Imported traces": every row "| N | NAME |" matches BLAB_TRACE_EVENT_TYPES */
 static void doc_matches_header(void)
 {
@@ -685,6 +729,7 @@ int main(void)
 	input_bound();
 	doc_matches_header();
 	bounds();
+	reserve();
 	fixture_counts("pf1.perf.txt", perf_grep, 2403, 0);
 	fixture_counts("pf1.tracefs.txt", tracefs_grep, 2334, 12);
 	empty_and_garbage();

@@ -1,6 +1,6 @@
 // Light and dark: the page follows prefers-color-scheme until the reader picks a theme, the
 // pick is kept across a reload, T switches it on a slide, and both themes pass axe's colour
-// contrast rule on a lesson page and on its lecture slide.
+// contrast rule on a lesson page and on its lecture slide, on the workbench and on a compare.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { watchConsole } from './console-errors';
@@ -51,6 +51,23 @@ for (const scheme of ['dark', 'light'] as const) {
     await page.keyboard.press('t');
     await expect(page.locator('html')).toHaveAttribute('data-theme', scheme === 'dark' ? 'light' : 'dark');
     await ready(page, 3);
+    expect(errors).toEqual([]);
+  });
+}
+
+for (const scheme of ['dark', 'light'] as const) {
+  test(`${scheme} theme: the workbench after a run and a compare pass axe's colour contrast`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const errors = watchConsole(page);
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto('/?workbench');
+    await page.getByRole('button', { name: 'Run scenario' }).click();
+    await expect(page.locator('#results [data-measure="score"]')).toContainText(/[\d,]+ pages\/s/, { timeout: 60_000 });
+    expect(await theme(page)).toBe(scheme);
+    expect(await contrast(page)).toEqual([]);
+    await page.goto('/?compare=v4.16,v4.17&cpus=8&pages=64&tasks=1,8');
+    await expect(page.locator('.compare-page')).toHaveClass(/ready/, { timeout: 120_000 });
+    expect(await contrast(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 }

@@ -5,10 +5,11 @@
 // the columns the page replays (a 2^24-record log is never in memory twice).
 // Cancelling terminates this worker: the page starts a fresh one for the next file.
 import { wasmBase as wasmBaseOf } from '../engine/wasm-base';
-import { BinaryLogReader, decodeEvents, type EventLogColumns } from '../log/events';
+import { BinaryLogReader, columnBuffers, type EventLogColumns } from '../log/events';
 import { JsonLogReader } from '../log/eventlog-json';
 import { IMPORT_LIMITS, checkLimit } from '../scenario/limits';
 import type { ImportReply, ImportRequest } from './import-protocol';
+import { ChunkReader } from './chunk-reader';
 import { TraceImport, type TraceModule } from './trace-core';
 import { readZoneinfo, type ZoneinfoModule } from './zoneinfo-core';
 
@@ -47,46 +48,31 @@ async function importTrace(file: Blob): Promise<void> {
   checkLimit('trace file size (bytes)', file.size, 'the file');
   core ??= loadCore();
   const m = await core;
-  const t = new TraceImport(m);
+  const t = new TraceImport(m, file.size);
   // the parse alone, for the rate the page reports (the core's start-up is not the parser's)
   const parseStart = performance.now();
+  const chunks = new ChunkReader(file, IMPORT_LIMITS.chunkBytes);
   try {
+    const why = binaryReason(new Uint8Array(await file.slice(0, 4096).arrayBuffer()));
+    if (why) throw new Error(why);
     let at = 0;
-    // the next chunk is read while this one is parsed: a Blob read is a round trip through the
-    // browser process, and waiting for each in turn left the parser idle between chunks
-    const read = (from: number) => (from < file.size ? file.slice(from, from + IMPORT_LIMITS.chunkBytes).arrayBuffer() : null);
-    let next = read(0);
-    while (next) {
-      const chunk = new Uint8Array(await next);
-      next = read(at + chunk.length);
-      if (at === 0) {
-        const why = binaryReason(chunk.subarray(0, 4096));
-        if (why) throw new Error(why);
-      }
+    for (let chunk = await chunks.next(); chunk; chunk = await chunks.next()) {
       at += chunk.length;
       const more = t.feed(chunk);
       scope.postMessage({ kind: 'progress', bytes: at, total: file.size });
-      if (!more || chunk.length === 0) break;
+      if (!more) break;
     }
-    const result = t.finish();
-    const parseMs = performance.now() - parseStart;
-    // Decode here, not on the page: the page gets typed arrays it only has to replay.
-    let columns: EventLogColumns | undefined;
-    let replayError: string | undefined;
-    if (result.events.byteLength > 0) {
-      try {
-        columns = decodeEvents(result.events).columns();
-      } catch (e) {
-        replayError = e instanceof Error ? e.message : String(e);
-      }
-    }
-    result.events = new ArrayBuffer(0);
-    const transfer = columns ? Object.values(columns).map((a: ArrayBufferView) => a.buffer as ArrayBuffer) : [];
+    // the replay is decoded here, straight from the core's heap: the page gets typed arrays it
+    // only has to replay
+    const { result, columns, replayError } = t.finishDecoded();
+    const parseMs = t.finishedAt - parseStart;
+    const transfer = columns ? columnBuffers(columns) : [];
     scope.postMessage(
       { kind: 'done', result, bytes: at, elapsedMs: performance.now() - started, parseMs, ...(columns ? { columns } : {}), ...(replayError ? { replayError } : {}) },
       transfer,
     );
   } finally {
+    chunks.cancel();
     t.dispose();
   }
 }
@@ -97,10 +83,9 @@ async function loadLog(file: Blob, format: 'binary' | 'json'): Promise<void> {
   const bin = format === 'binary' ? new BinaryLogReader(file.size) : null;
   const json = format === 'json' ? new JsonLogReader() : null;
   const text = new TextDecoder('utf-8', { fatal: true });
+  const chunks = new ChunkReader(file, IMPORT_LIMITS.chunkBytes);
   let at = 0;
-  while (at < file.size) {
-    const chunk = new Uint8Array(await file.slice(at, at + IMPORT_LIMITS.chunkBytes).arrayBuffer());
-    if (chunk.length === 0) break;
+  for (let chunk = await chunks.next(); chunk; chunk = await chunks.next()) {
     at += chunk.length;
     if (bin) bin.feed(chunk);
     else json!.feed(decodeUtf8(text, chunk, at >= file.size));
@@ -110,7 +95,7 @@ async function loadLog(file: Blob, format: 'binary' | 'json'): Promise<void> {
   let columns: EventLogColumns;
   if (bin) columns = bin.finish().columns();
   else ({ label, columns } = json!.finish());
-  const transfer = Object.values(columns).map((a: ArrayBufferView) => a.buffer as ArrayBuffer);
+  const transfer = columnBuffers(columns);
   scope.postMessage({ kind: 'log-done', ...(label !== undefined ? { label } : {}), columns, bytes: at, elapsedMs: performance.now() - started }, transfer);
 }
 

@@ -95,6 +95,21 @@ describe('trace import in the WASM core', () => {
       if (s.unknownPages > 0) expect(describeEvent(log, u)).toMatch(/^cpu \d+: block pfn 0x[0-9a-f]+ order \d+ is freed but was allocated before the recording began$/);
     });
 
+    it(`${name}: the worker's replay, decoded straight from the heap, is the records' decode column for column`, () => {
+      const bytes = readFileSync(join(traces, `${name}.txt`));
+      const want = decodeEvents(run(bytes, 1 << 20).events).columns();
+      const t = new TraceImport(m, bytes.length); // with the replay's room reserved
+      try {
+        for (let at = 0; at < bytes.length; at += 4093) t.feed(bytes.subarray(at, at + 4093));
+        const got = t.finishDecoded();
+        expect(got.replayError).toBeUndefined();
+        expect(got.result.events.byteLength).toBe(0);
+        for (const [k, col] of Object.entries(want)) expect([k, Array.from(got.columns![k as keyof typeof want])]).toEqual([k, Array.from(col)]);
+      } finally {
+        t.dispose();
+      }
+    });
+
     it(`${name}: "next drain" and "next refill" stop at each drain and refill the summary counts`, () => {
       const r = run(readFileSync(join(traces, `${name}.txt`)), 1 << 20);
       const s = parseSummary(r.summary);

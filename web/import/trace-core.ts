@@ -2,6 +2,7 @@
 // exported by wasm-core/wasm/exports-trace.txt). The import worker and the Vitest contract test
 // both go through TraceImport, so the browser parses a file exactly as `blab import` does.
 import type { BlabModule } from '../engine/blab-module';
+import { decodeEvents, type EventLogColumns } from '../log/events';
 import { parsePcpHistogram, type PcpHistogram } from '../log/pcphist-json';
 import { IMPORT_LIMITS } from '../scenario/limits';
 
@@ -10,6 +11,7 @@ export interface TraceModule extends BlabModule {
   _blab_trace_new(flags: number): number;
   _blab_trace_free(t: number): void;
   _blab_trace_set_limits(t: number, maxLinesLo: number, maxLinesHi: number, maxEventsLo: number, maxEventsHi: number): number;
+  _blab_trace_reserve(t: number, recordsLo: number, recordsHi: number): number;
   _blab_trace_feed(t: number, data: number, len: number): number;
   _blab_trace_finish(t: number): number;
   _blab_trace_error(t: number): number;
@@ -21,6 +23,9 @@ export interface TraceModule extends BlabModule {
 
 const KEEP_EVENTS = 1;
 const RECORD_BYTES = 32;
+/** No kmem event line is shorter than this ("[0] 1: mm_page_free: pfn=1 order=0" and a newline
+ * is 37 bytes): a file of N bytes holds at most N / 32 events, each up to two records. */
+const SHORTEST_EVENT_LINE = 32;
 
 /** BLAB_TRACE_E* (blab_trace.h) */
 export const TRACE_ERR = { EMPTY: -1, NOEVENTS: -2, LIMIT: -3, NOMEM: -4, INVAL: -5 } as const;
@@ -43,13 +48,24 @@ export class TraceImport {
   private t: number;
   private buf = 0;
   private bufSize = 0;
+  /** performance.now() when blab_trace_finish() returned: where the parse ended */
+  finishedAt = 0;
 
-  constructor(private readonly m: TraceModule) {
+  /** `fileBytes`: the input's size, when known, to reserve the replay's room for up front */
+  constructor(
+    private readonly m: TraceModule,
+    fileBytes = 0,
+  ) {
     this.t = m._blab_trace_new(KEEP_EVENTS);
     if (!this.t) throw new Error('the core is out of memory (blab_trace_new failed)');
     // uint64_t arguments reach JS as two 32-bit halves in this Emscripten (no BigInt).
     const rc = m._blab_trace_set_limits(this.t, IMPORT_LIMITS.maxLines, 0, IMPORT_LIMITS.maxEvents, 0);
     if (rc !== 0) throw new Error(`blab_trace_set_limits failed (${rc})`);
+    // the most records the file can hold (the core clamps it to its event bound): the kept
+    // array is then never copied as it grows, and the heap pages it does not fill cost nothing
+    const records = Math.min(2 * IMPORT_LIMITS.maxEvents, 2 * Math.ceil(fileBytes / SHORTEST_EVENT_LINE));
+    // (refused for want of memory, the array grows as it fills, as it did before)
+    if (records > 0) m._blab_trace_reserve(this.t, records, 0);
   }
 
   /** Feeds one chunk; false when a bound was hit and the rest should not be read. */
@@ -66,8 +82,34 @@ export class TraceImport {
   }
 
   finish(): TraceResult {
+    let events = new ArrayBuffer(0);
+    const result = this.finishWith((records) => (events = records.slice().buffer));
+    return { ...result, events };
+  }
+
+  /**
+   * finish(), with the replay decoded straight out of the core's heap into the player's columns
+   * (the import worker's path): the records are not copied out first. `events` is empty.
+   */
+  finishDecoded(): { result: TraceResult; columns?: EventLogColumns; replayError?: string } {
+    let columns: EventLogColumns | undefined;
+    let replayError: string | undefined;
+    const result = this.finishWith((records) => {
+      try {
+        columns = decodeEvents(records).columns();
+      } catch (e) {
+        replayError = e instanceof Error ? e.message : String(e);
+      }
+    });
+    return { result, ...(columns ? { columns } : {}), ...(replayError ? { replayError } : {}) };
+  }
+
+  /** blab_trace_finish(), the summary, and the replay's records handed to `use` while they are
+   * in the heap (the view is valid only inside it) */
+  private finishWith(use: (records: Uint8Array) => void): TraceResult {
     const m = this.m;
     const status = m._blab_trace_finish(this.t);
+    this.finishedAt = performance.now();
     const error = m.UTF8ToString(m._blab_trace_error(this.t));
     let summary = '';
     const need = m._blab_trace_summary(this.t, 0, 0);
@@ -81,19 +123,18 @@ export class TraceImport {
         m._free(p);
       }
     }
-    let events = new ArrayBuffer(0);
     const n = status === 0 || status === TRACE_ERR.LIMIT ? m._blab_trace_replay(this.t, 0, 0) : 0;
     if (n > 0) {
       const p = m._malloc(n * RECORD_BYTES);
       if (!p) throw new Error(`the core is out of memory (${n} replay records)`);
       try {
         const got = m._blab_trace_replay(this.t, p, n);
-        events = m.HEAPU8.slice(p, p + Math.min(got, n) * RECORD_BYTES).buffer;
+        use(m.HEAPU8.subarray(p, p + Math.min(got, n) * RECORD_BYTES));
       } finally {
         m._free(p);
       }
     }
-    return { status, error, summary, events, ...this.histogram() };
+    return { status, error, summary, events: new ArrayBuffer(0), ...this.histogram() };
   }
 
   /** blab_hist_json() of the trace's histogram, once the parse is finished */

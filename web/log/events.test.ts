@@ -53,6 +53,26 @@ describe('decodeEvents', () => {
     expect(decodeEvents(big.subarray(8)).length).toBe(1);
   });
 
+  it('decodes the same from a view at any byte offset (typed views or a DataView), errors too', () => {
+    const recs = [
+      { ...init, time: 0, cpu: 0xffff, mt: 0, path: 0 },
+      { time: 2 ** 52 + 7, pfn: 2 ** 40 + 3, type: EV.PCP_ADD, order: 9, cpu: 257, mt: 3, path: 5, flags: 0xfffe, arg0: 0xffffffff, arg1: 12345 },
+      { time: 3, pfn: 4096, type: EV.TRACE_UNKNOWN, order: 1, cpu: 1, mt: 1, path: 0, flags: 1, arg0: 1, arg1: 0x80000000 },
+    ];
+    const bytes = new Uint8Array(encodeEvents(recs));
+    const decodeAt = (src: Uint8Array, offset: number) => {
+      const big = new Uint8Array(src.length + offset);
+      big.set(src, offset);
+      return decodeEvents(big.subarray(offset));
+    };
+    const want = recs.map((_, i) => decodeEvents(bytes).get(i));
+    expect(want).toEqual(recs);
+    for (const offset of [1, 2, 3, 4, 8]) expect(recs.map((_, i) => decodeAt(bytes, offset).get(i))).toEqual(want);
+    const bad = bytes.slice();
+    new DataView(bad.buffer).setUint32(32 + 4, 0x200000, true); // time high word
+    for (const offset of [0, 1, 4]) expect(() => decodeAt(bad, offset)).toThrow('record 1: time = 2097152 * 2^32 + 7 does not fit in 53 bits');
+  });
+
   it('rejects an empty log', () => {
     expect(() => decodeEvents(new ArrayBuffer(0))).toThrow(/empty/);
   });

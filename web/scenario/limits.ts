@@ -17,7 +17,7 @@ export const IMPORT_LIMITS = {
    * in the replay array, inside the web build's fixed 512 MiB of WASM memory (docs/import.md)
    */
   maxEvents: 1_000_000,
-  /** bytes read per chunk: one File.slice() per progress update */
+  /** bytes read per chunk at most (chunk-reader.ts): one progress update each */
   chunkBytes: 1 << 20,
   /** bytes of pasted or dropped /proc/buddyinfo or /proc/zoneinfo text */
   maxSnapshotBytes: 1 << 20,

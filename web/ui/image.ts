@@ -88,7 +88,8 @@ export function panelToSvg(panel: HTMLElement, title: string, canvases: Readonly
   const bg = getComputedStyle(panel).backgroundColor;
   const parts: string[] = [
     `<rect width="100%" height="100%" fill="${esc(bg && bg !== 'rgba(0, 0, 0, 0)' ? bg : '#171d28')}"/>`,
-    `<text x="4" y="19" font-size="15" font-weight="bold" font-family="sans-serif" fill="#e6edf3">${esc(title)}</text>`,
+    // the panel's own text colour: a light theme's title is dark on its light ground
+    `<text x="4" y="19" font-size="15" font-weight="bold" font-family="sans-serif" fill="${esc(getComputedStyle(panel).color || '#e6edf3')}">${esc(title)}</text>`,
   ];
   const walk = (e: Element) => {
     if (e.matches(SKIP) || !shown(e)) return;

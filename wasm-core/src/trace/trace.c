@@ -10,6 +10,7 @@
  * All arithmetic is on bounded, checked numbers: no input is undefined behaviour.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,24 @@ int blab_trace_set_limits(struct blab_trace *t, uint64_t max_lines, uint64_t max
 	if (max_events)
 		t->max_events = max_events < BLAB_TRACE_MAX_EVENTS ? max_events
 								    : BLAB_TRACE_MAX_EVENTS;
+	return 0;
+}
+
+int blab_trace_reserve(struct blab_trace *t, uint64_t records)
+{
+	if (!t || t->st.bytes || t->finished || !(t->flags & BLAB_TRACE_KEEP_EVENTS))
+		return BLAB_TRACE_EINVAL;
+	if (records > 2 * t->max_events)
+		records = 2 * t->max_events;
+	if (records <= t->evcap)
+		return 0;
+	if (records > SIZE_MAX / sizeof(*t->ev))
+		return BLAB_TRACE_ENOMEM;
+	struct blab_event *n = realloc(t->ev, (size_t)records * sizeof(*n));
+	if (!n)
+		return BLAB_TRACE_ENOMEM;
+	t->ev = n;
+	t->evcap = (size_t)records;
 	return 0;
 }
 
