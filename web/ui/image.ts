@@ -85,10 +85,11 @@ export function panelToSvg(panel: HTMLElement, title: string, canvases: Readonly
   const h = Math.max(1, Math.round(body.scrollHeight || r.height));
   const ox = r.left;
   const oy = r.top - TITLE_H;
-  const bg = getComputedStyle(panel).backgroundColor;
+  const { backgroundColor: bg, color: ink } = getComputedStyle(panel);
   const parts: string[] = [
     `<rect width="100%" height="100%" fill="${esc(bg && bg !== 'rgba(0, 0, 0, 0)' ? bg : '#171d28')}"/>`,
-    `<text x="4" y="19" font-size="15" font-weight="bold" font-family="sans-serif" fill="#e6edf3">${esc(title)}</text>`,
+    // the title in the panel's own text colour: dark on the light theme's panel, light on the dark
+    `<text x="4" y="19" font-size="15" font-weight="bold" font-family="sans-serif" fill="${esc(ink || '#e6edf3')}">${esc(title)}</text>`,
   ];
   const walk = (e: Element) => {
     if (e.matches(SKIP) || !shown(e)) return;
