@@ -45,10 +45,13 @@ async function openDialog(page: Page): Promise<void> {
 test('the Embed dialog writes an iframe: no chrome in it, the figure, stepped by the keyboard alone', async ({ page }) => {
   test.setTimeout(180_000);
   const errors = watchConsole(page);
-  await page.goto('/?lesson=buddy&step=3');
-  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '3', { timeout: 60_000 });
+  await page.goto('/?lesson=buddy&step=1');
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
   await openDialog(page);
-  await page.locator('#embed-view').selectOption('free-areas');
+  // the figure the shown step is about, at the shown step
+  await expect(page.locator('#embed-view')).toHaveValue('free-areas');
+  await expect(page.locator('#embed-code')).toHaveValue(/\?embed=free-areas&amp;lesson=buddy&amp;step=1"/);
+  await page.locator('#embed-step').selectOption('2'); // the options' values are 0-based step indices
   await page.locator('#embed-size').selectOption('640x400');
   const html = await page.locator('#embed-code').inputValue();
   expect(html).toMatch(/^<iframe src="http:\/\/[^"]+\/\?embed=free-areas&amp;lesson=buddy&amp;step=3" title="buddylab: [^"]+" width="640" height="400"/);
@@ -114,11 +117,12 @@ test('a range of steps exports as an animated GIF: one frame a step, the seconds
       return make(o);
     };
   });
-  await page.goto('/?lesson=buddy&step=2');
-  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '2', { timeout: 60_000 });
+  await page.goto('/?lesson=buddy&step=1');
+  await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
+  const position = await page.locator('.run-pos').textContent();
   await openDialog(page);
   await page.locator('#embed-view').selectOption('free-areas');
-  await page.locator('#gif-first').selectOption('1'); // the options' values are 0-based step indices
+  await page.locator('#gif-first').selectOption('1');
   await page.locator('#gif-last').selectOption('3');
   await page.locator('#gif-seconds').selectOption('3');
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByRole('button', { name: 'Export GIF' }).click()]);
@@ -131,7 +135,7 @@ test('a range of steps exports as an animated GIF: one frame a step, the seconds
   expect(gif.width).toBeGreaterThan(300);
   await expect(page.locator('.gif-said')).toHaveText(/^Saved buddylab-buddy-free-areas-steps-2-4\.gif: 3 frames, 3 s each/);
   // the page's own figure still shows its step: the export ran its own copy of the run
-  await expect(page.locator('.run-pos')).toHaveText(await page.locator('.run-pos').textContent() ?? '');
+  await expect(page.locator('.run-pos')).toHaveText(position ?? '');
   expect(errors).toEqual([]);
 });
 
@@ -143,7 +147,8 @@ test('screenshots: the dialog at 390 px, 1440 px and 1920 x 1080, and the frame 
     for (const [w, h] of [[390, 844], [1440, 900], [1920, 1080]] as const) {
       await page.setViewportSize({ width: w, height: h });
       await page.goto('/?lesson=autotune&step=4');
-      await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '4', { timeout: 90_000 });
+      // drawn, or waiting for the step's question to be answered
+      await page.waitForFunction(() => document.querySelector('.lesson-stage[data-ready], .stage-wait') !== null, null, { timeout: 90_000 });
       await openDialog(page);
       await page.screenshot({ path: `test-results/embed-dialog-${w}-${theme}.png` });
     }

@@ -45,7 +45,7 @@ function fillSteps(sel: HTMLSelectElement, lesson: Lesson, steps: readonly numbe
 
 /** The Embed button; its dialog is built on the first click. */
 export function embedButton(o: EmbedDialogOptions): HTMLButtonElement {
-  const b = el('button', { type: 'button', class: 'embed-open-dialog', text: 'Embed', 'aria-haspopup': 'dialog', 'aria-label': 'Embed a figure in a course page or export steps as an animated image' });
+  const b = el('button', { type: 'button', class: 'small embed-open-dialog', text: 'Embed', 'aria-haspopup': 'dialog', 'aria-label': 'Embed a figure in a course page or export steps as an animated image' });
   let d: ReturnType<typeof buildDialog> | undefined;
   b.addEventListener('click', () => {
     d ??= buildDialog(o);
