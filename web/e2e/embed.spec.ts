@@ -154,7 +154,7 @@ test('screenshots: the dialog at 390 px, 1440 px and 1920 x 1080, and the frame 
     }
     for (const [w, h] of [[640, 400], [1280, 720]] as const) {
       await page.setViewportSize({ width: w, height: h });
-      for (const [view, lesson, step] of [['pcp', 'autotune', 4], ['free-areas', 'buddy', 2], ['lock-timeline', 'hotcold', 2], ['latency', 'tail', 2]] as const) {
+      for (const [view, lesson, step] of [['pcp', 'autotune', 4], ['free-areas', 'buddy', 2], ['lock-timeline', 'hotcold', 2], ['latency', 'tail', 2], ['mem-map', 'hotcold', 3]] as const) {
         await page.goto(`/?embed=${view}&lesson=${lesson}&step=${step}`);
         await expect(page.locator('.embed-frame')).toHaveAttribute('data-ready', String(step), { timeout: 120_000 });
         await page.waitForTimeout(300);

@@ -33,6 +33,9 @@ function figuresOf(lesson: Lesson): LessonViewId[] {
   return [...new Set(lesson.steps.filter((s) => s.run).flatMap((s) => s.views))];
 }
 
+/** a figure's name without its subtitle: "pcp lists", not the struct it draws */
+const shortTitle = (v: LessonViewId) => viewTitle(v).split(':')[0]!;
+
 const select = (id: string, label: string) => {
   const s = el('select', { id });
   return { s, row: el('div', { class: 'field' }, el('label', { for: id, text: label }), s) };
@@ -65,7 +68,7 @@ function buildDialog(o: EmbedDialogOptions) {
   };
   const dialog = el('dialog', { class: 'embed-dialog', 'aria-labelledby': 'embed-dialog-title' });
   const fig = select('embed-view', 'Figure');
-  for (const v of figuresOf(lesson)) fig.s.append(el('option', { value: v, text: viewTitle(v) }));
+  for (const v of figuresOf(lesson)) fig.s.append(el('option', { value: v, text: shortTitle(v) }));
   const step = select('embed-step', 'At step');
   const size = select('embed-size', 'Frame size');
   for (const [w, h] of SIZES) size.s.append(el('option', { value: `${w}x${h}`, text: `${w} × ${h}` }));
@@ -110,7 +113,7 @@ function buildDialog(o: EmbedDialogOptions) {
     const [w, h] = size.s.value.split('x').map(Number) as [number, number];
     const t = theme.s.value === 'light' || theme.s.value === 'dark' ? theme.s.value : undefined;
     const url = new URL(embedHref(view(), lesson.id, Number(step.s.value) + 1, t), location.href).href;
-    code.value = iframeSnippet(url, `buddylab: ${viewTitle(view())}, lesson ${lesson.number}, step ${Number(step.s.value) + 1}`, w, h);
+    code.value = iframeSnippet(url, `buddylab: ${shortTitle(view())}, lesson ${lesson.number}, step ${Number(step.s.value) + 1}`, w, h);
     preview.href = url;
     said.textContent = '';
   };

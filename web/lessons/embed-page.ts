@@ -66,7 +66,7 @@ function showEmbed(root: HTMLElement, t: EmbedTarget): void {
     return r;
   };
   const what = viewTitle(view);
-  const box = el('div', { class: 'embed-view' });
+  const box = el('div', { class: `embed-view${FILLS.has(view) ? ' fills' : ''}` });
   const status = el('p', { class: 'status embed-status', role: 'status' });
   const prev = el('button', { type: 'button', class: 'small', text: '◀', 'aria-label': 'Previous step with this figure' });
   const next = el('button', { type: 'button', class: 'small', text: '▶', 'aria-label': 'Next step with this figure' });
@@ -107,6 +107,8 @@ function showEmbed(root: HTMLElement, t: EmbedTarget): void {
         mounted = mountView(box, view, { prefix: 'embed', heading: 'short', legend: true });
       }
       mounted.update(d);
+      await shrinkToFit(box, mounted.section);
+      if (gen !== generation) return;
       status.textContent = '';
       figure.dataset['ready'] = String(index + 1);
     } catch (e) {
@@ -139,6 +141,20 @@ function showEmbed(root: HTMLElement, t: EmbedTarget): void {
     void show();
   });
   void show();
+}
+
+/** the views that draw to the box they are given (the others keep their shape) */
+const FILLS = new Set<string>(['pcp', 'lock-timeline', 'mem-map']);
+
+/** A figure taller than the frame is drawn smaller (CSS zoom, so canvases redraw at the new
+ * size), never cut off: the frame may be any size a page gives it. */
+async function shrinkToFit(box: HTMLElement, section: HTMLElement): Promise<void> {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  section.style.removeProperty('zoom');
+  await frame();
+  const need = section.scrollHeight;
+  const room = box.clientHeight;
+  if (need > room + 1) section.style.setProperty('zoom', String(Math.max(0.5, room / need)));
 }
 
 const STEP_KEYS: Record<string, 1 | -1 | 'first' | 'last'> = {
