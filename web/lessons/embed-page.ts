@@ -107,7 +107,7 @@ function showEmbed(root: HTMLElement, t: EmbedTarget): void {
         mounted = mountView(box, view, { prefix: 'embed', heading: 'short', legend: true });
       }
       mounted.update(d);
-      await shrinkToFit(box, mounted.section);
+      await fitToFrame(box, mounted.section, !FILLS.has(view));
       if (gen !== generation) return;
       status.textContent = '';
       figure.dataset['ready'] = String(index + 1);
@@ -146,15 +146,24 @@ function showEmbed(root: HTMLElement, t: EmbedTarget): void {
 /** the views that draw to the box they are given (the others keep their shape) */
 const FILLS = new Set<string>(['pcp', 'lock-timeline', 'mem-map']);
 
-/** A figure taller than the frame is drawn smaller (CSS zoom, so canvases redraw at the new
- * size), never cut off: the frame may be any size a page gives it. */
-async function shrinkToFit(box: HTMLElement, section: HTMLElement): Promise<void> {
+/** A figure of fixed shape is drawn at the frame's scale (CSS zoom, so canvases redraw at the
+ * new size): smaller when the frame is smaller, never cut off, and up to twice as large in a
+ * frame with room, where it would otherwise sit small in a corner. A figure that fills its box
+ * only shrinks. Twice: a figure narrowed by the zoom may be taller. */
+async function fitToFrame(box: HTMLElement, section: HTMLElement, grow: boolean): Promise<void> {
   const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   section.style.removeProperty('zoom');
-  await frame();
-  const need = section.scrollHeight;
-  const room = box.clientHeight;
-  if (need > room + 1) section.style.setProperty('zoom', String(Math.max(0.5, room / need)));
+  let zoom = 1;
+  for (let pass = 0; pass < 2; pass++) {
+    await frame();
+    const need = section.scrollHeight * zoom;
+    const room = box.clientHeight;
+    if (need <= 0) return;
+    const next = Math.min(grow ? 2 : 1, Math.max(0.5, (zoom * room) / need));
+    if (Math.abs(next - zoom) < 0.02) return;
+    zoom = next;
+    section.style.setProperty('zoom', String(zoom));
+  }
 }
 
 const STEP_KEYS: Record<string, 1 | -1 | 'first' | 'last'> = {
