@@ -5,6 +5,7 @@
 // 390 px, 1440 px, 1920 x 1080 and of the frame at 640 x 400 and 1280 x 720, in both themes,
 // land in test-results/embed-*.png.
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { watchConsole } from './console-errors';
 
@@ -163,4 +164,21 @@ test('screenshots: the dialog at 390 px, 1440 px and 1920 x 1080, and the frame 
     }
   }
   expect(errors).toEqual([]);
+});
+
+test('axe finds nothing in the dialog or the frame, in either theme', async ({ page }) => {
+  test.setTimeout(180_000);
+  const problems = async () => (await new AxeBuilder({ page }).analyze()).violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`));
+  for (const theme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto('/?lesson=buddy&step=1');
+    await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
+    await openDialog(page);
+    expect(await problems(), `dialog, ${theme}`).toEqual([]);
+    await page.goto('/?embed=free-areas&lesson=buddy&step=2');
+    await expect(page.locator('.embed-frame')).toHaveAttribute('data-ready', '2', { timeout: 60_000 });
+    expect(await problems(), `frame, ${theme}`).toEqual([]);
+    await page.goto('/?embed=free-areas&lesson=buddy&step=9');
+    expect(await problems(), `refusal, ${theme}`).toEqual([]);
+  }
 });

@@ -20,7 +20,7 @@ function refusal(root: HTMLElement, why: string): void {
     el(
       'div',
       { class: 'embed-refusal', role: 'alert' },
-      el('h2', { text: 'This buddylab figure cannot be shown' }),
+      el('h1', { text: 'This buddylab figure cannot be shown' }),
       el('p', { class: 'embed-why', text: why }),
       el('p', { class: 'hint', text: 'An embedded figure’s address: ?embed=FIGURE&lesson=LESSON&step=N (the lesson page’s Embed button writes it).' }),
     ),
@@ -74,7 +74,9 @@ function showEmbed(root: HTMLElement, t: EmbedTarget): void {
   const open = el('a', { class: 'embed-open', target: '_blank', rel: 'noopener' });
   const caption = el('figcaption', { class: 'embed-caption' }, prev, counter, next, open);
   const figure = el('figure', { class: 'embed-frame', tabindex: 0, 'aria-roledescription': 'buddylab figure' }, box, status, caption);
-  root.replaceChildren(figure);
+  // the page's one heading, for a screen reader landing in the frame (the header is hidden)
+  const heading = el('h1', { class: 'sr-only', text: `buddylab: ${what}, lesson ${lesson.number}, ${lesson.title}` });
+  root.replaceChildren(heading, figure);
 
   let at = t.at;
   let generation = 0;
