@@ -32,7 +32,9 @@
 	X(histogram, histogram, "1 = count refill and drain sizes per CPU (blab_js_hist)")    \
 	X(pcp_batch_scale_max, pcpBatchScaleMax,                                             \
 	  "CONFIG_PCP_BATCH_SCALE_MAX + 1, 1..7, 6.7+ presets only (0: the preset's, 5)")     \
-	X(latency, latency, "1 = count each allocation's and free's latency (blab_js_latency)")
+	X(latency, latency, "1 = count each allocation's and free's latency (blab_js_latency)") \
+	X(node_zones, nodeZones, "1 = a zone and an LRU list per node (page_fault1, parallel_free)") \
+	X(out_of_step, outOfStep, "1 = page_fault1's tasks out of step (iterations >= 3)")
 
 #define BLAB_JS_PRESET_MAX 32u /* bytes of the preset's name, its NUL included */
 

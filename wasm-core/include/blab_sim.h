@@ -254,8 +254,12 @@ struct blab_sim_point {
 	/* 1: the run counts latencies (blab_sim_point_latency() makes its recorder); the key
 	 * names it, last, only when set: `latency=1` */
 	uint32_t latency;
+	/* 1: a zone and an LRU list per node (config.node_zones), and page_fault1's tasks out of
+	 * step (config.out_of_step), as the fidelity report runs seed 002's topology; the key
+	 * names each, last, only when set: `node_zones=1`, `out_of_step=1` */
+	uint32_t node_zones, out_of_step;
 };
-#define BLAB_SIM_POINT_KEY_MAX 240u /* a key's characters, NUL included */
+#define BLAB_SIM_POINT_KEY_MAX 256u /* a key's characters, NUL included */
 
 /* The config a point runs, as `blab sim` would build it: more than 112 CPUs get 4 sockets (seed
  * 000's Skylake 4S), more than 224 get 8. 0, or BLAB_EINVAL with the reason in err. */

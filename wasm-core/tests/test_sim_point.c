@@ -113,7 +113,7 @@ static void test_bad_keys(void)
 	char longkey[BLAB_SIM_POINT_KEY_MAX + 8];
 	memset(longkey, 'a', sizeof(longkey) - 1);
 	longkey[sizeof(longkey) - 1] = '\0';
-	expect_bad(longkey, "longer than 239 characters");
+	expect_bad(longkey, "longer than 255 characters");
 }
 
 /* CONFIG_PCP_BATCH_SCALE_MAX (52166607ecc9): named last in a key, and only when set, so every
@@ -168,6 +168,64 @@ static void test_batch_scale(void)
 	p.batch = p.high = 1u << 16;
 	p.pcp_batch_scale_max = BLAB_PCP_BATCH_SCALE_MAX_LIMIT + 1;
 	memset(p.preset, 'x', 31);
+	CHECK(blab_sim_point_key(&p, key, sizeof(key)) < (int)BLAB_SIM_POINT_KEY_MAX);
+}
+
+/* node_zones=1 and out_of_step=1: seed 002's topology, named last and only when set */
+static void test_topology(void)
+{
+	struct blab_sim_point p = {0}, q;
+	struct blab_sim_config c;
+	char key[BLAB_SIM_POINT_KEY_MAX], again[BLAB_SIM_POINT_KEY_MAX], err[200] = "";
+
+	p.workload = blab_sim_workload_id("page_fault1");
+	p.cpus = 48;
+	p.pages = 4096;
+	p.iterations = 3;
+	p.seed = 1;
+	strcpy(p.preset, "v5.17");
+	CHECK(blab_sim_point_key(&p, key, sizeof(key)) < (int)sizeof(key));
+	CHECK(!has(key, "node_zones") && !has(key, "out_of_step"));
+	CHECK_EQ(blab_sim_point_config(&p, &c, err, sizeof(err)), 0);
+	CHECK_EQ(c.node_zones, 0);
+	CHECK_EQ(c.out_of_step, 0);
+	p.node_zones = p.out_of_step = 1;
+	CHECK(blab_sim_point_key(&p, key, sizeof(key)) < (int)sizeof(key));
+	CHECK(!strcmp(key, "workload=page_fault1 preset=v5.17 cpus=48 pages=4096 iterations=3 seed=1 "
+			   "batch=0 high=0 clear_lines=64 cache_scale=1 node_zones=1 out_of_step=1"));
+	CHECK_EQ(blab_sim_point_parse(key, &q, err, sizeof(err)), 0);
+	CHECK_EQ(q.node_zones, 1);
+	CHECK_EQ(q.out_of_step, 1);
+	CHECK(blab_sim_point_key(&q, again, sizeof(again)) < (int)sizeof(again));
+	CHECK(!strcmp(key, again));
+	CHECK_EQ(blab_sim_point_config(&q, &c, err, sizeof(err)), 0);
+	CHECK_EQ(c.node_zones, 1);
+	CHECK_EQ(c.out_of_step, 1);
+	expect_bad("workload=page_fault1 preset=v5.17 cpus=48 pages=4096 iterations=3 seed=1 batch=0 "
+		   "high=0 clear_lines=64 cache_scale=1 node_zones=0", "node_zones: less than 1");
+	expect_bad("workload=page_fault1 preset=v5.17 cpus=48 pages=4096 iterations=3 seed=1 batch=0 "
+		   "high=0 clear_lines=64 cache_scale=1 out_of_step=1 node_zones=1",
+		   "unexpected \"node_zones=1\"");
+	q.node_zones = 2; /* a caller's struct, not a parsed key: still refused */
+	CHECK_EQ(blab_sim_point_config(&q, &c, err, sizeof(err)), BLAB_EINVAL);
+	CHECK(has(err, "each 0 or 1"));
+	/* the longest key, every option set, fits its bound */
+	memset(&p, 0, sizeof(p));
+	p.workload = blab_sim_workload_id("stress_highalloc");
+	p.cpus = BLAB_SIM_MAX_CPUS;
+	p.pages = BLAB_SIM_MAX_PAGES;
+	p.iterations = BLAB_SIM_MAX_ITERATIONS;
+	p.seed = UINT64_MAX;
+	p.batch = p.high = 1u << 16;
+	p.clear_lines = p.cache_scale = 64;
+	p.pcp_batch_scale_max = BLAB_PCP_BATCH_SCALE_MAX_LIMIT + 1;
+	p.latency = p.node_zones = p.out_of_step = 1;
+	memset(p.preset, 'x', 31);
+	CHECK(blab_sim_point_key(&p, key, sizeof(key)) < (int)BLAB_SIM_POINT_KEY_MAX);
+	p.workload = blab_sim_workload_id("hackbench");
+	p.groups = BLAB_HACKBENCH_MAX_GROUPS;
+	p.loops = BLAB_HACKBENCH_MAX_LOOPS;
+	p.slub_prefetch = p.same_cpu = 1;
 	CHECK(blab_sim_point_key(&p, key, sizeof(key)) < (int)BLAB_SIM_POINT_KEY_MAX);
 }
 
@@ -294,6 +352,7 @@ int main(void)
 	test_key_round_trip();
 	test_bad_keys();
 	test_config();
+	test_topology();
 	test_batch_scale();
 	test_record();
 	return harness_report("sim_point");

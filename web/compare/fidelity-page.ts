@@ -10,9 +10,15 @@ import { fidelityRows, type FidelityRow } from './fidelity-rows';
 import '../lessons/lessons.css';
 import './fidelity.css';
 
-function row(r: FidelityRow): HTMLTableRowElement {
+/** lecture: a claim's reason folds (the row a lecturer steps to opens it), so a slide shows
+ * several rows at once instead of one paragraph */
+function row(r: FidelityRow, lecture: boolean): HTMLTableRowElement {
   const verdict = el('td', { class: `fid-verdict is-${r.verdict === 'outside' ? 'outside' : 'inside'}` }, el('strong', { text: r.verdictText }));
-  if (r.why) verdict.append(el('p', { class: 'fid-why', text: `Why: ${r.why}.` }));
+  if (r.why) {
+    const why = el('details', { class: 'fid-why' }, el('summary', { text: 'Why' }), el('p', { text: `${r.why}.` }));
+    why.open = !lecture;
+    verdict.append(why);
+  }
   const links = el('td', { class: 'fid-links' });
   for (const l of r.links) links.append(el('a', { href: l.href, text: l.text }), ' ');
   links.append(el('details', {}, el('summary', { text: 'blab command' }), el('code', { text: r.command })));
@@ -32,7 +38,8 @@ export function mountFidelity(root: HTMLElement, search = ''): void {
   const { doc, lessons } = fidelity;
   const { rows, inside } = fidelityRows(doc, lessons);
   const table = el('table', { class: 'data fid-table', id: 'fidelity-table' });
-  const body = el('tbody', {}, ...rows.map(row));
+  const lecture = new URLSearchParams(search).get('lecture') === '1';
+  const body = el('tbody', {}, ...rows.map((r) => row(r, lecture)));
   table.append(
     el('caption', { text: `${inside} of ${rows.length} claims inside their bands (the native model, core ${doc.core})` }),
     el('thead', {}, el('tr', {}, ...['claim', 'the seed says', 'band', 'the model', 'verdict', 'run it again'].map((h) => el('th', { scope: 'col', text: h })))),
@@ -52,8 +59,8 @@ export function mountFidelity(root: HTMLElement, search = ''): void {
     el('p', {
       text:
         'This table is the fidelity report’s own: the native model writes the report and this page from the same runs, and the build refuses the two when they differ. ' +
-        'The links run the same configurations again in this browser, in a lesson’s table (Run live) or the compare view, on the browser’s model: one zone for all CPUs. ' +
-        'A claim that needs what only the native tool has (a zone per node, four sockets, the tasks out of step) gives its command under the row.',
+        'The links run the same configurations again in this browser: in a lesson’s table (Run live), which runs the seed’s topology where its claim needs it (a zone per node, the tasks out of step), ' +
+        'or in the compare view, which runs one zone for all CPUs with the tasks in step. Every row gives its native command too.',
     }),
   );
   const ctl = new AbortController();
@@ -62,10 +69,15 @@ export function mountFidelity(root: HTMLElement, search = ''): void {
     const trs = [...body.rows];
     if (!trs.length) return;
     at = Math.max(0, Math.min(trs.length - 1, k));
-    trs.forEach((tr, i) => tr.classList.toggle('current', i === at));
+    trs.forEach((tr, i) => {
+      tr.classList.toggle('current', i === at);
+      // the row stepped to shows its reason; the others fold theirs again (lecture mode)
+      const why = tr.querySelector('details.fid-why') as HTMLDetailsElement | null;
+      if (why && document.documentElement.classList.contains('lecture')) why.open = i === at;
+    });
     trs[at]!.scrollIntoView({ block: 'center' });
   };
-  const presenter = createPresenter({ root: page, next: () => go(at + 1), prev: () => go(at - 1), signal: ctl.signal, lecture: new URLSearchParams(search).get('lecture') === '1' });
+  const presenter = createPresenter({ root: page, next: () => go(at + 1), prev: () => go(at - 1), signal: ctl.signal, lecture });
   page.insertBefore(presenter.controls, page.children[2]!);
   page.append(el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'the claims' }, table));
   root.replaceChildren(page);

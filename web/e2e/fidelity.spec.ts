@@ -69,4 +69,14 @@ test('the page at a phone, a laptop and a lecture screen, and nothing serious fo
   await page.keyboard.press('PageDown');
   await expect(page.locator('#fidelity-table tbody tr.current')).toHaveAttribute('id', `claim-${doc.claims[1]!.id}`);
   await page.screenshot({ path: 'test-results/fidelity-1920-lecture.png' });
+  // a slide: the reasons fold, and the row stepped to opens its own
+  await page.goto('/?fidelity&lecture=1');
+  const whys = page.locator('#fidelity-table details.fid-why');
+  const gaps = doc.claims.filter((c) => c.gap).length;
+  await expect(whys).toHaveCount(gaps);
+  await expect(page.locator('#fidelity-table details.fid-why[open]')).toHaveCount(0);
+  const outside = doc.claims.findIndex((c) => c.gap);
+  for (let k = 0; k <= outside; k++) await page.keyboard.press('PageDown');
+  await expect(page.locator('#fidelity-table details.fid-why[open]')).toHaveCount(1);
+  await expect(page.locator('#fidelity-table tbody tr.current details.fid-why')).toHaveAttribute('open', '');
 });

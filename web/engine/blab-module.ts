@@ -86,6 +86,10 @@ export type SimRequest = (
   pcpBatchScaleMax?: number;
   /** count each allocation's and free's latency (the core's blab_js_latency(), JSON) */
   latency?: boolean;
+  /** a zone and an LRU list per node, as `blab sim --node-zones` (page_fault1, parallel_free) */
+  nodeZones?: boolean;
+  /** page_fault1's tasks out of step, as `blab sim --out-of-step` (3 or more rounds) */
+  outOfStep?: boolean;
   /** frame lines clear_page() writes through the cache model, 1..64 (absent: 64) */
   clearLines?: number;
   /** L2 and LLC sizes divided by this, 1..64 and a power of two (absent: 1), as `blab sim
@@ -137,6 +141,8 @@ function requestFields(id: number, req: SimRequest): Record<(typeof SIM_REQUEST.
     // the request carries N + 1, so that 0 can mean the preset's own
     pcpBatchScaleMax: req.pcpBatchScaleMax === undefined ? 0 : req.pcpBatchScaleMax + 1,
     latency: req.latency ? 1 : 0,
+    nodeZones: req.nodeZones ? 1 : 0,
+    outOfStep: req.outOfStep ? 1 : 0,
     clearLines: req.clearLines ?? 0,
     cacheScale: req.cacheScale ?? 0,
   };

@@ -28,7 +28,9 @@ export function pointKey(req: SimRequest): string {
     `clear_lines=${clear} cache_scale=${scale}` +
     // the optional fields, last, only when set (so every earlier key keeps its spelling)
     (req.pcpBatchScaleMax !== undefined ? ` pcp_batch_scale_max=${req.pcpBatchScaleMax}` : '') +
-    (req.latency ? ' latency=1' : '')
+    (req.latency ? ' latency=1' : '') +
+    (req.nodeZones ? ' node_zones=1' : '') +
+    (req.outOfStep ? ' out_of_step=1' : '')
   );
 }
 
@@ -40,7 +42,7 @@ const COMMON_FIELDS = [['seed', 0xffffffff], ['batch', 1 << 16], ['high', 1 << 1
  * point; the native parser refuses it too */
 const AT_LEAST_ONE: ReadonlySet<string> = new Set(['clear_lines', 'cache_scale']);
 /** BLAB_SIM_POINT_KEY_MAX - 1 (its NUL): room for the optional fields after cache_scale */
-const KEY_MAX = 239;
+const KEY_MAX = 255;
 /** CONFIG_PCP_BATCH_SCALE_MAX's range (mm/Kconfig) */
 const SCALE_MAX = 6;
 
@@ -78,6 +80,14 @@ export function pointRequest(key: string): SimRequest {
     if (num('latency', 1) !== 1) throw bad('latency: less than 1 (a key without latency= counts none)');
     latency = true;
   }
+  // node_zones=1, out_of_step=1: each only when set, so =0 would be a second spelling
+  const flag = (name: string): boolean => {
+    if (!words[at]?.startsWith(`${name}=`)) return false;
+    if (num(name, 1) !== 1) throw bad(`${name}: less than 1 (a key without ${name}= runs without it)`);
+    return true;
+  };
+  const nodeZones = flag('node_zones');
+  const outOfStep = flag('out_of_step');
   if (at < words.length) throw bad(`unexpected "${words.slice(at).join(' ').slice(0, 24)}" after cache_scale`);
   const common = {
     preset,
@@ -89,6 +99,8 @@ export function pointRequest(key: string): SimRequest {
     cacheScale: c.cache_scale,
     ...(scale !== undefined ? { pcpBatchScaleMax: scale } : {}),
     ...(latency ? { latency: true } : {}),
+    ...(nodeZones ? { nodeZones: true } : {}),
+    ...(outOfStep ? { outOfStep: true } : {}),
   };
   return entry.name === 'hackbench'
     ? { workload: 'hackbench', groups: own['groups']!, loops: own['loops']!, slubPrefetch: own['slub_prefetch'] === 1, sameCpu: own['same_cpu'] === 1, ...common }

@@ -81,11 +81,29 @@ describe('sweep points', () => {
     expect(() => pointRequest(pf.replace('cache_scale=1', 'cache_scale=0'))).toThrow(/cache_scale: less than 1/);
     expect(() => pointRequest(pf.replace('preset=v4.16', 'preset=v4;16'))).toThrow(/preset: 1 to 31/);
     expect(() => pointRequest('workload=hackbench preset=v4.16 groups=4 loops=1 slub_prefetch=2')).toThrow(/slub_prefetch: more than 1/);
-    expect(() => pointRequest(`${pf}${' '.repeat(150)}`)).toThrow(/longer than 239 characters/);
+    expect(() => pointRequest(`${pf}${' '.repeat(150)}`)).toThrow(/longer than 255 characters/);
     // the optional fields: in range, in their order, latency only as 1
     expect(() => pointRequest(`${pf} pcp_batch_scale_max=7`)).toThrow(/pcp_batch_scale_max: more than 6/);
     expect(() => pointRequest(`${pf} latency=0`)).toThrow(/latency: less than 1/);
     expect(() => pointRequest(`${pf} latency=1 pcp_batch_scale_max=3`)).toThrow(/unexpected "pcp_batch_scale_max=3" after cache_scale/);
+    expect(() => pointRequest(`${pf} node_zones=0`)).toThrow(/node_zones: less than 1/);
+    expect(() => pointRequest(`${pf} out_of_step=2`)).toThrow(/out_of_step: more than 1/);
+    expect(() => pointRequest(`${pf} out_of_step=1 node_zones=1`)).toThrow(/unexpected "node_zones=1" after cache_scale/);
+  });
+
+  it("name seed 002's topology (a zone per node, tasks out of step) last, only when set, as the native key does", () => {
+    const r: SimRequest = { workload: 'page_fault1', cpus: 60, pages: 32, iterations: 3, seed: 1, preset: 'v5.17', maxEvents: 0, nodeZones: true, outOfStep: true };
+    const key = pointKey(r);
+    expect(key).toBe('workload=page_fault1 preset=v5.17 cpus=60 pages=32 iterations=3 seed=1 batch=0 high=0 clear_lines=64 cache_scale=1 node_zones=1 out_of_step=1');
+    expect(pointRequest(key)).toEqual({ ...r, clearLines: 64, cacheScale: 1 });
+    expect(pointKey({ ...r, nodeZones: false, outOfStep: false })).not.toMatch(/node_zones|out_of_step/);
+    // the core runs what the key names: 60 tasks over two sockets, each node's lru_lock shared
+    // by half of them, so they spin on it less than on the one list of all 60
+    const nodes = simScenario(m, pointRequest(key)).stats!;
+    const one = simScenario(m, pointRequest(pointKey({ ...r, nodeZones: false }))).stats!;
+    expect(nodes.lruSpin).toBeLessThan(one.lruSpin);
+    expect(nodes.score).toBeGreaterThan(one.score);
+    expect(simScenario(m, { workload: 'page_fault1', cpus: 4, pages: 32, iterations: 2, seed: 1, preset: 'v5.17', maxEvents: 0, outOfStep: true }).stderr).toMatch(/out_of_step: page_fault1 with 3 or more rounds only/);
   });
 
   it('name CONFIG_PCP_BATCH_SCALE_MAX and latency counting last, only when set, as the native key does', () => {

@@ -29,6 +29,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KEYS = [
   'workload=page_fault1 preset=v4.17 cpus=4 pages=128 iterations=2 seed=1 batch=0 high=0 clear_lines=8 cache_scale=32',
   'workload=hackbench preset=v4.16 groups=3 loops=50 slub_prefetch=1 same_cpu=0 seed=2 batch=0 high=0 clear_lines=64 cache_scale=1',
+  'workload=page_fault1 preset=v5.17 cpus=60 pages=16 iterations=3 seed=3 batch=0 high=0 clear_lines=4 cache_scale=8 node_zones=1 out_of_step=1',
 ];
 
 describe('a point record', () => {

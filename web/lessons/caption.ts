@@ -23,7 +23,9 @@ export function runSize(t: LessonTable): string {
   if (t.workload === 'hackbench') return `${t.loops} messages per sender`;
   const rounds = `${t.iterations} ${t.iterations === 1 ? 'round' : 'rounds'}${t.iterations > 1 ? ' (the first a warm-up)' : ''}`;
   const scale = t.cacheScale > 1 ? `, L2 and LLC / ${t.cacheScale} (the footprint-to-cache ratio of ${t.pages * t.cacheScale} pages)` : '';
-  const machine = `${scale}, clear_page() through ${t.clearLines} of 64 lines`;
+  // the seed's topology, where the table runs it (seed 002's claims do: docs/fidelity.md)
+  const topology = `${t.nodeZones ? ', a zone and an LRU list per node' : ''}${t.outOfStep ? ', the tasks out of step' : ''}`;
+  const machine = `${scale}${topology}, clear_page() through ${t.clearLines} of 64 lines`;
   switch (t.workload) {
     case 'page_fault1':
       return `${t.pages} pages per task${machine}, ${rounds}`;

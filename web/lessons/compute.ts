@@ -36,6 +36,8 @@ export function simRequest(t: LessonTable, c: SimConfig, tasks: number, seed: nu
     ...(c.high !== undefined ? { high: c.high } : {}),
     ...(c.pcpBatchScaleMax !== undefined ? { pcpBatchScaleMax: c.pcpBatchScaleMax } : {}),
     ...(t.latency ? { latency: true } : {}),
+    ...(t.nodeZones ? { nodeZones: true } : {}),
+    ...(t.outOfStep ? { outOfStep: true } : {}),
   };
   const run =
     t.workload === 'hackbench'

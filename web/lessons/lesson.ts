@@ -214,6 +214,10 @@ export type LessonTable = {
   latency: boolean;
   /** also show each config's % change against the first */
   gain: boolean;
+  /** a zone and an LRU list per node (blab sim --node-zones), as the seed's machine had them */
+  nodeZones: boolean;
+  /** page_fault1's tasks out of step (blab sim --out-of-step), as will-it-scale's are */
+  outOfStep: boolean;
   quoted?: QuotedTable;
 } & (
   | {

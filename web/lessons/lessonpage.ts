@@ -31,6 +31,8 @@ export interface LessonRoute {
   step: number;
   lecture: boolean;
   embed: boolean;
+  /** the lesson as a printable handout (`&handout=1`, handout.ts) instead of step by step */
+  handout?: boolean;
   /** lecture mode: the one figure or pair to show (default: the step's first two views) */
   views?: LectureFigureId[];
 }
@@ -178,7 +180,7 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
   });
   // the step buttons before the way back, so the keyboard reaches Next within a few Tabs
   const embed = embedButton({ lesson, current: () => index, loadRun: (name) => loadRun(client, lesson.runs[name]!) });
-  nav.append(title, counter, pages.indicator, offSlide, el('div', { class: 'nav-buttons' }, prev, next, presenter.controls, embed), el('a', { href: '?lessons', class: 'back', text: '← all lessons' }));
+  nav.append(title, counter, pages.indicator, offSlide, el('div', { class: 'nav-buttons' }, prev, next, presenter.controls, embed), el('a', { href: '?lessons', class: 'back', text: '← all lessons' }), handoutLink(lesson));
 
   const writeUrl = () => {
     const q = new URLSearchParams({ lesson: lesson.id, step: String(index + 1) });
@@ -262,6 +264,13 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
 
   writeUrl();
   show();
+}
+
+/** The lesson on paper: every step, its figures, its questions with room to answer, the key at
+ * the end (handout.ts). */
+function handoutLink(lesson: Lesson): HTMLElement {
+  // one short word: the nav keeps its rows at 1280 and 1440 px; last, so Next stays near the top of the Tab order
+  return el('a', { href: `?lesson=${encodeURIComponent(lesson.id)}&handout=1`, class: 'handout-link', text: 'Handout', 'aria-label': 'Handout: the whole lesson to print' });
 }
 
 /** The last step's closing words: what the model leaves out (Markdown, as the prose is: its

@@ -93,7 +93,7 @@ export function mountLessonIndex(root: HTMLElement, sources: readonly LessonSour
   root.replaceChildren(main);
 }
 
-export function mountLessonById(root: HTMLElement, sources: readonly LessonSource[], route: LessonRoute): void {
+export async function mountLessonById(root: HTMLElement, sources: readonly LessonSource[], route: LessonRoute): Promise<void> {
   const src = sources.find((s) => {
     try {
       return parseLesson(s.file, s.text).id === route.id;
@@ -108,6 +108,9 @@ export function mountLessonById(root: HTMLElement, sources: readonly LessonSourc
     );
     return;
   }
-  mountLesson(root, parseLesson(src.file, src.text), route);
+  const lesson = parseLesson(src.file, src.text);
+  // the handout is its own chunk (and print stylesheet), fetched only when asked for
+  if (route.handout) (await import('./handout')).mountHandout(root, lesson);
+  else mountLesson(root, lesson, route);
 }
 

@@ -174,6 +174,15 @@ describe('parseLesson: bad input gives file:line: reason', () => {
     expectError(GOOD.replace('pages: 16\n', 'pages: 16\n    seeds: 6\n'), lineOf('pages: 16') + 1, /seeds must be a whole number from 1 to 5/);
   });
 
+  it("runs the seed's topology where a table asks: a zone per node, the tasks out of step", () => {
+    expect(parseLesson('x.md', GOOD).tables['t']).toMatchObject({ nodeZones: false, outOfStep: false });
+    const numa = parseLesson('x.md', GOOD.replace('pages: 16\n', 'pages: 16\n    iterations: 3\n    node_zones: true\n    out_of_step: true\n')).tables['t']!;
+    expect(numa).toMatchObject({ nodeZones: true, outOfStep: true, iterations: 3 });
+    // out of step cuts the second round: the core needs a third
+    expectError(GOOD.replace('pages: 16\n', 'pages: 16\n    out_of_step: true\n'), lineOf('pages: 16') + 1, /out_of_step is for page_fault1 with 3 or more iterations/);
+    expectError(GOOD.replace('pages: 16\n', 'pages: 16\n    node_zones: yes please\n'), lineOf('pages: 16') + 1, /node_zones/);
+  });
+
   it('refuses a step with more than the step limit', () => {
     const steps = Array.from({ length: LESSON_LIMITS.maxSteps + 1 }, (_, i) => `## s${i}\n\ntext\n`).join('\n');
     const text = GOOD.slice(0, GOOD.indexOf('## First')) + steps;

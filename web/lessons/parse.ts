@@ -213,7 +213,7 @@ const CONFIG_KEYS = ['label', 'preset', 'batch', 'high', 'pcp_batch_scale_max', 
 // (a run's "tasks" and a table's "cpus" are listed so that refuseOthersKeys() can say which
 // word that workload uses, rather than the general "unknown key")
 const SIM_KEYS = [...CONFIG_KEYS, 'workload', 'cpus', 'tasks', 'pages', 'groups', 'loops', 'iterations', 'clear_lines', 'cache_scale'];
-const TABLE_KEYS = ['caption', 'workload', 'pages', 'loops', 'iterations', 'seed', 'seeds', 'clear_lines', 'cache_scale', 'tasks', 'cpus', 'groups', 'configs', 'metric', 'latency', 'gain', 'quoted'];
+const TABLE_KEYS = ['caption', 'workload', 'pages', 'loops', 'iterations', 'seed', 'seeds', 'clear_lines', 'cache_scale', 'tasks', 'cpus', 'groups', 'configs', 'metric', 'latency', 'gain', 'node_zones', 'out_of_step', 'quoted'];
 
 /** What each size key means, for the message that refuses it on a workload that has another. */
 const KEY_MEANS: Record<string, string> = {
@@ -353,10 +353,15 @@ function parseTable(f: Fields, name: string, line: number): LessonTable {
     metric: f.oneOf<Metric>('metric', METRICS, 'score'),
     latency: f.has('latency') ? f.bool('latency') : false,
     gain: f.has('gain') ? f.value('gain') === true : false,
+    nodeZones: f.has('node_zones') ? f.bool('node_zones') : false,
+    outOfStep: f.has('out_of_step') ? f.bool('out_of_step') : false,
   };
+  // the core's own rules (blab_sim_run()), said at the line that breaks them
+  if (common.nodeZones && workload !== 'page_fault1') f.fail(`tables.${name}: node_zones is for page_fault1 (a zone and an LRU list per node of its tasks)`, 'node_zones');
   if (common.metric.startsWith('lat_') && !common.latency) f.fail(`tables.${name}: metric ${common.metric} needs latency: true (its runs count each call's latency)`, 'metric');
   const size = f.int(shape.keys.size, ...shape.size);
   const iterations = workloadIterations(f, workload, RUN_DEFAULTS.rounds);
+  if (common.outOfStep && (workload !== 'page_fault1' || iterations < 3)) f.fail(`tables.${name}: out_of_step is for page_fault1 with 3 or more iterations (a task cuts its second round and runs the rest after its scored ones)`, 'out_of_step');
   const t: LessonTable = workload === 'hackbench' ? { ...common, workload, loops: size } : { ...common, workload, pages: size, iterations };
   // a table measures at will-it-scale's footprint-to-cache ratio unless it says otherwise, as
   // the compare view and the throughput sweep do (order-0 workloads; the others use no scale)

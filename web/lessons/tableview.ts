@@ -126,7 +126,10 @@ export class TableView {
     const caption = tableCaption(t);
     // the sizes apart, so a slide can leave them to the page's own view
     const parts = tableCaptionParts(t);
-    const tbl = htmlTable([shown], el('caption', {}, parts.main, el('span', { class: 'caption-detail', text: ` (${parts.detail})` })), 'model');
+    // five or more configurations: each spread may break after its "..", so the table
+    // fits a laptop without scrolling sideways (lesson 9's sweep has seven)
+    const many = r.configs.length >= 5 ? ' many-columns' : '';
+    const tbl = htmlTable([shown], el('caption', {}, parts.main, el('span', { class: 'caption-detail', text: ` (${parts.detail})` })), `model${many}`);
     const tbody = tbl.querySelector('tbody')!;
     const done = tableCells(r).slice(1);
     let next = 0;
@@ -140,9 +143,10 @@ export class TableView {
         cells.slice(1).forEach((c, k) => {
           const td = el('td', { text: c });
           if (k < r.configs.length) {
-            // the spread under the mean: min..max over the seeds
+            // the spread under the mean: min..max over the seeds (free to break after the ".."
+            // in a table of many columns; Chromium breaks at a <wbr> even under nowrap)
             const s = cellSpread(r, i, k);
-            if (s.n > 1) td.append(el('span', { class: 'spread', text: `${formatMetric(t.metric, s.min)}..${formatMetric(t.metric, s.max)}` }));
+            if (s.n > 1) td.append(el('span', { class: 'spread' }, `${formatMetric(t.metric, s.min)}..`, ...(many ? [el('wbr')] : []), formatMetric(t.metric, s.max)));
           }
           tr.append(td);
         });

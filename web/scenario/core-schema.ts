@@ -127,10 +127,10 @@ export const CORE_PRESETS = [
 /** blab_js_sim_run()'s request (include/blab_js.h): uint32 fields in this order, then the
  * preset's name, NUL-terminated, in presetMax bytes at presetOffset. */
 export const SIM_REQUEST = {
-  fields: ["workload", "cpus", "pages", "iterations", "seed", "maxEvents", "batch", "high", "clearLines", "groups", "loops", "slubPrefetch", "sameCpu", "cacheScale", "highMax", "histogram", "pcpBatchScaleMax", "latency", ],
-  presetOffset: 72,
+  fields: ["workload", "cpus", "pages", "iterations", "seed", "maxEvents", "batch", "high", "clearLines", "groups", "loops", "slubPrefetch", "sameCpu", "cacheScale", "highMax", "histogram", "pcpBatchScaleMax", "latency", "nodeZones", "outOfStep", ],
+  presetOffset: 80,
   presetMax: 32,
-  bytes: 104,
+  bytes: 112,
 } as const;
 
 /** A model-machine run's counters, in the order of blab_js_stats()'s int64 array. */

@@ -45,6 +45,12 @@ interface RunCommon {
   pcpBatchScaleMax?: number;
   /** count each allocation's and free's latency (blab sim --latency); its lat* counters */
   latency?: boolean;
+  /** a zone and an LRU list per node, as the seeds' NUMA machines have them (blab sim
+   * --node-zones; page_fault1 and parallel_free) */
+  nodeZones?: boolean;
+  /** page_fault1's tasks each at its own point of its loop (blab sim --out-of-step; 3 or more
+   * rounds) */
+  outOfStep?: boolean;
 }
 
 /** What a page asks for; everything left out takes RUN_DEFAULTS or the preset's own value. */
@@ -139,6 +145,8 @@ export function runRequest(r: RunInput): RunParams {
     // the preset's own scale is the run without the option: one point, one spelling
     ...(r.pcpBatchScaleMax !== undefined && r.pcpBatchScaleMax !== presetBatchScaleMax(r.preset) ? { pcpBatchScaleMax: r.pcpBatchScaleMax } : {}),
     ...(r.latency ? { latency: true } : {}),
+    ...(r.nodeZones ? { nodeZones: true } : {}),
+    ...(r.outOfStep ? { outOfStep: true } : {}),
   };
   if (r.workload === 'hackbench') {
     return {
@@ -184,6 +192,8 @@ export function blabCommand(p: RunParams, tasks: readonly number[] = [runTasks(p
     ...(p.high !== undefined ? ['--high', p.high] : []),
     ...(p.pcpBatchScaleMax !== undefined ? ['--pcp-batch-scale-max', p.pcpBatchScaleMax] : []),
     ...(p.latency ? ['--latency'] : []),
+    ...(p.nodeZones ? ['--node-zones'] : []),
+    ...(p.outOfStep ? ['--out-of-step'] : []),
   ];
   const args =
     p.workload === 'hackbench'
@@ -219,5 +229,7 @@ export function runParameters(p: RunParams): [string, string | number][] {
   const scale = presetBatchScaleMax(p.preset);
   if (scale !== undefined) out.push(['CONFIG_PCP_BATCH_SCALE_MAX', p.pcpBatchScaleMax ?? `${scale} (the preset's)`]);
   if (p.latency) out.push(['latency', 'each allocation and free counted']);
+  if (p.nodeZones) out.push(['zones', 'a zone->lock and an lru_lock per node']);
+  if (p.outOfStep) out.push(['tasks', 'out of step, each at its own point of its loop']);
   return out;
 }

@@ -14,7 +14,7 @@ export async function mountCourse(root: HTMLElement, r: Exclude<Route, { page: '
   } else if (r.page === 'lessons' || r.page === 'lesson') {
     const [{ default: lessonSources }, page] = await Promise.all([import('virtual:lessons'), import('../lessons/lessons-page')]);
     if (r.page === 'lessons') page.mountLessonIndex(root, lessonSources);
-    else page.mountLessonById(root, lessonSources, r.lesson);
+    else await page.mountLessonById(root, lessonSources, r.lesson);
   } else if (r.page === 'timemachine') (await import('../compare/timemachine-page')).mountTimeMachine(root, r.search);
   else if (r.page === 'exercise') (await import('../exercise/page')).mountExercise(root, r.search);
   else if (r.page === 'exercises') (await import('../exercise/instructor')).mountExercises(root, r.search);

@@ -15,6 +15,10 @@ describe('routes', () => {
     expect(routeFrom('?lessons')).toEqual({ page: 'lessons' });
     expect(routeFrom('?compare=v4.16,v4.17&cpus=56')).toEqual({ page: 'compare', search: '?compare=v4.16,v4.17&cpus=56' });
     expect(routeFrom('?lesson=buddy&step=3&lecture=1')).toMatchObject({ page: 'lesson', lesson: { id: 'buddy', step: 2, lecture: true } });
+    // the handout: only `handout=1` asks for it, and a plain lesson link carries no handout key
+    expect(routeFrom('?lesson=buddy&handout=1')).toMatchObject({ page: 'lesson', lesson: { id: 'buddy', handout: true } });
+    expect(routeFrom('?lesson=buddy&handout=yes')).not.toHaveProperty('lesson.handout');
+    expect(routeFrom('?lesson=buddy')).not.toHaveProperty('lesson.handout');
     expect(routeFrom('', '#')).toEqual({ page: 'home' });
   });
 

@@ -3,9 +3,10 @@
 // snapshot import, ?workbench=zoneinfo at "Your own kernel: zoneinfo"), and owns the hash
 // (#pages=...&step=...): an old deep link that is only a hash still opens the workbench. The
 // course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
-// ?compare=..., ?timemachine, ?fidelity (how close the model is to the seeds), ?exercise=KIND
-// (one problem) and ?exercises (a class's sheets). ?embed=VIEW&lesson=ID&step=N is one figure
-// of a lesson in another page's frame (web/lessons/embed-url.ts reads and checks it).
+// ?lesson=ID&handout=1 (the lesson to print), ?compare=..., ?timemachine, ?fidelity (how
+// close the model is to the seeds), ?exercise=KIND (one problem) and ?exercises (a class's
+// sheets). ?embed=VIEW&lesson=ID&step=N is one figure of a lesson in another page's frame
+// (web/lessons/embed-url.ts reads and checks it).
 import { LECTURE_FIGURE_IDS, type LectureFigureId } from '../lessons/lesson';
 import type { LessonRoute } from '../lessons/lessons-page';
 
@@ -51,6 +52,7 @@ export function routeFrom(search: string, hash = ''): Route {
         step: Number.isInteger(step) && step >= 1 && step <= 1000 ? step - 1 : 0,
         lecture: q.get('lecture') === '1',
         embed: q.get('embed') === '1',
+        ...(q.get('handout') === '1' ? { handout: true } : {}),
         ...(views.length ? { views } : {}),
       },
     };

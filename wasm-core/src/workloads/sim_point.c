@@ -72,6 +72,11 @@ int blab_sim_point_config(const struct blab_sim_point *p, struct blab_sim_config
 				    p->preset);
 		c->strategy.pcp_batch_scale_max = (uint8_t)(p->pcp_batch_scale_max - 1);
 	}
+	if (p->node_zones > 1 || p->out_of_step > 1)
+		return fail(err, errlen, "node_zones=%u out_of_step=%u: each 0 or 1", p->node_zones,
+			    p->out_of_step);
+	c->node_zones = (uint8_t)p->node_zones;   /* the workloads it applies to: blab_sim_run() */
+	c->out_of_step = (uint8_t)p->out_of_step; /* iterations >= 3: blab_sim_run() */
 	/* as blab sim grows the machine when --cpus needs more (docs/sim.md, Topology) */
 	if (p->workload != BLAB_WL_HACKBENCH && p->cpus > POINT_CPUS_2S)
 		c->sockets = p->cpus > 2 * POINT_CPUS_2S ? 8 : 4;
@@ -113,10 +118,11 @@ int blab_sim_point_key(const struct blab_sim_point *p, char *buf, size_t n)
 			 p->pcp_batch_scale_max - 1);
 	return snprintf(buf, n,
 			"workload=%s preset=%.31s %s seed=%" PRIu64 " batch=%" PRIu32 " high=%" PRIu32
-			" clear_lines=%" PRIu32 " cache_scale=%" PRIu32 "%s%s",
+			" clear_lines=%" PRIu32 " cache_scale=%" PRIu32 "%s%s%s%s",
 			w ? w : "unknown", p->preset, own, p->seed, p->batch, p->high,
 			p->clear_lines ? p->clear_lines : 64, p->cache_scale ? p->cache_scale : 1,
-			scale, p->latency ? " latency=1" : "");
+			scale, p->latency ? " latency=1" : "", p->node_zones ? " node_zones=1" : "",
+			p->out_of_step ? " out_of_step=1" : "");
 }
 
 /* "name=" then a decimal number from min to max, then a space or the end; *s moves past it */
@@ -255,6 +261,18 @@ int blab_sim_point_parse(const char *key, struct blab_sim_point *p, char *err, s
 		if ((rc = field(&s, "latency", 1, 1, &v, err, errlen, whose)))
 			return rc;
 		p->latency = 1;
+	}
+	if (!strncmp(s, "node_zones=", 11)) {
+		uint64_t v = 0;
+		if ((rc = field(&s, "node_zones", 1, 1, &v, err, errlen, whose)))
+			return rc;
+		p->node_zones = 1;
+	}
+	if (!strncmp(s, "out_of_step=", 12)) {
+		uint64_t v = 0;
+		if ((rc = field(&s, "out_of_step", 1, 1, &v, err, errlen, whose)))
+			return rc;
+		p->out_of_step = 1;
 	}
 	if (*s)
 		return fail(err, errlen, "unexpected \"%.24s\" after cache_scale", s);
