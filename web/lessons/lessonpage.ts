@@ -24,6 +24,7 @@ import { createProsePages } from './prose-pages';
 import { fitSlide, offSlideNote } from './slide-fit';
 import './lecture.css';
 import { THEME_EVENT } from '../ui/theme';
+import { embedButton } from './embed-dialog';
 
 export interface LessonRoute {
   id: string;
@@ -178,7 +179,8 @@ export function mountLesson(root: HTMLElement, lesson: Lesson, route: LessonRout
     signal: listeners.signal,
   });
   // the step buttons before the way back, so the keyboard reaches Next within a few Tabs
-  nav.append(title, counter, pages.indicator, offSlide, el('div', { class: 'nav-buttons' }, prev, next, presenter.controls), el('a', { href: '?lessons', class: 'back', text: '← all lessons' }), handoutLink(lesson));
+  const embed = embedButton({ lesson, current: () => index, loadRun: (name) => loadRun(client, lesson.runs[name]!) });
+  nav.append(title, counter, pages.indicator, offSlide, el('div', { class: 'nav-buttons' }, prev, next, presenter.controls, embed), el('a', { href: '?lessons', class: 'back', text: '← all lessons' }), handoutLink(lesson));
 
   const writeUrl = () => {
     const q = new URLSearchParams({ lesson: lesson.id, step: String(index + 1) });

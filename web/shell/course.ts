@@ -8,7 +8,10 @@ export async function mountCourse(root: HTMLElement, r: Exclude<Route, { page: '
   root.classList.add('course');
   if (new URLSearchParams(search).get('embed') === '1') document.documentElement.classList.add('embed');
   if (r.page === 'home') (await import('./home')).mountHome(root);
-  else if (r.page === 'lessons' || r.page === 'lesson') {
+  else if (r.page === 'embed') {
+    const [{ default: lessonSources }, page] = await Promise.all([import('virtual:lessons'), import('../lessons/embed-page')]);
+    page.mountEmbed(root, lessonSources, r.search);
+  } else if (r.page === 'lessons' || r.page === 'lesson') {
     const [{ default: lessonSources }, page] = await Promise.all([import('virtual:lessons'), import('../lessons/lessons-page')]);
     if (r.page === 'lessons') page.mountLessonIndex(root, lessonSources);
     else await page.mountLessonById(root, lessonSources, r.lesson);

@@ -21,4 +21,11 @@ describe('routes', () => {
     expect(routeFrom('?lesson=buddy')).not.toHaveProperty('lesson.handout');
     expect(routeFrom('', '#')).toEqual({ page: 'home' });
   });
+
+  it('embed=1 is the whole step; any other embed value is one figure, checked by its own page', () => {
+    expect(routeFrom('?lesson=buddy&step=1&embed=1')).toMatchObject({ page: 'lesson', lesson: { id: 'buddy', embed: true } });
+    expect(routeFrom('?embed=pcp&lesson=autotune&step=2')).toEqual({ page: 'embed', search: '?embed=pcp&lesson=autotune&step=2' });
+    // a bad figure or a stray parameter is the figure page's to refuse, not another page's to open
+    expect(routeFrom('?embed=nope&compare=v4.16')).toMatchObject({ page: 'embed' });
+  });
 });

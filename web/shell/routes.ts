@@ -5,7 +5,8 @@
 // course pages own the query: ?lessons, ?lesson=ID&step=N[&lecture=1][&embed=1][&views=a,b],
 // ?lesson=ID&handout=1 (the lesson to print), ?compare=..., ?timemachine, ?fidelity (how
 // close the model is to the seeds), ?exercise=KIND (one problem) and ?exercises (a class's
-// sheets).
+// sheets). ?embed=VIEW&lesson=ID&step=N is one figure of a lesson in another page's frame
+// (web/lessons/embed-url.ts reads and checks it).
 import { LECTURE_FIGURE_IDS, type LectureFigureId } from '../lessons/lesson';
 import type { LessonRoute } from '../lessons/lessons-page';
 
@@ -18,10 +19,14 @@ export type Route =
   | { page: 'timemachine'; search: string }
   | { page: 'fidelity' }
   | { page: 'exercise'; search: string }
-  | { page: 'exercises'; search: string };
+  | { page: 'exercises'; search: string }
+  | { page: 'embed'; search: string };
 
 export function routeFrom(search: string, hash = ''): Route {
   const q = new URLSearchParams(search);
+  // embed=1 is the whole lesson step without the header; any other value names one figure, and
+  // the figure's page refuses whatever else the address says
+  if (q.has('embed') && q.get('embed') !== '1') return { page: 'embed', search };
   if (q.has('compare')) return { page: 'compare', search };
   if (q.has('timemachine')) return { page: 'timemachine', search };
   if (q.has('fidelity')) return { page: 'fidelity' };

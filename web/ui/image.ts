@@ -85,11 +85,11 @@ export function panelToSvg(panel: HTMLElement, title: string, canvases: Readonly
   const h = Math.max(1, Math.round(body.scrollHeight || r.height));
   const ox = r.left;
   const oy = r.top - TITLE_H;
-  const bg = getComputedStyle(panel).backgroundColor;
+  const { backgroundColor: bg, color: ink } = getComputedStyle(panel);
   const parts: string[] = [
     `<rect width="100%" height="100%" fill="${esc(bg && bg !== 'rgba(0, 0, 0, 0)' ? bg : '#171d28')}"/>`,
-    // the panel's own text colour: a light theme's title is dark on its light ground
-    `<text x="4" y="19" font-size="15" font-weight="bold" font-family="sans-serif" fill="${esc(getComputedStyle(panel).color || '#e6edf3')}">${esc(title)}</text>`,
+    // the title in the panel's own text colour: dark on the light theme's panel, light on the dark
+    `<text x="4" y="19" font-size="15" font-weight="bold" font-family="sans-serif" fill="${esc(ink || '#e6edf3')}">${esc(title)}</text>`,
   ];
   const walk = (e: Element) => {
     if (e.matches(SKIP) || !shown(e)) return;
@@ -145,22 +145,28 @@ export function exportPanelSvg(panel: HTMLElement, title: string): string {
 /** The pixel scale of exported PNGs: twice the picture's CSS size, for slides and print. */
 export const PNG_SCALE = 2;
 
-/** Renders an SVG document to a PNG blob at PNG_SCALE times its size. */
-export async function svgToPng(svg: string): Promise<Blob> {
+/** An SVG document as a decoded image, ready to draw onto a canvas. */
+export async function svgImage(svg: string): Promise<HTMLImageElement> {
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
   try {
     const img = new Image();
     img.src = url;
     await img.decode();
-    const c = document.createElement('canvas');
-    c.width = Math.round(img.width * PNG_SCALE);
-    c.height = Math.round(img.height * PNG_SCALE);
-    const ctx = c.getContext('2d');
-    if (!ctx) throw new Error('this browser gives no 2D canvas');
-    ctx.scale(PNG_SCALE, PNG_SCALE);
-    ctx.drawImage(img, 0, 0);
-    return await new Promise((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
+    return img;
   } finally {
     URL.revokeObjectURL(url);
   }
+}
+
+/** Renders an SVG document to a PNG blob at PNG_SCALE times its size. */
+export async function svgToPng(svg: string): Promise<Blob> {
+  const img = await svgImage(svg);
+  const c = document.createElement('canvas');
+  c.width = Math.round(img.width * PNG_SCALE);
+  c.height = Math.round(img.height * PNG_SCALE);
+  const ctx = c.getContext('2d');
+  if (!ctx) throw new Error('this browser gives no 2D canvas');
+  ctx.scale(PNG_SCALE, PNG_SCALE);
+  ctx.drawImage(img, 0, 0);
+  return await new Promise((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
 }

@@ -20,9 +20,18 @@ function stored(): Theme | undefined {
   }
 }
 
-/** The theme in force: the reader's pick, else the system's. */
+/** a theme the page's address fixes (an embedded figure on a slide of known background) */
+let pinned: Theme | undefined;
+
+/** The theme in force: the address's, else the reader's pick, else the system's. */
 export function currentTheme(): Theme {
-  return stored() ?? (systemLight() ? 'light' : 'dark');
+  return pinned ?? stored() ?? (systemLight() ? 'light' : 'dark');
+}
+
+/** Fixes the theme for this page, whatever the system or the reader's pick says. */
+export function pinTheme(t: Theme): void {
+  pinned = t;
+  applyTheme();
 }
 
 /** Sets html[data-theme] and tells the page, which redraws what it draws itself. */

@@ -88,8 +88,9 @@ export function createLockTimelineView(body: HTMLElement) {
   onResize(canvas, () => {
     if (last) update(last);
   });
-  /** on a lesson's slide the plot has a box of the slide's making (lecture.css): lanes fill it */
-  const fills = () => document.documentElement.classList.contains('lecture') && host.closest('.lesson-stage') !== null;
+  /** on a lesson's slide (lecture.css), or alone in an embedded frame, the plot has a box of the
+   * page's making: lanes fill it */
+  const fills = () => (document.documentElement.classList.contains('lecture') && host.closest('.lesson-stage') !== null) || host.closest('.embed-view') !== null;
   onResize(host, () => {
     if (last && fills()) update(last);
   });

@@ -190,8 +190,9 @@ export function createPcpView(body: HTMLElement) {
   let drawnStep = -1;
   let drawnPlayer: Player | undefined;
   let drawnParams: PcpParams | undefined;
-  /** on a lesson's slide the box is sized by the slide, not by the drawing: fill it */
-  const fills = () => document.documentElement.classList.contains('lecture') && scroller.closest('.lesson-stage') !== null;
+  /** on a lesson's slide, or alone in an embedded frame, the box is sized by the slide or the
+   * frame, not by the drawing: fill it */
+  const fills = () => (document.documentElement.classList.contains('lecture') && scroller.closest('.lesson-stage') !== null) || scroller.closest('.embed-view') !== null;
   onResize(scroller, () => {
     if (fills() && drawnPlayer && drawnParams) update(drawnPlayer, drawnParams);
   });
