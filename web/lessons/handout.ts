@@ -16,7 +16,8 @@ import { el } from '../ui/dom';
 import { mountView, viewTitle } from '../views/registry';
 import type { Lesson, LessonStep } from './lesson';
 import { renderProse } from './render';
-import { loadRun, stepFor, type LoadedRun } from './runs';
+import { loadRun, type LoadedRun } from './runs';
+import { stepViewData } from './step-figure';
 import { resolveRef } from './compute';
 import { LessonTables } from './tables';
 import { TableView } from './tableview';
@@ -148,9 +149,8 @@ async function fillStep(ctx: HandoutContext, step: LessonStep, s: StepSection): 
  * does (canvases drawn again as vector); their legend's labels come along as text.
  */
 function stepFigures(run: LoadedRun, step: LessonStep, n: string): HTMLElement[] {
-  const p = run.player;
-  p.seek(stepFor(p, step.at));
-  const data = { player: p, pcp: run.pcp, ...(run.latency ? { latency: run.latency } : {}) };
+  const data = stepViewData(run, step);
+  const p = run.player; // sought to the step by stepViewData()
   const sentence = narrate(p.log, p.currentIndex(), { pcp: run.pcp, movingHigh: p.log.type.includes(EV.PCP_HIGH) });
   const host = el('div', { class: 'handout-draw-host', 'aria-hidden': 'true' });
   host.style.cssText = `position:fixed;left:-100000px;top:0;width:${FIGURE_WIDTH}px`;

@@ -3,19 +3,23 @@
 // is the lesson's own, replayed by the core as the lesson page replays it.
 import { el } from '../ui/dom';
 import { mountView, viewTitle, type ViewData } from '../views/registry';
-import type { Lesson, LessonViewId } from './lesson';
+import type { Lesson, LessonStep, LessonViewId } from './lesson';
 import { stepFor, type LoadedRun } from './runs';
 
 export type GetRun = (name: string) => Promise<LoadedRun>;
 
-/** The view data of step `index` (0-based): its run's player at the record the step stops at.
- * The player is the run's one player, so draw from it before another step seeks it. */
+/** What a step's views draw: its run's player sought to the record the step stops at. The
+ * player is the run's one player, so draw from it before another step seeks it. */
+export function stepViewData(run: LoadedRun, step: LessonStep): ViewData {
+  run.player.seek(stepFor(run.player, step.at));
+  return { player: run.player, pcp: run.pcp, ...(run.latency ? { latency: run.latency } : {}) };
+}
+
+/** The view data of step `index` (0-based), its run loaded first (stepViewData()). */
 export async function stepFigureData(getRun: GetRun, lesson: Lesson, index: number): Promise<ViewData> {
   const step = lesson.steps[index];
   if (!step?.run) throw new Error(`step ${index + 1} of lesson "${lesson.id}" has no run to draw`);
-  const run = await getRun(step.run);
-  run.player.seek(stepFor(run.player, step.at));
-  return { player: run.player, pcp: run.pcp, ...(run.latency ? { latency: run.latency } : {}) };
+  return stepViewData(await getRun(step.run), step);
 }
 
 /** What a frame of the figure says it is: the figure, the lesson and the step. */
