@@ -75,19 +75,15 @@ export function pointRequest(key: string): SimRequest {
   const c = Object.fromEntries(COMMON_FIELDS.map(([f, max]) => [f, num(f, max)])) as Record<(typeof COMMON_FIELDS)[number][0], number>;
   // the optional fields in their order, as blab_sim_point_parse() reads them
   const scale = words[at]?.startsWith('pcp_batch_scale_max=') ? num('pcp_batch_scale_max', SCALE_MAX) : undefined;
-  let latency = false;
-  if (words[at]?.startsWith('latency=')) {
-    if (num('latency', 1) !== 1) throw bad('latency: less than 1 (a key without latency= counts none)');
-    latency = true;
-  }
-  // node_zones=1, out_of_step=1: each only when set, so =0 would be a second spelling
-  const flag = (name: string): boolean => {
+  // latency=1, node_zones=1, out_of_step=1: each only when set, so =0 would be a second spelling
+  const flag = (name: string, without: string): boolean => {
     if (!words[at]?.startsWith(`${name}=`)) return false;
-    if (num(name, 1) !== 1) throw bad(`${name}: less than 1 (a key without ${name}= runs without it)`);
+    if (num(name, 1) !== 1) throw bad(`${name}: less than 1 (a key without ${name}= ${without})`);
     return true;
   };
-  const nodeZones = flag('node_zones');
-  const outOfStep = flag('out_of_step');
+  const latency = flag('latency', 'counts none');
+  const nodeZones = flag('node_zones', 'runs without it');
+  const outOfStep = flag('out_of_step', 'runs without it');
   if (at < words.length) throw bad(`unexpected "${words.slice(at).join(' ').slice(0, 24)}" after cache_scale`);
   const common = {
     preset,

@@ -182,6 +182,23 @@ static int word(const char **s, const char *name, char *out, size_t cap, char *e
 	return 0;
 }
 
+/* an optional "name=1" at *s: *out = 1 and *s past it; absent, nothing moves; any other value
+ * is refused (the key names it only when set, so name=0 would be a second spelling) */
+static int flag(const char **s, const char *name, uint32_t *out, char *err, size_t errlen,
+		const char *whose)
+{
+	size_t len = strlen(name);
+	uint64_t v = 0;
+	int rc;
+
+	if (strncmp(*s, name, len) || (*s)[len] != '=')
+		return 0;
+	if ((rc = field(s, name, 1, 1, &v, err, errlen, whose)))
+		return rc;
+	*out = 1;
+	return 0;
+}
+
 /* a key's numbers after its preset, in order: the workload's own, then every workload's.
  * clear_lines and cache_scale start at 1: a key spells out their defaults (64 and 1), so a 0
  * would be a second spelling of the same point, under another cache file. */
@@ -256,24 +273,10 @@ int blab_sim_point_parse(const char *key, struct blab_sim_point *p, char *err, s
 			return rc;
 		p->pcp_batch_scale_max = (uint32_t)v + 1;
 	}
-	if (!strncmp(s, "latency=", 8)) {
-		uint64_t v = 0;
-		if ((rc = field(&s, "latency", 1, 1, &v, err, errlen, whose)))
-			return rc;
-		p->latency = 1;
-	}
-	if (!strncmp(s, "node_zones=", 11)) {
-		uint64_t v = 0;
-		if ((rc = field(&s, "node_zones", 1, 1, &v, err, errlen, whose)))
-			return rc;
-		p->node_zones = 1;
-	}
-	if (!strncmp(s, "out_of_step=", 12)) {
-		uint64_t v = 0;
-		if ((rc = field(&s, "out_of_step", 1, 1, &v, err, errlen, whose)))
-			return rc;
-		p->out_of_step = 1;
-	}
+	if ((rc = flag(&s, "latency", &p->latency, err, errlen, whose)) ||
+	    (rc = flag(&s, "node_zones", &p->node_zones, err, errlen, whose)) ||
+	    (rc = flag(&s, "out_of_step", &p->out_of_step, err, errlen, whose)))
+		return rc;
 	if (*s)
 		return fail(err, errlen, "unexpected \"%.24s\" after cache_scale", s);
 	return 0;
