@@ -5,8 +5,7 @@ import { coreHash } from './scripts/core-hash.mjs';
 import { coreSourcePlugin } from './web/lessons/source-plugin.ts';
 import { publishPlugin } from './web/shell/publish-plugin.ts';
 import { fidelityPlugin } from './web/compare/fidelity-plugin.ts';
-import { TIME_MACHINE_SET, timeMachineKeys } from './web/compare/timemachine-runs.ts';
-import { COMPARE_SET, defaultCompareKeys } from './web/compare/compare-points.ts';
+import { otherShippedSets } from './web/compare/shipped-sets.ts';
 
 // Emscripten pthreads use a SharedArrayBuffer, which the browser only hands out to a
 // cross-origin-isolated page: both the dev server and `vite preview` send these headers. A
@@ -53,7 +52,7 @@ export default defineConfig({
   // lessons' tables (web/lessons/precompute.ts)
   plugins: [
     contentSecurityPolicy(),
-    lessonsPlugin({ sets: () => [{ id: TIME_MACHINE_SET, keys: timeMachineKeys() }, { id: COMPARE_SET, keys: defaultCompareKeys() }] }),
+    lessonsPlugin({ sets: otherShippedSets }),
     coreSourcePlugin(),
     fidelityPlugin(),
     publishPlugin(),

@@ -10,6 +10,7 @@ import { coreHash } from './scripts/core-hash.mjs';
 // scripts/test-tiers.test.mjs fails when a unit test names a build/ path.
 export const CORE_TESTS = [
   'web/compare/diff.test.ts',
+  'web/compare/shipped-results.test.ts',
   'web/compare/timemachine.test.ts',
   'web/engine/histogram.test.ts',
   'web/engine/pool.test.ts',

@@ -12,6 +12,7 @@
 #              make test runs its two halves as suites of their own, test-e2e-timed alone and
 #              test-e2e-parallel with test-stress beside it (the Makefile's SUITE_ORDER), so
 #              nothing of make test's runs beside the tests that time the page
+#   shipped-results  lessons/results/<core hash>.jsonl from the build's cache (commit it)
 #   web-build  dist/ (static, any host and folder: its service worker isolates the page on hosts
 #              without COOP/COEP and keeps it offline; build.json pins its version, docs/lessons.md)
 #   serve      vite preview on 0.0.0.0:5173 with the isolation headers (what `make start` runs)
@@ -20,9 +21,10 @@ NPX := npx --no-install
 # source pane (virtual:core-source): both are inputs of dist/ too; the native blab computes the
 # lesson tables the build ships (web/lessons/precompute.ts); the ?fidelity page is built from
 # docs/fidelity-claims.json, checked against docs/fidelity.md
-WEB_SRC := $(shell find web lessons wasm-core/src wasm-core/include -type f 2>/dev/null) index.html vite.config.ts tsconfig.json package-lock.json docs/fidelity-claims.json docs/fidelity.md
+# (lessons/results/ only seeds the build's cache of those runs: the same records either way)
+WEB_SRC := $(filter-out lessons/results/%,$(shell find web lessons wasm-core/src wasm-core/include -type f 2>/dev/null)) index.html vite.config.ts tsconfig.json package-lock.json docs/fidelity-claims.json docs/fidelity.md
 
-.PHONY: typecheck eslint test-unit test-core test-web test-e2e test-e2e-timed test-e2e-parallel web-build serve start lint lint-web
+.PHONY: typecheck eslint test-unit test-core test-web test-e2e test-e2e-timed test-e2e-parallel web-build serve start lint lint-web shipped-results
 
 typecheck:
 	$(NPX) tsc -p .
@@ -45,6 +47,13 @@ dist/.built: $(WEB_SRC) public/wasm/blab.js build/native/blab
 	@touch $@
 
 web-build: dist/.built
+
+# lessons/results/<core hash>.jsonl: the shipped runs' records, which a fresh clone's build copies
+# into its cache rather than running them all (web/lessons/shipped-results.ts). Run it and commit
+# the file after a change to the core's sources or to a table; Vitest's core project fails until
+# then (web/compare/shipped-results.test.ts).
+shipped-results: dist/.built
+	node scripts/shipped-results.mjs
 
 test-e2e: dist/.built build/native/blab
 	node web/e2e/run.mjs

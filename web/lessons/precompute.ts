@@ -4,8 +4,10 @@
 // WebAssembly and compares every counter. `blab sim --points` runs the points on every core
 // (--jobs), prints each as a record (its key and every counter by the names of SIM_STATS, one
 // JSON line) and keeps each record in a disk cache keyed by the core build hash and the point
-// (--cache), so a rebuild with the same core runs nothing. The records are read here as the
-// page reads them (readPointRecord(): every counter present and whole, nothing extra).
+// (--cache), so a rebuild with the same core runs nothing; a fresh clone's cache starts from the
+// committed records of this core (shipped-results.ts), so it runs only what they lack. The
+// records are read here as the page reads them (readPointRecord(): every counter present and
+// whole, nothing extra).
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -14,6 +16,7 @@ import { pointKey } from '../engine/point.ts';
 import type { Lesson } from './lesson.ts';
 import { tablePoints } from './compute.ts';
 import { readPointRecord, type SimStats } from '../engine/simstats.ts';
+import { seedCache } from './shipped-results.ts';
 
 /** The file, in the cache directory, that lists the points the last build shipped. */
 export const SHIPPED_POINTS = 'shipped-points.txt';
@@ -25,6 +28,8 @@ export interface PrecomputeOptions {
   cacheDir: string;
   /** the core build hash the app is built with: blab must say the same */
   coreHash: string;
+  /** the repository, whose lessons/results/<hash>.jsonl seeds the cache (none: not seeded) */
+  root?: string;
   jobs?: number;
 }
 
@@ -89,6 +94,7 @@ export async function precompute(sets: readonly PointSet[], o: PrecomputeOptions
   // kept beside the cache: the points this build asked for
   const file = join(o.cacheDir, SHIPPED_POINTS);
   writeFileSync(file, keys.map((k) => `${k}\n`).join(''));
+  const seeded = o.root === undefined ? null : seedCache(o.root, o.coreHash, o.cacheDir, keys);
   const jobs = String(o.jobs ?? availableParallelism());
   const { stdout, stderr } = await run(o.blab, ['sim', '--points', file, '--jobs', jobs, '--cache', o.cacheDir]);
   const outputs = parsePointsOutput(stdout);
@@ -101,5 +107,6 @@ export async function precompute(sets: readonly PointSet[], o: PrecomputeOptions
     }
     bySet.set(s.id, rec);
   }
-  return { bySet, report: stderr.trim() };
+  const from = seeded?.file ? `; ${seeded.seeded} copied into the cache from ${seeded.file}` : '';
+  return { bySet, report: `${stderr.trim()}${from}` };
 }

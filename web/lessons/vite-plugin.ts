@@ -79,7 +79,7 @@ export function lessonsPlugin(opts: { dir?: string; sets?: () => PointSet[] } = 
       }
       const t0 = performance.now();
       try {
-        const r = await precompute(sets, { blab, cacheDir: join(root, 'build', 'results'), coreHash: coreHash(root) });
+        const r = await precompute(sets, { blab, cacheDir: join(root, 'build', 'results'), coreHash: coreHash(root), root });
         warn(`lesson tables and the other shipped runs precomputed in ${((performance.now() - t0) / 1000).toFixed(1)} s (${r.report})`);
         return r;
       } catch (e) {
