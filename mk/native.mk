@@ -4,7 +4,7 @@
 #   native  release gcc: build/native/blab, what `make native` promises
 #   debug   gcc, the invariant checker after every op
 #   clang   release clang, -Werror as well
-#   asan    clang, AddressSanitizer + UndefinedBehaviorSanitizer, invariant checker on
+#   asan    clang, AddressSanitizer + UndefinedBehaviorSanitizer, the tests at debug's sizes
 # A failed build prints its whole log (kept in build/<preset>/build.log) and stops.
 CMAKE ?= cmake
 NPROC := $(shell nproc 2>/dev/null || echo 2)

@@ -21,7 +21,7 @@
 static unsigned seeds(void)
 {
 	const char *e = getenv("BLAB_EXERCISE_SEEDS");
-#ifdef BLAB_DEBUG_CHECK
+#ifdef BLAB_SMALL_TESTS
 	unsigned def = 100;
 #else
 	unsigned def = 1000;
@@ -157,7 +157,7 @@ static void test_kind(unsigned kind)
  */
 static void test_presets(unsigned kind)
 {
-#ifdef BLAB_DEBUG_CHECK
+#ifdef BLAB_SMALL_TESTS
 	unsigned n = 3;
 #else
 	unsigned n = 30;

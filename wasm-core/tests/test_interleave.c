@@ -118,7 +118,7 @@ static int run(const char *preset, uint32_t nsteps, uint64_t seed)
 
 int main(void)
 {
-#ifdef BLAB_DEBUG_CHECK
+#ifdef BLAB_SMALL_TESTS
 	uint32_t steps = 10000; /* debug and sanitizer builds are slower */
 #else
 	uint32_t steps = 50000;

@@ -264,7 +264,7 @@ checked:
 int main(int argc, char **argv)
 {
 	unsigned shard, nshards;
-#ifdef BLAB_DEBUG_CHECK
+#ifdef BLAB_SMALL_TESTS
 	uint64_t nops = 100000;
 #else
 	uint64_t nops = 1000000;
