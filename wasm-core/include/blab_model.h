@@ -97,7 +97,7 @@ size_t model_params_write(const struct model_params *p, char *buf, size_t cap);
  * Returns 0, or -1 with the reason in err and *p unchanged: a measurement of 0 or over
  * MODEL_HOST_PS_MAX, or a rest below 1 cycle or over the key's 1000000.
  */
-#define MODEL_HOST_PS_MAX 1000000000000ull /* 1 s a page: no fault loop ran alone */
+#define MODEL_HOST_PS_MAX 1000000000000ull /* 1 s a page: past it, no measurement of a fault */
 int model_fault_costs_from_host(struct model_params *p, uint64_t fault_ps, uint64_t unmap_ps,
 				char *err, size_t errlen);
 /* What the model charges a page of page_fault1 (one task, steady state) besides fault_cycles

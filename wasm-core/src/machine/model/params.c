@@ -368,8 +368,8 @@ size_t model_params_write(const struct model_params *p, char *buf, size_t cap)
  * fault side pays 0.44 of a DRAM miss, 0.07 of an LLC hit and about 70 cycles of list and lock
  * work a page; the unmap side 0.73 of a miss, 0.24 of an LLC hit and about 85 cycles. The
  * struct page lines are what miss: 128 MB of clears push them out between a page's fault and
- * its unmap, and the bulk refill and bulk free touch the buddies' lines. Within 10 cycles of
- * the model at both machines; a page costs the kernel thousands.
+ * its unmap, and the bulk refill and bulk free touch the buddies' lines. Within about 10
+ * cycles of the model at both machines; a page costs the kernel thousands.
  */
 uint32_t model_pf1_fault_other(const struct model_params *p)
 {
