@@ -13,7 +13,8 @@ import { signed } from './stats.mjs';
 
 // the cost parameters (docs/model.md's sources); the sizes, topology, fill_buffers (a count,
 // not a cost), the memory's channels and transfer rate (a data sheet's) are not varied. list_op_cycles also sets the workloads' fault (x250) and
-// unmap (x25) work (machine/model/hooks.c).
+// unmap (x25) work: fault_cycles and unmap_cycles default to 0, which derives them from it
+// (model_fault_cycles(), include/blab_model.h), so they are not varied apart.
 export const COSTS = [
   ['l1_cycles', 'anandtech'], ['l2_cycles', 'anandtech'], ['llc_cycles', 'anandtech'],
   ['xcore_cycles', 'lat'], ['xsocket_cycles', 'lat'], ['mem_cycles', 'anandtech'],

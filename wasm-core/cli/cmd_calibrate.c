@@ -18,6 +18,10 @@
  *     buffer far larger than the LLC, first storing (memset), then reading (a sum of every
  *     word); the reads' bytes a second over the sockets -> mem_channels = 1, mem_mts and
  *     mem_sustained_pct = 100 (measured: already what the machine sustains)
+ *   - will-it-scale's page_fault1 loop, one task (map 128 MB anonymous, write a byte in each
+ *     page, unmap), thread CPU time per page of the writes and of the munmap: less
+ *     clear_page_cycles and what the model charges a page itself on each side
+ *     (model_fault_costs_from_host()) -> fault_cycles, unmap_cycles
  * Everything else (fill_buffers, list_op_cycles, prefetch_issue_cycles, the other socket's
  * costs on a one-socket machine) keeps its default and says so in the file.
  *
@@ -53,10 +57,12 @@ static int calibrate_help(FILE *f)
 "the clock (a dependent add chain), the CPU topology and cache sizes (sysfs),\n"
 "load latency by pointer chasing over growing working sets (L1, L2, LLC, memory),\n"
 "a locked add, a cache line passed between two cores (two pinned threads),\n"
-"memset() of a 4 KB page, and memory bandwidth (every CPU storing to, then reading\n"
-"from, its own part of a buffer far larger than the LLC). Keys it cannot measure keep\n"
-"their defaults, marked so.\n"
-"Takes about 10 s (--quick: about 3 s, noisier). Native only.\n"
+"memset() of a 4 KB page, memory bandwidth (every CPU storing to, then reading\n"
+"from, its own part of a buffer far larger than the LLC), and a page fault loop\n"
+"(map 128 MB, write a byte in each page, unmap: the fault and unmap costs, less\n"
+"what the model charges a page itself). Keys it cannot measure keep their\n"
+"defaults, marked so.\n"
+"Takes about 11 s (--quick: about 4 s, noisier). Native only.\n"
 "\n"
 "  --out FILE   write the file there (default: standard output)\n"
 "\n"
@@ -428,6 +434,85 @@ static double stream_mbs(char *buf, uint64_t bytes, int nthreads, int reads, int
 	return best;
 }
 
+/* will-it-scale's page_fault1 on this machine, one task: map 128 MB of anonymous memory
+ * (4 KB pages: no THP), write a byte in each page (each write a page fault that allocates and
+ * clears a page), unmap. The thread's CPU time, so that time this thread spent descheduled
+ * does not count, per page of the writes (*fault_ns) and of the munmap (*unmap_ns): the best
+ * round of `rounds` for each. 0, or -1 with errno when the mapping fails. */
+#define FAULT_LOOP_BYTES (128ull << 20)
+static int fault_loop_ns(int rounds, double *fault_ns, double *unmap_ns)
+{
+	const uint64_t pages = FAULT_LOOP_BYTES / 4096;
+
+	*fault_ns = *unmap_ns = 1e30;
+	for (int r = 0; r < rounds; r++) {
+		struct timespec a, b, c;
+		volatile char *m = mmap(NULL, FAULT_LOOP_BYTES, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return -1;
+#ifdef MADV_NOHUGEPAGE
+		(void)madvise((void *)m, FAULT_LOOP_BYTES, MADV_NOHUGEPAGE);
+#endif
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+		for (uint64_t i = 0; i < pages; i++)
+			m[i * 4096] = 1;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+		if (munmap((void *)m, FAULT_LOOP_BYTES))
+			return -1;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
+		double f = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
+			   (double)pages;
+		double u = ((double)(c.tv_sec - b.tv_sec) * 1e9 + (double)(c.tv_nsec - b.tv_nsec)) /
+			   (double)pages;
+		if (f < *fault_ns)
+			*fault_ns = f;
+		if (u < *unmap_ns)
+			*unmap_ns = u;
+	}
+	return 0;
+}
+
+/* ns -> whole ps; past MODEL_HOST_PS_MAX one more, which the derivation refuses */
+static uint64_t to_ps(double ns)
+{
+	double ps = ns * 1000.0 + 0.5;
+	return ps >= 0 && ps <= (double)MODEL_HOST_PS_MAX ? (uint64_t)ps : MODEL_HOST_PS_MAX + 1;
+}
+
+/* The fault loop -> fault_cycles and unmap_cycles in *p (its clock, clear_page_cycles and
+ * latencies already measured), and the comment line that says how, into note. A loop that
+ * cannot run or a figure the model cannot take keeps the keys at 0 (derived), with a warning. */
+static void fault_costs(struct model_params *p, int quick, char *note, size_t len)
+{
+	double fault_ns, unmap_ns;
+	char why[200];
+	uint32_t fo = model_pf1_fault_other(p), uo = model_pf1_unmap_other(p);
+
+	if (fault_loop_ns(quick ? 3 : 8, &fault_ns, &unmap_ns)) {
+		snprintf(why, sizeof(why), "cannot map %llu MB: %s",
+			 (unsigned long long)(FAULT_LOOP_BYTES >> 20), strerror(errno));
+	} else if (model_fault_costs_from_host(p, to_ps(fault_ns), to_ps(unmap_ns), why,
+					       sizeof(why)) == 0) {
+		/* three lines: a parameter file's line holds 256 bytes at most */
+		snprintf(note, len,
+			 "# page fault loop (will-it-scale page_fault1, %llu MB, best of %d rounds, "
+			 "thread CPU time):\n"
+			 "#   write fault %.1f ns a page = %.0f cycles, less clear_page_cycles %u and "
+			 "the model's own %u (allocation, LRU add) -> fault_cycles %u\n"
+			 "#   munmap %.1f ns a page = %.0f cycles, less the model's own %u "
+			 "(zap_pte_range's struct page, release_pages, the free) -> unmap_cycles %u\n",
+			 (unsigned long long)(FAULT_LOOP_BYTES >> 20), quick ? 3 : 8, fault_ns,
+			 fault_ns * p->cpu_mhz / 1000.0, p->clear_page_cycles, fo, p->fault_cycles,
+			 unmap_ns, unmap_ns * p->cpu_mhz / 1000.0, uo, p->unmap_cycles);
+		return;
+	}
+	fprintf(stderr, "blab calibrate: the page fault loop: %s; fault_cycles and unmap_cycles "
+			"stay 0 (derived from list_op_cycles)\n", why);
+	snprintf(note, len, "# page fault loop, not measured (fault_cycles and unmap_cycles kept "
+		 "at 0: derived from list_op_cycles):\n#   %s\n", why);
+}
+
 static uint32_t cyc(double ns, double mhz, uint32_t max)
 {
 	double c = ns * mhz / 1000.0 + 0.5;
@@ -595,6 +680,10 @@ static int calibrate(int quick, FILE *f)
 		return 1;
 	}
 
+	/* the fault loop last: it reads the clock, clear_page_cycles and the latencies above;
+	 * its comment goes to a buffer, as the header is written before it */
+	char note[1024];
+	fault_costs(&p, quick, note, sizeof(note));
 	char body[4096];
 	size_t n = model_params_write(&p, body, sizeof(body));
 	if (n >= sizeof(body)) {
@@ -628,6 +717,7 @@ static int calibrate(int quick, FILE *f)
 		   "mem_mts x 8%s\n",
 		nth, (unsigned long long)(mem_bytes >> 20), store_mbs, read_mbs,
 		read_mbs > 0 ? "" : " (the threads did not start: defaults kept)");
+	fputs(note, f);
 	fprintf(f, "# not measured, defaults kept: fill_buffers, list_op_cycles, "
 		   "prefetch_issue_cycles, llc_victim%s\n",
 		t.sockets == 1 ? ", xsocket_cycles and lock_handoff_remote_cycles (one socket)" :

@@ -58,6 +58,11 @@ struct model_params {
 	uint32_t clear_page_cycles;          /* clear_page() of a 4 KB frame */
 	uint32_t list_op_cycles;             /* list_add/list_del pointer work, beyond the misses */
 	uint32_t prefetch_issue_cycles;      /* issuing one prefetch instruction */
+	/* a page fault's and an unmapped page's work outside what the model runs itself (the
+	 * trap, page tables, mmap_lock, memcg, rmap; zap_pte_range, the TLB flush): 0 = derive
+	 * from list_op_cycles (model_fault_cycles(), model_unmap_cycles()) */
+	uint32_t fault_cycles;
+	uint32_t unmap_cycles;
 };
 
 void model_params_default(struct model_params *p);
@@ -82,11 +87,46 @@ int model_params_parse(struct model_params *p, const char *text, size_t len, cha
  * it needed (like snprintf); the output is complete when that is < cap. */
 size_t model_params_write(const struct model_params *p, char *buf, size_t cap);
 
+/*
+ * blab calibrate's fault and unmap costs from a page-fault loop on the host (will-it-scale's
+ * page_fault1: map 128 MB anonymous, write a byte in each page, unmap), measured per page:
+ * fault_ps the write fault took (its clear_page() included), unmap_ps the munmap. At p's
+ * cpu_mhz that is cycles, from which it takes what the model already charges a page on each
+ * side (model_pf1_fault_other(), model_pf1_unmap_other(); clear_page_cycles on the fault
+ * side) and sets p->fault_cycles and p->unmap_cycles to the rest. Pure arithmetic, no timing.
+ * Returns 0, or -1 with the reason in err and *p unchanged: a measurement of 0 or over
+ * MODEL_HOST_PS_MAX, or a rest below 1 cycle or over the key's 1000000.
+ */
+#define MODEL_HOST_PS_MAX 1000000000000ull /* 1 s a page: past it, no measurement of a fault */
+int model_fault_costs_from_host(struct model_params *p, uint64_t fault_ps, uint64_t unmap_ps,
+				char *err, size_t errlen);
+/* What the model charges a page of page_fault1 (one task, steady state) besides fault_cycles
+ * and clear_page_cycles in the fault (the allocation from the pcp and its share of the bulk
+ * refill, the LRU add), and besides unmap_cycles in the munmap (zap_pte_range's struct page
+ * write, release_pages(), the free to the pcp and its share of the bulk free): cycles, from
+ * p's DRAM and LLC latencies (params.c says where the figures come from). */
+uint32_t model_pf1_fault_other(const struct model_params *p);
+uint32_t model_pf1_unmap_other(const struct model_params *p);
+
 /* CPUs a run may use: the machine's, at most BLAB_MODEL_MAX_CPUS */
 static inline uint32_t model_cpus_max(const struct model_params *p)
 {
 	uint32_t n = p->sockets * p->cores_per_socket * p->threads_per_core;
 	return n < BLAB_MODEL_MAX_CPUS ? n : BLAB_MODEL_MAX_CPUS;
+}
+
+/* The cycles a page fault's entry work costs (the sim workloads' BLAB_COST_FAULT):
+ * fault_cycles, or when it is 0, 250 x list_op_cycles (1000 at the defaults, an estimate
+ * that scales with the other plain work) */
+static inline uint32_t model_fault_cycles(const struct model_params *p)
+{
+	return p->fault_cycles ? p->fault_cycles : 250u * p->list_op_cycles;
+}
+
+/* ... and an unmapped page's (BLAB_COST_UNMAP): unmap_cycles, or 25 x list_op_cycles */
+static inline uint32_t model_unmap_cycles(const struct model_params *p)
+{
+	return p->unmap_cycles ? p->unmap_cycles : 25u * p->list_op_cycles;
 }
 
 /* MB/s a socket's memory controller carries (channels x MT/s x 8 bytes x the sustained

@@ -332,9 +332,9 @@ static uint32_t model_cost(const struct model_params *p, unsigned cost)
 	case BLAB_COST_CLEAR_PAGE:
 		return p->clear_page_cycles;
 	case BLAB_COST_FAULT:
-		return 250u * p->list_op_cycles; /* 1000 at defaults: [est], docs/sim.md */
+		return model_fault_cycles(p); /* 1000 at defaults: [est], docs/model.md */
 	case BLAB_COST_UNMAP:
-		return 25u * p->list_op_cycles; /* 100 at defaults: [est] */
+		return model_unmap_cycles(p); /* 100 at defaults: [est] */
 	default:
 		return p->list_op_cycles;
 	}
