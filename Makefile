@@ -16,24 +16,31 @@ include $(sort $(wildcard mk/*.mk))
 
 # `make test` runs the suites in tiers, fast to slow, so a broken build or a failing unit test
 # shows in a minute, not after the browser tests; a suite not named here runs after these.
-# Suites joined by `+` run side by side (scripts/run-suites.sh): the first as usual, the others
-# at the lowest CPU priority, so they take only the CPU it leaves idle; each keeps its own log
-# and its own line of wall and CPU seconds. Only suites whose work is a fixed time each run
-# (real threads for N seconds) go beside another: they take as long however busy the CPU is.
+# Suites joined by `,` run side by side as equals (scripts/run-suites.sh), each printed whole
+# when both end: a build and its tests keep one CPU busy for long stretches (linking, a ctest
+# whose longest test runs alone, node starting one WASM CLI after another), so two of them
+# together take little longer than the longer one. They share no build folder: the one that
+# builds the WASM core (test-wasm) is done before the one that only reads it (test-core).
+# Suites joined by `+` run side by side too, the first as usual, the others at the lowest CPU
+# priority, so they take only the CPU it leaves idle: only suites whose work is a fixed time each
+# run (real threads for N seconds) go beside another. Each keeps its own log and its own line of
+# wall and CPU seconds.
 #   1  check                                    make check: types, lint, unit tests, native ctest
-#   2  test-debug test-wasm test-core test-clang  the core's other builds, its WASM twin, the
+#   2  test-debug,test-wasm test-core,test-clang  the core's other builds, its WASM twin, the
 #                                               web tests on the real core
-#   3  fuzz-smoke test-asan test-tsan           sanitizers and fuzzing
+#   3  fuzz-smoke,test-asan test-tsan           sanitizers and fuzzing (the real threads of
+#                                               test-tsan alone: they count what their threads did)
 #   4  test-wasm-real test-e2e-timed test-e2e-parallel+test-stress
 #      real threads; the browser (make test-e2e, in two halves: mk/web.mk), the stress runs
 #      beside the half that times nothing (test-wasm-real checks that its threads got work
 #      done, so it does not go at nice 19)
-SUITE_ORDER := check test-debug test-wasm test-core test-clang fuzz-smoke test-asan test-tsan \
+SUITE_ORDER := check test-debug,test-wasm test-core,test-clang fuzz-smoke,test-asan test-tsan \
                test-wasm-real test-e2e-timed test-e2e-parallel+test-stress
-# a `+` group of SUITE_ORDER keeps the members that are in TEST_SUITES
-suite_group = $(subst $() ,+,$(strip $(filter $(TEST_SUITES),$(subst +, ,$(1)))))
+# a group of SUITE_ORDER (A,B or A+B) keeps the members that are in TEST_SUITES
+group_sep = $(if $(findstring $(,),$(1)),$(,),+)
+suite_group = $(subst $() ,$(call group_sep,$(1)),$(strip $(filter $(TEST_SUITES),$(subst $(,), ,$(subst +, ,$(1))))))
 ORDERED_SUITES := $(foreach g,$(SUITE_ORDER),$(call suite_group,$(g))) \
-                  $(filter-out $(subst +, ,$(SUITE_ORDER)),$(TEST_SUITES))
+                  $(filter-out $(subst $(,), ,$(subst +, ,$(SUITE_ORDER))),$(TEST_SUITES))
 
 # `make check`: the developer's loop, in a minute or two on a fresh clone (README.md): the type
 # check, eslint, every `make lint` check, Vitest's unit project and the native ctest; no

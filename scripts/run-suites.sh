@@ -6,8 +6,11 @@
 # ran): on a shared machine the wall time measures the neighbours too, the CPU time does not.
 # An argument A+B+C runs those suites side by side: A prints as it goes; B and C run at the
 # lowest CPU priority (nice 19), so they take the CPU that A leaves idle and never A's own,
-# and their output, kept in build/suites/NAME.log, is printed when the group ends. A group
-# counts as its suites, each passing or failing on its own.
+# and their output, kept in build/suites/NAME.log, is printed when the group ends. An argument
+# A,B runs them side by side as equals, both at the usual priority, each printed whole, in
+# order, when the group ends: for suites that spend much of their time on one CPU or waiting,
+# whose work takes no longer for a neighbour. A group counts as its suites, each passing or
+# failing on its own.
 set -u
 kind=$1; shift
 passed=0; failed=0; failures=(); left=("$@")
@@ -37,17 +40,26 @@ run_one() {
   cpu_now; verdict "$1" "$rc" "$((SECONDS - start))" "$((cpu - c0))"
 }
 
-# a group A+B+...: each suite in a subshell of its own, whose `times` is that suite's CPU
+# a group A+B+... (SEP +) or A,B,... (SEP ,): each suite in a subshell of its own, whose
+# `times` is that suite's CPU; with +, the first prints as it goes and the others run at nice
+# 19; with `,` none prints until the group ends, and all run at the usual priority
 run_group() {
-  local suites first s pids=()
-  IFS=+ read -ra suites <<<"$1"; first=${suites[0]}
+  local sep=$2 suites first s pids=()
+  IFS=$sep read -ra suites <<<"$1"; first=${suites[0]}
+  [ "$sep" = , ] && first=
   mkdir -p "$logs"
-  echo "=== ${kind}: $1 (side by side: ${suites[*]:1} at nice 19, printed when $first ends)"
+  if [ "$sep" = , ]; then
+    echo "=== ${kind}: $1 (side by side, each printed when the group ends)"
+  else
+    echo "=== ${kind}: $1 (side by side: ${suites[*]:1} at nice 19, printed when $first ends)"
+  fi
   for s in "${suites[@]}"; do
     (
       start=$SECONDS
       if [ "$s" = "$first" ]; then
         make --no-print-directory "$s" 2>&1 | tee "$logs/$s.log"; rc=${PIPESTATUS[0]}
+      elif [ "$sep" = , ]; then
+        make --no-print-directory "$s" >"$logs/$s.log" 2>&1; rc=$?
       else
         nice -n 19 make --no-print-directory "$s" >"$logs/$s.log" 2>&1; rc=$?
       fi
@@ -59,7 +71,11 @@ run_group() {
   wait "${pids[@]}"
   for s in "${suites[@]}"; do
     local rc=1 wall=0
-    [ "$s" = "$first" ] || { echo "=== ${kind}: $s (beside $first; log: $logs/$s.log)"; cat "$logs/$s.log"; }
+    if [ "$sep" = , ]; then
+      echo "=== ${kind}: $s (log: $logs/$s.log)"; cat "$logs/$s.log"
+    elif [ "$s" != "$first" ]; then
+      echo "=== ${kind}: $s (beside $first; log: $logs/$s.log)"; cat "$logs/$s.log"
+    fi
     [ -s "$logs/$s.status" ] && read -r rc wall <"$logs/$s.status"
     verdict "$s" "$rc" "$wall" "$(cpu_of "$logs/$s.times")"
   done
@@ -69,7 +85,8 @@ for group in "$@"; do
   left=("${left[@]:1}")
   before=$failed
   case $group in
-    *+*) run_group "$group" ;;
+    *+*) run_group "$group" + ;;
+    *,*) run_group "$group" , ;;
     *) run_one "$group" ;;
   esac
   if [ "$failed" -gt "$before" ] && [ "${KEEP_GOING:-0}" != 1 ] && [ "${#left[@]}" -gt 0 ]; then

@@ -19,6 +19,8 @@ beside:
 \t@echo "beside at nice $$(nice)"; timeout 1 sh -c 'while :; do :; done' || true
 bad:
 \t@echo bad-out; exit 3
+meet-a meet-b: meet-%:
+\t@touch $*.here; for i in $$(seq 100); do [ -f $(if $(filter a,$*),b,a).here ] && echo "$* met the other" && exit 0; sleep 0.1; done; echo "$* ran alone"; exit 1
 `;
 
 function runSuites(args, env = {}) {
@@ -61,5 +63,23 @@ describe('run-suites.sh', () => {
     expect(readFileSync(join(r.dir, 'build/suites/bad.log'), 'utf8')).toContain('bad-out');
     // a group that fails ends the run like a suite
     expect(runSuites(['slow+bad', 'ok']).out).toContain('not run (KEEP_GOING=1 runs them): ok');
+  });
+
+  it('runs a group A,B as equals: the usual priority, both at once, each printed whole when both end', () => {
+    const r = runSuites(['slow,beside,bad', 'ok'], { KEEP_GOING: '1' });
+    expect(r.status).not.toBe(0);
+    expect(verdicts(r.out)).toEqual(['=== test: slow passed', '=== test: beside passed', '=== test: bad FAILED', '=== test: ok passed']);
+    expect(readFileSync(join(r.dir, 'build/suites/beside.log'), 'utf8')).toMatch(/^beside at nice 0$/m);
+    // printed in the group's order, each suite's output together under its name
+    const at = (t) => r.out.indexOf(t);
+    expect(at('=== test: slow (log:')).toBeLessThan(at('slow-start'));
+    expect(at('slow-end')).toBeLessThan(at('=== test: beside (log:'));
+    expect(at('=== test: beside (log:')).toBeLessThan(at('beside at nice 0'));
+    // at once: each of these waits (up to 10 s) for the other to start, and fails alone
+    const m = runSuites(['meet-a,meet-b']);
+    expect(m.status).toBe(0);
+    expect(m.out).toContain('a met the other');
+    expect(m.out).toContain('b met the other');
+    expect(runSuites(['slow,bad', 'ok']).out).toContain('not run (KEEP_GOING=1 runs them): ok');
   });
 });

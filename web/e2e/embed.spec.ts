@@ -120,6 +120,8 @@ test('a range of steps exports as an animated GIF: one frame a step, the seconds
   });
   await page.goto('/?lesson=buddy&step=1');
   await expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', '1', { timeout: 60_000 });
+  // the run's player fills in its position after the stage is ready: read it once it has
+  await expect(page.locator('.run-pos')).toHaveText(/^record \d+ \/ \d+$/);
   const position = await page.locator('.run-pos').textContent();
   await openDialog(page);
   await page.locator('#embed-view').selectOption('free-areas');
