@@ -628,6 +628,7 @@ static void reserve(void)
 	CHECK_EQ(blab_trace_feed(a, text, len), 0);
 	CHECK_EQ(blab_trace_feed(b, text, len), 0);
 	CHECK_EQ(blab_trace_reserve(b, 9000), BLAB_TRACE_EINVAL); /* too late */
+	CHECK(blab_trace_records(a) == NULL); /* not before the parse is finished */
 	CHECK_EQ(blab_trace_finish(a), 0);
 	CHECK_EQ(blab_trace_finish(b), 0);
 	char sa[8192], sb[8192];
@@ -642,6 +643,11 @@ static void reserve(void)
 		blab_trace_replay(a, ea, n);
 		blab_trace_replay(b, eb, n);
 		CHECK(memcmp(ea, eb, n * sizeof(*ea)) == 0);
+		/* the records where each trace keeps them: the same bytes, the zone record first */
+		CHECK(blab_trace_records(a) && memcmp(blab_trace_records(a), ea, n * sizeof(*ea)) == 0);
+		CHECK(blab_trace_records(b) && memcmp(blab_trace_records(b), ea, n * sizeof(*ea)) == 0);
+		CHECK_EQ(blab_trace_finish(a), 0); /* a second finish changes nothing */
+		CHECK(memcmp(blab_trace_records(a), ea, n * sizeof(*ea)) == 0);
 	}
 	free(ea);
 	free(eb);
@@ -649,6 +655,10 @@ static void reserve(void)
 	blab_trace_free(b);
 	struct blab_trace *quiet = blab_trace_new(0);
 	CHECK_EQ(blab_trace_reserve(quiet, 100), BLAB_TRACE_EINVAL); /* no events kept */
+	blab_trace_feed(quiet, text, len);
+	blab_trace_finish(quiet);
+	CHECK(blab_trace_records(quiet) == NULL);
+	CHECK(blab_trace_records(NULL) == NULL);
 	blab_trace_free(quiet);
 	CHECK_EQ(blab_trace_reserve(NULL, 100), BLAB_TRACE_EINVAL);
 	free(text);

@@ -101,7 +101,9 @@ struct blab_trace {
 	uint64_t *keys;
 	uint8_t *live;
 	size_t hcap, hused;
-	/* kept events (BLAB_TRACE_KEEP_EVENTS) */
+	/* kept events (BLAB_TRACE_KEEP_EVENTS) from ev[1], room for evcap of them; ev[0] is the
+	 * replay's TRACE_ZONE and each time counts from the first event once the parse is finished:
+	 * the replay is then ev[0 .. nev] where it is (blab_trace_records()), not a copy of it */
 	struct blab_event *ev;
 	size_t nev, evcap;
 	int have_time;
@@ -151,9 +153,9 @@ int blab_trace_reserve(struct blab_trace *t, uint64_t records)
 		records = 2 * t->max_events;
 	if (records <= t->evcap)
 		return 0;
-	if (records > SIZE_MAX / sizeof(*t->ev))
+	if (records >= SIZE_MAX / sizeof(*t->ev))
 		return BLAB_TRACE_ENOMEM;
-	struct blab_event *n = realloc(t->ev, (size_t)records * sizeof(*n));
+	struct blab_event *n = realloc(t->ev, ((size_t)records + 1) * sizeof(*n));
 	if (!n)
 		return BLAB_TRACE_ENOMEM;
 	t->ev = n;
@@ -246,13 +248,13 @@ static int keep(struct blab_trace *t, uint64_t time, uint64_t pfn, unsigned type
 		return 0;
 	if (t->nev == t->evcap) {
 		size_t ncap = t->evcap ? t->evcap * 2 : 1024;
-		struct blab_event *n = realloc(t->ev, ncap * sizeof(*n));
+		struct blab_event *n = realloc(t->ev, (ncap + 1) * sizeof(*n));
 		if (!n)
 			return fail(t, BLAB_TRACE_ENOMEM, "out of memory keeping the events");
 		t->ev = n;
 		t->evcap = ncap;
 	}
-	t->ev[t->nev++] = blab_event_make(time, pfn, type, order, cpu, mt, path, flags, arg0, arg1);
+	t->ev[++t->nev] = blab_event_make(time, pfn, type, order, cpu, mt, path, flags, arg0, arg1);
 	return 0;
 }
 
@@ -1048,6 +1050,8 @@ int blab_trace_feed(struct blab_trace *t, const void *data, size_t len)
 	return 0;
 }
 
+static void finish_replay(struct blab_trace *t); /* (with the replay, below) */
+
 int blab_trace_finish(struct blab_trace *t)
 {
 	if (!t)
@@ -1061,6 +1065,7 @@ int blab_trace_finish(struct blab_trace *t)
 		close_run(t, BLAB_HIST_REFILL, c, &t->st.refill, &t->runs[c].refill);
 		close_run(t, BLAB_HIST_DRAIN, c, &t->st.drain, &t->runs[c].drain);
 	}
+	finish_replay(t);
 	if (t->err)
 		return t->err;
 	if (t->st.bytes == 0)
@@ -1233,6 +1238,36 @@ size_t blab_trace_summary(const struct blab_trace *t, char *buf, size_t cap)
 
 /* ---- replay ---- */
 
+/* The replay's first record: the zone the trace's pages span */
+static void zone_record(const struct blab_trace *t, struct blab_event *z)
+{
+	const struct blab_trace_stats *st = &t->st;
+	uint64_t span = st->max_pfn - st->min_pfn + 1;
+	memset(z, 0, sizeof(*z));
+	/* times count from the trace's first event, not from boot (the summary's `time` line
+	 * keeps the absolute ones) */
+	z->time = 0;
+	z->pfn = st->min_pfn;
+	z->type = BLAB_EV_TRACE_ZONE;
+	/* the zone's top order: the kernel's default MAX_PAGE_ORDER, or higher if the trace names
+	 * a larger block (the trace does not say the kernel's value) */
+	z->order = t->max_order > BLAB_TRACE_TOP_ORDER ? t->max_order : BLAB_TRACE_TOP_ORDER;
+	z->cpu = BLAB_CPU_NONE;
+	z->arg0 = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
+	z->arg1 = (uint32_t)st->cpus;
+}
+
+/* At the end of the parse: the kept events become the replay where they are, its zone record
+ * in ev[0] and each time counted from the first event (first_ns is the lowest seen). */
+static void finish_replay(struct blab_trace *t)
+{
+	if (!t->ev || blab_trace_replay(t, NULL, 0) == 0)
+		return;
+	zone_record(t, &t->ev[0]);
+	for (size_t i = 1; i <= t->nev; i++)
+		t->ev[i].time -= t->st.first_ns;
+}
+
 size_t blab_trace_replay(const struct blab_trace *t, struct blab_event *out, size_t cap)
 {
 	if (!t || !t->finished || !(t->flags & BLAB_TRACE_KEEP_EVENTS) ||
@@ -1240,28 +1275,17 @@ size_t blab_trace_replay(const struct blab_trace *t, struct blab_event *out, siz
 		return 0;
 	size_t need = t->nev + 1;
 	if (out && cap) {
-		const struct blab_trace_stats *st = &t->st;
-		uint64_t span = st->max_pfn - st->min_pfn + 1;
-		struct blab_event *z = &out[0];
-		memset(z, 0, sizeof(*z));
-		/* times count from the trace's first event, not from boot (the summary's `time`
-		 * line keeps the absolute ones) */
-		z->time = 0;
-		z->pfn = st->min_pfn;
-		z->type = BLAB_EV_TRACE_ZONE;
-		/* the zone's top order: the kernel's default MAX_PAGE_ORDER, or higher if the trace
-		 * names a larger block (the trace does not say the kernel's value) */
-		z->order = t->max_order > BLAB_TRACE_TOP_ORDER ? t->max_order : BLAB_TRACE_TOP_ORDER;
-		z->cpu = BLAB_CPU_NONE;
-		z->arg0 = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
-		z->arg1 = (uint32_t)st->cpus;
+		zone_record(t, &out[0]);
 		size_t n = cap - 1 < t->nev ? cap - 1 : t->nev;
 		if (n)
-			memcpy(out + 1, t->ev, n * sizeof(*out));
-		for (size_t i = 1; i <= n; i++)
-			out[i].time -= st->first_ns; /* first_ns is the lowest timestamp seen */
+			memcpy(out + 1, t->ev + 1, n * sizeof(*out));
 	}
 	return need;
+}
+
+const struct blab_event *blab_trace_records(const struct blab_trace *t)
+{
+	return t && t->ev && blab_trace_replay(t, NULL, 0) ? t->ev : NULL;
 }
 
 int blab_trace_parse_buffer(const uint8_t *data, size_t len)
