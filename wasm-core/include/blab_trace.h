@@ -139,6 +139,12 @@ size_t blab_trace_summary(const struct blab_trace *t, char *buf, size_t cap);
  * BLAB_TRACE_KEEP_EVENTS and a finished parse; 0 otherwise.
  */
 size_t blab_trace_replay(const struct blab_trace *t, struct blab_event *out, size_t cap);
+/*
+ * The same records where the trace keeps them, blab_trace_replay(t, NULL, 0) of them, valid
+ * until blab_trace_free(): the browser decodes them without copying 32 bytes a record first.
+ * NULL when blab_trace_replay() has none to give.
+ */
+const struct blab_event *blab_trace_records(const struct blab_trace *t);
 
 /* Parses a whole buffer (summary and replay included) and frees everything: the fuzz entry. */
 int blab_trace_parse_buffer(const uint8_t *data, size_t len);

@@ -409,6 +409,68 @@ static void bad_fields(void)
 	done(&r);
 }
 
+/* The scans go eight bytes at a time: an event line read at every offset from a word start (a
+ * longer task name before it) gives the same replay, each key of the table is read (one letter
+ * off and it is not), and a control byte at any place in the line is found, the line read whole
+ * or byte by byte. */
+static void word_offsets(void)
+{
+	const char *ev = "1 [002] 5.000001: kmem:mm_page_alloc_extfrag: page=0x1 pfn=0x40 alloc_order=1 "
+			 "fallback_order=9 pageblock_order=9 alloc_migratetype=0 fallback_migratetype=1 "
+			 "fragmenting=1 change_ownership=1\n";
+	char l[512], want[64];
+	size_t nwant = 0;
+	for (unsigned pad = 0; pad < 17; pad++) {
+		int n = snprintf(l, sizeof(l), "%.*s %s", (int)pad + 1, "mmmmmmmmmmmmmmmmmm", ev);
+		struct parsed r = parse_str(l, (size_t)n);
+		CHECK_EQ(r.err, 0);
+		CHECK_EQ(blab_trace_stats(r.t)->kind[BLAB_TK_EXTFRAG], 1);
+		struct blab_event e[3];
+		CHECK_EQ(blab_trace_replay(r.t, e, 3), 2);
+		if (pad == 0)
+			memcpy(want, e, (nwant = 2 * sizeof(*e)));
+		CHECK(memcmp(want, e, nwant) == 0);
+		done(&r);
+	}
+	static const char *const keys[] = {"pfn", "alloc_order", "fallback_order", "alloc_migratetype",
+					   "fallback_migratetype"};
+	for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (size_t at = 0; at < strlen(keys[k]); at++) {
+			snprintf(l, sizeof(l), "t %s", ev);
+			char *key = strstr(l, keys[k]);
+			while (key && key[-1] != ' ')
+				key = strstr(key + 1, keys[k]);
+			CHECK(key != NULL);
+			key[at] = key[at] == '_' ? '-' : (char)(key[at] ^ 0x20); /* a letter's case */
+			char why[48];
+			snprintf(why, sizeof(why), "no %s= field", keys[k]);
+			one_line(l, 1, why);
+		}
+	snprintf(l, sizeof(l), "t %s", ev);
+	*strstr(l, "fragmenting=1") = 'F';
+	one_line(l, 0, NULL); /* not needed: a key one letter off is some other word */
+	snprintf(l, sizeof(l), "t %s", ev);
+	strstr(l, "fragmenting=1")[12] = '2';
+	one_line(l, 1, "bad or too large fragmenting=");
+	snprintf(l, sizeof(l), "t %s", ev);
+	strstr(l, "change_ownership=1")[17] = '2';
+	one_line(l, 1, "bad or too large change_ownership=");
+
+	int n = snprintf(l, sizeof(l), "t %s", ev);
+	for (int at = 0; at + 1 < n; at++) {
+		char c = l[at];
+		l[at] = 1;
+		struct parsed a = parse_str(l, (size_t)n), b = parse_chunks(l, (size_t)n, 1, 0);
+		const struct blab_trace_stats *st = blab_trace_stats(a.t);
+		CHECK_EQ(st->events, 0);
+		CHECK_EQ(st->malformed_lines + st->skipped_lines, 1);
+		CHECK(strcmp(a.summary, b.summary) == 0);
+		done(&a);
+		done(&b);
+		l[at] = c;
+	}
+}
+
 static void batches_and_unknown(void)
 {
 	/* cpu 0: 3 refills, alloc, 2 refills; cpu 1 interleaved: 2 drains; then frees */
@@ -566,6 +628,7 @@ static void reserve(void)
 	CHECK_EQ(blab_trace_feed(a, text, len), 0);
 	CHECK_EQ(blab_trace_feed(b, text, len), 0);
 	CHECK_EQ(blab_trace_reserve(b, 9000), BLAB_TRACE_EINVAL); /* too late */
+	CHECK(blab_trace_records(a) == NULL); /* not before the parse is finished */
 	CHECK_EQ(blab_trace_finish(a), 0);
 	CHECK_EQ(blab_trace_finish(b), 0);
 	char sa[8192], sb[8192];
@@ -580,6 +643,11 @@ static void reserve(void)
 		blab_trace_replay(a, ea, n);
 		blab_trace_replay(b, eb, n);
 		CHECK(memcmp(ea, eb, n * sizeof(*ea)) == 0);
+		/* the records where each trace keeps them: the same bytes, the zone record first */
+		CHECK(blab_trace_records(a) && memcmp(blab_trace_records(a), ea, n * sizeof(*ea)) == 0);
+		CHECK(blab_trace_records(b) && memcmp(blab_trace_records(b), ea, n * sizeof(*ea)) == 0);
+		CHECK_EQ(blab_trace_finish(a), 0); /* a second finish changes nothing */
+		CHECK(memcmp(blab_trace_records(a), ea, n * sizeof(*ea)) == 0);
 	}
 	free(ea);
 	free(eb);
@@ -587,6 +655,10 @@ static void reserve(void)
 	blab_trace_free(b);
 	struct blab_trace *quiet = blab_trace_new(0);
 	CHECK_EQ(blab_trace_reserve(quiet, 100), BLAB_TRACE_EINVAL); /* no events kept */
+	blab_trace_feed(quiet, text, len);
+	blab_trace_finish(quiet);
+	CHECK(blab_trace_records(quiet) == NULL);
+	CHECK(blab_trace_records(NULL) == NULL);
 	blab_trace_free(quiet);
 	CHECK_EQ(blab_trace_reserve(NULL, 100), BLAB_TRACE_EINVAL);
 	free(text);
@@ -735,6 +807,7 @@ int main(void)
 	empty_and_garbage();
 	long_lines_and_nul();
 	bad_fields();
+	word_offsets();
 	batches_and_unknown();
 	replay_zone();
 	api_misuse();

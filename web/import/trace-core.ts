@@ -17,6 +17,7 @@ export interface TraceModule extends BlabModule {
   _blab_trace_error(t: number): number;
   _blab_trace_summary(t: number, buf: number, cap: number): number;
   _blab_trace_replay(t: number, out: number, cap: number): number;
+  _blab_trace_records(t: number): number;
   _blab_trace_hist(t: number): number;
   _blab_hist_json(h: number, buf: number, cap: number): number;
 }
@@ -89,7 +90,8 @@ export class TraceImport {
 
   /**
    * finish(), with the replay decoded straight out of the core's heap into the player's columns
-   * (the import worker's path): the records are not copied out first. `events` is empty.
+   * (the import worker's path): the records are read where the core keeps them
+   * (blab_trace_records()), not copied first. `events` is empty.
    */
   finishDecoded(): { result: TraceResult; columns?: EventLogColumns; replayError?: string } {
     let columns: EventLogColumns | undefined;
@@ -100,13 +102,14 @@ export class TraceImport {
       } catch (e) {
         replayError = e instanceof Error ? e.message : String(e);
       }
-    });
+    }, true);
     return { result, ...(columns ? { columns } : {}), ...(replayError ? { replayError } : {}) };
   }
 
   /** blab_trace_finish(), the summary, and the replay's records handed to `use` while they are
-   * in the heap (the view is valid only inside it) */
-  private finishWith(use: (records: Uint8Array) => void): TraceResult {
+   * in the heap (the view is valid only inside it): with `inPlace`, where the core keeps them,
+   * else a copy blab_trace_replay() writes */
+  private finishWith(use: (records: Uint8Array) => void, inPlace = false): TraceResult {
     const m = this.m;
     const status = m._blab_trace_finish(this.t);
     this.finishedAt = performance.now();
@@ -124,7 +127,11 @@ export class TraceImport {
       }
     }
     const n = status === 0 || status === TRACE_ERR.LIMIT ? m._blab_trace_replay(this.t, 0, 0) : 0;
-    if (n > 0) {
+    const kept = n > 0 && inPlace ? m._blab_trace_records(this.t) : 0;
+    if (kept) {
+      // (the records outlive this call: they are the trace's until dispose())
+      use(m.HEAPU8.subarray(kept, kept + n * RECORD_BYTES));
+    } else if (n > 0) {
       const p = m._malloc(n * RECORD_BYTES);
       if (!p) throw new Error(`the core is out of memory (${n} replay records)`);
       try {

@@ -20,6 +20,65 @@
 
 #define NO_CPU 0xffffffffu
 
+/* ---- eight bytes at a time ---- */
+
+/* A line is scanned a word at a time: WebAssembly's byte loops (and musl's memchr, four bytes
+ * a step) were most of the browser's import time. The masks below are exact per byte (no carry
+ * or borrow crosses from one byte into the next), so a mask's lowest set bit is the first byte
+ * that matches, in a little-endian word. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "trace.c scans lines eight bytes at a time, little-endian"
+#endif
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+#define LOWS (~HIGHS)
+
+static uint64_t load8(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, 8);
+	return w;
+}
+
+static uint32_t load4(const char *p)
+{
+	uint32_t w;
+	memcpy(&w, p, 4);
+	return w;
+}
+
+static uint16_t load2(const char *p)
+{
+	uint16_t w;
+	memcpy(&w, p, 2);
+	return w;
+}
+
+/* the high bit of each byte of w that is c */
+static uint64_t bytes_eq(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (ONES * c);
+	return ~(((x & LOWS) + LOWS) | x) & HIGHS;
+}
+
+/* the high bit of each byte of w that is a control byte, DEL or not ASCII */
+static uint64_t bytes_special(uint64_t w)
+{
+	uint64_t low = w & LOWS;
+	return (w | ~((low + 0x60 * ONES) | w) | (low + ONES)) & HIGHS;
+}
+
+/* the offset of the byte a mask's lowest set bit marks */
+static size_t first_byte(uint64_t mask)
+{
+	return (size_t)__builtin_ctzll(mask) >> 3;
+}
+
+static int is_special(char c)
+{
+	return (unsigned char)(c - 0x20) > 0x5e;
+}
+
 struct cpu_run {
 	uint64_t refill; /* current run of percpu_refill=1 on this CPU */
 	uint64_t drain;  /* current run of mm_page_pcpu_drain on this CPU */
@@ -42,7 +101,9 @@ struct blab_trace {
 	uint64_t *keys;
 	uint8_t *live;
 	size_t hcap, hused;
-	/* kept events (BLAB_TRACE_KEEP_EVENTS) */
+	/* kept events (BLAB_TRACE_KEEP_EVENTS) from ev[1], room for evcap of them; ev[0] is the
+	 * replay's TRACE_ZONE and each time counts from the first event once the parse is finished:
+	 * the replay is then ev[0 .. nev] where it is (blab_trace_records()), not a copy of it */
 	struct blab_event *ev;
 	size_t nev, evcap;
 	int have_time;
@@ -92,9 +153,9 @@ int blab_trace_reserve(struct blab_trace *t, uint64_t records)
 		records = 2 * t->max_events;
 	if (records <= t->evcap)
 		return 0;
-	if (records > SIZE_MAX / sizeof(*t->ev))
+	if (records >= SIZE_MAX / sizeof(*t->ev))
 		return BLAB_TRACE_ENOMEM;
-	struct blab_event *n = realloc(t->ev, (size_t)records * sizeof(*n));
+	struct blab_event *n = realloc(t->ev, ((size_t)records + 1) * sizeof(*n));
 	if (!n)
 		return BLAB_TRACE_ENOMEM;
 	t->ev = n;
@@ -187,17 +248,26 @@ static int keep(struct blab_trace *t, uint64_t time, uint64_t pfn, unsigned type
 		return 0;
 	if (t->nev == t->evcap) {
 		size_t ncap = t->evcap ? t->evcap * 2 : 1024;
-		struct blab_event *n = realloc(t->ev, ncap * sizeof(*n));
+		struct blab_event *n = realloc(t->ev, (ncap + 1) * sizeof(*n));
 		if (!n)
 			return fail(t, BLAB_TRACE_ENOMEM, "out of memory keeping the events");
 		t->ev = n;
 		t->evcap = ncap;
 	}
-	t->ev[t->nev++] = blab_event_make(time, pfn, type, order, cpu, mt, path, flags, arg0, arg1);
+	t->ev[++t->nev] = blab_event_make(time, pfn, type, order, cpu, mt, path, flags, arg0, arg1);
 	return 0;
 }
 
 /* ---- number parsing ---- */
+
+/* each byte's value as a digit of base 16 (0..15), 16 for a byte that is no hex digit */
+static const unsigned char hexval[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+/* (stored plus one, so that the table's zeros are the bytes that are no digit) */
+#define DIGIT(c) ((unsigned)hexval[(unsigned char)(c)] - 1u)
 
 /* Unsigned decimal or 0x hex of [s, s+n); -1 when empty, not a number or past max. */
 static int parse_num(const char *s, size_t n, uint64_t max, int hex_ok, uint64_t *out)
@@ -211,19 +281,27 @@ static int parse_num(const char *s, size_t n, uint64_t max, int hex_ok, uint64_t
 	}
 	if (i == n)
 		return -1;
+	/* A number of at most 15 hex or 19 decimal digits cannot pass 2^64: it is read without a
+	 * bound check per digit, and compared with max once. Each digit's prefix is no larger than
+	 * the whole, so "no prefix past max" is "the whole not past max". */
+	if (n - i <= (base == 16 ? 15u : 19u)) {
+		for (; i < n; i++) {
+			unsigned d = DIGIT(s[i]);
+			if (d >= base)
+				return -1;
+			v = v * base + d;
+		}
+		if (v > max)
+			return -1;
+		*out = v;
+		return 0;
+	}
 	/* v * base + d <= max exactly when v < lim, or v == lim and d <= rem (max = lim * base +
 	 * rem): the two divisions are done once per number, not once per digit */
 	const uint64_t lim = max / base, rem = max % base;
 	for (; i < n; i++) {
-		unsigned d;
-		char c = s[i];
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A' + 10);
-		else
+		unsigned d = DIGIT(s[i]);
+		if (d >= base)
 			return -1;
 		if (v > lim || (v == lim && d > rem))
 			return -1;
@@ -441,6 +519,7 @@ static void on_extfrag(struct blab_trace *t, const struct kmem_event *e, struct 
 }
 
 #define NEED(f) (1u << (f))
+#define MAX_NAME_LEN 25 /* the longest name below, mm_page_alloc_zone_locked */
 
 /* The six kmem page tracepoints: each one's name, the fields an event of it must carry, and
  * what the event does to the summary and the replay. */
@@ -470,19 +549,41 @@ const char *blab_trace_kind_name(unsigned kind)
 
 /* ---- reading a line ---- */
 
-/* Is [p, p+n) a kmem page event name followed by ':'?  Sets *kind, *end (after ':'). */
+/* Is the name at p a kmem page event's, followed by ':'?  Sets *kind, *end (after ':').
+ * No name holds a ':', so the name is what runs up to the first ':' after p, and the six names'
+ * lengths differ: one comparison, with the one tracepoint whose name is that long. */
 static int match_name(const char *line, size_t len, size_t p, unsigned *kind, size_t *end)
 {
+	/* the ':' of the longest name is at p + MAX_NAME_LEN */
+	size_t c = p + 8, last = p + MAX_NAME_LEN + 1 < len ? p + MAX_NAME_LEN + 1 : len;
+	while (c < last && line[c] != ':')
+		c++;
+	if (c == last)
+		return 0;
 	for (unsigned k = 0; k < BLAB_TK_COUNT; k++) {
 		size_t n = tracepoints[k].len;
-		if (p + n < len && memcmp(line + p, tracepoints[k].name, n) == 0 &&
-		    line[p + n] == ':') {
+		if (n == c - p && memcmp(line + p, tracepoints[k].name, n) == 0) {
 			*kind = k;
-			*end = p + n + 1;
+			*end = c + 1;
 			return 1;
 		}
 	}
 	return 0;
+}
+
+/* "mm_page_" at p, its first byte a word start (the line's, or after ' ', ':' or a tab), the
+ * name of a kmem page event followed by ':'? Then *name and what match_name() sets are set. */
+static int try_name(const char *line, size_t len, size_t p, unsigned *kind, size_t *name,
+		    size_t *after)
+{
+	if (p + 8 > len || load8(line + p) != load8("mm_page_"))
+		return 0;
+	if (p > 0 && line[p - 1] != ' ' && line[p - 1] != ':' && line[p - 1] != '\t')
+		return 0;
+	if (!match_name(line, len, p, kind, after))
+		return 0;
+	*name = p;
+	return 1;
 }
 
 /* The line's event name: the last "mm_page_..." that names one (a task name might contain
@@ -490,24 +591,25 @@ static int match_name(const char *line, size_t len, size_t p, unsigned *kind, si
 static int find_event(const char *line, size_t len, unsigned *kind, size_t *name, size_t *after)
 {
 	int found = 0;
-	const char *m;
+	size_t p = 0;
 
-	/* from one 'm' to the next (memchr goes a word at a time), not byte by byte */
-	for (size_t p = 0; p + 8 <= len && (m = memchr(line + p, 'm', len - 7 - p)); p++) {
-		unsigned k;
-		size_t e;
-		p = (size_t)(m - line);
-		if (line[p + 1] != 'm' || memcmp(line + p, "mm_page_", 8) != 0)
-			continue;
-		if (p > 0 && line[p - 1] != ' ' && line[p - 1] != ':' && line[p - 1] != '\t')
-			continue;
-		if (match_name(line, len, p, &k, &e)) {
+	if (len < 8)
+		return 0;
+	/* each "mm" in the line, a word at a time: a pair inside the word, or one whose first 'm'
+	 * ended the word before */
+	uint64_t carry = 0;
+	for (; p + 8 <= len; p += 8) {
+		uint64_t m = bytes_eq(load8(line + p), 'm');
+		uint64_t mm = m & (m >> 8);
+		if (carry && (m & 0x80) && try_name(line, len, p - 1, kind, name, after))
 			found = 1;
-			*kind = k;
-			*name = p;
-			*after = e;
-		}
+		for (; mm; mm &= mm - 1)
+			if (try_name(line, len, p + first_byte(mm), kind, name, after))
+				found = 1;
+		carry = m >> 63;
 	}
+	/* an "mm" that starts in the bytes after the last whole word, or at its last byte, leaves no
+	 * room for a name and its ':' */
 	return found;
 }
 
@@ -583,26 +685,86 @@ static int parse_header(struct blab_trace *t, const char *line, size_t name,
 	return 0;
 }
 
-/* where each known key=value of [p, len) sits; unknown keys and words are passed over */
+/* [a, a + n) == [b, b + n) for n >= 2 (the keys are 3 to 20 bytes): a word at a time, the
+ * last one overlapping, where WebAssembly's memcmp() is a call and a byte loop */
+static int same_key(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			if (load8(a + i) != load8(b + i))
+				return 0;
+		return load8(a + n - 8) == load8(b + n - 8);
+	}
+	if (n >= 4)
+		return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+	return load2(a) == load2(b) && load2(a + n - 2) == load2(b + n - 2);
+}
+
+/* The field whose key is [k, k + n), F_COUNT for none. The keys' lengths tell them apart but
+ * for three of 11 bytes, whose first letters differ: one comparison per word, where a loop over
+ * the table was a third of reading the fields (test_trace.c reads each key of the table). */
+static unsigned field_named(const char *k, size_t n)
+{
+	unsigned f;
+	switch (n) {
+	case 3: f = F_PFN; break;
+	case 4: f = F_PAGE; break;
+	case 5: f = F_ORDER; break;
+	case 11: f = k[0] == 'm' ? F_MT : k[0] == 'a' ? F_ALLOC_ORDER : F_FRAGMENTING; break;
+	case 13: f = F_REFILL; break;
+	case 14: f = F_FALLBACK_ORDER; break;
+	case 16: f = F_CHANGE_OWNER; break;
+	case 17: f = F_ALLOC_MT; break;
+	case 20: f = F_FALLBACK_MT; break;
+	default: return F_COUNT;
+	}
+	return fields[f].len == n && same_key(k, fields[f].name, n) ? f : F_COUNT;
+}
+
+/* The high bit of each byte of w that is a blank, in a printable line: its only bytes at or
+ * under ' ' are spaces and tabs, and none has its high bit set (each byte + 0x5f stays in its
+ * byte, and reaches 0x80 from '!' up). */
+static uint64_t blanks_in_printable(uint64_t w)
+{
+	return ~(w + 0x5f * ONES) & HIGHS;
+}
+
+/* The first blank (space, tab) at or after p, or with eq the first blank or '='; len if none.
+ * For printable lines only (blanks_in_printable()). */
+static size_t next_stop(const char *line, size_t p, size_t len, int eq)
+{
+	for (; p + 8 <= len; p += 8) {
+		uint64_t w = load8(line + p);
+		uint64_t m = blanks_in_printable(w) | (eq ? bytes_eq(w, '=') : 0);
+		if (m)
+			return p + first_byte(m);
+	}
+	while (p < len && line[p] != ' ' && line[p] != '\t' && !(eq && line[p] == '='))
+		p++;
+	return p;
+}
+
+/* where each known key=value of [p, len) sits; unknown keys and words are passed over. A word's
+ * key is what comes before its first '=', its value the rest of the word. The line is
+ * printable (parse_line() checked). */
 static void find_fields(const char *line, size_t p, size_t len, struct kmem_event *e)
 {
 	while (p < len) {
 		while (p < len && (line[p] == ' ' || line[p] == '\t'))
 			p++;
-		size_t tok = p;
-		while (p < len && line[p] != ' ' && line[p] != '\t')
-			p++;
-		if (tok == p)
+		if (p == len)
 			break;
-		const char *eq = memchr(line + tok, '=', p - tok);
-		if (!eq)
+		size_t tok = p, eq = next_stop(line, p, len, 1);
+		if (eq == len || line[eq] != '=') {
+			p = eq; /* a word without '=' */
 			continue;
-		size_t klen = (size_t)(eq - line) - tok;
-		for (unsigned f = 0; f < F_COUNT; f++)
-			if (fields[f].len == klen && memcmp(line + tok, fields[f].name, klen) == 0) {
-				e->fv[f] = eq + 1;
-				e->fn[f] = (size_t)(line + p - eq - 1);
-			}
+		}
+		p = next_stop(line, eq + 1, len, 0);
+		unsigned f = field_named(line + tok, eq - tok);
+		if (f < F_COUNT) {
+			e->fv[f] = line + eq + 1;
+			e->fn[f] = p - eq - 1;
+		}
 	}
 }
 
@@ -726,7 +888,13 @@ static int printable(const char *line, size_t len)
 	return 1;
 }
 
-static void parse_line(struct blab_trace *t, const char *line, size_t len)
+/* parse_line()'s `bad` when the line was not scanned for control bytes on its way in */
+#define BAD_UNKNOWN SIZE_MAX
+
+/* bad: the offset in the line of the first byte printable() refuses (a control byte but a tab,
+ * DEL, a byte over 0x7e), as the scan for the line's end found it (past the line: none), or
+ * BAD_UNKNOWN */
+static void parse_line(struct blab_trace *t, const char *line, size_t len, size_t bad)
 {
 	struct blab_trace_stats *st = &t->st;
 	struct kmem_event e = {.kind = BLAB_TK_COUNT};
@@ -746,7 +914,7 @@ static void parse_line(struct blab_trace *t, const char *line, size_t len)
 		st->skipped_lines++;
 		return;
 	}
-	if (!printable(line, len)) {
+	if (bad == BAD_UNKNOWN ? !printable(line, len) : bad < len) {
 		malformed(t, "control or non-ASCII byte in the line", "", 0);
 		return;
 	}
@@ -759,8 +927,8 @@ static void parse_line(struct blab_trace *t, const char *line, size_t len)
 }
 
 /* The line [line, line + len) ended: the one gathered in t->line, or one read in place from
- * the input when a chunk holds all of it (no copy: most lines are). */
-static int end_line(struct blab_trace *t, const char *line, size_t len)
+ * the input when a chunk holds all of it (no copy: most lines are). bad: as parse_line()'s. */
+static int end_line(struct blab_trace *t, const char *line, size_t len, size_t bad)
 {
 	struct blab_trace_stats *st = &t->st;
 	if (st->lines >= t->max_lines) {
@@ -773,18 +941,51 @@ static int end_line(struct blab_trace *t, const char *line, size_t len)
 		/* a UTF-8 byte order mark some editors put first: not part of the line */
 		line += 3;
 		len -= 3;
+		bad = BAD_UNKNOWN; /* its bytes are not ASCII: the scan's first one is the mark's */
 	}
 	if (t->overlong) {
 		char why[64];
 		snprintf(why, sizeof(why), "line longer than %u bytes", BLAB_TRACE_MAX_LINE);
 		malformed(t, why, "", 0);
 	} else {
-		parse_line(t, line, len);
+		parse_line(t, line, len, bad);
 	}
 	t->len = 0;
 	t->line_bytes = 0;
 	t->overlong = 0;
 	return t->err;
+}
+
+/* The offset of the first '\n' in [d, d + len), len when there is none; *bad: the offset of
+ * the first byte before it that printable() refuses (that of the '\n', or len, when there is
+ * none). One pass finds the line's end and says whether it is printable: a printable line's
+ * only control byte but tabs is its '\n'. */
+static size_t scan_line(const char *d, size_t len, size_t *bad)
+{
+	size_t p = 0;
+	*bad = SIZE_MAX;
+	for (;;) {
+		uint64_t m = 0;
+		for (; p + 8 <= len; p += 8)
+			if ((m = bytes_special(load8(d + p))) != 0)
+				break;
+		if (m) {
+			p += first_byte(m);
+		} else {
+			while (p < len && !is_special(d[p]))
+				p++;
+			if (p == len)
+				break;
+		}
+		if (d[p] == '\n')
+			break;
+		if (d[p] != '\t' && *bad == SIZE_MAX)
+			*bad = p;
+		p++;
+	}
+	if (*bad == SIZE_MAX)
+		*bad = p;
+	return p;
 }
 
 /* A stop that is not a malformed line but the end of the parse: the line is counted (the one
@@ -813,8 +1014,8 @@ int blab_trace_feed(struct blab_trace *t, const void *data, size_t len)
 	}
 	t->st.bytes += len;
 	while (len) {
-		const char *nl = memchr(d, '\n', len);
-		size_t n = nl ? (size_t)(nl - d) : len;
+		size_t bad, n = scan_line(d, len, &bad);
+		const char *nl = n < len ? d + n : NULL;
 		/* a line that never ends (/dev/zero, a binary file) stops the parse, rather than
 		 * being read to the end of an input that has none */
 		t->line_bytes += n;
@@ -823,7 +1024,7 @@ int blab_trace_feed(struct blab_trace *t, const void *data, size_t len)
 					    "text trace?)", BLAB_TRACE_MAX_SCAN);
 		if (nl && !t->len && !t->overlong && n <= BLAB_TRACE_MAX_LINE) {
 			/* the whole line is in this chunk: read it where it is */
-			if (end_line(t, d, n))
+			if (end_line(t, d, n, bad))
 				return t->err;
 			d += n + 1;
 			len -= n + 1;
@@ -839,7 +1040,7 @@ int blab_trace_feed(struct blab_trace *t, const void *data, size_t len)
 		}
 		if (!nl)
 			break;
-		if (end_line(t, t->line, t->len))
+		if (end_line(t, t->line, t->len, BAD_UNKNOWN))
 			return t->err;
 		d += n + 1;
 		len -= n + 1;
@@ -849,6 +1050,8 @@ int blab_trace_feed(struct blab_trace *t, const void *data, size_t len)
 	return 0;
 }
 
+static void finish_replay(struct blab_trace *t); /* (with the replay, below) */
+
 int blab_trace_finish(struct blab_trace *t)
 {
 	if (!t)
@@ -856,12 +1059,13 @@ int blab_trace_finish(struct blab_trace *t)
 	if (t->finished)
 		return t->err;
 	if (!t->err && (t->len || t->overlong))
-		end_line(t, t->line, t->len);
+		end_line(t, t->line, t->len, BAD_UNKNOWN);
 	t->finished = 1;
 	for (unsigned c = 0; c < BLAB_TRACE_MAX_CPUS; c++) {
 		close_run(t, BLAB_HIST_REFILL, c, &t->st.refill, &t->runs[c].refill);
 		close_run(t, BLAB_HIST_DRAIN, c, &t->st.drain, &t->runs[c].drain);
 	}
+	finish_replay(t);
 	if (t->err)
 		return t->err;
 	if (t->st.bytes == 0)
@@ -1034,6 +1238,36 @@ size_t blab_trace_summary(const struct blab_trace *t, char *buf, size_t cap)
 
 /* ---- replay ---- */
 
+/* The replay's first record: the zone the trace's pages span */
+static void zone_record(const struct blab_trace *t, struct blab_event *z)
+{
+	const struct blab_trace_stats *st = &t->st;
+	uint64_t span = st->max_pfn - st->min_pfn + 1;
+	memset(z, 0, sizeof(*z));
+	/* times count from the trace's first event, not from boot (the summary's `time` line
+	 * keeps the absolute ones) */
+	z->time = 0;
+	z->pfn = st->min_pfn;
+	z->type = BLAB_EV_TRACE_ZONE;
+	/* the zone's top order: the kernel's default MAX_PAGE_ORDER, or higher if the trace names
+	 * a larger block (the trace does not say the kernel's value) */
+	z->order = t->max_order > BLAB_TRACE_TOP_ORDER ? t->max_order : BLAB_TRACE_TOP_ORDER;
+	z->cpu = BLAB_CPU_NONE;
+	z->arg0 = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
+	z->arg1 = (uint32_t)st->cpus;
+}
+
+/* At the end of the parse: the kept events become the replay where they are, its zone record
+ * in ev[0] and each time counted from the first event (first_ns is the lowest seen). */
+static void finish_replay(struct blab_trace *t)
+{
+	if (!t->ev || blab_trace_replay(t, NULL, 0) == 0)
+		return;
+	zone_record(t, &t->ev[0]);
+	for (size_t i = 1; i <= t->nev; i++)
+		t->ev[i].time -= t->st.first_ns;
+}
+
 size_t blab_trace_replay(const struct blab_trace *t, struct blab_event *out, size_t cap)
 {
 	if (!t || !t->finished || !(t->flags & BLAB_TRACE_KEEP_EVENTS) ||
@@ -1041,28 +1275,17 @@ size_t blab_trace_replay(const struct blab_trace *t, struct blab_event *out, siz
 		return 0;
 	size_t need = t->nev + 1;
 	if (out && cap) {
-		const struct blab_trace_stats *st = &t->st;
-		uint64_t span = st->max_pfn - st->min_pfn + 1;
-		struct blab_event *z = &out[0];
-		memset(z, 0, sizeof(*z));
-		/* times count from the trace's first event, not from boot (the summary's `time`
-		 * line keeps the absolute ones) */
-		z->time = 0;
-		z->pfn = st->min_pfn;
-		z->type = BLAB_EV_TRACE_ZONE;
-		/* the zone's top order: the kernel's default MAX_PAGE_ORDER, or higher if the trace
-		 * names a larger block (the trace does not say the kernel's value) */
-		z->order = t->max_order > BLAB_TRACE_TOP_ORDER ? t->max_order : BLAB_TRACE_TOP_ORDER;
-		z->cpu = BLAB_CPU_NONE;
-		z->arg0 = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
-		z->arg1 = (uint32_t)st->cpus;
+		zone_record(t, &out[0]);
 		size_t n = cap - 1 < t->nev ? cap - 1 : t->nev;
 		if (n)
-			memcpy(out + 1, t->ev, n * sizeof(*out));
-		for (size_t i = 1; i <= n; i++)
-			out[i].time -= st->first_ns; /* first_ns is the lowest timestamp seen */
+			memcpy(out + 1, t->ev + 1, n * sizeof(*out));
 	}
 	return need;
+}
+
+const struct blab_event *blab_trace_records(const struct blab_trace *t)
+{
+	return t && t->ev && blab_trace_replay(t, NULL, 0) ? t->ev : NULL;
 }
 
 int blab_trace_parse_buffer(const uint8_t *data, size_t len)

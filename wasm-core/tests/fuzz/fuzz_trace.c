@@ -6,7 +6,7 @@
  * come from the input's own bytes (the browser's File.slice() chunks, a line split anywhere,
  * even inside a "\r\n"). Oracles, beyond ASan/UBSan/LSan:
  *   - the two parses print the same summary and the same replay, byte for byte (streaming
- *     must not change a result);
+ *     must not change a result), and blab_trace_records() holds what blab_trace_replay() copies;
  *   - the counters add up: events = sum per tracepoint = sum per CPU; lines = comment +
  *     skipped + malformed + events; refills <= mm_page_alloc_zone_locked;
  *   - the replay starts with one TRACE_ZONE, every later record lies inside its pfn range
@@ -50,6 +50,9 @@ static void take(struct blab_trace *t, struct result *r)
 	CHECK(!r->nev || r->ev);
 	if (r->nev)
 		CHECK(blab_trace_replay(t, r->ev, r->nev) == r->nev);
+	/* the records where the trace keeps them are the copy, byte for byte */
+	const struct blab_event *kept = blab_trace_records(t);
+	CHECK(r->nev ? kept && memcmp(kept, r->ev, r->nev * sizeof(*r->ev)) == 0 : !kept);
 }
 
 static void drop(struct result *r)
