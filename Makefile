@@ -26,15 +26,19 @@ include $(sort $(wildcard mk/*.mk))
 # run (real threads for N seconds) go beside another. Each keeps its own log and its own line of
 # wall and CPU seconds.
 #   1  check                                    make check: types, lint, unit tests, native ctest
-#   2  test-debug,test-wasm test-core,test-clang  the core's other builds, its WASM twin, the
-#                                               web tests on the real core
-#   3  fuzz-smoke,test-asan test-tsan           sanitizers and fuzzing (the real threads of
-#                                               test-tsan alone: they count what their threads did)
+#   2  test-debug,test-wasm,test-clang,test-tsan  the core's other builds, its WASM twin, the
+#                                               real machine under ThreadSanitizer (its checks
+#                                               ask that each thread did some work, not how
+#                                               much, and its runs last their seconds)
+#   3  test-core,fuzz-smoke,test-asan           the web tests on the real core, sanitizers and
+#                                               fuzzing (every fuzz input runs in well under the
+#                                               5 s libFuzzer allows it, so a neighbour cannot
+#                                               time it out)
 #   4  test-wasm-real test-e2e-timed test-e2e-parallel+test-stress
 #      real threads; the browser (make test-e2e, in two halves: mk/web.mk), the stress runs
 #      beside the half that times nothing (test-wasm-real checks that its threads got work
 #      done, so it does not go at nice 19)
-SUITE_ORDER := check test-debug,test-wasm test-core,test-clang fuzz-smoke,test-asan test-tsan \
+SUITE_ORDER := check test-debug,test-wasm,test-clang,test-tsan test-core,fuzz-smoke,test-asan \
                test-wasm-real test-e2e-timed test-e2e-parallel+test-stress
 # a group of SUITE_ORDER (A,B or A+B) keeps the members that are in TEST_SUITES
 group_sep = $(if $(findstring $(,),$(1)),$(,),+)
