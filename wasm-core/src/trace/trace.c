@@ -863,37 +863,44 @@ static int count_event(struct blab_trace *t, const struct kmem_event *e, struct 
 	return 0;
 }
 
-/* Every byte is printable ASCII or a tab. Eight at a time: a word none of whose bytes is
- * under 0x20 or over 0x7e needs no look at each (the per-byte test was a quarter of the
- * parse); a word that has one is looked at byte by byte, for its tabs. */
-static int printable(const char *line, size_t len)
+/* The offset of the first '\n' in [d, d + len), len when there is none; *bad: the offset of
+ * the first byte before it that is neither printable ASCII nor a tab (that of the '\n', or len,
+ * when there is none). One pass finds the line's end and says whether it is printable: a
+ * printable line's only control byte but tabs is its '\n'. */
+static size_t scan_line(const char *d, size_t len, size_t *bad)
 {
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 	size_t p = 0;
-
-	for (; p + 8 <= len; p += 8) {
-		uint64_t w;
-		memcpy(&w, line + p, 8);
-		/* a byte < 0x20 (w - 0x20.. borrows into its high bit), >= 0x80 (its own high bit)
-		 * or 0x7f (w + 0x01.. carries into it) */
-		if (!(((w - 0x20 * ones) | w | (w + ones)) & highs))
-			continue;
-		for (size_t q = p; q < p + 8; q++)
-			if ((unsigned char)(line[q] - 0x20) > 0x5e && line[q] != '\t')
-				return 0;
+	*bad = SIZE_MAX;
+	for (;;) {
+		uint64_t m = 0;
+		for (; p + 8 <= len; p += 8)
+			if ((m = bytes_special(load8(d + p))) != 0)
+				break;
+		if (m) {
+			p += first_byte(m);
+		} else {
+			while (p < len && !is_special(d[p]))
+				p++;
+			if (p == len)
+				break;
+		}
+		if (d[p] == '\n')
+			break;
+		if (d[p] != '\t' && *bad == SIZE_MAX)
+			*bad = p;
+		p++;
 	}
-	for (; p < len; p++)
-		if ((unsigned char)(line[p] - 0x20) > 0x5e && line[p] != '\t')
-			return 0;
-	return 1;
+	if (*bad == SIZE_MAX)
+		*bad = p;
+	return p;
 }
 
 /* parse_line()'s `bad` when the line was not scanned for control bytes on its way in */
 #define BAD_UNKNOWN SIZE_MAX
 
-/* bad: the offset in the line of the first byte printable() refuses (a control byte but a tab,
- * DEL, a byte over 0x7e), as the scan for the line's end found it (past the line: none), or
- * BAD_UNKNOWN */
+/* bad: the offset in the line of the first byte that is neither printable ASCII nor a tab (a
+ * control byte, DEL, a byte over 0x7e), as the scan for the line's end found it (past the line:
+ * none), or BAD_UNKNOWN: a line gathered from pieces, scanned here when it is read */
 static void parse_line(struct blab_trace *t, const char *line, size_t len, size_t bad)
 {
 	struct blab_trace_stats *st = &t->st;
@@ -914,7 +921,9 @@ static void parse_line(struct blab_trace *t, const char *line, size_t len, size_
 		st->skipped_lines++;
 		return;
 	}
-	if (bad == BAD_UNKNOWN ? !printable(line, len) : bad < len) {
+	if (bad == BAD_UNKNOWN)
+		scan_line(line, len, &bad); /* a line holds no '\n': this finds its end at len */
+	if (bad < len) {
 		malformed(t, "control or non-ASCII byte in the line", "", 0);
 		return;
 	}
@@ -954,38 +963,6 @@ static int end_line(struct blab_trace *t, const char *line, size_t len, size_t b
 	t->line_bytes = 0;
 	t->overlong = 0;
 	return t->err;
-}
-
-/* The offset of the first '\n' in [d, d + len), len when there is none; *bad: the offset of
- * the first byte before it that printable() refuses (that of the '\n', or len, when there is
- * none). One pass finds the line's end and says whether it is printable: a printable line's
- * only control byte but tabs is its '\n'. */
-static size_t scan_line(const char *d, size_t len, size_t *bad)
-{
-	size_t p = 0;
-	*bad = SIZE_MAX;
-	for (;;) {
-		uint64_t m = 0;
-		for (; p + 8 <= len; p += 8)
-			if ((m = bytes_special(load8(d + p))) != 0)
-				break;
-		if (m) {
-			p += first_byte(m);
-		} else {
-			while (p < len && !is_special(d[p]))
-				p++;
-			if (p == len)
-				break;
-		}
-		if (d[p] == '\n')
-			break;
-		if (d[p] != '\t' && *bad == SIZE_MAX)
-			*bad = p;
-		p++;
-	}
-	if (*bad == SIZE_MAX)
-		*bad = p;
-	return p;
 }
 
 /* A stop that is not a malformed line but the end of the parse: the line is counted (the one
