@@ -266,37 +266,16 @@ static void test_fault_costs_from_host(void)
 	CHECK_EQ(model_fault_costs_from_host(NULL, 2000000, 400000, err, sizeof(err)), -1);
 }
 
-/* cycles a page of page_fault1 (v4.17, one task, 32768 pages, no memory limit: its waits are
- * the model's own, not part of the host's figure) on the model with parameters p */
-static uint64_t pf1_cycles_per_page(const struct model_params *p)
-{
-	struct blab_sim_config c;
-	struct blab_sim_result r;
-	char err[200];
-
-	blab_sim_config_init(&c);
-	c.workload = BLAB_WL_PAGE_FAULT1;
-	c.cpus = 1;
-	c.pages = 32768;
-	c.model = p;
-	CHECK_EQ(blab_preset("v4.17", &c.strategy), 0);
-	if (blab_sim_run(&c, &r, err, sizeof(err))) {
-		fprintf(stderr, "blab_sim_run: %s\n", err);
-		CHECK(0);
-		return 0;
-	}
-	CHECK(r.score > 0);
-	return r.score ? (uint64_t)p->cpu_mhz * 1000000u / r.score : 0;
-}
-
 static void hash_sink(void *ctx, const struct blab_event *e)
 {
 	uint64_t *h = ctx;
 	*h = fnv1a_event(*h, e);
 }
 
-/* page_fault1 on p at 4 tasks (4.17, 512 pages each): its score and event log's hash */
-static uint64_t pf1_run(const struct model_params *p, uint64_t *hash)
+/* page_fault1 on 4.17 with parameters p, `cpus` tasks of `pages` each: its score (0, and a
+ * failed check, when the run is refused); with hash, its event log's hash too */
+static uint64_t pf1_score(const struct model_params *p, unsigned cpus, unsigned pages,
+			  uint64_t *hash)
 {
 	struct blab_sim_config c;
 	struct blab_sim_result r;
@@ -304,16 +283,37 @@ static uint64_t pf1_run(const struct model_params *p, uint64_t *hash)
 
 	blab_sim_config_init(&c);
 	c.workload = BLAB_WL_PAGE_FAULT1;
-	c.cpus = 4;
-	c.pages = 512;
+	c.cpus = cpus;
+	c.pages = pages;
 	c.model = p;
-	*hash = FNV1A_OFFSET;
-	c.log_mask = BLAB_EVC_ALL;
-	c.sink = hash_sink;
-	c.sink_ctx = hash;
+	if (hash) {
+		*hash = FNV1A_OFFSET;
+		c.log_mask = BLAB_EVC_ALL;
+		c.sink = hash_sink;
+		c.sink_ctx = hash;
+	}
 	CHECK_EQ(blab_preset("v4.17", &c.strategy), 0);
-	CHECK_EQ(blab_sim_run(&c, &r, err, sizeof(err)), 0);
+	if (blab_sim_run(&c, &r, err, sizeof(err))) {
+		fprintf(stderr, "blab_sim_run: %s\n", err);
+		CHECK(0);
+		return 0;
+	}
 	return r.score;
+}
+
+/* cycles a page of page_fault1 (v4.17, one task, 32768 pages, no memory limit: its waits are
+ * the model's own, not part of the host's figure) on the model with parameters p */
+static uint64_t pf1_cycles_per_page(const struct model_params *p)
+{
+	uint64_t score = pf1_score(p, 1, 32768, NULL);
+	CHECK(score > 0);
+	return score ? (uint64_t)p->cpu_mhz * 1000000u / score : 0;
+}
+
+/* page_fault1 on p at 4 tasks (4.17, 512 pages each): its score and event log's hash */
+static uint64_t pf1_run(const struct model_params *p, uint64_t *hash)
+{
+	return pf1_score(p, 4, 512, hash);
 }
 
 /* The defaults' 0 runs exactly what 1000 and 100 written out run (the model before the keys
