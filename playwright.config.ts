@@ -25,7 +25,12 @@ export default defineConfig({
   snapshotPathTemplate: '{testDir}/{testFileDir}/{testFileName}-snapshots/{arg}{-snapshotSuffix}{ext}',
   projects: [
     { name: 'timed', grep: TIMED, workers: 1 },
-    { name: 'parallel', grepInvert: TIMED },
+    // The service worker (public/sw.js) caches the whole build when a page first registers it,
+    // about 0.5 CPU s in every fresh browser context, that is in every test, and then answers
+    // each request: the parallel tests block it (vite preview sends the isolation headers
+    // itself), and publish.spec.ts, a timed test, runs the built folder with it, isolated
+    // and then offline.
+    { name: 'parallel', grepInvert: TIMED, use: { serviceWorkers: 'block' } },
   ],
   use: {
     baseURL,

@@ -20,6 +20,9 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
+// the service worker is what these tests are about (the parallel project blocks it elsewhere)
+test.use({ serviceWorkers: 'allow' });
+
 let server: Server;
 let base = '';
 const served: string[] = [];
