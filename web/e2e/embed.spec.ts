@@ -142,27 +142,34 @@ test('a range of steps exports as an animated GIF: one frame a step, the seconds
   expect(errors).toEqual([]);
 });
 
+/** A screenshot in each theme of what is on screen: the system's theme is switched in place (the
+ *  page follows it and redraws its figures, web/ui/theme.ts), so each state loads once. */
+async function shotInBothThemes(page: Page, path: (theme: string) => string): Promise<void> {
+  for (const theme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path(theme) });
+  }
+}
+
 test('screenshots: the dialog at 390 px, 1440 px and 1920 x 1080, and the frame at 640 x 400 and 1280 x 720, in both themes', async ({ page }) => {
   test.setTimeout(400_000);
   const errors = watchConsole(page);
-  for (const theme of ['dark', 'light'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    for (const [w, h] of [[390, 844], [1440, 900], [1920, 1080]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.goto('/?lesson=autotune&step=4');
-      // drawn, or waiting for the step's question to be answered
-      await page.waitForFunction(() => document.querySelector('.lesson-stage[data-ready], .stage-wait') !== null, null, { timeout: 90_000 });
-      await openDialog(page);
-      await page.screenshot({ path: `test-results/embed-dialog-${w}-${theme}.png` });
-    }
-    for (const [w, h] of [[640, 400], [1280, 720]] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      for (const [view, lesson, step] of [['pcp', 'autotune', 4], ['free-areas', 'buddy', 2], ['lock-timeline', 'hotcold', 2], ['latency', 'tail', 2], ['mem-map', 'hotcold', 3]] as const) {
-        await page.goto(`/?embed=${view}&lesson=${lesson}&step=${step}`);
-        await expect(page.locator('.embed-frame')).toHaveAttribute('data-ready', String(step), { timeout: 120_000 });
-        await page.waitForTimeout(300);
-        await page.screenshot({ path: `test-results/embed-${view}-${w}x${h}-${theme}.png` });
-      }
+  for (const [w, h] of [[390, 844], [1440, 900], [1920, 1080]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.goto('/?lesson=autotune&step=4');
+    // drawn, or waiting for the step's question to be answered
+    await page.waitForFunction(() => document.querySelector('.lesson-stage[data-ready], .stage-wait') !== null, null, { timeout: 90_000 });
+    await openDialog(page);
+    await shotInBothThemes(page, (theme) => `test-results/embed-dialog-${w}-${theme}.png`);
+  }
+  for (const [w, h] of [[640, 400], [1280, 720]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const [view, lesson, step] of [['pcp', 'autotune', 4], ['free-areas', 'buddy', 2], ['lock-timeline', 'hotcold', 2], ['latency', 'tail', 2], ['mem-map', 'hotcold', 3]] as const) {
+      await page.goto(`/?embed=${view}&lesson=${lesson}&step=${step}`);
+      await expect(page.locator('.embed-frame')).toHaveAttribute('data-ready', String(step), { timeout: 120_000 });
+      await shotInBothThemes(page, (theme) => `test-results/embed-${view}-${w}x${h}-${theme}.png`);
     }
   }
   expect(errors).toEqual([]);

@@ -20,7 +20,7 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-// the service worker is what these tests are about (the parallel project blocks it elsewhere)
+// the service worker is what these tests are about (playwright.config.ts blocks it elsewhere)
 test.use({ serviceWorkers: 'allow' });
 
 let server: Server;
