@@ -21,8 +21,8 @@ include $(sort $(wildcard mk/*.mk))
 # whose longest test runs alone, node starting one WASM CLI after another), so two of them
 # together take little longer than the longer one. They share no build folder: the one that
 # builds the WASM core (test-wasm) is done before the one that only reads it (test-core).
-# Suites joined by `+` run side by side too, the first as usual, the others at the lowest CPU
-# priority, so they take only the CPU it leaves idle: only suites whose work is a fixed time each
+# Suites joined by `+` run side by side too, the first as usual, the others in the kernel's
+# idle scheduling class (SCHED_IDLE), so they take only the CPU it leaves idle: only suites whose work is a fixed time each
 # run (real threads for N seconds) go beside another. Each keeps its own log and its own line of
 # wall and CPU seconds.
 #   1  check                                    make check: types, lint, unit tests, native ctest
@@ -37,7 +37,7 @@ include $(sort $(wildcard mk/*.mk))
 #   4  test-wasm-real test-e2e-timed test-e2e-parallel+test-stress
 #      real threads; the browser (make test-e2e, in two halves: mk/web.mk), the stress runs
 #      beside the half that times nothing (test-wasm-real checks that its threads got work
-#      done, so it does not go at nice 19)
+#      done, so it does not go in the idle class)
 SUITE_ORDER := check test-debug,test-wasm,test-clang,test-tsan test-core,fuzz-smoke,test-asan \
                test-wasm-real test-e2e-timed test-e2e-parallel+test-stress
 # a group of SUITE_ORDER (A,B or A+B) keeps the members that are in TEST_SUITES

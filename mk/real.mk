@@ -29,7 +29,7 @@ TEST_SUITES += test-tsan
 # Real threads stressed: STRESS_RUNS runs of 1 s at 2 threads for every preset, each checked
 # by blab run's end-of-run invariants (wasm-core/tests/real/stress.sh). `make soak` runs more.
 # Each run lasts its second however busy the CPU is, so make test runs this suite beside
-# test-e2e-parallel at nice 19, in the CPU the browser leaves idle (the Makefile's
+# test-e2e-parallel in the idle scheduling class, in the CPU the browser leaves idle (the Makefile's
 # SUITE_ORDER); its last line says how many pages the runs moved, fewer there than alone.
 STRESS_RUNS ?= 20
 .PHONY: test-stress

@@ -1,7 +1,7 @@
 // The suite runner (scripts/run-suites.sh) on a stand-in Makefile: one line per suite with its
 // wall and CPU seconds, the first failure ends the run unless KEEP_GOING=1, and a group A+B runs
-// its suites side by side, B at nice 19 with its output printed when A ends, each suite passing
-// or failing on its own.
+// its suites side by side, B in the idle scheduling class (SCHED_IDLE, nice 19) with its output
+// printed when A ends, each suite passing or failing on its own.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ ok:
 slow:
 \t@echo slow-start; sleep 1; echo slow-end
 beside:
-\t@echo "beside at nice $$(nice)"; timeout 1 sh -c 'while :; do :; done' || true
+\t@echo "beside at nice $$(nice), $$(chrt -p $$$$ | sed -n 's/.*policy: //p')"; timeout 1 sh -c 'while :; do :; done' || true
 bad:
 \t@echo bad-out; exit 3
 meet-a meet-b: meet-%:
@@ -52,14 +52,14 @@ describe('run-suites.sh', () => {
     expect(k.out).toContain('failed suites: bad');
   });
 
-  it('runs a group side by side: the rest at nice 19, each with its own log, line and verdict', () => {
+  it('runs a group side by side: the rest in the idle class, each with its own log, line and verdict', () => {
     const r = runSuites(['slow+beside+bad', 'ok'], { KEEP_GOING: '1' });
     expect(r.status).not.toBe(0);
     expect(verdicts(r.out)).toEqual(['=== test: slow passed', '=== test: beside passed', '=== test: bad FAILED', '=== test: ok passed']);
     expect(r.out).toMatch(/^suites: 3 passed, 1 failed/m);
     // the first prints as it runs; the others after it, from their logs
     expect(r.out.indexOf('slow-end')).toBeLessThan(r.out.indexOf('beside at nice'));
-    expect(readFileSync(join(r.dir, 'build/suites/beside.log'), 'utf8')).toMatch(/^beside at nice 19$/m);
+    expect(readFileSync(join(r.dir, 'build/suites/beside.log'), 'utf8')).toMatch(/^beside at nice 19, SCHED_IDLE$/m);
     expect(readFileSync(join(r.dir, 'build/suites/bad.log'), 'utf8')).toContain('bad-out');
     // a group that fails ends the run like a suite
     expect(runSuites(['slow+bad', 'ok']).out).toContain('not run (KEEP_GOING=1 runs them): ok');
@@ -69,7 +69,7 @@ describe('run-suites.sh', () => {
     const r = runSuites(['slow,beside,bad', 'ok'], { KEEP_GOING: '1' });
     expect(r.status).not.toBe(0);
     expect(verdicts(r.out)).toEqual(['=== test: slow passed', '=== test: beside passed', '=== test: bad FAILED', '=== test: ok passed']);
-    expect(readFileSync(join(r.dir, 'build/suites/beside.log'), 'utf8')).toMatch(/^beside at nice 0$/m);
+    expect(readFileSync(join(r.dir, 'build/suites/beside.log'), 'utf8')).toMatch(/^beside at nice 0, SCHED_OTHER$/m);
     // printed in the group's order, each suite's output together under its name
     const at = (t) => r.out.indexOf(t);
     expect(at('=== test: slow (log:')).toBeLessThan(at('slow-start'));
