@@ -25,12 +25,7 @@ export default defineConfig({
   snapshotPathTemplate: '{testDir}/{testFileDir}/{testFileName}-snapshots/{arg}{-snapshotSuffix}{ext}',
   projects: [
     { name: 'timed', grep: TIMED, workers: 1 },
-    // The service worker (public/sw.js) caches the whole build when a page first registers it,
-    // about 0.5 CPU s in every fresh browser context, that is in every test, and then answers
-    // each request: the parallel tests block it (vite preview sends the isolation headers
-    // itself), and publish.spec.ts, a timed test, runs the built folder with it, isolated
-    // and then offline.
-    { name: 'parallel', grepInvert: TIMED, use: { serviceWorkers: 'block' } },
+    { name: 'parallel', grepInvert: TIMED },
   ],
   use: {
     baseURL,
@@ -39,6 +34,11 @@ export default defineConfig({
     // the app follows prefers-color-scheme (web/ui/theme.ts): the specs see the dark theme, as
     // before it had a light one, unless they ask for light (theme.spec.ts)
     colorScheme: 'dark',
+    // The service worker (public/sw.js) caches the whole build when a page first registers it,
+    // about 0.5 CPU s in every fresh browser context, that is in every test, and then answers
+    // each request: the tests block it (vite preview sends the isolation headers itself), and
+    // publish.spec.ts, whose tests are about it, allows it (test.use).
+    serviceWorkers: 'block',
     trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {
