@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { mkdirSync } from 'node:fs';
 import { synthLog } from '../testing/synth';
 import { watchConsole } from './console-errors';
@@ -186,7 +186,7 @@ test('axe: no serious or critical accessibility violations', async ({ page }) =>
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press(']');
   await frame(page);
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (bad.length) console.log(JSON.stringify(bad.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) })), null, 1));
   expect(bad.map((v) => v.id)).toEqual([]);

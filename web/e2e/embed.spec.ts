@@ -5,7 +5,7 @@
 // 390 px, 1440 px, 1920 x 1080 and of the frame at 640 x 400 and 1280 x 720, in both themes,
 // land in test-results/embed-*.png.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test, type Page } from './fixtures';
 import { watchConsole } from './console-errors';
 
@@ -177,7 +177,7 @@ test('screenshots: the dialog at 390 px, 1440 px and 1920 x 1080, and the frame 
 
 test('axe finds nothing in the dialog or the frame, in either theme', async ({ page }) => {
   test.setTimeout(180_000);
-  const problems = async () => (await new AxeBuilder({ page }).analyze()).violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`));
+  const problems = async () => (await axe(page).analyze()).violations.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`));
   for (const theme of ['dark', 'light'] as const) {
     await page.emulateMedia({ colorScheme: theme });
     await page.goto('/?lesson=buddy&step=1');

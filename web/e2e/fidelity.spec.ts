@@ -3,7 +3,7 @@
 // built from the data `make fidelity` wrote beside the report); each row links to the lesson
 // step or compare view that runs it again; lecture mode walks the claims.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test } from './fixtures';
 
 const doc = JSON.parse(readFileSync('docs/fidelity-claims.json', 'utf8')) as {
@@ -58,8 +58,8 @@ test('the page at a phone, a laptop and a lecture screen, and nothing serious fo
     expect(over, `wider than ${w} px`).toBeLessThanOrEqual(1);
     await page.screenshot({ path: `test-results/fidelity-${w}.png`, fullPage: w === 390 });
   }
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  const report = await axe(page).analyze();
+  expect(report.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   // lecture mode: L, then PageDown walks the claims one row at a time
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.goto('/?fidelity');

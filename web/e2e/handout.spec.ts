@@ -5,7 +5,7 @@
 // (an op script), lesson 4 (model runs, shipped tables, an answer the model computes) and
 // lesson 9 (the widest table).
 // PDFs and A4-sized pictures of the printed pages land in test-results/handout-*.
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test } from './fixtures';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -126,7 +126,7 @@ test('the lesson page links to its handout, and the handout back to it', async (
   // on screen the handout is a preview with its Print button, enabled once every step is drawn
   await expect(page.getByRole('button', { name: 'Print the handout' })).toBeEnabled({ timeout: 60_000 });
   // the preview on screen is a page like any other: axe finds nothing serious, contrast included
-  const r = await new AxeBuilder({ page }).analyze();
+  const r = await axe(page).analyze();
   expect(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`)).toEqual([]);
   await page.screenshot({ path: 'test-results/handout-buddy-screen-1440.png', fullPage: true });
   await page.getByRole('link', { name: '← back to the lesson' }).click();

@@ -2,7 +2,7 @@
 // bar and cancel, the summary panel, bad files, and a 300,000-line trace while the page stays
 // responsive. Fixtures: wasm-core/tests/traces/ (recorded on this project's machine).
 import { expect, test, type Page } from './fixtures';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { repeatTrace } from '../testing/trace-repeat';
 import { watchConsole } from './console-errors';
@@ -51,8 +51,8 @@ test('a perf script trace imports through the picker: summary panel, replay in t
   await page.screenshot({ path: 'test-results/buddylab-import.png', fullPage: true });
   // the summary tables and the open recording guide pass axe too
   await page.locator('#recording-guide summary').click();
-  const axe = await new AxeBuilder({ page }).analyze();
-  const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = await axe(page).analyze();
+  const bad = report.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (bad.length) console.log(JSON.stringify(bad.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) })), null, 1));
   expect(bad.map((v) => v.id)).toEqual([]);
   expect(errors).toEqual([]);

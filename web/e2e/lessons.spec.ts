@@ -1,7 +1,7 @@
 // The course pages in Chromium: every lesson walked from first to last step answering each
 // predict question, twice, with the same numbers; lecture mode and embedding; exports.
 import { expect, test, type Page } from './fixtures';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { readFileSync } from 'node:fs';
 
 function watchConsole(page: Page): string[] {
@@ -314,7 +314,7 @@ test('exports: a table as CSV, a view as SVG, progress as JSON, and a run as a J
 test('axe: lesson, lecture and compare pages have no serious or critical violations', async ({ page }) => {
   test.setTimeout(300_000);
   const scan = async () => {
-    const r = await new AxeBuilder({ page }).analyze();
+    const r = await axe(page).analyze();
     return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   };
   await page.goto('/?lessons');

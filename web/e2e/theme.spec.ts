@@ -1,7 +1,7 @@
 // Light and dark: the page follows prefers-color-scheme until the reader picks a theme, the
 // pick is kept across a reload, T switches it on a slide, and both themes pass axe's colour
 // contrast rule on a lesson page and on its lecture slide, on the workbench and on a compare.
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test, type Page } from './fixtures';
 import { watchConsole } from './console-errors';
 
@@ -9,7 +9,7 @@ const theme = (page: Page) => page.locator('html').getAttribute('data-theme');
 const ready = (page: Page, n: number) => expect(page.locator('.lesson-stage')).toHaveAttribute('data-ready', String(n), { timeout: 120_000 });
 
 async function contrast(page: Page): Promise<string[]> {
-  const r = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+  const r = await axe(page).withRules(['color-contrast']).analyze();
   return r.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').at(-1)?.trim() ?? ''}`));
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { mkdirSync } from 'node:fs';
 
 // Every view from real runs of the C core (WASM, in the app's engine worker): no fixtures.
@@ -193,7 +193,7 @@ test('axe: the app after a real run, every panel included: no serious or critica
   await runScenario(page);
   await page.getByRole('button', { name: /^next drain/ }).click();
   await frame(page);
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (bad.length) console.log(JSON.stringify(bad.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) })), null, 1));
   expect(bad.map((v) => v.id)).toEqual([]);
