@@ -3,7 +3,9 @@
 # targets below always ask it (a build with nothing to do takes a second).
 #   native  release gcc: build/native/blab, what `make native` promises
 #   debug   gcc, the invariant checker after every op
-#   clang   release clang, -Werror as well
+#   clang   release clang, -Werror as well; test_prop at 10^5 ops a preset (BLAB_PROP_OPS in
+#           its ctest preset), the start of the same seeded sequences of which the release
+#           gcc build's ctest in make check runs 10^6
 #   asan    clang, AddressSanitizer + UndefinedBehaviorSanitizer, the tests at debug's sizes
 # A failed build prints its whole log (kept in build/<preset>/build.log) and stops.
 CMAKE ?= cmake
