@@ -30,16 +30,17 @@ include $(sort $(wildcard mk/*.mk))
 #                                               real machine under ThreadSanitizer (its checks
 #                                               ask that each thread did some work, not how
 #                                               much, and its runs last their seconds)
-#   3  test-core,fuzz-smoke,test-asan           the web tests on the real core, sanitizers and
+#   3  test-core,fuzz-smoke,test-asan,test-wasm-real
+#                                               the web tests on the real core, sanitizers and
 #                                               fuzzing (every fuzz input runs in well under the
 #                                               5 s libFuzzer allows it, so a neighbour cannot
-#                                               time it out)
-#   4  test-wasm-real test-e2e-timed test-e2e-parallel+test-stress
-#      real threads; the browser (make test-e2e, in two halves: mk/web.mk), the stress runs
-#      beside the half that times nothing (test-wasm-real checks that its threads got work
-#      done, so it does not go in the idle class)
-SUITE_ORDER := check test-debug,test-wasm,test-clang,test-tsan test-core,fuzz-smoke,test-asan \
-               test-wasm-real test-e2e-timed test-e2e-parallel+test-stress
+#                                               time it out), real threads in WebAssembly (their
+#                                               check asks that each thread did some work)
+#   4  test-e2e-timed test-e2e-parallel+test-stress
+#      the browser (make test-e2e, in two halves: mk/web.mk), the stress runs beside the half
+#      that times nothing
+SUITE_ORDER := check test-debug,test-wasm,test-clang,test-tsan test-core,fuzz-smoke,test-asan,test-wasm-real \
+               test-e2e-timed test-e2e-parallel+test-stress
 # a group of SUITE_ORDER (A,B or A+B) keeps the members that are in TEST_SUITES
 group_sep = $(if $(findstring $(,),$(1)),$(,),+)
 suite_group = $(subst $() ,$(call group_sep,$(1)),$(strip $(filter $(TEST_SUITES),$(subst $(,), ,$(subst +, ,$(1))))))
