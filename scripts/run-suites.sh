@@ -7,9 +7,9 @@
 # An argument A+B+C runs those suites side by side: A prints as it goes; B and C run in the
 # kernel's idle scheduling class (chrt --idle, SCHED_IDLE; nice 19 as well, and alone where
 # chrt is refused), so they take the CPU that A leaves idle and never A's own: at nice 19 a
-# neighbour still had its share, and the browser tests beside the stress runs took 373 s
-# against 324 s alone. Their output, kept in build/suites/NAME.log, is printed when the group
-# ends. An argument
+# neighbour still had its share (the browser tests beside the stress runs took 373 s, and 341 s
+# with the runs in the idle class). Their output, kept in build/suites/NAME.log, is printed
+# when the group ends. An argument
 # A,B runs them side by side as equals, both at the usual priority, each printed whole, in
 # order, when the group ends: for suites that spend much of their time on one CPU or waiting,
 # whose work takes no longer for a neighbour. A group counts as its suites, each passing or
