@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, frame, test, type Page } from './fixtures';
 import { axe } from './axe';
 import { mkdirSync } from 'node:fs';
 import { synthLog } from '../testing/synth';
@@ -22,7 +22,6 @@ async function loadLog(page: Page, buf: ArrayBuffer, label = 'test fixture') {
 }
 
 const snap = (page: Page) => page.evaluate(() => window.buddylab!.snapshot());
-const frame = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 const small = synthLog({ pages: 4096, cpus: 4, maxOrder: 10, pageblockOrder: 9, batch: 31, high: 186, seed: 3, rounds: 2, perRound: 300 });
 

@@ -2,7 +2,7 @@
 // ends in a labelled results card, no page a student sees shows repository paths or build
 // jargon, every page works at phone, laptop and projector sizes and from the keyboard, and
 // axe finds nothing serious on any of them.
-import { expect, test, type Page } from './fixtures';
+import { expect, frame, test, type Page } from './fixtures';
 import { axe } from './axe';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { watchConsole } from './console-errors';
@@ -165,7 +165,7 @@ test('every page at phone, laptop and projector sizes: no repository paths or bu
     await p.ready(page);
     for (const size of SIZES) {
       await page.setViewportSize({ width: size.width, height: size.height });
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      await frame(page);
       // each size's layout shows its own text (a narrow one folds some away); the workbench,
       // the experts' page, is not held to it
       if (p.name !== 'workbench') for (const j of jargonIn(await studentText(page))) problems.push(`${p.name} at ${size.name}: jargon ${j}`);

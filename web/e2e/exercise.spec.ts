@@ -4,7 +4,7 @@
 // lecture mode's reveal key, and the instructor's sheet with its printable key. Screenshots at
 // 390 px, 1440 px and a 1920 x 1080 lecture screen land in test-results/exercise-*.png.
 import { axe } from './axe';
-import { expect, test, type Page } from './fixtures';
+import { expect, frame, test, type Page } from './fixtures';
 import { watchConsole } from './console-errors';
 
 /** The core's own answers for a problem, as the page asks for them (Show the answers). */
@@ -193,7 +193,7 @@ test('390 and 1440 px: axe finds no serious or critical violation, nothing scrol
   const check = async (name: string) => {
     for (const width of [390, 1440]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      await frame(page);
       const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       if (wide > 1) problems.push(`${name} at ${width} px: ${wide} px wider than the screen`);
       const r = await axe(page).analyze();

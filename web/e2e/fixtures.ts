@@ -11,6 +11,12 @@ export async function whenMounted(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset['mounted'] === '1', null, { timeout: 30_000 });
 }
 
+/** Resolves once the page has drawn two more frames: what a click, a key or a resize set off
+ *  has been laid out and painted (the first frame runs it, the second shows it). */
+export function frame(page: Page): Promise<unknown> {
+  return page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
 /** The page, its goto() and reload() waiting for the mount as well (for pages a test opens itself). */
 export function mountAware(page: Page): Page {
   const goto = page.goto.bind(page);

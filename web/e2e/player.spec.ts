@@ -2,7 +2,7 @@
 // the buttons that step it, a legend on every figure, figures beside their paragraph, terms that
 // point at figure parts, the moving pictures (d3-transition), the source pane, predict questions
 // before the run, and the "wrong or misleading" fixes each pinned here.
-import { expect, test, type Locator, type Page } from './fixtures';
+import { expect, frame, test, type Locator, type Page } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { watchConsole } from './console-errors';
 import { PATHS } from '../log/events';
@@ -49,7 +49,7 @@ test('"record N / M" is never clipped under "Run as JSON", at any width', async 
     await ready(page, n);
     for (const width of [390, 1000, 1440, 1920]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      await frame(page);
       const out = page.locator('.run-pos');
       const json = page.getByRole('button', { name: 'Run as JSON' });
       const [a, b] = [await box(out), await box(json)];

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, frame, test, type Page } from './fixtures';
 import { axe } from './axe';
 import { mkdirSync } from 'node:fs';
 
@@ -15,7 +15,6 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 const snap = (page: Page) => page.evaluate(() => window.buddylab!.snapshot());
-const frame = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 async function runScenario(page: Page) {
   await page.getByRole('button', { name: 'Run scenario' }).click();
