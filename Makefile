@@ -22,9 +22,9 @@ include $(sort $(wildcard mk/*.mk))
 # together take little longer than the longer one. They share no build folder: the one that
 # builds the WASM core (test-wasm) is done before the one that only reads it (test-core).
 # Suites joined by `+` run side by side too, the first as usual, the others in the kernel's
-# idle scheduling class (SCHED_IDLE), so they take only the CPU it leaves idle: only suites whose work is a fixed time each
-# run (real threads for N seconds) go beside another. Each keeps its own log and its own line of
-# wall and CPU seconds.
+# idle scheduling class (SCHED_IDLE), so they take only the CPU it leaves idle: only suites
+# whose work is a fixed time each run (real threads for N seconds) go beside another. Each
+# keeps its own log and its own line of wall and CPU seconds.
 #   1  check                                    make check: types, lint, unit tests, native ctest
 #   2  test-debug,test-wasm,test-clang,test-tsan  the core's other builds, its WASM twin, the
 #                                               real machine under ThreadSanitizer (its checks
